@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// osm-krm entry point: only wires process IO to the library.
+//   osm-krm                      KRM function (ResourceList on stdin)
+//   osm-krm template FILE --data DATA.json [--name NAME]
+import { readFileSync } from 'node:fs';
+import { processEnvironment, runFunction } from '../../src/cli/runFunction.ts';
+import { runTemplateCommand } from '../../src/cli/templateCommand.ts';
+
+const USAGE = `osm-krm: Operating System Manager as a KRM function.
+
+Usage:
+  osm-krm < resourcelist.yaml          render OperatingSystemConfigs and Secrets (KRM function)
+  osm-krm template FILE --data DATA.json [--name NAME]
+                                       render one Go template, for OSP authors
+  osm-krm --help
+`;
+
+function main(argv: string[]): number {
+  const out = (s: string) => process.stdout.write(s);
+  const err = (s: string) => process.stderr.write(s);
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') {
+    out(USAGE);
+    return 0;
+  }
+  if (command === 'template') return runTemplateCommand(rest, { stdout: out, stderr: err, readFile: (p) => readFileSync(p, 'utf8') });
+  if (command !== undefined) {
+    err(`osm-krm: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+    return 2;
+  }
+  return runFunction(readFileSync(0, 'utf8'), { stdout: out, stderr: err, env: processEnvironment });
+}
+
+try {
+  process.exitCode = main(process.argv.slice(2));
+} catch (e) {
+  // Never a stack trace on stdout; a short line on stderr.
+  process.stderr.write(`osm-krm: internal error: ${(e as Error)?.message ?? String(e)}\n`);
+  process.exitCode = 2;
+}

@@ -1,0 +1,87 @@
+// Facts OSM reads from the live cluster, taken here from the config (inline, env or file) or from
+// local-config resources in the ResourceList: the cluster-info ConfigMap, the cloud-init-getter token
+// Secret and bootstrap token Secrets.
+import { ResourceError } from '../function/results.ts';
+import type { OsmConfig } from '../config/operatingSystemManagerConfig.ts';
+import type { InputItem } from '../io/resourceList.ts';
+import { readClusterInfoKubeconfig, type KubeconfigCluster } from './kubeconfig.ts';
+import { resolveValue, type Environment } from './valueSource.ts';
+
+export interface ClusterFacts {
+  cluster: KubeconfigCluster;
+  /** The cloud-init-getter ServiceAccount token embedded in bootstrap user-data. */
+  cloudInitGetterToken: string;
+  kubernetesCACert: string;
+  hostCACert: string;
+  /** Bootstrap token for a MachineDeployment key, or undefined when none is known. */
+  bootstrapTokenFor(key: string): string | undefined;
+}
+
+export const BOOTSTRAP_TOKEN_LABEL = 'machinedeployment.k8s.io/name';
+
+function secretValue(obj: any, key: string): string | undefined {
+  const sd = obj?.stringData?.[key];
+  if (typeof sd === 'string') return sd;
+  const d = obj?.data?.[key];
+  if (typeof d === 'string') return Buffer.from(d, 'base64').toString('utf8');
+  return undefined;
+}
+
+function find(items: readonly InputItem[], kind: string, namespace: string, name: string): InputItem | undefined {
+  return items.find((i) => i.object.kind === kind && i.object.apiVersion === 'v1' && i.object.metadata?.name === name && (i.object.metadata?.namespace ?? '') === namespace);
+}
+
+export function collectClusterFacts(config: OsmConfig, items: readonly InputItem[], env: Environment): ClusterFacts {
+  const clusterInfo = find(items, 'ConfigMap', 'kube-public', 'cluster-info');
+  let cluster: KubeconfigCluster | undefined;
+  const infoText = (clusterInfo?.object as any)?.data?.kubeconfig;
+  if (typeof infoText === 'string') cluster = readClusterInfoKubeconfig(infoText, 'data.kubeconfig');
+  const caOverride = resolveValue(config.cluster.caCert, 'spec.cluster.caCert', env);
+  if (config.cluster.server !== undefined || caOverride !== undefined) {
+    const server = config.cluster.server ?? cluster?.server;
+    if (server === undefined) throw new ResourceError('missing cluster fact: the API server URL (spec.cluster.server or a kube-public/cluster-info ConfigMap)', 'spec.cluster.server');
+    const fields: Record<string, unknown> = { ...(cluster?.fields ?? {}), server };
+    if (caOverride !== undefined) fields['certificate-authority-data'] = Buffer.from(caOverride, 'utf8').toString('base64');
+    cluster = { server, fields, ...(typeof fields['certificate-authority-data'] === 'string' ? { certificateAuthorityData: fields['certificate-authority-data'] as string } : {}) };
+  }
+  if (cluster === undefined) {
+    throw new ResourceError('missing cluster fact: the API server URL; set spec.cluster.server or add the kube-public/cluster-info ConfigMap (local-config) to the inputs', 'spec.cluster.server');
+  }
+
+  let token = resolveValue(config.cluster.cloudInitGetterToken, 'spec.cluster.cloudInitGetterToken', env);
+  if (token === undefined) {
+    const s = find(items, 'Secret', 'cloud-init-settings', 'cloud-init-getter-token');
+    token = s ? secretValue(s.object, 'token') : undefined;
+  }
+  if (token === undefined || token === '') {
+    throw new ResourceError('missing cluster fact: the cloud-init-getter token; set spec.cluster.cloudInitGetterToken (env or file) or add the cloud-init-settings/cloud-init-getter-token Secret (local-config) to the inputs', 'spec.cluster.cloudInitGetterToken');
+  }
+
+  let kubernetesCACert = resolveValue(config.kubernetesCABundle, 'spec.kubernetesCABundle', env);
+  if (kubernetesCACert === undefined && cluster.certificateAuthorityData !== undefined) {
+    kubernetesCACert = Buffer.from(cluster.certificateAuthorityData, 'base64').toString('utf8');
+  }
+  if (kubernetesCACert === undefined) {
+    throw new ResourceError('missing cluster fact: the Kubernetes CA certificate; set spec.kubernetesCABundle or give the cluster-info kubeconfig a certificate-authority-data', 'spec.kubernetesCABundle');
+  }
+  const hostCACert = resolveValue(config.hostCABundle, 'spec.hostCABundle', env) ?? '';
+
+  const fixedBootstrapToken = resolveValue(config.cluster.bootstrapToken, 'spec.cluster.bootstrapToken', env);
+  const tokenSecrets = items.filter((i) => i.object.kind === 'Secret' && i.object.apiVersion === 'v1' && (i.object as any).type === 'bootstrap.kubernetes.io/token' && (i.object.metadata?.namespace ?? '') === 'kube-system');
+  return {
+    cluster,
+    cloudInitGetterToken: token,
+    kubernetesCACert,
+    hostCACert,
+    bootstrapTokenFor(key: string): string | undefined {
+      if (fixedBootstrapToken !== undefined) return fixedBootstrapToken;
+      const matches = tokenSecrets.filter((s) => (s.object.metadata?.labels as Record<string, unknown> | undefined)?.[BOOTSTRAP_TOKEN_LABEL] === key);
+      if (matches.length > 1) throw new ResourceError(`more than one bootstrap token Secret is labelled ${BOOTSTRAP_TOKEN_LABEL}=${key}`, 'metadata.labels');
+      if (matches.length === 0) return undefined;
+      const id = secretValue(matches[0]!.object, 'token-id');
+      const secret = secretValue(matches[0]!.object, 'token-secret');
+      if (!id || !secret) throw new ResourceError(`bootstrap token Secret ${String(matches[0]!.object.metadata?.name)} lacks token-id or token-secret`, 'data');
+      return `${id}.${secret}`;
+    },
+  };
+}

@@ -1,0 +1,165 @@
+// The function's configuration: a typed `OperatingSystemManager` (osm-krm.dev/v1alpha1) or, kpt style, a
+// ConfigMap whose keys are OSM's controller flag names. Both become one OsmConfig with OSM's defaults.
+import { validate } from './validateOperatingSystemManager.generated.js';
+import { ResourceError } from '../function/results.ts';
+
+export const CONFIG_API_VERSION = 'osm-krm.dev/v1alpha1';
+export const CONFIG_KIND = 'OperatingSystemManager';
+
+/** A value inline, or read at run time from an environment variable or file. */
+export type ValueSource = string | { value?: string; env?: string; file?: string };
+
+export interface ClusterFactsConfig {
+  server?: string;
+  caCert?: ValueSource;
+  cloudInitGetterToken?: ValueSource;
+  bootstrapToken?: ValueSource;
+}
+
+export interface OsmConfig {
+  namespace: string;
+  containerRuntime: 'containerd';
+  externalCloudProvider: boolean;
+  clusterDNS: string[];
+  pauseImage: string;
+  initialTaints: string;
+  kubeletFeatureGates: Record<string, boolean>;
+  nodeHTTPProxy: string;
+  nodeNoProxy: string;
+  nodeInsecureRegistries: string[];
+  nodeRegistryMirrors: string[];
+  nodeContainerdRegistryMirrors: string[];
+  nodeRegistryCredentialsSecret: string;
+  deviceOwnershipFromSecurityContext: boolean;
+  overrideBootstrapKubeletAPIServer: string;
+  kubernetesCABundle?: ValueSource;
+  hostCABundle?: ValueSource;
+  cluster: ClusterFactsConfig;
+}
+
+export const DEFAULT_CONFIG: Readonly<OsmConfig> = Object.freeze({
+  namespace: 'kube-system',
+  containerRuntime: 'containerd',
+  externalCloudProvider: false,
+  clusterDNS: ['10.10.10.10'],
+  pauseImage: '',
+  initialTaints: '',
+  kubeletFeatureGates: { RotateKubeletServerCertificate: true },
+  nodeHTTPProxy: '',
+  nodeNoProxy: '.svc,.cluster.local,localhost,127.0.0.1',
+  nodeInsecureRegistries: [],
+  nodeRegistryMirrors: [],
+  nodeContainerdRegistryMirrors: [],
+  nodeRegistryCredentialsSecret: '',
+  deviceOwnershipFromSecurityContext: false,
+  overrideBootstrapKubeletAPIServer: '',
+  cluster: {},
+});
+
+/** Parse and validate the functionConfig. `undefined` (no config at all) means all defaults. */
+export function parseFunctionConfig(fc: unknown): OsmConfig {
+  if (fc === undefined || fc === null) return { ...DEFAULT_CONFIG, cluster: {} };
+  const obj = fc as { apiVersion?: unknown; kind?: unknown; data?: unknown; spec?: unknown };
+  if (obj.kind === 'ConfigMap' && obj.apiVersion === 'v1') return fromFlagConfigMap(obj.data);
+  if (obj.kind !== CONFIG_KIND || obj.apiVersion !== CONFIG_API_VERSION) {
+    throw new ResourceError(
+      `unsupported functionConfig ${String(obj.apiVersion)}/${String(obj.kind)}: expected ${CONFIG_API_VERSION}/${CONFIG_KIND} or a v1 ConfigMap with OSM flag names`,
+      obj.kind !== CONFIG_KIND ? 'kind' : 'apiVersion',
+    );
+  }
+  const clean = stripLocalAnnotations(fc);
+  if (!validate(clean)) {
+    const e = validate.errors![0]!;
+    const path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const extra = e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : e.keyword === 'enum' ? ` (${JSON.stringify(e.params.allowedValues)})` : '';
+    throw new ResourceError(`invalid functionConfig: ${path || '(root)'} ${e.message ?? 'is invalid'}${extra}`, path || undefined);
+  }
+  const spec = ((clean as { spec?: Partial<OsmConfig> }).spec ?? {}) as Partial<OsmConfig>;
+  return {
+    ...DEFAULT_CONFIG,
+    ...spec,
+    cluster: { ...(spec.cluster ?? {}) },
+  } as OsmConfig;
+}
+
+// kpt and kustomize annotate the config they pass; those annotations are not part of our schema.
+function stripLocalAnnotations(fc: unknown): unknown {
+  return fc;
+}
+
+const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
+  namespace: (c, v) => (c.namespace = v),
+  'container-runtime': (c, v) => {
+    if (v !== 'containerd') throw new ResourceError(`container-runtime ${JSON.stringify(v)} is not supported: only containerd`, 'data.container-runtime');
+  },
+  'external-cloud-provider': (c, v) => (c.externalCloudProvider = parseFlagBool(v, 'external-cloud-provider')),
+  'cluster-dns': (c, v) => (c.clusterDNS = splitList(v)),
+  'pause-image': (c, v) => (c.pauseImage = v),
+  'initial-taints': (c, v) => (c.initialTaints = v),
+  'node-kubelet-feature-gates': (c, v) => (c.kubeletFeatureGates = parseFeatureGates(v)),
+  'node-http-proxy': (c, v) => (c.nodeHTTPProxy = v),
+  'node-no-proxy': (c, v) => (c.nodeNoProxy = v),
+  'node-insecure-registries': (c, v) => (c.nodeInsecureRegistries = splitList(v)),
+  'node-registry-mirrors': (c, v) => (c.nodeRegistryMirrors = splitList(v)),
+  // Repeatable flag upstream; one item per line (or comma separated) here.
+  'node-containerd-registry-mirrors': (c, v) => (c.nodeContainerdRegistryMirrors = v.split(/[\n,]/).map((s) => s.trim()).filter(Boolean)),
+  'node-registry-credentials-secret': (c, v) => {
+    if (v !== '' && !/^[^/]+\/[^/]+$/.test(v)) throw new ResourceError(`node-registry-credentials-secret must be namespace/name, got ${JSON.stringify(v)}`, 'data.node-registry-credentials-secret');
+    c.nodeRegistryCredentialsSecret = v;
+  },
+  'device-ownership-from-security-context': (c, v) => (c.deviceOwnershipFromSecurityContext = parseFlagBool(v, 'device-ownership-from-security-context')),
+  'override-bootstrap-kubelet-apiserver': (c, v) => (c.overrideBootstrapKubeletAPIServer = v),
+  // Upstream these two flags are file paths; so they are here.
+  'kubernetes-ca-bundle': (c, v) => (c.kubernetesCABundle = { file: v }),
+  'host-ca-bundle': (c, v) => (c.hostCABundle = { file: v }),
+  // Cluster facts (not OSM flags): `<fact>`, `<fact>-env` or `<fact>-file`.
+  'cluster-server': (c, v) => (c.cluster.server = v),
+  'cluster-ca-cert-file': (c, v) => (c.cluster.caCert = { file: v }),
+  'cloud-init-getter-token-env': (c, v) => (c.cluster.cloudInitGetterToken = { env: v }),
+  'cloud-init-getter-token-file': (c, v) => (c.cluster.cloudInitGetterToken = { file: v }),
+  'bootstrap-token-env': (c, v) => (c.cluster.bootstrapToken = { env: v }),
+  'bootstrap-token-file': (c, v) => (c.cluster.bootstrapToken = { file: v }),
+};
+
+function fromFlagConfigMap(data: unknown): OsmConfig {
+  const config: OsmConfig = { ...DEFAULT_CONFIG, kubeletFeatureGates: { ...DEFAULT_CONFIG.kubeletFeatureGates }, cluster: {} };
+  if (data === undefined || data === null) return config;
+  if (typeof data !== 'object' || Array.isArray(data)) throw new ResourceError('ConfigMap data must be a map of strings', 'data');
+  for (const [key, raw] of Object.entries(data as Record<string, unknown>)) {
+    const apply = FLAG_KEYS[key.replace(/^-+/, '')];
+    if (apply === undefined) {
+      throw new ResourceError(`unknown config key ${JSON.stringify(key)}; known keys: ${Object.keys(FLAG_KEYS).join(', ')}`, `data.${key}`);
+    }
+    if (typeof raw !== 'string') throw new ResourceError(`config key ${key} must be a string`, `data.${key}`);
+    apply(config, raw.trim());
+  }
+  return config;
+}
+
+function splitList(v: string): string[] {
+  return v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+const GO_BOOL = new Map<string, boolean>([
+  ['1', true], ['t', true], ['T', true], ['TRUE', true], ['true', true], ['True', true],
+  ['0', false], ['f', false], ['F', false], ['FALSE', false], ['false', false], ['False', false],
+]);
+
+function parseFlagBool(v: string, key: string): boolean {
+  const b = GO_BOOL.get(v);
+  if (b === undefined) throw new ResourceError(`${key}: invalid boolean ${JSON.stringify(v)}`, `data.${key}`);
+  return b;
+}
+
+/** OSM's -node-kubelet-feature-gates: `k=v,k=v` with strconv.ParseBool; RotateKubeletServerCertificate=true added if absent. */
+export function parseFeatureGates(v: string): Record<string, boolean> {
+  const gates: Record<string, boolean> = {};
+  for (const pair of v.split(',')) {
+    if (pair.trim() === '') continue;
+    const eq = pair.indexOf('=');
+    if (eq < 0) throw new ResourceError(`node-kubelet-feature-gates: malformed entry ${JSON.stringify(pair)}, expected name=bool`, 'data.node-kubelet-feature-gates');
+    gates[pair.slice(0, eq).trim()] = parseFlagBool(pair.slice(eq + 1).trim(), 'node-kubelet-feature-gates');
+  }
+  if (!('RotateKubeletServerCertificate' in gates)) gates.RotateKubeletServerCertificate = true;
+  return gates;
+}

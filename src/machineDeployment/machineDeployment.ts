@@ -1,0 +1,139 @@
+// MachineDeployment (cluster.k8s.io/v1alpha1): the parts OSM reads, decoded as strictly as OSM does.
+import { ResourceError } from '../function/results.ts';
+import type { KrmObject } from '../io/resourceList.ts';
+
+export const MD_API_VERSION = 'cluster.k8s.io/v1alpha1';
+export const OSP_ANNOTATION = 'k8c.io/operating-system-profile';
+export const OSP_NAMESPACE_ANNOTATION = 'k8c.io/operating-system-profile-namespace';
+export const REVISION_ANNOTATION = 'machinedeployment.clusters.k8s.io/revision';
+
+export interface NetworkConfig {
+  cidr?: string;
+  gateway?: string;
+  dns?: { servers?: string[] };
+  ipFamily?: string;
+}
+
+/** machine-controller's providerconfig.Config, the JSON in providerSpec.value. */
+export interface ProviderConfig {
+  sshPublicKeys?: string[];
+  caPublicKey?: string;
+  cloudProvider: string;
+  cloudProviderSpec: unknown;
+  operatingSystem: string;
+  operatingSystemSpec: unknown;
+  network?: NetworkConfig;
+  overwriteCloudConfig?: string;
+}
+
+export interface MachineDeployment {
+  name: string;
+  namespace: string;
+  annotations: Record<string, string>;
+  kubeletVersion: string;
+  providerConfig: ProviderConfig;
+}
+
+const PROVIDER_SPEC_PATH = 'spec.template.spec.providerSpec.value';
+
+type Checker = (v: unknown, path: string) => void;
+
+const str: Checker = (v, path) => {
+  if (typeof v !== 'string') throw decodeError(v, path, 'string');
+};
+const strList: Checker = (v, path) => {
+  if (v === null) return;
+  if (!Array.isArray(v)) throw decodeError(v, path, '[]string');
+  v.forEach((e, i) => {
+    if (typeof e !== 'string') throw decodeError(e, `${path}[${i}]`, 'string');
+  });
+};
+const anyValue: Checker = () => {};
+
+function strictObject(fields: Record<string, Checker>): Checker {
+  return (v, path) => {
+    if (v === null) return;
+    if (typeof v !== 'object' || Array.isArray(v)) throw decodeError(v, path, 'object');
+    for (const [k, val] of Object.entries(v as Record<string, unknown>)) {
+      const check = fields[k];
+      if (check === undefined) throw new ResourceError(`failed to decode provider configs: json: unknown field "${k}"`, `${path}.${k}`);
+      check(val, `${path}.${k}`);
+    }
+  };
+}
+
+const checkProviderConfig = strictObject({
+  sshPublicKeys: strList,
+  caPublicKey: str,
+  cloudProvider: str,
+  cloudProviderSpec: anyValue,
+  operatingSystem: str,
+  operatingSystemSpec: anyValue,
+  network: strictObject({ cidr: str, gateway: str, dns: strictObject({ servers: strList }), ipFamily: str }),
+  overwriteCloudConfig: (v, p) => (v === null ? undefined : str(v, p)),
+});
+
+function goTypeOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v === 'object' ? 'object' : typeof v === 'boolean' ? 'bool' : typeof v;
+}
+
+function decodeError(v: unknown, path: string, want: string): ResourceError {
+  return new ResourceError(`failed to decode provider configs: json: cannot unmarshal ${goTypeOf(v)} into field ${path.split('.').pop()} of type ${want}`, path);
+}
+
+export function parseMachineDeployment(obj: KrmObject): MachineDeployment {
+  const meta = (obj.metadata ?? {}) as Record<string, unknown>;
+  const name = meta.name;
+  if (typeof name !== 'string' || name === '') throw new ResourceError('MachineDeployment has no metadata.name', 'metadata.name');
+  const namespace = typeof meta.namespace === 'string' && meta.namespace !== '' ? meta.namespace : 'default';
+  const annotations = stringMap(meta.annotations, 'metadata.annotations');
+  const spec = (obj.spec ?? {}) as Record<string, any>;
+  const kubelet = spec?.template?.spec?.versions?.kubelet;
+  if (typeof kubelet !== 'string' || kubelet === '') {
+    throw new ResourceError('kubelet version must be set', 'spec.template.spec.versions.kubelet');
+  }
+  const value = spec?.template?.spec?.providerSpec?.value;
+  if (value === undefined || value === null || (typeof value === 'object' && Object.keys(value).length === 0)) {
+    throw new ResourceError('providerSpec cannot be empty', PROVIDER_SPEC_PATH);
+  }
+  checkProviderConfig(value, PROVIDER_SPEC_PATH);
+  const pc = value as Record<string, unknown>;
+  const providerConfig: ProviderConfig = {
+    cloudProvider: (pc.cloudProvider as string | undefined) ?? '',
+    cloudProviderSpec: pc.cloudProviderSpec ?? null,
+    operatingSystem: (pc.operatingSystem as string | undefined) ?? '',
+    operatingSystemSpec: pc.operatingSystemSpec ?? null,
+  };
+  if (Array.isArray(pc.sshPublicKeys)) providerConfig.sshPublicKeys = pc.sshPublicKeys as string[];
+  if (typeof pc.caPublicKey === 'string') providerConfig.caPublicKey = pc.caPublicKey;
+  if (pc.network !== undefined && pc.network !== null) providerConfig.network = pc.network as NetworkConfig;
+  if (typeof pc.overwriteCloudConfig === 'string') providerConfig.overwriteCloudConfig = pc.overwriteCloudConfig;
+  return { name, namespace, annotations, kubeletVersion: kubelet, providerConfig };
+}
+
+function stringMap(v: unknown, path: string): Record<string, string> {
+  if (v === undefined || v === null) return {};
+  if (typeof v !== 'object' || Array.isArray(v)) throw new ResourceError(`${path} must be a map of strings`, path);
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(v as Record<string, unknown>)) {
+    if (typeof val !== 'string') throw new ResourceError(`${path}.${k} must be a string, got ${goTypeOf(val)}`, `${path}.${k}`);
+    out[k] = val;
+  }
+  return out;
+}
+
+/** The key OSM uses for the bootstrap token and kubelet bootstrap kubeconfig Secret. */
+export function machineDeploymentKey(md: Pick<MachineDeployment, 'name' | 'namespace'>): string {
+  const key = `${md.namespace}-${md.name}`;
+  return key.length >= 63 ? md.name : key;
+}
+
+/** Provisioning utility the MD asks for: flatcar's operatingSystemSpec.provisioningUtility (default ignition); cloud-init elsewhere. */
+export function provisioningUtilityOf(md: MachineDeployment): string {
+  if (md.providerConfig.operatingSystem !== 'flatcar') return 'cloud-init';
+  const spec = md.providerConfig.operatingSystemSpec as Record<string, unknown> | null;
+  const pu = spec && typeof spec === 'object' ? spec.provisioningUtility : undefined;
+  return typeof pu === 'string' && pu !== '' ? pu : 'ignition';
+}

@@ -1,0 +1,110 @@
+// One MachineDeployment -> the objects OSM would write for it: the OSC, the bootstrap and provisioning
+// Secrets, the kubelet bootstrap kubeconfig Secret and, for `edge`, the script Secret.
+import { ResourceError } from '../function/results.ts';
+import type { OsmConfig } from '../config/operatingSystemManagerConfig.ts';
+import type { ClusterFacts } from '../cluster/clusterFacts.ts';
+import { bootstrapKubeconfig } from '../cluster/kubeconfig.ts';
+import { machineDeploymentKey, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
+import type { FuncMap, TemplateLimits } from '../template/index.ts';
+import type { OSCConfig, SecretType } from '../model/operatingSystemProfile.ts';
+import type { ContainerRuntimeOptions } from '../emit/containerd/registryOptions.ts';
+import { emitContainerdConfigToml } from '../emit/containerd/configToml.ts';
+import { emitRegistryHostFiles } from '../emit/containerd/hostsToml.ts';
+import { emitCloudInit } from '../emit/userdata/cloudInit.ts';
+import { emitIgnition } from '../emit/userdata/ignition/index.ts';
+import { parseKubeletVersion } from './kubeletVersion.ts';
+import { cloudProviderSettings } from './cloudProviderSettings.ts';
+import { buildTemplateData } from './templateData.ts';
+import { renderOperatingSystemConfigSpec } from './renderOperatingSystemConfig.ts';
+import type { ProfileEntry } from './selectOperatingSystemProfile.ts';
+import { rhSubscription } from './rhelSubscription.ts';
+import {
+  cloudConfigSecretName, cloudConfigSecretObject, kubeletBootstrapSecretName, kubeletBootstrapSecretObject,
+  operatingSystemConfigObject, rotationAnnotations,
+} from './generatedResources.ts';
+import { edgeProviderScriptSecret } from './edgeProviderScript.ts';
+
+export interface RenderInputs {
+  config: OsmConfig;
+  facts: ClusterFacts;
+  funcs: FuncMap;
+  limits?: Partial<TemplateLimits>;
+  containerRuntime: ContainerRuntimeOptions;
+}
+
+export interface RenderedMachineDeployment {
+  objects: Record<string, unknown>[];
+}
+
+export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry, inputs: RenderInputs): RenderedMachineDeployment {
+  const { config, facts } = inputs;
+  const key = machineDeploymentKey(md);
+  const token = facts.bootstrapTokenFor(key);
+  if (token === undefined) {
+    throw new ResourceError(
+      `missing cluster fact: no kubelet bootstrap token for ${key}; set spec.cluster.bootstrapToken or add a kube-system bootstrap token Secret labelled machinedeployment.k8s.io/name=${key}`,
+      'metadata.name',
+    );
+  }
+  const kubeconfig = bootstrapKubeconfig(facts.cluster, token, config.overrideBootstrapKubeletAPIServer);
+  const serverURL = config.overrideBootstrapKubeletAPIServer || facts.cluster.server;
+
+  const kubelet = parseKubeletVersion(md.kubeletVersion);
+  const cloud = cloudProviderSettings(md.providerConfig, kubelet, config.externalCloudProvider);
+  const crOptions = inputs.containerRuntime;
+  const data = buildTemplateData({
+    md,
+    kubelet,
+    cloud,
+    clusterDNS: config.clusterDNS,
+    kubernetesCACert: facts.kubernetesCACert,
+    hostCACert: facts.hostCACert,
+    containerRuntime: config.containerRuntime,
+    initialTaints: config.initialTaints,
+    nodeHTTPProxy: config.nodeHTTPProxy,
+    nodeNoProxy: config.nodeNoProxy,
+    pauseImage: crOptions.sandboxImage,
+    kubeletFeatureGates: config.kubeletFeatureGates,
+    containerRuntimeConfig: emitContainerdConfigToml(crOptions),
+    bootstrapKubeconfig: kubeconfig,
+    token: facts.cloudInitGetterToken,
+    serverURL,
+    provisioningSecretName: cloudConfigSecretName(md, 'provisioning'),
+    bootstrapKubeconfigSecretName: kubeletBootstrapSecretName(md),
+  });
+
+  const spec = renderOperatingSystemConfigSpec(osp.spec, md, {
+    funcs: inputs.funcs,
+    ...(inputs.limits ? { limits: inputs.limits } : {}),
+    containerRuntime: config.containerRuntime,
+    data,
+    registryHostFiles: emitRegistryHostFiles(crOptions),
+    ...(md.providerConfig.operatingSystem === 'rhel' ? { rhSubscription: rhSubscription(md) } : {}),
+  });
+
+  const annotations = rotationAnnotations(md, osp.spec.version);
+  const userData = (cfg: OSCConfig, type: SecretType): string => {
+    const input = {
+      config: cfg,
+      osName: spec.osName,
+      cloudProviderName: spec.cloudProvider.name,
+      secretType: type,
+      distUpgradeOnBoot: distUpgradeOnBoot(md),
+      machineDeploymentName: md.name,
+    };
+    return spec.provisioningUtility === 'ignition' ? emitIgnition(input) : emitCloudInit(input);
+  };
+  const objects: Record<string, unknown>[] = [
+    operatingSystemConfigObject(md, config.namespace, annotations, spec),
+    cloudConfigSecretObject(md, 'bootstrap', annotations, userData(spec.bootstrapConfig, 'bootstrap')),
+    cloudConfigSecretObject(md, 'provisioning', annotations, userData(spec.provisioningConfig, 'provisioning')),
+    kubeletBootstrapSecretObject(md, kubeconfig),
+  ];
+  if (spec.cloudProvider.name === 'edge') objects.push(edgeProviderScriptSecret(md, facts.cloudInitGetterToken, serverURL));
+  return { objects };
+}
+
+function distUpgradeOnBoot(md: MachineDeployment): boolean {
+  const spec = md.providerConfig.operatingSystemSpec as Record<string, unknown> | null;
+  return !!spec && typeof spec === 'object' && spec.distUpgradeOnBoot === true;
+}

@@ -1,0 +1,40 @@
+// Which OSP renders a MachineDeployment, and OSM's compatibility checks between the two.
+import { ResourceError } from '../function/results.ts';
+import { OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, provisioningUtilityOf, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
+import type { OperatingSystemProfileSpec } from '../model/operatingSystemProfile.ts';
+
+export interface ProfileEntry {
+  name: string;
+  namespace: string;
+  spec: OperatingSystemProfileSpec;
+  /** Where the profile came from, for error results. */
+  origin: { itemIndex?: number; builtin?: boolean };
+}
+
+export function profileKey(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
+}
+
+export function selectOperatingSystemProfile(md: MachineDeployment, profiles: ReadonlyMap<string, ProfileEntry>, defaultNamespace: string): ProfileEntry {
+  const name = md.annotations[OSP_ANNOTATION]!;
+  const namespace = md.annotations[OSP_NAMESPACE_ANNOTATION] || defaultNamespace;
+  const osp = profiles.get(profileKey(namespace, name));
+  if (osp === undefined) {
+    throw new ResourceError(`OperatingSystemProfile ${JSON.stringify(name)} not found in namespace ${JSON.stringify(namespace)}`, `metadata.annotations.${OSP_ANNOTATION}`);
+  }
+  const pc = md.providerConfig;
+  if (osp.spec.osName !== pc.operatingSystem) {
+    throw new ResourceError(`OperatingSystemProfile ${JSON.stringify(name)} does not support operating system ${JSON.stringify(pc.operatingSystem)}`, 'spec.template.spec.providerSpec.value.operatingSystem');
+  }
+  if (!(osp.spec.supportedCloudProviders ?? []).some((c) => c?.name === pc.cloudProvider)) {
+    throw new ResourceError(`OperatingSystemProfile ${JSON.stringify(name)} does not support cloud provider ${JSON.stringify(pc.cloudProvider)}`, 'spec.template.spec.providerSpec.value.cloudProvider');
+  }
+  const wanted = provisioningUtilityOf(md);
+  if (osp.spec.provisioningUtility && osp.spec.provisioningUtility !== wanted) {
+    throw new ResourceError(
+      `specified provisioning utility ${JSON.stringify(osp.spec.provisioningUtility)} is not supported by the OperatingSystemProfile (the MachineDeployment asks for ${JSON.stringify(wanted)})`,
+      'spec.template.spec.providerSpec.value.operatingSystemSpec.provisioningUtility',
+    );
+  }
+  return osp;
+}

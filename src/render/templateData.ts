@@ -1,0 +1,93 @@
+// The data OSP templates are executed with: OSM's `filesData` struct, field for field and type for type
+// (pointers stay pointers so `{{ if .HTTPProxy }}` and printing behave as in Go).
+import { GoPointer, GoStringer, GoStruct } from '../template/values.ts';
+import { ResourceError } from '../function/results.ts';
+import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
+import { kubeletSettingsFromAnnotations } from './kubeletAnnotations.ts';
+import { decodeOperatingSystemSpec, OS_CONFIG_FIELDS } from './operatingSystemSpec.ts';
+import type { KubeletVersion } from './kubeletVersion.ts';
+import type { CloudProviderSettings } from './cloudProviderSettings.ts';
+import { parseIP } from './ipAddress.ts';
+
+export const FILES_DATA_TYPE = 'resources.filesData';
+
+export interface TemplateDataInput {
+  md: MachineDeployment;
+  kubelet: KubeletVersion;
+  cloud: CloudProviderSettings;
+  clusterDNS: readonly string[];
+  kubernetesCACert: string;
+  hostCACert: string;
+  containerRuntime: string;
+  initialTaints: string;
+  nodeHTTPProxy: string;
+  nodeNoProxy: string;
+  pauseImage: string;
+  kubeletFeatureGates: Readonly<Record<string, boolean>>;
+  containerRuntimeConfig: string;
+  bootstrapKubeconfig: string;
+  token: string;
+  serverURL: string;
+  provisioningSecretName: string;
+  bootstrapKubeconfigSecretName: string;
+}
+
+export function buildTemplateData(input: TemplateDataInput): GoPointer {
+  const { md } = input;
+  const pc = md.providerConfig;
+  const network = pc.network;
+  const isStatic = !!network && (!!network.cidr || !!network.gateway || (network.dns?.servers?.length ?? 0) > 0);
+  if (isStatic && pc.operatingSystem !== 'flatcar') {
+    throw new ResourceError(`static IP config is not supported with: ${pc.operatingSystem}`, 'spec.template.spec.providerSpec.value.network');
+  }
+  const osConfigs: Record<string, GoStruct> = {};
+  for (const [os, field] of Object.entries(OS_CONFIG_FIELDS)) {
+    osConfigs[field] = decodeOperatingSystemSpec(os, os === pc.operatingSystem ? pc.operatingSystemSpec : null);
+  }
+  if (!(pc.operatingSystem in OS_CONFIG_FIELDS)) decodeOperatingSystemSpec(pc.operatingSystem, null);
+
+  const fields: Record<string, unknown> = {
+    KubeVersion: input.kubelet.text,
+    KubeletConfiguration: '',
+    KubeletSystemdUnit: '',
+    BootstrapKubeconfig: input.bootstrapKubeconfig,
+    InTreeCCMAvailable: input.cloud.inTreeCCMAvailable,
+    CNIVersion: '',
+    ClusterDNSIPs: input.clusterDNS.map((ip, i) => {
+      const parsed = parseIP(ip);
+      if (parsed === undefined) throw new ResourceError(`invalid cluster DNS IP ${JSON.stringify(ip)}`, `spec.clusterDNS[${i}]`);
+      return new GoStringer('net.IP', parsed);
+    }),
+    KubernetesCACert: input.kubernetesCACert,
+    HostCACert: input.hostCACert,
+    ServerAddress: '',
+    CloudConfig: input.cloud.cloudConfig,
+    ContainerRuntime: input.containerRuntime,
+    CloudProviderName: pc.cloudProvider,
+    NetworkConfig: network
+      ? new GoPointer('*providerconfig.NetworkConfig', new GoStruct('providerconfig.NetworkConfig', {
+          CIDR: network.cidr ?? '',
+          Gateway: network.gateway ?? '',
+          DNS: new GoStruct('providerconfig.DNSConfig', { Servers: network.dns?.servers ?? [] }),
+          IPFamily: network.ipFamily ?? '',
+        }))
+      : new GoPointer('*providerconfig.NetworkConfig', null),
+    ExternalCloudProvider: input.cloud.externalCloudProvider,
+    InitialTaints: input.initialTaints,
+    HTTPProxy: new GoPointer('*string', input.nodeHTTPProxy === '' ? null : input.nodeHTTPProxy),
+    NoProxy: new GoPointer('*string', input.nodeNoProxy === '' ? null : input.nodeNoProxy),
+    ContainerRuntimeConfig: input.containerRuntimeConfig,
+    ContainerRuntimeAuthConfig: '',
+    KubeletFeatureGates: { ...input.kubeletFeatureGates },
+    RHSubscription: {},
+    NetworkIPFamily: network?.ipFamily ?? '',
+    PauseImage: input.pauseImage,
+    ...kubeletSettingsFromAnnotations(md.annotations),
+    ...osConfigs,
+    Token: input.token,
+    ServerURL: input.serverURL,
+    SecretName: input.provisioningSecretName,
+    BootstrapKubeconfigSecretName: input.bootstrapKubeconfigSecretName,
+  };
+  return new GoPointer('*' + FILES_DATA_TYPE, new GoStruct(FILES_DATA_TYPE, fields));
+}
