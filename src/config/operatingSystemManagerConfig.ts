@@ -35,6 +35,9 @@ export interface OsmConfig {
   kubernetesCABundle?: ValueSource;
   hostCABundle?: ValueSource;
   cluster: ClusterFactsConfig;
+  artifacts: Record<string, string>;
+  defaultProfiles: { defaultAnnotation: boolean; emit: boolean };
+  ignitionSpec: '2.3.0' | '3.3.0';
 }
 
 export const DEFAULT_CONFIG: Readonly<OsmConfig> = Object.freeze({
@@ -54,6 +57,9 @@ export const DEFAULT_CONFIG: Readonly<OsmConfig> = Object.freeze({
   deviceOwnershipFromSecurityContext: false,
   overrideBootstrapKubeletAPIServer: '',
   cluster: {},
+  artifacts: {},
+  defaultProfiles: { defaultAnnotation: false, emit: false },
+  ignitionSpec: '2.3.0',
 });
 
 /** Parse and validate the functionConfig. `undefined` (no config at all) means all defaults. */
@@ -67,7 +73,7 @@ export function parseFunctionConfig(fc: unknown): OsmConfig {
       obj.kind !== CONFIG_KIND ? 'kind' : 'apiVersion',
     );
   }
-  const clean = stripLocalAnnotations(fc);
+  const clean = fc;
   if (!validate(clean)) {
     const e = validate.errors![0]!;
     const path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
@@ -79,12 +85,8 @@ export function parseFunctionConfig(fc: unknown): OsmConfig {
     ...DEFAULT_CONFIG,
     ...spec,
     cluster: { ...(spec.cluster ?? {}) },
+    defaultProfiles: { ...DEFAULT_CONFIG.defaultProfiles, ...(spec.defaultProfiles ?? {}) },
   } as OsmConfig;
-}
-
-// kpt and kustomize annotate the config they pass; those annotations are not part of our schema.
-function stripLocalAnnotations(fc: unknown): unknown {
-  return fc;
 }
 
 const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {

@@ -3,8 +3,8 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://osm-krm.dev/schemas/v1alpha1/operatingsystemmanager.json","title":"OperatingSystemManager (osm-krm.dev/v1alpha1)","description":"functionConfig of the osm-krm function: what OSM takes as controller flags, plus the cluster facts OSM reads from the cluster.","type":"object","required":["apiVersion","kind"],"properties":{"apiVersion":{"const":"osm-krm.dev/v1alpha1"},"kind":{"const":"OperatingSystemManager"},"metadata":{"type":"object"},"spec":{"$ref":"#/definitions/spec"}},"additionalProperties":false,"definitions":{"valueSource":{"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]},"spec":{"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."}}}}}}};
-const schema12 = {"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."}}}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://osm-krm.dev/schemas/v1alpha1/operatingsystemmanager.json","title":"OperatingSystemManager (osm-krm.dev/v1alpha1)","description":"functionConfig of the osm-krm function: what OSM takes as controller flags, plus the cluster facts OSM reads from the cluster.","type":"object","required":["apiVersion","kind"],"properties":{"apiVersion":{"const":"osm-krm.dev/v1alpha1"},"kind":{"const":"OperatingSystemManager"},"metadata":{"type":"object"},"spec":{"$ref":"#/definitions/spec"}},"additionalProperties":false,"definitions":{"valueSource":{"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]},"spec":{"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."}}}}};
+const schema12 = {"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."}}};
 const schema13 = {"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp(".", "u");
@@ -1155,14 +1155,105 @@ vErrors.push(err80);
 errors++;
 }
 }
-}
-else {
-const err81 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.artifacts !== undefined){
+let data42 = data.artifacts;
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+for(const key8 in data42){
+if(typeof data42[key8] !== "string"){
+const err81 = {instancePath:instancePath+"/artifacts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/artifacts/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err81];
 }
 else {
 vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/artifacts",schemaPath:"#/properties/artifacts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+if(data.defaultProfiles !== undefined){
+let data44 = data.defaultProfiles;
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+for(const key9 in data44){
+if(!((key9 === "defaultAnnotation") || (key9 === "emit"))){
+const err83 = {instancePath:instancePath+"/defaultProfiles",schemaPath:"#/properties/defaultProfiles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data44.defaultAnnotation !== undefined){
+if(typeof data44.defaultAnnotation !== "boolean"){
+const err84 = {instancePath:instancePath+"/defaultProfiles/defaultAnnotation",schemaPath:"#/properties/defaultProfiles/properties/defaultAnnotation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+if(data44.emit !== undefined){
+if(typeof data44.emit !== "boolean"){
+const err85 = {instancePath:instancePath+"/defaultProfiles/emit",schemaPath:"#/properties/defaultProfiles/properties/emit/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/defaultProfiles",schemaPath:"#/properties/defaultProfiles/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data.ignitionSpec !== undefined){
+let data47 = data.ignitionSpec;
+if(!((data47 === "2.3.0") || (data47 === "3.3.0"))){
+const err87 = {instancePath:instancePath+"/ignitionSpec",schemaPath:"#/properties/ignitionSpec/enum",keyword:"enum",params:{allowedValues: schema12.properties.ignitionSpec.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+else {
+const err88 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
 }
 errors++;
 }

@@ -15,6 +15,8 @@ import { ResourceError, type Result } from './results.ts';
 import { fileOf, refOf, toResult } from './resultFor.ts';
 import { GENERATED_PATH_PREFIX, generatedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
 import { compareItems, identityOf } from './itemOrder.ts';
+import { EMBEDDED_PROFILES } from '../profiles/embeddedProfiles.ts';
+import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
 
 export function processResourceList(list: ResourceList, env: Environment): OutputList {
   const results: Result[] = [];
@@ -48,8 +50,16 @@ export function processResourceList(list: ResourceList, env: Environment): Outpu
       try {
         const md = parseMachineDeployment(o);
         if ((md.annotations[OSP_ANNOTATION] ?? '') === '') {
-          results.push({ severity: 'info', message: `no ${OSP_ANNOTATION} annotation: nothing rendered for this MachineDeployment`, resourceRef: refOf(o), ...fileOf(o) });
-          continue;
+          const fallback = config.defaultProfiles.defaultAnnotation ? defaultProfileName(md) : undefined;
+          if (config.defaultProfiles.defaultAnnotation && fallback === undefined) {
+            throw new ResourceError(`failed to populate OSP annotation for machinedeployment with unsupported Operating System ${md.providerConfig.operatingSystem}`, 'spec.template.spec.providerSpec.value.operatingSystem');
+          }
+          if (fallback === undefined) {
+            results.push({ severity: 'info', message: `no ${OSP_ANNOTATION} annotation: nothing rendered for this MachineDeployment`, resourceRef: refOf(o), ...fileOf(o) });
+            continue;
+          }
+          // Like OSM's webhook, the default becomes part of the annotations (and so of the annotations hash).
+          md.annotations = { ...md.annotations, [OSP_ANNOTATION]: fallback };
         }
         machineDeployments.push({ item, md });
       } catch (e) {
@@ -58,7 +68,22 @@ export function processResourceList(list: ResourceList, env: Environment): Outpu
     }
   }
   if (results.some((r) => r.severity === 'error')) return fail();
-  if (machineDeployments.length === 0) return { kept: kept.sort(compareItems), generated: [], results: sortResults(results) };
+  const emittedProfiles: Record<string, unknown>[] = [];
+  for (const embedded of EMBEDDED_PROFILES) {
+    const entry = profileEntry(embedded, -1, config.namespace);
+    entry.namespace = config.namespace;
+    entry.origin = { builtin: true };
+    const k = profileKey(entry.namespace, entry.name);
+    if (!profiles.has(k)) profiles.set(k, entry); // an OSP of the same name in the inputs wins
+    if (config.defaultProfiles.emit && profiles.get(k) === entry) {
+      const obj = structuredClone(embedded) as Record<string, any>;
+      obj.metadata = { ...obj.metadata, namespace: config.namespace };
+      emittedProfiles.push(withPathAnnotations(obj, `${GENERATED_PATH_PREFIX}profiles/${entry.name}.yaml`));
+    }
+  }
+  if (machineDeployments.length === 0) {
+    return { kept: kept.sort(compareItems), generated: emittedProfiles, results: sortResults(results) };
+  }
 
   let facts: ClusterFacts;
   let containerRuntime;
@@ -70,7 +95,7 @@ export function processResourceList(list: ResourceList, env: Environment): Outpu
     return fail();
   }
 
-  const generated: Record<string, unknown>[] = [];
+  const generated: Record<string, unknown>[] = [...emittedProfiles];
   const owners = new Map<string, string>();
   machineDeployments.sort((a, b) => (a.md.namespace + '/' + a.md.name < b.md.namespace + '/' + b.md.name ? -1 : 1));
   for (const { item, md } of machineDeployments) {
@@ -95,7 +120,7 @@ export function processResourceList(list: ResourceList, env: Environment): Outpu
     } catch (e) {
       // Template errors belong to the profile; everything else to the MachineDeployment.
       const onProfile = e instanceof ResourceError && /^spec\.(bootstrap|provisioning)Config\./.test(e.fieldPath ?? '');
-      const target = onProfile && osp.origin.itemIndex !== undefined ? list.items[osp.origin.itemIndex]!.object : item.object;
+      const target = onProfile && osp.origin.itemIndex !== undefined && osp.origin.itemIndex >= 0 ? list.items[osp.origin.itemIndex]!.object : item.object;
       const r = toResult(e, refOf(target), fileOf(target));
       if (onProfile) r.message = `rendering MachineDeployment ${md.namespace}/${md.name}: ${r.message}`;
       results.push(r);

@@ -23,6 +23,7 @@ import {
   operatingSystemConfigObject, rotationAnnotations,
 } from './generatedResources.ts';
 import { edgeProviderScriptSecret } from './edgeProviderScript.ts';
+import { ARTIFACT_DEFAULTS } from '../profiles/artifactDefaults.ts';
 
 export interface RenderInputs {
   config: OsmConfig;
@@ -71,6 +72,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
     serverURL,
     provisioningSecretName: cloudConfigSecretName(md, 'provisioning'),
     bootstrapKubeconfigSecretName: kubeletBootstrapSecretName(md),
+    artifacts: { ...ARTIFACT_DEFAULTS, ...config.artifacts },
   });
 
   const spec = renderOperatingSystemConfigSpec(osp.spec, md, {
@@ -92,7 +94,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
       distUpgradeOnBoot: distUpgradeOnBoot(md),
       machineDeploymentName: md.name,
     };
-    return spec.provisioningUtility === 'ignition' ? emitIgnition(input) : emitCloudInit(input);
+    return spec.provisioningUtility === 'ignition' ? emitIgnition(input, config.ignitionSpec) : emitCloudInit(input);
   };
   const objects: Record<string, unknown>[] = [
     operatingSystemConfigObject(md, config.namespace, annotations, spec),

@@ -30,6 +30,8 @@ export interface TemplateDataInput {
   serverURL: string;
   provisioningSecretName: string;
   bootstrapKubeconfigSecretName: string;
+  /** osm-krm addition: artifact base URLs for the default profiles (`.Artifacts.<key>`). */
+  artifacts: Readonly<Record<string, string>>;
 }
 
 export function buildTemplateData(input: TemplateDataInput): GoPointer {
@@ -88,6 +90,7 @@ export function buildTemplateData(input: TemplateDataInput): GoPointer {
     ServerURL: input.serverURL,
     SecretName: input.provisioningSecretName,
     BootstrapKubeconfigSecretName: input.bootstrapKubeconfigSecretName,
+    Artifacts: { ...input.artifacts },
   };
   return new GoPointer('*' + FILES_DATA_TYPE, new GoStruct(FILES_DATA_TYPE, fields));
 }
