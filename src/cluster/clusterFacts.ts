@@ -13,7 +13,9 @@ export interface ClusterFacts {
   cloudInitGetterToken: string;
   kubernetesCACert: string;
   hostCACert: string;
-  /** Bootstrap token for a MachineDeployment key, or undefined when none is known. */
+  /** Key for derived (HMAC) bootstrap tokens, when configured. */
+  bootstrapTokenKey?: string;
+  /** Bootstrap token for a MachineDeployment key from the config or the inputs, or undefined. */
   bootstrapTokenFor(key: string): string | undefined;
 }
 
@@ -67,12 +69,17 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
   const hostCACert = resolveValue(config.hostCABundle, 'spec.hostCABundle', env) ?? '';
 
   const fixedBootstrapToken = resolveValue(config.cluster.bootstrapToken, 'spec.cluster.bootstrapToken', env);
+  const bootstrapTokenKey = resolveValue(config.cluster.bootstrapTokenKey, 'spec.cluster.bootstrapTokenKey', env);
+  if (bootstrapTokenKey !== undefined && bootstrapTokenKey.length < 16) {
+    throw new ResourceError('spec.cluster.bootstrapTokenKey must be at least 16 characters long', 'spec.cluster.bootstrapTokenKey');
+  }
   const tokenSecrets = items.filter((i) => i.object.kind === 'Secret' && i.object.apiVersion === 'v1' && (i.object as any).type === 'bootstrap.kubernetes.io/token' && (i.object.metadata?.namespace ?? '') === 'kube-system');
   return {
     cluster,
     cloudInitGetterToken: token,
     kubernetesCACert,
     hostCACert,
+    ...(bootstrapTokenKey !== undefined ? { bootstrapTokenKey } : {}),
     bootstrapTokenFor(key: string): string | undefined {
       if (fixedBootstrapToken !== undefined) return fixedBootstrapToken;
       const matches = tokenSecrets.filter((s) => (s.object.metadata?.labels as Record<string, unknown> | undefined)?.[BOOTSTRAP_TOKEN_LABEL] === key);

@@ -14,6 +14,13 @@ export interface ClusterFactsConfig {
   caCert?: ValueSource;
   cloudInitGetterToken?: ValueSource;
   bootstrapToken?: ValueSource;
+  bootstrapTokenKey?: ValueSource;
+  bootstrapTokenExpiration?: string;
+}
+
+export interface GitOpsConfig {
+  split: boolean;
+  syncAnnotations: Array<'argocd' | 'flux'>;
 }
 
 export interface OsmConfig {
@@ -38,6 +45,7 @@ export interface OsmConfig {
   artifacts: Record<string, string>;
   defaultProfiles: { defaultAnnotation: boolean; emit: boolean };
   ignitionSpec: '2.3.0' | '3.3.0';
+  gitops: GitOpsConfig;
 }
 
 export const DEFAULT_CONFIG: Readonly<OsmConfig> = Object.freeze({
@@ -60,6 +68,7 @@ export const DEFAULT_CONFIG: Readonly<OsmConfig> = Object.freeze({
   artifacts: {},
   defaultProfiles: { defaultAnnotation: false, emit: false },
   ignitionSpec: '2.3.0',
+  gitops: { split: false, syncAnnotations: [] },
 });
 
 /** Parse and validate the functionConfig. `undefined` (no config at all) means all defaults. */
@@ -86,6 +95,7 @@ export function parseFunctionConfig(fc: unknown): OsmConfig {
     ...spec,
     cluster: { ...(spec.cluster ?? {}) },
     defaultProfiles: { ...DEFAULT_CONFIG.defaultProfiles, ...(spec.defaultProfiles ?? {}) },
+    gitops: { ...DEFAULT_CONFIG.gitops, ...(spec.gitops ?? {}) },
   } as OsmConfig;
 }
 
@@ -121,6 +131,14 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
   'cloud-init-getter-token-file': (c, v) => (c.cluster.cloudInitGetterToken = { file: v }),
   'bootstrap-token-env': (c, v) => (c.cluster.bootstrapToken = { env: v }),
   'bootstrap-token-file': (c, v) => (c.cluster.bootstrapToken = { file: v }),
+  'bootstrap-token-key-env': (c, v) => (c.cluster.bootstrapTokenKey = { env: v }),
+  'bootstrap-token-key-file': (c, v) => (c.cluster.bootstrapTokenKey = { file: v }),
+  'gitops-split': (c, v) => (c.gitops = { ...c.gitops, split: parseFlagBool(v, 'gitops-split') }),
+  'gitops-sync-annotations': (c, v) => {
+    const tools = splitList(v);
+    for (const t of tools) if (t !== 'argocd' && t !== 'flux') throw new ResourceError(`gitops-sync-annotations: unknown tool ${JSON.stringify(t)} (argocd, flux)`, 'data.gitops-sync-annotations');
+    c.gitops = { ...c.gitops, syncAnnotations: tools as Array<'argocd' | 'flux'> };
+  },
 };
 
 function fromFlagConfigMap(data: unknown): OsmConfig {

@@ -3,12 +3,14 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://osm-krm.dev/schemas/v1alpha1/operatingsystemmanager.json","title":"OperatingSystemManager (osm-krm.dev/v1alpha1)","description":"functionConfig of the osm-krm function: what OSM takes as controller flags, plus the cluster facts OSM reads from the cluster.","type":"object","required":["apiVersion","kind"],"properties":{"apiVersion":{"const":"osm-krm.dev/v1alpha1"},"kind":{"const":"OperatingSystemManager"},"metadata":{"type":"object"},"spec":{"$ref":"#/definitions/spec"}},"additionalProperties":false,"definitions":{"valueSource":{"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]},"spec":{"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."}}}}};
-const schema12 = {"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://osm-krm.dev/schemas/v1alpha1/operatingsystemmanager.json","title":"OperatingSystemManager (osm-krm.dev/v1alpha1)","description":"functionConfig of the osm-krm function: what OSM takes as controller flags, plus the cluster facts OSM reads from the cluster.","type":"object","required":["apiVersion","kind"],"properties":{"apiVersion":{"const":"osm-krm.dev/v1alpha1"},"kind":{"const":"OperatingSystemManager"},"metadata":{"type":"object"},"spec":{"$ref":"#/definitions/spec"}},"additionalProperties":false,"definitions":{"valueSource":{"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]},"spec":{"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated Secrets and OSCs so Argo CD (Force=true,Replace=true) and/or Flux (force: enabled) re-create them when they change."}}}}}}};
+const schema12 = {"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated Secrets and OSCs so Argo CD (Force=true,Replace=true) and/or Flux (force: enabled) re-create them when they change."}}}}};
 const schema13 = {"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]};
 const func2 = Object.prototype.hasOwnProperty;
+const func0 = require("ajv/dist/runtime/equal").default;
 const pattern0 = new RegExp(".", "u");
 const pattern1 = new RegExp("^[^/]+/[^/]+$", "u");
+const pattern14 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$", "u");
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -637,7 +639,7 @@ if(data.cluster !== undefined){
 let data28 = data.cluster;
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 for(const key4 in data28){
-if(!((((key4 === "server") || (key4 === "caCert")) || (key4 === "cloudInitGetterToken")) || (key4 === "bootstrapToken"))){
+if(!((((((key4 === "server") || (key4 === "caCert")) || (key4 === "cloudInitGetterToken")) || (key4 === "bootstrapToken")) || (key4 === "bootstrapTokenKey")) || (key4 === "bootstrapTokenExpiration"))){
 const err45 = {instancePath:instancePath+"/cluster",schemaPath:"#/properties/cluster/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err45];
@@ -1143,9 +1145,14 @@ vErrors = null;
 }
 }
 }
-}
-else {
-const err80 = {instancePath:instancePath+"/cluster",schemaPath:"#/properties/cluster/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data28.bootstrapTokenKey !== undefined){
+let data42 = data28.bootstrapTokenKey;
+const _errs119 = errors;
+let valid27 = false;
+let passing5 = null;
+const _errs120 = errors;
+if(typeof data42 !== "string"){
+const err80 = {instancePath:instancePath+"/cluster/bootstrapTokenKey",schemaPath:"#/definitions/valueSource/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1154,13 +1161,15 @@ vErrors.push(err80);
 }
 errors++;
 }
+var _valid5 = _errs120 === errors;
+if(_valid5){
+valid27 = true;
+passing5 = 0;
 }
-if(data.artifacts !== undefined){
-let data42 = data.artifacts;
+const _errs122 = errors;
 if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-for(const key8 in data42){
-if(typeof data42[key8] !== "string"){
-const err81 = {instancePath:instancePath+"/artifacts/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/artifacts/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(Object.keys(data42).length > 1){
+const err81 = {instancePath:instancePath+"/cluster/bootstrapTokenKey",schemaPath:"#/definitions/valueSource/oneOf/1/maxProperties",keyword:"maxProperties",params:{limit: 1},message:"must NOT have more than 1 properties"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1169,10 +1178,8 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-}
-else {
-const err82 = {instancePath:instancePath+"/artifacts",schemaPath:"#/properties/artifacts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(Object.keys(data42).length < 1){
+const err82 = {instancePath:instancePath+"/cluster/bootstrapTokenKey",schemaPath:"#/definitions/valueSource/oneOf/1/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1181,13 +1188,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-if(data.defaultProfiles !== undefined){
-let data44 = data.defaultProfiles;
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-for(const key9 in data44){
-if(!((key9 === "defaultAnnotation") || (key9 === "emit"))){
-const err83 = {instancePath:instancePath+"/defaultProfiles",schemaPath:"#/properties/defaultProfiles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+for(const key8 in data42){
+if(!(((key8 === "value") || (key8 === "env")) || (key8 === "file"))){
+const err83 = {instancePath:instancePath+"/cluster/bootstrapTokenKey",schemaPath:"#/definitions/valueSource/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1197,9 +1200,9 @@ vErrors.push(err83);
 errors++;
 }
 }
-if(data44.defaultAnnotation !== undefined){
-if(typeof data44.defaultAnnotation !== "boolean"){
-const err84 = {instancePath:instancePath+"/defaultProfiles/defaultAnnotation",schemaPath:"#/properties/defaultProfiles/properties/defaultAnnotation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data42.value !== undefined){
+if(typeof data42.value !== "string"){
+const err84 = {instancePath:instancePath+"/cluster/bootstrapTokenKey/value",schemaPath:"#/definitions/valueSource/oneOf/1/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1209,9 +1212,11 @@ vErrors.push(err84);
 errors++;
 }
 }
-if(data44.emit !== undefined){
-if(typeof data44.emit !== "boolean"){
-const err85 = {instancePath:instancePath+"/defaultProfiles/emit",schemaPath:"#/properties/defaultProfiles/properties/emit/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data42.env !== undefined){
+let data44 = data42.env;
+if(typeof data44 === "string"){
+if(!pattern0.test(data44)){
+const err85 = {instancePath:instancePath+"/cluster/bootstrapTokenKey/env",schemaPath:"#/definitions/valueSource/oneOf/1/properties/env/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1221,9 +1226,8 @@ vErrors.push(err85);
 errors++;
 }
 }
-}
 else {
-const err86 = {instancePath:instancePath+"/defaultProfiles",schemaPath:"#/properties/defaultProfiles/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err86 = {instancePath:instancePath+"/cluster/bootstrapTokenKey/env",schemaPath:"#/definitions/valueSource/oneOf/1/properties/env/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1233,10 +1237,11 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data.ignitionSpec !== undefined){
-let data47 = data.ignitionSpec;
-if(!((data47 === "2.3.0") || (data47 === "3.3.0"))){
-const err87 = {instancePath:instancePath+"/ignitionSpec",schemaPath:"#/properties/ignitionSpec/enum",keyword:"enum",params:{allowedValues: schema12.properties.ignitionSpec.enum},message:"must be equal to one of the allowed values"};
+if(data42.file !== undefined){
+let data45 = data42.file;
+if(typeof data45 === "string"){
+if(!pattern0.test(data45)){
+const err87 = {instancePath:instancePath+"/cluster/bootstrapTokenKey/file",schemaPath:"#/definitions/valueSource/oneOf/1/properties/file/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1246,14 +1251,285 @@ vErrors.push(err87);
 errors++;
 }
 }
-}
 else {
-const err88 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err88 = {instancePath:instancePath+"/cluster/bootstrapTokenKey/file",schemaPath:"#/definitions/valueSource/oneOf/1/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err88];
 }
 else {
 vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/cluster/bootstrapTokenKey",schemaPath:"#/definitions/valueSource/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+var _valid5 = _errs122 === errors;
+if(_valid5 && valid27){
+valid27 = false;
+passing5 = [passing5, 1];
+}
+else {
+if(_valid5){
+valid27 = true;
+passing5 = 1;
+}
+}
+if(!valid27){
+const err90 = {instancePath:instancePath+"/cluster/bootstrapTokenKey",schemaPath:"#/definitions/valueSource/oneOf",keyword:"oneOf",params:{passingSchemas: passing5},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+else {
+errors = _errs119;
+if(vErrors !== null){
+if(_errs119){
+vErrors.length = _errs119;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data28.bootstrapTokenExpiration !== undefined){
+let data46 = data28.bootstrapTokenExpiration;
+if(typeof data46 === "string"){
+if(!pattern14.test(data46)){
+const err91 = {instancePath:instancePath+"/cluster/bootstrapTokenExpiration",schemaPath:"#/properties/cluster/properties/bootstrapTokenExpiration/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$"},message:"must match pattern \""+"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$"+"\""};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/cluster/bootstrapTokenExpiration",schemaPath:"#/properties/cluster/properties/bootstrapTokenExpiration/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+else {
+const err93 = {instancePath:instancePath+"/cluster",schemaPath:"#/properties/cluster/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+if(data.artifacts !== undefined){
+let data47 = data.artifacts;
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+for(const key9 in data47){
+if(typeof data47[key9] !== "string"){
+const err94 = {instancePath:instancePath+"/artifacts/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/artifacts/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/artifacts",schemaPath:"#/properties/artifacts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data.defaultProfiles !== undefined){
+let data49 = data.defaultProfiles;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+for(const key10 in data49){
+if(!((key10 === "defaultAnnotation") || (key10 === "emit"))){
+const err96 = {instancePath:instancePath+"/defaultProfiles",schemaPath:"#/properties/defaultProfiles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data49.defaultAnnotation !== undefined){
+if(typeof data49.defaultAnnotation !== "boolean"){
+const err97 = {instancePath:instancePath+"/defaultProfiles/defaultAnnotation",schemaPath:"#/properties/defaultProfiles/properties/defaultAnnotation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data49.emit !== undefined){
+if(typeof data49.emit !== "boolean"){
+const err98 = {instancePath:instancePath+"/defaultProfiles/emit",schemaPath:"#/properties/defaultProfiles/properties/emit/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/defaultProfiles",schemaPath:"#/properties/defaultProfiles/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+if(data.ignitionSpec !== undefined){
+let data52 = data.ignitionSpec;
+if(!((data52 === "2.3.0") || (data52 === "3.3.0"))){
+const err100 = {instancePath:instancePath+"/ignitionSpec",schemaPath:"#/properties/ignitionSpec/enum",keyword:"enum",params:{allowedValues: schema12.properties.ignitionSpec.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+if(data.gitops !== undefined){
+let data53 = data.gitops;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+for(const key11 in data53){
+if(!((key11 === "split") || (key11 === "syncAnnotations"))){
+const err101 = {instancePath:instancePath+"/gitops",schemaPath:"#/properties/gitops/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+if(data53.split !== undefined){
+if(typeof data53.split !== "boolean"){
+const err102 = {instancePath:instancePath+"/gitops/split",schemaPath:"#/properties/gitops/properties/split/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+if(data53.syncAnnotations !== undefined){
+let data55 = data53.syncAnnotations;
+if(Array.isArray(data55)){
+const len4 = data55.length;
+for(let i4=0; i4<len4; i4++){
+let data56 = data55[i4];
+if(!((data56 === "argocd") || (data56 === "flux"))){
+const err103 = {instancePath:instancePath+"/gitops/syncAnnotations/" + i4,schemaPath:"#/properties/gitops/properties/syncAnnotations/items/enum",keyword:"enum",params:{allowedValues: schema12.properties.gitops.properties.syncAnnotations.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+let i5 = data55.length;
+let j0;
+if(i5 > 1){
+outer0:
+for(;i5--;){
+for(j0 = i5; j0--;){
+if(func0(data55[i5], data55[j0])){
+const err104 = {instancePath:instancePath+"/gitops/syncAnnotations",schemaPath:"#/properties/gitops/properties/syncAnnotations/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i5+" are identical)"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+break outer0;
+}
+}
+}
+}
+}
+else {
+const err105 = {instancePath:instancePath+"/gitops/syncAnnotations",schemaPath:"#/properties/gitops/properties/syncAnnotations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/gitops",schemaPath:"#/properties/gitops/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+}
+else {
+const err107 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
 }
 errors++;
 }

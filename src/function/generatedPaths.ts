@@ -9,8 +9,18 @@ export const GENERATED_PATH_PREFIX = 'osm-generated/';
 const PATH = 'internal.config.kubernetes.io/path';
 const LEGACY_PATH = 'config.kubernetes.io/path';
 
-export function generatedPath(md: MachineDeployment, obj: KrmObject): string {
-  return `${GENERATED_PATH_PREFIX}${md.namespace}/${md.name}/${String(obj.kind).toLowerCase()}_${String(obj.metadata?.name)}.yaml`;
+/** With the management/worker split, OSCs, OSPs and our state go to management/, Secrets to worker/. */
+export function outputSet(obj: KrmObject): 'management' | 'worker' {
+  return obj.kind === 'Secret' ? 'worker' : 'management';
+}
+
+export function generatedPath(md: MachineDeployment, obj: KrmObject, split: boolean): string {
+  const set = split ? `${outputSet(obj)}/` : '';
+  return `${GENERATED_PATH_PREFIX}${set}${md.namespace}/${md.name}/${String(obj.kind).toLowerCase()}_${String(obj.metadata?.name)}.yaml`;
+}
+
+export function generatedSharedPath(file: string, obj: KrmObject, split: boolean): string {
+  return `${GENERATED_PATH_PREFIX}${split ? `${outputSet(obj)}/` : ''}${file}`;
 }
 
 export function isOwnedItem(o: KrmObject): boolean {

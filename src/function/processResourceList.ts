@@ -1,136 +1,188 @@
 // The function itself: a pure step from a parsed ResourceList to output items and results.
-// parse config -> classify items -> collect cluster facts -> per MachineDeployment: select OSP, render,
-// emit -> check name collisions -> output. Any error: no generated output, every input item kept.
+// parse config -> classify items -> collect cluster facts -> per MachineDeployment: select OSP, decide the
+// revision, render, emit -> check name collisions -> output (+ the render state for the next run).
+// Any error: no generated output, every input item kept as it was.
 import { parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
 import { collectClusterFacts, type ClusterFacts } from '../cluster/clusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import type { InputItem, KrmObject, OutputList, ResourceList } from '../io/resourceList.ts';
-import { MD_API_VERSION, OSP_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
+import { MD_API_VERSION, OSP_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
+import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
 import { OSM_API_VERSION, type OperatingSystemProfileSpec } from '../model/operatingSystemProfile.ts';
 import { profileKey, selectOperatingSystemProfile, type ProfileEntry } from '../render/selectOperatingSystemProfile.ts';
 import { renderMachineDeployment } from '../render/renderMachineDeployment.ts';
+import { EMBEDDED_PROFILES } from '../profiles/embeddedProfiles.ts';
 import { osmTemplateFuncs } from '../template/sprig/index.ts';
+import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
+import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
+import { emptyState, isStateObject, readState, stateKey, stateObject, STATE_PATH, type RenderState } from '../gitops/renderState.ts';
+import { syncAnnotations } from '../gitops/syncAnnotations.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
 import { ResourceError, type Result } from './results.ts';
 import { fileOf, refOf, toResult } from './resultFor.ts';
-import { GENERATED_PATH_PREFIX, generatedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
+import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
 import { compareItems, identityOf } from './itemOrder.ts';
-import { EMBEDDED_PROFILES } from '../profiles/embeddedProfiles.ts';
-import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
+
+interface Classified {
+  kept: InputItem[];
+  profiles: Map<string, ProfileEntry>;
+  machineDeployments: Array<{ item: InputItem; md: MachineDeployment }>;
+  previousState: RenderState;
+}
 
 export function processResourceList(list: ResourceList, env: Environment): OutputList {
   const results: Result[] = [];
-  const fail = (): OutputList => ({ kept: [...list.items].sort(compareItems), generated: [], results: sortResults(results) });
+  const configRef = list.functionConfig ? refOf(list.functionConfig) : undefined;
+  const configFile = list.functionConfig ? fileOf(list.functionConfig) : undefined;
+  const failed = (): OutputList => ({ kept: [...list.items].sort(compareItems), generated: [], results: sortResults(results) });
 
   let config: OsmConfig;
   try {
     config = parseFunctionConfig(list.functionConfig);
   } catch (e) {
-    results.push(toResult(e, list.functionConfig ? refOf(list.functionConfig) : undefined, list.functionConfig ? fileOf(list.functionConfig) : undefined));
-    return fail();
+    results.push(toResult(e, configRef, configFile));
+    return failed();
   }
 
-  const profiles = new Map<string, ProfileEntry>();
-  const machineDeployments: Array<{ item: InputItem; md: MachineDeployment }> = [];
-  const kept: InputItem[] = [];
-  for (const item of list.items) {
-    const o = item.object;
-    if (isOwnedItem(o)) continue; // regenerated below (or dropped when its MachineDeployment is gone)
-    kept.push(item);
-    if (o.apiVersion === OSM_API_VERSION && o.kind === 'OperatingSystemProfile') {
-      try {
-        const entry = profileEntry(o, item.index, config.namespace);
-        const k = profileKey(entry.namespace, entry.name);
-        if (profiles.has(k)) throw new ResourceError(`duplicate OperatingSystemProfile ${k}`, 'metadata.name');
-        profiles.set(k, entry);
-      } catch (e) {
-        results.push(toResult(e, refOf(o), fileOf(o)));
-      }
-    } else if (o.apiVersion === MD_API_VERSION && o.kind === 'MachineDeployment') {
-      try {
-        const md = parseMachineDeployment(o);
-        if ((md.annotations[OSP_ANNOTATION] ?? '') === '') {
-          const fallback = config.defaultProfiles.defaultAnnotation ? defaultProfileName(md) : undefined;
-          if (config.defaultProfiles.defaultAnnotation && fallback === undefined) {
-            throw new ResourceError(`failed to populate OSP annotation for machinedeployment with unsupported Operating System ${md.providerConfig.operatingSystem}`, 'spec.template.spec.providerSpec.value.operatingSystem');
-          }
-          if (fallback === undefined) {
-            results.push({ severity: 'info', message: `no ${OSP_ANNOTATION} annotation: nothing rendered for this MachineDeployment`, resourceRef: refOf(o), ...fileOf(o) });
-            continue;
-          }
-          // Like OSM's webhook, the default becomes part of the annotations (and so of the annotations hash).
-          md.annotations = { ...md.annotations, [OSP_ANNOTATION]: fallback };
-        }
-        machineDeployments.push({ item, md });
-      } catch (e) {
-        results.push(toResult(e, refOf(o), fileOf(o)));
-      }
+  const c = classify(list, config, results);
+  if (hasError(results)) return failed();
+
+  const nextState = emptyState();
+  const generated: Record<string, unknown>[] = [];
+  addEmbeddedProfiles(c.profiles, config, generated);
+  for (const [k, p] of c.profiles) {
+    if (p.origin.builtin) continue;
+    try {
+      nextState.profiles.set(k, checkProfileImmutable(p.name, p.spec.version, p.spec, c.previousState.profiles.get(k)));
+    } catch (e) {
+      const o = list.items[p.origin.itemIndex!]!.object;
+      results.push(toResult(e, refOf(o), fileOf(o)));
     }
   }
-  if (results.some((r) => r.severity === 'error')) return fail();
-  const emittedProfiles: Record<string, unknown>[] = [];
+  if (hasError(results)) return failed();
+
+  if (c.machineDeployments.length > 0) {
+    let facts: ClusterFacts;
+    let containerRuntime;
+    try {
+      facts = collectClusterFacts(config, list.items, env);
+      containerRuntime = buildContainerRuntimeOptions(config, list.items);
+    } catch (e) {
+      results.push(toResult(e, configRef, configFile));
+      return failed();
+    }
+    const owners = new Map<string, string>();
+    for (const { item, md } of c.machineDeployments) {
+      const rendered = renderOne(item, md, list, c, config, facts, containerRuntime, nextState, results);
+      for (const obj of rendered) {
+        const id = identityOf(obj as KrmObject);
+        const owner = owners.get(id);
+        if (owner !== undefined) {
+          results.push(toResult(new ResourceError(`${id} would be generated for both ${owner} and ${md.namespace}/${md.name}`, 'metadata.name'), refOf(item.object), fileOf(item.object)));
+          continue;
+        }
+        owners.set(id, `${md.namespace}/${md.name}`);
+        generated.push(withPathAnnotations(obj, generatedPath(md, obj as KrmObject, config.gitops.split)));
+      }
+    }
+    if (hasError(results)) return failed();
+  }
+
+  if (c.machineDeployments.length > 0 || nextState.profiles.size > 0) {
+    const state = stateObject(config.namespace, nextState);
+    generated.push(withPathAnnotations(state, generatedSharedPath(STATE_PATH.slice('osm-generated/'.length), state as KrmObject, config.gitops.split)));
+  }
+  // Generated objects replace input items of the same identity (kustomize/kpt upsert semantics).
+  const generatedIds = new Set(generated.map((g) => identityOf(g as KrmObject)));
+  const kept = c.kept.filter((i) => !generatedIds.has(identityOf(i.object)));
+  return { kept: kept.sort(compareItems), generated, results: sortResults(results) };
+}
+
+function classify(list: ResourceList, config: OsmConfig, results: Result[]): Classified {
+  const out: Classified = { kept: [], profiles: new Map(), machineDeployments: [], previousState: emptyState() };
+  for (const item of list.items) {
+    const o = item.object;
+    if (isOwnedItem(o)) {
+      // Our previous output: regenerated below (or dropped when its MachineDeployment is gone).
+      if (isStateObject(o)) out.previousState = readState(o);
+      continue;
+    }
+    out.kept.push(item);
+    try {
+      if (o.apiVersion === OSM_API_VERSION && o.kind === 'OperatingSystemProfile') {
+        const entry = profileEntry(o, item.index, config.namespace);
+        const k = profileKey(entry.namespace, entry.name);
+        if (out.profiles.has(k)) throw new ResourceError(`duplicate OperatingSystemProfile ${k}`, 'metadata.name');
+        out.profiles.set(k, entry);
+      } else if (o.apiVersion === MD_API_VERSION && o.kind === 'MachineDeployment') {
+        const md = parseMachineDeployment(o);
+        if (withProfileAnnotation(md, config)) out.machineDeployments.push({ item, md });
+        else results.push({ severity: 'info', message: `no ${OSP_ANNOTATION} annotation: nothing rendered for this MachineDeployment`, resourceRef: refOf(o), ...fileOf(o) });
+      }
+    } catch (e) {
+      results.push(toResult(e, refOf(o), fileOf(o)));
+    }
+  }
+  out.machineDeployments.sort((a, b) => compareStrings(`${a.md.namespace}/${a.md.name}`, `${b.md.namespace}/${b.md.name}`));
+  return out;
+}
+
+/** Applies OSM's webhook default when enabled; false when the MachineDeployment is not ours to render. */
+function withProfileAnnotation(md: MachineDeployment, config: OsmConfig): boolean {
+  if ((md.annotations[OSP_ANNOTATION] ?? '') !== '') return true;
+  if (!config.defaultProfiles.defaultAnnotation) return false;
+  const fallback = defaultProfileName(md);
+  if (fallback === undefined) {
+    throw new ResourceError(`failed to populate OSP annotation for machinedeployment with unsupported Operating System ${md.providerConfig.operatingSystem}`, 'spec.template.spec.providerSpec.value.operatingSystem');
+  }
+  // Like OSM's webhook, the default becomes part of the annotations (and so of the annotations hash).
+  md.annotations = { ...md.annotations, [OSP_ANNOTATION]: fallback };
+  return true;
+}
+
+/** Embedded default profiles fill in names the inputs do not define; optionally they are emitted too. */
+function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmConfig, generated: Record<string, unknown>[]): void {
   for (const embedded of EMBEDDED_PROFILES) {
     const entry = profileEntry(embedded, -1, config.namespace);
     entry.namespace = config.namespace;
     entry.origin = { builtin: true };
     const k = profileKey(entry.namespace, entry.name);
-    if (!profiles.has(k)) profiles.set(k, entry); // an OSP of the same name in the inputs wins
-    if (config.defaultProfiles.emit && profiles.get(k) === entry) {
+    if (profiles.has(k)) continue; // an OSP of the same name in the inputs wins
+    profiles.set(k, entry);
+    if (config.defaultProfiles.emit) {
       const obj = structuredClone(embedded) as Record<string, any>;
       obj.metadata = { ...obj.metadata, namespace: config.namespace };
-      emittedProfiles.push(withPathAnnotations(obj, `${GENERATED_PATH_PREFIX}profiles/${entry.name}.yaml`));
+      generated.push(withPathAnnotations(obj, generatedSharedPath(`profiles/${entry.name}.yaml`, obj as KrmObject, config.gitops.split)));
     }
   }
-  if (machineDeployments.length === 0) {
-    return { kept: kept.sort(compareItems), generated: emittedProfiles, results: sortResults(results) };
-  }
+}
 
-  let facts: ClusterFacts;
-  let containerRuntime;
+function renderOne(
+  item: InputItem, md: MachineDeployment, list: ResourceList, c: Classified, config: OsmConfig, facts: ClusterFacts,
+  containerRuntime: ReturnType<typeof buildContainerRuntimeOptions>, nextState: RenderState, results: Result[],
+): Record<string, unknown>[] {
+  let osp: ProfileEntry;
   try {
-    facts = collectClusterFacts(config, list.items, env);
-    containerRuntime = buildContainerRuntimeOptions(config, list.items);
+    osp = selectOperatingSystemProfile(md, c.profiles, config.namespace);
+    const key = stateKey(md.namespace, md.name);
+    const decision = decideRevision(md.annotations, (item.object.spec as any)?.template, c.previousState.machineDeployments.get(key));
+    nextState.machineDeployments.set(key, decision.state);
+    // What OSM would see in the cluster: the Git annotations plus machine-controller's revision.
+    const inCluster: MachineDeployment = { ...md, annotations: { ...md.annotations, [REVISION_ANNOTATION]: decision.revision } };
+    const objects = renderMachineDeployment(inCluster, osp, { config, facts, funcs: osmTemplateFuncs, containerRuntime }).objects;
+    const extra = syncAnnotations(config.gitops.syncAnnotations);
+    if (Object.keys(extra).length === 0) return objects;
+    return objects.map((o: any) => (o.kind === 'OperatingSystemConfig' || o.immutable === true ? { ...o, metadata: { ...o.metadata, annotations: { ...(o.metadata.annotations ?? {}), ...extra } } } : o));
   } catch (e) {
-    results.push(toResult(e, list.functionConfig ? refOf(list.functionConfig) : undefined, list.functionConfig ? fileOf(list.functionConfig) : undefined));
-    return fail();
+    // Template errors belong to the profile; everything else to the MachineDeployment.
+    const onProfile = e instanceof ResourceError && /^spec\.(bootstrap|provisioning)Config\./.test(e.fieldPath ?? '');
+    const idx = onProfile ? osp!.origin.itemIndex : undefined;
+    const target = idx !== undefined && idx >= 0 ? list.items[idx]!.object : item.object;
+    const r = toResult(e, refOf(target), fileOf(target));
+    if (target !== item.object) r.message = `rendering MachineDeployment ${md.namespace}/${md.name}: ${r.message}`;
+    results.push(r);
+    return [];
   }
-
-  const generated: Record<string, unknown>[] = [...emittedProfiles];
-  const owners = new Map<string, string>();
-  machineDeployments.sort((a, b) => (a.md.namespace + '/' + a.md.name < b.md.namespace + '/' + b.md.name ? -1 : 1));
-  for (const { item, md } of machineDeployments) {
-    let osp: ProfileEntry;
-    try {
-      osp = selectOperatingSystemProfile(md, profiles, config.namespace);
-    } catch (e) {
-      results.push(toResult(e, refOf(item.object), fileOf(item.object)));
-      continue;
-    }
-    try {
-      const rendered = renderMachineDeployment(md, osp, { config, facts, funcs: osmTemplateFuncs, containerRuntime });
-      for (const obj of rendered.objects) {
-        const id = identityOf(obj as KrmObject);
-        const other = owners.get(id);
-        if (other !== undefined) {
-          throw new ResourceError(`${id} would be generated for both ${other} and ${md.namespace}/${md.name}`, 'metadata.name');
-        }
-        owners.set(id, `${md.namespace}/${md.name}`);
-        generated.push(withPathAnnotations(obj, generatedPath(md, obj as KrmObject)));
-      }
-    } catch (e) {
-      // Template errors belong to the profile; everything else to the MachineDeployment.
-      const onProfile = e instanceof ResourceError && /^spec\.(bootstrap|provisioning)Config\./.test(e.fieldPath ?? '');
-      const target = onProfile && osp.origin.itemIndex !== undefined && osp.origin.itemIndex >= 0 ? list.items[osp.origin.itemIndex]!.object : item.object;
-      const r = toResult(e, refOf(target), fileOf(target));
-      if (onProfile) r.message = `rendering MachineDeployment ${md.namespace}/${md.name}: ${r.message}`;
-      results.push(r);
-    }
-  }
-  if (results.some((r) => r.severity === 'error')) return fail();
-  // Generated objects replace input items of the same identity (kustomize/kpt upsert semantics).
-  const generatedIds = new Set(generated.map((g) => identityOf(g as KrmObject)));
-  const finalKept = kept.filter((i) => !generatedIds.has(identityOf(i.object)));
-  return { kept: finalKept.sort(compareItems), generated, results: sortResults(results) };
 }
 
 function profileEntry(o: KrmObject, index: number, defaultNamespace: string): ProfileEntry {
@@ -142,9 +194,15 @@ function profileEntry(o: KrmObject, index: number, defaultNamespace: string): Pr
   return { name, namespace: ns, spec, origin: { itemIndex: index } };
 }
 
-function sortResults(results: Result[]): Result[] {
-  const key = (r: Result) => `${r.file?.path ?? ''}\u0000${r.resourceRef?.namespace ?? ''}/${r.resourceRef?.name ?? ''}\u0000${r.message}`;
-  return results.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+function hasError(results: readonly Result[]): boolean {
+  return results.some((r) => r.severity === 'error');
 }
 
-export { GENERATED_PATH_PREFIX };
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sortResults(results: Result[]): Result[] {
+  const key = (r: Result) => `${r.file?.path ?? ''}\u0000${r.resourceRef?.namespace ?? ''}/${r.resourceRef?.name ?? ''}\u0000${r.message}`;
+  return results.sort((a, b) => compareStrings(key(a), key(b)));
+}

@@ -24,6 +24,7 @@ import {
 } from './generatedResources.ts';
 import { edgeProviderScriptSecret } from './edgeProviderScript.ts';
 import { ARTIFACT_DEFAULTS } from '../profiles/artifactDefaults.ts';
+import { bootstrapTokenSecret, deriveBootstrapToken } from '../gitops/derivedBootstrapToken.ts';
 
 export interface RenderInputs {
   config: OsmConfig;
@@ -40,10 +41,16 @@ export interface RenderedMachineDeployment {
 export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry, inputs: RenderInputs): RenderedMachineDeployment {
   const { config, facts } = inputs;
   const key = machineDeploymentKey(md);
-  const token = facts.bootstrapTokenFor(key);
+  let token = facts.bootstrapTokenFor(key);
+  let tokenSecret: Record<string, unknown> | undefined;
+  if (token === undefined && facts.bootstrapTokenKey !== undefined) {
+    const derived = deriveBootstrapToken(facts.bootstrapTokenKey, key);
+    token = derived.token;
+    tokenSecret = bootstrapTokenSecret(derived, key, config.cluster.bootstrapTokenExpiration);
+  }
   if (token === undefined) {
     throw new ResourceError(
-      `missing cluster fact: no kubelet bootstrap token for ${key}; set spec.cluster.bootstrapToken or add a kube-system bootstrap token Secret labelled machinedeployment.k8s.io/name=${key}`,
+      `missing cluster fact: no kubelet bootstrap token for ${key}; set spec.cluster.bootstrapToken or spec.cluster.bootstrapTokenKey, or add a kube-system bootstrap token Secret labelled machinedeployment.k8s.io/name=${key}`,
       'metadata.name',
     );
   }
@@ -102,6 +109,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
     cloudConfigSecretObject(md, 'provisioning', annotations, userData(spec.provisioningConfig, 'provisioning')),
     kubeletBootstrapSecretObject(md, kubeconfig),
   ];
+  if (tokenSecret !== undefined) objects.push(tokenSecret);
   if (spec.cloudProvider.name === 'edge') objects.push(edgeProviderScriptSecret(md, facts.cloudInitGetterToken, serverURL));
   return { objects };
 }
