@@ -49,7 +49,7 @@ export function parseResourceList(text: string): ResourceList {
   if (doc.errors.length > 0) throw new ResourceListParseError(`malformed YAML: ${doc.errors[0]!.message}`);
   const root = doc.contents;
   if (!isMap(root)) throw new ResourceListParseError('input is not a ResourceList: expected a YAML mapping');
-  const kind = root.get('kind');
+  const kind = root.get('kind') as unknown;
   if (kind !== 'ResourceList' && kind !== 'List') {
     throw new ResourceListParseError(`input is not a ResourceList: kind is ${JSON.stringify(kind ?? null)}`);
   }
