@@ -22,7 +22,11 @@ export class GoYamlError extends Error {
  * and non-finite numbers become null, toJSON() is honoured. Throws GoYamlError where Go would fail.
  */
 export function marshalLikeSigsYaml(obj: unknown): string {
-  return new Emitter().document(toNode(obj, '$', new Set()));
+  const value = asJson(obj);
+  if (value === undefined) {
+    throw new GoYamlError('marshalLikeSigsYaml: no JSON value (undefined, a function or a symbol)');
+  }
+  return new Emitter().document(toNode(value, '$', new Set()));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -36,15 +40,18 @@ function plainScalar(text: string): ScalarNode {
   return { kind: 'scalar', cps: codePoints(text), style: 'plain' };
 }
 
-function toNode(value: unknown, path: string, open: Set<object>): Node {
+/** The value JSON.stringify writes in place of `value` (toJSON() applied), or undefined where it writes nothing. */
+function asJson(value: unknown): unknown {
   if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
     value = (value as { toJSON: () => unknown }).toJSON();
   }
-  if (value === null || value === undefined || typeof value === 'function' || typeof value === 'symbol') {
-    if (value === undefined && path === '$') throw new GoYamlError('marshalLikeSigsYaml: no value (undefined)');
-    return plainScalar('null');
-  }
+  return typeof value === 'function' || typeof value === 'symbol' ? undefined : value;
+}
+
+function toNode(value: unknown, path: string, open: Set<object>): Node {
   switch (typeof value) {
+    case 'undefined':
+      return plainScalar('null'); // an array item JSON.stringify writes as null
     case 'boolean':
       return plainScalar(value ? 'true' : 'false');
     case 'number':
@@ -54,24 +61,44 @@ function toNode(value: unknown, path: string, open: Set<object>): Node {
     case 'bigint':
       throw new GoYamlError(`marshalLikeSigsYaml: ${path} is a bigint, which JSON cannot hold`);
   }
+  if (value === null) return plainScalar('null');
   const object = value as object;
   if (open.has(object)) throw new GoYamlError(`marshalLikeSigsYaml: ${path} refers back to itself`);
   open.add(object);
   try {
     if (Array.isArray(object)) {
-      return { kind: 'seq', items: object.map((item, i) => toNode(item, `${path}[${i}]`, open)) };
+      return { kind: 'seq', items: object.map((item, i) => toNode(asJson(item), `${path}[${i}]`, open)) };
     }
     const entries: Array<[ScalarNode, Node]> = [];
     for (const [key, item] of Object.entries(object)) {
-      if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+      const itemValue = asJson(item);
+      if (itemValue === undefined) continue;
       const childPath = `${path}.${key}`;
-      entries.push([stringScalar(decodedLikeGoYaml(key, childPath, true)), toNode(item, childPath, open)]);
+      if (goJsonQuotedLength(key) > 1024) {
+        throw new GoYamlError(
+          `marshalLikeSigsYaml: map key ${childPath.slice(0, 60)}... is too long: Go's yaml.v2 reads the JSON back ` +
+            'and gives up on a key whose ":" is more than 1024 characters from its start',
+        );
+      }
+      entries.push([stringScalar(decodedLikeGoYaml(key, childPath, true)), toNode(itemValue, childPath, open)]);
     }
     entries.sort(([a], [b]) => (keyLess(a.cps, b.cps) ? -1 : keyLess(b.cps, a.cps) ? 1 : 0));
     return { kind: 'map', entries };
   } finally {
     open.delete(object);
   }
+}
+
+/** Characters in Go 1.19's json.Marshal of s, quotes included (\b and \f are escaped as \u0008 and \u000c). */
+function goJsonQuotedLength(s: string): number {
+  let n = 2;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    if (ch === '"' || ch === '\\' || ch === '\n' || ch === '\r' || ch === '\t') n += 2;
+    else if (cp < 0x20 || ch === '<' || ch === '>' || ch === '&' || cp === 0x2028 || cp === 0x2029) n += 6;
+    else n += 1;
+  }
+  return n;
 }
 
 const INT64_MIN = -(2n ** 63n);
@@ -128,12 +155,16 @@ function decodedLikeGoYaml(s: string, path: string, isKey: boolean): string {
     }
     if (cp === 0x7f || (cp >= 0x80 && cp <= 0x9f && cp !== NEL) || cp === 0xfffe || cp === 0xffff) {
       const hex = cp.toString(16).toUpperCase().padStart(4, '0');
-      throw new GoYamlError(`marshalLikeSigsYaml: ${path} holds U+${hex}; Go's yaml.v2 fails with "control characters are not allowed"`);
+      throw new GoYamlError(
+        `marshalLikeSigsYaml: ${path} holds U+${hex}; Go's yaml.v2 fails with "control characters are not allowed"`,
+      );
     }
     if (cp === NEL) hasNel = true;
   }
   if (!hasNel) return s;
-  if (isKey) throw new GoYamlError(`marshalLikeSigsYaml: map key ${path} holds U+0085 (NEL); Go's yaml.v2 cannot parse it back`);
+  if (isKey) {
+    throw new GoYamlError(`marshalLikeSigsYaml: map key ${path} holds U+0085 (NEL); Go's yaml.v2 cannot read it back`);
+  }
 
   const cps = codePoints(s);
   let out = '';
@@ -141,7 +172,9 @@ function decodedLikeGoYaml(s: string, path: string, isKey: boolean): string {
   let atLineStart = false;
   for (;;) {
     if (atLineStart && isDocumentMarkerAt(cps, i)) {
-      throw new GoYamlError(`marshalLikeSigsYaml: ${path} has "---" or "..." after U+0085 (NEL); Go's yaml.v2 reads a document marker`);
+      throw new GoYamlError(
+        `marshalLikeSigsYaml: ${path} has "---" or "..." after U+0085 (NEL); Go's yaml.v2 reads a document marker`,
+      );
     }
     while (i < cps.length && cps[i] !== 0x20 && cps[i] !== NEL) out += String.fromCodePoint(cps[i++]!);
     if (i >= cps.length) return out;
@@ -357,8 +390,10 @@ function matchesGoLayout(layout: string[], value: string): boolean {
 }
 
 /**
- * yaml.v2's map key order (sorter.go): letters sort before non-letters, and runs of digits compare by numeric value
- * ("a2" < "a10"), with shorter runs first on ties ("1" < "01"). Digit values wrap like Go's int64.
+ * yaml.v2's map key order (sorter.go), not plain code-point order: where two keys first differ, a letter sorts after
+ * a non-letter, and runs of digits compare by numeric value ("a2" < "a10"), the shorter run first on ties
+ * ("1" < "01"); digit values wrap like Go's int64. The order is not transitive ("10" < "99" < "9a" < "10"); for such
+ * key sets Go's output itself varies from run to run with map iteration order.
  */
 function keyLess(a: number[], b: number[]): boolean {
   for (let i = 0; i < a.length && i < b.length; i++) {
@@ -456,9 +491,7 @@ function analyzeScalar(value: number[]): Analysis {
   let previousBreak = false;
 
   const [c0, c1, c2] = value;
-  if (value.length >= 3 && ((c0 === 0x2d && c1 === 0x2d && c2 === 0x2d) || (c0 === 0x2e && c1 === 0x2e && c2 === 0x2e))) {
-    blockIndicators = true; // "---" / "..." prefixes
-  }
+  if ((c0 === 0x2d || c0 === 0x2e) && c1 === c0 && c2 === c0) blockIndicators = true; // "---" / "..." prefixes
   for (let i = 0; i < value.length; i++) {
     const cp = value[i]!;
     const followedByWhitespace = i + 1 >= value.length || isBlank(value[i + 1]);
@@ -582,7 +615,7 @@ class Emitter {
   private scalar(node: ScalarNode, analysis: Analysis): void {
     const style = this.selectStyle(node, analysis);
     this.increaseIndent(true, false);
-    const allowBreaks = !this.simpleKeyContext; // keys are never folded
+    const allowBreaks = !this.simpleKeyContext; // simple keys stay on one line
     if (style === 'plain') this.writePlain(node.cps, allowBreaks);
     else if (style === 'single') this.writeSingleQuoted(node.cps, allowBreaks);
     else if (style === 'double') this.writeDoubleQuoted(node.cps, allowBreaks);
@@ -647,7 +680,7 @@ class Emitter {
     this.indention = true;
   }
 
-  private writeIndicator(indicator: string, needWhitespace: boolean, isWhitespace: boolean, isIndention: boolean): void {
+  private writeIndicator(indicator: string, needWhitespace: boolean, isWhitespace: boolean, isIndention: boolean) {
     if (needWhitespace && !this.whitespace) this.put(' ');
     this.put(indicator);
     this.whitespace = isWhitespace;
