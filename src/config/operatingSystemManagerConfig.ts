@@ -2,6 +2,7 @@
 // ConfigMap whose keys are OSM's controller flag names. Both become one OsmConfig with OSM's defaults.
 import { validate } from './validateOperatingSystemManager.generated.js';
 import { ResourceError } from '../function/results.ts';
+import { schemaError } from '../schema/schemaError.ts';
 
 export const CONFIG_API_VERSION = 'osm-krm.dev/v1alpha1';
 export const CONFIG_KIND = 'OperatingSystemManager';
@@ -83,12 +84,7 @@ export function parseFunctionConfig(fc: unknown): OsmConfig {
     );
   }
   const clean = fc;
-  if (!validate(clean)) {
-    const e = validate.errors![0]!;
-    const path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const extra = e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : e.keyword === 'enum' ? ` (${JSON.stringify(e.params.allowedValues)})` : '';
-    throw new ResourceError(`invalid functionConfig: ${path || '(root)'} ${e.message ?? 'is invalid'}${extra}`, path || undefined);
-  }
+  if (!validate(clean)) throw schemaError('functionConfig', validate.errors);
   const spec = ((clean as { spec?: Partial<OsmConfig> }).spec ?? {}) as Partial<OsmConfig>;
   return {
     ...DEFAULT_CONFIG,

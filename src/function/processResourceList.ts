@@ -8,7 +8,8 @@ import type { Environment } from '../cluster/valueSource.ts';
 import type { InputItem, KrmObject, OutputList, ResourceList } from '../io/resourceList.ts';
 import { MD_API_VERSION, OSP_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
-import { OSM_API_VERSION, type OperatingSystemProfileSpec } from '../model/operatingSystemProfile.ts';
+import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
+import { validateOperatingSystemProfile } from '../model/validateProfile.ts';
 import { profileKey, selectOperatingSystemProfile, type ProfileEntry } from '../render/selectOperatingSystemProfile.ts';
 import { renderMachineDeployment } from '../render/renderMachineDeployment.ts';
 import { EMBEDDED_PROFILES } from '../profiles/embeddedProfiles.ts';
@@ -189,8 +190,7 @@ function profileEntry(o: KrmObject, index: number, defaultNamespace: string): Pr
   const name = o.metadata?.name;
   if (typeof name !== 'string' || name === '') throw new ResourceError('OperatingSystemProfile has no metadata.name', 'metadata.name');
   const ns = typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : defaultNamespace;
-  const spec = o.spec as OperatingSystemProfileSpec | undefined;
-  if (spec === undefined || spec === null || typeof spec !== 'object') throw new ResourceError('OperatingSystemProfile has no spec', 'spec');
+  const spec = validateOperatingSystemProfile(o);
   return { name, namespace: ns, spec, origin: { itemIndex: index } };
 }
 
