@@ -8,6 +8,7 @@ import type { Environment } from '../cluster/valueSource.ts';
 import type { InputItem, KrmObject, OutputList, ResourceList } from '../io/resourceList.ts';
 import { MD_API_VERSION, OSP_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
+import { validateMachineDeploymentValues } from '../machineDeployment/validateValues.ts';
 import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
 import { validateOperatingSystemProfile } from '../model/validateProfile.ts';
 import { profileKey, selectOperatingSystemProfile, type ProfileEntry } from '../render/selectOperatingSystemProfile.ts';
@@ -23,6 +24,7 @@ import { ResourceError, type Result } from './results.ts';
 import { fileOf, refOf, toResult } from './resultFor.ts';
 import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
 import { compareItems, identityOf } from './itemOrder.ts';
+import { registerInputSecrets, SecretRegistry } from './redactSecrets.ts';
 
 interface Classified {
   kept: InputItem[];
@@ -32,6 +34,13 @@ interface Classified {
 }
 
 export function processResourceList(list: ResourceList, env: Environment): OutputList {
+  const secrets = new SecretRegistry();
+  registerInputSecrets(secrets, list.items);
+  const out = renderResourceList(list, env, secrets);
+  return { ...out, results: secrets.redactResults([...out.results]) };
+}
+
+function renderResourceList(list: ResourceList, env: Environment, secrets: SecretRegistry): OutputList {
   const results: Result[] = [];
   const configRef = list.functionConfig ? refOf(list.functionConfig) : undefined;
   const configFile = list.functionConfig ? fileOf(list.functionConfig) : undefined;
@@ -67,6 +76,8 @@ export function processResourceList(list: ResourceList, env: Environment): Outpu
     let containerRuntime;
     try {
       facts = collectClusterFacts(config, list.items, env);
+      secrets.add(facts.cloudInitGetterToken);
+      secrets.add(facts.bootstrapTokenKey);
       containerRuntime = buildContainerRuntimeOptions(config, list.items);
     } catch (e) {
       results.push(toResult(e, configRef, configFile));
@@ -74,7 +85,7 @@ export function processResourceList(list: ResourceList, env: Environment): Outpu
     }
     const owners = new Map<string, string>();
     for (const { item, md } of c.machineDeployments) {
-      const rendered = renderOne(item, md, list, c, config, facts, containerRuntime, nextState, results);
+      const rendered = renderOne(item, md, list, c, config, facts, containerRuntime, nextState, results, secrets);
       for (const obj of rendered) {
         const id = identityOf(obj as KrmObject);
         const owner = owners.get(id);
@@ -117,6 +128,7 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
         out.profiles.set(k, entry);
       } else if (o.apiVersion === MD_API_VERSION && o.kind === 'MachineDeployment') {
         const md = parseMachineDeployment(o);
+        validateMachineDeploymentValues(md);
         if (withProfileAnnotation(md, config)) out.machineDeployments.push({ item, md });
         else results.push({ severity: 'info', message: `no ${OSP_ANNOTATION} annotation: nothing rendered for this MachineDeployment`, resourceRef: refOf(o), ...fileOf(o) });
       }
@@ -160,7 +172,7 @@ function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmCon
 
 function renderOne(
   item: InputItem, md: MachineDeployment, list: ResourceList, c: Classified, config: OsmConfig, facts: ClusterFacts,
-  containerRuntime: ReturnType<typeof buildContainerRuntimeOptions>, nextState: RenderState, results: Result[],
+  containerRuntime: ReturnType<typeof buildContainerRuntimeOptions>, nextState: RenderState, results: Result[], secrets: SecretRegistry,
 ): Record<string, unknown>[] {
   let osp: ProfileEntry;
   try {
@@ -170,7 +182,7 @@ function renderOne(
     nextState.machineDeployments.set(key, decision.state);
     // What OSM would see in the cluster: the Git annotations plus machine-controller's revision.
     const inCluster: MachineDeployment = { ...md, annotations: { ...md.annotations, [REVISION_ANNOTATION]: decision.revision } };
-    const objects = renderMachineDeployment(inCluster, osp, { config, facts, funcs: osmTemplateFuncs, containerRuntime }).objects;
+    const objects = renderMachineDeployment(inCluster, osp, { config, facts, funcs: osmTemplateFuncs, containerRuntime, secrets }).objects;
     const extra = syncAnnotations(config.gitops.syncAnnotations);
     if (Object.keys(extra).length === 0) return objects;
     return objects.map((o: any) => (o.kind === 'OperatingSystemConfig' || o.immutable === true ? { ...o, metadata: { ...o.metadata, annotations: { ...(o.metadata.annotations ?? {}), ...extra } } } : o));

@@ -32,6 +32,8 @@ export interface RenderInputs {
   funcs: FuncMap;
   limits?: Partial<TemplateLimits>;
   containerRuntime: ContainerRuntimeOptions;
+  /** Told about every token this render embeds, so no error message can carry one. */
+  secrets: { add(value: string | undefined): void };
 }
 
 export interface RenderedMachineDeployment {
@@ -48,6 +50,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
     token = derived.token;
     tokenSecret = bootstrapTokenSecret(derived, key, config.cluster.bootstrapTokenExpiration);
   }
+  inputs.secrets.add(token);
   if (token === undefined) {
     throw new ResourceError(
       `missing cluster fact: no kubelet bootstrap token for ${key}; set spec.cluster.bootstrapToken or spec.cluster.bootstrapTokenKey, or add a kube-system bootstrap token Secret labelled machinedeployment.k8s.io/name=${key}`,

@@ -1,0 +1,98 @@
+// `npm run bench`: whole-process figures for the bundled function, plus the template micro-benchmark.
+//
+// For 1, 10, 100, 1,000 and 10,000 MachineDeployments: median wall time of the whole process, peak RSS
+// (GNU time), and two ratios measured in the same run: against `node -e 0` (start-up floor) and against the
+// IO floor (the same ResourceList parsed and the same output serialized, without rendering).
+// Also the cold start on examples/basic and the cost per MachineDeployment at 10,000.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { parse } from 'yaml';
+import { benchResourceList } from './inputs.ts';
+import { benchTemplate } from './template.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const CACHE = join(ROOT, '.cache', 'bench');
+const BUNDLE = join(ROOT, 'dist', 'osm-krm.mjs');
+const IO_FLOOR = join(CACHE, 'bench-io-floor.mjs');
+const SIZES = (process.env.BENCH_SIZES ?? '1,10,100,1000,10000').split(',').map(Number);
+
+interface Measure {
+  wallMs: number;
+  rssMiB: number;
+}
+
+/** Runs `cmd` with stdin from a file under GNU time; returns wall time and max RSS. */
+function measure(args: string[], stdinFile: string | undefined): Measure {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', ...args], {
+    input: stdinFile ? readFileSync(stdinFile) : undefined,
+    maxBuffer: 1 << 30,
+    encoding: 'buffer',
+  });
+  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  const stderr = r.stderr.toString();
+  if (r.status !== 0) throw new Error(`${args.join(' ')} failed (${r.status}): ${stderr.slice(0, 2000)}`);
+  const kb = Number(stderr.trim().split('\n').pop());
+  return { wallMs, rssMiB: kb / 1024 };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
+function runs(n: number): number {
+  return n <= 100 ? 9 : n <= 1000 ? 5 : 3;
+}
+
+function series(args: string[], stdin: string | undefined, count: number): Measure {
+  measure(args, stdin); // warm the page cache
+  const ms: Measure[] = [];
+  for (let i = 0; i < count; i++) ms.push(measure(args, stdin));
+  return { wallMs: median(ms.map((m) => m.wallMs)), rssMiB: Math.max(...ms.map((m) => m.rssMiB)) };
+}
+
+async function main(): Promise<void> {
+  mkdirSync(CACHE, { recursive: true });
+  await build({ entryPoints: [join(ROOT, 'bench/ioFloor.ts')], outfile: IO_FLOOR, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+
+  const rows: string[] = [];
+  const nodeFloor = series(['node', '-e', '0'], undefined, 15);
+  const basic = series(['node', BUNDLE], join(ROOT, 'examples/basic/resourcelist.yaml'), 15);
+  rows.push(`| examples/basic (cold start) | ${basic.wallMs.toFixed(1)} | ${basic.rssMiB.toFixed(0)} | ${(basic.wallMs / nodeFloor.wallMs).toFixed(2)}x | – |`);
+
+  let perMd = '';
+  for (const n of SIZES) {
+    const input = join(CACHE, `input-${n}.yaml`);
+    writeFileSync(input, benchResourceList(n));
+    // The IO floor serializes exactly what the real run outputs.
+    const real = spawnSync('node', [BUNDLE], { input: readFileSync(input), maxBuffer: 1 << 30 });
+    if (real.status !== 0) throw new Error(`function failed on ${n} MDs: ${real.stderr.toString().slice(0, 2000)}`);
+    const outItems = (parse(real.stdout.toString()) as { items: Array<{ metadata?: { annotations?: Record<string, string> } }> }).items;
+    const generated = outItems.filter((i) => (i.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? '').startsWith('osm-generated/'));
+    const generatedFile = join(CACHE, `generated-${n}.json`);
+    writeFileSync(generatedFile, JSON.stringify(generated));
+    const fn = series(['node', BUNDLE], input, runs(n));
+    const io = series(['node', IO_FLOOR, generatedFile], input, runs(n));
+    rows.push(`| ${n} MachineDeployments | ${fn.wallMs.toFixed(1)} | ${fn.rssMiB.toFixed(0)} | ${(fn.wallMs / nodeFloor.wallMs).toFixed(2)}x | ${(fn.wallMs / io.wallMs).toFixed(2)}x (IO floor ${io.wallMs.toFixed(1)} ms) |`);
+    if (n === Math.max(...SIZES)) {
+      perMd = `Cost per MachineDeployment at ${n}: ${((fn.wallMs - nodeFloor.wallMs) / n).toFixed(3)} ms and ${((fn.rssMiB * 1024) / n).toFixed(1)} KiB of peak RSS.`;
+    }
+  }
+
+  console.log(`\nosm-krm whole-process benchmark (node ${process.version}, ${process.env.BENCH_MACHINE ?? 'this machine'})`);
+  console.log(`Start-up floor \`node -e 0\`: ${nodeFloor.wallMs.toFixed(1)} ms, ${nodeFloor.rssMiB.toFixed(0)} MiB\n`);
+  console.log('| input | wall ms (median) | peak RSS MiB | vs node -e 0 | vs IO floor |');
+  console.log('|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+  console.log(`\n${perMd}`);
+
+  console.log('\nTemplate engine (osp-ubuntu, parse + execute of every template):');
+  for (const r of await benchTemplate()) {
+    console.log(`  ${r.name}: ${r.msPerOp.toFixed(3)} ms/OSP (${r.opsPerSec.toFixed(0)} ops/s, target < ${r.targetMs} ms); Go ${r.goMsPerOp.toFixed(3)} ms; ours/Go ${r.ratioToGo.toFixed(2)}`);
+  }
+}
+
+await main();

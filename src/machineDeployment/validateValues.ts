@@ -1,0 +1,111 @@
+// Values a MachineDeployment contributes to scripts, units and cloud-config. OSM writes several of them
+// unquoted (ssh keys under Ignition, rh_subscription values) or into shell commands (names), so a hostile
+// value could rewrite the node's configuration. We accept exactly what Kubernetes and the formats allow
+// and refuse the rest with a clear error instead of emitting a config that means something else.
+import { parse } from 'yaml';
+import { ResourceError } from '../function/results.ts';
+import { KUBELET_CONFIG_ANNOTATION_PREFIX } from '../render/kubeletAnnotations.ts';
+import { parseIP } from '../render/ipAddress.ts';
+import type { MachineDeployment } from './machineDeployment.ts';
+
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const SSH_KEY = /^(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp(?:256|384|521)|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com) [A-Za-z0-9+/]+={0,3}(?: [\x20-\x7e]*)?$/;
+const QUANTITY = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+|Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E)?$/;
+const RESOURCE_NAME = /^(?:[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$/;
+const PROVIDER = 'spec.template.spec.providerSpec.value';
+
+export function validateMachineDeploymentValues(md: MachineDeployment): void {
+  if (md.name.length > 253 || !DNS_SUBDOMAIN.test(md.name)) {
+    throw new ResourceError(`metadata.name ${JSON.stringify(md.name)} is not a valid Kubernetes name (lowercase RFC 1123 subdomain)`, 'metadata.name');
+  }
+  if (md.namespace.length > 63 || !DNS_LABEL.test(md.namespace)) {
+    throw new ResourceError(`metadata.namespace ${JSON.stringify(md.namespace)} is not a valid namespace (RFC 1123 label)`, 'metadata.namespace');
+  }
+  (md.providerConfig.sshPublicKeys ?? []).forEach((key, i) => {
+    // cloud-init quotes keys with '...'; Ignition's template writes them unquoted: allow only what a key is.
+    if (key.trim() !== '' && !SSH_KEY.test(key.trim())) {
+      throw new ResourceError(`sshPublicKeys[${i}] is not an OpenSSH public key (type, base64 blob, optional printable comment without quotes or line breaks)`, `${PROVIDER}.sshPublicKeys[${i}]`);
+    }
+    if (key.includes("'")) throw new ResourceError(`sshPublicKeys[${i}] must not contain a single quote`, `${PROVIDER}.sshPublicKeys[${i}]`);
+  });
+  validateNetwork(md);
+  validateKubeletAnnotations(md);
+  validateUnquotedSpecValues(md);
+}
+
+function validateNetwork(md: MachineDeployment): void {
+  const n = md.providerConfig.network;
+  if (!n) return;
+  if (n.cidr) {
+    const [ip, bits, ...rest] = n.cidr.split('/');
+    const max = ip && ip.includes(':') ? 128 : 32;
+    if (rest.length > 0 || parseIP(ip ?? '') === undefined || !/^[0-9]{1,3}$/.test(bits ?? '') || Number(bits) > max) {
+      throw new ResourceError(`network.cidr ${JSON.stringify(n.cidr)} is not an IP prefix (address/bits)`, `${PROVIDER}.network.cidr`);
+    }
+  }
+  if (n.gateway && parseIP(n.gateway) === undefined) throw new ResourceError(`network.gateway ${JSON.stringify(n.gateway)} is not an IP address`, `${PROVIDER}.network.gateway`);
+  (n.dns?.servers ?? []).forEach((s, i) => {
+    if (parseIP(s) === undefined) throw new ResourceError(`network.dns.servers[${i}] ${JSON.stringify(s)} is not an IP address`, `${PROVIDER}.network.dns.servers[${i}]`);
+  });
+  if (n.ipFamily && !['IPv4', 'IPv6', 'IPv4+IPv6', 'IPv6+IPv4'].includes(n.ipFamily)) {
+    throw new ResourceError(`network.ipFamily ${JSON.stringify(n.ipFamily)} must be one of IPv4, IPv6, IPv4+IPv6, IPv6+IPv4`, `${PROVIDER}.network.ipFamily`);
+  }
+}
+
+function validateKubeletAnnotations(md: MachineDeployment): void {
+  for (const [key, value] of Object.entries(md.annotations)) {
+    if (!key.startsWith(KUBELET_CONFIG_ANNOTATION_PREFIX)) continue;
+    const setting = key.slice(key.indexOf('/') + 1);
+    const field = `metadata.annotations.${key}`;
+    const bad = (what: string) => new ResourceError(`${key}: ${JSON.stringify(value)} is not ${what}`, field);
+    switch (setting) {
+      case 'KubeReserved':
+      case 'SystemReserved':
+      case 'EvictionHard': {
+        const sep = setting === 'EvictionHard' ? '<' : '=';
+        for (const pair of value.split(',')) {
+          const i = pair.indexOf(sep);
+          if (pair === '' || i < 0) continue; // skipped by OSM too
+          const name = pair.slice(0, i);
+          const q = pair.slice(i + 1);
+          const okValue = setting === 'EvictionHard' ? QUANTITY.test(q) || /^[0-9]+(?:\.[0-9]+)?%$/.test(q) : QUANTITY.test(q);
+          if (!RESOURCE_NAME.test(name) || !okValue) throw bad(`a list of ${setting === 'EvictionHard' ? 'signal<quantity|percent' : 'resource=quantity'} pairs`);
+        }
+        break;
+      }
+      case 'ContainerLogMaxSize':
+        if (!QUANTITY.test(value)) throw bad('a quantity such as 100Mi');
+        break;
+      case 'ContainerLogMaxFiles':
+        if (!/^[0-9]+$/.test(value)) throw bad('a whole number');
+        break;
+      default:
+        break; // the typed settings (MaxPods, ...) are parsed strictly where they are read
+    }
+  }
+}
+
+// rh_subscription values are written unquoted into cloud-config (as OSM does): each must read back as the
+// same plain YAML string, or it would change the meaning of the user-data.
+function validateUnquotedSpecValues(md: MachineDeployment): void {
+  if (md.providerConfig.operatingSystem !== 'rhel') return;
+  const spec = (md.providerConfig.operatingSystemSpec ?? {}) as Record<string, unknown>;
+  for (const k of ['rhelSubscriptionManagerUser', 'rhelSubscriptionManagerPassword', 'rhelSatelliteServer', 'rhelOrganizationName', 'rhelActivationKey']) {
+    const v = spec[k];
+    if (typeof v !== 'string' || v === '') continue;
+    if (!readsBackAsPlainString(v)) {
+      // The value itself may be a secret: never echo it.
+      throw new ResourceError(`operatingSystemSpec.${k} contains characters that cloud-config's unquoted rh_subscription values cannot carry (line breaks, leading or trailing spaces, ": ", " #", or YAML indicators)`, `${PROVIDER}.operatingSystemSpec.${k}`);
+    }
+  }
+}
+
+function readsBackAsPlainString(v: string): boolean {
+  if (/[\n\r\t]/.test(v) || v !== v.trim()) return false;
+  try {
+    return parse(`k: ${v}\n`, { version: '1.1' })?.k === v;
+  } catch {
+    return false;
+  }
+}
