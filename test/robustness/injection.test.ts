@@ -1,0 +1,59 @@
+// Values from MachineDeployments cannot break out of the scripts and cloud-config they end up in: hostile
+// values are refused with an error naming the field, and nothing is generated.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parse } from 'yaml';
+import { runFunction } from '../../src/cli/runFunction.ts';
+import { noEnvironment } from '../support/runInProcess.ts';
+import { baseItems, machineDeployment, resourceList } from './inputCorpus.ts';
+
+function run(items: unknown[]) {
+  let stdout = '';
+  const code = runFunction(resourceList(items), { stdout: (s) => (stdout += s), stderr: () => {}, env: noEnvironment });
+  return { code, out: parse(stdout) };
+}
+
+const HOSTILE = ['$(reboot)', '`id`', "a'b", 'a"b', 'line\nbreak', 'x; rm -rf /', 'a b'];
+
+function expectRefused(md: any, field: RegExp, label: string): void {
+  const r = run([...baseItems(), md]);
+  assert.equal(r.code, 1, `${label}: accepted`);
+  const errors = r.out.results.filter((x: any) => x.severity === 'error');
+  assert.ok(errors.some((e: any) => field.test(e.field?.path ?? '')), `${label}: ${JSON.stringify(errors)}`);
+  assert.ok(!r.out.items.some((i: any) => String(i.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? '').startsWith('osm-generated/')));
+}
+
+test('hostile names and namespaces', () => {
+  for (const v of HOSTILE) {
+    expectRefused({ ...machineDeployment('x'), metadata: { ...machineDeployment('x').metadata, name: v } }, /^metadata\.name$/, `name ${JSON.stringify(v)}`);
+    expectRefused({ ...machineDeployment('x'), metadata: { ...machineDeployment('x').metadata, namespace: v } }, /^metadata\.namespace$/, `namespace ${JSON.stringify(v)}`);
+  }
+});
+
+test('hostile SSH keys', () => {
+  for (const v of HOSTILE.map((h) => `ssh-ed25519 AAAAC3Nza ${h}`).filter((k) => /['\n"`$;]/.test(k)).concat(['ssh-rsa AAAA\n- evil', "ssh-rsa AAAA'\nruncmd: [reboot]"])) {
+    expectRefused(machineDeployment('x', { sshPublicKeys: [v] }), /sshPublicKeys\[0\]$/, `key ${JSON.stringify(v)}`);
+  }
+});
+
+test('hostile kubelet annotations and network values', () => {
+  const withAnnotation = (k: string, v: string) => {
+    const md = machineDeployment('x');
+    md.metadata.annotations[`v1.kubelet-config.machine-controller.kubermatic.io/${k}`] = v;
+    return md;
+  };
+  expectRefused(withAnnotation('KubeReserved', 'cpu=1$(reboot)'), /KubeReserved$/, 'KubeReserved');
+  expectRefused(withAnnotation('EvictionHard', 'memory.available<1Gi\nx: y'), /EvictionHard$/, 'EvictionHard');
+  expectRefused(withAnnotation('ContainerLogMaxSize', '100Mi"; reboot'), /ContainerLogMaxSize$/, 'ContainerLogMaxSize');
+  expectRefused(withAnnotation('MaxPods', '110 && reboot'), /MaxPods$/, 'MaxPods');
+  expectRefused(machineDeployment('x', { network: { ipFamily: 'IPv4; reboot' } }), /network\.ipFamily$/, 'ipFamily');
+  expectRefused(machineDeployment('x', { network: { dns: { servers: ['8.8.8.8\nDNS=evil'] } } }), /network\.dns\.servers\[0\]$/, 'dns');
+});
+
+test('legitimate values still render', () => {
+  const md = machineDeployment('ok-md.v2');
+  md.metadata.annotations['v1.kubelet-config.machine-controller.kubermatic.io/KubeReserved'] = 'cpu=200m,memory=1Gi,ephemeral-storage=1Gi';
+  md.metadata.annotations['v1.kubelet-config.machine-controller.kubermatic.io/EvictionHard'] = 'memory.available<100Mi,nodefs.available<10%';
+  const r = run([...baseItems(), md]);
+  assert.equal(r.code, 0, JSON.stringify(r.out.results));
+});
