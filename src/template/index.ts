@@ -1,0 +1,6 @@
+// Go text/template in TypeScript: parse once, execute many times. See docs/template-engine.md.
+export { newTemplate, Template, DEFAULT_LIMITS } from './template.ts';
+export type { TemplateLimits } from './exec.ts';
+export { TemplateError } from './errors.ts';
+export * from './values.ts';
+export * from './functions.ts';
