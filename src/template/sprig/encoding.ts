@@ -1,0 +1,215 @@
+// Encodings: base64/base32, JSON (Go encoding/json output), hashes, paths, regular expressions.
+import { createHash } from 'node:crypto';
+import { posix } from 'node:path';
+import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
+import { GoPointer, GoStringer, GoStruct, isGoMap } from '../values.ts';
+import { compareBytes, formatFloat } from '../goFormat.ts';
+import { goJsonString } from '../../encoding/goJson.ts';
+import { strval } from './strings.ts';
+
+/** Go's json.Marshal of our values (sorted map keys, HTML-safe strings, Go float format). */
+export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
+  const nl = indent === '' ? '' : '\n';
+  const enc = (x: unknown, depth: number): string => {
+    const pad = indent.repeat(depth + 1);
+    const close = indent.repeat(depth);
+    if (x === null || x === undefined) return 'null';
+    if (x instanceof GoStringer) return goJsonString(x.text);
+    if (x instanceof GoPointer) return x.elem === null ? 'null' : enc(x.elem, depth);
+    switch (typeof x) {
+      case 'string': return goJsonString(x);
+      case 'boolean': return String(x);
+      case 'bigint': return x.toString();
+      case 'number': {
+        if (!Number.isFinite(x)) throw new GoCallError(`json: unsupported value: ${formatFloat(x, 'g', -1)}`);
+        const abs = Math.abs(x);
+        let s = abs !== 0 && (abs < 1e-6 || abs >= 1e21) ? formatFloat(x, 'e', -1) : formatFloat(x, 'f', -1);
+        s = s.replace(/e([+-])0(\d)$/, 'e$1$2');
+        return s;
+      }
+    }
+    if (x instanceof Uint8Array) return goJsonString(Buffer.from(x).toString('base64'));
+    if (Array.isArray(x)) {
+      if (x.length === 0) return '[]';
+      return '[' + nl + x.map((e) => prefix + pad + enc(e, depth + 1)).join(',' + nl) + nl + (nl ? prefix + close : '') + ']';
+    }
+    const entries: Array<[string, unknown]> = x instanceof GoStruct ? Object.entries(x.fields) : isGoMap(x) ? Object.keys(x).sort(compareBytes).map((k) => [k, x[k]]) : [];
+    if (entries.length === 0) return '{}';
+    const sep = indent === '' ? ':' : ': ';
+    return '{' + nl + entries.map(([k, e]) => prefix + pad + goJsonString(k) + sep + enc(e, depth + 1)).join(',' + nl) + nl + (nl ? prefix + close : '') + '}';
+  };
+  return enc(v, 0);
+}
+
+/** JSON text -> our values (whole numbers -> int, as Go's json into interface{} gives float64: we keep Go's float64). */
+export function goJsonUnmarshal(text: string): unknown {
+  const parsed = JSON.parse(text, function (this: unknown, _k, v) {
+    return v;
+  });
+  const conv = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(conv);
+    if (x !== null && typeof x === 'object') {
+      const m: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(x)) Object.defineProperty(m, k, { value: conv(v), enumerable: true, writable: true, configurable: true });
+      return m;
+    }
+    return x; // numbers stay float64, as encoding/json decodes them into interface{}
+  };
+  return conv(parsed);
+}
+
+function b32(s: string): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const bytes = Buffer.from(s, 'utf8');
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const b of bytes) {
+    value = (value << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      out += alphabet[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
+  while (out.length % 8 !== 0) out += '=';
+  return out;
+}
+
+function b32dec(s: string): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const clean = s.replace(/=+$/, '');
+  let bits = 0;
+  let value = 0;
+  const out: number[] = [];
+  for (const c of clean) {
+    const i = alphabet.indexOf(c);
+    if (i < 0) return `illegal base32 data at input byte ${s.indexOf(c)}`;
+    value = (value << 5) | i;
+    bits += 5;
+    if (bits >= 8) {
+      out.push((value >>> (bits - 8)) & 255);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(out).toString('utf8');
+}
+
+function b64dec(s: string): string {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 !== 0) {
+    const bad = [...s].findIndex((c, i) => !/[A-Za-z0-9+/=]/.test(c) || (c === '=' && i < s.length - 2));
+    return `illegal base64 data at input byte ${bad < 0 ? s.length - (s.length % 4) : bad}`;
+  }
+  return Buffer.from(s, 'base64').toString('utf8');
+}
+
+// RE2 -> JS: named groups (?P<n>) and \z; inline flags only at the start.
+function toJsRegex(re: string, global = false): RegExp {
+  let src = re.replace(/\(\?P</g, '(?<').replace(/\\z/g, '$(?![\\s\\S])').replace(/\\A/g, '^(?<![\\s\\S])');
+  let flags = global ? 'gu' : 'u';
+  const m = /^\(\?([imsU]+)\)/.exec(src);
+  if (m) {
+    src = src.slice(m[0].length);
+    if (m[1]!.includes('i')) flags += 'i';
+    if (m[1]!.includes('m')) flags += 'm';
+    if (m[1]!.includes('s')) flags += 's';
+  }
+  try {
+    return new RegExp(src, flags);
+  } catch (e) {
+    throw new GoCallError(`error parsing regexp: ${(e as Error).message}`);
+  }
+}
+
+function expandGo(template: string, m: RegExpExecArray): string {
+  // Go's Regexp.Expand: $1, ${1}, $name, ${name}; $$ is a dollar; unknown names are empty.
+  return template.replace(/\$(\$|\{([A-Za-z0-9_]+)\}|([A-Za-z0-9_]+))/g, (_all, d: string, braced?: string, bare?: string) => {
+    if (d === '$') return '$';
+    const name = braced ?? bare ?? '';
+    if (/^[0-9]+$/.test(name)) return m[Number(name)] ?? '';
+    return m.groups?.[name] ?? '';
+  });
+}
+
+function replaceAll(re: string, s: string, repl: string, literal: boolean): string {
+  const rx = toJsRegex(re, true);
+  return s.replace(rx, (...args) => {
+    if (literal) return repl;
+    const groups = typeof args[args.length - 1] === 'object' ? args[args.length - 1] : undefined;
+    const m = args.slice(0, -2 - (groups ? 1 : 0)) as unknown as RegExpExecArray;
+    (m as unknown as { groups?: Record<string, string> }).groups = groups as Record<string, string> | undefined;
+    return expandGo(repl, m);
+  });
+}
+
+const MAX_REGEX_INPUT = 1 << 20;
+function guard(s: string): string {
+  if (s.length > MAX_REGEX_INPUT) throw new GoCallError('regular expression input larger than 1 MiB');
+  return s;
+}
+
+export const encodingFuncs: FuncMap = {
+  b64enc: goFunc(['string'], (s: string) => Buffer.from(s, 'utf8').toString('base64')),
+  b64dec: goFunc(['string'], b64dec),
+  b32enc: goFunc(['string'], b32),
+  b32dec: goFunc(['string'], b32dec),
+  toJson: goFunc(['any'], (v: unknown) => {
+    try {
+      return goJsonMarshal(v);
+    } catch {
+      return '';
+    }
+  }),
+  toPrettyJson: goFunc(['any'], (v: unknown) => {
+    try {
+      return goJsonMarshal(v, '  ');
+    } catch {
+      return '';
+    }
+  }),
+  toRawJson: goFunc(['any'], (v: unknown) => {
+    try {
+      return goJsonMarshal(v).replace(/\\u003c/g, '<').replace(/\\u003e/g, '>').replace(/\\u0026/g, '&');
+    } catch {
+      return '';
+    }
+  }),
+  sha1sum: goFunc(['string'], (s: string) => createHash('sha1').update(s, 'utf8').digest('hex')),
+  sha256sum: goFunc(['string'], (s: string) => createHash('sha256').update(s, 'utf8').digest('hex')),
+  adler32sum: goFunc(['string'], (s: string) => {
+    let a = 1;
+    let b = 0;
+    for (const byte of Buffer.from(s, 'utf8')) {
+      a = (a + byte) % 65521;
+      b = (b + a) % 65521;
+    }
+    return String(((b << 16) | a) >>> 0);
+  }),
+  base: goFunc(['string'], (p: string) => (p === '' ? '.' : posix.basename(p.replace(/\/+$/, '')) || '/')),
+  dir: goFunc(['string'], (p: string) => posix.dirname(p) || '.'),
+  ext: goFunc(['string'], (p: string) => posix.extname(p)),
+  clean: goFunc(['string'], (p: string) => (p === '' ? '.' : posix.normalize(p).replace(/(.)\/$/, '$1'))),
+  isAbs: goFunc(['string'], (p: string) => p.startsWith('/')),
+  regexMatch: goFunc(['string', 'string'], (re: string, s: string) => toJsRegex(re).test(guard(s))),
+  regexFind: goFunc(['string', 'string'], (re: string, s: string) => toJsRegex(re).exec(guard(s))?.[0] ?? ''),
+  regexFindAll: goFunc(['string', 'string', 'int'], (re: string, s: string, n: bigint) => {
+    const all = [...guard(s).matchAll(toJsRegex(re, true))].map((m) => m[0]);
+    return n < 0n ? all : all.slice(0, Number(n));
+  }),
+  regexReplaceAll: goFunc(['string', 'string', 'string'], (re: string, s: string, repl: string) => replaceAll(re, guard(s), repl, false)),
+  regexReplaceAllLiteral: goFunc(['string', 'string', 'string'], (re: string, s: string, repl: string) => replaceAll(re, guard(s), repl, true)),
+  regexSplit: goFunc(['string', 'string', 'int'], (re: string, s: string, n: bigint) => {
+    const parts = guard(s).split(toJsRegex(re, true));
+    return n < 0n ? parts : parts.slice(0, Number(n));
+  }),
+  regexQuoteMeta: goFunc(['string'], (s: string) => s.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&')),
+  fromJson: goFunc(['string'], (s: string) => {
+    try {
+      return goJsonUnmarshal(s);
+    } catch (e) {
+      return { Error: (e as Error).message };
+    }
+  }),
+  toDecimal: goFunc(['any'], (v: unknown) => BigInt(parseInt(strval(v), 8) || 0)),
+};
