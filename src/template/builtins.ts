@@ -47,12 +47,15 @@ function comparable(v: unknown): boolean {
   return !(Array.isArray(v) || isGoMap(v) || v instanceof Uint8Array);
 }
 
+// A nil interface is indirected to the invalid value before comparing, as Go's indirectInterface does.
+const invalidIfNil = (v: unknown) => (v === null ? undefined : v);
+
 export function eq(arg1: unknown, ...rest: unknown[]): boolean {
   if (rest.length === 0) throw new GoCallError('missing argument for comparison');
-  arg1 = unwrapStringer(arg1);
+  arg1 = invalidIfNil(unwrapStringer(arg1));
   const k1 = basicKind(arg1);
   for (let arg of rest) {
-    arg = unwrapStringer(arg);
+    arg = invalidIfNil(unwrapStringer(arg));
     const k2 = basicKind(arg);
     let t = false;
     if (k1 !== k2) {
@@ -66,11 +69,10 @@ export function eq(arg1: unknown, ...rest: unknown[]): boolean {
     } else {
       switch (k1) {
         case 'bool': case 'int': case 'float': case 'string': t = arg1 === arg; break;
-        case 'invalid': t = false; break;
+        case 'invalid': t = true; break;
         default:
-          if (!comparable(arg1) || !comparable(arg)) {
-            throw new GoCallError(`non-comparable types ${describe(arg1)}: ${goTypeName(arg1)}, ${goTypeName(arg)}: ${describe(arg)}`);
-          }
+          if (!comparable(arg1)) throw new GoCallError(`non-comparable type ${describe(arg1)}: ${goTypeName(arg1)}`);
+          if (!comparable(arg)) throw new GoCallError(`non-comparable type ${describe(arg)}: ${goTypeName(arg)}`);
           if (isNilValue(arg1) || isNilValue(arg)) t = isNilValue(arg1) === isNilValue(arg);
           else t = arg1 === arg || (arg1 instanceof GoPointer && arg instanceof GoPointer && arg1.elem === arg.elem);
       }
@@ -81,7 +83,8 @@ export function eq(arg1: unknown, ...rest: unknown[]): boolean {
 }
 
 function describe(v: unknown): string {
-  return v === null ? '<nil>' : v === undefined ? '<invalid reflect.Value>' : sprint([v]);
+  // Go formats the reflect.Value with %s, so elements show as %!s(int=1).
+  return v === null ? '<nil>' : v === undefined ? '<invalid reflect.Value>' : sprintf('%s', [v]);
 }
 
 export function ne(a: unknown, b: unknown): boolean {
@@ -189,7 +192,12 @@ export function slice(item: unknown, ...indexes: unknown[]): unknown {
 /** Arguments of html/js/urlquery: a single string as is, otherwise fmt.Sprint of all. */
 function evalArgs(args: unknown[]): string {
   if (args.length === 1 && typeof args[0] === 'string') return args[0];
-  return sprint(args);
+  // Go's printableValue: nil prints as <no value>, pointers are followed.
+  return sprint(args.map((a) => {
+    let v = a;
+    while (v instanceof GoPointer && v.elem !== null) v = v.elem;
+    return v === null || v === undefined ? '<no value>' : v;
+  }));
 }
 
 export function html(...args: unknown[]): string {

@@ -108,6 +108,8 @@ export class Executor {
   }
 
   run(data: unknown): string {
+    // Go: reflect.ValueOf(nil) is the invalid value, so nil data behaves as "no value".
+    if (data === null) data = undefined;
     this.vars = [{ name: '$', value: data, iface: false }];
     this.walk({ v: data, iface: false }, this.current.root);
     return this.out.join('');
@@ -353,7 +355,8 @@ export class Executor {
       case 'chain':
         return this.evalChainNode(dot, first, cmd.args, final);
       case 'identifier':
-        return { v: this.evalFunction(dot, first, cmd, cmd.args, final), iface: false };
+        // Functions returning interface{} hand back a nil interface, which the pipeline turns into no value.
+        return { v: this.evalFunction(dot, first, cmd, cmd.args, final), iface: true };
       case 'pipe':
         this.notAFunction(cmd.args, final);
         return { v: this.evalPipeline(dot, first), iface: false };

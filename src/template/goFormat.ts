@@ -349,8 +349,24 @@ function fmtString(s: string, verb: string, f: Flags): string {
   }
 }
 
+/** %#v: a Go-syntax representation. */
+function goSyntax(v: unknown, top = true): string {
+  if (v === null || v === undefined) return top ? '<nil>' : 'interface {}(nil)';
+  switch (typeof v) {
+    case 'string': return goQuote(v);
+    case 'bigint': return v.toString();
+    case 'number': return formatFloat(v, 'g', -1);
+    case 'boolean': return String(v);
+  }
+  if (Array.isArray(v)) return '[]interface {}{' + v.map((e) => goSyntax(e, false)).join(', ') + '}';
+  if (isGoMap(v)) return 'map[string]interface {}{' + Object.keys(v).sort(compareBytes).map((k) => `${goQuote(k)}:${goSyntax(v[k], false)}`).join(', ') + '}';
+  if (v instanceof GoStruct) return v.typeName + '{' + Object.entries(v.fields).map(([k, x]) => `${k}:${goSyntax(x, false)}`).join(', ') + '}';
+  return formatValue(v);
+}
+
 function fmtArg(v: unknown, verb: string, f: Flags): string {
   if (verb === 'T') return pad(goTypeName(v), f, false);
+  if (verb === 'v' && f.sharp && typeof v === 'bigint') return pad(v.toString(), f, false);
   if (v === null || v === undefined) return verb === 'v' ? pad('<nil>', f, false) : badVerb(verb, v);
   if (v instanceof GoStringer && 'vsxXq'.includes(verb)) return fmtString(v.text, verb, f);
   switch (typeof v) {
@@ -364,7 +380,7 @@ function fmtArg(v: unknown, verb: string, f: Flags): string {
       return fmtString(v, verb, f);
   }
   if (v instanceof Uint8Array && 'sqxX'.includes(verb)) return fmtString(Buffer.from(v).toString('latin1'), verb, f);
-  if (verb === 'v') return pad(formatValue(v, f.plus), f, false);
+  if (verb === 'v') return pad(f.sharp ? goSyntax(v) : formatValue(v, f.plus), f, false);
   if (Array.isArray(v) || isGoMap(v) || v instanceof GoStruct) {
     // fmt applies the verb element-wise to composites.
     const inner = (e: unknown) => fmtArg(e, verb, { ...f, width: undefined });
