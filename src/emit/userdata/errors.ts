@@ -1,0 +1,6 @@
+export class UserDataError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UserDataError';
+  }
+}
