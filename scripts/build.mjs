@@ -10,6 +10,8 @@ await build({
   format: 'esm',
   target: 'node20',
   legalComments: 'none',
+  // CommonJS dependencies (yaml) require Node built-ins; give the ESM bundle a require for them.
+  banner: { js: "import { createRequire as __osmCreateRequire } from 'node:module'; const require = __osmCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
 chmodSync('dist/osm-krm.mjs', 0o755);
