@@ -27,7 +27,9 @@ export function validateMachineDeploymentValues(md: MachineDeployment): void {
     if (key.trim() !== '' && !SSH_KEY.test(key.trim())) {
       throw new ResourceError(`sshPublicKeys[${i}] is not an OpenSSH public key (type, base64 blob, optional printable comment without quotes or line breaks)`, `${PROVIDER}.sshPublicKeys[${i}]`);
     }
-    if (key.includes("'")) throw new ResourceError(`sshPublicKeys[${i}] must not contain a single quote`, `${PROVIDER}.sshPublicKeys[${i}]`);
+    if (key.includes("'") || !readsBackAsPlainString(key.trim())) {
+      throw new ResourceError(`sshPublicKeys[${i}] must not contain quotes, " #", ": " or other YAML indicators in its comment`, `${PROVIDER}.sshPublicKeys[${i}]`);
+    }
   });
   validateNetwork(md);
   validateKubeletAnnotations(md);

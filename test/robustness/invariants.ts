@@ -52,7 +52,10 @@ function inputItemsOf(input: string): any[] | undefined {
   try {
     const doc = parseDocument(input, { uniqueKeys: true });
     if (doc.errors.length > 0) return undefined;
-    const items = (doc.toJS() as any)?.items;
+    const root = doc.toJS() as any;
+    // Input that is not a ResourceList at all is refused whole (exit 1, orchestrators write nothing).
+    if (root?.kind !== 'ResourceList' && root?.kind !== 'List') return undefined;
+    const items = root?.items;
     return Array.isArray(items) && items.every((i) => i && typeof i === 'object' && !Array.isArray(i)) ? items : undefined;
   } catch {
     return undefined;
