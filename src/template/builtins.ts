@@ -124,6 +124,7 @@ function indirect(v: unknown): unknown {
 }
 
 export function len(item: unknown): bigint {
+  if (item === undefined) throw new GoCallError('reflect: call of reflect.Value.Type on zero Value');
   const v = indirect(item);
   if (v === undefined || v === null || (v instanceof GoPointer && v.elem === null)) throw new GoCallError('len of nil pointer');
   if (typeof v === 'string') return BigInt(Buffer.byteLength(v, 'utf8'));

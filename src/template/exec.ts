@@ -130,9 +130,9 @@ export class Executor {
     const before = tree.text.slice(0, n.pos);
     const line = 1 + (before.match(/\n/g)?.length ?? 0);
     const nl = before.lastIndexOf('\n');
-    const col = nl < 0 ? n.pos : n.pos - (nl + 1);
-    let context = nodeString(n);
-    if ([...context].length > 20) context = [...context].slice(0, 20).join('') + '...';
+    // Go counts columns in bytes.
+    const col = Buffer.byteLength(before.slice(nl + 1), 'utf8');
+    const context = nodeString(n);
     throw new ExecError(`template: ${tree.parseName}:${line}:${col}: executing ${JSON.stringify(name)} at <${context}>: ${message}`, line, col);
   }
 

@@ -271,9 +271,11 @@ function pad(s: string, f: Flags, zeroOk: boolean): string {
   return ' '.repeat(n) + s;
 }
 
-function badVerb(verb: string, v: unknown): string {
+function badVerb(verb: string, v: unknown, f?: Flags): string {
   if (v === null || v === undefined) return `%!${verb}(<nil>)`;
-  return `%!${verb}(${goTypeName(v)}=${formatValue(v)})`;
+  // Go prints the value with %v under the same flags and width.
+  const shown = f ? fmtArg(v, 'v', f) : formatValue(v);
+  return `%!${verb}(${goTypeName(v)}=${shown})`;
 }
 
 function fmtInteger(v: bigint, verb: string, f: Flags): string {
@@ -296,7 +298,7 @@ function fmtInteger(v: bigint, verb: string, f: Flags): string {
       return pad(s, f, false);
     }
     default:
-      return badVerb(verb, v);
+      return badVerb(verb, v, f);
   }
   if (f.prec !== undefined) {
     if (f.prec === 0 && u === 0n) digits = '';
@@ -319,7 +321,7 @@ function fmtFloatVerb(v: number, verb: string, f: Flags): string {
     case 'G': s = formatFloat(v, 'G', prec); break;
     case 'e': case 'E': s = formatFloat(v, verb, f.prec ?? 6); break;
     case 'f': case 'F': s = formatFloat(v, 'f', f.prec ?? 6); break;
-    default: return badVerb(verb, v);
+    default: return badVerb(verb, v, f);
   }
   if (f.plus && !s.startsWith('-') && !s.startsWith('+')) s = '+' + s;
   else if (f.space && !s.startsWith('-')) s = ' ' + s;
@@ -345,7 +347,7 @@ function fmtString(s: string, verb: string, f: Flags): string {
       return pad(out, f, true);
     }
     default:
-      return badVerb(verb, s);
+      return badVerb(verb, s, f);
   }
 }
 
@@ -371,7 +373,7 @@ function fmtArg(v: unknown, verb: string, f: Flags): string {
   if (v instanceof GoStringer && 'vsxXq'.includes(verb)) return fmtString(v.text, verb, f);
   switch (typeof v) {
     case 'boolean':
-      return verb === 'v' || verb === 't' ? pad(v ? 'true' : 'false', f, false) : badVerb(verb, v);
+      return verb === 'v' || verb === 't' ? pad(v ? 'true' : 'false', f, false) : badVerb(verb, v, f);
     case 'bigint':
       return fmtInteger(v, verb, f);
     case 'number':

@@ -107,7 +107,8 @@ export function lex(input: string): Item[] {
       errorf('comment ends before closing delimiter');
       return false;
     }
-    emit('comment');
+    // Go drops comments in the lexer unless asked to keep them; so do we.
+    ignore();
     if (delimTrim) advance(2);
     advance(RIGHT.length);
     if (delimTrim) advance(leadingSpaceLength(input.slice(pos)));

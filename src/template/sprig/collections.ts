@@ -1,11 +1,12 @@
 // sprig's list and dict functions.
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
 import { isGoMap, type GoMap } from '../values.ts';
-import { compareBytes } from '../goFormat.ts';
+import { compareBytes, goTypeName } from '../goFormat.ts';
 import { strval } from './strings.ts';
 import * as builtins from '../builtins.ts';
 
 function asList(v: unknown, fn: string): unknown[] {
+  if (v === null || v === undefined) nilDeref();
   if (Array.isArray(v)) return v;
   if (v instanceof Uint8Array) return Array.from(v, (b) => BigInt(b));
   throw new GoCallError(`Cannot ${fn} on type ${v === null || v === undefined ? '<nil>' : typeof v === 'string' ? 'string' : 'interface {}'}`);
@@ -19,6 +20,11 @@ function deepEqual(a: unknown, b: unknown): boolean {
     return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
   }
   return false;
+}
+
+// sprig reflects on a nil list without checking; Go reports the resulting panic like this.
+function nilDeref(): never {
+  throw new GoCallError('runtime error: invalid memory address or nil pointer dereference');
 }
 
 function newMap(): GoMap {
@@ -87,10 +93,10 @@ function untilStep(start: bigint, stop: bigint, step: bigint): bigint[] {
 
 export const collectionFuncs: FuncMap = {
   list: goFunc([], (...v: unknown[]) => v, 'any'),
-  first: goFunc(['any'], (l: unknown) => (l === null || l === undefined ? null : asList(l, 'find first')[0] ?? null)),
-  rest: goFunc(['any'], (l: unknown) => (l === null || l === undefined ? null : asList(l, 'find rest').slice(1))),
-  last: goFunc(['any'], (l: unknown) => (l === null || l === undefined ? null : asList(l, 'find last').at(-1) ?? null)),
-  initial: goFunc(['any'], (l: unknown) => (l === null || l === undefined ? null : asList(l, 'find initial').slice(0, -1))),
+  first: goFunc(['any'], (l: unknown) => (l === null || l === undefined ? nilDeref() : asList(l, 'find first')[0] ?? null)),
+  rest: goFunc(['any'], (l: unknown) => (l === null || l === undefined ? nilDeref() : asList(l, 'find rest').slice(1))),
+  last: goFunc(['any'], (l: unknown) => (l === null || l === undefined ? nilDeref() : asList(l, 'find last').at(-1) ?? null)),
+  initial: goFunc(['any'], (l: unknown) => (l === null || l === undefined ? nilDeref() : asList(l, 'find initial').slice(0, -1))),
   append: goFunc(['any', 'any'], (l: unknown, v: unknown) => [...asList(l, 'append'), v]),
   push: goFunc(['any', 'any'], (l: unknown, v: unknown) => [...asList(l, 'push'), v]),
   prepend: goFunc(['any', 'any'], (l: unknown, v: unknown) => [v, ...asList(l, 'prepend')]),
@@ -143,4 +149,36 @@ export const collectionFuncs: FuncMap = {
     return cur;
   }, 'any'),
   deepEqual: goFunc(['any', 'any'], deepEqual),
+  // sprig's slice replaces the builtin for lists (and refuses strings).
+  slice: goFunc(['any'], (l: unknown, ...idx: unknown[]) => {
+    if (!Array.isArray(l)) throw new GoCallError(`list should be type of slice or array but ${goKind(l)}`);
+    if (l.length === 0) return null;
+    const n = idx.map((x) => Number(typeof x === 'bigint' ? x : 0));
+    const start = n[0] ?? 0;
+    const end = n.length > 1 ? n[1]! : l.length;
+    if (start < 0 || end > l.length || start > end) throw new GoCallError(`runtime error: slice bounds out of range [${start}:${end}] with capacity ${l.length}`);
+    return l.slice(start, end);
+  }, 'any'),
+  kindOf: goFunc(['any'], (v: unknown) => goKind(v)),
+  kindIs: goFunc(['string', 'any'], (k: string, v: unknown) => goKind(v) === k),
+  typeOf: goFunc(['any'], (v: unknown) => (v === null || v === undefined ? '<nil>' : goTypeName(v))),
+  typeIs: goFunc(['string', 'any'], (t: string, v: unknown) => t === (v === null || v === undefined ? '<nil>' : goTypeName(v))),
+  typeIsLike: goFunc(['string', 'any'], (t: string, v: unknown) => {
+    const n = v === null || v === undefined ? '<nil>' : goTypeName(v);
+    return t === n || t === '*' + n;
+  }),
 };
+
+/** reflect.Kind names of our values. */
+function goKind(v: unknown): string {
+  if (v === null || v === undefined) return 'invalid';
+  switch (typeof v) {
+    case 'string': return 'string';
+    case 'bigint': return 'int';
+    case 'number': return 'float64';
+    case 'boolean': return 'bool';
+  }
+  if (Array.isArray(v) || v instanceof Uint8Array) return 'slice';
+  if (isGoMap(v)) return 'map';
+  return goTypeName(v).startsWith('*') ? 'ptr' : 'struct';
+}
