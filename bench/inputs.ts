@@ -1,23 +1,22 @@
 // Benchmark inputs: N MachineDeployments spread over the default profiles and their clouds, with the
 // config and cluster facts a real setup has. Deterministic for a given N.
-import { stringify } from 'yaml';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+
+// Until osm-krm embeds default profiles, the benchmark uses the example profiles (examples/basic).
+const EXAMPLE = parse(readFileSync(join(import.meta.dirname, '..', 'examples/basic/resourcelist.yaml'), 'utf8')) as { items: any[] };
+const PROFILES = EXAMPLE.items.filter((i) => i.kind === 'OperatingSystemProfile');
 
 const COMBOS: Array<{ profile: string; os: string; cloud: string; osSpec: Record<string, unknown> }> = [
-  { profile: 'osp-ubuntu', os: 'ubuntu', cloud: 'aws', osSpec: { distUpgradeOnBoot: false } },
-  { profile: 'osp-ubuntu', os: 'ubuntu', cloud: 'azure', osSpec: {} },
-  { profile: 'osp-ubuntu', os: 'ubuntu', cloud: 'openstack', osSpec: {} },
-  { profile: 'osp-flatcar', os: 'flatcar', cloud: 'vsphere', osSpec: { disableAutoUpdate: true } },
-  { profile: 'osp-flatcar', os: 'flatcar', cloud: 'aws', osSpec: {} },
-  { profile: 'osp-rhel', os: 'rhel', cloud: 'aws', osSpec: { rhelSubscriptionManagerUser: 'user', rhelSubscriptionManagerPassword: 'pass' } },
-  { profile: 'osp-rockylinux', os: 'rockylinux', cloud: 'hetzner', osSpec: {} },
-  { profile: 'osp-amzn2', os: 'amzn2', cloud: 'aws', osSpec: {} },
-  { profile: 'osp-flatcar-cloud-init', os: 'flatcar', cloud: 'anexia', osSpec: { provisioningUtility: 'cloud-init' } },
+  { profile: 'example-ubuntu', os: 'ubuntu', cloud: 'aws', osSpec: { distUpgradeOnBoot: false } },
+  { profile: 'example-flatcar', os: 'flatcar', cloud: 'vsphere', osSpec: { disableAutoUpdate: true } },
 ];
 
 const CA = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIBbench\n-----END CERTIFICATE-----\n').toString('base64');
 
 export function benchResourceList(n: number): string {
-  const items: unknown[] = [];
+  const items: unknown[] = [...PROFILES];
   for (let i = 0; i < n; i++) {
     const c = COMBOS[i % COMBOS.length]!;
     items.push({
@@ -49,5 +48,5 @@ export function benchResourceList(n: number): string {
     apiVersion: 'osm-krm.dev/v1alpha1', kind: 'OperatingSystemManager', metadata: { name: 'osm' },
     spec: { cluster: { bootstrapTokenKey: 'bench-bootstrap-token-key-0123456789' }, externalCloudProvider: true },
   };
-  return stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig }, { lineWidth: 0 });
+  return stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig }, { lineWidth: 0, aliasDuplicateObjects: false });
 }

@@ -56,7 +56,10 @@ function series(args: string[], stdin: string | undefined, count: number): Measu
 
 async function main(): Promise<void> {
   mkdirSync(CACHE, { recursive: true });
-  await build({ entryPoints: [join(ROOT, 'bench/ioFloor.ts')], outfile: IO_FLOOR, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+  await build({
+    entryPoints: [join(ROOT, 'bench/ioFloor.ts')], outfile: IO_FLOOR, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
 
   const rows: string[] = [];
   const nodeFloor = series(['node', '-e', '0'], undefined, 15);

@@ -36,7 +36,8 @@ const AMBIGUOUS_PLAIN =
 
 /** Serialize a plain JS value as a YAML document body, safe for YAML 1.1 and 1.2 readers. */
 export function stringifyForOutput(value: unknown): string {
-  const doc = new Document(value);
+  // Never anchors and aliases: shared objects (one MachineDeployment's spec in several outputs) are written out.
+  const doc = new Document(value, { aliasDuplicateObjects: false });
   visit(doc, {
     Scalar(_key, node) {
       if (typeof node.value !== 'string') return;
