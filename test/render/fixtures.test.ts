@@ -66,3 +66,12 @@ test('proxies, host CA and cluster DNS reach the templates; an unannotated Machi
   assert.ok(!r.items.some((i: any) => String(i.metadata?.name).startsWith('unmanaged-')));
   assert.ok(r.results.some((x: any) => x.severity === 'info' && x.resourceRef?.name === 'unmanaged' && /no k8c.io\/operating-system-profile annotation/.test(x.message)));
 });
+
+test('examples/basic renders to its reviewed golden (named templates, runtime templates, Ignition units)', () => {
+  const r = runOn(readFileSync(join(DIR, '../../examples/basic/resourcelist.yaml'), 'utf8'));
+  assert.equal(r.exitCode, 0, r.stderr);
+  const expectedPath = join(DIR, 'expected', 'examples-basic.yaml');
+  if (process.env.UPDATE_GOLDENS === '1') writeFileSync(expectedPath, r.stdout);
+  const expected = readFileSync(expectedPath, 'utf8');
+  if (r.stdout !== expected) assert.fail(lineDiff(expected, r.stdout));
+});
