@@ -177,6 +177,7 @@ export const encodingFuncs: FuncMap = {
   }),
   sha1sum: goFunc(['string'], (s: string) => createHash('sha1').update(s, 'utf8').digest('hex')),
   sha256sum: goFunc(['string'], (s: string) => createHash('sha256').update(s, 'utf8').digest('hex')),
+  sha512sum: goFunc(['string'], (s: string) => createHash('sha512').update(s, 'utf8').digest('hex')),
   adler32sum: goFunc(['string'], (s: string) => {
     let a = 1;
     let b = 0;

@@ -32,7 +32,7 @@ function title(s: string): string {
   let prev = ' ';
   let out = '';
   for (const c of s) {
-    out += /[\p{L}\p{N}_']/u.test(prev) ? c : c.toUpperCase();
+    out += /[\p{L}\p{N}_]/u.test(prev) ? c : c.toUpperCase();
     prev = c;
   }
   return out;
@@ -55,6 +55,23 @@ function trunc(c: bigint, s: string): string {
   if (n < 0 && b.length + n > 0) return b.subarray(b.length + n).toString('utf8');
   if (n >= 0 && b.length > n) return b.subarray(0, n).toString('utf8');
   return s;
+}
+
+/** goutils.AbbreviateFull: "..." on both sides around an offset. */
+function abbrevBoth(offset: number, maxWidth: number, s: string): string {
+  const r = runes(s);
+  if (maxWidth < 4 || r.length <= maxWidth) return s;
+  if (offset > r.length) offset = r.length;
+  if (r.length - offset < maxWidth - 3) offset = r.length - (maxWidth - 3);
+  if (offset <= 4) return r.slice(0, maxWidth - 3).join('') + '...';
+  if (maxWidth < 7) return s;
+  if (offset + maxWidth - 3 < r.length) return '...' + abbrevRight(r.slice(offset).join(''), maxWidth - 3);
+  return '...' + r.slice(r.length - (maxWidth - 3)).join('');
+}
+
+function abbrevRight(s: string, w: number): string {
+  const r = runes(s);
+  return r.length <= w ? s : r.slice(0, w - 3).join('') + '...';
 }
 
 function splitList(sep: string, orig: string): string[] {
@@ -139,6 +156,9 @@ export const stringFuncs: FuncMap = {
   }),
   trim: goFunc(['string'], (s: string) => trimFunc(s, isSpace, true, true)),
   trimAll: goFunc(['string', 'string'], (cut: string, s: string) => trimFunc(s, (c) => cut.includes(c), true, true)),
+  trimall: goFunc(['string', 'string'], (cut: string, s: string) => trimFunc(s, (c) => cut.includes(c), true, true)),
+  hello: goFunc([], () => 'Hello!'),
+  abbrevboth: goFunc(['int', 'int', 'string'], (left: bigint, width: bigint, s: string) => abbrevBoth(Number(left), Number(width), s)),
   trimPrefix: goFunc(['string', 'string'], (p: string, s: string) => (s.startsWith(p) ? s.slice(p.length) : s)),
   trimSuffix: goFunc(['string', 'string'], (p: string, s: string) => (p !== '' && s.endsWith(p) ? s.slice(0, s.length - p.length) : s)),
   nospace: goFunc(['string'], (s: string) => runes(s).filter((c) => !isSpace(c)).join('')),
