@@ -47,6 +47,7 @@ export interface OsmConfig {
   defaultProfiles: { defaultAnnotation: boolean; emit: boolean };
   ignitionSpec: '2.3.0' | '3.3.0';
   gitops: GitOpsConfig;
+  templateLimits: Partial<{ maxDepth: number; maxOutputBytes: number; maxRangeIterations: number; maxSteps: number }>;
 }
 
 export const DEFAULT_CONFIG: Readonly<OsmConfig> = Object.freeze({
@@ -70,6 +71,7 @@ export const DEFAULT_CONFIG: Readonly<OsmConfig> = Object.freeze({
   defaultProfiles: { defaultAnnotation: false, emit: false },
   ignitionSpec: '2.3.0',
   gitops: { split: false, syncAnnotations: [] },
+  templateLimits: {},
 });
 
 /** Parse and validate the functionConfig. `undefined` (no config at all) means all defaults. */
