@@ -10,6 +10,7 @@ await build({
   format: 'esm',
   target: 'node20',
   legalComments: 'none',
+  minify: true,
   // CommonJS dependencies (yaml) require Node built-ins; give the ESM bundle a require for them.
   banner: { js: "import { createRequire as __osmCreateRequire } from 'node:module'; const require = __osmCreateRequire(import.meta.url);" },
   logLevel: 'warning',
