@@ -1,10 +1,10 @@
-// The Helm-style functions OSM adds to OSP templates (pkg/util/funcmap): toYaml/fromYaml/fromYamlArray,
-// toJson (errors swallowed), fromJson/fromJsonArray (errors under key "Error").
+// The Helm-style functions OSM adds to OSP templates (pkg/util/funcmap): toYaml/fromYaml/fromYamlArray and
+// fromJson/fromJsonArray (errors under key "Error"). OSM's toJson (errors swallowed) behaves as sprig's.
 import { Document, parse } from 'yaml';
 import { goFunc, type FuncMap } from '../functions.ts';
 import { GoPointer, GoStringer, GoStruct, isGoMap } from '../values.ts';
 import { compareBytes } from '../goFormat.ts';
-import { goJsonMarshal, goJsonUnmarshal } from './encoding.ts';
+import { goJsonUnmarshal } from './encoding.ts';
 
 function toPlain(v: unknown): unknown {
   if (v instanceof GoStringer) return v.text;
@@ -42,13 +42,6 @@ export const osmExtraFuncs: FuncMap = {
   }),
   fromYaml: goFunc(['string'], (s: string) => fromYaml(s, false)),
   fromYamlArray: goFunc(['string'], (s: string) => fromYaml(s, true)),
-  toJson: goFunc(['any'], (v: unknown) => {
-    try {
-      return goJsonMarshal(v);
-    } catch {
-      return '';
-    }
-  }),
   fromJson: goFunc(['string'], (s: string) => {
     try {
       const v = goJsonUnmarshal(s);
