@@ -212,6 +212,7 @@ export function formatValue(v: unknown, plus = false): string {
   if (v instanceof Uint8Array) return '[' + Array.from(v).join(' ') + ']';
   if (Array.isArray(v)) return '[' + v.map((e) => formatValue(e, plus)).join(' ') + ']';
   if (v instanceof GoStruct) {
+    if (v.stringerText !== undefined) return v.stringerText;
     return '{' + Object.entries(v.fields).map(([k, f]) => (plus ? `${k}:` : '') + formatValue(f, plus)).join(' ') + '}';
   }
   if (v instanceof GoPointer) {
@@ -371,6 +372,7 @@ function fmtArg(v: unknown, verb: string, f: Flags): string {
   if (verb === 'v' && f.sharp && typeof v === 'bigint') return pad(v.toString(), f, false);
   if (v === null || v === undefined) return verb === 'v' ? pad('<nil>', f, false) : badVerb(verb, v);
   if (v instanceof GoStringer && 'vsxXq'.includes(verb)) return fmtString(v.text, verb, f);
+  if (v instanceof GoStruct && v.stringerText !== undefined && 'vsxXq'.includes(verb)) return fmtString(v.stringerText, verb, f);
   switch (typeof v) {
     case 'boolean':
       return verb === 'v' || verb === 't' ? pad(v ? 'true' : 'false', f, false) : badVerb(verb, v, f);

@@ -20,6 +20,8 @@ export class GoStruct {
     /** Go type name as Go prints it in errors, e.g. "*generator.filesData" or "main.Data". */
     readonly typeName: string,
     readonly fields: Readonly<Record<string, unknown>>,
+    /** Set when the type implements fmt.Stringer: what printing it shows. */
+    readonly stringerText?: string,
   ) {}
 }
 

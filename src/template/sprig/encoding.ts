@@ -6,6 +6,7 @@ import { GoPointer, GoStringer, GoStruct, isGoMap } from '../values.ts';
 import { compareBytes, formatFloat } from '../goFormat.ts';
 import { goJsonString } from '../../encoding/goJson.ts';
 import { strval } from './strings.ts';
+import { formatGoDuration, parseGoDuration } from '../../render/goDuration.ts';
 
 /** Go's json.Marshal of our values (sorted map keys, HTML-safe strings, Go float format). */
 export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
@@ -56,6 +57,56 @@ export function goJsonUnmarshal(text: string): unknown {
     return x; // numbers stay float64, as encoding/json decodes them into interface{}
   };
   return conv(parsed);
+}
+
+function pathFuncs(prefix: string): FuncMap {
+  const name = (n: string) => (prefix === '' ? n : prefix + n[0]!.toUpperCase() + n.slice(1));
+  return {
+    [name('base')]: goFunc(['string'], (p: string) => (p === '' ? '.' : posix.basename(p.replace(/\/+$/, '')) || '/')),
+    [name('dir')]: goFunc(['string'], (p: string) => posix.dirname(p) || '.'),
+    [name('ext')]: goFunc(['string'], (p: string) => posix.extname(p)),
+    [name('clean')]: goFunc(['string'], (p: string) => (p === '' ? '.' : posix.normalize(p).replace(/(.)\/$/, '$1'))),
+    [name('isAbs')]: goFunc(['string'], (p: string) => p.startsWith('/')),
+  };
+}
+
+function urlParse(s: string): Record<string, unknown> {
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    throw new GoCallError(`unable to parse url: parse ${JSON.stringify(s)}: invalid URL`);
+  }
+  const userinfo = u.username !== '' ? decodeURIComponent(u.username) + (u.password !== '' ? ':' + decodeURIComponent(u.password) : '') : '';
+  return {
+    fragment: decodeURIComponent(u.hash.replace(/^#/, '')),
+    host: u.host,
+    hostname: u.hostname.replace(/^\[|\]$/g, ''),
+    opaque: '',
+    path: decodeURIComponent(u.pathname === '/' && !/^[a-z][a-z0-9+.-]*:\/\/[^/]*\//i.test(s) ? '' : u.pathname),
+    query: u.search.replace(/^\?/, ''),
+    scheme: u.protocol.replace(/:$/, ''),
+    userinfo,
+  };
+}
+
+function urlJoin(m: Record<string, unknown> | null): string {
+  const g = (k: string) => (m && typeof m[k] === 'string' ? (m[k] as string) : '');
+  let out = g('scheme') !== '' ? g('scheme') + ':' : '';
+  if (g('host') !== '' || g('userinfo') !== '') out += '//' + (g('userinfo') !== '' ? g('userinfo') + '@' : '') + g('host');
+  out += g('path');
+  if (g('query') !== '') out += '?' + g('query');
+  if (g('fragment') !== '') out += '#' + g('fragment');
+  return out;
+}
+
+/** sprig's durationRound: the largest unit only (y, mo, d, h, m, s). */
+function roundDuration(ns: bigint): string {
+  const u = ns < 0n ? -ns : ns;
+  const sec = u / 1_000_000_000n;
+  const units: Array<[bigint, string]> = [[31536000n, 'y'], [2592000n, 'mo'], [86400n, 'd'], [3600n, 'h'], [60n, 'm']];
+  for (const [size, label] of units) if (sec >= size) return `${sec / size}${label}`;
+  return `${sec}s`;
 }
 
 function b32(s: string): string {
@@ -187,11 +238,26 @@ export const encodingFuncs: FuncMap = {
     }
     return String(((b << 16) | a) >>> 0);
   }),
-  base: goFunc(['string'], (p: string) => (p === '' ? '.' : posix.basename(p.replace(/\/+$/, '')) || '/')),
-  dir: goFunc(['string'], (p: string) => posix.dirname(p) || '.'),
-  ext: goFunc(['string'], (p: string) => posix.extname(p)),
-  clean: goFunc(['string'], (p: string) => (p === '' ? '.' : posix.normalize(p).replace(/(.)\/$/, '$1'))),
-  isAbs: goFunc(['string'], (p: string) => p.startsWith('/')),
+  ...pathFuncs(''),
+  ...pathFuncs('os'),
+  urlParse: goFunc(['string'], urlParse),
+  urlJoin: goFunc(['map[string]any'], urlJoin),
+  duration: goFunc(['any'], (v: unknown) => {
+    // sprig only understands int64 and numeric strings; a template int is neither and gives 0s.
+    const n = typeof v === 'string' && /^[+-]?[0-9]+$/.test(v) ? BigInt(v) : 0n;
+    return formatGoDuration(n * 1_000_000_000n);
+  }),
+  durationRound: goFunc(['any'], (v: unknown) => {
+    let ns = 0n;
+    if (typeof v === 'string') {
+      try {
+        ns = parseGoDuration(v);
+      } catch {
+        ns = 0n;
+      }
+    }
+    return roundDuration(ns);
+  }),
   regexMatch: goFunc(['string', 'string'], (re: string, s: string) => toJsRegex(re).test(guard(s))),
   regexFind: goFunc(['string', 'string'], (re: string, s: string) => toJsRegex(re).exec(guard(s))?.[0] ?? ''),
   regexFindAll: goFunc(['string', 'string', 'int'], (re: string, s: string, n: bigint) => {

@@ -178,6 +178,7 @@ export const semverFuncs: FuncMap = {
   semverCompare: goFunc(['string', 'string'], semverCompare),
   semver: goFunc(['string'], (s: string) => {
     const v = parseSemVer(s);
-    return new GoStruct('*semver.Version', { Major: v.major, Minor: v.minor, Patch: v.patch, Prerelease: v.pre, Metadata: v.metadata, Original: v.original });
+    const text = `${v.major}.${v.minor}.${v.patch}` + (v.pre ? `-${v.pre}` : '') + (v.metadata ? `+${v.metadata}` : '');
+    return new GoStruct('*semver.Version', { Major: v.major, Minor: v.minor, Patch: v.patch, Prerelease: v.pre, Metadata: v.metadata, Original: v.original }, text);
   }),
 };
