@@ -409,11 +409,11 @@ export class Executor {
 
   private evalFieldChain(dot: Typed, receiver: Typed, node: Node, ident: string[], args: Node[], final: unknown): Typed {
     let r = receiver;
-    for (let i = 0; i < ident.length - 1; i++) r = this.evalField(ident[i]!, [], MISSING, r);
-    return this.evalField(ident[ident.length - 1]!, args, final, r);
+    for (let i = 0; i < ident.length - 1; i++) r = this.evalField(dot, node, ident[i]!, [], MISSING, r);
+    return this.evalField(dot, node, ident[ident.length - 1]!, args, final, r);
   }
 
-  private evalField(fieldName: string, args: Node[], final: unknown, receiver: Typed): Typed {
+  private evalField(dot: Typed, node: Node, fieldName: string, args: Node[], final: unknown, receiver: Typed): Typed {
     const rv = receiver.v;
     if (rv === undefined) return { v: undefined, iface: false };
     const typ = receiver.iface ? 'interface {}' : goTypeName(rv);
@@ -421,6 +421,9 @@ export class Executor {
     let v: unknown = rv;
     while (v instanceof GoPointer && v.elem !== null) v = v.elem;
     const hasArgs = args.length > 1 || final !== MISSING;
+    if (v instanceof GoStruct && v.methods && Object.prototype.hasOwnProperty.call(v.methods, fieldName)) {
+      return { v: this.evalCall(dot, v.methods[fieldName]!, node, fieldName, args, final), iface: false };
+    }
     if (v instanceof GoStruct) {
       if (Object.prototype.hasOwnProperty.call(v.fields, fieldName)) {
         if (hasArgs) this.errorf(`${fieldName} has arguments but cannot be invoked as function`);

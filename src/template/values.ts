@@ -22,6 +22,8 @@ export class GoStruct {
     readonly fields: Readonly<Record<string, unknown>>,
     /** Set when the type implements fmt.Stringer: what printing it shows. */
     readonly stringerText?: string,
+    /** Methods callable from templates (`.Compare $other`); a method wins over a field of the same name. */
+    readonly methods?: Readonly<Record<string, import('./functions.ts').GoFunction>>,
   ) {}
 }
 

@@ -99,7 +99,7 @@ function parseConstraint(c: string): Constraint {
 }
 
 function rewriteRanges(c: string): string {
-  return c.replace(new RegExp(`\\s*(${CV})\\s+-\\s+(${CV})\\s*`, 'g'), (_all, a: string, ...rest: string[]) => `>= ${a}, <= ${rest[8]}`);
+  return c.replace(new RegExp(`\\s*(${CV})\\s+-\\s+(${CV})\\s*`, 'g'), (_all, a: string, ...rest: string[]) => `>= ${a}, <= ${rest[9]}`);
 }
 
 export function parseConstraints(c: string): Constraint[][] {
@@ -174,11 +174,29 @@ export function semverCompare(constraint: string, version: string): boolean {
   return groups.some((and) => and.every((c) => check(v, c)));
 }
 
+const versionOf = (x: unknown): SemVer => {
+  const f = (x as GoStruct | null)?.fields as Record<string, unknown> | undefined;
+  if (!f || !(x instanceof GoStruct) || x.typeName !== '*semver.Version') throw new GoCallError('runtime error: invalid memory address or nil pointer dereference');
+  return { major: f.Major as bigint, minor: f.Minor as bigint, patch: f.Patch as bigint, pre: f.Prerelease as string, metadata: f.Metadata as string, original: f.Original as string };
+};
+
+/** A *semver.Version: its accessors as fields, its comparison methods callable, printed via String(). */
+function semverValue(v: SemVer): GoStruct {
+  const text = `${v.major}.${v.minor}.${v.patch}` + (v.pre ? `-${v.pre}` : '') + (v.metadata ? `+${v.metadata}` : '');
+  const methods: FuncMap = {
+    Compare: goFunc(['any'], (o: unknown) => BigInt(compareSemVer(v, versionOf(o)))),
+    LessThan: goFunc(['any'], (o: unknown) => compareSemVer(v, versionOf(o)) < 0),
+    GreaterThan: goFunc(['any'], (o: unknown) => compareSemVer(v, versionOf(o)) > 0),
+    Equal: goFunc(['any'], (o: unknown) => compareSemVer(v, versionOf(o)) === 0),
+    String: goFunc([], () => text),
+  };
+  return new GoStruct('*semver.Version', { Major: v.major, Minor: v.minor, Patch: v.patch, Prerelease: v.pre, Metadata: v.metadata, Original: v.original }, text, methods);
+}
+
 export const semverFuncs: FuncMap = {
   semverCompare: goFunc(['string', 'string'], semverCompare),
   semver: goFunc(['string'], (s: string) => {
     const v = parseSemVer(s);
-    const text = `${v.major}.${v.minor}.${v.patch}` + (v.pre ? `-${v.pre}` : '') + (v.metadata ? `+${v.metadata}` : '');
-    return new GoStruct('*semver.Version', { Major: v.major, Minor: v.minor, Patch: v.patch, Prerelease: v.pre, Metadata: v.metadata, Original: v.original }, text);
+    return semverValue(v);
   }),
 };
