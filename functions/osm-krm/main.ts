@@ -2,9 +2,14 @@
 // osm-krm entry point: only wires process IO to the library.
 //   osm-krm                      KRM function (ResourceList on stdin)
 //   osm-krm template FILE --data DATA.json [--name NAME]
+//   osm-krm hydrate SRC OUT [--config FILE]
+//   osm-krm generate [DIR] [--config FILE]   (Argo CD plugin)
 import { readFileSync } from 'node:fs';
 import { processEnvironment, runFunction } from '../../src/cli/runFunction.ts';
 import { runTemplateCommand } from '../../src/cli/templateCommand.ts';
+import { runHydrateCommand } from '../../src/cli/hydrateCommand.ts';
+import { runArgoCDGenerateCommand } from '../../src/cli/argocdGenerateCommand.ts';
+import type { CommandIO } from '../../src/cli/commandIO.ts';
 
 const USAGE = `osm-krm: Operating System Manager as a KRM function.
 
@@ -12,6 +17,11 @@ Usage:
   osm-krm < resourcelist.yaml          render OperatingSystemConfigs and Secrets (KRM function)
   osm-krm template FILE --data DATA.json [--name NAME]
                                        render one Go template, for OSP authors
+  osm-krm hydrate SRC OUT [--config FILE]
+                                       render a manifest directory into OUT, one file per resource
+                                       plus a kustomization.yaml (Flux, rendered manifests)
+  osm-krm generate [DIR] [--config FILE]
+                                       print DIR's manifests and the generated ones (Argo CD plugin)
   osm-krm --help
 `;
 
@@ -24,6 +34,9 @@ function main(argv: string[]): number {
     return 0;
   }
   if (command === 'template') return runTemplateCommand(rest, { stdout: out, stderr: err, readFile: (p) => readFileSync(p, 'utf8') });
+  const io: CommandIO = { stdout: out, stderr: err, env: process.env, cwd: process.cwd() };
+  if (command === 'hydrate') return runHydrateCommand(rest, io);
+  if (command === 'generate') return runArgoCDGenerateCommand(rest, io);
   if (command !== undefined) {
     err(`osm-krm: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
     return 2;

@@ -1,0 +1,242 @@
+// `osm-krm hydrate SRC OUT [--config FILE]`: the rendered-manifests pattern (Flux, Argo CD directory apps, CI).
+// Renders SRC (a plain manifest directory or a kustomization) and writes OUT:
+//   OUT/kustomization.yaml        lists every manifest below (kustomize, `kubectl apply -k`, Flux)
+//   OUT/inputs/<ns>/<kind>_<name>.yaml       SRC's resources, passed through
+//   OUT/osm-generated/<md-ns>/<md>/...       the generated OSCs and Secrets (the function's own paths)
+//   OUT/osm-generated/state/osm-krm-state.yaml   the function's state (local-config, not listed; read back
+//                                               on the next run so MachineDeployment revisions carry on)
+//   OUT/.osm-krm-hydrate          the files this command owns: the next run rewrites or removes exactly those
+// Local-config resources and the function config are not written. Running twice changes nothing; a file
+// that this command did not write is never overwritten or deleted.
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import type { KrmObject } from '../io/resourceList.ts';
+import { stringifyForOutput } from '../io/yamlSchema.ts';
+import { GENERATED_PATH_PREFIX } from '../function/generatedPaths.ts';
+import { isStateObject } from '../gitops/renderState.ts';
+import { CommandError, UsageError, type CommandIO } from './commandIO.ts';
+import { chooseFunctionConfig } from './functionConfigSource.ts';
+import { isDirectory, readManifestDirectory, readManifestFile } from './manifestDirectory.ts';
+import { isAppliedManifest, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
+
+export const HYDRATE_USAGE = `usage: osm-krm hydrate SRC OUT [--config FILE]
+
+Renders SRC and writes the result into OUT as plain manifests, one file per resource, plus a
+kustomization.yaml listing them (for Flux, Argo CD, kubectl apply -k).
+  SRC            a directory of manifests (every *.yaml below it), or a directory with a
+                 kustomization.yaml (built with kustomize, or kubectl kustomize)
+  OUT            the output directory (created if missing); it must not lie inside SRC
+  --config FILE  the function config (OperatingSystemManager, or a ConfigMap of OSM flags); default:
+                 the one OperatingSystemManager object found in SRC
+Running it again with the same SRC changes nothing; files of resources that are gone are removed.
+Only files listed in OUT/.osm-krm-hydrate (written by the previous run) are ever replaced or removed.
+`;
+
+export const MARKER_FILE = '.osm-krm-hydrate';
+const MARKER_HEADER = '# Files written by `osm-krm hydrate`; the next run replaces or removes exactly these. Do not edit.';
+const KUSTOMIZATION_HEADER = '# Written by `osm-krm hydrate`; do not edit: the next run rewrites it.\n';
+export const INPUTS_DIR = 'inputs/';
+
+interface Options {
+  src: string;
+  out: string;
+  config?: string;
+}
+
+export function runHydrateCommand(args: string[], io: CommandIO): number {
+  let opts: Options | 'help';
+  try {
+    opts = parseArgs(args);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr(`osm-krm hydrate: ${e.message}\n${HYDRATE_USAGE}`);
+    return 2;
+  }
+  if (opts === 'help') {
+    io.stdout(HYDRATE_USAGE);
+    return 0;
+  }
+  try {
+    return hydrate(opts, io);
+  } catch (e) {
+    if (!(e instanceof CommandError)) throw e;
+    io.stderr(`osm-krm hydrate: ${e.message}\n`);
+    return 1;
+  }
+}
+
+function parseArgs(args: readonly string[]): Options | 'help' {
+  const positional: string[] = [];
+  let config: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-h' || a === '--help') return 'help';
+    if (a === '--config') {
+      config = args[++i];
+      if (config === undefined) throw new UsageError('--config needs a value');
+    } else if (a.startsWith('--config=')) {
+      config = a.slice('--config='.length);
+    } else if (a.startsWith('-') && a !== '-') {
+      throw new UsageError(`unknown option ${a}`);
+    } else {
+      positional.push(a);
+    }
+  }
+  if (positional.length !== 2) throw new UsageError(`expected SRC and OUT, got ${positional.length} argument(s)`);
+  if (config === '') throw new UsageError('--config needs a value');
+  return { src: positional[0]!, out: positional[1]!, ...(config !== undefined ? { config } : {}) };
+}
+
+function hydrate(opts: Options, io: CommandIO): number {
+  const src = resolve(io.cwd, opts.src);
+  const out = resolve(io.cwd, opts.out);
+  const configFile = opts.config === undefined ? undefined : resolve(io.cwd, opts.config);
+  if (!isDirectory(src)) throw new CommandError(`SRC ${opts.src} is not a directory`);
+  checkSeparate(src, out, opts);
+
+  const previouslyOwned = readMarker(out);
+  const input = readManifestDirectory(src, io, configFile === undefined ? [] : [configFile]);
+  const chosen = chooseFunctionConfig(src, input, configFile);
+
+  // Our own state from the last run in OUT wins over any state SRC carries (OUT is what was applied).
+  let objects = chosen.objects;
+  const outState = [...previouslyOwned].filter((p) => p.startsWith(GENERATED_PATH_PREFIX) && existsSync(join(out, p))).flatMap((p) => readManifestFile(out, p)).filter(isStateObject);
+  if (outState.length > 0) objects = [...objects.filter((o) => !isStateObject(o)), ...outState];
+
+  const rendered = renderManifests(objects, chosen.config, io);
+  if (rendered.exitCode !== 0) {
+    io.stderr(`osm-krm hydrate: nothing written to ${opts.out}\n`);
+    return 1;
+  }
+
+  const files = plannedFiles(rendered.objects);
+  const conflicts = [...files.keys()].filter((rel) => existsSync(join(out, rel)) && !previouslyOwned.has(rel));
+  if (conflicts.length > 0) {
+    const list = [...new Set(conflicts)].sort();
+    throw new CommandError(`refusing to overwrite ${list.length} file(s) in ${opts.out} that osm-krm hydrate did not write: ${list.slice(0, 5).join(', ')}${list.length > 5 ? ', ...' : ''}`);
+  }
+
+  let written = 0;
+  for (const [rel, content] of files) {
+    if (writeIfChanged(out, rel, content)) written++;
+  }
+  let removed = 0;
+  for (const rel of [...previouslyOwned].sort()) {
+    if (files.has(rel)) continue;
+    if (removeOwnedFile(out, rel)) removed++;
+  }
+  writeIfChanged(out, MARKER_FILE, [MARKER_HEADER, ...[...files.keys()].sort()].join('\n') + '\n');
+  io.stdout(`osm-krm hydrate: ${files.size} file(s) in ${opts.out}: ${written} written, ${removed} removed, ${files.size - written} unchanged\n`);
+  return 0;
+}
+
+/** relative path in OUT -> content, kustomization.yaml included. */
+function plannedFiles(objects: readonly KrmObject[]): Map<string, string> {
+  const files = new Map<string, string>();
+  const resources: string[] = [];
+  const add = (rel: string, o: KrmObject) => {
+    checkRelativePath(rel);
+    if (files.has(rel)) throw new CommandError(`two resources would be written to ${rel} (${describe(o)} and another)`);
+    files.set(rel, stringifyForOutput(withoutOrchestratorAnnotations(o)));
+  };
+  for (const o of objects) {
+    const path = pathAnnotationOf(o);
+    const generated = path !== undefined && path.startsWith(GENERATED_PATH_PREFIX);
+    if (generated && isStateObject(o)) {
+      add(path, o); // local-config: kept for the next run, not listed
+      continue;
+    }
+    if (!isAppliedManifest(o)) continue;
+    const rel = generated ? path : inputPath(o);
+    add(rel, o);
+    resources.push(rel);
+  }
+  resources.sort();
+  const kustomization = { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources };
+  files.set('kustomization.yaml', KUSTOMIZATION_HEADER + stringifyForOutput(kustomization));
+  return files;
+}
+
+/** kpt's default file name for a resource: `[<namespace>/]<kind>_<name>.yaml`, under inputs/. */
+function inputPath(o: KrmObject): string {
+  const ns = typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? `${o.metadata.namespace}/` : '';
+  const name = o.metadata?.name;
+  if (typeof name !== 'string' || name === '') throw new CommandError(`a ${String(o.kind)} without metadata.name cannot be written`);
+  return `${INPUTS_DIR}${ns}${String(o.kind).toLowerCase()}_${name}.yaml`;
+}
+
+function describe(o: KrmObject): string {
+  const ns = o.metadata?.namespace ? `${String(o.metadata.namespace)}/` : '';
+  return `${String(o.kind)} ${ns}${String(o.metadata?.name)}`;
+}
+
+function checkRelativePath(rel: string): void {
+  const parts = rel.split('/');
+  if (rel.startsWith('/') || rel.includes('\\') || parts.some((p) => p === '' || p === '.' || p === '..')) {
+    throw new CommandError(`unsafe output path ${JSON.stringify(rel)}`);
+  }
+}
+
+function checkSeparate(src: string, out: string, opts: Options): void {
+  const real = (p: string) => {
+    // OUT may not exist yet: resolve its closest existing ancestor.
+    let q = p;
+    const rest: string[] = [];
+    while (!existsSync(q)) {
+      rest.unshift(q.slice(dirname(q).length + 1));
+      q = dirname(q);
+    }
+    return join(realpathSync(q), ...rest);
+  };
+  const s = real(src);
+  const o = real(out);
+  const inside = (a: string, b: string) => a === b || a.startsWith(b.endsWith(sep) ? b : b + sep);
+  if (inside(o, s)) throw new CommandError(`OUT ${opts.out} must not be SRC or lie inside it (the next run would read its own output)`);
+  if (inside(s, o)) throw new CommandError(`SRC ${opts.src} must not lie inside OUT ${opts.out}`);
+  if (existsSync(out) && !isDirectory(out)) throw new CommandError(`OUT ${opts.out} exists and is not a directory`);
+}
+
+function readMarker(out: string): Set<string> {
+  const p = join(out, MARKER_FILE);
+  if (!existsSync(p)) return new Set();
+  const owned = new Set<string>();
+  for (const line of readFileSync(p, 'utf8').split('\n')) {
+    const rel = line.trim();
+    if (rel === '' || rel.startsWith('#')) continue;
+    checkRelativePath(rel); // a tampered marker must not make us delete outside OUT
+    owned.add(rel);
+  }
+  return owned;
+}
+
+function writeIfChanged(out: string, rel: string, content: string): boolean {
+  const p = join(out, rel);
+  try {
+    if (readFileSync(p, 'utf8') === content) return false;
+  } catch {
+    // missing: write it
+  }
+  try {
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, content);
+  } catch (e) {
+    throw new CommandError(`cannot write ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return true;
+}
+
+/** Removes a file we wrote earlier, then any directory that this left empty (up to OUT). */
+function removeOwnedFile(out: string, rel: string): boolean {
+  const p = join(out, rel);
+  try {
+    if (!statSync(p).isFile()) return false;
+    unlinkSync(p);
+  } catch {
+    return false;
+  }
+  for (let d = dirname(p); d !== out && d.startsWith(out + sep); d = dirname(d)) {
+    if (readdirSync(d).length > 0) break;
+    rmdirSync(d);
+  }
+  return true;
+}

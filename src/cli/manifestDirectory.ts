@@ -1,0 +1,153 @@
+// Reading a directory of manifests (an Argo CD app path, the SRC of `hydrate`) into KRM objects.
+//
+// Two layouts, decided by the top directory alone:
+// - plain: every *.yaml / *.yml file below it (dot-files and dot-directories skipped, as kpt and Argo CD skip
+//   .git and .expected), each document an object; objects carry kpt's path/index annotations, so the
+//   function recognises its own previous output (osm-generated/...) and its state file.
+// - kustomization: `kustomize build` (or `kubectl kustomize`) of the directory. kustomize drops
+//   local-config resources from its output, so the state file is read from disk beside it.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { delimiter, join, relative, resolve, sep } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import type { KrmObject } from '../io/resourceList.ts';
+import { PARSE_OPTIONS } from '../io/yamlSchema.ts';
+import { generatedSharedPath } from '../function/generatedPaths.ts';
+import { STATE_PATH } from '../gitops/renderState.ts';
+import { CommandError, type CommandIO } from './commandIO.ts';
+
+export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+
+const PATH_ANNOTATIONS = ['config.kubernetes.io/path', 'internal.config.kubernetes.io/path'];
+const INDEX_ANNOTATIONS = ['config.kubernetes.io/index', 'internal.config.kubernetes.io/index'];
+
+export interface ManifestDirectory {
+  layout: 'plain' | 'kustomization';
+  /** The resources, in a stable order (file path, then document index). */
+  objects: KrmObject[];
+}
+
+export function isKustomizationDirectory(dir: string): boolean {
+  return KUSTOMIZATION_FILES.some((f) => existsSync(join(dir, f)));
+}
+
+/** Reads `dir`; `skipFiles` (absolute paths) are left out, e.g. the config file when it lies inside `dir`. */
+export function readManifestDirectory(dir: string, io: CommandIO, skipFiles: readonly string[] = []): ManifestDirectory {
+  if (!isDirectory(dir)) throw new CommandError(`${dir} is not a directory`);
+  if (isKustomizationDirectory(dir)) {
+    const objects = parseManifests(kustomizeBuild(dir, io), 'kustomize build output');
+    for (const p of statePaths()) {
+      if (existsSync(join(dir, p))) objects.push(...readManifestFile(dir, p));
+    }
+    return { layout: 'kustomization', objects };
+  }
+  const skip = new Set(skipFiles.map((f) => resolve(f)));
+  const objects: KrmObject[] = [];
+  for (const rel of listYamlFiles(dir)) {
+    if (skip.has(resolve(dir, rel))) continue;
+    if (KUSTOMIZATION_FILES.includes(rel.split('/').pop()!)) continue; // a nested kustomization is not a resource
+    objects.push(...readManifestFile(dir, rel));
+  }
+  return { layout: 'plain', objects };
+}
+
+/** Where the function keeps its state, with and without the management/worker split. */
+function statePaths(): string[] {
+  const file = STATE_PATH.slice('osm-generated/'.length);
+  const probe = { apiVersion: 'v1', kind: 'ConfigMap' };
+  return [generatedSharedPath(file, probe, false), generatedSharedPath(file, probe, true)];
+}
+
+/** Every *.yaml / *.yml below `dir`, as sorted slash-separated relative paths; dot-entries are skipped. */
+export function listYamlFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (abs: string) => {
+    const names = readdirSync(abs).sort();
+    for (const name of names) {
+      if (name.startsWith('.')) continue;
+      const p = join(abs, name);
+      let st;
+      try {
+        st = statSync(p);
+      } catch {
+        continue; // a dangling symlink is not a manifest
+      }
+      if (st.isDirectory()) walk(p);
+      else if (st.isFile() && /\.ya?ml$/.test(name)) out.push(relative(dir, p).split(sep).join('/'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The objects of one file, annotated with its path (relative to `root`) and their index in it. */
+export function readManifestFile(root: string, rel: string): KrmObject[] {
+  let text: string;
+  try {
+    text = readFileSync(join(root, rel), 'utf8');
+  } catch (e) {
+    throw new CommandError(`cannot read ${rel}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return parseManifests(text, rel).map((o, index) => withSourceAnnotations(o, rel, index));
+}
+
+/** Parses a YAML stream of Kubernetes objects; empty documents are skipped, anything else is an error. */
+export function parseManifests(text: string, where: string): KrmObject[] {
+  const objects: KrmObject[] = [];
+  parseAllDocuments(text, PARSE_OPTIONS).forEach((doc, i) => {
+    if (doc.errors.length > 0) throw new CommandError(`${where}: document ${i + 1} is not valid YAML: ${doc.errors[0]!.message}`);
+    const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
+    if (value === null || value === undefined) return;
+    const o = value as KrmObject;
+    if (typeof o !== 'object' || Array.isArray(o) || typeof o.apiVersion !== 'string' || typeof o.kind !== 'string') {
+      throw new CommandError(`${where}: document ${i + 1} is not a Kubernetes object (apiVersion and kind are required)`);
+    }
+    objects.push(o);
+  });
+  return objects;
+}
+
+function withSourceAnnotations(o: KrmObject, path: string, index: number): KrmObject {
+  const metadata = { ...(o.metadata ?? {}) };
+  const annotations: Record<string, unknown> = { ...(metadata.annotations ?? {}) };
+  for (const k of PATH_ANNOTATIONS) annotations[k] = path;
+  for (const k of INDEX_ANNOTATIONS) annotations[k] = String(index);
+  metadata.annotations = annotations;
+  return { ...o, metadata };
+}
+
+/** `kustomize build DIR`, or `kubectl kustomize DIR` when only kubectl is installed. */
+function kustomizeBuild(dir: string, io: CommandIO): string {
+  const tool = findOnPath('kustomize', io.env) ?? findOnPath('kubectl', io.env);
+  if (tool === undefined) {
+    throw new CommandError(`${dir} holds a kustomization, but neither kustomize nor kubectl is on PATH to build it`);
+  }
+  const args = tool.endsWith('kustomize') ? ['build', dir] : ['kustomize', dir];
+  const r = spawnSync(tool, args, { cwd: io.cwd, env: io.env as NodeJS.ProcessEnv, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (r.error) throw new CommandError(`cannot run ${tool}: ${r.error.message}`);
+  if (r.status !== 0) {
+    throw new CommandError(`${[tool.split('/').pop(), ...args].join(' ')} failed (exit ${r.status ?? r.signal}):\n${r.stderr.trimEnd()}`);
+  }
+  return r.stdout;
+}
+
+function findOnPath(name: string, env: CommandIO['env']): string | undefined {
+  for (const d of (env.PATH ?? '').split(delimiter)) {
+    if (d === '') continue;
+    const p = join(d, name);
+    try {
+      if (statSync(p).isFile()) return p;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+export function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

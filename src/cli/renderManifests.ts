@@ -1,0 +1,86 @@
+// Running the KRM function in-process on objects read from disk, and turning its output into plain
+// manifests: what `hydrate` writes and `generate` prints.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'yaml';
+import { CONFIG_API_VERSION, CONFIG_KIND } from '../config/operatingSystemManagerConfig.ts';
+import type { Environment } from '../cluster/valueSource.ts';
+import { parseResourceList, type KrmObject } from '../io/resourceList.ts';
+import { PARSE_OPTIONS, stringifyForOutput } from '../io/yamlSchema.ts';
+import type { Result } from '../function/results.ts';
+import { runFunction } from './runFunction.ts';
+import type { CommandIO } from './commandIO.ts';
+
+export interface RenderOutput {
+  exitCode: number;
+  /** Every output item: the inputs passed through and the generated resources, orchestrator annotations kept. */
+  objects: KrmObject[];
+  results: Result[];
+}
+
+/** The function's view of the process: env vars, and files relative to the working directory. */
+export function commandEnvironment(io: CommandIO): Environment {
+  return {
+    env: (name) => io.env[name],
+    readFile: (path) => readFileSync(resolve(io.cwd, path), 'utf8'),
+  };
+}
+
+/** Runs the function; error results are printed on stderr by the function, warnings and infos here. */
+export function renderManifests(objects: readonly KrmObject[], functionConfig: KrmObject | undefined, io: CommandIO, env: Environment = commandEnvironment(io)): RenderOutput {
+  const list: Record<string, unknown> = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: objects };
+  if (functionConfig !== undefined) list.functionConfig = functionConfig;
+  let stdout = '';
+  const exitCode = runFunction(stringifyForOutput(list), { stdout: (s) => (stdout += s), stderr: io.stderr, env });
+  const results = ((parse(stdout, PARSE_OPTIONS) as { results?: Result[] } | null)?.results ?? []) as Result[];
+  for (const r of results) {
+    if (r.severity !== 'error') io.stderr(`osm-krm: ${r.severity}: ${describeResult(r)}\n`);
+  }
+  return { exitCode, objects: parseResourceList(stdout).items.map((i) => i.object), results };
+}
+
+function describeResult(r: Result): string {
+  const ref = r.resourceRef ? `${r.resourceRef.kind} ${r.resourceRef.namespace ? `${r.resourceRef.namespace}/` : ''}${r.resourceRef.name}` : '';
+  const where = [ref, r.file ? `(${r.file.path})` : ''].filter(Boolean).join(' ');
+  return where ? `${where}: ${r.message}` : r.message;
+}
+
+/** kustomize's rule: anything but "false" makes a resource local-config (never applied). */
+export function isLocalConfig(o: KrmObject): boolean {
+  const v = o.metadata?.annotations?.['config.kubernetes.io/local-config'];
+  return v !== undefined && v !== 'false';
+}
+
+export function isOsmConfig(o: KrmObject): boolean {
+  return o.apiVersion === CONFIG_API_VERSION && o.kind === CONFIG_KIND;
+}
+
+/** What gets applied: no local-config resources, no function config. */
+export function isAppliedManifest(o: KrmObject): boolean {
+  return !isLocalConfig(o) && !isOsmConfig(o);
+}
+
+const LEGACY_ORCHESTRATOR_ANNOTATIONS = new Set(['config.kubernetes.io/path', 'config.kubernetes.io/index', 'config.k8s.io/id']);
+
+/** Drops the annotations kpt/kustomize use while a function runs (and strip when they write files). */
+export function withoutOrchestratorAnnotations(o: KrmObject): KrmObject {
+  const annotations = o.metadata?.annotations;
+  if (annotations === undefined || annotations === null) return o;
+  const kept = Object.fromEntries(Object.entries(annotations).filter(([k]) => !k.startsWith('internal.config.kubernetes.io/') && !LEGACY_ORCHESTRATOR_ANNOTATIONS.has(k)));
+  const metadata: Record<string, unknown> = { ...o.metadata };
+  if (Object.keys(kept).length > 0) metadata.annotations = kept;
+  else delete metadata.annotations;
+  return { ...o, metadata };
+}
+
+/** The path annotation kpt would write the object to, if any. */
+export function pathAnnotationOf(o: KrmObject): string | undefined {
+  const a = o.metadata?.annotations ?? {};
+  const p = a['internal.config.kubernetes.io/path'] ?? a['config.kubernetes.io/path'];
+  return typeof p === 'string' ? p : undefined;
+}
+
+/** One YAML document per object, `---` between them (YAML 1.1-safe scalars, block style). */
+export function toYamlStream(objects: readonly KrmObject[]): string {
+  return objects.map((o) => stringifyForOutput(o)).join('---\n');
+}
