@@ -369,7 +369,7 @@ function goSyntax(v: unknown, top = true): string {
 
 function fmtArg(v: unknown, verb: string, f: Flags): string {
   if (verb === 'T') return pad(goTypeName(v), f, false);
-  if (verb === 'v' && f.sharp && typeof v === 'bigint') return pad(v.toString(), f, false);
+  if (verb === 'v' && f.sharp) return pad(goSyntax(v), f, false);
   if (v === null || v === undefined) return verb === 'v' ? pad('<nil>', f, false) : badVerb(verb, v);
   if (v instanceof GoStringer && 'vsxXq'.includes(verb)) return fmtString(v.text, verb, f);
   if (v instanceof GoStruct && v.stringerText !== undefined && 'vsxXq'.includes(verb)) return fmtString(v.stringerText, verb, f);
@@ -386,12 +386,12 @@ function fmtArg(v: unknown, verb: string, f: Flags): string {
   if (v instanceof Uint8Array && 'sqxX'.includes(verb)) return fmtString(Buffer.from(v).toString('latin1'), verb, f);
   if (verb === 'v') return pad(f.sharp ? goSyntax(v) : formatValue(v, f.plus), f, false);
   if (Array.isArray(v) || isGoMap(v) || v instanceof GoStruct) {
-    // fmt applies the verb element-wise to composites.
-    const inner = (e: unknown) => fmtArg(e, verb, { ...f, width: undefined });
-    if (Array.isArray(v)) return pad('[' + v.map(inner).join(' ') + ']', f, false);
-    if (v instanceof GoStruct) return pad('{' + Object.values(v.fields).map(inner).join(' ') + '}', f, false);
+    // fmt applies the verb, flags and width element-wise to composites.
+    const inner = (e: unknown) => fmtArg(e, verb, f);
+    if (Array.isArray(v)) return '[' + v.map(inner).join(' ') + ']';
+    if (v instanceof GoStruct) return '{' + Object.values(v.fields).map(inner).join(' ') + '}';
     const keys = Object.keys(v).sort(compareBytes);
-    return pad('map[' + keys.map((k) => `${fmtArg(k, verb, { ...f, width: undefined })}:${inner(v[k])}`).join(' ') + ']', f, false);
+    return 'map[' + keys.map((k) => `${fmtArg(k, verb, f)}:${inner(v[k])}`).join(' ') + ']';
   }
   return badVerb(verb, v);
 }

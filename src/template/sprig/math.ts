@@ -40,6 +40,49 @@ export function toFloat64(v: unknown): number {
   return 0;
 }
 
+// sprig does float math in shopspring/decimal: exact decimal arithmetic on the shortest decimal form of
+// each operand (0.1 + 0.2 is 0.3), division to 16 decimal places.
+interface Dec { n: bigint; scale: number }
+
+function toDec(x: number): Dec {
+  if (!Number.isFinite(x)) throw new GoCallError(`can't convert ${x} to decimal`);
+  const [m, e] = x.toExponential().split('e') as [string, string];
+  const digits = m.replace('.', '').replace('-', '');
+  const frac = (m.split('.')[1] ?? '').length;
+  const scale = frac - Number(e);
+  const n = BigInt((x < 0 ? '-' : '') + digits);
+  return scale >= 0 ? { n, scale } : { n: n * 10n ** BigInt(-scale), scale: 0 };
+}
+
+const align = (a: Dec, b: Dec): [bigint, bigint, number] => {
+  const s = Math.max(a.scale, b.scale);
+  return [a.n * 10n ** BigInt(s - a.scale), b.n * 10n ** BigInt(s - b.scale), s];
+};
+const decNum = (d: Dec) => Number(`${d.n}e-${d.scale}`);
+
+function decAdd(a: number, b: number, sign: 1n | -1n): number {
+  const [x, y, s] = align(toDec(a), toDec(b));
+  return decNum({ n: x + sign * y, scale: s });
+}
+
+function decMul(a: number, b: number): number {
+  const x = toDec(a);
+  const y = toDec(b);
+  return decNum({ n: x.n * y.n, scale: x.scale + y.scale });
+}
+
+function decDiv(a: number, b: number): number {
+  const x = toDec(a);
+  const y = toDec(b);
+  if (y.n === 0n) throw new GoCallError('decimal division by 0');
+  // Quotient to 16 decimal places, rounded half away from zero.
+  const num = x.n * 10n ** BigInt(y.scale + 17);
+  const den = y.n * 10n ** BigInt(x.scale);
+  let q = num / den;
+  q = q >= 0n ? (q + 5n) / 10n : (q - 5n) / 10n;
+  return decNum({ n: q, scale: 16 });
+}
+
 const intOp = (f: (a: bigint, b: bigint) => bigint) => goFunc(['any', 'any'], (a: unknown, b: unknown) => wrap64(f(toInt64(a), toInt64(b))));
 const floatOp = (f: (a: number, b: number) => number) => goFunc(['any', 'any'], (a: unknown, b: unknown) => f(toFloat64(a), toFloat64(b)));
 
@@ -63,10 +106,10 @@ export const mathFuncs: FuncMap = {
   max: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<bigint>((m, x) => (toInt64(x) > m ? toInt64(x) : m), toInt64(a)), 'any'),
   min: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<bigint>((m, x) => (toInt64(x) < m ? toInt64(x) : m), toInt64(a)), 'any'),
   add1f: goFunc(['any'], (a: unknown) => toFloat64(a) + 1),
-  addf: goFunc([], (...xs: unknown[]) => xs.reduce<number>((s, x) => s + toFloat64(x), 0), 'any'),
-  subf: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<number>((s, x) => s - toFloat64(x), toFloat64(a)), 'any'),
-  mulf: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<number>((s, x) => s * toFloat64(x), toFloat64(a)), 'any'),
-  divf: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<number>((s, x) => s / toFloat64(x), toFloat64(a)), 'any'),
+  addf: goFunc([], (...xs: unknown[]) => xs.reduce<number>((s, x) => decAdd(s, toFloat64(x), 1n), 0), 'any'),
+  subf: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<number>((s, x) => decAdd(s, toFloat64(x), -1n), toFloat64(a)), 'any'),
+  mulf: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<number>((s, x) => decMul(s, toFloat64(x)), toFloat64(a)), 'any'),
+  divf: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<number>((s, x) => decDiv(s, toFloat64(x)), toFloat64(a)), 'any'),
   maxf: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<number>((m, x) => Math.max(m, toFloat64(x)), toFloat64(a)), 'any'),
   minf: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<number>((m, x) => Math.min(m, toFloat64(x)), toFloat64(a)), 'any'),
   floor: goFunc(['any'], (a: unknown) => Math.floor(toFloat64(a))),
