@@ -1,25 +1,16 @@
 // The Helm-style functions OSM adds to OSP templates (pkg/util/funcmap): toYaml/fromYaml/fromYamlArray and
 // fromJson/fromJsonArray (errors under key "Error"). OSM's toJson (errors swallowed) behaves as sprig's.
-import { Document, parse } from 'yaml';
+import { parse } from 'yaml';
+import { marshalYamlV3 } from './goYamlV3.ts';
 import { goFunc, type FuncMap } from '../functions.ts';
 import { GoPointer, GoStringer, GoStruct, isGoMap } from '../values.ts';
 import { compareBytes } from '../goFormat.ts';
 import { goJsonUnmarshal } from './encoding.ts';
 
-function toPlain(v: unknown): unknown {
-  if (v instanceof GoStringer) return v.text;
-  if (v instanceof GoPointer) return v.elem === null ? null : toPlain(v.elem);
-  if (typeof v === 'bigint') return Number(v);
-  if (Array.isArray(v)) return v.map(toPlain);
-  if (v instanceof GoStruct) return Object.fromEntries(Object.entries(v.fields).map(([k, x]) => [k, toPlain(x)]));
-  if (isGoMap(v)) return Object.fromEntries(Object.keys(v).sort(compareBytes).map((k) => [k, toPlain(v[k])]));
-  return v === undefined ? null : v;
-}
 
-/** gopkg.in/yaml.v3 Marshal layout (4-space indent, sorted keys), trailing newline trimmed like Helm. */
+/** gopkg.in/yaml.v3 Marshal, trailing newline trimmed like Helm. */
 function toYaml(v: unknown): string {
-  const doc = new Document(toPlain(v));
-  return doc.toString({ indent: 4, indentSeq: true, lineWidth: 0, flowCollectionPadding: false }).replace(/\n$/, '');
+  return marshalYamlV3(v).replace(/\n$/, '');
 }
 
 function fromYaml(s: string, wantArray: boolean): unknown {
