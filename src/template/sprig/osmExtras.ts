@@ -3,8 +3,7 @@
 import { parse } from 'yaml';
 import { marshalYamlV3 } from './goYamlV3.ts';
 import { goFunc, type FuncMap } from '../functions.ts';
-import { GoPointer, GoStringer, GoStruct, isGoMap } from '../values.ts';
-import { compareBytes } from '../goFormat.ts';
+import { isGoMap } from '../values.ts';
 import { goJsonUnmarshal } from './encoding.ts';
 
 
@@ -13,14 +12,20 @@ function toYaml(v: unknown): string {
   return marshalYamlV3(v).replace(/\n$/, '');
 }
 
+// yaml.v3 reads YAML 1.2-style (only true/false are booleans) and whole numbers as ints.
 function fromYaml(s: string, wantArray: boolean): unknown {
+  let v: unknown;
   try {
-    const v = parse(s, { version: '1.1' });
-    if (wantArray) return Array.isArray(v) ? v : [];
-    return isGoMap(v) ? v : {};
+    v = parse(s, { intAsBigInt: true, uniqueKeys: true });
   } catch (e) {
     return wantArray ? [(e as Error).message] : { Error: (e as Error).message };
   }
+  if (wantArray) {
+    if (Array.isArray(v) || v === null || v === undefined) return v ?? [];
+    return [`yaml: unmarshal errors:\n  line 1: cannot unmarshal !!${isGoMap(v) ? 'map' : 'str'} into []interface {}`];
+  }
+  if (isGoMap(v) || v === null || v === undefined) return v ?? {};
+  return { Error: `yaml: unmarshal errors:\n  line 1: cannot unmarshal !!${Array.isArray(v) ? 'seq' : 'str'} into map[string]interface {}` };
 }
 
 export const osmExtraFuncs: FuncMap = {
