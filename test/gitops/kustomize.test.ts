@@ -1,0 +1,116 @@
+// kustomize route, end to end with the real `kubectl kustomize` (kustomize v5.5.0): osm-krm declared as a
+// transformer with `config.kubernetes.io/function`. kubectl runs container functions with `docker run`;
+// the `docker` shim on PATH runs the built bundle, so kustomize's real container path is exercised.
+import assert from 'node:assert/strict';
+import { accessSync, constants, readFileSync, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { parse } from 'yaml';
+import { BUNDLE, EXAMPLE_IMAGE, EXAMPLE_SECRETS, EXAMPLES, ORCHESTRATOR_ANNOTATION, identity, isLocalConfig, parseStream, run, runOk, tempDir, toolEnv } from './support.ts';
+
+const KUSTOMIZE = join(EXAMPLES, 'kustomize');
+
+/** What the example renders: its inputs (minus local-config) and, per MachineDeployment, an OSC and three Secrets. */
+export const EXAMPLE_MANIFESTS = [
+  'cluster.k8s.io/v1alpha1/MachineDeployment/kube-system/workers-a',
+  'cluster.k8s.io/v1alpha1/MachineDeployment/kube-system/workers-b',
+  'operatingsystemmanager.k8c.io/v1alpha1/OperatingSystemConfig/kube-system/workers-a-kube-system-config',
+  'operatingsystemmanager.k8c.io/v1alpha1/OperatingSystemConfig/kube-system/workers-b-kube-system-config',
+  'operatingsystemmanager.k8c.io/v1alpha1/OperatingSystemProfile/kube-system/example-ubuntu',
+  'v1/Secret/cloud-init-settings/kube-system-workers-a-kubelet-bootstrap-config',
+  'v1/Secret/cloud-init-settings/kube-system-workers-b-kubelet-bootstrap-config',
+  'v1/Secret/cloud-init-settings/workers-a-kube-system-bootstrap-config',
+  'v1/Secret/cloud-init-settings/workers-a-kube-system-provisioning-config',
+  'v1/Secret/cloud-init-settings/workers-b-kube-system-bootstrap-config',
+  'v1/Secret/cloud-init-settings/workers-b-kube-system-provisioning-config',
+];
+
+/** A Secret's data, decoded, with the b64-encoded files of a cloud-config decoded too. */
+export function secretText(objects: readonly any[], name: string): string {
+  const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === name);
+  assert.ok(secret, `no Secret ${name}`);
+  const text = Object.values(secret.data as Record<string, string>).map((v) => Buffer.from(v, 'base64').toString('utf8')).join('\n');
+  return text.replace(/encoding: 'b64'\n\s+content: \|-\n\s+(\S+)/g, (_m, b64: string) => Buffer.from(b64, 'base64').toString('utf8'));
+}
+
+function kustomizeContainer(extraEnv: Record<string, string>) {
+  const log = join(tempDir(), 'docker.log');
+  const r = run('kubectl', ['kustomize', '--enable-alpha-plugins', join(KUSTOMIZE, 'container')], {
+    env: toolEnv({ OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE, OSM_KRM_SHIM_LOG: log, ...extraEnv }),
+  });
+  let calls: Array<{ argv: string[]; stdin: string }> = [];
+  try {
+    calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  } catch {
+    // never called
+  }
+  return { ...r, calls };
+}
+
+test('kubectl kustomize runs the container function through docker and outputs the generated manifests', () => {
+  const r = kustomizeContainer(EXAMPLE_SECRETS);
+  assert.equal(r.status, 0, r.stderr);
+  const objects = parseStream(r.stdout);
+  assert.deepEqual(objects.map(identity).sort(), EXAMPLE_MANIFESTS);
+  for (const o of objects) {
+    assert.ok(!isLocalConfig(o), `${identity(o)} is local-config`);
+    for (const k of Object.keys(o.metadata.annotations ?? {})) assert.doesNotMatch(k, ORCHESTRATOR_ANNOTATION, `${identity(o)} keeps ${k}`);
+  }
+  // The secrets reached the function through `envs:` and `docker run -e NAME`.
+  assert.match(secretText(objects, 'workers-a-kube-system-bootstrap-config'), /Bearer example-cloud-init-getter-token/);
+  assert.match(secretText(objects, 'kube-system-workers-a-kubelet-bootstrap-config'), /token: abcdef\.0123456789abcdef/);
+
+  assert.equal(r.calls.length, 1);
+  const argv = r.calls[0]!.argv;
+  assert.equal(argv[0], 'run');
+  assert.equal(argv[argv.length - 1], EXAMPLE_IMAGE);
+  for (const flag of ['--rm', '-i', '--network none', '--user nobody', '-e OSM_CLOUD_INIT_GETTER_TOKEN', '-e OSM_BOOTSTRAP_TOKEN']) {
+    assert.ok(` ${argv.join(' ')} `.includes(` ${flag} `), `docker run without ${flag}: ${argv.join(' ')}`);
+  }
+  // A transformer sees every accumulated resource, local-config ones included; its config is functionConfig.
+  const input = parse(r.calls[0]!.stdin);
+  assert.equal(input.kind, 'ResourceList');
+  assert.equal(input.functionConfig.kind, 'OperatingSystemManager');
+  assert.deepEqual(input.items.map(identity).sort(), [
+    'cluster.k8s.io/v1alpha1/MachineDeployment/kube-system/workers-a',
+    'cluster.k8s.io/v1alpha1/MachineDeployment/kube-system/workers-b',
+    'operatingsystemmanager.k8c.io/v1alpha1/OperatingSystemProfile/kube-system/example-ubuntu',
+    'v1/ConfigMap/kube-public/cluster-info',
+  ]);
+});
+
+test('a function error fails the kustomize build, with the message on stderr', () => {
+  const r = kustomizeContainer({ OSM_BOOTSTRAP_TOKEN: EXAMPLE_SECRETS.OSM_BOOTSTRAP_TOKEN });
+  assert.notEqual(r.status, 0);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /environment variable OSM_CLOUD_INIT_GETTER_TOKEN \(named by spec\.cluster\.cloudInitGetterToken\.env\) is not set/);
+});
+
+test('kubectl kustomize silently skips the exec variant (the standalone kustomize with --enable-exec is needed)', () => {
+  const r = run('kubectl', ['kustomize', '--enable-alpha-plugins', join(KUSTOMIZE, 'exec')], { env: toolEnv(EXAMPLE_SECRETS) });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(parseStream(r.stdout).map(identity).sort(), EXAMPLE_MANIFESTS.filter((id) => !/OperatingSystemConfig|Secret/.test(id)));
+  assert.match(run('kubectl', ['kustomize', '--enable-alpha-plugins', '--enable-exec', join(KUSTOMIZE, 'exec')]).stderr, /unknown flag: --enable-exec/);
+});
+
+test('the exec variant names the bundle, which renders kustomize\'s own input from that directory', () => {
+  const exec = join(KUSTOMIZE, 'exec');
+  const fnConfig = parse(readFileSync(join(exec, 'osm.yaml'), 'utf8'));
+  const spec = parse(fnConfig.metadata.annotations['config.kubernetes.io/function']);
+  // kustomize runs a relative exec path from the kustomization's directory.
+  const path = resolve(exec, spec.exec.path);
+  assert.equal(realpathSync(path), realpathSync(BUNDLE));
+  accessSync(path, constants.X_OK);
+  // Same spec as the container variant: only the function annotation differs.
+  const container = parse(readFileSync(join(KUSTOMIZE, 'container', 'osm.yaml'), 'utf8'));
+  assert.deepEqual(fnConfig.spec, container.spec);
+
+  const captured = kustomizeContainer(EXAMPLE_SECRETS).calls[0]!.stdin;
+  const r = runOk(spec.exec.path, [], { cwd: exec, input: captured, env: toolEnv(EXAMPLE_SECRETS) });
+  const out = parse(r.stdout);
+  assert.equal(out.kind, 'ResourceList');
+  assert.deepEqual(
+    out.items.filter((o: any) => !isLocalConfig(o)).map(identity).sort(),
+    EXAMPLE_MANIFESTS,
+  );
+});
