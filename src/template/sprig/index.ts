@@ -5,7 +5,7 @@
 // hermetic and deterministic): now, date*, dateModify, ago, duration*, htmlDate*, unixEpoch, env, expandenv,
 // randAlpha*, randAscii, randNumeric, randBytes, randInt, uuidv4, shuffle, genCA*, genPrivateKey,
 // genSelfSignedCert*, genSignedCert*, derivePassword, buildCustomCert, encryptAES/decryptAES, bcrypt,
-// htpasswd, getHostByName, and toToml/fromToml (not implemented yet).
+// htpasswd, getHostByName; and fromToml (not implemented yet).
 import type { FuncMap } from '../functions.ts';
 import { stringFuncs } from './strings.ts';
 import { defaultFuncs } from './defaults.ts';

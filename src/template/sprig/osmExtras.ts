@@ -2,6 +2,7 @@
 // fromJson/fromJsonArray (errors under key "Error"). OSM's toJson (errors swallowed) behaves as sprig's.
 import { parse } from 'yaml';
 import { marshalYamlV3 } from './goYamlV3.ts';
+import { marshalToml } from './toml.ts';
 import { goFunc, type FuncMap } from '../functions.ts';
 import { isGoMap } from '../values.ts';
 import { goJsonUnmarshal } from './encoding.ts';
@@ -29,6 +30,13 @@ function fromYaml(s: string, wantArray: boolean): unknown {
 }
 
 export const osmExtraFuncs: FuncMap = {
+  toToml: goFunc(['any'], (v: unknown) => {
+    try {
+      return marshalToml(v);
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }),
   toYaml: goFunc(['any'], (v: unknown) => {
     try {
       return toYaml(v);
