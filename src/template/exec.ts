@@ -562,6 +562,8 @@ export class Executor {
       this.errorf(`invalid value; expected ${GO_PARAM_NAMES[typ]}`);
     }
     if (typ === undefined || typ === 'any' || reflectArg) return value;
+    // A nil interface{} is not assignable to a concrete parameter type.
+    if (value === null) this.errorf(`wrong type for value; expected ${GO_PARAM_NAMES[typ]}; got interface {}`);
     let v: unknown = value;
     if (v instanceof GoPointer && !assignable(v, typ)) {
       if (v.elem === null) this.errorf(`dereference of nil pointer of type ${GO_PARAM_NAMES[typ]}`);

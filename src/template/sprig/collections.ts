@@ -9,7 +9,7 @@ function asList(v: unknown, fn: string): unknown[] {
   if (v === null || v === undefined) nilDeref();
   if (Array.isArray(v)) return v;
   if (v instanceof Uint8Array) return Array.from(v, (b) => BigInt(b));
-  throw new GoCallError(`Cannot ${fn} on type ${v === null || v === undefined ? '<nil>' : typeof v === 'string' ? 'string' : 'interface {}'}`);
+  throw new GoCallError(`Cannot ${fn} on type ${goKind(v)}`);
 }
 
 function deepEqual(a: unknown, b: unknown): boolean {
@@ -93,11 +93,12 @@ function untilStep(start: bigint, stop: bigint, step: bigint): bigint[] {
 
 export const collectionFuncs: FuncMap = {
   list: goFunc([], (...v: unknown[]) => v, 'any'),
+  tuple: goFunc([], (...v: unknown[]) => v, 'any'),
   first: goFunc(['any'], (l: unknown) => (l === null || l === undefined ? nilDeref() : asList(l, 'find first')[0] ?? null)),
   rest: goFunc(['any'], (l: unknown) => (l === null || l === undefined ? nilDeref() : asList(l, 'find rest').slice(1))),
   last: goFunc(['any'], (l: unknown) => (l === null || l === undefined ? nilDeref() : asList(l, 'find last').at(-1) ?? null)),
   initial: goFunc(['any'], (l: unknown) => (l === null || l === undefined ? nilDeref() : asList(l, 'find initial').slice(0, -1))),
-  append: goFunc(['any', 'any'], (l: unknown, v: unknown) => [...asList(l, 'append'), v]),
+  append: goFunc(['any', 'any'], (l: unknown, v: unknown) => [...asList(l, 'push'), v]),
   push: goFunc(['any', 'any'], (l: unknown, v: unknown) => [...asList(l, 'push'), v]),
   prepend: goFunc(['any', 'any'], (l: unknown, v: unknown) => [v, ...asList(l, 'prepend')]),
   concat: goFunc([], (...ls: unknown[]) => ls.flatMap((l) => (l === null || l === undefined ? [] : asList(l, 'concat'))), 'any'),
@@ -108,7 +109,7 @@ export const collectionFuncs: FuncMap = {
   compact: goFunc(['any'], (l: unknown) => asList(l, 'compact').filter((x) => builtins.truth(x))),
   chunk: goFunc(['int', 'any'], (size: bigint, l: unknown) => {
     const a = asList(l, 'chunk');
-    if (size <= 0n) throw new GoCallError('runtime error: integer divide by zero');
+    if (size <= 0n) throw new GoCallError('runtime error: makeslice: len out of range');
     const out: unknown[][] = [];
     for (let i = 0; i < a.length; i += Number(size)) out.push(a.slice(i, i + Number(size)));
     return out;
@@ -143,7 +144,9 @@ export const collectionFuncs: FuncMap = {
     const d = args[args.length - 2];
     let cur: unknown = m;
     for (const k of args.slice(0, -2)) {
-      if (!isGoMap(cur) || !Object.prototype.hasOwnProperty.call(cur, strval(k))) return d;
+      // sprig asserts each level is a map[string]interface{}.
+      if (!isGoMap(cur)) throw new GoCallError(`interface conversion: interface {} is ${cur === null || cur === undefined ? 'nil' : goTypeName(cur)}, not map[string]interface {}`);
+      if (!Object.prototype.hasOwnProperty.call(cur, strval(k))) return d;
       cur = cur[strval(k)];
     }
     return cur;

@@ -200,6 +200,31 @@ function guard(s: string): string {
   return s;
 }
 
+/** Go's encoding/json error text for the JSON.parse failures templates meet most. */
+export function goJsonError(text: string): string {
+  try {
+    JSON.parse(text);
+    return '';
+  } catch {
+    // Find the first offending character the way Go's scanner reports it.
+    const t = text.trim();
+    if (t === '') return 'unexpected end of JSON input';
+    const m = /^\{\s*([^"\s}])/.exec(t);
+    if (m) return `invalid character '${m[1]}' looking for beginning of object key string`;
+    return 'unexpected end of JSON input';
+  }
+}
+
+export const strictJsonFuncs: FuncMap = {
+  mustFromJson: goFunc(['string'], (s: string) => {
+    try {
+      return goJsonUnmarshal(s);
+    } catch {
+      throw new GoCallError(goJsonError(s));
+    }
+  }),
+};
+
 export const encodingFuncs: FuncMap = {
   b64enc: goFunc(['string'], (s: string) => Buffer.from(s, 'utf8').toString('base64')),
   b64dec: goFunc(['string'], b64dec),
@@ -271,11 +296,12 @@ export const encodingFuncs: FuncMap = {
     return n < 0n ? parts : parts.slice(0, Number(n));
   }),
   regexQuoteMeta: goFunc(['string'], (s: string) => s.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&')),
+  // sprig's fromJson swallows errors (nil); OSM's override reports them under "Error" (osmExtras.ts).
   fromJson: goFunc(['string'], (s: string) => {
     try {
       return goJsonUnmarshal(s);
-    } catch (e) {
-      return { Error: (e as Error).message };
+    } catch {
+      return null;
     }
   }),
   toDecimal: goFunc(['any'], (v: unknown) => BigInt(parseInt(strval(v), 8) || 0)),

@@ -5,7 +5,7 @@ import { marshalYamlV3 } from './goYamlV3.ts';
 import { marshalToml } from './toml.ts';
 import { goFunc, type FuncMap } from '../functions.ts';
 import { isGoMap } from '../values.ts';
-import { goJsonUnmarshal } from './encoding.ts';
+import { goJsonError, goJsonUnmarshal } from './encoding.ts';
 
 
 /** gopkg.in/yaml.v3 Marshal, trailing newline trimmed like Helm. */
@@ -50,16 +50,17 @@ export const osmExtraFuncs: FuncMap = {
     try {
       const v = goJsonUnmarshal(s);
       return isGoMap(v) ? v : {};
-    } catch (e) {
-      return { Error: (e as Error).message };
+    } catch {
+      return { Error: goJsonError(s) };
     }
   }),
   fromJsonArray: goFunc(['string'], (s: string) => {
     try {
       const v = goJsonUnmarshal(s);
-      return Array.isArray(v) ? v : [];
-    } catch (e) {
-      return [(e as Error).message];
+      if (Array.isArray(v)) return v;
+      return [`json: cannot unmarshal ${isGoMap(v) ? 'object' : typeof v === 'string' ? 'string' : 'number'} into Go value of type []interface {}`];
+    } catch {
+      return [goJsonError(s)];
     }
   }),
 };
