@@ -75,10 +75,11 @@ function renderResourceList(list: ResourceList, env: Environment, secrets: Secre
     let facts: ClusterFacts;
     let containerRuntime;
     try {
-      facts = collectClusterFacts(config, list.items, env);
+      // Only inputs count as facts: our own previous output (e.g. derived token Secrets) must not feed back.
+      facts = collectClusterFacts(config, c.kept, env);
       secrets.add(facts.cloudInitGetterToken);
       secrets.add(facts.bootstrapTokenKey);
-      containerRuntime = buildContainerRuntimeOptions(config, list.items);
+      containerRuntime = buildContainerRuntimeOptions(config, c.kept);
     } catch (e) {
       results.push(toResult(e, configRef, configFile));
       return failed();
