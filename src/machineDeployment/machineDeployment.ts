@@ -88,7 +88,7 @@ export function parseMachineDeployment(obj: KrmObject): MachineDeployment {
   const name = meta.name;
   if (typeof name !== 'string' || name === '') throw new ResourceError('MachineDeployment has no metadata.name', 'metadata.name');
   const namespace = typeof meta.namespace === 'string' && meta.namespace !== '' ? meta.namespace : 'default';
-  const annotations = stringMap(meta.annotations, 'metadata.annotations');
+  const annotations = clusterVisible(stringMap(meta.annotations, 'metadata.annotations'));
   const spec = (obj.spec ?? {}) as Record<string, any>;
   const kubelet = spec?.template?.spec?.versions?.kubelet;
   if (typeof kubelet !== 'string' || kubelet === '') {
@@ -111,6 +111,16 @@ export function parseMachineDeployment(obj: KrmObject): MachineDeployment {
   if (pc.network !== undefined && pc.network !== null) providerConfig.network = pc.network as NetworkConfig;
   if (typeof pc.overwriteCloudConfig === 'string') providerConfig.overwriteCloudConfig = pc.overwriteCloudConfig;
   return { name, namespace, annotations, kubeletVersion: kubelet, providerConfig };
+}
+
+// Annotations kpt and kustomize add while a resource is in flight and strip before it is written or applied:
+// the MachineDeployment in the cluster never has them, so they must not change the annotations hash.
+const ORCHESTRATOR_ANNOTATION = /^(?:internal\.config\.kubernetes\.io\/|config\.kubernetes\.io\/(?:path|index)$|config\.k8s\.io\/id$|kustomize\.config\.k8s\.io\/)/;
+
+function clusterVisible(annotations: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(annotations)) if (!ORCHESTRATOR_ANNOTATION.test(k)) out[k] = v;
+  return out;
 }
 
 function stringMap(v: unknown, path: string): Record<string, string> {

@@ -22,3 +22,19 @@ test('map[string]string marshals like Go encoding/json', () => {
   // A lone surrogate is invalid UTF-8 to Go and becomes U+FFFD.
   assert.equal(goJsonStringMap({ a: '\ud800' }), '{"a":"\ufffd"}');
 });
+
+test('orchestrator annotations (kpt, kustomize) never reach the annotations hash', async () => {
+  const { parseMachineDeployment } = await import('../../src/machineDeployment/machineDeployment.ts');
+  const md = (extra: Record<string, string>) => parseMachineDeployment({
+    apiVersion: 'cluster.k8s.io/v1alpha1', kind: 'MachineDeployment',
+    metadata: { name: 'm', namespace: 'kube-system', annotations: { 'k8c.io/operating-system-profile': 'osp-ubuntu', ...extra } },
+    spec: { template: { spec: { providerSpec: { value: { cloudProvider: 'aws', operatingSystem: 'ubuntu' } }, versions: { kubelet: '1.34.0' } } } },
+  } as any);
+  const plain = annotationsHash(md({}).annotations);
+  const inFlight = annotationsHash(md({
+    'internal.config.kubernetes.io/path': 'md.yaml', 'internal.config.kubernetes.io/package-path': '/abs', 'config.kubernetes.io/path': 'md.yaml',
+    'config.kubernetes.io/index': '0', 'config.k8s.io/id': '1', 'kustomize.config.k8s.io/id': 'x',
+  }).annotations);
+  assert.equal(inFlight, plain);
+  assert.notEqual(annotationsHash(md({ 'team': 'a' }).annotations), plain);
+});
