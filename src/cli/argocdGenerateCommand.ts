@@ -89,7 +89,7 @@ function generate(dirArg: string, configArg: string | undefined, io: CommandIO):
   const chosen = chooseFunctionConfig(dir, input, configFile);
   let config = applySettings(chosen.config, [...settings.values()]);
   config = applySettings(config, mountedSecretSettings(config, secretsDirectory(io.env)));
-  checkNoSecretsFromGit(config, chosen.objects);
+  checkNoSecretsFromGit(config, chosen.objects, input.paths);
 
   const rendered = renderManifests(chosen.objects, config, { ...io, cwd: dir });
   if (rendered.exitCode !== 0) {

@@ -9,7 +9,6 @@ import type { KrmObject } from '../io/resourceList.ts';
 import { GENERATED_PATH_PREFIX } from '../function/generatedPaths.ts';
 import type { PluginSetting } from './argocdParameters.ts';
 import { CommandError } from './commandIO.ts';
-import { pathAnnotationOf } from './renderManifests.ts';
 
 export const SECRETS_DIR_ENV = 'OSM_KRM_SECRETS_DIR';
 export const DEFAULT_SECRETS_DIR = '/var/run/secrets/osm-krm';
@@ -45,7 +44,7 @@ function hasSource(config: KrmObject | undefined, field: string, flag: string): 
 }
 
 /** Refuses cluster secrets that would come from Git: inline in the config, a relative file, a Secret manifest. */
-export function checkNoSecretsFromGit(config: KrmObject | undefined, objects: readonly KrmObject[]): void {
+export function checkNoSecretsFromGit(config: KrmObject | undefined, objects: readonly KrmObject[], paths: ReadonlyMap<KrmObject, string>): void {
   const advice = `take it from a file mounted into the plugin sidecar (${SECRETS_DIR_ENV}, default ${DEFAULT_SECRETS_DIR}) or from the sidecar's environment`;
   if (config !== undefined && isTyped(config)) {
     for (const s of CLUSTER_SECRETS) {
@@ -66,7 +65,7 @@ export function checkNoSecretsFromGit(config: KrmObject | undefined, objects: re
   }
   for (const o of objects) {
     if (o.apiVersion !== 'v1' || o.kind !== 'Secret') continue;
-    const path = pathAnnotationOf(o);
+    const path = paths.get(o);
     if (path !== undefined && path.startsWith(GENERATED_PATH_PREFIX)) continue; // our own output, regenerated
     const ns = o.metadata?.namespace;
     const name = o.metadata?.name;

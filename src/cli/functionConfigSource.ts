@@ -1,11 +1,11 @@
 // Which functionConfig a directory-based command uses: an explicit file, or else the one
 // `OperatingSystemManager` object found in the directory (as a kpt package keeps its configPath file).
 import { existsSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import type { KrmObject } from '../io/resourceList.ts';
 import { CommandError } from './commandIO.ts';
-import { listYamlFiles, readManifestFile, type ManifestDirectory } from './manifestDirectory.ts';
-import { isOsmConfig, pathAnnotationOf } from './renderManifests.ts';
+import { listYamlFiles, readManifestFile, withSourceAnnotations, type ManifestDirectory } from './manifestDirectory.ts';
+import { isOsmConfig } from './renderManifests.ts';
 
 export interface ChosenConfig {
   /** undefined: no config anywhere, the function's defaults apply. */
@@ -25,18 +25,24 @@ export function readConfigFile(path: string): KrmObject {
 
 export function chooseFunctionConfig(dir: string, input: ManifestDirectory, explicitFile: string | undefined): ChosenConfig {
   const objects = input.objects.filter((o) => !isOsmConfig(o));
-  if (explicitFile !== undefined) return { config: readConfigFile(explicitFile), objects };
-  const candidates = input.layout === 'plain' ? input.objects.filter(isOsmConfig) : scanForConfigs(dir);
-  if (candidates.length > 1) {
-    const where = candidates.map((c) => pathAnnotationOf(c) ?? '?').join(', ');
-    throw new CommandError(`several OperatingSystemManager configs in ${dir} (${where}); name one explicitly`);
+  if (explicitFile !== undefined) {
+    return { config: withSourceAnnotations(readConfigFile(explicitFile), relative(dir, explicitFile).split(sep).join('/'), 0), objects };
   }
-  return { config: candidates[0], objects };
+  const candidates =
+    input.layout === 'plain'
+      ? input.objects.filter(isOsmConfig).map((object) => ({ object, path: input.paths.get(object) ?? '?' }))
+      : scanForConfigs(dir);
+  if (candidates.length > 1) {
+    throw new CommandError(`several OperatingSystemManager configs in ${dir} (${candidates.map((c) => c.path).join(', ')}); name one explicitly`);
+  }
+  const found = candidates[0];
+  // The path annotation lets the function's results name the config's file.
+  return { config: found === undefined ? undefined : withSourceAnnotations(found.object, found.path, 0), objects };
 }
 
 /** kustomize drops local-config objects, so look for the config in the files themselves. */
-function scanForConfigs(dir: string): KrmObject[] {
-  const found: KrmObject[] = [];
+function scanForConfigs(dir: string): Array<{ object: KrmObject; path: string }> {
+  const found: Array<{ object: KrmObject; path: string }> = [];
   for (const rel of listYamlFiles(dir)) {
     let objects: KrmObject[];
     try {
@@ -44,7 +50,7 @@ function scanForConfigs(dir: string): KrmObject[] {
     } catch {
       continue; // patches and other non-manifest YAML of a kustomization
     }
-    found.push(...objects.filter(isOsmConfig));
+    for (const object of objects.filter(isOsmConfig)) found.push({ object, path: rel });
   }
   return found;
 }

@@ -2,8 +2,10 @@
 //
 // Two layouts, decided by the top directory alone:
 // - plain: every *.yaml / *.yml file below it (dot-files and dot-directories skipped, as kpt and Argo CD skip
-//   .git and .expected), each document an object; objects carry kpt's path/index annotations, so the
-//   function recognises its own previous output (osm-generated/...) and its state file.
+//   .git and .expected), each document an object. Objects under osm-generated/ (the function's previous
+//   output and its state, e.g. from `kpt fn render`) carry kpt's path annotation so the function recognises
+//   them; other objects are passed as they are in Git: the function hashes a MachineDeployment's annotations
+//   as they will be in the cluster, so no orchestrator annotation may be added to them.
 // - kustomization: `kustomize build` (or `kubectl kustomize`) of the directory. kustomize drops
 //   local-config resources from its output, so the state file is read from disk beside it.
 import { spawnSync } from 'node:child_process';
@@ -12,7 +14,7 @@ import { delimiter, join, relative, resolve, sep } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { KrmObject } from '../io/resourceList.ts';
 import { PARSE_OPTIONS } from '../io/yamlSchema.ts';
-import { generatedSharedPath } from '../function/generatedPaths.ts';
+import { GENERATED_PATH_PREFIX, generatedSharedPath } from '../function/generatedPaths.ts';
 import { STATE_PATH } from '../gitops/renderState.ts';
 import { CommandError, type CommandIO } from './commandIO.ts';
 
@@ -25,6 +27,8 @@ export interface ManifestDirectory {
   layout: 'plain' | 'kustomization';
   /** The resources, in a stable order (file path, then document index). */
   objects: KrmObject[];
+  /** The file (relative to the directory) each object was read from, when known. */
+  paths: Map<KrmObject, string>;
 }
 
 export function isKustomizationDirectory(dir: string): boolean {
@@ -34,21 +38,26 @@ export function isKustomizationDirectory(dir: string): boolean {
 /** Reads `dir`; `skipFiles` (absolute paths) are left out, e.g. the config file when it lies inside `dir`. */
 export function readManifestDirectory(dir: string, io: CommandIO, skipFiles: readonly string[] = []): ManifestDirectory {
   if (!isDirectory(dir)) throw new CommandError(`${dir} is not a directory`);
-  if (isKustomizationDirectory(dir)) {
-    const objects = parseManifests(kustomizeBuild(dir, io), 'kustomize build output');
-    for (const p of statePaths()) {
-      if (existsSync(join(dir, p))) objects.push(...readManifestFile(dir, p));
+  const objects: KrmObject[] = [];
+  const paths = new Map<KrmObject, string>();
+  const add = (rel: string) => {
+    for (const o of readManifestFile(dir, rel)) {
+      objects.push(o);
+      paths.set(o, rel);
     }
-    return { layout: 'kustomization', objects };
+  };
+  if (isKustomizationDirectory(dir)) {
+    objects.push(...parseManifests(kustomizeBuild(dir, io), 'kustomize build output'));
+    for (const p of statePaths()) if (existsSync(join(dir, p))) add(p);
+    return { layout: 'kustomization', objects, paths };
   }
   const skip = new Set(skipFiles.map((f) => resolve(f)));
-  const objects: KrmObject[] = [];
   for (const rel of listYamlFiles(dir)) {
     if (skip.has(resolve(dir, rel))) continue;
     if (KUSTOMIZATION_FILES.includes(rel.split('/').pop()!)) continue; // a nested kustomization is not a resource
-    objects.push(...readManifestFile(dir, rel));
+    add(rel);
   }
-  return { layout: 'plain', objects };
+  return { layout: 'plain', objects, paths };
 }
 
 /** Where the function keeps its state, with and without the management/worker split. */
@@ -80,7 +89,7 @@ export function listYamlFiles(dir: string): string[] {
   return out;
 }
 
-/** The objects of one file, annotated with its path (relative to `root`) and their index in it. */
+/** The objects of one file; under osm-generated/ annotated with their path (relative to `root`) and index. */
 export function readManifestFile(root: string, rel: string): KrmObject[] {
   let text: string;
   try {
@@ -88,7 +97,8 @@ export function readManifestFile(root: string, rel: string): KrmObject[] {
   } catch (e) {
     throw new CommandError(`cannot read ${rel}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  return parseManifests(text, rel).map((o, index) => withSourceAnnotations(o, rel, index));
+  const objects = parseManifests(text, rel);
+  return rel.startsWith(GENERATED_PATH_PREFIX) ? objects.map((o, index) => withSourceAnnotations(o, rel, index)) : objects;
 }
 
 /** Parses a YAML stream of Kubernetes objects; empty documents are skipped, anything else is an error. */
@@ -107,7 +117,7 @@ export function parseManifests(text: string, where: string): KrmObject[] {
   return objects;
 }
 
-function withSourceAnnotations(o: KrmObject, path: string, index: number): KrmObject {
+export function withSourceAnnotations(o: KrmObject, path: string, index: number): KrmObject {
   const metadata = { ...(o.metadata ?? {}) };
   const annotations: Record<string, unknown> = { ...(metadata.annotations ?? {}) };
   for (const k of PATH_ANNOTATIONS) annotations[k] = path;

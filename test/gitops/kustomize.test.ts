@@ -6,32 +6,9 @@ import { accessSync, constants, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { BUNDLE, EXAMPLE_IMAGE, EXAMPLE_SECRETS, EXAMPLES, ORCHESTRATOR_ANNOTATION, identity, isLocalConfig, parseStream, run, runOk, tempDir, toolEnv } from './support.ts';
+import { BUNDLE, EXAMPLE_IMAGE, EXAMPLE_MANIFESTS, EXAMPLE_SECRETS, EXAMPLES, ORCHESTRATOR_ANNOTATION, identity, isLocalConfig, parseStream, run, runOk, secretText, tempDir, toolEnv } from './support.ts';
 
 const KUSTOMIZE = join(EXAMPLES, 'kustomize');
-
-/** What the example renders: its inputs (minus local-config) and, per MachineDeployment, an OSC and three Secrets. */
-export const EXAMPLE_MANIFESTS = [
-  'cluster.k8s.io/v1alpha1/MachineDeployment/kube-system/workers-a',
-  'cluster.k8s.io/v1alpha1/MachineDeployment/kube-system/workers-b',
-  'operatingsystemmanager.k8c.io/v1alpha1/OperatingSystemConfig/kube-system/workers-a-kube-system-config',
-  'operatingsystemmanager.k8c.io/v1alpha1/OperatingSystemConfig/kube-system/workers-b-kube-system-config',
-  'operatingsystemmanager.k8c.io/v1alpha1/OperatingSystemProfile/kube-system/example-ubuntu',
-  'v1/Secret/cloud-init-settings/kube-system-workers-a-kubelet-bootstrap-config',
-  'v1/Secret/cloud-init-settings/kube-system-workers-b-kubelet-bootstrap-config',
-  'v1/Secret/cloud-init-settings/workers-a-kube-system-bootstrap-config',
-  'v1/Secret/cloud-init-settings/workers-a-kube-system-provisioning-config',
-  'v1/Secret/cloud-init-settings/workers-b-kube-system-bootstrap-config',
-  'v1/Secret/cloud-init-settings/workers-b-kube-system-provisioning-config',
-];
-
-/** A Secret's data, decoded, with the b64-encoded files of a cloud-config decoded too. */
-export function secretText(objects: readonly any[], name: string): string {
-  const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === name);
-  assert.ok(secret, `no Secret ${name}`);
-  const text = Object.values(secret.data as Record<string, string>).map((v) => Buffer.from(v, 'base64').toString('utf8')).join('\n');
-  return text.replace(/encoding: 'b64'\n\s+content: \|-\n\s+(\S+)/g, (_m, b64: string) => Buffer.from(b64, 'base64').toString('utf8'));
-}
 
 function kustomizeContainer(extraEnv: Record<string, string>) {
   const log = join(tempDir(), 'docker.log');

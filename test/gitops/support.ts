@@ -1,5 +1,6 @@
 // Shared pieces of the GitOps end-to-end tests: the built bundle, a bin directory with `osm-krm` and the
 // `docker` shim in front of PATH, temp directories, process runs, directory snapshots, manifest parsing.
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -143,4 +144,27 @@ export const ORCHESTRATOR_ANNOTATION = /^(internal\.config\.kubernetes\.io\/|con
 export function isLocalConfig(o: any): boolean {
   const v = o?.metadata?.annotations?.['config.kubernetes.io/local-config'];
   return v !== undefined && v !== 'false';
+}
+
+/** What the example renders: its inputs (minus local-config) and, per MachineDeployment, an OSC and three Secrets. */
+export const EXAMPLE_MANIFESTS = [
+  'cluster.k8s.io/v1alpha1/MachineDeployment/kube-system/workers-a',
+  'cluster.k8s.io/v1alpha1/MachineDeployment/kube-system/workers-b',
+  'operatingsystemmanager.k8c.io/v1alpha1/OperatingSystemConfig/kube-system/workers-a-kube-system-config',
+  'operatingsystemmanager.k8c.io/v1alpha1/OperatingSystemConfig/kube-system/workers-b-kube-system-config',
+  'operatingsystemmanager.k8c.io/v1alpha1/OperatingSystemProfile/kube-system/example-ubuntu',
+  'v1/Secret/cloud-init-settings/kube-system-workers-a-kubelet-bootstrap-config',
+  'v1/Secret/cloud-init-settings/kube-system-workers-b-kubelet-bootstrap-config',
+  'v1/Secret/cloud-init-settings/workers-a-kube-system-bootstrap-config',
+  'v1/Secret/cloud-init-settings/workers-a-kube-system-provisioning-config',
+  'v1/Secret/cloud-init-settings/workers-b-kube-system-bootstrap-config',
+  'v1/Secret/cloud-init-settings/workers-b-kube-system-provisioning-config',
+];
+
+/** A Secret's data, decoded, with the b64-encoded files of a cloud-config decoded too. */
+export function secretText(objects: readonly any[], name: string): string {
+  const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === name);
+  assert.ok(secret, `no Secret ${name}`);
+  const text = Object.values(secret.data as Record<string, string>).map((v) => Buffer.from(v, 'base64').toString('utf8')).join('\n');
+  return text.replace(/encoding: 'b64'\n\s+content: \|-\n\s+(\S+)/g, (_m, b64: string) => Buffer.from(b64, 'base64').toString('utf8'));
 }
