@@ -1,47 +1,64 @@
-// /etc/containerd/config.toml exactly as OSM's BurntSushi encoding writes it.
-import { tomlKey, tomlString, tomlStringArray } from './toml.ts';
+// /etc/containerd/config.toml exactly as OSM's Containerd.Config() encodes it with BurntSushi/toml v1.6.0
+// (Indent ""): a table's plain keys before its sub-tables, map keys sorted, a blank line only before
+// top-level tables.
+import { tomlKeyPath, tomlString, tomlStringArray } from './toml.ts';
+import { parseGoUrl } from './goUrl.ts';
+import { compareGoStrings, fromByteString, toByteString } from './goStrings.ts';
 import type { ContainerRuntimeOptions, RegistryAuth } from './registryOptions.ts';
 
-const IMAGES = '[plugins."io.containerd.cri.v1.images"';
-const RUNTIME = '[plugins."io.containerd.cri.v1.runtime"';
+const IMAGES = ['plugins', 'io.containerd.cri.v1.images'];
+const RUNTIME = ['plugins', 'io.containerd.cri.v1.runtime'];
 
-/** A registry key that parses as a URL with a host is reduced to that host, as OSM does. */
-function credentialHost(registry: string): string {
+const header = (keys: readonly string[]): string => `[${tomlKeyPath(keys)}]\n`;
+
+/**
+ * containerd wants a host[:port] as the auth key while docker config files use URLs ("https://gcr.io"):
+ * a key that Go parses as a URL with a host becomes that host, anything else stays as it is.
+ */
+export function credentialHost(registry: string): string {
   try {
-    const u = new URL(registry);
-    if (u.host !== '' && /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(registry)) return u.host;
+    const u = parseGoUrl(toByteString(registry));
+    if (u.host !== '') return fromByteString(u.host);
   } catch {
-    // not a URL: used as is
+    // not a URL
   }
   return registry;
 }
 
-function authLines(a: RegistryAuth): string {
-  let s = '';
-  if (a.username) s += `username = ${tomlString(a.username)}\n`;
-  if (a.password) s += `password = ${tomlString(a.password)}\n`;
-  if (a.auth) s += `auth = ${tomlString(a.auth)}\n`;
-  if (a.identityToken) s += `identitytoken = ${tomlString(a.identityToken)}\n`;
+function authTable(host: string, auth: RegistryAuth): string {
+  const configKeys = [...IMAGES, 'registry', 'configs', host];
+  // v1.6.0 writes the `auth` table even when every field is empty (the pointer is not nil).
+  let s = header(configKeys) + header([...configKeys, 'auth']);
+  const fields: Array<[string, string | undefined]> = [
+    ['username', auth.username],
+    ['password', auth.password],
+    ['auth', auth.auth],
+    ['identitytoken', auth.identityToken],
+  ];
+  for (const [key, value] of fields) if (value) s += `${key} = ${tomlString(value)}\n`;
   return s;
 }
 
 export function emitContainerdConfigToml(opts: ContainerRuntimeOptions): string {
-  let s = 'version = 3\n\n[metrics]\naddress = "127.0.0.1:1338"\n\n[plugins]\n';
-  s += `${IMAGES}]\ndiscard_unpacked_layers = false\n`;
-  if (opts.sandboxImage !== '') s += `${IMAGES}.pinned_images]\nsandbox = ${tomlString(opts.sandboxImage)}\n`;
-  s += `${IMAGES}.registry]\nconfig_path = "/etc/containerd/certs.d"\n`;
+  // Two keys reducing to the same host collide; OSM's map iteration makes that random, we let the
+  // later key in byte order win so the output is stable.
   const creds = new Map<string, RegistryAuth>();
-  for (const [registry, auth] of Object.entries(opts.registryCredentials)) creds.set(credentialHost(registry), auth);
-  if (creds.size > 0) {
-    s += `${IMAGES}.registry.configs]\n`;
-    for (const host of [...creds.keys()].sort()) {
-      const key = `${IMAGES}.registry.configs.${tomlKey(host)}`;
-      s += `${key}]\n${key}.auth]\n${authLines(creds.get(host)!)}`;
-    }
+  for (const registry of Object.keys(opts.registryCredentials).sort(compareGoStrings)) {
+    creds.set(credentialHost(registry), opts.registryCredentials[registry]!);
   }
-  s += `${RUNTIME}]\ndevice_ownership_from_security_context = ${opts.deviceOwnershipFromSecurityContext}\n`;
-  s += `${RUNTIME}.containerd]\n${RUNTIME}.containerd.runtimes]\n${RUNTIME}.containerd.runtimes.runc]\nruntime_type = "io.containerd.runc.v2"\n`;
-  s += `${RUNTIME}.containerd.runtimes.runc.options]\nSystemdCgroup = true\n`;
-  s += `${RUNTIME}.cni]\nbin_dirs = ${tomlStringArray(['/opt/cni/bin'])}\nconf_dir = "/etc/cni/net.d"\n`;
+
+  let s = 'version = 3\n\n' + header(['metrics']) + 'address = "127.0.0.1:1338"\n\n' + header(['plugins']);
+  s += header(IMAGES) + 'discard_unpacked_layers = false\n';
+  if (opts.sandboxImage !== '') s += header([...IMAGES, 'pinned_images']) + `sandbox = ${tomlString(opts.sandboxImage)}\n`;
+  s += header([...IMAGES, 'registry']) + 'config_path = "/etc/containerd/certs.d"\n';
+  if (creds.size > 0) {
+    s += header([...IMAGES, 'registry', 'configs']);
+    for (const host of [...creds.keys()].sort(compareGoStrings)) s += authTable(host, creds.get(host)!);
+  }
+  s += header(RUNTIME) + `device_ownership_from_security_context = ${opts.deviceOwnershipFromSecurityContext}\n`;
+  s += header([...RUNTIME, 'containerd']) + header([...RUNTIME, 'containerd', 'runtimes']);
+  s += header([...RUNTIME, 'containerd', 'runtimes', 'runc']) + 'runtime_type = "io.containerd.runc.v2"\n';
+  s += header([...RUNTIME, 'containerd', 'runtimes', 'runc', 'options']) + 'SystemdCgroup = true\n';
+  s += header([...RUNTIME, 'cni']) + `bin_dirs = ${tomlStringArray(['/opt/cni/bin'])}\nconf_dir = "/etc/cni/net.d"\n`;
   return s;
 }

@@ -1,89 +1,69 @@
-// /etc/containerd/certs.d/<registry>/hosts.toml files, as OSM builds them from mirrors and insecure registries.
-import { tomlKey, tomlString, tomlStringArray } from './toml.ts';
+// /etc/containerd/certs.d/<dir>/hosts.toml files, as OSM's Containerd.RegistryHostConfigs() builds them from
+// registry mirrors and insecure registries and encodes them with BurntSushi/toml (Indent "").
+import { tomlKeyPath, tomlString, tomlStringArray } from './toml.ts';
+import { compareGoStrings } from './goStrings.ts';
+import { parseMirrorEndpoint, type MirrorEndpoint } from './mirrorEndpoint.ts';
 import type { ContainerRuntimeOptions } from './registryOptions.ts';
 
-interface Endpoint {
-  url: string;
-  overridePath: boolean;
+const DOCKER_HUB = 'https://registry-1.docker.io';
+
+interface RegistryHosts {
+  endpoints: MirrorEndpoint[];
+  insecure: boolean;
 }
 
-const GO_TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
-
-/** Go's url.QueryEscape. */
-function queryEscape(s: string): string {
-  let out = '';
-  for (const b of Buffer.from(s, 'utf8')) {
-    const c = String.fromCharCode(b);
-    out += /[A-Za-z0-9\-_.~]/.test(c) ? c : c === ' ' ? '+' : '%' + b.toString(16).toUpperCase().padStart(2, '0');
+function registryHostConfigs(opts: ContainerRuntimeOptions): Map<string, RegistryHosts> {
+  const configs = new Map<string, RegistryHosts>();
+  // docker.io always gets a file; mirrors configured for it replace this default endpoint.
+  configs.set('docker.io', { endpoints: [{ url: DOCKER_HUB, overridePath: false }], insecure: false });
+  for (const [registry, mirrors] of Object.entries(opts.registryMirrors)) {
+    configs.set(registry, { endpoints: mirrors.map(parseMirrorEndpoint), insecure: false });
   }
-  return out;
+  for (const registry of opts.insecureRegistries) {
+    const c = configs.get(registry);
+    if (c) c.insecure = true;
+    else configs.set(registry, { endpoints: [], insecure: true });
+  }
+  return configs;
 }
 
-function queryUnescape(s: string): string | undefined {
-  try {
-    return decodeURIComponent(s.replace(/\+/g, ' '));
-  } catch {
-    return undefined;
-  }
+/** certs.d directory and `server` of a registry: the host before any subpath; `*` and `_default` are the catch-all. */
+function placement(registry: string): { dir: string; server: string } {
+  const slash = registry.indexOf('/');
+  const dir = slash < 0 ? registry : registry.slice(0, slash);
+  if (dir === 'docker.io') return { dir, server: DOCKER_HUB };
+  if (dir === '*' || dir === '_default') return { dir: '_default', server: '' };
+  return { dir, server: registry };
 }
 
-/** The `kubermatic` query parameter carries per-endpoint options (override_path) and is removed from the URL. */
-function parseEndpoint(mirror: string): Endpoint {
-  const q = mirror.indexOf('?');
-  if (q < 0) return { url: mirror, overridePath: false };
-  const [base, rest] = [mirror.slice(0, q), mirror.slice(q + 1)];
-  const hashAt = rest.indexOf('#');
-  const raw = hashAt < 0 ? rest : rest.slice(0, hashAt);
-  const fragment = hashAt < 0 ? '' : rest.slice(hashAt);
-  const pairs = raw.split(/[&]/).filter((p) => p !== '').map((p) => {
-    const eq = p.indexOf('=');
-    return [queryUnescape(eq < 0 ? p : p.slice(0, eq)) ?? '', queryUnescape(eq < 0 ? '' : p.slice(eq + 1)) ?? ''] as [string, string];
-  });
-  if (!pairs.some(([k]) => k === 'kubermatic')) return { url: mirror, overridePath: false };
-  let overridePath = false;
-  const km = pairs.find(([k]) => k === 'kubermatic')![1];
-  const inner = queryUnescape(km);
-  if (inner !== undefined) {
-    const v = inner.split('&').map((p) => p.split('=')).find(([k]) => queryUnescape(k ?? '') === 'override_path');
-    overridePath = GO_TRUE.has(queryUnescape(v?.[1] ?? '') ?? '');
+function hostsToml(server: string, hosts: Map<string, { skipVerify: boolean; overridePath: boolean }>): string {
+  // The encoder writes `server` (omitempty), a blank line and an empty `[host]` parent table, which OSM
+  // strips; what remains is one table per host URL in byte order.
+  let s = server !== '' ? `server = ${tomlString(server)}\n\n` : '';
+  for (const url of [...hosts.keys()].sort(compareGoStrings)) {
+    const h = hosts.get(url)!;
+    s += `[${tomlKeyPath(['host', url])}]\ncapabilities = ${tomlStringArray(['pull', 'resolve'])}\n`;
+    if (h.skipVerify) s += 'skip_verify = true\n';
+    if (h.overridePath) s += 'override_path = true\n';
   }
-  // url.Values.Encode: sorted by key, values in order.
-  const kept = pairs.filter(([k]) => k !== 'kubermatic').sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const query = kept.map(([k, v]) => `${queryEscape(k)}=${queryEscape(v)}`).join('&');
-  return { url: base + (query !== '' ? '?' + query : '') + fragment, overridePath };
+  return s;
 }
 
 export function emitRegistryHostFiles(opts: ContainerRuntimeOptions): Array<{ path: string; content: string }> {
-  const configs = new Map<string, { endpoints: Endpoint[]; insecure: boolean }>();
-  configs.set('docker.io', { endpoints: [{ url: 'https://registry-1.docker.io', overridePath: false }], insecure: false });
-  for (const [registry, mirrors] of Object.entries(opts.registryMirrors)) {
-    configs.set(registry, { endpoints: mirrors.map(parseEndpoint), insecure: configs.get(registry)?.insecure ?? false });
-  }
-  for (const registry of opts.insecureRegistries) {
-    const c = configs.get(registry) ?? { endpoints: [], insecure: false };
-    c.insecure = true;
-    configs.set(registry, c);
-  }
-  const files: Array<{ path: string; content: string }> = [];
-  for (const registry of [...configs.keys()].sort()) {
+  const configs = registryHostConfigs(opts);
+  const files = new Map<string, string>();
+  // Registries sharing a directory (`*` and `_default`, `r.io` and `r.io/sub`) overwrite each other in
+  // this order, the later name winning, as in OSM.
+  for (const registry of [...configs.keys()].sort(compareGoStrings)) {
     const c = configs.get(registry)!;
-    if (c.endpoints.length === 0 && !c.insecure) continue;
-    let dir = registry.includes('/') ? registry.slice(0, registry.indexOf('/')) : registry;
-    let server = '';
-    if (dir === 'docker.io') server = 'https://registry-1.docker.io';
-    else if (dir === '*' || dir === '_default') dir = '_default';
-    else server = registry;
+    if (c.endpoints.length === 0 && !c.insecure) continue; // nothing containerd's defaults lack
+    const { dir, server } = placement(registry);
     const hosts = new Map<string, { skipVerify: boolean; overridePath: boolean }>();
+    // Two mirrors with the same URL after stripping the sideband: the later one's options win.
     for (const e of c.endpoints) hosts.set(e.url, { skipVerify: c.insecure, overridePath: e.overridePath });
-    if (c.endpoints.length === 0 && c.insecure) hosts.set(server, { skipVerify: true, overridePath: false });
-    let s = server !== '' ? `server = ${tomlString(server)}\n\n` : '';
-    for (const url of [...hosts.keys()].sort()) {
-      const h = hosts.get(url)!;
-      s += `[host.${tomlKey(url)}]\ncapabilities = ${tomlStringArray(['pull', 'resolve'])}\n`;
-      if (h.skipVerify) s += 'skip_verify = true\n';
-      if (h.overridePath) s += 'override_path = true\n';
-    }
-    files.push({ path: `/etc/containerd/certs.d/${dir}/hosts.toml`, content: s });
+    // An insecure registry without mirrors points at itself.
+    if (c.endpoints.length === 0) hosts.set(server, { skipVerify: true, overridePath: false });
+    files.set(`/etc/containerd/certs.d/${dir}/hosts.toml`, hostsToml(server, hosts));
   }
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return [...files.keys()].sort(compareGoStrings).map((path) => ({ path, content: files.get(path)! }));
 }

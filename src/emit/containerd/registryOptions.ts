@@ -1,97 +1,97 @@
-// containerd options from OSM's flags and the registry credentials Secret.
-import { ResourceError } from '../../function/results.ts';
+// containerd options from OSM's flags (containerruntime.BuildConfig) and the registry credentials Secret.
+import { ContainerRuntimeConfigError } from './errors.ts';
+import { parseGoUrl, GoUrlError } from './goUrl.ts';
+import { goTrimSpace, toByteString } from './goStrings.ts';
+import type { RegistryAuth } from './registryCredentials.ts';
 
-export interface RegistryAuth {
-  username?: string;
-  password?: string;
-  auth?: string;
-  identityToken?: string;
-}
+export { ContainerRuntimeConfigError } from './errors.ts';
+export { parseRegistryCredentials, type RegistryAuth, type RegistryCredentialsSecret } from './registryCredentials.ts';
 
 export interface ContainerRuntimeOptions {
   insecureRegistries: string[];
-  /** registry -> ordered mirror endpoints */
+  /** registry -> ordered mirror endpoints (docker.io's default endpoint is added by the hosts.toml emitter) */
   registryMirrors: Record<string, string[]>;
   registryCredentials: Record<string, RegistryAuth>;
+  /** -pause-image */
   sandboxImage: string;
   deviceOwnershipFromSecurityContext: boolean;
 }
 
-export class ContainerRuntimeConfigError extends ResourceError {
-  constructor(message: string, field?: string) {
-    super(message, field);
-    this.name = 'ContainerRuntimeConfigError';
-  }
+export interface RegistryFlags {
+  /** -node-insecure-registries: comma list */
+  nodeInsecureRegistries?: string;
+  /** -node-registry-mirrors: comma list of `url` (for docker.io) or `registry=url` */
+  nodeRegistryMirrors?: string;
+  /** -node-containerd-registry-mirrors, once per `registry=url` */
+  nodeContainerdRegistryMirrors?: string[];
+  /** -pause-image */
+  pauseImage?: string;
+  /** -device-ownership-from-security-context */
+  deviceOwnershipFromSecurityContext?: boolean;
 }
 
-const REGISTRY_MIRROR = /^([a-zA-Z0-9.-]+)=(.*)$/s;
+// Go's RE2 `.` stops at \n only, so the URL part is everything up to the first line break.
+const REGISTRY_PREFIX = /^([a-zA-Z0-9.-]+)=([^\n]*)/;
 
-/** OSM's BuildConfig: the repeatable registry=url flag first, then -node-registry-mirrors (https:// added when no scheme). */
-export function parseRegistryFlags(flags: {
-  nodeInsecureRegistries?: string;
-  nodeRegistryMirrors?: string;
-  nodeContainerdRegistryMirrors?: string[];
-  pauseImage?: string;
-  deviceOwnershipFromSecurityContext?: boolean;
-}): ContainerRuntimeOptions {
-  const mirrors: Record<string, string[]> = {};
-  for (const item of flags.nodeContainerdRegistryMirrors ?? []) {
+/** Comma list items, each strings.TrimSpace'd, empty ones dropped. */
+function commaList(s: string | undefined): string[] {
+  return (s ?? '')
+    .split(',')
+    .map(goTrimSpace)
+    .filter((item) => item !== '');
+}
+
+/**
+ * BuildConfig's merge of the two mirror flags. The repeatable -node-containerd-registry-mirrors is parsed
+ * first (by its flag.Value while the command line is read): split at the first `=`, nothing trimmed,
+ * the URL taken as given. -node-registry-mirrors items are then appended to the same lists: an item is
+ * `registry=url` only when the part before `=` is a plain host name ([a-zA-Z0-9.-]+), else the whole item
+ * is a docker.io mirror; `https://` is prepended when the URL does not start with "http", and the URL
+ * must then parse (url.Parse), which is the only check either flag gets.
+ */
+function mergeMirrors(flags: RegistryFlags): Map<string, string[]> {
+  const mirrors = new Map<string, string[]>();
+  const add = (registry: string, url: string) => {
+    const list = mirrors.get(registry);
+    if (list) list.push(url);
+    else mirrors.set(registry, [url]);
+  };
+  (flags.nodeContainerdRegistryMirrors ?? []).forEach((item, i) => {
     const eq = item.indexOf('=');
-    if (eq < 0) throw new ContainerRuntimeConfigError(`containerd registry mirror ${JSON.stringify(item)} should have exactly 1 =`, 'spec.nodeContainerdRegistryMirrors');
-    (mirrors[item.slice(0, eq)] ??= []).push(item.slice(eq + 1));
-  }
-  for (const raw of (flags.nodeRegistryMirrors ?? '').split(',')) {
-    let mirror = raw.trim();
-    if (mirror === '') continue;
+    if (eq < 0) throw new ContainerRuntimeConfigError(`nodeContainerdRegistryMirrors[${i}] must be registry=url (it has no "=")`, 'spec.nodeContainerdRegistryMirrors');
+    add(item.slice(0, eq), item.slice(eq + 1));
+  });
+  commaList(flags.nodeRegistryMirrors).forEach((item, i) => {
     let registry = 'docker.io';
-    const m = REGISTRY_MIRROR.exec(mirror);
+    let url = item;
+    const m = REGISTRY_PREFIX.exec(item);
     if (m) {
       registry = m[1]!;
-      mirror = m[2]!;
+      url = m[2]!;
     }
-    if (!mirror.startsWith('http')) mirror = 'https://' + mirror;
-    (mirrors[registry] ??= []).push(mirror);
+    if (!url.startsWith('http')) url = 'https://' + url;
+    try {
+      parseGoUrl(toByteString(url));
+    } catch (e) {
+      if (!(e instanceof GoUrlError)) throw e;
+      throw new ContainerRuntimeConfigError(`incorrect mirror provided (nodeRegistryMirrors item ${i + 1}): ${e.reason}`, 'spec.nodeRegistryMirrors');
+    }
+    add(registry, url);
+  });
+  return mirrors;
+}
+
+export function parseRegistryFlags(flags: RegistryFlags): ContainerRuntimeOptions {
+  const registryMirrors: Record<string, string[]> = {};
+  // defineProperty: a registry may be named anything, "__proto__" included.
+  for (const [registry, urls] of mergeMirrors(flags)) {
+    Object.defineProperty(registryMirrors, registry, { value: urls, enumerable: true, writable: true, configurable: true });
   }
   return {
-    insecureRegistries: (flags.nodeInsecureRegistries ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
-    registryMirrors: mirrors,
+    insecureRegistries: commaList(flags.nodeInsecureRegistries),
+    registryMirrors,
     registryCredentials: {},
     sandboxImage: flags.pauseImage ?? '',
     deviceOwnershipFromSecurityContext: flags.deviceOwnershipFromSecurityContext ?? false,
   };
-}
-
-function authOf(v: unknown, where: string): RegistryAuth {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ContainerRuntimeConfigError(`registry credentials for ${where} must be an object`);
-  const o = v as Record<string, unknown>;
-  const a: RegistryAuth = {};
-  for (const [k, field] of [['username', 'username'], ['password', 'password'], ['auth', 'auth'], ['identitytoken', 'identityToken']] as const) {
-    if (o[k] === undefined) continue;
-    if (typeof o[k] !== 'string') throw new ContainerRuntimeConfigError(`registry credentials for ${where}: ${k} must be a string`);
-    a[field] = o[k] as string;
-  }
-  return a;
-}
-
-/** The -node-registry-credentials-secret Secret: dockerconfigjson auths, or one JSON document per registry key. */
-export function parseRegistryCredentials(secret: { type?: string; data?: Record<string, string>; stringData?: Record<string, string> }): Record<string, RegistryAuth> {
-  const values: Record<string, string> = {};
-  for (const [k, v] of Object.entries(secret.data ?? {})) values[k] = Buffer.from(String(v), 'base64').toString('utf8');
-  for (const [k, v] of Object.entries(secret.stringData ?? {})) values[k] = String(v);
-  const parse = (text: string, where: string): unknown => {
-    try {
-      return JSON.parse(text);
-    } catch {
-      // Never echo the document: it holds passwords.
-      throw new ContainerRuntimeConfigError(`failed to unmarshal registry credentials (${where}): not valid JSON`);
-    }
-  };
-  const out: Record<string, RegistryAuth> = {};
-  if (secret.type === 'kubernetes.io/dockerconfigjson') {
-    const doc = parse(values['.dockerconfigjson'] ?? '{}', '.dockerconfigjson') as { auths?: Record<string, unknown> };
-    for (const [registry, v] of Object.entries(doc?.auths ?? {})) out[registry] = authOf(v, registry);
-  } else {
-    for (const [registry, text] of Object.entries(values)) out[registry] = authOf(parse(text, registry), registry);
-  }
-  return out;
 }

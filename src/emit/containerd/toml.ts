@@ -1,21 +1,44 @@
-// The few TOML shapes OSM writes with BurntSushi/toml (Indent ""): bare or quoted keys and basic strings.
+// The TOML pieces BurntSushi/toml's encoder writes for OSM's containerd files: keys bare when they only hold
+// [A-Za-z0-9_-] (else quoted), basic strings escaped with the encoder's replacer, inline string arrays.
+
+const BARE_KEY = /^[A-Za-z0-9_-]+$/;
 
 export function tomlKey(k: string): string {
-  return /^[A-Za-z0-9_-]+$/.test(k) ? k : tomlString(k);
+  return BARE_KEY.test(k) ? k : tomlString(k);
 }
 
+/** A dotted table name, e.g. ['plugins', 'io.containerd.cri.v1.images'] -> plugins."io.containerd.cri.v1.images". */
+export function tomlKeyPath(keys: readonly string[]): string {
+  return keys.map(tomlKey).join('.');
+}
+
+/** Only `"`, `\` and control characters are escaped; \b \t \n \f \r by name, the rest (and DEL) as \u00xx. */
 export function tomlString(s: string): string {
   let out = '"';
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
     switch (ch) {
-      case '"': out += '\\"'; break;
-      case '\\': out += '\\\\'; break;
-      case '\b': out += '\\b'; break;
-      case '\t': out += '\\t'; break;
-      case '\n': out += '\\n'; break;
-      case '\f': out += '\\f'; break;
-      case '\r': out += '\\r'; break;
+      case '"':
+        out += '\\"';
+        break;
+      case '\\':
+        out += '\\\\';
+        break;
+      case '\b':
+        out += '\\b';
+        break;
+      case '\t':
+        out += '\\t';
+        break;
+      case '\n':
+        out += '\\n';
+        break;
+      case '\f':
+        out += '\\f';
+        break;
+      case '\r':
+        out += '\\r';
+        break;
       default:
         out += c < 0x20 || c === 0x7f ? '\\u' + c.toString(16).padStart(4, '0') : ch;
     }
@@ -23,4 +46,4 @@ export function tomlString(s: string): string {
   return out + '"';
 }
 
-export const tomlStringArray = (xs: readonly string[]) => '[' + xs.map(tomlString).join(', ') + ']';
+export const tomlStringArray = (xs: readonly string[]): string => '[' + xs.map(tomlString).join(', ') + ']';
