@@ -4,7 +4,8 @@
 // block-style YAML (what kpt and kustomize send), so comments, key order, quoting and `0644` survive
 // byte for byte. Flow-style or JSON input is re-serialized from its values.
 import { isMap, isSeq, parseDocument, type Document, type Node } from 'yaml';
-import { PARSE_OPTIONS, stringifyForOutput } from './yamlSchema.ts';
+import { PARSE_OPTIONS } from './yamlSchema.ts';
+import { writeYaml } from './yamlWriter.ts';
 import type { Result } from '../function/results.ts';
 
 export interface KrmObject {
@@ -151,11 +152,11 @@ export function serializeResourceList(input: Pick<ResourceList, 'itemIndent'>, o
     if (item.sourceText !== undefined) {
       parts.push(item.sourceText.endsWith('\n') ? item.sourceText : item.sourceText + '\n');
     } else {
-      parts.push(asSequenceEntry(stringifyForOutput(item.object), pad));
+      parts.push(asSequenceEntry(writeYaml(item.object), pad));
     }
   }
-  for (const obj of out.generated) parts.push(asSequenceEntry(stringifyForOutput(obj), pad));
-  if (out.results.length > 0) parts.push('results:\n' + stringifyForOutput(out.results));
+  for (const obj of out.generated) parts.push(asSequenceEntry(writeYaml(obj), pad));
+  if (out.results.length > 0) parts.push('results:\n' + writeYaml(out.results));
   return parts.join('');
 }
 
