@@ -5,7 +5,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { BUNDLE, EXAMPLE_SECRETS, EXAMPLES, changedPaths, copyTree, run, runOk, snapshot, tempDir, toolEnv } from './support.ts';
+import { BUNDLE, EXAMPLE_IMAGE, EXAMPLE_SECRETS, EXAMPLES, changedPaths, copyTree, run, runOk, snapshot, tempDir, toolEnv } from './support.ts';
 
 const env = toolEnv(EXAMPLE_SECRETS);
 
@@ -78,6 +78,16 @@ test('kpt fn eval --exec writes exactly what the pipeline writes', () => {
   render(rendered);
   const evaluated = examplePackage();
   runOk('kpt', ['fn', 'eval', evaluated, '--exec', BUNDLE, '--fn-config', join(evaluated, 'osm-config.yaml')], { env });
+  assert.deepEqual(snapshot(evaluated), snapshot(rendered));
+});
+
+test('kpt fn eval -i (the container, through the docker shim) with -e writes what the pipeline writes', () => {
+  const rendered = examplePackage();
+  render(rendered);
+  const evaluated = examplePackage();
+  runOk('kpt', ['fn', 'eval', evaluated, '-i', EXAMPLE_IMAGE, '--fn-config', join(evaluated, 'osm-config.yaml'), '-e', 'OSM_CLOUD_INIT_GETTER_TOKEN', '-e', 'OSM_BOOTSTRAP_TOKEN'], {
+    env: { ...env, OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE },
+  });
   assert.deepEqual(snapshot(evaluated), snapshot(rendered));
 });
 

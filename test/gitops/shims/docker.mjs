@@ -17,8 +17,8 @@ const fail = (msg, code = 125) => {
 };
 
 if (argv[0] === 'version') {
-  // kpt checks the client version before running containers.
-  process.stdout.write('Client:\n Version:           24.0.0\n\nServer:\n Engine:\n  Version:          24.0.0\n');
+  // kpt checks the client version (`docker version --format {{.Client.Version}}`) before running containers.
+  process.stdout.write(argv.includes('--format') ? '24.0.0\n' : 'Client:\n Version:           24.0.0\n');
   process.exit(0);
 }
 if (argv[0] !== 'run') fail(`unsupported command ${JSON.stringify(argv[0] ?? '')}`);
