@@ -54,7 +54,7 @@ class Reader {
   constructor(private readonly b: Uint8Array) {}
 
   fail(reason: string): never {
-    throw new GoJsonSyntaxError(reason, this.pos);
+    throw new GoJsonSyntaxError(this.pos >= this.b.length ? 'unexpected end of JSON input' : reason, this.pos);
   }
 
   skipSpace(): void {
