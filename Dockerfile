@@ -1,5 +1,5 @@
 # osm-krm images. Build from a clone after `npm ci && npm run build` (only dist/osm-krm.mjs, which needs
-# nothing but Node.js, and plugin.yaml are copied):
+# nothing but Node.js, and plugin.yaml are copied; COPY --chmod needs BuildKit, the default since Docker 23):
 #   docker build --target function -t localhost/osm-krm:0.1.0 .                  KRM function (kpt, kustomize)
 #   docker build -t registry.example.com/osm-krm/argocd-cmp:0.1.0 .              Argo CD plugin sidecar
 

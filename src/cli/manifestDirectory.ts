@@ -71,7 +71,12 @@ function statePaths(): string[] {
 export function listYamlFiles(dir: string): string[] {
   const out: string[] = [];
   const walk = (abs: string) => {
-    const names = readdirSync(abs).sort();
+    let names: string[];
+    try {
+      names = readdirSync(abs).sort();
+    } catch (e) {
+      throw new CommandError(`cannot read directory ${abs}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
     for (const name of names) {
       if (name.startsWith('.')) continue;
       const p = join(abs, name);
