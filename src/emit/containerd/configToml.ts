@@ -2,7 +2,7 @@
 // (Indent ""): a table's plain keys before its sub-tables, map keys sorted, a blank line only before
 // top-level tables.
 import { tomlKeyPath, tomlString, tomlStringArray } from './toml.ts';
-import { parseGoUrl } from './goUrl.ts';
+import { GoUrlError, parseGoUrl } from './goUrl.ts';
 import { compareGoStrings, fromByteString, toByteString } from './goStrings.ts';
 import type { ContainerRuntimeOptions, RegistryAuth } from './registryOptions.ts';
 
@@ -19,8 +19,8 @@ export function credentialHost(registry: string): string {
   try {
     const u = parseGoUrl(toByteString(registry));
     if (u.host !== '') return fromByteString(u.host);
-  } catch {
-    // not a URL
+  } catch (e) {
+    if (!(e instanceof GoUrlError)) throw e; // not a URL: the key stays
   }
   return registry;
 }

@@ -2,7 +2,7 @@
 // `kubermatic` query parameter whose value is itself a URL-encoded query (`?kubermatic=override_path%3Dtrue`).
 // The parameter is OSM's own marker: it is dropped from the URL containerd sees, and the remaining query is
 // re-encoded the way Go's url.Values.Encode writes it (keys sorted, QueryEscape'd).
-import { encodeGoQuery, formatGoUrl, goQueryUnescape, parseGoQuery, parseGoUrl, type GoUrl } from './goUrl.ts';
+import { encodeGoQuery, formatGoUrl, goQueryUnescape, GoUrlError, parseGoQuery, parseGoUrl, type GoUrl } from './goUrl.ts';
 import { fromByteString, goParseBoolOrFalse, toByteString } from './goStrings.ts';
 
 export interface MirrorEndpoint {
@@ -13,8 +13,9 @@ export interface MirrorEndpoint {
 function tryParse(bytes: string): GoUrl | undefined {
   try {
     return parseGoUrl(bytes);
-  } catch {
-    return undefined;
+  } catch (e) {
+    if (e instanceof GoUrlError) return undefined;
+    throw e;
   }
 }
 
