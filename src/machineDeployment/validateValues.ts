@@ -105,6 +105,8 @@ function validateUnquotedSpecValues(md: MachineDeployment): void {
 
 function readsBackAsPlainString(v: string): boolean {
   if (/[\n\r\t]/.test(v) || v !== v.trim()) return false;
+  // Fast path: letters, digits and a few inert punctuation marks, no indicator at the start, never a bool/null/number.
+  if (/^[A-Za-z0-9_/.=+@-][A-Za-z0-9_/.=+@ -]*$/.test(v) && !/^(?:y|n|yes|no|on|off|true|false|null|~|[-+.0-9][-+.0-9eE_]*)$/i.test(v)) return true;
   try {
     return parse(`k: ${v}\n`, { version: '1.1' })?.k === v;
   } catch {
