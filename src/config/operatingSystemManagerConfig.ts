@@ -111,8 +111,8 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
   'node-no-proxy': (c, v) => (c.nodeNoProxy = v),
   'node-insecure-registries': (c, v) => (c.nodeInsecureRegistries = splitList(v)),
   'node-registry-mirrors': (c, v) => (c.nodeRegistryMirrors = splitList(v)),
-  // Repeatable flag upstream; one item per line (or comma separated) here.
-  'node-containerd-registry-mirrors': (c, v) => (c.nodeContainerdRegistryMirrors = v.split(/[\n,]/).map((s) => s.trim()).filter(Boolean)),
+  // A repeatable flag upstream (split only at its own boundaries): one entry per line here, since URLs may hold commas.
+  'node-containerd-registry-mirrors': (c, v) => (c.nodeContainerdRegistryMirrors = v.split('\n').filter((s) => s.trim() !== '')),
   'node-registry-credentials-secret': (c, v) => {
     if (v !== '' && !/^[^/]+\/[^/]+$/.test(v)) throw new ResourceError(`node-registry-credentials-secret must be namespace/name, got ${JSON.stringify(v)}`, 'data.node-registry-credentials-secret');
     c.nodeRegistryCredentialsSecret = v;
