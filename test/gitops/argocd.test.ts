@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { parse } from 'yaml';
 import { REPO_ROOT } from '../support/paths.ts';
 import { normaliseName, readPluginSettings, TYPED_SETTING_NAMES } from '../../src/cli/argocdParameters.ts';
+import { runArgoCDGenerateCommand } from '../../src/cli/argocdGenerateCommand.ts';
 import { EXAMPLE_MANIFESTS, EXAMPLE_SECRETS, EXAMPLES, ORCHESTRATOR_ANNOTATION, byIdentity, copyTree, identity, isLocalConfig, mkdirp, parseStream, run, runOk, secretText, tempDir, toolEnv } from './support.ts';
 
 const ARGOCD = join(EXAMPLES, 'argocd');
@@ -186,6 +187,28 @@ test('a kustomization app is built with kustomize (kubectl kustomize here) and g
   const plain = byIdentity(parseStream(generate(join(ARGOCD, 'app')).stdout));
   const built = byIdentity(objects);
   for (const id of EXAMPLE_MANIFESTS.filter((i) => i.includes('/Secret/'))) assert.deepEqual(built[id], plain[id], id);
+});
+
+test('settings without a config file, or over a ConfigMap of OSM flags named by the `config` setting', () => {
+  const noConfig = appCopy();
+  rmSync(join(noConfig, 'osm-config.yaml'));
+  const cmConfig = appCopy();
+  rmSync(join(cmConfig, 'osm-config.yaml'));
+  mkdirSync(join(cmConfig, 'settings'));
+  writeFileSync(join(cmConfig, 'settings', 'osm-flags.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: osm-flags\n  annotations:\n    config.kubernetes.io/local-config: "true"\ndata:\n  cluster-dns: 10.3.3.3\n');
+  for (const [dir, env, dns] of [
+    [noConfig, { ARGOCD_ENV_CLUSTER_DNS: '10.2.2.2' }, '10.2.2.2'],
+    [cmConfig, { PARAM_CONFIG: 'settings/osm-flags.yaml' }, '10.3.3.3'],
+    [cmConfig, { PARAM_CONFIG: 'settings/osm-flags.yaml', ARGOCD_ENV_CLUSTER_DNS: '10.4.4.4' }, '10.4.4.4'],
+  ] as const) {
+    let stdout = '';
+    let stderr = '';
+    const code = runArgoCDGenerateCommand([], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: dir, env: { ...toolEnv({ OSM_KRM_SECRETS_DIR: secretsDir() }), ...env } });
+    assert.equal(code, 0, stderr);
+    const objects = assertOnlyManifests(stdout);
+    assert.deepEqual(objects.map(identity).sort(), EXAMPLE_MANIFESTS);
+    assert.ok(stdout.includes(`cluster DNS ${dns}'`), `cluster DNS ${dns} expected`);
+  }
 });
 
 test('plugin settings: ARGOCD_APP_PARAMETERS wins over PARAM_*, names are normalised, maps are refused', () => {
