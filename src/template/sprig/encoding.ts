@@ -155,51 +155,6 @@ function b64dec(s: string): string {
   return Buffer.from(s, 'base64').toString('utf8');
 }
 
-// RE2 -> JS: named groups (?P<n>) and \z; inline flags only at the start.
-function toJsRegex(re: string, global = false): RegExp {
-  let src = re.replace(/\(\?P</g, '(?<').replace(/\\z/g, '$(?![\\s\\S])').replace(/\\A/g, '^(?<![\\s\\S])');
-  let flags = global ? 'gu' : 'u';
-  const m = /^\(\?([imsU]+)\)/.exec(src);
-  if (m) {
-    src = src.slice(m[0].length);
-    if (m[1]!.includes('i')) flags += 'i';
-    if (m[1]!.includes('m')) flags += 'm';
-    if (m[1]!.includes('s')) flags += 's';
-  }
-  try {
-    return new RegExp(src, flags);
-  } catch (e) {
-    throw new GoCallError(`error parsing regexp: ${(e as Error).message}`);
-  }
-}
-
-function expandGo(template: string, m: RegExpExecArray): string {
-  // Go's Regexp.Expand: $1, ${1}, $name, ${name}; $$ is a dollar; unknown names are empty.
-  return template.replace(/\$(\$|\{([A-Za-z0-9_]+)\}|([A-Za-z0-9_]+))/g, (_all, d: string, braced?: string, bare?: string) => {
-    if (d === '$') return '$';
-    const name = braced ?? bare ?? '';
-    if (/^[0-9]+$/.test(name)) return m[Number(name)] ?? '';
-    return m.groups?.[name] ?? '';
-  });
-}
-
-function replaceAll(re: string, s: string, repl: string, literal: boolean): string {
-  const rx = toJsRegex(re, true);
-  return s.replace(rx, (...args) => {
-    if (literal) return repl;
-    const groups = typeof args[args.length - 1] === 'object' ? args[args.length - 1] : undefined;
-    const m = args.slice(0, -2 - (groups ? 1 : 0)) as unknown as RegExpExecArray;
-    (m as unknown as { groups?: Record<string, string> }).groups = groups as Record<string, string> | undefined;
-    return expandGo(repl, m);
-  });
-}
-
-const MAX_REGEX_INPUT = 1 << 20;
-function guard(s: string): string {
-  if (s.length > MAX_REGEX_INPUT) throw new GoCallError('regular expression input larger than 1 MiB');
-  return s;
-}
-
 /** Go's encoding/json error text for the JSON.parse failures templates meet most. */
 export function goJsonError(text: string): string {
   try {
@@ -283,19 +238,6 @@ export const encodingFuncs: FuncMap = {
     }
     return roundDuration(ns);
   }),
-  regexMatch: goFunc(['string', 'string'], (re: string, s: string) => toJsRegex(re).test(guard(s))),
-  regexFind: goFunc(['string', 'string'], (re: string, s: string) => toJsRegex(re).exec(guard(s))?.[0] ?? ''),
-  regexFindAll: goFunc(['string', 'string', 'int'], (re: string, s: string, n: bigint) => {
-    const all = [...guard(s).matchAll(toJsRegex(re, true))].map((m) => m[0]);
-    return n < 0n ? all : all.slice(0, Number(n));
-  }),
-  regexReplaceAll: goFunc(['string', 'string', 'string'], (re: string, s: string, repl: string) => replaceAll(re, guard(s), repl, false)),
-  regexReplaceAllLiteral: goFunc(['string', 'string', 'string'], (re: string, s: string, repl: string) => replaceAll(re, guard(s), repl, true)),
-  regexSplit: goFunc(['string', 'string', 'int'], (re: string, s: string, n: bigint) => {
-    const parts = guard(s).split(toJsRegex(re, true));
-    return n < 0n ? parts : parts.slice(0, Number(n));
-  }),
-  regexQuoteMeta: goFunc(['string'], (s: string) => s.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&')),
   // sprig's fromJson swallows errors (nil); OSM's override reports them under "Error" (osmExtras.ts).
   fromJson: goFunc(['string'], (s: string) => {
     try {

@@ -13,6 +13,7 @@ import { collectionFuncs } from './collections.ts';
 import { mathFuncs } from './math.ts';
 import { encodingFuncs, strictJsonFuncs } from './encoding.ts';
 import { semverFuncs } from './semver.ts';
+import { regexFuncsTable } from './regex.ts';
 import { osmExtraFuncs } from './osmExtras.ts';
 
 const base: FuncMap = {
@@ -22,11 +23,12 @@ const base: FuncMap = {
   ...mathFuncs,
   ...encodingFuncs,
   ...semverFuncs,
+  ...regexFuncsTable,
 };
 
 // sprig's must* variants return the error their plain twin swallows; ours already report it, so they are
 // the same functions under the must name, except the few whose plain form hides failures.
-const MUST = ['append', 'push', 'prepend', 'first', 'rest', 'last', 'initial', 'reverse', 'uniq', 'without', 'has', 'compact', 'slice', 'chunk', 'deepCopy', 'merge', 'mergeOverwrite', 'toJson', 'toPrettyJson', 'toRawJson', 'regexMatch', 'regexFind', 'regexFindAll', 'regexReplaceAll', 'regexReplaceAllLiteral', 'regexSplit'];
+const MUST = ['append', 'push', 'prepend', 'first', 'rest', 'last', 'initial', 'reverse', 'uniq', 'without', 'has', 'compact', 'slice', 'chunk', 'deepCopy', 'merge', 'mergeOverwrite', 'toJson', 'toPrettyJson', 'toRawJson'];
 const mustFuncs: FuncMap = Object.fromEntries(MUST.filter((n) => base[n]).map((n) => [`must${n[0]!.toUpperCase()}${n.slice(1)}`, base[n]!]));
 
 export const sprigFuncs: FuncMap = Object.freeze({ ...base, ...mustFuncs, ...strictJsonFuncs });
