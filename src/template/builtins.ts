@@ -1,12 +1,25 @@
-// Go's builtin template functions (text/template funcs.go) over our value model. `and`, `or` and `call`
-// are handled by the executor (they short-circuit or need it); everything here throws GoCallError with
-// Go's message on failure.
-import { GoCallError } from './functions.ts';
+// Go's builtin template functions (text/template funcs.go) over our value model. Arguments arrive as the
+// executor passes them: for `value` parameters (Go's reflect.Value) `undefined` is the invalid value and
+// `null` a nil interface. A Go error return, or a panic Go's safeCall recovers, is thrown as GoCallError
+// with Go's text. `and` and `or` are evaluated by the executor (they short-circuit).
+import { GoCallError, type GoParamType } from './functions.ts';
 import { GoPointer, GoStringer, GoStruct, isGoMap, mapGet } from './values.ts';
 import { goTypeName, sprint, sprintf, sprintln } from './goFormat.ts';
+import { isGoPrintable } from './lexer.ts';
 
-/** Go's truth: zero values, empty collections and nil are false; structs are true. */
-export function truth(v: unknown): boolean {
+/** A reflect.Value parameter: the function sees the value as is, invalid and nil included. */
+export type BuiltinParam = 'value';
+
+export interface Builtin {
+  readonly params: readonly (BuiltinParam | GoParamType)[];
+  readonly variadic?: BuiltinParam | GoParamType;
+  readonly call: (...args: any[]) => unknown;
+}
+
+// ---------------------------------------------------------------- truth
+
+/** Go's isTrue after indirectInterface: zero values, empty collections and nil are false; structs are true. */
+export function isTrue(v: unknown): boolean {
   if (v === undefined || v === null) return false;
   switch (typeof v) {
     case 'string': return v.length > 0;
@@ -14,67 +27,90 @@ export function truth(v: unknown): boolean {
     case 'bigint': return v !== 0n;
     case 'number': return v !== 0;
   }
-  if (Array.isArray(v)) return v.length > 0;
-  if (v instanceof Uint8Array) return v.length > 0;
+  if (Array.isArray(v) || v instanceof Uint8Array) return v.length > 0;
   if (v instanceof GoPointer) return v.elem !== null;
   if (v instanceof GoStruct) return true;
-  if (v instanceof GoStringer) return truth(v.value);
+  if (v instanceof GoStringer) return isTrue(v.value);
   if (isGoMap(v)) return Object.keys(v).length > 0;
   return true;
 }
 
-type Kind = 'bool' | 'int' | 'float' | 'string' | 'other' | 'invalid';
+/** The truth of a value as `if`, `and`, `or` and `not` see it (kept under this name for function maps). */
+export const truth = isTrue;
+
+// ---------------------------------------------------------------- comparison
+
+const enum Kind { Invalid, Bool, Int, Float, String }
+
+// Values implementing fmt.Stringer compare by their underlying value (values.ts).
+const comparisonValue = (v: unknown) => (v === null ? undefined : v instanceof GoStringer ? v.value : v);
 
 function basicKind(v: unknown): Kind {
-  if (v === undefined) return 'invalid';
   switch (typeof v) {
-    case 'boolean': return 'bool';
-    case 'bigint': return 'int';
-    case 'number': return 'float';
-    case 'string': return 'string';
+    case 'boolean': return Kind.Bool;
+    case 'bigint': return Kind.Int;
+    case 'number': return Kind.Float;
+    case 'string': return Kind.String;
   }
-  if (v instanceof GoStringer) return basicKind(v.value);
+  return Kind.Invalid;
+}
+
+type ReflectKind = 'invalid' | 'slice' | 'map' | 'struct' | 'ptr' | 'other';
+
+function reflectKind(v: unknown): ReflectKind {
+  if (v === undefined) return 'invalid';
+  if (Array.isArray(v) || v instanceof Uint8Array) return 'slice';
+  if (v instanceof GoPointer) return 'ptr';
+  if (v instanceof GoStruct) return 'struct';
+  if (isGoMap(v)) return 'map';
   return 'other';
 }
 
-const unwrapStringer = (v: unknown) => (v instanceof GoStringer ? v.value : v);
-
 function isNilValue(v: unknown): boolean {
-  return v === null || (v instanceof GoPointer && v.elem === null);
+  return v === undefined || (v instanceof GoPointer && v.elem === null);
 }
 
-function comparable(v: unknown): boolean {
-  return !(Array.isArray(v) || isGoMap(v) || v instanceof Uint8Array);
+function comparableType(v: unknown): boolean {
+  const k = reflectKind(v);
+  if (k === 'slice' || k === 'map') return false;
+  if (v instanceof GoStruct) return Object.values(v.fields).every((f) => f === null || f === undefined || comparableType(f));
+  return true;
 }
 
-// A nil interface is indirected to the invalid value before comparing, as Go's indirectInterface does.
-const invalidIfNil = (v: unknown) => (v === null ? undefined : v);
+function valuesEqual(a: unknown, b: unknown): boolean {
+  if (a instanceof GoPointer && b instanceof GoPointer) return a.elem === b.elem && a.typeName === b.typeName;
+  if (a instanceof GoStruct && b instanceof GoStruct) {
+    if (a.typeName !== b.typeName) return false;
+    const keys = Object.keys(a.fields);
+    return keys.every((k) => valuesEqual(a.fields[k], b.fields[k]));
+  }
+  return a === b;
+}
 
-export function eq(arg1: unknown, ...rest: unknown[]): boolean {
-  if (rest.length === 0) throw new GoCallError('missing argument for comparison');
-  arg1 = invalidIfNil(unwrapStringer(arg1));
+/** eq: arg1 == arg2 || arg1 == arg3 || ... */
+export function eq(arg1: unknown, ...arg2: unknown[]): boolean {
+  arg1 = comparisonValue(arg1);
+  if (arg2.length === 0) throw new GoCallError('missing argument for comparison');
   const k1 = basicKind(arg1);
-  for (let arg of rest) {
-    arg = invalidIfNil(unwrapStringer(arg));
+  for (let arg of arg2) {
+    arg = comparisonValue(arg);
     const k2 = basicKind(arg);
     let t = false;
     if (k1 !== k2) {
-      if (arg1 !== undefined && arg !== undefined && !(isNilValue(arg1) || isNilValue(arg))) {
-        throw new GoCallError('incompatible types for comparison');
-      }
-      if (k1 === 'other' && k2 === 'other') t = isNilValue(arg1) === isNilValue(arg);
-      else if ((k1 === 'other' && isNilValue(arg1)) || (k2 === 'other' && isNilValue(arg))) {
-        if (arg1 !== undefined && arg !== undefined) throw new GoCallError('incompatible types for comparison');
-      }
+      if (arg1 !== undefined && arg !== undefined) throw new GoCallError('incompatible types for comparison');
+    } else if (k1 !== Kind.Invalid) {
+      t = arg1 === arg;
     } else {
-      switch (k1) {
-        case 'bool': case 'int': case 'float': case 'string': t = arg1 === arg; break;
-        case 'invalid': t = true; break;
-        default:
-          if (!comparable(arg1)) throw new GoCallError(`non-comparable type ${describe(arg1)}: ${goTypeName(arg1)}`);
-          if (!comparable(arg)) throw new GoCallError(`non-comparable type ${describe(arg)}: ${goTypeName(arg)}`);
-          if (isNilValue(arg1) || isNilValue(arg)) t = isNilValue(arg1) === isNilValue(arg);
-          else t = arg1 === arg || (arg1 instanceof GoPointer && arg instanceof GoPointer && arg1.elem === arg.elem);
+      const r1 = reflectKind(arg1);
+      const r2 = reflectKind(arg);
+      if (r1 !== r2 && r1 !== 'invalid' && r2 !== 'invalid') {
+        throw new GoCallError(`non-comparable types ${sprintf('%s', [arg1])}: ${goTypeName(arg1)}, ${goTypeName(arg)}: ${sprintf('%v', [arg])}`);
+      }
+      if (isNilValue(arg1) || isNilValue(arg)) t = isNilValue(arg1) === isNilValue(arg);
+      else {
+        if (!comparableType(arg)) throw new GoCallError(`non-comparable type ${sprintf('%s', [arg])}: ${goTypeName(arg)}`);
+        if (!comparableType(arg1)) throw new GoCallError(`runtime error: comparing uncomparable type ${goTypeName(arg1)}`);
+        t = valuesEqual(arg1, arg);
       }
     }
     if (t) return true;
@@ -82,169 +118,216 @@ export function eq(arg1: unknown, ...rest: unknown[]): boolean {
   return false;
 }
 
-function describe(v: unknown): string {
-  // Go formats the reflect.Value with %s, so elements show as %!s(int=1).
-  return v === null ? '<nil>' : v === undefined ? '<invalid reflect.Value>' : sprintf('%s', [v]);
+export function ne(arg1: unknown, arg2: unknown): boolean {
+  return !eq(arg1, arg2);
 }
 
-export function ne(a: unknown, b: unknown): boolean {
-  return !eq(a, b);
-}
-
-export function lt(a: unknown, b: unknown): boolean {
-  a = unwrapStringer(a);
-  b = unwrapStringer(b);
-  const k1 = basicKind(a);
-  const k2 = basicKind(b);
-  if (k1 === 'other' || k1 === 'invalid' || k2 === 'other' || k2 === 'invalid') throw new GoCallError('invalid type for comparison');
+export function lt(arg1: unknown, arg2: unknown): boolean {
+  arg1 = comparisonValue(arg1);
+  const k1 = basicKind(arg1);
+  if (k1 === Kind.Invalid) throw new GoCallError('invalid type for comparison');
+  arg2 = comparisonValue(arg2);
+  const k2 = basicKind(arg2);
+  if (k2 === Kind.Invalid) throw new GoCallError('invalid type for comparison');
   if (k1 !== k2) throw new GoCallError('incompatible types for comparison');
-  if (k1 === 'bool') throw new GoCallError('invalid type for comparison');
-  return (a as number) < (b as number);
+  if (k1 === Kind.Bool) throw new GoCallError('invalid type for comparison');
+  if (k1 === Kind.String) return compareStrings(arg1 as string, arg2 as string) < 0;
+  return (arg1 as number) < (arg2 as number);
 }
 
-export function le(a: unknown, b: unknown): boolean {
-  return lt(a, b) || eq(a, b);
+/** Go compares strings bytewise (UTF-8), which differs from UTF-16 order above the BMP. */
+function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
-export function gt(a: unknown, b: unknown): boolean {
-  return !le(a, b);
+export function le(arg1: unknown, arg2: unknown): boolean {
+  return lt(arg1, arg2) || eq(arg1, arg2);
 }
 
-export function ge(a: unknown, b: unknown): boolean {
-  return !lt(a, b);
+export function gt(arg1: unknown, arg2: unknown): boolean {
+  return !le(arg1, arg2);
 }
 
-export function not(a: unknown): boolean {
-  return !truth(a);
+export function ge(arg1: unknown, arg2: unknown): boolean {
+  return !lt(arg1, arg2);
 }
 
-function indirect(v: unknown): unknown {
-  while (v instanceof GoPointer && v.elem !== null) v = v.elem;
-  return v;
+export function not(arg: unknown): boolean {
+  return !isTrue(arg);
 }
+
+// ---------------------------------------------------------------- len, index, slice
+
+/** Go's indirect: follows pointers (and interfaces); stops at a nil one. */
+function indirect(v: unknown): { v: unknown; isNil: boolean } {
+  if (v === null) return { v, isNil: true };
+  while (v instanceof GoPointer) {
+    if (v.elem === null) return { v, isNil: true };
+    v = v.elem;
+  }
+  return { v, isNil: false };
+}
+
+const utf8Length = (s: string) => Buffer.byteLength(s, 'utf8');
 
 export function len(item: unknown): bigint {
-  if (item === undefined) throw new GoCallError('reflect: call of reflect.Value.Type on zero Value');
-  const v = indirect(item);
-  if (v === undefined || v === null || (v instanceof GoPointer && v.elem === null)) throw new GoCallError('len of nil pointer');
-  if (typeof v === 'string') return BigInt(Buffer.byteLength(v, 'utf8'));
+  const r = indirect(item);
+  if (r.isNil) throw new GoCallError('len of nil pointer');
+  const v = r.v;
+  if (v === undefined) throw new GoCallError('reflect: call of reflect.Value.Type on zero Value');
+  if (typeof v === 'string') return BigInt(utf8Length(v));
   if (Array.isArray(v) || v instanceof Uint8Array) return BigInt(v.length);
   if (isGoMap(v)) return BigInt(Object.keys(v).length);
   throw new GoCallError(`len of type ${goTypeName(v)}`);
 }
 
+/** Go's indexArg: an integer index in [0, cap]. */
 function indexArg(index: unknown, cap: number): number {
-  index = unwrapStringer(index);
   let x: bigint;
   if (typeof index === 'bigint') x = index;
-  else if (index === undefined || index === null) throw new GoCallError('cannot index slice/array with nil');
+  else if (index === undefined) throw new GoCallError('cannot index slice/array with nil');
   else throw new GoCallError(`cannot index slice/array with type ${goTypeName(index)}`);
-  if (x < 0n || x >= BigInt(cap)) throw new GoCallError(`index out of range: ${x}`);
+  if (x < 0n || x > BigInt(cap)) throw new GoCallError(`index out of range: ${x}`);
   return Number(x);
 }
 
 export function index(item: unknown, ...indexes: unknown[]): unknown {
-  let v = indirect(item);
-  if (v === undefined || v === null) throw new GoCallError('index of untyped nil');
-  for (const idx of indexes) {
-    v = indirect(v);
+  if (item === null) item = undefined;
+  if (item === undefined) throw new GoCallError('index of untyped nil');
+  for (let idx of indexes) {
+    if (idx === null) idx = undefined;
+    const r = indirect(item);
+    if (r.isNil) throw new GoCallError('index of nil pointer');
+    const v = r.v;
     if (typeof v === 'string') {
-      v = BigInt(Buffer.from(v, 'utf8')[indexArg(idx, Buffer.byteLength(v, 'utf8'))]!);
-    } else if (v instanceof Uint8Array) {
-      v = BigInt(v[indexArg(idx, v.length)]!);
-    } else if (Array.isArray(v)) {
-      v = v[indexArg(idx, v.length)];
+      const bytes = Buffer.from(v, 'utf8');
+      const x = indexArg(idx, bytes.length);
+      // indexArg allows x == len; reflect's Index then panics.
+      if (x === bytes.length) throw new GoCallError('reflect: string index out of range');
+      item = BigInt(bytes[x]!);
+    } else if (Array.isArray(v) || v instanceof Uint8Array) {
+      const x = indexArg(idx, v.length);
+      if (x === v.length) throw new GoCallError('reflect: slice index out of range');
+      item = v instanceof Uint8Array ? BigInt(v[x]!) : v[x];
     } else if (isGoMap(v)) {
-      const key = unwrapStringer(idx);
-      if (key === undefined || key === null) throw new GoCallError('value is nil; should be of type string');
-      if (typeof key !== 'string') throw new GoCallError(`value has type ${goTypeName(key)}; should be string`);
-      const r = mapGet(v, key);
-      // A missing key yields the zero value of the element type: nil for interface{}.
-      v = r.found ? r.value : null;
-    } else if (v === null) {
-      throw new GoCallError('index of nil pointer');
+      if (idx === undefined) throw new GoCallError('value is nil; should be of type string');
+      if (typeof idx !== 'string') throw new GoCallError(`value has type ${goTypeName(idx)}; should be string`);
+      const m = mapGet(v, idx);
+      // A missing key gives the element type's zero value: a nil interface{}.
+      item = m.found ? m.value : null;
     } else {
       throw new GoCallError(`can't index item of type ${goTypeName(v)}`);
     }
   }
-  return v;
+  return item;
 }
 
 export function slice(item: unknown, ...indexes: unknown[]): unknown {
-  const v = indirect(item);
-  if (v === undefined || v === null) throw new GoCallError('slice of untyped nil');
+  if (item === null) item = undefined;
+  if (item === undefined) throw new GoCallError('slice of untyped nil');
   if (indexes.length > 3) throw new GoCallError(`too many slice indexes: ${indexes.length}`);
   let cap: number;
-  if (typeof v === 'string') {
+  let bytes: Buffer | undefined;
+  if (typeof item === 'string') {
     if (indexes.length === 3) throw new GoCallError('cannot 3-index slice a string');
-    cap = Buffer.byteLength(v, 'utf8');
-  } else if (Array.isArray(v) || v instanceof Uint8Array) cap = v.length;
-  else throw new GoCallError(`can't slice item of type ${goTypeName(v)}`);
-  const idx = [0, cap];
+    bytes = Buffer.from(item, 'utf8');
+    cap = bytes.length;
+  } else if (Array.isArray(item) || item instanceof Uint8Array) {
+    cap = item.length;
+  } else {
+    throw new GoCallError(`can't slice item of type ${goTypeName(item)}`);
+  }
+  const idx = [0, cap, cap];
   indexes.forEach((x, i) => {
-    idx[i] = indexArg(x, cap + 1);
+    idx[i] = indexArg(x === null ? undefined : x, cap);
   });
   if (idx[0]! > idx[1]!) throw new GoCallError(`invalid slice index: ${idx[0]} > ${idx[1]}`);
   if (indexes.length === 3 && idx[1]! > idx[2]!) throw new GoCallError(`invalid slice index: ${idx[1]} > ${idx[2]}`);
-  if (typeof v === 'string') return Buffer.from(v, 'utf8').subarray(idx[0], idx[1]).toString('utf8');
-  return v.slice(idx[0], idx[1]);
+  if (bytes !== undefined) return bytes.subarray(idx[0], idx[1]).toString('utf8');
+  return (item as unknown[] | Uint8Array).slice(idx[0], idx[1]);
 }
 
-/** Arguments of html/js/urlquery: a single string as is, otherwise fmt.Sprint of all. */
+// ---------------------------------------------------------------- call
+
+export function call(fn: unknown): never {
+  if (fn === null || fn === undefined) throw new GoCallError('call of nil');
+  // Template data holds no Go functions, so there is nothing else it could call.
+  throw new GoCallError(`non-function of type ${goTypeName(fn)}`);
+}
+
+// ---------------------------------------------------------------- escaping
+
+/** html/js/urlquery's evalArgs: one string as is, otherwise fmt.Sprint of the printable values. */
 function evalArgs(args: unknown[]): string {
   if (args.length === 1 && typeof args[0] === 'string') return args[0];
-  // Go's printableValue: nil prints as <no value>, pointers are followed.
   return sprint(args.map((a) => {
     let v = a;
-    while (v instanceof GoPointer && v.elem !== null) v = v.elem;
+    if (v instanceof GoPointer) v = indirect(v).v;
     return v === null || v === undefined ? '<no value>' : v;
   }));
 }
 
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '\0': '\uFFFD', '"': '&#34;', "'": '&#39;', '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
 export function html(...args: unknown[]): string {
-  return evalArgs(args).replace(/[\0"'&<>]/g, (c) => ({ '\0': '\uFFFD', '"': '&#34;', "'": '&#39;', '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
+  return evalArgs(args).replace(/[\0"'&<>]/g, (c) => HTML_ESCAPES[c]!);
 }
 
+const JS_ESCAPES: Readonly<Record<string, string>> = {
+  '\\': '\\\\', "'": "\\'", '"': '\\"', '<': '\\u003C', '>': '\\u003E', '&': '\\u0026', '=': '\\u003D',
+};
+
 export function js(...args: unknown[]): string {
+  const s = evalArgs(args);
   let out = '';
-  for (const ch of evalArgs(args)) {
+  for (const ch of s) {
     const cp = ch.codePointAt(0)!;
-    switch (ch) {
-      case '\\': out += '\\\\'; continue;
-      case "'": out += "\\'"; continue;
-      case '"': out += '\\"'; continue;
-      case '<': out += '\\u003C'; continue;
-      case '>': out += '\\u003E'; continue;
-      case '&': out += '\\u0026'; continue;
-      case '=': out += '\\u003D'; continue;
-    }
-    if (cp < 0x20 || cp === 0x7f || cp === 0x2028 || cp === 0x2029) {
-      out += '\\u' + cp.toString(16).toUpperCase().padStart(4, '0');
-    } else out += ch;
+    const e = JS_ESCAPES[ch];
+    if (e !== undefined) out += e;
+    else if (cp < 0x20) out += '\\u00' + cp.toString(16).toUpperCase().padStart(2, '0');
+    else if (cp < 0x80 || isGoPrintable(cp)) out += ch;
+    else out += '\\u' + cp.toString(16).toUpperCase().padStart(4, '0');
   }
   return out;
 }
 
 export function urlquery(...args: unknown[]): string {
-  // url.QueryEscape: unreserved bytes stay, space becomes '+', the rest %XX (uppercase).
+  // url.QueryEscape: letters, digits and -_.~ stay; space becomes '+'; every other byte is %XX.
   let out = '';
   for (const b of Buffer.from(evalArgs(args), 'utf8')) {
-    const c = String.fromCharCode(b);
-    if (/[A-Za-z0-9\-_.~]/.test(c)) out += c;
-    else if (c === ' ') out += '+';
+    if ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x5f || b === 0x2e || b === 0x7e) {
+      out += String.fromCharCode(b);
+    } else if (b === 0x20) out += '+';
     else out += '%' + b.toString(16).toUpperCase().padStart(2, '0');
   }
   return out;
 }
 
-export function print(...args: unknown[]): string {
-  return sprint(args);
-}
+// ---------------------------------------------------------------- the table
 
-export function println(...args: unknown[]): string {
-  return sprintln(args);
-}
+const unreachable = () => {
+  throw new Error('and/or are evaluated by the executor');
+};
 
-export function printf(format: string, ...args: unknown[]): string {
-  return sprintf(format, args);
-}
+export const BUILTINS: Readonly<Record<string, Builtin>> = Object.freeze({
+  and: { params: ['value'], variadic: 'value', call: unreachable },
+  call: { params: ['value'], variadic: 'value', call },
+  html: { params: [], variadic: 'any', call: html },
+  index: { params: ['value'], variadic: 'value', call: index },
+  slice: { params: ['value'], variadic: 'value', call: slice },
+  js: { params: [], variadic: 'any', call: js },
+  len: { params: ['value'], call: len },
+  not: { params: ['value'], call: not },
+  or: { params: ['value'], variadic: 'value', call: unreachable },
+  print: { params: [], variadic: 'any', call: (...a: unknown[]) => sprint(a) },
+  printf: { params: ['string'], variadic: 'any', call: (f: string, ...a: unknown[]) => sprintf(f, a) },
+  println: { params: [], variadic: 'any', call: (...a: unknown[]) => sprintln(a) },
+  urlquery: { params: [], variadic: 'any', call: urlquery },
+  eq: { params: ['value'], variadic: 'value', call: eq },
+  ge: { params: ['value', 'value'], call: ge },
+  gt: { params: ['value', 'value'], call: gt },
+  le: { params: ['value', 'value'], call: le },
+  lt: { params: ['value', 'value'], call: lt },
+  ne: { params: ['value', 'value'], call: ne },
+});

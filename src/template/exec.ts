@@ -1,102 +1,88 @@
-// The executor: walks a parse tree with a state (dot, variables, depth), following Go's exec.go for
-// evaluation order, argument conversion, missing keys, truthiness and error texts. Our additions are
-// limits (depth, output size, range iterations, steps) so a hostile template cannot hang or exhaust us.
+// The executor (Go's exec.go): walks a parse tree with a state — dot, a variable stack, the template depth —
+// following Go's evaluation order, argument conversion (evalArg / validateType), missing-key behaviour,
+// truthiness and error texts. Our additions are limits on output size, range iterations and steps, so a
+// hostile template can neither hang nor exhaust memory.
+//
+// Values follow values.ts. Go's reflect.Value also knows a value's static type; the only part of that which
+// changes behaviour is "this came out of an interface{}" (map and slice elements of JSON-like data, function
+// results), so values travel as `Val` = {v, iface}. `undefined` is Go's invalid value ("no value"), `null` a
+// nil interface.
 import type {
-  BranchNode, ChainNode, CommandNode, FieldNode, IdentifierNode, ListNode, Node, NumberNode, PipeNode, RangeNode, TemplateNode, VariableNode,
+  BranchNode, ChainNode, CommandNode, FieldNode, IdentifierNode, ListNode, Node, NumberNode, PipeNode, RangeNode,
+  TemplateNode, VariableNode,
 } from './ast.ts';
 import { nodeString } from './ast.ts';
 import { GoCallError, type FuncMap, type GoFunction, type GoParamType } from './functions.ts';
 import { GoPointer, GoStringer, GoStruct, isGoMap, mapGet } from './values.ts';
-import { compareBytes, formatValue, goTypeName } from './goFormat.ts';
-import * as builtins from './builtins.ts';
+import { compareBytes, formatValue, goQuote, goTypeName } from './goFormat.ts';
+import { BUILTINS, isTrue, type BuiltinParam } from './builtins.ts';
+import { errorLocation, execErrorMessage, ExecError, LimitError } from './errors.ts';
 
 export interface TemplateLimits {
+  /** Nested {{template}} calls (Go: 100000). */
   maxDepth: number;
+  /** Bytes of output (UTF-8). */
   maxOutputBytes: number;
+  /** Range iterations over the whole execution. */
   maxRangeIterations: number;
+  /** Evaluation steps (nodes visited) over the whole execution. */
   maxSteps: number;
 }
 
+/** A parsed template of a set, with the text and top-level name of the Parse call that produced it. */
 export interface TreeEntry {
-  name: string;
-  root: ListNode;
-  /** Name of the template whose Parse produced this tree, and its text: for line:col in errors. */
-  parseName: string;
-  text: string;
+  readonly name: string;
+  readonly root: ListNode;
+  readonly parseName: string;
+  readonly text: string;
 }
 
-export class ExecError extends Error {
-  constructor(
-    message: string,
-    readonly line?: number,
-    readonly column?: number,
-  ) {
-    super(message);
-    this.name = 'ExecError';
-  }
+interface Val {
+  readonly v: unknown;
+  /** The static type is interface{}: named so in errors, and a nil one becomes "no value" after a pipeline. */
+  readonly iface: boolean;
 }
-
-/** Raised for our own limits; reported like an exec error. */
-class LimitError extends Error {}
-
-const BREAK = Symbol('break');
-const CONTINUE = Symbol('continue');
-const MISSING = Symbol('missing');
 
 interface Variable {
-  name: string;
-  value: unknown;
-  iface: boolean;
+  readonly name: string;
+  value: Val;
 }
 
-// A value plus whether its static type is interface{} (map and slice elements of JSON-like data):
-// Go names that type in field errors and turns a nil interface into "no value" at the end of a pipeline.
-interface Typed {
-  v: unknown;
-  iface: boolean;
-}
+const INVALID: Val = Object.freeze({ v: undefined, iface: false });
+/** Go's missingVal: "no final argument from a previous pipeline stage". */
+const MISSING: Val = Object.freeze({ v: undefined, iface: false });
 
-type Builtin = { params: readonly GoParamType[]; variadic?: GoParamType; call: (...a: any[]) => unknown; reflect: boolean };
+// walk's result: how a list ended (break and continue leave the enclosing range iteration).
+const NORMAL = 0;
+const BREAK = 1;
+const CONTINUE = 2;
+type Flow = typeof NORMAL | typeof BREAK | typeof CONTINUE;
 
-const R = true;
-const BUILTINS: Record<string, Builtin> = {
-  and: { params: ['any'], variadic: 'any', call: () => undefined, reflect: R },
-  or: { params: ['any'], variadic: 'any', call: () => undefined, reflect: R },
-  not: { params: ['any'], call: builtins.not, reflect: R },
-  len: { params: ['any'], call: builtins.len, reflect: R },
-  index: { params: ['any'], variadic: 'any', call: builtins.index, reflect: R },
-  slice: { params: ['any'], variadic: 'any', call: builtins.slice, reflect: R },
-  eq: { params: ['any'], variadic: 'any', call: builtins.eq, reflect: R },
-  ne: { params: ['any', 'any'], call: builtins.ne, reflect: R },
-  lt: { params: ['any', 'any'], call: builtins.lt, reflect: R },
-  le: { params: ['any', 'any'], call: builtins.le, reflect: R },
-  gt: { params: ['any', 'any'], call: builtins.gt, reflect: R },
-  ge: { params: ['any', 'any'], call: builtins.ge, reflect: R },
-  html: { params: [], variadic: 'any', call: builtins.html, reflect: false },
-  js: { params: [], variadic: 'any', call: builtins.js, reflect: false },
-  urlquery: { params: [], variadic: 'any', call: builtins.urlquery, reflect: false },
-  print: { params: [], variadic: 'any', call: builtins.print, reflect: false },
-  println: { params: [], variadic: 'any', call: builtins.println, reflect: false },
-  printf: { params: ['string'], variadic: 'any', call: builtins.printf, reflect: false },
-  call: { params: ['any'], variadic: 'any', call: () => undefined, reflect: R },
+type ParamType = BuiltinParam | GoParamType;
+
+const TYPE_NAMES: Readonly<Record<ParamType, string>> = {
+  any: 'interface {}', string: 'string', int: 'int', float64: 'float64', bool: 'bool',
+  '[]any': '[]interface {}', '[]string': '[]string', 'map[string]any': 'map[string]interface {}',
+  value: 'reflect.Value',
 };
 
-export function isBuiltin(name: string): boolean {
-  return Object.prototype.hasOwnProperty.call(BUILTINS, name);
+interface Callable {
+  readonly params: readonly ParamType[];
+  readonly variadic?: ParamType | undefined;
+  readonly call: (...args: any[]) => unknown;
 }
 
-const GO_PARAM_NAMES: Record<GoParamType, string> = {
-  any: 'interface {}', string: 'string', int: 'int', float64: 'float64', bool: 'bool', '[]any': '[]interface {}', '[]string': '[]string', 'map[string]any': 'map[string]interface {}',
-};
+const valOf = (v: unknown, iface = false): Val => (v === undefined ? INVALID : { v, iface });
 
 export class Executor {
-  private out: string[] = [];
+  private readonly out: string[] = [];
   private outBytes = 0;
   private vars: Variable[] = [];
   private depth = 0;
   private steps = 0;
+  private rangeIterations = 0;
   private node: Node | undefined;
-  private current: TreeEntry;
+  private tmpl: TreeEntry;
 
   constructor(
     private readonly trees: ReadonlyMap<string, TreeEntry>,
@@ -104,264 +90,226 @@ export class Executor {
     private readonly limits: TemplateLimits,
     start: TreeEntry,
   ) {
-    this.current = start;
+    this.tmpl = start;
   }
 
+  /** Executes the start template with `data` (null and undefined are Go's nil: the invalid value). */
   run(data: unknown): string {
-    // Go: reflect.ValueOf(nil) is the invalid value, so nil data behaves as "no value".
-    if (data === null) data = undefined;
-    this.vars = [{ name: '$', value: data, iface: false }];
-    this.walk({ v: data, iface: false }, this.current.root);
+    const dot = data === null ? INVALID : valOf(data);
+    this.vars = [{ name: '$', value: dot }];
+    this.walk(dot, this.tmpl.root);
     return this.out.join('');
   }
 
-  // ---- errors and positions ----
+  // ---- errors ----
 
-  private at(n: Node): void {
-    this.node = n;
+  private at(node: Node): void {
+    this.node = node;
     if (++this.steps > this.limits.maxSteps) throw new LimitError(`template execution exceeded ${this.limits.maxSteps} steps`);
   }
 
+  /** Go's state.errorf: the message prefixed with where (line:col of the current node) and what was executing. */
   errorf(message: string): never {
-    const name = this.current.name;
     const n = this.node;
-    if (n === undefined) throw new ExecError(`template: ${name}: ${message}`);
-    const tree = this.treeOf();
-    const before = tree.text.slice(0, n.pos);
-    const line = 1 + (before.match(/\n/g)?.length ?? 0);
-    const nl = before.lastIndexOf('\n');
-    // Go counts columns in bytes.
-    const col = Buffer.byteLength(before.slice(nl + 1), 'utf8');
-    const context = nodeString(n);
-    throw new ExecError(`template: ${tree.parseName}:${line}:${col}: executing ${JSON.stringify(name)} at <${context}>: ${message}`, line, col);
-  }
-
-  private treeOf(): TreeEntry {
-    return this.current;
-  }
-
-  limitError(e: LimitError): never {
-    this.errorf(e.message);
+    if (n === undefined) throw new ExecError(`template: ${this.tmpl.name}: ${message}`, this.tmpl.name);
+    const loc = errorLocation(this.tmpl.text, n.pos);
+    throw new ExecError(
+      execErrorMessage(`${this.tmpl.parseName}:${loc.line}:${loc.column}`, this.tmpl.name, nodeString(n), message),
+      this.tmpl.name,
+      loc.line,
+      loc.column,
+    );
   }
 
   // ---- output ----
 
   private write(s: string): void {
-    this.outBytes += s.length;
-    if (this.outBytes > this.limits.maxOutputBytes) this.errorf(`template output exceeds ${this.limits.maxOutputBytes} bytes`);
+    if (s.length === 0) return;
+    this.outBytes += s.length < 64 && /^[\x00-\x7f]*$/.test(s) ? s.length : Buffer.byteLength(s, 'utf8');
+    if (this.outBytes > this.limits.maxOutputBytes) throw new LimitError(`template output exceeds ${this.limits.maxOutputBytes} bytes`);
     this.out.push(s);
   }
 
-  private printValue(n: Node, v: unknown): void {
+  private printValue(n: Node, val: Val): void {
     this.at(n);
-    if (v instanceof GoPointer && v.elem !== null) {
-      let x: unknown = v;
-      while (x instanceof GoPointer && x.elem !== null) x = x.elem;
-      v = x;
-    }
+    let v = val.v;
+    // printableValue: pointers are followed (a nil pointer prints as fmt prints it).
+    while (v instanceof GoPointer && v.elem !== null) v = v.elem;
     this.write(v === undefined ? '<no value>' : formatValue(v));
   }
 
-  // ---- statements ----
+  // ---- walking ----
 
-  walk(dot: Typed, node: Node): void {
+  private walk(dot: Val, node: Node): Flow {
     this.at(node);
     switch (node.kind) {
       case 'action': {
-        const v = this.evalPipeline(dot, node.pipe);
-        if (node.pipe.decl.length === 0) this.printValue(node, v);
-        return;
+        // Variables declared here persist until the enclosing {{end}}; a declaration prints nothing.
+        const val = this.evalPipeline(dot, node.pipe);
+        if (node.pipe.decl.length === 0) this.printValue(node, val);
+        return NORMAL;
       }
       case 'break':
-        throw BREAK;
+        return BREAK;
       case 'continue':
-        throw CONTINUE;
-      case 'if':
-      case 'with':
+        return CONTINUE;
+      case 'if': case 'with':
         return this.walkIfOrWith(node.kind, dot, node);
       case 'list':
-        for (const n of node.nodes) this.walk(dot, n);
-        return;
+        for (const n of node.nodes) {
+          const flow = this.walk(dot, n);
+          if (flow !== NORMAL) return flow;
+        }
+        return NORMAL;
       case 'range':
-        return this.walkRange(dot, node);
+        this.walkRange(dot, node);
+        return NORMAL;
       case 'template':
-        return this.walkTemplate(dot, node);
+        this.walkTemplate(dot, node);
+        return NORMAL;
       case 'text':
         this.write(node.text);
-        return;
-      default:
-        this.errorf(`unknown node: ${nodeString(node)}`);
+        return NORMAL;
     }
+    this.errorf(`unknown node: ${nodeString(node)}`);
   }
 
-  private mark(): number {
-    return this.vars.length;
-  }
-
-  private pop(mark: number): void {
-    this.vars.length = mark;
-  }
-
-  private walkIfOrWith(kind: 'if' | 'with', dot: Typed, n: BranchNode): void {
-    const mark = this.mark();
+  private walkIfOrWith(kind: 'if' | 'with', dot: Val, n: BranchNode): Flow {
+    const mark = this.vars.length;
     try {
       const val = this.evalPipeline(dot, n.pipe);
-      if (builtins.truth(val)) this.walk(kind === 'with' ? { v: val, iface: false } : dot, n.list);
-      else if (n.elseList) this.walk(dot, n.elseList);
+      if (isTrue(val.v)) return this.walk(kind === 'with' ? val : dot, n.list);
+      if (n.elseList !== undefined) return this.walk(dot, n.elseList);
+      return NORMAL;
     } finally {
-      this.pop(mark);
+      this.vars.length = mark;
     }
   }
 
-  private walkRange(dot: Typed, r: RangeNode): void {
+  private walkRange(dot: Val, r: RangeNode): void {
     this.at(r);
-    const outer = this.mark();
+    const outer = this.vars.length;
     try {
-      let val = this.evalPipeline(dot, r.pipe);
+      let val = this.evalPipeline(dot, r.pipe).v;
       while (val instanceof GoPointer && val.elem !== null) val = val.elem;
-      const mark = this.mark();
-      let iterations = 0;
-      const one = (index: unknown, elem: Typed): boolean => {
-        if (++iterations > this.limits.maxRangeIterations) throw new LimitError(`range exceeded ${this.limits.maxRangeIterations} iterations`);
-        const decl = r.pipe.decl;
-        if (decl.length > 0) {
-          if (r.pipe.isAssign) this.setVar(decl[0]!.ident[0]!, decl.length > 1 ? index : elem.v, decl.length > 1 ? false : elem.iface);
-          else this.setTopVar(1, elem);
+      const mark = this.vars.length;
+      const decl = r.pipe.decl.length;
+      // Returns false on {{break}}.
+      const oneIteration = (index: Val, elem: Val): boolean => {
+        if (++this.rangeIterations > this.limits.maxRangeIterations) {
+          throw new LimitError(`range exceeded ${this.limits.maxRangeIterations} iterations`);
         }
-        if (decl.length > 1) {
-          if (r.pipe.isAssign) this.setVar(decl[1]!.ident[0]!, elem.v, elem.iface);
-          else this.setTopVar(2, { v: index, iface: false });
-        }
-        try {
-          this.walk(elem, r.list);
-        } catch (e) {
-          if (e === CONTINUE) return true;
-          if (e === BREAK) return false;
-          throw e;
-        } finally {
-          this.pop(mark);
-        }
-        return true;
+        // Go sets the top variables of the stack: the element, then the index below it.
+        if (decl > 0) this.vars[this.vars.length - 1]!.value = elem;
+        if (decl > 1) this.vars[this.vars.length - 2]!.value = index;
+        const flow = this.walk(elem, r.list);
+        this.vars.length = mark;
+        return flow !== BREAK;
       };
       if (Array.isArray(val)) {
         if (val.length > 0) {
-          for (let i = 0; i < val.length; i++) if (!one(BigInt(i), { v: val[i], iface: true })) break;
+          for (let i = 0; i < val.length; i++) if (!oneIteration({ v: BigInt(i), iface: false }, valOf(val[i], true))) break;
           return;
         }
       } else if (val instanceof Uint8Array) {
         if (val.length > 0) {
-          for (let i = 0; i < val.length; i++) if (!one(BigInt(i), { v: BigInt(val[i]!), iface: false })) break;
+          for (let i = 0; i < val.length; i++) if (!oneIteration({ v: BigInt(i), iface: false }, { v: BigInt(val[i]!), iface: false })) break;
           return;
         }
       } else if (isGoMap(val)) {
-        const keys = Object.keys(val).sort(compareBytes);
+        const keys = Object.keys(val);
         if (keys.length > 0) {
-          for (const k of keys) if (!one(k, { v: val[k], iface: true })) break;
+          keys.sort(compareBytes);
+          for (const k of keys) if (!oneIteration({ v: k, iface: false }, valOf(val[k], true))) break;
           return;
         }
       } else if (typeof val === 'bigint') {
-        if (r.pipe.decl.length > 1) this.errorf(`can't use ${formatValue(val)} to iterate over more than one variable`);
+        // Go 1.22: range over an integer yields 0..n-1 as the element.
+        if (decl > 1) this.errorf(`can't use ${formatValue(val)} to iterate over more than one variable`);
         if (val > 0n) {
-          for (let i = 0n; i < val; i++) if (!one(i, { v: i, iface: false })) break;
+          for (let i = 0n; i < val; i++) if (!oneIteration(INVALID, { v: i, iface: false })) break;
           return;
         }
-      } else if (val === undefined || val === null) {
-        // An invalid value is likely a nil map, etc. Not an error.
-      } else {
+      } else if (val !== undefined) {
         this.errorf(`range can't iterate over ${formatValue(val)}`);
       }
-      if (r.elseList) this.walk(dot, r.elseList);
+      // An invalid value (a missing key, nil data) ranges like an empty map.
+      if (r.elseList !== undefined) this.walk(dot, r.elseList);
     } finally {
-      this.pop(outer);
+      this.vars.length = outer;
     }
   }
 
-  private walkTemplate(dot: Typed, t: TemplateNode): void {
+  private walkTemplate(dot: Val, t: TemplateNode): void {
     this.at(t);
-    const tree = this.trees.get(t.name);
-    if (tree === undefined) this.errorf(`template ${JSON.stringify(t.name)} not defined`);
+    const tmpl = this.trees.get(t.name);
+    if (tmpl === undefined) this.errorf(`template ${goQuote(t.name)} not defined`);
     if (this.depth >= this.limits.maxDepth) this.errorf(`exceeded maximum template depth (${this.limits.maxDepth})`);
-    const newDot = t.pipe ? this.evalPipeline(dot, t.pipe) : undefined;
-    const saved = { vars: this.vars, current: this.current };
+    // Variables declared by the pipeline persist in the caller.
+    const newDot = t.pipe === undefined ? INVALID : this.evalPipeline(dot, t.pipe);
+    const saved = { vars: this.vars, tmpl: this.tmpl };
     this.depth++;
-    this.vars = [{ name: '$', value: newDot, iface: false }];
-    this.current = tree;
+    this.tmpl = tmpl;
+    // No dynamic scoping: the called template sees only $.
+    this.vars = [{ name: '$', value: newDot }];
     try {
-      this.walk({ v: newDot, iface: false }, tree.root);
+      this.walk(newDot, tmpl.root);
     } finally {
       this.depth--;
       this.vars = saved.vars;
-      this.current = saved.current;
+      this.tmpl = saved.tmpl;
     }
   }
 
   // ---- variables ----
 
-  private push(name: string, value: unknown): void {
-    this.vars.push({ name, value, iface: false });
-  }
-
-  private setVar(name: string, value: unknown, iface = false): void {
+  private setVar(name: string, value: Val): void {
     for (let i = this.vars.length - 1; i >= 0; i--) {
       if (this.vars[i]!.name === name) {
         this.vars[i]!.value = value;
-        this.vars[i]!.iface = iface;
         return;
       }
     }
     this.errorf(`undefined variable: ${name}`);
   }
 
-  private setTopVar(n: number, value: Typed): void {
-    const v = this.vars[this.vars.length - n]!;
-    v.value = value.v;
-    v.iface = value.iface;
-  }
-
-  private varValue(name: string): Typed {
-    for (let i = this.vars.length - 1; i >= 0; i--) {
-      const v = this.vars[i]!;
-      if (v.name === name) return { v: v.value, iface: v.iface };
-    }
+  private varValue(name: string): Val {
+    for (let i = this.vars.length - 1; i >= 0; i--) if (this.vars[i]!.name === name) return this.vars[i]!.value;
     this.errorf(`undefined variable: ${name}`);
   }
 
   // ---- pipelines and commands ----
 
-  evalPipeline(dot: Typed, pipe: PipeNode): unknown {
+  private evalPipeline(dot: Val, pipe: PipeNode): Val {
     this.at(pipe);
-    let value: unknown = MISSING;
+    let value = MISSING;
     for (const cmd of pipe.cmds) {
-      const r = this.evalCommand(dot, cmd, value);
-      // Dig down one level: a nil interface becomes "no value".
-      value = r.iface && r.v === null ? undefined : r.v;
+      value = this.evalCommand(dot, cmd, value);
+      // An interface{} result is replaced by what it holds: a nil one by the invalid value.
+      if (value.iface) value = valOf(value.v === null ? undefined : value.v);
     }
     for (const variable of pipe.decl) {
       if (pipe.isAssign) this.setVar(variable.ident[0]!, value);
-      else this.push(variable.ident[0]!, value);
+      else this.vars.push({ name: variable.ident[0]!, value });
     }
     return value;
   }
 
-  private notAFunction(args: Node[], final: unknown): void {
+  private notAFunction(args: readonly Node[], final: Val): void {
     if (args.length > 1 || final !== MISSING) this.errorf(`can't give argument to non-function ${nodeString(args[0]!)}`);
   }
 
-  private evalCommand(dot: Typed, cmd: CommandNode, final: unknown): Typed {
+  private evalCommand(dot: Val, cmd: CommandNode, final: Val): Val {
     const first = cmd.args[0]!;
     switch (first.kind) {
-      case 'field':
-        return this.evalFieldNode(dot, first, cmd.args, final);
-      case 'chain':
-        return this.evalChainNode(dot, first, cmd.args, final);
-      case 'identifier':
-        // Functions returning interface{} hand back a nil interface, which the pipeline turns into no value.
-        return { v: this.evalFunction(dot, first, cmd, cmd.args, final), iface: true };
+      case 'field': return this.evalFieldNode(dot, first, cmd.args, final);
+      case 'chain': return this.evalChainNode(dot, first, cmd.args, final);
+      case 'identifier': return this.evalFunction(dot, first, cmd, cmd.args, final);
       case 'pipe':
+        // A parenthesized pipeline takes no arguments.
         this.notAFunction(cmd.args, final);
-        return { v: this.evalPipeline(dot, first), iface: false };
-      case 'variable':
-        return this.evalVariableNode(dot, first, cmd.args, final);
+        return this.evalPipeline(dot, first);
+      case 'variable': return this.evalVariableNode(dot, first, cmd.args, final);
     }
     this.at(first);
     this.notAFunction(cmd.args, final);
@@ -369,223 +317,229 @@ export class Executor {
       case 'bool': return { v: first.value, iface: false };
       case 'dot': return dot;
       case 'nil': this.errorf('nil is not a command');
-      case 'number': return { v: this.idealConstant(first), iface: false };
+      case 'number': return this.idealConstant(first);
       case 'string': return { v: first.text, iface: false };
     }
-    this.errorf(`can't evaluate command ${JSON.stringify(nodeString(first))}`);
+    this.errorf(`can't evaluate command ${goQuote(nodeString(first))}`);
   }
 
-  private idealConstant(c: NumberNode): unknown {
+  /** A number constant with no type context: the syntax decides int or float64, as in Go. */
+  private idealConstant(c: NumberNode): Val {
     this.at(c);
-    if (c.isComplex) this.errorf(`complex constants are not supported: ${c.text}`);
-    const hexInt = /^[+-]?0[xX]/.test(c.text) && !/[pP]/.test(c.text);
-    if (c.isFloat && !hexInt && !c.text.startsWith("'") && /[.eEpP]/.test(c.text)) return c.float;
-    if (c.isInt) return c.int;
+    if (c.isComplex) this.errorf(`complex numbers are not supported: ${c.text}`);
+    const hexInt = c.text.length > 2 && c.text[0] === '0' && (c.text[1] === 'x' || c.text[1] === 'X') && !/[pP]/.test(c.text);
+    const runeInt = c.text[0] === "'";
+    if (c.isFloat && !hexInt && !runeInt && /[.eEpP]/.test(c.text)) return { v: c.float, iface: false };
+    if (c.isInt) return { v: c.int, iface: false };
     if (c.isUint) this.errorf(`${c.text} overflows int`);
-    return undefined;
+    return INVALID;
   }
 
-  private evalFieldNode(dot: Typed, field: FieldNode, args: Node[], final: unknown): Typed {
+  private evalFieldNode(dot: Val, field: FieldNode, args: readonly Node[] | undefined, final: Val): Val {
     this.at(field);
     return this.evalFieldChain(dot, dot, field, field.ident, args, final);
   }
 
-  private evalChainNode(dot: Typed, chain: ChainNode, args: Node[], final: unknown): Typed {
+  private evalChainNode(dot: Val, chain: ChainNode, args: readonly Node[] | undefined, final: Val): Val {
     this.at(chain);
     if (chain.node.kind === 'nil') this.errorf(`indirection through explicit nil in ${nodeString(chain)}`);
+    // (pipe).Field1.Field2: evaluate the pipeline, then the fields.
     const pipe = this.evalArg(dot, undefined, chain.node);
-    return this.evalFieldChain(dot, { v: pipe, iface: false }, chain, chain.field, args, final);
+    return this.evalFieldChain(dot, pipe, chain, chain.field, args, final);
   }
 
-  private evalVariableNode(dot: Typed, variable: VariableNode, args: Node[], final: unknown): Typed {
+  private evalVariableNode(dot: Val, variable: VariableNode, args: readonly Node[] | undefined, final: Val): Val {
     this.at(variable);
     const value = this.varValue(variable.ident[0]!);
     if (variable.ident.length === 1) {
-      this.notAFunction(args, final);
+      this.notAFunction(args ?? [variable], final);
       return value;
     }
     return this.evalFieldChain(dot, value, variable, variable.ident.slice(1), args, final);
   }
 
-  private evalFieldChain(dot: Typed, receiver: Typed, node: Node, ident: string[], args: Node[], final: unknown): Typed {
-    let r = receiver;
-    for (let i = 0; i < ident.length - 1; i++) r = this.evalField(dot, node, ident[i]!, [], MISSING, r);
-    return this.evalField(dot, node, ident[ident.length - 1]!, args, final, r);
+  private evalFieldChain(dot: Val, receiver: Val, node: Node, ident: readonly string[], args: readonly Node[] | undefined, final: Val): Val {
+    const n = ident.length;
+    for (let i = 0; i < n - 1; i++) receiver = this.evalField(dot, ident[i]!, node, undefined, MISSING, receiver);
+    // Only the last name can be a method taking the arguments.
+    return this.evalField(dot, ident[n - 1]!, node, args, final, receiver);
   }
 
-  private evalField(dot: Typed, node: Node, fieldName: string, args: Node[], final: unknown, receiver: Typed): Typed {
-    const rv = receiver.v;
-    if (rv === undefined) return { v: undefined, iface: false };
-    const typ = receiver.iface ? 'interface {}' : goTypeName(rv);
-    if (rv === null) this.errorf(`nil pointer evaluating ${typ}.${fieldName}`);
-    let v: unknown = rv;
+  private evalFunction(dot: Val, node: IdentifierNode, cmd: Node, args: readonly Node[] | undefined, final: Val): Val {
+    this.at(node);
+    const name = node.ident;
+    const fn = Object.prototype.hasOwnProperty.call(this.funcs, name) ? this.funcs[name] : undefined;
+    if (fn !== undefined) return this.evalCall(dot, fn, false, cmd, name, args, final);
+    const builtin = Object.prototype.hasOwnProperty.call(BUILTINS, name) ? BUILTINS[name] : undefined;
+    if (builtin === undefined) this.errorf(`${goQuote(name)} is not a defined function`);
+    return this.evalCall(dot, builtin, true, cmd, name, args, final);
+  }
+
+  private evalField(dot: Val, fieldName: string, node: Node, args: readonly Node[] | undefined, final: Val, receiver: Val): Val {
+    if (receiver.v === undefined) return INVALID; // nil data or a missing key: no value
+    const typ = receiver.iface ? 'interface {}' : goTypeName(receiver.v);
+    let v: unknown = receiver.v;
+    if (v === null) this.errorf(`nil pointer evaluating ${typ}.${fieldName}`); // a nil interface
     while (v instanceof GoPointer && v.elem !== null) v = v.elem;
-    const hasArgs = args.length > 1 || final !== MISSING;
-    if (v instanceof GoStruct && v.methods && Object.prototype.hasOwnProperty.call(v.methods, fieldName)) {
-      return { v: this.evalCall(dot, v.methods[fieldName]!, node, fieldName, args, final), iface: false };
+    if (v instanceof GoStruct && v.methods !== undefined && Object.prototype.hasOwnProperty.call(v.methods, fieldName)) {
+      return this.evalCall(dot, v.methods[fieldName]!, false, node, fieldName, args, final);
     }
+    const hasArgs = (args !== undefined && args.length > 1) || final !== MISSING;
     if (v instanceof GoStruct) {
       if (Object.prototype.hasOwnProperty.call(v.fields, fieldName)) {
         if (hasArgs) this.errorf(`${fieldName} has arguments but cannot be invoked as function`);
-        return { v: v.fields[fieldName], iface: false };
+        const f = v.fields[fieldName];
+        // A nil field value can only be a nil interface{} field.
+        return valOf(f, f === null);
       }
     } else if (isGoMap(v)) {
       if (hasArgs) this.errorf(`${fieldName} is not a method but has arguments`);
       const r = mapGet(v, fieldName);
-      return r.found ? { v: r.value, iface: true } : { v: undefined, iface: false };
+      return r.found ? valOf(r.value, true) : INVALID;
     } else if (v instanceof GoPointer) {
-      // A nil pointer (to a struct, in our data).
+      // A nil pointer (we cannot tell whether its struct has the field; Go says "can't evaluate" if not).
       this.errorf(`nil pointer evaluating ${typ}.${fieldName}`);
     }
     this.errorf(`can't evaluate field ${fieldName} in type ${typ}`);
   }
 
-  // ---- functions ----
+  // ---- calls ----
 
-  private evalFunction(dot: Typed, node: IdentifierNode, cmd: Node, args: Node[], final: unknown): unknown {
-    this.at(node);
-    const name = node.ident;
-    if (isBuiltin(name) && !Object.prototype.hasOwnProperty.call(this.funcs, name)) {
-      return this.evalBuiltin(dot, name, BUILTINS[name]!, cmd, args, final);
-    }
-    const fn = Object.prototype.hasOwnProperty.call(this.funcs, name) ? this.funcs[name] : undefined;
-    if (fn === undefined) this.errorf(`${JSON.stringify(name)} is not a defined function`);
-    return this.evalCall(dot, fn, cmd, name, args, final);
-  }
-
-  private checkArgCount(name: string, params: readonly GoParamType[], variadic: GoParamType | undefined, argCount: number, numIn: number): void {
+  /**
+   * Calls a builtin, a FuncMap function or a method. `args`, when given, starts with the function's own node
+   * (as in a command); `final` is the previous pipeline stage's value.
+   */
+  private evalCall(dot: Val, fn: Callable, isBuiltin: boolean, node: Node, name: string, allArgs: readonly Node[] | undefined, final: Val): Val {
+    const args = allArgs === undefined ? [] : allArgs.slice(1);
+    let numIn = args.length;
+    if (final !== MISSING) numIn++;
+    const params = fn.params;
+    const variadic = fn.variadic;
+    let numFixed = args.length;
     if (variadic !== undefined) {
-      if (numIn < params.length) this.errorf(`wrong number of args for ${name}: want at least ${params.length} got ${argCount}`);
+      numFixed = params.length;
+      if (numIn < numFixed) this.errorf(`wrong number of args for ${name}: want at least ${numFixed} got ${args.length}`);
     } else if (numIn !== params.length) {
       this.errorf(`wrong number of args for ${name}: want ${params.length} got ${numIn}`);
     }
-  }
 
-  private evalBuiltin(dot: Typed, name: string, b: Builtin, cmd: Node, allArgs: Node[], final: unknown): unknown {
-    const args = allArgs.slice(1);
-    const numIn = args.length + (final !== MISSING ? 1 : 0);
-    this.checkArgCount(name, b.params, b.variadic, args.length, numIn);
-    if (name === 'and' || name === 'or') {
-      let v: unknown;
-      for (const a of args) {
-        v = this.evalArg(dot, 'any', a, true);
-        if (builtins.truth(v) === (name === 'or')) return v;
+    // and/or short-circuit and return the deciding operand itself.
+    if (isBuiltin && (name === 'and' || name === 'or')) {
+      let v = INVALID;
+      for (const arg of args) {
+        v = this.evalArg(dot, 'value', arg);
+        if (isTrue(v.v) === (name === 'or')) return v;
       }
-      if (final !== MISSING) v = final;
+      if (final !== MISSING) v = this.validateType(final, 'value');
       return v;
     }
-    if (name === 'call') this.errorf('error calling call: call of non-function');
-    const argv = this.buildArgs(dot, b.params, b.variadic, args, final, b.reflect);
-    return this.invoke(cmd, name, () => b.call(...argv));
-  }
 
-  private evalCall(dot: Typed, fn: GoFunction, cmd: Node, name: string, allArgs: Node[], final: unknown): unknown {
-    const args = allArgs.slice(1);
-    const numIn = args.length + (final !== MISSING ? 1 : 0);
-    this.checkArgCount(name, fn.params, fn.variadic, args.length, numIn);
-    const argv = this.buildArgs(dot, fn.params, fn.variadic, args, final, false);
-    return this.invoke(cmd, name, () => fn.call(...argv));
-  }
-
-  private buildArgs(dot: Typed, params: readonly GoParamType[], variadic: GoParamType | undefined, args: Node[], final: unknown, reflectArgs: boolean): unknown[] {
-    const argv: unknown[] = [];
-    const numFixed = variadic !== undefined ? params.length : args.length;
+    const argv: unknown[] = new Array(numIn);
     let i = 0;
-    for (; i < numFixed && i < args.length; i++) argv.push(this.evalArg(dot, params[i]!, args[i]!, reflectArgs));
-    if (variadic !== undefined) for (; i < args.length; i++) argv.push(this.evalArg(dot, variadic, args[i]!, reflectArgs));
+    for (; i < numFixed && i < args.length; i++) argv[i] = this.evalArg(dot, params[i]!, args[i]!).v;
+    if (variadic !== undefined) for (; i < args.length; i++) argv[i] = this.evalArg(dot, variadic, args[i]!).v;
     if (final !== MISSING) {
-      const numIn = args.length + 1;
-      const t = variadic !== undefined && numIn - 1 >= params.length ? variadic : params[numIn - 1] ?? variadic ?? 'any';
-      argv.push(this.validateType(final, t, reflectArgs));
+      let t: ParamType;
+      if (variadic === undefined) t = params[params.length - 1]!;
+      else t = numIn - 1 < numFixed ? params[numIn - 1]! : variadic;
+      argv[i] = this.validateType(final, t).v;
     }
-    return argv;
-  }
-
-  private invoke(cmd: Node, name: string, call: () => unknown): unknown {
-    let v: unknown;
+    let result: unknown;
     try {
-      v = call();
+      result = fn.call(...argv);
     } catch (e) {
       if (e instanceof ExecError || e instanceof LimitError) throw e;
-      this.at(cmd);
-      const msg = e instanceof GoCallError ? e.message : e instanceof RangeError ? 'too much recursion' : `${(e as Error)?.message ?? String(e)}`;
-      this.errorf(`error calling ${name}: ${msg}`);
+      this.at(node);
+      if (e instanceof GoCallError) this.errorf(`error calling ${name}: ${e.message}`);
+      if (e instanceof RangeError) this.errorf(`error calling ${name}: stack overflow`);
+      // Anything else escaping a function is a bug there; it still becomes a template error.
+      this.errorf(`error calling ${name}: ${e instanceof Error ? e.message : String(e)}`);
     }
-    return v;
+    // Builtins returning Go values already tell their static type; other results may be interface{}.
+    return valOf(result, !isBuiltin || name === 'index');
   }
 
-  private evalArg(dot: Typed, typ: GoParamType | undefined, n: Node, reflectArg = false): unknown {
+  /** Go's validateType: the value must be valid and assignable to the parameter type. */
+  private validateType(value: Val, typ: ParamType | undefined): Val {
+    if (value.v === undefined) {
+      if (typ === undefined) return INVALID;
+      if (typ === 'value') return INVALID; // a reflect.Value holding the invalid value
+      if (canBeNil(typ)) return { v: null, iface: false };
+      this.errorf(`invalid value; expected ${TYPE_NAMES[typ]}`);
+    }
+    if (typ === undefined || typ === 'value' || typ === 'any') return value;
+    let v = value.v;
+    if (assignable(v, typ, value.iface)) return value;
+    if (v === null) this.errorf(`wrong type for value; expected ${TYPE_NAMES[typ]}; got interface {}`);
+    // One dereference may make it fit.
+    if (v instanceof GoPointer && pointerElemAssignable(v, typ)) {
+      if (v.elem === null) this.errorf(`dereference of nil pointer of type ${TYPE_NAMES[typ]}`);
+      return { v: v.elem, iface: false };
+    }
+    this.errorf(`wrong type for value; expected ${TYPE_NAMES[typ]}; got ${goTypeName(v)}`);
+  }
+
+  private evalArg(dot: Val, typ: ParamType | undefined, n: Node): Val {
     this.at(n);
     switch (n.kind) {
-      case 'dot': return this.validateType(dot.v, typ, reflectArg);
+      case 'dot': return this.validateType(dot, typ);
       case 'nil':
-        if (reflectArg || typ === undefined || typ === 'any' || typ === '[]any' || typ === '[]string' || typ === 'map[string]any') return null;
-        this.errorf(`cannot assign nil to ${GO_PARAM_NAMES[typ]}`);
-      case 'field': return this.validateType(this.evalFieldNode(dot, n, [n], MISSING).v, typ, reflectArg);
-      case 'variable': return this.validateType(this.evalVariableNode(dot, n, [], MISSING).v, typ, reflectArg);
-      case 'pipe': return this.validateType(this.evalPipeline(dot, n), typ, reflectArg);
-      case 'identifier': return this.validateType(this.evalFunction(dot, n, n, [], MISSING), typ, reflectArg);
-      case 'chain': return this.validateType(this.evalChainNode(dot, n, [], MISSING).v, typ, reflectArg);
+        if (typ !== undefined && typ === 'value') return INVALID;
+        if (typ !== undefined && canBeNil(typ)) return { v: null, iface: false };
+        this.errorf(`cannot assign nil to ${typ === undefined ? '<nil>' : TYPE_NAMES[typ]}`);
+      case 'field': return this.validateType(this.evalFieldNode(dot, n, [n], MISSING), typ);
+      case 'variable': return this.validateType(this.evalVariableNode(dot, n, undefined, MISSING), typ);
+      case 'pipe': return this.validateType(this.evalPipeline(dot, n), typ);
+      case 'identifier': return this.validateType(this.evalFunction(dot, n, n, undefined, MISSING), typ);
+      case 'chain': return this.validateType(this.evalChainNode(dot, n, undefined, MISSING), typ);
     }
-    const t = typ ?? 'any';
-    switch (t) {
+    switch (typ) {
       case 'bool':
-        if (n.kind === 'bool') return n.value;
+        if (n.kind === 'bool') return { v: n.value, iface: false };
         this.errorf(`expected bool; found ${nodeString(n)}`);
       case 'float64':
-        if (n.kind === 'number' && n.isFloat) return n.float;
+        if (n.kind === 'number' && n.isFloat) return { v: n.float, iface: false };
         this.errorf(`expected float; found ${nodeString(n)}`);
       case 'int':
-        if (n.kind === 'number' && n.isInt) return n.int;
+        if (n.kind === 'number' && n.isInt) return { v: n.int, iface: false };
         this.errorf(`expected integer; found ${nodeString(n)}`);
       case 'string':
-        if (n.kind === 'string') return n.text;
+        if (n.kind === 'string') return { v: n.text, iface: false };
         this.errorf(`expected string; found ${nodeString(n)}`);
-      case 'any':
+      case 'any': case 'value':
         switch (n.kind) {
-          case 'bool': return n.value;
+          case 'bool': return { v: n.value, iface: false };
           case 'number': return this.idealConstant(n);
-          case 'string': return n.text;
+          case 'string': return { v: n.text, iface: false };
         }
-        break;
-      default:
-        break;
+        this.errorf(`can't handle assignment of ${nodeString(n)} to empty interface argument`);
     }
-    this.errorf(`can't handle ${nodeString(n)} for arg of type ${GO_PARAM_NAMES[t]}`);
-  }
-
-  private validateType(value: unknown, typ: GoParamType | undefined, reflectArg: boolean): unknown {
-    if (value === undefined) {
-      if (reflectArg) return undefined;
-      if (typ === undefined) return null;
-      if (typ === 'any' || typ === '[]any' || typ === '[]string' || typ === 'map[string]any') return null;
-      this.errorf(`invalid value; expected ${GO_PARAM_NAMES[typ]}`);
-    }
-    if (typ === undefined || typ === 'any' || reflectArg) return value;
-    // A nil interface{} is not assignable to a concrete parameter type.
-    if (value === null) this.errorf(`wrong type for value; expected ${GO_PARAM_NAMES[typ]}; got interface {}`);
-    let v: unknown = value;
-    if (v instanceof GoPointer && !assignable(v, typ)) {
-      if (v.elem === null) this.errorf(`dereference of nil pointer of type ${GO_PARAM_NAMES[typ]}`);
-      v = v.elem;
-    }
-    if (v instanceof GoStringer && typeof v.value === 'string' && typ === 'string') return v.value;
-    if (!assignable(v, typ)) this.errorf(`wrong type for value; expected ${GO_PARAM_NAMES[typ]}; got ${goTypeName(value)}`);
-    return v;
+    this.errorf(`can't handle ${nodeString(n)} for arg of type ${typ === undefined ? '<nil>' : TYPE_NAMES[typ]}`);
   }
 }
 
-function assignable(v: unknown, typ: GoParamType): boolean {
+function canBeNil(typ: ParamType): boolean {
+  return typ === 'any' || typ === 'value' || typ === '[]any' || typ === '[]string' || typ === 'map[string]any';
+}
+
+function assignable(v: unknown, typ: ParamType, iface: boolean): boolean {
+  if (v === null) return false;
   switch (typ) {
-    case 'any': return true;
+    case 'any': case 'value': return true;
     case 'string': return typeof v === 'string';
     case 'int': return typeof v === 'bigint';
     case 'float64': return typeof v === 'number';
     case 'bool': return typeof v === 'boolean';
-    case '[]any': return Array.isArray(v) || v === null;
-    case '[]string': return v === null || (Array.isArray(v) && v.every((e) => typeof e === 'string') && false);
-    case 'map[string]any': return isGoMap(v) || v === null;
+    case '[]any': return Array.isArray(v);
+    // Our slices do not record their element type; one whose elements are all strings can be a []string.
+    case '[]string': return Array.isArray(v) && v.every((e) => typeof e === 'string') && !iface;
+    case 'map[string]any': return isGoMap(v);
   }
 }
 
-export { LimitError };
+function pointerElemAssignable(p: GoPointer, typ: ParamType): boolean {
+  if (p.elem !== null) return assignable(p.elem, typ, false);
+  return p.typeName === '*' + TYPE_NAMES[typ];
+}
+
+export { ExecError, LimitError };

@@ -1,57 +1,85 @@
-// Go string and rune literal decoding (strconv.Unquote / UnquoteChar) for template constants.
+// Go's strconv.UnquoteChar / Unquote for template string, raw string and character constants.
+// A `\xNN` or octal escape is a byte in Go; here it becomes the code unit NN (U+0000..U+00FF), since a JS
+// string cannot hold bytes that are not UTF-8.
 
-const SIMPLE: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\' };
-
-function decode(body: string, quote: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < body.length; ) {
-    const c = body[i]!;
-    if (c === quote || c === '\n') throw new Error('invalid syntax');
-    if (c !== '\\') {
-      const cp = body.codePointAt(i)!;
-      out.push(String.fromCodePoint(cp));
-      i += cp > 0xffff ? 2 : 1;
-      continue;
-    }
-    const e = body[i + 1];
-    if (e === undefined) throw new Error('invalid syntax');
-    if (e in SIMPLE) {
-      out.push(SIMPLE[e]!);
-      i += 2;
-    } else if (e === quote) {
-      out.push(quote);
-      i += 2;
-    } else if (e === 'x' || e === 'u' || e === 'U') {
-      const n = e === 'x' ? 2 : e === 'u' ? 4 : 8;
-      const hex = body.slice(i + 2, i + 2 + n);
-      if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex)) throw new Error('invalid syntax');
-      const v = parseInt(hex, 16);
-      if (e === 'x') out.push(String.fromCharCode(v)); // a byte; kept as a Latin-1 code unit
-      else {
-        if (v > 0x10ffff || (v >= 0xd800 && v < 0xe000)) throw new Error('invalid syntax');
-        out.push(String.fromCodePoint(v));
-      }
-      i += 2 + n;
-    } else if (e >= '0' && e <= '7') {
-      const oct = body.slice(i + 1, i + 4);
-      if (!/^[0-7]{3}$/.test(oct) || parseInt(oct, 8) > 255) throw new Error('invalid syntax');
-      out.push(String.fromCharCode(parseInt(oct, 8)));
-      i += 4;
-    } else throw new Error('invalid syntax');
+export class GoSyntaxError extends Error {
+  constructor() {
+    super('invalid syntax');
+    this.name = 'GoSyntaxError';
   }
+}
+
+const SIMPLE: Readonly<Record<string, number>> = { a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '\\': 0x5c };
+
+function hexValue(s: string): number | undefined {
+  return /^[0-9a-fA-F]+$/.test(s) ? parseInt(s, 16) : undefined;
+}
+
+/** strconv.UnquoteChar on s from index i: the code point and the index after it. */
+export function unquoteChar(s: string, i: number, quote: string): { value: number; next: number } {
+  if (i >= s.length) throw new GoSyntaxError();
+  const c = s[i]!;
+  if (c === quote && (quote === "'" || quote === '"')) throw new GoSyntaxError();
+  if (c !== '\\') {
+    const cp = s.codePointAt(i)!;
+    return { value: cp, next: i + (cp > 0xffff ? 2 : 1) };
+  }
+  if (i + 1 >= s.length) throw new GoSyntaxError();
+  const e = s[i + 1]!;
+  let p = i + 2;
+  const simple = SIMPLE[e];
+  if (simple !== undefined) return { value: simple, next: p };
+  switch (e) {
+    case 'x': case 'u': case 'U': {
+      const n = e === 'x' ? 2 : e === 'u' ? 4 : 8;
+      const v = hexValue(s.slice(p, p + n));
+      if (v === undefined || s.slice(p, p + n).length < n) throw new GoSyntaxError();
+      if (e !== 'x' && (v > 0x10ffff || (v >= 0xd800 && v < 0xe000))) throw new GoSyntaxError();
+      return { value: v, next: p + n };
+    }
+    case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+      const oct = s.slice(p - 1, p + 2);
+      if (!/^[0-7]{3}$/.test(oct)) throw new GoSyntaxError();
+      const v = parseInt(oct, 8);
+      if (v > 255) throw new GoSyntaxError();
+      p += 2;
+      return { value: v, next: p };
+    }
+    case "'": case '"':
+      if (e !== quote) throw new GoSyntaxError();
+      return { value: e.charCodeAt(0), next: p };
+    default:
+      throw new GoSyntaxError();
+  }
+}
+
+/** strconv.Unquote for "..." and `...` literals. */
+export function unquoteGoString(lit: string): string {
+  if (lit.length < 2) throw new GoSyntaxError();
+  const q = lit[0]!;
+  if (q === '`') {
+    if (lit[lit.length - 1] !== '`' || lit.indexOf('`', 1) !== lit.length - 1) throw new GoSyntaxError();
+    return lit.slice(1, -1).replace(/\r/g, '');
+  }
+  if (q !== '"') throw new GoSyntaxError();
+  let out = '';
+  let i = 1;
+  while (i < lit.length && lit[i] !== q) {
+    if (lit[i] === '\n') throw new GoSyntaxError();
+    const r = unquoteChar(lit, i, q);
+    out += String.fromCodePoint(r.value);
+    i = r.next;
+  }
+  if (i !== lit.length - 1) throw new GoSyntaxError();
   return out;
 }
 
-/** strconv.Unquote for "..." literals. `\x` bytes >= 0x80 are mapped to U+0080..U+00FF (not UTF-8 decoded). */
-export function unquoteGoString(lit: string): string {
-  if (lit.length < 2 || lit[0] !== '"' || lit[lit.length - 1] !== '"') throw new Error('invalid syntax');
-  return decode(lit.slice(1, -1), '"').join('');
-}
-
-/** A 'x' rune literal's code point. */
-export function unquoteGoChar(lit: string): number {
-  if (lit.length < 3 || lit[0] !== "'" || lit[lit.length - 1] !== "'") throw new Error('invalid syntax');
-  const parts = decode(lit.slice(1, -1), "'");
-  if (parts.length !== 1) throw new Error('invalid syntax');
-  return parts[0]!.codePointAt(0)!;
+/**
+ * A 'x' character constant, as text/template reads it: UnquoteChar after the opening quote, then exactly
+ * the closing quote must remain (otherwise "malformed character constant").
+ */
+export function unquoteGoChar(lit: string): { value: number } | { malformed: true } {
+  const r = unquoteChar(lit, 1, "'");
+  if (lit.slice(r.next) !== "'") return { malformed: true };
+  return { value: r.value };
 }

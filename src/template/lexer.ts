@@ -1,419 +1,481 @@
-// Lexer for Go's text/template language: turns template text into typed items with byte positions,
-// following Go's rules for delimiters, trim markers ("{{- " and " -}}"), comments and action tokens.
+// Lexer for Go's text/template language, shaped like Go's parse/lex.go state machine so that items,
+// positions, trim markers and error texts come out exactly as Go's do. Positions are UTF-16 indices into
+// the JS string (errors convert them to Go's byte columns); lines count '\n' like Go.
+import { goQuote } from './goFormat.ts';
 
 export type ItemType =
-  | 'error' | 'eof' | 'text' | 'leftDelim' | 'rightDelim' | 'space' | 'comment'
-  | 'bool' | 'char' | 'charConstant' | 'number' | 'string' | 'rawString'
-  | 'identifier' | 'field' | 'variable' | 'dot' | 'nil' | 'pipe' | 'leftParen' | 'rightParen'
-  | 'declare' | 'assign' | 'keyword';
+  | 'error' | 'bool' | 'char' | 'charConstant' | 'complex' | 'assign' | 'declare' | 'eof' | 'field'
+  | 'identifier' | 'leftDelim' | 'leftParen' | 'number' | 'pipe' | 'rawString' | 'rightDelim' | 'rightParen'
+  | 'space' | 'string' | 'text' | 'variable'
+  // Keywords (Go prints these as <word> in errors).
+  | 'block' | 'break' | 'continue' | 'dot' | 'define' | 'else' | 'end' | 'if' | 'nil' | 'range' | 'template' | 'with';
 
 export interface Item {
-  type: ItemType;
-  val: string;
-  pos: number;
-  line: number;
+  readonly type: ItemType;
+  readonly pos: number;
+  readonly val: string;
+  readonly line: number;
 }
 
-export const KEYWORDS = new Set(['block', 'break', 'continue', 'define', 'else', 'end', 'if', 'range', 'nil', 'template', 'with']);
+const KEYWORDS: ReadonlyMap<string, ItemType> = new Map<string, ItemType>([
+  ['.', 'dot'], ['block', 'block'], ['break', 'break'], ['continue', 'continue'], ['define', 'define'],
+  ['else', 'else'], ['end', 'end'], ['if', 'if'], ['range', 'range'], ['nil', 'nil'], ['template', 'template'],
+  ['with', 'with'],
+]);
 
-const LEFT = '{{';
-const RIGHT = '}}';
+const KEYWORD_TYPES = new Set<ItemType>(KEYWORDS.values());
+
+export function isKeyword(t: ItemType): boolean {
+  return KEYWORD_TYPES.has(t);
+}
+
+/** Go's item.String(), used in "unexpected X in Y" parse errors. */
+export function itemString(it: Item): string {
+  if (it.type === 'eof') return 'EOF';
+  if (it.type === 'error') return it.val;
+  if (isKeyword(it.type)) return `<${it.val}>`;
+  const runes = [...it.val];
+  if (runes.length > 10) return goQuote(runes.slice(0, 10).join('')) + '...';
+  return goQuote(it.val);
+}
+
+/** The item after the lexer has stopped: Go's zero item (an error with no text). */
+export const ZERO_ITEM: Item = Object.freeze({ type: 'error', pos: 0, val: '', line: 0 });
+
+const EOF = -1;
+const LEFT_DELIM = '{{';
+const RIGHT_DELIM = '}}';
 const LEFT_COMMENT = '/*';
 const RIGHT_COMMENT = '*/';
+const TRIM_MARKER_LEN = 2; // marker plus the space before or after it
 
-const isSpace = (c: string) => c === ' ' || c === '\t' || c === '\r' || c === '\n';
-const isAlphaNumeric = (c: string) => c === '_' || /^[\p{L}\p{Nd}]$/u.test(c);
+type StateFn = ((l: Lexer) => StateFn) | null;
 
-/** Lexes the whole input eagerly; the parser reads the items in order. */
-export function lex(input: string): Item[] {
-  const items: Item[] = [];
-  let pos = 0;
-  let start = 0;
-  let line = 1;
-  let startLine = 1;
-  let parenDepth = 0;
-
-  const emit = (type: ItemType, val = input.slice(start, pos)) => {
-    items.push({ type, val, pos: start, line: startLine });
-    start = pos;
-    startLine = line;
-  };
-  const ignore = () => {
-    line += count(input.slice(start, pos), '\n');
-    start = pos;
-    startLine = line;
-  };
-  const errorf = (msg: string) => {
-    items.push({ type: 'error', val: msg, pos: start, line: startLine });
-  };
-  const advance = (n: number) => {
-    for (let i = 0; i < n; i++) if (input[pos + i] === '\n') line++;
-    pos += n;
-  };
-  const atTrimRight = (p: number) => isSpace(input[p] ?? '') && input.startsWith('-' + RIGHT, p + 1);
-
-  // Returns false when lexing must stop (error or EOF).
-  const lexText = (): boolean => {
-    const x = input.indexOf(LEFT, pos);
-    if (x < 0) {
-      advance(input.length - pos);
-      if (pos > start) {
-        // Text items keep their own start line.
-        items.push({ type: 'text', val: input.slice(start, pos), pos: start, line: startLine });
-        startLine = line;
-        start = pos;
-      }
-      items.push({ type: 'eof', val: '', pos, line });
-      return false;
-    }
-    let textEnd = x;
-    advance(x - pos);
-    const trimLeft = input[x + 2] === '-' && isSpace(input[x + 3] ?? '');
-    if (trimLeft) textEnd = x - trailingSpaceLength(input.slice(start, x));
-    if (textEnd > start) {
-      items.push({ type: 'text', val: input.slice(start, textEnd), pos: start, line: startLine });
-    }
-    start = pos;
-    startLine = line;
-    return lexLeftDelim(trimLeft);
-  };
-
-  const lexLeftDelim = (trimLeft: boolean): boolean => {
-    advance(LEFT.length);
-    const afterMarker = trimLeft ? 2 : 0;
-    if (input.startsWith(LEFT_COMMENT, pos + afterMarker)) {
-      advance(afterMarker);
-      start = pos;
-      startLine = line;
-      return lexComment();
-    }
-    emit('leftDelim', input.slice(start, pos));
-    advance(afterMarker);
-    ignore();
-    parenDepth = 0;
-    return lexInsideAction();
-  };
-
-  const lexComment = (): boolean => {
-    advance(LEFT_COMMENT.length);
-    const x = input.indexOf(RIGHT_COMMENT, pos);
-    if (x < 0) {
-      errorf('unclosed comment');
-      return false;
-    }
-    advance(x + RIGHT_COMMENT.length - pos);
-    const delimTrim = atTrimRight(pos);
-    if (!delimTrim && !input.startsWith(RIGHT, pos)) {
-      errorf('comment ends before closing delimiter');
-      return false;
-    }
-    // Go drops comments in the lexer unless asked to keep them; so do we.
-    ignore();
-    if (delimTrim) advance(2);
-    advance(RIGHT.length);
-    if (delimTrim) advance(leadingSpaceLength(input.slice(pos)));
-    ignore();
-    return true;
-  };
-
-  const lexRightDelim = (trimRight: boolean): boolean => {
-    if (trimRight) {
-      advance(2); // space and '-'
-      ignore();
-    }
-    advance(RIGHT.length);
-    emit('rightDelim');
-    if (trimRight) {
-      advance(leadingSpaceLength(input.slice(pos)));
-      ignore();
-    }
-    return true;
-  };
-
-  const lexInsideAction = (): boolean => {
-    for (;;) {
-      const delimTrim = atTrimRight(pos);
-      if (delimTrim || input.startsWith(RIGHT, pos)) {
-        if (parenDepth === 0) return lexRightDelim(delimTrim);
-        errorf('unclosed left paren');
-        return false;
-      }
-      if (pos >= input.length) {
-        errorf('unclosed action');
-        return false;
-      }
-      const r = input[pos]!;
-      if (r === '\n' || r === '\r') {
-        // Go 1.16+: newlines are allowed inside actions; they are spaces.
-        lexSpace();
-        continue;
-      }
-      if (isSpace(r)) {
-        lexSpace();
-        continue;
-      }
-      if (r === '=') {
-        advance(1);
-        emit('assign');
-        continue;
-      }
-      if (r === ':') {
-        if (input[pos + 1] !== '=') {
-          advance(1);
-          errorf('expected :=');
-          return false;
-        }
-        advance(2);
-        emit('declare');
-        continue;
-      }
-      if (r === '|') {
-        advance(1);
-        emit('pipe');
-        continue;
-      }
-      if (r === '"') {
-        if (!lexQuote()) return false;
-        continue;
-      }
-      if (r === '`') {
-        if (!lexRawQuote()) return false;
-        continue;
-      }
-      if (r === '$') {
-        advance(1);
-        lexVariableOrField('variable');
-        continue;
-      }
-      if (r === "'") {
-        if (!lexChar()) return false;
-        continue;
-      }
-      if (r === '.') {
-        const next = input[pos + 1] ?? '';
-        if (next < '0' || next > '9') {
-          advance(1);
-          lexVariableOrField('field');
-          continue;
-        }
-      }
-      if (r === '+' || r === '-' || r === '.' || (r >= '0' && r <= '9')) {
-        if (!lexNumber()) return false;
-        continue;
-      }
-      if (isAlphaNumeric(r)) {
-        lexIdentifier();
-        continue;
-      }
-      if (r === '(') {
-        advance(1);
-        emit('leftParen');
-        parenDepth++;
-        continue;
-      }
-      if (r === ')') {
-        advance(1);
-        emit('rightParen');
-        parenDepth--;
-        if (parenDepth < 0) {
-          errorf('unexpected right paren');
-          return false;
-        }
-        continue;
-      }
-      if (r.charCodeAt(0) <= 0x7f && /[\x21-\x7e]/.test(r)) {
-        advance(1);
-        emit('char');
-        continue;
-      }
-      const cp = input.codePointAt(pos)!;
-      errorf(`unrecognized character in action: ${goUnicodeRune(cp)}`);
-      return false;
-    }
-  };
-
-  const lexSpace = () => {
-    let n = 0;
-    while (pos + n < input.length && isSpace(input[pos + n]!)) {
-      // Stop before a trim marker so " -}}" is seen as one unit.
-      if (atTrimRight(pos + n)) break;
-      n++;
-    }
-    advance(n);
-    emit('space');
-  };
-
-  const lexIdentifier = () => {
-    while (pos < input.length && isAlphaNumeric(input[pos]!)) advance(1);
-    const word = input.slice(start, pos);
-    if (KEYWORDS.has(word)) emit(word === 'nil' ? 'nil' : 'keyword');
-    else if (word === 'true' || word === 'false') emit('bool');
-    else emit('identifier');
-  };
-
-  const lexVariableOrField = (type: 'variable' | 'field') => {
-    if (atTerminator()) {
-      if (type === 'variable') emit('variable');
-      else emit('dot');
-      return;
-    }
-    while (pos < input.length && isAlphaNumeric(input[pos]!)) advance(1);
-    if (!atTerminator()) {
-      errorf(`bad character ${goUnicodeRune(input.codePointAt(pos) ?? 0)}`);
-      emitErrorAndStop = true;
-      return;
-    }
-    emit(type);
-  };
-
-  let emitErrorAndStop = false;
-
-  const atTerminator = (): boolean => {
-    const r = input[pos] ?? '';
-    if (r === '' || isSpace(r)) return true;
-    if ('.,|:)('.includes(r)) return true;
-    return input.startsWith(RIGHT, pos);
-  };
-
-  const lexChar = (): boolean => {
-    advance(1);
-    for (;;) {
-      const r = input[pos];
-      if (r === '\\') {
-        advance(1);
-        if (input[pos] !== undefined && input[pos] !== '\n') {
-          advance(1);
-          continue;
-        }
-      }
-      if (r === undefined || r === '\n') {
-        errorf('unterminated character constant');
-        return false;
-      }
-      advance(1);
-      if (r === "'") break;
-    }
-    emit('charConstant');
-    return true;
-  };
-
-  const lexNumber = (): boolean => {
-    if (!scanNumber()) {
-      errorf(`bad number syntax: ${JSON.stringify(input.slice(start, pos))}`.replace(/^bad number syntax: "(.*)"$/, 'bad number syntax: "$1"'));
-      return false;
-    }
-    const s = input[pos];
-    if (s === '+' || s === '-') {
-      // Complex: 1+2i
-      if (!scanNumber() || input[pos - 1] !== 'i') {
-        errorf(`bad number syntax: "${input.slice(start, pos)}"`);
-        return false;
-      }
-      emit('number');
-      return true;
-    }
-    emit('number');
-    return true;
-  };
-
-  const scanNumber = (): boolean => {
-    const accept = (valid: string) => {
-      if (pos < input.length && valid.includes(input[pos]!)) {
-        advance(1);
-        return true;
-      }
-      return false;
-    };
-    const acceptRun = (valid: string) => {
-      while (pos < input.length && valid.includes(input[pos]!)) advance(1);
-    };
-    accept('+-');
-    let digits = '0123456789_';
-    if (accept('0')) {
-      if (accept('xX')) digits = '0123456789abcdefABCDEF_';
-      else if (accept('oO')) digits = '01234567_';
-      else if (accept('bB')) digits = '01_';
-    }
-    acceptRun(digits);
-    if (accept('.')) acceptRun(digits);
-    if (digits.length === 11 && accept('eE')) {
-      accept('+-');
-      acceptRun('0123456789_');
-    }
-    if (digits.length === 23 && accept('pP')) {
-      accept('+-');
-      acceptRun('0123456789_');
-    }
-    accept('i');
-    if (pos < input.length && isAlphaNumeric(input[pos]!)) {
-      advance(1);
-      return false;
-    }
-    return true;
-  };
-
-  const lexQuote = (): boolean => {
-    advance(1);
-    for (;;) {
-      const r = input[pos];
-      if (r === '\\') {
-        advance(1);
-        if (input[pos] !== undefined && input[pos] !== '\n') {
-          advance(1);
-          continue;
-        }
-      }
-      if (r === undefined || r === '\n') {
-        errorf('unterminated quoted string');
-        return false;
-      }
-      advance(1);
-      if (r === '"') break;
-    }
-    emit('string');
-    return true;
-  };
-
-  const lexRawQuote = (): boolean => {
-    advance(1);
-    const x = input.indexOf('`', pos);
-    if (x < 0) {
-      errorf('unterminated raw quoted string');
-      return false;
-    }
-    advance(x + 1 - pos);
-    emit('rawString');
-    return true;
-  };
-
-  while (lexText()) {
-    if (items.length > 0 && items[items.length - 1]!.type === 'error') break;
-    if (emitErrorAndStop) break;
-  }
-  return items;
+const isSpace = (r: number) => r === 0x20 || r === 0x09 || r === 0x0d || r === 0x0a;
+const LETTER_OR_DIGIT = /^[\p{L}\p{Nd}]$/u;
+function isAlphaNumeric(r: number): boolean {
+  if (r === 0x5f) return true;
+  if (r < 0) return false;
+  if (r < 0x80) return (r >= 0x30 && r <= 0x39) || (r >= 0x41 && r <= 0x5a) || (r >= 0x61 && r <= 0x7a);
+  return LETTER_OR_DIGIT.test(String.fromCodePoint(r));
 }
-
-function count(s: string, c: string): number {
-  let n = 0;
-  for (const ch of s) if (ch === c) n++;
-  return n;
-}
-
-function trailingSpaceLength(s: string): number {
-  let i = s.length;
-  while (i > 0 && isSpace(s[i - 1]!)) i--;
-  return s.length - i;
-}
-
-function leadingSpaceLength(s: string): number {
-  let i = 0;
-  while (i < s.length && isSpace(s[i]!)) i++;
-  return i;
-}
+const isSpaceChar = (s: string, i: number) => i < s.length && isSpace(s.charCodeAt(i));
+const hasLeftTrimMarker = (s: string, i: number) => s.charCodeAt(i) === 0x2d && isSpaceChar(s, i + 1);
+const hasRightTrimMarker = (s: string, i: number) => isSpaceChar(s, i) && s.charCodeAt(i + 1) === 0x2d;
 
 /** Go's %#U: U+0021 '!' (the quoted form only for printable runes). */
 export function goUnicodeRune(cp: number): string {
   const hex = 'U+' + cp.toString(16).toUpperCase().padStart(4, '0');
-  const printable = cp >= 0x20 && cp !== 0x7f && !(cp >= 0x80 && cp < 0xa0);
-  return printable ? `${hex} '${String.fromCodePoint(cp)}'` : hex;
+  return isGoPrintable(cp) ? `${hex} '${String.fromCodePoint(cp)}'` : hex;
+}
+
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+/** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+export function isGoPrintable(cp: number): boolean {
+  if (cp === 0x20) return true;
+  if (cp < 0x20 || cp === 0x7f) return false;
+  if (cp < 0x7f) return true;
+  if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+  return PRINTABLE.test(String.fromCodePoint(cp));
+}
+
+class Lexer {
+  readonly items: Item[] = [];
+  pos = 0;
+  start = 0;
+  atEOF = false;
+  parenDepth = 0;
+  line = 1;
+  startLine = 1;
+
+  constructor(
+    readonly input: string,
+    readonly breakOK: boolean,
+    readonly continueOK: boolean,
+  ) {}
+
+  next(): number {
+    if (this.pos >= this.input.length) {
+      this.atEOF = true;
+      return EOF;
+    }
+    const r = this.input.codePointAt(this.pos)!;
+    this.pos += r > 0xffff ? 2 : 1;
+    if (r === 0x0a) this.line++;
+    return r;
+  }
+
+  peek(): number {
+    const r = this.next();
+    this.backup();
+    return r;
+  }
+
+  backup(): void {
+    if (!this.atEOF && this.pos > 0) {
+      const lo = this.input.charCodeAt(this.pos - 1);
+      const pair = lo >= 0xdc00 && lo <= 0xdfff && this.pos > 1 && (this.input.charCodeAt(this.pos - 2) & 0xfc00) === 0xd800;
+      this.pos -= pair ? 2 : 1;
+      if (lo === 0x0a) this.line--;
+    }
+  }
+
+  emit(t: ItemType): void {
+    this.items.push({ type: t, pos: this.start, val: this.input.slice(this.start, this.pos), line: this.startLine });
+    this.start = this.pos;
+    this.startLine = this.line;
+  }
+
+  ignore(): void {
+    this.line += countNewlines(this.input, this.start, this.pos);
+    this.start = this.pos;
+    this.startLine = this.line;
+  }
+
+  accept(valid: string): boolean {
+    const r = this.next();
+    if (r >= 0 && valid.includes(String.fromCodePoint(r))) return true;
+    this.backup();
+    return false;
+  }
+
+  acceptRun(valid: string): void {
+    for (;;) {
+      const r = this.next();
+      if (r < 0 || !valid.includes(String.fromCodePoint(r))) break;
+    }
+    this.backup();
+  }
+
+  errorf(message: string): StateFn {
+    this.items.push({ type: 'error', pos: this.start, val: message, line: this.startLine });
+    return null;
+  }
+
+  atRightDelim(): { delim: boolean; trimSpaces: boolean } {
+    if (hasRightTrimMarker(this.input, this.pos) && this.input.startsWith(RIGHT_DELIM, this.pos + TRIM_MARKER_LEN)) {
+      return { delim: true, trimSpaces: true };
+    }
+    if (this.input.startsWith(RIGHT_DELIM, this.pos)) return { delim: true, trimSpaces: false };
+    return { delim: false, trimSpaces: false };
+  }
+
+  /** Whether the input is at a character that may follow an identifier (so `.X.Y` splits, `$x+2` does not). */
+  atTerminator(): boolean {
+    const r = this.peek();
+    if (isSpace(r)) return true;
+    switch (r) {
+      case EOF: case 0x2e: case 0x2c: case 0x7c: case 0x3a: case 0x29: case 0x28:
+        return true;
+    }
+    return this.input.startsWith(RIGHT_DELIM, this.pos);
+  }
+
+  scanNumber(): boolean {
+    this.accept('+-');
+    let digits = '0123456789_';
+    if (this.accept('0')) {
+      // A leading 0 does not mean octal in floats.
+      if (this.accept('xX')) digits = '0123456789abcdefABCDEF_';
+      else if (this.accept('oO')) digits = '01234567_';
+      else if (this.accept('bB')) digits = '01_';
+    }
+    this.acceptRun(digits);
+    if (this.accept('.')) this.acceptRun(digits);
+    if (digits.length === 11 && this.accept('eE')) {
+      this.accept('+-');
+      this.acceptRun('0123456789_');
+    }
+    if (digits.length === 23 && this.accept('pP')) {
+      this.accept('+-');
+      this.acceptRun('0123456789_');
+    }
+    this.accept('i');
+    if (isAlphaNumeric(this.peek())) {
+      this.next();
+      return false;
+    }
+    return true;
+  }
+}
+
+function countNewlines(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = s.indexOf('\n', from); i >= 0 && i < to; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function rightTrimLength(s: string, from: number, to: number): number {
+  let i = to;
+  while (i > from && isSpace(s.charCodeAt(i - 1))) i--;
+  return to - i;
+}
+
+function leftTrimLength(s: string, from: number): number {
+  let i = from;
+  while (i < s.length && isSpace(s.charCodeAt(i))) i++;
+  return i - from;
+}
+
+// ---- state functions ----
+
+function lexText(l: Lexer): StateFn {
+  const x = l.input.indexOf(LEFT_DELIM, l.pos);
+  if (x >= 0) {
+    l.pos = x;
+    const trimLength = hasLeftTrimMarker(l.input, l.pos + LEFT_DELIM.length) ? rightTrimLength(l.input, l.start, l.pos) : 0;
+    l.pos -= trimLength;
+    if (l.pos > l.start) {
+      l.line += countNewlines(l.input, l.start, l.pos);
+      l.emit('text');
+    }
+    l.pos += trimLength;
+    l.ignore();
+    return lexLeftDelim;
+  }
+  l.pos = l.input.length;
+  if (l.pos > l.start) {
+    l.line += countNewlines(l.input, l.start, l.pos);
+    l.emit('text');
+  }
+  l.emit('eof');
+  return null;
+}
+
+function lexLeftDelim(l: Lexer): StateFn {
+  l.pos += LEFT_DELIM.length;
+  const trimSpace = hasLeftTrimMarker(l.input, l.pos);
+  const afterMarker = trimSpace ? TRIM_MARKER_LEN : 0;
+  if (l.input.startsWith(LEFT_COMMENT, l.pos + afterMarker)) {
+    l.pos += afterMarker;
+    l.ignore();
+    return lexComment;
+  }
+  l.emit('leftDelim');
+  l.pos += afterMarker;
+  l.ignore();
+  l.parenDepth = 0;
+  return lexInsideAction;
+}
+
+// Comments are dropped, as Go does when not asked to keep them.
+function lexComment(l: Lexer): StateFn {
+  l.pos += LEFT_COMMENT.length;
+  const i = l.input.indexOf(RIGHT_COMMENT, l.pos);
+  if (i < 0) return l.errorf('unclosed comment');
+  l.pos = i + RIGHT_COMMENT.length;
+  const { delim, trimSpaces } = l.atRightDelim();
+  if (!delim) return l.errorf('comment ends before closing delimiter');
+  if (trimSpaces) l.pos += TRIM_MARKER_LEN;
+  l.pos += RIGHT_DELIM.length;
+  if (trimSpaces) l.pos += leftTrimLength(l.input, l.pos);
+  l.ignore();
+  return lexText;
+}
+
+function lexRightDelim(l: Lexer): StateFn {
+  const trimSpace = hasRightTrimMarker(l.input, l.pos);
+  if (trimSpace) {
+    l.pos += TRIM_MARKER_LEN;
+    l.ignore();
+  }
+  l.pos += RIGHT_DELIM.length;
+  l.emit('rightDelim');
+  if (trimSpace) {
+    l.pos += leftTrimLength(l.input, l.pos);
+    l.ignore();
+  }
+  return lexText;
+}
+
+function lexInsideAction(l: Lexer): StateFn {
+  const { delim } = l.atRightDelim();
+  if (delim) {
+    if (l.parenDepth === 0) return lexRightDelim;
+    return l.errorf('unclosed left paren');
+  }
+  const r = l.next();
+  if (r === EOF) return l.errorf('unclosed action');
+  if (isSpace(r)) {
+    l.backup(); // Put the space back in case it starts " -}}".
+    return lexSpace;
+  }
+  switch (r) {
+    case 0x3d: // =
+      l.emit('assign');
+      return lexInsideAction;
+    case 0x3a: // :
+      if (l.next() !== 0x3d) return l.errorf('expected :=');
+      l.emit('declare');
+      return lexInsideAction;
+    case 0x7c: // |
+      l.emit('pipe');
+      return lexInsideAction;
+    case 0x22: // "
+      return lexQuote;
+    case 0x60: // `
+      return lexRawQuote;
+    case 0x24: // $
+      return lexVariable;
+    case 0x27: // '
+      return lexChar;
+    case 0x2e: { // .
+      // Look ahead for ".field" so backup stays simple; a digit makes it a number.
+      if (l.pos < l.input.length) {
+        const c = l.input.charCodeAt(l.pos);
+        if (c < 0x30 || c > 0x39) return lexField;
+      }
+      l.backup();
+      return lexNumber;
+    }
+    case 0x28: // (
+      l.emit('leftParen');
+      l.parenDepth++;
+      return lexInsideAction;
+    case 0x29: // )
+      l.emit('rightParen');
+      l.parenDepth--;
+      if (l.parenDepth < 0) return l.errorf(`unexpected right paren ${goUnicodeRune(r)}`);
+      return lexInsideAction;
+  }
+  if (r === 0x2b || r === 0x2d || (r >= 0x30 && r <= 0x39)) {
+    l.backup();
+    return lexNumber;
+  }
+  if (isAlphaNumeric(r)) {
+    l.backup();
+    return lexIdentifier;
+  }
+  if (r <= 0x7f && isGoPrintable(r)) {
+    l.emit('char');
+    return lexInsideAction;
+  }
+  return l.errorf(`unrecognized character in action: ${goUnicodeRune(r)}`);
+}
+
+function lexSpace(l: Lexer): StateFn {
+  let numSpaces = 0;
+  while (isSpace(l.peek())) {
+    l.next();
+    numSpaces++;
+  }
+  // A trim-marked right delimiter starts with a space: leave that space to it.
+  if (hasRightTrimMarker(l.input, l.pos - 1) && l.input.startsWith(RIGHT_DELIM, l.pos - 1 + TRIM_MARKER_LEN)) {
+    l.backup();
+    if (numSpaces === 1) return lexRightDelim;
+  }
+  l.emit('space');
+  return lexInsideAction;
+}
+
+function lexIdentifier(l: Lexer): StateFn {
+  for (;;) {
+    const r = l.next();
+    if (isAlphaNumeric(r)) continue;
+    l.backup();
+    const word = l.input.slice(l.start, l.pos);
+    if (!l.atTerminator()) return l.errorf(`bad character ${goUnicodeRune(r)}`);
+    const key = KEYWORDS.get(word);
+    if (key !== undefined && key !== 'dot') {
+      if ((key === 'break' && !l.breakOK) || (key === 'continue' && !l.continueOK)) l.emit('identifier');
+      else l.emit(key);
+    } else if (word[0] === '.') l.emit('field');
+    else if (word === 'true' || word === 'false') l.emit('bool');
+    else l.emit('identifier');
+    return lexInsideAction;
+  }
+}
+
+function lexField(l: Lexer): StateFn {
+  return lexFieldOrVariable(l, 'field');
+}
+
+function lexVariable(l: Lexer): StateFn {
+  if (l.atTerminator()) {
+    l.emit('variable');
+    return lexInsideAction;
+  }
+  return lexFieldOrVariable(l, 'variable');
+}
+
+function lexFieldOrVariable(l: Lexer, typ: 'field' | 'variable'): StateFn {
+  if (l.atTerminator()) {
+    l.emit(typ === 'variable' ? 'variable' : 'dot');
+    return lexInsideAction;
+  }
+  let r: number;
+  for (;;) {
+    r = l.next();
+    if (!isAlphaNumeric(r)) {
+      l.backup();
+      break;
+    }
+  }
+  if (!l.atTerminator()) return l.errorf(`bad character ${goUnicodeRune(r)}`);
+  l.emit(typ);
+  return lexInsideAction;
+}
+
+function lexChar(l: Lexer): StateFn {
+  for (;;) {
+    let r = l.next();
+    if (r === 0x5c) {
+      r = l.next();
+      if (r !== EOF && r !== 0x0a) continue;
+      return l.errorf('unterminated character constant');
+    }
+    if (r === EOF || r === 0x0a) return l.errorf('unterminated character constant');
+    if (r === 0x27) break;
+  }
+  l.emit('charConstant');
+  return lexInsideAction;
+}
+
+// Like Go's, not a perfect number scanner: what it wrongly accepts the parser (via strconv) rejects.
+function lexNumber(l: Lexer): StateFn {
+  if (!l.scanNumber()) return l.errorf(`bad number syntax: ${goQuote(l.input.slice(l.start, l.pos))}`);
+  const sign = l.peek();
+  if (sign === 0x2b || sign === 0x2d) {
+    // Complex: 1+2i. No spaces, must end in 'i'.
+    if (!l.scanNumber() || l.input.charCodeAt(l.pos - 1) !== 0x69) {
+      return l.errorf(`bad number syntax: ${goQuote(l.input.slice(l.start, l.pos))}`);
+    }
+    l.emit('complex');
+  } else l.emit('number');
+  return lexInsideAction;
+}
+
+function lexQuote(l: Lexer): StateFn {
+  for (;;) {
+    let r = l.next();
+    if (r === 0x5c) {
+      r = l.next();
+      if (r !== EOF && r !== 0x0a) continue;
+      return l.errorf('unterminated quoted string');
+    }
+    if (r === EOF || r === 0x0a) return l.errorf('unterminated quoted string');
+    if (r === 0x22) break;
+  }
+  l.emit('string');
+  return lexInsideAction;
+}
+
+function lexRawQuote(l: Lexer): StateFn {
+  for (;;) {
+    const r = l.next();
+    if (r === EOF) return l.errorf('unterminated raw quoted string');
+    if (r === 0x60) break;
+  }
+  l.emit('rawString');
+  return lexInsideAction;
+}
+
+/**
+ * Lexes the whole input. The item list ends with an EOF or an error item, as Go's channel does before it
+ * closes; `breakOK`/`continueOK` are false when a function of that name shadows the keyword.
+ */
+export function lex(input: string, breakOK = true, continueOK = true): Item[] {
+  const l = new Lexer(input, breakOK, continueOK);
+  for (let state: StateFn = lexText; state !== null; ) state = state(l);
+  return l.items;
 }

@@ -1,362 +1,429 @@
-// Parser for Go's text/template: items -> trees (the main template plus every {{define}}), with Go's
-// checks at parse time (undefined functions and variables, misplaced keywords) and Go's error texts.
-import { lex, type Item, type ItemType } from './lexer.ts';
+// Parser for Go's text/template (Go's parse/parse.go): items -> trees, the main template plus every
+// {{define}} and {{block}}. It keeps Go's structure — one tree parser per template with its own three-item
+// look-ahead, sharing one item stream — because Go's error texts and line numbers depend on it. Behaviour
+// of newer Go kept on purpose: `{{else with}}` (Go 1.23).
+import { itemString, lex, ZERO_ITEM, type Item, type ItemType } from './lexer.ts';
 import type {
-  ActionNode, BranchNode, CommandNode, ListNode, Node, NumberNode, PipeNode, TemplateNode, VariableNode,
+  BranchNode, CommandNode, IfNode, ListNode, Node, NumberNode, PipeNode, RangeNode, TemplateNode, VariableNode, WithNode,
 } from './ast.ts';
-import { unquoteGoString, unquoteGoChar } from './goLiterals.ts';
+import { GoSyntaxError, unquoteGoChar, unquoteGoString } from './goLiterals.ts';
+import { goQuote } from './goFormat.ts';
+import { parseErrorMessage } from './errors.ts';
+import { parseGoFloat, parseGoInt } from './goNumbers.ts';
 
+/** A parse failure; the message is Go's, complete ("template: NAME:LINE: ..."). */
 export class ParseError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
     super(message);
     this.name = 'ParseError';
   }
 }
 
 export interface ParsedTree {
-  name: string;
-  root: ListNode;
-  text: string;
+  readonly name: string;
+  readonly root: ListNode;
 }
 
-/** Parses `text` as template `name`; returns the main tree and every {{define}}d tree. */
-export function parseTemplate(name: string, text: string, isFunction: (name: string) => boolean): Map<string, ParsedTree> {
-  return new Parser(name, text, isFunction).parse();
+/** Go's builtin function names: always defined, so never a "function not defined" parse error. */
+export const BUILTIN_FUNCTION_NAMES: ReadonlySet<string> = new Set([
+  'and', 'call', 'html', 'index', 'slice', 'js', 'len', 'not', 'or', 'print', 'printf', 'println', 'urlquery',
+  'eq', 'ge', 'gt', 'le', 'lt', 'ne',
+]);
+
+/**
+ * Parses `text` as template `name`, adding the trees it defines to `treeSet` like Go's parse.Parse: a
+ * tree replaces an existing one only if the existing one is empty; two non-empty definitions are an error.
+ * `hasFunction` answers for the caller's function map (builtins are always defined).
+ */
+export function parseTemplate(
+  name: string,
+  text: string,
+  hasFunction: (name: string) => boolean,
+  treeSet: Map<string, ParsedTree> = new Map(),
+): Map<string, ParsedTree> {
+  const isFunction = (fn: string) => BUILTIN_FUNCTION_NAMES.has(fn) || hasFunction(fn);
+  const stream = new ItemStream(lex(text, !isFunction('break'), !isFunction('continue')));
+  const t = new TreeParser(name, name, stream, isFunction, treeSet);
+  t.parse();
+  t.add();
+  return treeSet;
 }
 
-const BUILTIN_NAMES = new Set(['and', 'or', 'not', 'len', 'index', 'slice', 'print', 'printf', 'println', 'html', 'js', 'urlquery', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'call']);
-
-class Parser {
-  private readonly items: Item[];
+class ItemStream {
   private i = 0;
-  private treeName: string;
-  private readonly trees = new Map<string, ParsedTree>();
+  constructor(private readonly items: readonly Item[]) {}
+  nextItem(): Item {
+    return this.i < this.items.length ? this.items[this.i++]! : ZERO_ITEM;
+  }
+}
+
+type ControlEnd = { kind: 'end'; pos: number } | { kind: 'else'; pos: number; line: number };
+type Parsed = Node | ControlEnd;
+
+const isControlEnd = (n: Parsed): n is ControlEnd => n.kind === 'end' || n.kind === 'else';
+const controlEndString = (n: ControlEnd) => (n.kind === 'end' ? '{{end}}' : '{{else}}');
+
+class TreeParser {
+  root: ListNode | undefined;
+  // Three-item look-ahead, as Go's Tree.token / peekCount.
+  private readonly token: Item[] = [ZERO_ITEM, ZERO_ITEM, ZERO_ITEM];
+  private peekCount = 0;
   private vars: string[] = ['$'];
-  private rangeDepth = 0;
-  private lastItem: Item | undefined;
   private actionLine = 0;
+  private rangeDepth = 0;
 
   constructor(
-    private readonly name: string,
-    private readonly text: string,
+    public name: string,
+    private readonly parseName: string,
+    private readonly lexer: ItemStream,
     private readonly isFunction: (name: string) => boolean,
-  ) {
-    this.items = lex(text);
-    this.treeName = name;
+    private readonly treeSet: Map<string, ParsedTree>,
+  ) {}
+
+  // ---- item cursor ----
+
+  private next(): Item {
+    if (this.peekCount > 0) this.peekCount--;
+    else this.token[0] = this.lexer.nextItem();
+    return this.token[this.peekCount]!;
   }
 
-  parse(): Map<string, ParsedTree> {
-    const root: ListNode = { kind: 'list', pos: 0, nodes: [] };
+  private backup(): void {
+    this.peekCount++;
+  }
+
+  private backup2(t1: Item): void {
+    this.token[1] = t1;
+    this.peekCount = 2;
+  }
+
+  private backup3(t2: Item, t1: Item): void {
+    this.token[1] = t1;
+    this.token[2] = t2;
+    this.peekCount = 3;
+  }
+
+  private peek(): Item {
+    if (this.peekCount > 0) return this.token[this.peekCount - 1]!;
+    this.peekCount = 1;
+    this.token[0] = this.lexer.nextItem();
+    return this.token[0];
+  }
+
+  private nextNonSpace(): Item {
+    let token: Item;
+    do token = this.next();
+    while (token.type === 'space');
+    return token;
+  }
+
+  private peekNonSpace(): Item {
+    const token = this.nextNonSpace();
+    this.backup();
+    return token;
+  }
+
+  // ---- errors ----
+
+  errorf(message: string): never {
+    // Go reports the line of the last item read from the lexer by this tree.
+    const line = this.token[0]!.line;
+    throw new ParseError(parseErrorMessage(this.parseName, line, message), line);
+  }
+
+  private expect(expected: ItemType, context: string): Item {
+    const token = this.nextNonSpace();
+    if (token.type !== expected) this.unexpected(token, context);
+    return token;
+  }
+
+  private expectOneOf(expected1: ItemType, expected2: ItemType, context: string): Item {
+    const token = this.nextNonSpace();
+    if (token.type !== expected1 && token.type !== expected2) this.unexpected(token, context);
+    return token;
+  }
+
+  private unexpected(token: Item, context: string): never {
+    if (token.type === 'error') {
+      let extra = '';
+      if (this.actionLine !== 0 && this.actionLine !== token.line) {
+        extra = ` in action started at ${this.parseName}:${this.actionLine}`;
+        if (token.val.endsWith(' action')) extra = extra.slice(' in action'.length);
+      }
+      this.errorf(`${itemString(token)}${extra}`);
+    }
+    this.errorf(`unexpected ${itemString(token)} in ${context}`);
+  }
+
+  // ---- trees ----
+
+  add(): void {
+    const tree = this.treeSet.get(this.name);
+    if (tree === undefined || isEmptyTree(tree.root)) {
+      this.treeSet.set(this.name, { name: this.name, root: this.root! });
+      return;
+    }
+    if (!isEmptyTree(this.root!)) this.errorf(`template: multiple definition of template ${goQuote(this.name)}`);
+  }
+
+  /** The top level: like itemList, but also takes {{define}}s, and runs to EOF. */
+  parse(): void {
+    this.root = { kind: 'list', pos: this.peek().pos, nodes: [] };
     while (this.peek().type !== 'eof') {
       if (this.peek().type === 'leftDelim') {
-        const mark = this.i;
-        this.next();
-        if (this.nextNonSpace().type === 'keyword' && this.lastItem!.val === 'define') {
-          this.parseDefinition();
+        const delim = this.next();
+        if (this.nextNonSpace().type === 'define') {
+          const def = new TreeParser('definition', this.parseName, this.lexer, this.isFunction, this.treeSet);
+          def.parseDefinition();
           continue;
         }
-        this.i = mark;
+        this.backup2(delim);
       }
       const n = this.textOrAction();
-      if (n.kind !== 'node') this.errorf(`unexpected {{${n.kind}}}`);
-      root.nodes.push(n.node);
+      if (isControlEnd(n)) this.errorf(`unexpected ${controlEndString(n)}`);
+      this.root.nodes.push(n);
     }
-    this.add({ name: this.name, root, text: this.text });
-    return this.trees;
-  }
-
-  private add(tree: ParsedTree): void {
-    const existing = this.trees.get(tree.name);
-    if (existing && !isEmptyTree(existing.root) && !isEmptyTree(tree.root)) {
-      this.errorf(`template: multiple definition of template ${JSON.stringify(tree.name)}`);
-    }
-    if (!existing || !isEmptyTree(tree.root)) this.trees.set(tree.name, tree);
   }
 
   private parseDefinition(): void {
     const context = 'define clause';
-    const nameItem = this.nextNonSpace();
-    const name = this.parseTemplateName(nameItem, context);
+    const name = this.expectOneOf('string', 'rawString', context);
+    this.name = this.unquote(name.val);
     this.expect('rightDelim', context);
-    // Errors inside a definition still name the template being parsed, as Go's ParseName does.
-    const savedVars = this.vars;
-    this.vars = ['$'];
     const { list, end } = this.itemList();
-    if (end !== 'end') this.errorf(`unexpected {{${end}}} in ${context}`);
-    this.add({ name, root: list, text: this.text });
-    this.vars = savedVars;
+    this.root = list;
+    if (end.kind !== 'end') this.errorf(`unexpected ${controlEndString(end)} in ${context}`);
+    this.add();
   }
 
-  // ---- item cursor ----
-
-  private peek(): Item {
-    return this.items[this.i] ?? this.items[this.items.length - 1]!;
+  private unquote(lit: string): string {
+    try {
+      return unquoteGoString(lit);
+    } catch (e) {
+      if (e instanceof GoSyntaxError) this.errorf(e.message);
+      throw e;
+    }
   }
 
-  private next(): Item {
-    const it = this.peek();
-    if (this.i < this.items.length - 1) this.i++;
-    else this.i = this.items.length - 1;
-    this.lastItem = it;
-    if (it.type === 'error') this.errorf(it.val, it);
-    return it;
-  }
-
-  private backup(): void {
-    this.i--;
-  }
-
-  private nextNonSpace(): Item {
-    let it: Item;
-    do it = this.next();
-    while (it.type === 'space');
-    return it;
-  }
-
-  private peekNonSpace(): Item {
-    const it = this.nextNonSpace();
-    this.backup();
-    return it;
-  }
-
-  private expect(type: ItemType, context: string): Item {
-    const it = this.nextNonSpace();
-    if (it.type !== type) this.unexpected(it, context);
-    return it;
-  }
-
-  private unexpected(it: Item, context: string): never {
-    if (it.type === 'error') this.errorf(it.val, it);
-    this.errorf(`unexpected ${itemString(it)} in ${context}`, it);
-  }
-
-  private errorf(message: string, at?: Item): never {
-    const item = at ?? this.lastItem ?? this.peek();
-    throw new ParseError(`template: ${this.treeName}:${item.line}: ${message}`);
-  }
-
-  // ---- lists, text and actions ----
-
-  private itemList(): { list: ListNode; end: 'end' | 'else' } {
-    const list: ListNode = { kind: 'list', pos: this.peek().pos, nodes: [] };
+  private itemList(): { list: ListNode; end: ControlEnd } {
+    const list: ListNode = { kind: 'list', pos: this.peekNonSpace().pos, nodes: [] };
     while (this.peekNonSpace().type !== 'eof') {
       const n = this.textOrAction();
-      if (n.kind !== 'node') return { list, end: n.kind };
-      list.nodes.push(n.node);
+      if (isControlEnd(n)) return { list, end: n };
+      list.nodes.push(n);
     }
     this.errorf('unexpected EOF');
   }
 
-  private textOrAction(): { kind: 'node'; node: Node } | { kind: 'end' | 'else'; item?: Item } {
-    for (;;) {
-      const it = this.nextNonSpace();
-      switch (it.type) {
-        case 'text':
-          return { kind: 'node', node: { kind: 'text', pos: it.pos, text: it.val } };
-        case 'leftDelim':
-          this.actionLine = it.line;
+  private textOrAction(): Parsed {
+    const token = this.nextNonSpace();
+    switch (token.type) {
+      case 'text':
+        return { kind: 'text', pos: token.pos, text: token.val };
+      case 'leftDelim':
+        this.actionLine = token.line;
+        try {
           return this.action();
-        case 'comment':
-          continue;
-        default:
-          this.unexpected(it, 'input');
-      }
+        } finally {
+          this.actionLine = 0;
+        }
+      default:
+        this.unexpected(token, 'input');
     }
   }
 
-  private action(): { kind: 'node'; node: Node } | { kind: 'end' | 'else'; item?: Item } {
-    const it = this.nextNonSpace();
-    if (it.type === 'keyword') {
-      switch (it.val) {
-        case 'block': return { kind: 'node', node: this.blockControl() };
-        case 'break': return { kind: 'node', node: this.breakOrContinue('break', it) };
-        case 'continue': return { kind: 'node', node: this.breakOrContinue('continue', it) };
-        case 'else': return this.elseControl(it);
-        case 'end':
-          this.expect('rightDelim', 'end');
-          return { kind: 'end', item: it };
-        case 'if': return { kind: 'node', node: this.branchControl('if', it) };
-        case 'range': return { kind: 'node', node: this.branchControl('range', it) };
-        case 'template': return { kind: 'node', node: this.templateControl(it) };
-        case 'with': return { kind: 'node', node: this.branchControl('with', it) };
-        default:
-          break;
-      }
+  private action(): Parsed {
+    const token = this.nextNonSpace();
+    switch (token.type) {
+      case 'block': return this.blockControl();
+      case 'break': return this.breakControl(token.pos, token.line);
+      case 'continue': return this.continueControl(token.pos, token.line);
+      case 'else': return this.elseControl();
+      case 'end': return this.endControl();
+      case 'if': return this.ifControl();
+      case 'range': return this.rangeControl();
+      case 'template': return this.templateControl();
+      case 'with': return this.withControl();
     }
     this.backup();
-    const line = this.actionLine;
-    const pipe = this.pipeline('command', 'rightDelim');
-    const node: ActionNode = { kind: 'action', pos: it.pos, line, pipe };
-    return { kind: 'node', node };
+    const t = this.peek();
+    // Variables are not popped here: they persist until the enclosing {{end}}.
+    return { kind: 'action', pos: t.pos, line: t.line, pipe: this.pipeline('command', 'rightDelim') };
   }
 
-  private breakOrContinue(kind: 'break' | 'continue', it: Item): Node {
-    const next = this.nextNonSpace();
-    if (next.type !== 'rightDelim') this.unexpected(next, `{{${kind}}}`);
-    if (this.rangeDepth === 0) this.errorf(`{{${kind}}} outside {{range}}`, it);
-    return { kind, pos: it.pos, line: it.line };
+  private breakControl(pos: number, line: number): Node {
+    const token = this.nextNonSpace();
+    if (token.type !== 'rightDelim') this.unexpected(token, '{{break}}');
+    if (this.rangeDepth === 0) this.errorf('{{break}} outside {{range}}');
+    return { kind: 'break', pos, line };
   }
 
-  private elseControl(it: Item): { kind: 'else'; item: Item } {
-    const peek = this.peekNonSpace();
-    // "else if" and "else with" are rewritten by the branch parser; here we only see a plain else.
-    if (peek.type === 'keyword' && (peek.val === 'if' || peek.val === 'with')) return { kind: 'else', item: it };
-    this.expect('rightDelim', 'else');
-    return { kind: 'else', item: it };
-  }
-
-  private branchControl(kind: 'if' | 'range' | 'with', it: Item): Node {
-    const varsMark = this.vars.length;
-    const line = it.line;
-    const pipe = this.pipeline(kind, 'rightDelim');
-    if (kind === 'range') this.rangeDepth++;
-    let { list, end } = this.itemList();
-    if (kind === 'range') this.rangeDepth--;
-    let elseList: ListNode | undefined;
-    if (end === 'else') {
-      // Special case for "else if" / "else with": treat as an else containing a nested branch.
-      const peek = this.peekNonSpace();
-      if ((kind === 'if' && peek.type === 'keyword' && peek.val === 'if') || (kind === 'with' && peek.type === 'keyword' && peek.val === 'with')) {
-        const inner = this.nextNonSpace();
-        const nested = this.branchControl(kind, inner) as BranchNode & Node;
-        elseList = { kind: 'list', pos: inner.pos, nodes: [nested] };
-        this.vars.length = varsMark;
-        return { kind, pos: it.pos, line, pipe, list, elseList } as Node;
-      }
-      const r = this.itemList();
-      elseList = r.list;
-      if (r.end !== 'end') this.errorf('expected end; found {{else}}');
-    }
-    this.vars.length = varsMark;
-    return { kind, pos: it.pos, line, pipe, list, ...(elseList ? { elseList } : {}) } as Node;
-  }
-
-  private parseTemplateName(it: Item, context: string): string {
-    if (it.type === 'string' || it.type === 'rawString') {
-      try {
-        return it.type === 'rawString' ? it.val.slice(1, -1) : unquoteGoString(it.val);
-      } catch {
-        this.errorf(`invalid syntax`, it);
-      }
-    }
-    this.unexpected(it, context);
-  }
-
-  private templateControl(it: Item): TemplateNode {
-    const context = 'template clause';
-    const nameItem = this.nextNonSpace();
-    const name = this.parseTemplateName(nameItem, context);
-    let pipe: PipeNode | undefined;
-    if (this.nextNonSpace().type !== 'rightDelim') {
-      this.backup();
-      pipe = this.pipeline(context, 'rightDelim');
-    }
-    return { kind: 'template', pos: nameItem.pos, line: it.line, name, ...(pipe ? { pipe } : {}) };
-  }
-
-  private blockControl(): TemplateNode {
-    const context = 'block clause';
-    const it = this.lastItem!;
-    const nameItem = this.nextNonSpace();
-    const name = this.parseTemplateName(nameItem, context);
-    const pipe = this.pipeline(context, 'rightDelim');
-    const savedVars = this.vars;
-    this.vars = ['$'];
-    const { list, end } = this.itemList();
-    if (end !== 'end') this.errorf(`unexpected {{${end}}} in ${context}`);
-    this.add({ name, root: list, text: this.text });
-    this.vars = savedVars;
-    return { kind: 'template', pos: nameItem.pos, line: it.line, name, pipe };
+  private continueControl(pos: number, line: number): Node {
+    const token = this.nextNonSpace();
+    if (token.type !== 'rightDelim') this.unexpected(token, '{{continue}}');
+    if (this.rangeDepth === 0) this.errorf('{{continue}} outside {{range}}');
+    return { kind: 'continue', pos, line };
   }
 
   // ---- pipelines ----
 
   private pipeline(context: string, end: ItemType): PipeNode {
     const token = this.peekNonSpace();
-    const pipe: PipeNode = { kind: 'pipe', pos: token.pos, line: this.actionLine || token.line, isAssign: false, decl: [], cmds: [] };
-    // Declarations: $x := / $x = / $i, $e :=
-    decls: if (this.peekNonSpace().type === 'variable') {
-      const v = this.nextNonSpace();
-      const next = this.peekRaw();
-      const afterSpace = next.type === 'space' ? this.peekAt(1) : next;
-      if (afterSpace.type === 'declare' || afterSpace.type === 'assign') {
-        if (next.type === 'space') this.next();
-        const op = this.next();
-        pipe.isAssign = op.type === 'assign';
-        pipe.decl.push(this.newVariable(v, !pipe.isAssign));
-        break decls;
+    const pipe: PipeNode = { kind: 'pipe', pos: token.pos, line: token.line, isAssign: false, decl: [], cmds: [] };
+    // Declarations or assignments: "$x :=", "$x =", "$i, $e :=" (range only).
+    decls: for (;;) {
+      const v = this.peekNonSpace();
+      if (v.type !== 'variable') break;
+      this.next();
+      // Space is an item, so "$x foo" needs three items of look-ahead to see that $x is an argument.
+      const tokenAfterVariable = this.peek();
+      const next = this.peekNonSpace();
+      if (next.type === 'assign' || next.type === 'declare') {
+        pipe.isAssign = next.type === 'assign';
+        this.nextNonSpace();
+        pipe.decl.push(this.newVariable(v.pos, v.val));
+        this.vars.push(v.val);
+      } else if (next.type === 'char' && next.val === ',') {
+        this.nextNonSpace();
+        pipe.decl.push(this.newVariable(v.pos, v.val));
+        this.vars.push(v.val);
+        if (context === 'range' && pipe.decl.length < 2) {
+          const t = this.peekNonSpace().type;
+          if (t === 'variable' || t === 'rightDelim' || t === 'rightParen') continue decls; // the second variable
+          this.errorf('range can only initialize variables');
+        }
+        this.errorf(`too many declarations in ${context}`);
+      } else if (tokenAfterVariable.type === 'space') {
+        this.backup3(v, tokenAfterVariable);
+      } else {
+        this.backup2(v);
       }
-      if (afterSpace.type === 'char' && afterSpace.val === ',') {
-        if (next.type === 'space') this.next();
-        this.next();
-        if (context !== 'range') this.errorf(`too many declarations in ${context}`);
-        pipe.decl.push(this.newVariable(v, true));
-        const v2 = this.nextNonSpace();
-        if (v2.type !== 'variable') this.errorf(`missing variable in ${context}`, v2);
-        const op = this.nextNonSpace();
-        if (op.type !== 'declare' && op.type !== 'assign') this.errorf(`missing := in ${context}`, op);
-        pipe.isAssign = op.type === 'assign';
-        pipe.decl.push(this.newVariable(v2, !pipe.isAssign));
-        pipe.decl[0] = pipe.decl[0]!;
-        break decls;
-      }
-      this.backupTo(v);
+      break;
     }
     for (;;) {
-      const it = this.nextNonSpace();
-      if (it.type === end) {
-        this.checkPipeline(pipe, context);
-        return pipe;
-      }
-      switch (it.type) {
-        case 'bool': case 'charConstant': case 'dot': case 'field': case 'identifier': case 'number': case 'nil':
-        case 'rawString': case 'string': case 'variable': case 'leftParen':
+      const token = this.nextNonSpace();
+      switch (token.type) {
+        case end:
+          this.checkPipeline(pipe, context);
+          return pipe;
+        case 'bool': case 'charConstant': case 'complex': case 'dot': case 'field': case 'identifier':
+        case 'number': case 'nil': case 'rawString': case 'string': case 'variable': case 'leftParen':
           this.backup();
           pipe.cmds.push(this.command());
           break;
         default:
-          this.unexpected(it, context);
+          this.unexpected(token, context);
       }
     }
-  }
-
-  private peekRaw(): Item {
-    return this.peek();
-  }
-
-  private peekAt(offset: number): Item {
-    return this.items[this.i + offset] ?? this.items[this.items.length - 1]!;
-  }
-
-  private backupTo(it: Item): void {
-    while (this.i > 0 && this.peek() !== it) this.i--;
-  }
-
-  private newVariable(it: Item, _declare: boolean): VariableNode {
-    // Go records assigned names too; assigning an undeclared variable fails at execution.
-    this.vars.push(it.val);
-    return { kind: 'variable', pos: it.pos, ident: [it.val] };
   }
 
   private checkPipeline(pipe: PipeNode, context: string): void {
     if (pipe.cmds.length === 0) this.errorf(`missing value for ${context}`);
-    // Only the first command of a pipeline may be a non-executable operand.
+    // Only the first command of a pipeline may start with a non-executable operand.
     for (let i = 1; i < pipe.cmds.length; i++) {
-      const first = pipe.cmds[i]!.args[0]!;
-      if (['bool', 'dot', 'nil', 'number', 'string'].includes(first.kind)) {
-        this.errorf(`non executable command in pipeline stage ${i + 1}`);
+      switch (pipe.cmds[i]!.args[0]!.kind) {
+        case 'bool': case 'dot': case 'nil': case 'number': case 'string':
+          this.errorf(`non executable command in pipeline stage ${i + 1}`);
       }
     }
   }
 
+  // ---- control structures ----
+
+  private parseControl(context: 'if' | 'range' | 'with'): BranchNode {
+    const varsMark = this.vars.length;
+    try {
+      const pipe = this.pipeline(context, 'rightDelim');
+      if (context === 'range') this.rangeDepth++;
+      let { list, end: next } = this.itemList();
+      if (context === 'range') this.rangeDepth--;
+      let elseList: ListNode | undefined;
+      if (next.kind === 'else') {
+        // "{{else if}}" / "{{else with}}" (Go 1.23) are "{{else}}{{if}}...{{end}}{{end}}" with one {{end}}.
+        const p = this.peek().type;
+        if ((context === 'if' && p === 'if') || (context === 'with' && p === 'with')) {
+          this.next();
+          elseList = { kind: 'list', pos: next.pos, nodes: [context === 'if' ? this.ifControl() : this.withControl()] };
+        } else {
+          const r = this.itemList();
+          elseList = r.list;
+          if (r.end.kind !== 'end') this.errorf(`expected end; found ${controlEndString(r.end)}`);
+        }
+      }
+      return { pos: pipe.pos, line: pipe.line, pipe, list, elseList };
+    } finally {
+      this.vars.length = varsMark;
+    }
+  }
+
+  private ifControl(): IfNode {
+    return { kind: 'if', ...this.parseControl('if') };
+  }
+
+  private rangeControl(): RangeNode {
+    return { kind: 'range', ...this.parseControl('range') };
+  }
+
+  private withControl(): WithNode {
+    return { kind: 'with', ...this.parseControl('with') };
+  }
+
+  private endControl(): ControlEnd {
+    return { kind: 'end', pos: this.expect('rightDelim', 'end').pos };
+  }
+
+  private elseControl(): ControlEnd {
+    const peek = this.peekNonSpace();
+    // "{{else if ..." and "{{else with ...": return the else and leave the keyword pending.
+    if (peek.type === 'if' || peek.type === 'with') return { kind: 'else', pos: peek.pos, line: peek.line };
+    const token = this.expect('rightDelim', 'else');
+    return { kind: 'else', pos: token.pos, line: token.line };
+  }
+
+  private blockControl(): TemplateNode {
+    const context = 'block clause';
+    const token = this.nextNonSpace();
+    const name = this.parseTemplateName(token, context);
+    const pipe = this.pipeline(context, 'rightDelim');
+    const block = new TreeParser(name, this.parseName, this.lexer, this.isFunction, this.treeSet);
+    const { list, end } = block.itemList();
+    block.root = list;
+    // Reported with this tree's last item, as Go does.
+    if (end.kind !== 'end') this.errorf(`unexpected ${controlEndString(end)} in ${context}`);
+    block.add();
+    return { kind: 'template', pos: token.pos, line: token.line, name, pipe };
+  }
+
+  private templateControl(): TemplateNode {
+    const context = 'template clause';
+    const token = this.nextNonSpace();
+    const name = this.parseTemplateName(token, context);
+    let pipe: PipeNode | undefined;
+    if (this.nextNonSpace().type !== 'rightDelim') {
+      this.backup();
+      pipe = this.pipeline(context, 'rightDelim');
+    }
+    return { kind: 'template', pos: token.pos, line: token.line, name, pipe };
+  }
+
+  private parseTemplateName(token: Item, context: string): string {
+    if (token.type === 'string' || token.type === 'rawString') return this.unquote(token.val);
+    this.unexpected(token, context);
+  }
+
+  // ---- commands and operands ----
+
   private command(): CommandNode {
     const cmd: CommandNode = { kind: 'command', pos: this.peekNonSpace().pos, args: [] };
     for (;;) {
-      this.peekNonSpace();
+      this.peekNonSpace(); // skip leading spaces
       const operand = this.operand();
       if (operand !== undefined) cmd.args.push(operand);
-      const it = this.next();
-      switch (it.type) {
+      const token = this.next();
+      switch (token.type) {
         case 'space':
           continue;
         case 'rightDelim': case 'rightParen':
@@ -365,7 +432,7 @@ class Parser {
         case 'pipe':
           break;
         default:
-          this.unexpected(it, 'operand');
+          this.unexpected(token, 'operand');
       }
       break;
     }
@@ -376,133 +443,146 @@ class Parser {
   private operand(): Node | undefined {
     const node = this.term();
     if (node === undefined) return undefined;
-    if (this.peek().type === 'field') {
-      const chainPos = this.peek().pos;
-      const fields: string[] = [];
-      while (this.peek().type === 'field') fields.push(this.next().val.slice(1));
-      switch (node.kind) {
-        case 'field':
-          return { kind: 'field', pos: chainPos, ident: [...node.ident, ...fields] };
-        case 'variable':
-          return { kind: 'variable', pos: chainPos, ident: [...node.ident, ...fields] };
-        case 'bool': case 'string': case 'number': case 'nil': case 'dot':
-          this.errorf(`unexpected . after term ${JSON.stringify(nodeText(node))}`);
-        default:
-          return { kind: 'chain', pos: chainPos, node, field: fields };
-      }
+    if (this.peek().type !== 'field') return node;
+    const pos = this.peek().pos;
+    const fields: string[] = [];
+    while (this.peek().type === 'field') fields.push(this.next().val.slice(1));
+    // Fields after a field or variable extend it; after anything else they make a chain.
+    switch (node.kind) {
+      case 'field':
+        return { kind: 'field', pos, ident: [...node.ident, ...fields] };
+      case 'variable':
+        return { kind: 'variable', pos, ident: [...node.ident, ...fields] };
+      case 'bool': case 'string': case 'number': case 'nil': case 'dot':
+        this.errorf(`unexpected . after term ${goQuote(nodeTermString(node))}`);
+      default:
+        return { kind: 'chain', pos, node, field: fields };
     }
-    return node;
   }
 
   private term(): Node | undefined {
-    const it = this.nextNonSpace();
-    switch (it.type) {
+    const token = this.nextNonSpace();
+    switch (token.type) {
       case 'identifier':
-        if (!BUILTIN_NAMES.has(it.val) && !this.isFunction(it.val)) this.errorf(`function ${JSON.stringify(it.val)} not defined`, it);
-        return { kind: 'identifier', pos: it.pos, ident: it.val };
+        if (!this.isFunction(token.val)) this.errorf(`function ${goQuote(token.val)} not defined`);
+        return { kind: 'identifier', pos: token.pos, ident: token.val };
       case 'dot':
-        return { kind: 'dot', pos: it.pos };
+        return { kind: 'dot', pos: token.pos };
       case 'nil':
-        return { kind: 'nil', pos: it.pos };
+        return { kind: 'nil', pos: token.pos };
       case 'variable':
-        if (!this.vars.includes(it.val)) this.errorf(`undefined variable ${JSON.stringify(it.val)}`, it);
-        return { kind: 'variable', pos: it.pos, ident: [it.val] };
+        return this.useVar(token.pos, token.val);
       case 'field':
-        return { kind: 'field', pos: it.pos, ident: [it.val.slice(1)] };
+        return { kind: 'field', pos: token.pos, ident: token.val.slice(1).split('.') };
       case 'bool':
-        return { kind: 'bool', pos: it.pos, value: it.val === 'true' };
-      case 'charConstant': case 'number':
-        return this.number(it);
-      case 'leftParen': {
-        const pipe = this.pipeline('parenthesized pipeline', 'rightParen');
-        return pipe;
-      }
-      case 'string': case 'rawString': {
-        let text: string;
-        try {
-          text = it.type === 'rawString' ? it.val.slice(1, -1).replace(/\r/g, '') : unquoteGoString(it.val);
-        } catch {
-          this.errorf('invalid syntax', it);
-        }
-        return { kind: 'string', pos: it.pos, quoted: it.val, text };
-      }
-      default:
-        this.backup();
-        return undefined;
+        return { kind: 'bool', pos: token.pos, value: token.val === 'true' };
+      case 'charConstant': case 'complex': case 'number':
+        return this.newNumber(token);
+      case 'leftParen':
+        return this.pipeline('parenthesized pipeline', 'rightParen');
+      case 'string': case 'rawString':
+        return { kind: 'string', pos: token.pos, quoted: token.val, text: this.unquote(token.val) };
     }
+    this.backup();
+    return undefined;
   }
 
-  private number(it: Item): NumberNode {
-    const n: NumberNode = { kind: 'number', pos: it.pos, text: it.val, isInt: false, isUint: false, isFloat: false, isComplex: false, int: 0n, uint: 0n, float: 0 };
-    if (it.type === 'charConstant') {
-      let cp: number;
+  private newVariable(pos: number, ident: string): VariableNode {
+    return { kind: 'variable', pos, ident: ident.split('.') };
+  }
+
+  private useVar(pos: number, name: string): VariableNode {
+    const v = this.newVariable(pos, name);
+    if (!this.vars.includes(v.ident[0]!)) this.errorf(`undefined variable ${goQuote(v.ident[0]!)}`);
+    return v;
+  }
+
+  private newNumber(token: Item): NumberNode {
+    const text = token.val;
+    const base = { kind: 'number' as const, pos: token.pos, text };
+    if (token.type === 'charConstant') {
+      let r;
       try {
-        cp = unquoteGoChar(it.val);
-      } catch {
-        this.errorf(`malformed character constant: ${it.val}`, it);
+        r = unquoteGoChar(text);
+      } catch (e) {
+        if (e instanceof GoSyntaxError) this.errorf(e.message);
+        throw e;
       }
-      n.isInt = n.isUint = n.isFloat = true;
-      n.int = n.uint = BigInt(cp);
-      n.float = cp;
-      return n;
+      if ('malformed' in r) this.errorf(`malformed character constant: ${text}`);
+      const v = BigInt(r.value);
+      return { ...base, isInt: true, isUint: true, isFloat: true, isComplex: false, int: v, uint: v, float: r.value };
     }
-    const text = it.val;
+    if (token.type === 'complex') {
+      // Go parses "1+2i" with fmt.Sscan; complex values are parsed but cannot be used (see exec).
+      const m = /^([+-]?[^+-]+(?:[eEpP][+-][^+-]*)?)([+-].*)i$/.exec(text);
+      const re = m ? parseGoFloat(m[1]!) : undefined;
+      const im = m ? parseGoFloat(m[2]!) : undefined;
+      if (re === undefined || im === undefined) this.errorf('expected integer');
+      return simplifyComplex(base, re, im);
+    }
+    // Imaginary constants are complex unless they are zero.
     if (text.endsWith('i')) {
       const f = parseGoFloat(text.slice(0, -1));
-      if (f !== undefined) {
-        n.isComplex = true;
-        // A zero imaginary part simplifies to a real constant.
-        if (f === 0) {
-          n.isInt = n.isUint = n.isFloat = true;
-          n.float = 0;
-        }
-        return n;
-      }
+      if (f !== undefined) return simplifyComplex(base, 0, f);
     }
+    let isInt = false;
+    let isUint = false;
+    let isFloat = false;
+    let int = 0n;
+    let uint = 0n;
+    let float = 0;
     const u = parseGoInt(text, true);
     if (u !== undefined) {
-      n.isUint = true;
-      n.uint = u;
+      isUint = true;
+      uint = u;
     }
     const i = parseGoInt(text, false);
     if (i !== undefined) {
-      n.isInt = true;
-      n.int = i;
-      if (i === 0n) {
-        n.isUint = true;
-        n.uint = 0n;
-      }
+      isInt = true;
+      int = i;
+      if (i === 0n) isUint = true; // -0
     }
-    if (n.isInt) {
-      n.isFloat = true;
-      n.float = Number(n.int);
-    } else if (n.isUint) {
-      n.isFloat = true;
-      n.float = Number(n.uint);
+    if (isInt) {
+      isFloat = true;
+      float = Number(int);
+    } else if (isUint) {
+      isFloat = true;
+      float = Number(uint);
     } else {
       const f = parseGoFloat(text);
       if (f !== undefined) {
-        if (!/[.eEpP]/.test(text)) this.errorf(`integer overflow: ${text}`, it);
-        n.isFloat = true;
-        n.float = f;
-        if (Number.isInteger(f) && Math.abs(f) < 2 ** 63) {
-          n.isInt = true;
-          n.int = BigInt(f);
+        // Parsed as a float but looks like an integer: an integer too large for int64/uint64.
+        if (!/[.eEpP]/.test(text)) this.errorf(`integer overflow: ${goQuote(text)}`);
+        isFloat = true;
+        float = f;
+        if (Number.isInteger(f) && f >= -(2 ** 63) && f < 2 ** 63) {
+          isInt = true;
+          int = BigInt(f);
         }
         if (Number.isInteger(f) && f >= 0 && f < 2 ** 64) {
-          n.isUint = true;
-          n.uint = BigInt(f);
+          isUint = true;
+          uint = BigInt(f);
         }
       }
     }
-    if (!n.isInt && !n.isUint && !n.isFloat) this.errorf(`illegal number syntax: ${JSON.stringify(text)}`, it);
-    return n;
+    if (!isInt && !isUint && !isFloat) this.errorf(`illegal number syntax: ${goQuote(text)}`);
+    return { ...base, isInt, isUint, isFloat, isComplex: false, int, uint, float };
   }
 }
 
-function nodeText(n: Node): string {
+function simplifyComplex(base: { kind: 'number'; pos: number; text: string }, re: number, im: number): NumberNode {
+  const isFloat = im === 0;
+  const isInt = isFloat && Number.isInteger(re) && re >= -(2 ** 63) && re < 2 ** 63;
+  const isUint = isFloat && Number.isInteger(re) && re >= 0 && re < 2 ** 64;
+  return {
+    ...base, isComplex: true, isFloat, isInt, isUint,
+    float: isFloat ? re : 0, int: isInt ? BigInt(re) : 0n, uint: isUint ? BigInt(re) : 0n,
+  };
+}
+
+function nodeTermString(n: Node): string {
   switch (n.kind) {
-    case 'bool': return String(n.value);
+    case 'bool': return n.value ? 'true' : 'false';
     case 'string': return n.quoted;
     case 'number': return n.text;
     case 'nil': return 'nil';
@@ -510,68 +590,17 @@ function nodeText(n: Node): string {
   }
 }
 
-function itemString(it: Item): string {
-  if (it.type === 'eof') return 'EOF';
-  if (it.type === 'error') return it.val;
-  if (it.type === 'keyword' || it.type === 'nil') return `<${it.val}>`;
-  if (it.val.length > 10) return `${goQuote(it.val.slice(0, 10))}...`;
-  return goQuote(it.val);
-}
-
-function goQuote(s: string): string {
-  return JSON.stringify(s);
-}
-
-/** Go's "empty tree": only whitespace text (and comments). Such a parse never replaces a definition. */
+/** Go's IsEmptyTree: nothing but space (and comments). An empty tree never replaces a definition. */
 export function isEmptyTree(n: Node): boolean {
   switch (n.kind) {
     case 'list': return n.nodes.every(isEmptyTree);
-    case 'text': return n.text.trim() === '';
+    case 'text': return isAllSpace(n.text);
     default: return false;
   }
 }
 
-const INT_SYNTAX = /^[+-]?(?:0[xX](?:_?[0-9a-fA-F])+|0[bB](?:_?[01])+|0[oO](?:_?[0-7])+|0(?:_?[0-7])*|[1-9](?:_?[0-9])*)$/;
-
-/** strconv.ParseInt/ParseUint with base 0 (64 bits). */
-export function parseGoInt(text: string, unsigned: boolean): bigint | undefined {
-  if (!INT_SYNTAX.test(text)) return undefined;
-  let s = text.replace(/_/g, '');
-  let neg = false;
-  if (s[0] === '+' || s[0] === '-') {
-    if (unsigned) return undefined;
-    neg = s[0] === '-';
-    s = s.slice(1);
-  }
-  let v: bigint;
-  if (/^0[xX]/.test(s)) v = BigInt('0x' + s.slice(2));
-  else if (/^0[bB]/.test(s)) v = BigInt('0b' + s.slice(2));
-  else if (/^0[oO]/.test(s)) v = BigInt('0o' + s.slice(2));
-  else if (/^0[0-7]+$/.test(s)) v = BigInt('0o' + s.slice(1));
-  else v = BigInt(s);
-  if (neg) v = -v;
-  if (unsigned) return v <= 0xffffffffffffffffn ? v : undefined;
-  return v >= -(2n ** 63n) && v < 2n ** 63n ? v : undefined;
+// bytes.TrimSpace: Unicode white space.
+function isAllSpace(s: string): boolean {
+  return /^[\s\u0085]*$/u.test(s) && !/[\ufeff]/.test(s);
 }
 
-const FLOAT_SYNTAX = /^[+-]?(?:(?:[0-9](?:_?[0-9])*)?\.?(?:[0-9](?:_?[0-9])*)?(?:[eE][+-]?[0-9](?:_?[0-9])*)?|0[xX](?:_?[0-9a-fA-F])*\.?(?:[0-9a-fA-F](?:_?[0-9a-fA-F])*)?[pP][+-]?[0-9](?:_?[0-9])*|[iI]nf(?:inity)?|[nN]a[nN])$/;
-
-/** strconv.ParseFloat(text, 64), including hex floats; undefined for invalid syntax or overflow. */
-export function parseGoFloat(text: string): number | undefined {
-  if (!FLOAT_SYNTAX.test(text) || !/[0-9]|inf|nan/i.test(text)) return undefined;
-  const s = text.replace(/_/g, '');
-  let v: number;
-  const hex = /^([+-]?)0[xX]([0-9a-fA-F]*)\.?([0-9a-fA-F]*)[pP]([+-]?[0-9]+)$/.exec(s);
-  if (hex) {
-    const mant = parseInt((hex[2] || '0') + (hex[3] || ''), 16);
-    v = mant * Math.pow(2, Number(hex[4]) - 4 * (hex[3] ?? '').length);
-    if (hex[1] === '-') v = -v;
-  } else if (/inf/i.test(s)) v = s.startsWith('-') ? -Infinity : Infinity;
-  else if (/nan/i.test(s)) v = NaN;
-  else {
-    if (!/^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/.test(s)) return undefined;
-    v = Number(s);
-  }
-  if (!Number.isFinite(v) && !/inf|nan/i.test(s)) return undefined;
-  return v;
-}

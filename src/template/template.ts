@@ -1,12 +1,14 @@
-// The public face of the engine, shaped like Go's: a named template set that can be parsed into several
-// times (adding {{define}}s) and executed many times.
-import { ExecError, Executor, LimitError, type TemplateLimits, type TreeEntry } from './exec.ts';
-import { isEmptyTree, ParseError, parseTemplate } from './parser.ts';
+// The public face of the engine, shaped like Go's *template.Template: a named set of templates that can be
+// parsed into several times (adding or redefining {{define}}s) and executed many times.
+import { Executor, type TemplateLimits, type TreeEntry } from './exec.ts';
+import { ParseError, parseTemplate } from './parser.ts';
 import type { FuncMap } from './functions.ts';
-import { TemplateError } from './errors.ts';
+import { ExecError, LimitError, TemplateError } from './errors.ts';
+import { isEmptyTree } from './parser.ts';
+import { goQuote } from './goFormat.ts';
 
-export const DEFAULT_LIMITS: TemplateLimits = Object.freeze({
-  // Go allows 100000 nested template calls; a JS stack does not, so we stop much earlier, with a clear error.
+export const DEFAULT_LIMITS: Readonly<TemplateLimits> = Object.freeze({
+  // Go stops at 100000 nested template calls, deeper than a JS stack reaches; legit OSPs nest a few levels.
   maxDepth: 1000,
   maxOutputBytes: 16 * 1024 * 1024,
   maxRangeIterations: 1_000_000,
@@ -16,6 +18,7 @@ export const DEFAULT_LIMITS: TemplateLimits = Object.freeze({
 export class Template {
   private readonly trees = new Map<string, TreeEntry>();
   private readonly limits: TemplateLimits;
+  private readonly hasFunction: (name: string) => boolean;
 
   constructor(
     readonly name: string,
@@ -23,19 +26,26 @@ export class Template {
     limits: Partial<TemplateLimits>,
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.hasFunction = (fn) => Object.prototype.hasOwnProperty.call(this.funcs, fn);
   }
 
-  /** Like Go's (*Template).Parse: adds the main text and every {{define}}; an empty body never replaces one. */
+  /**
+   * Like Go's (*Template).Parse: adds the main template and every {{define}}/{{block}} of `text`. A later
+   * non-empty definition replaces an earlier one; an empty one (only spaces) never does. On error nothing
+   * is added.
+   */
   parse(text: string): this {
-    let parsed;
+    let trees;
     try {
-      parsed = parseTemplate(this.name, text, (fn) => Object.prototype.hasOwnProperty.call(this.funcs, fn));
+      trees = parseTemplate(this.name, text, this.hasFunction);
     } catch (e) {
-      if (e instanceof ParseError) throw new TemplateError(e.message, 'parse', this.name, lineOf(e.message));
-      if (e instanceof RangeError) throw new TemplateError(`template: ${this.name}: template is too deeply nested to parse`, 'parse', this.name);
+      if (e instanceof ParseError) throw new TemplateError(e.message, 'parse', this.name, e.line);
+      if (e instanceof RangeError) {
+        throw new TemplateError(`template: ${this.name}: template is too deeply nested to parse`, 'parse', this.name);
+      }
       throw e;
     }
-    for (const [name, tree] of parsed) {
+    for (const [name, tree] of trees) {
       const old = this.trees.get(name);
       if (old !== undefined && isEmptyTree(tree.root)) continue;
       this.trees.set(name, { name, root: tree.root, parseName: this.name, text });
@@ -47,48 +57,47 @@ export class Template {
     return this.trees.has(name);
   }
 
+  /** Go's DefinedTemplates (names sorted, where Go's order is random): "; defined templates are: ..." or "". */
   definedTemplates(): string {
     const names = [...this.trees.keys()].sort();
-    return names.length === 0 ? '' : '; defined templates are: ' + names.map((n) => JSON.stringify(n)).join(', ');
+    return names.length === 0 ? '' : '; defined templates are: ' + names.map((n) => goQuote(n)).join(', ');
   }
 
   execute(data: unknown): string {
-    return this.executeTemplate(this.name, data);
+    const tree = this.trees.get(this.name);
+    if (tree === undefined) {
+      throw new TemplateError(`template: ${this.name}: ${goQuote(this.name)} is an incomplete or empty template`, 'exec', this.name);
+    }
+    return this.run(tree, data);
   }
 
   executeTemplate(name: string, data: unknown): string {
-    return this.run(name, data);
-  }
-
-  private run(name: string, data: unknown): string {
     const tree = this.trees.get(name);
     if (tree === undefined) {
-      const msg = name === this.name
-        ? `template: ${name}: ${JSON.stringify(name)} is an incomplete or empty template`
-        : `template: no template ${JSON.stringify(name)} associated with template ${JSON.stringify(this.name)}`;
-      throw new TemplateError(msg, 'exec', name);
+      throw new TemplateError(`template: no template ${goQuote(name)} associated with template ${goQuote(this.name)}`, 'exec', name);
     }
+    return this.run(tree, data);
+  }
+
+  private run(tree: TreeEntry, data: unknown): string {
     const ex = new Executor(this.trees, this.funcs, this.limits, tree);
     try {
-      return ex.run(data);
-    } catch (e) {
-      if (e instanceof ExecError) throw new TemplateError(e.message, 'exec', name, e.line, e.column);
       try {
-        if (e instanceof LimitError) ex.limitError(e);
-        if (e instanceof RangeError) ex.errorf('template execution is too deeply nested');
-        ex.errorf(`internal error: ${(e as Error)?.message ?? String(e)}`);
-      } catch (inner) {
-        if (inner instanceof ExecError) throw new TemplateError(inner.message, 'exec', name, inner.line, inner.column);
-        throw new TemplateError(`template: ${name}: ${(inner as Error)?.message ?? String(inner)}`, 'exec', name);
+        return ex.run(data);
+      } catch (e) {
+        // Our limits and a JS stack overflow are reported like Go errors, at the node being executed.
+        if (e instanceof LimitError) ex.errorf(e.message);
+        if (e instanceof RangeError) ex.errorf('template execution is nested too deeply');
+        throw e;
       }
-      throw new TemplateError(`template: ${name}: execution failed`, 'exec', name);
+    } catch (e) {
+      if (e instanceof ExecError) throw new TemplateError(e.message, 'exec', e.templateName, e.line, e.column);
+      if (e instanceof TemplateError) throw e;
+      // Never let a raw exception out.
+      const message = e instanceof Error ? e.message : String(e);
+      throw new TemplateError(`template: ${tree.name}: internal error: ${message}`, 'exec', tree.name);
     }
   }
-}
-
-function lineOf(message: string): number | undefined {
-  const m = /^template: [^:]*:(\d+):/.exec(message);
-  return m ? Number(m[1]) : undefined;
 }
 
 export function newTemplate(name: string, options: { funcs?: FuncMap; limits?: Partial<TemplateLimits> } = {}): Template {
