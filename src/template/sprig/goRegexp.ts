@@ -995,6 +995,27 @@ export class GoRegexp {
     return m === null ? '' : input.slice(m[0]!, m[1]!);
   }
 
+  /** FindStringSubmatch: the match and its groups ("" for a group that did not take part), or null. */
+  findStringSubmatch(s: string): string[] | null {
+    const input = new Input(s);
+    const m = this.exec(input, 0, 2 * (this.numSubexp + 1));
+    return m === null ? null : this.groups(input, m);
+  }
+
+  findAllStringSubmatch(s: string, n: number): string[][] {
+    const input = new Input(s);
+    const out: string[][] = [];
+    if (n === 0) return out;
+    this.allMatches(input, n, 2 * (this.numSubexp + 1), (m) => out.push(this.groups(input, m)));
+    return out;
+  }
+
+  private groups(input: Input, m: number[]): string[] {
+    const out: string[] = [];
+    for (let i = 0; i <= this.numSubexp; i++) out.push(m[2 * i]! >= 0 ? input.slice(m[2 * i]!, m[2 * i + 1]!) : '');
+    return out;
+  }
+
   /** Go's allMatches: an empty match right after the previous match is skipped. */
   private allMatches(input: Input, n: number, ncap: number, deliver: (m: number[]) => void): void {
     const end = input.length;

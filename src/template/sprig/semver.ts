@@ -1,6 +1,15 @@
-// sprig's semver and semverCompare: Masterminds/semver v3 versions and constraints.
+// sprig's semver and semverCompare, as OSM runs them: Masterminds/semver v3.4.0 (OSM's go.mod; Debian's
+// test oracle has v3.2.0). Differences from v3.2.0 that show here: error texts are lower-case ("invalid
+// semantic version"), a hyphen range is rewritten with a trailing space (visible in "improper constraint"
+// messages), the AND groups of a constraint are validated more strictly, and a pre-release version is
+// considered by every constraint of an AND group as soon as one constraint of that group names a
+// pre-release (v3.2.0 asked each constraint separately).
+//
+// The constraint grammar is Masterminds' own regular expressions, run on our Go regexp engine: they are
+// ambiguous enough to backtrack exponentially in JavaScript's RegExp on hostile input.
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
 import { GoStruct } from '../values.ts';
+import { compileGoRegexp } from './goRegexp.ts';
 
 export interface SemVer {
   major: bigint;
@@ -11,49 +20,71 @@ export interface SemVer {
   original: string;
 }
 
-const LOOSE = /^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$/;
+const UINT64_MAX = (1n << 64n) - 1n;
 
-export function parseSemVer(s: string): SemVer {
-  const m = LOOSE.exec(s);
-  if (!m) throw new GoCallError('Invalid Semantic Version');
-  const pre = m[4] ?? '';
-  if (pre !== '' && pre.split('.').some((p) => /^0[0-9]+$/.test(p))) throw new GoCallError('Version segment starts with 0');
-  return {
-    major: BigInt(m[1]!),
-    minor: BigInt((m[2] ?? '.0').slice(1)),
-    patch: BigInt((m[3] ?? '.0').slice(1)),
-    pre,
-    metadata: m[5] ?? '',
-    original: s,
-  };
+// Loose version syntax (leading zeros allowed, as NewVersion coerces them). Unambiguous, so a JS RegExp.
+const LOOSE = /^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?(\+([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?$/;
+
+function parseUint(s: string): bigint {
+  const n = BigInt(s);
+  if (n > UINT64_MAX) throw new GoCallError(`error parsing version segment: strconv.ParseUint: parsing "${s}": value out of range`);
+  return n;
 }
 
-function comparePre(a: string, b: string): number {
-  if (a === b) return 0;
-  if (a === '') return 1;
-  if (b === '') return -1;
+/** semver.NewVersion. */
+export function parseSemVer(s: string): SemVer {
+  const m = LOOSE.exec(s);
+  if (!m) throw new GoCallError('invalid semantic version');
+  const v: SemVer = {
+    major: parseUint(m[1]!),
+    minor: m[2] === undefined ? 0n : parseUint(m[2].slice(1)),
+    patch: m[3] === undefined ? 0n : parseUint(m[3].slice(1)),
+    pre: m[5] ?? '',
+    metadata: m[8] ?? '',
+    original: s,
+  };
+  if (v.pre !== '' && v.pre.split('.').some((p) => /^0[0-9]+$/.test(p))) throw new GoCallError('version segment starts with 0');
+  return v;
+}
+
+export function semverString(v: SemVer): string {
+  return `${v.major}.${v.minor}.${v.patch}` + (v.pre !== '' ? `-${v.pre}` : '') + (v.metadata !== '' ? `+${v.metadata}` : '');
+}
+
+function comparePrePart(s: string, o: string): number {
+  if (s === o) return 0;
+  if (s === '') return o !== '' ? -1 : 1;
+  if (o === '') return 1;
+  // Numeric identifiers (that fit a uint64) compare as numbers and sort before alphanumeric ones.
+  const num = (x: string) => (/^[0-9]+$/.test(x) && BigInt(x) <= UINT64_MAX ? BigInt(x) : undefined);
+  const sn = num(s);
+  const on = num(o);
+  if (sn === undefined && on === undefined) return s > o ? 1 : -1;
+  if (on === undefined) return -1;
+  if (sn === undefined) return 1;
+  return sn > on ? 1 : -1;
+}
+
+function comparePrerelease(a: string, b: string): number {
   const pa = a.split('.');
   const pb = b.split('.');
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const x = pa[i];
-    const y = pb[i];
-    if (x === undefined) return -1;
-    if (y === undefined) return 1;
-    const xn = /^[0-9]+$/.test(x);
-    const yn = /^[0-9]+$/.test(y);
-    if (xn && yn) {
-      const d = BigInt(x) - BigInt(y);
-      if (d !== 0n) return d < 0n ? -1 : 1;
-    } else if (xn !== yn) return xn ? -1 : 1;
-    else if (x !== y) return x < y ? -1 : 1;
+    const d = comparePrePart(pa[i] ?? '', pb[i] ?? '');
+    if (d !== 0) return d;
   }
   return 0;
 }
 
+/** Version.Compare: -1, 0 or 1; build metadata is ignored. */
 export function compareSemVer(a: SemVer, b: SemVer): number {
   for (const k of ['major', 'minor', 'patch'] as const) if (a[k] !== b[k]) return a[k] < b[k] ? -1 : 1;
-  return comparePre(a.pre, b.pre);
+  if (a.pre === '' && b.pre === '') return 0;
+  if (a.pre === '') return 1;
+  if (b.pre === '') return -1;
+  return comparePrerelease(a.pre, b.pre);
 }
+
+// --- Constraints ------------------------------------------------------------------------------------
 
 interface Constraint {
   op: string;
@@ -63,19 +94,26 @@ interface Constraint {
   patchDirty: boolean;
 }
 
-const OPS = '=|!=|>|<|>=|=>|<=|=<|~|~>|\\^';
-const CV = 'v?([0-9|x|X|\\*]+)(\\.[0-9|x|X|\\*]+)?(\\.[0-9|x|X|\\*]+)?(-([0-9A-Za-z\\-]+(\\.[0-9A-Za-z\\-]+)*))?(\\+([0-9A-Za-z\\-]+(\\.[0-9A-Za-z\\-]+)*))?';
-const CONSTRAINT = new RegExp(`^\\s*(${OPS}|)\\s*(${CV})\\s*$`);
-const FIND = new RegExp(`(${OPS}|)\\s*(${CV})`, 'g');
-const VALID = new RegExp(`^(\\s*(${OPS}|)\\s*(${CV})\\s*\\,?)+$`);
+interface Constraints {
+  groups: Constraint[][];
+  /** Per AND group: one of its constraints names a pre-release, so pre-release versions are considered. */
+  includePre: boolean[];
+}
+
+const CV = String.raw`v?([0-9|x|X|\*]+)(\.[0-9|x|X|\*]+)?(\.[0-9|x|X|\*]+)?(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?`;
+const OPS = String.raw`=||!=|>|<|>=|=>|<=|=<|~|~>|\^`;
+const constraintRe = () => compileGoRegexp(String.raw`^\s*(${OPS})\s*(${CV})\s*$`);
+const rangeRe = () => compileGoRegexp(String.raw`\s*(${CV})\s+-\s+(${CV})\s*`);
+const findRe = () => compileGoRegexp(String.raw`(${OPS})\s*(${CV})`);
+const validRe = () => compileGoRegexp(String.raw`^(\s*(${OPS})\s*(${CV})\s*)((?:\s+|,\s*)(${OPS})\s*(${CV})\s*)*$`);
+
 const isX = (s: string) => s === 'x' || s === 'X' || s === '*';
 
 function parseConstraint(c: string): Constraint {
-  const m = CONSTRAINT.exec(c);
-  if (!m) throw new GoCallError(`improper constraint: ${c}`);
-  const op = m[1]!;
-  const [maj, min, pat, pre] = [m[3]!, m[4] ?? '', m[5] ?? '', m[6] ?? ''];
-  let ver: string;
+  const m = constraintRe().findStringSubmatch(c);
+  if (m === null) throw new GoCallError(`improper constraint: ${c}`);
+  const [op, , maj, min, pat, pre] = [m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!];
+  let ver = m[2]!;
   let dirty = false;
   let minorDirty = false;
   let patchDirty = false;
@@ -88,115 +126,155 @@ function parseConstraint(c: string): Constraint {
   } else if (pat === '' || isX(pat.slice(1))) {
     patchDirty = dirty = true;
     ver = `${maj}${min}.0${pre}`;
-  } else ver = `${maj}${min}${pat}${pre}`;
+  }
   let con: SemVer;
   try {
     con = parseSemVer(ver);
   } catch {
-    throw new GoCallError('constraint Parser Error');
+    throw new GoCallError('constraint parser error');
   }
   return { op, con, dirty, minorDirty, patchDirty };
 }
 
-function rewriteRanges(c: string): string {
-  return c.replace(new RegExp(`\\s*(${CV})\\s+-\\s+(${CV})\\s*`, 'g'), (_all, a: string, ...rest: string[]) => `>= ${a}, <= ${rest[9]}`);
-}
-
-export function parseConstraints(c: string): Constraint[][] {
-  return rewriteRanges(c).split('||').map((part) => {
-    if (part.trim() === '') return [{ op: '', con: parseSemVer('0.0.0'), dirty: true, minorDirty: false, patchDirty: false }];
-    if (!VALID.test(part)) throw new GoCallError(`improper constraint: ${part}`);
-    const found = part.match(FIND) ?? [part];
-    return found.map(parseConstraint);
-  });
-}
-
-function check(v: SemVer, c: Constraint): boolean {
-  const con = c.con;
-  const preBlocked = v.pre !== '' && con.pre === '';
-  const cmp = compareSemVer(v, con);
-  switch (c.op) {
-    case '': case '=':
-      if (preBlocked) return false;
-      return c.dirty ? tilde(v, c) : cmp === 0;
-    case '!=':
-      if (c.dirty) {
-        if (preBlocked) return false;
-        if (con.major !== v.major) return true;
-        if (con.minor !== v.minor && !c.minorDirty) return true;
-        if (c.minorDirty) return false;
-        if (con.patch !== v.patch && !c.patchDirty) return true;
-        if (c.patchDirty) return v.pre !== '' || con.pre !== '' ? comparePre(v.pre, con.pre) !== 0 : false;
-      }
-      return cmp !== 0;
-    case '>':
-      if (preBlocked) return false;
-      if (!c.dirty) return cmp === 1;
-      if (v.major > con.major) return true;
-      if (v.major < con.major) return false;
-      if (c.minorDirty) return false;
-      if (c.patchDirty) return v.minor > con.minor;
-      return cmp === 1;
-    case '<':
-      return !preBlocked && cmp < 0;
-    case '>=': case '=>':
-      return !preBlocked && cmp >= 0;
-    case '<=': case '=<':
-      if (preBlocked) return false;
-      if (!c.dirty) return cmp <= 0;
-      if (v.major > con.major) return false;
-      if (v.major === con.major && v.minor > con.minor && !c.minorDirty) return false;
-      return true;
-    case '~': case '~>':
-      return !preBlocked && tilde(v, c);
-    case '^':
-      if (preBlocked || cmp < 0) return false;
-      if (con.major > 0n || c.minorDirty) return v.major === con.major;
-      if (con.minor > 0n || c.patchDirty) return v.major === con.major && v.minor === con.minor;
-      return v.major === con.major && v.minor === con.minor && v.patch === con.patch;
+/** "1.2 - 1.4.5" becomes ">= 1.2, <= 1.4.5 ". */
+function rewriteRange(c: string): string {
+  let out = c;
+  for (const m of rangeRe().findAllStringSubmatch(c, -1)) {
+    const at = out.indexOf(m[0]!);
+    if (at >= 0) out = out.slice(0, at) + `>= ${m[1]}, <= ${m[11]} ` + out.slice(at + m[0]!.length);
   }
-  return false;
+  return out;
+}
+
+/** semver.NewConstraint. */
+export function parseConstraints(text: string): Constraints {
+  const groups: Constraint[][] = [];
+  const includePre: boolean[] = [];
+  for (const part of rewriteRange(text).split('||')) {
+    if (!validRe().matchString(part)) throw new GoCallError(`improper constraint: ${part}`);
+    const found = findRe().findAllString(part, -1);
+    const group = (found.length > 0 ? found : [part]).map(parseConstraint);
+    groups.push(group);
+    includePre.push(group.some((c) => c.con.pre !== ''));
+  }
+  return { groups, includePre };
 }
 
 function tilde(v: SemVer, c: Constraint): boolean {
   const con = c.con;
-  if (v.pre !== '' && con.pre === '') return false;
   if (compareSemVer(v, con) < 0) return false;
   if (con.major === 0n && con.minor === 0n && con.patch === 0n && !c.minorDirty && !c.patchDirty) return true;
   if (v.major !== con.major) return false;
-  if (v.minor !== con.minor && !c.minorDirty) return false;
-  return true;
+  return v.minor === con.minor || c.minorDirty;
 }
 
-export function semverCompare(constraint: string, version: string): boolean {
-  const groups = parseConstraints(constraint);
-  const v = parseSemVer(version);
-  return groups.some((and) => and.every((c) => check(v, c)));
+function check(v: SemVer, c: Constraint, includePre: boolean): boolean {
+  // Pre-release versions only satisfy groups that ask for pre-releases.
+  if (v.pre !== '' && !includePre) return false;
+  const con = c.con;
+  const cmp = compareSemVer(v, con);
+  switch (c.op) {
+    case '':
+    case '=':
+      return c.dirty ? tilde(v, c) : cmp === 0;
+    case '!=':
+      if (c.dirty) {
+        if (con.major !== v.major) return true;
+        if (con.minor !== v.minor && !c.minorDirty) return true;
+        if (c.minorDirty) return false;
+        if (con.patch !== v.patch && !c.patchDirty) return true;
+        if (c.patchDirty) return (v.pre !== '' || con.pre !== '') && comparePrerelease(v.pre, con.pre) !== 0;
+      }
+      return cmp !== 0;
+    case '>':
+      if (!c.dirty) return cmp === 1;
+      if (v.major !== con.major) return v.major > con.major;
+      if (c.minorDirty) return false;
+      if (c.patchDirty) return v.minor > con.minor;
+      return cmp === 1;
+    case '<':
+      return cmp < 0;
+    case '>=':
+    case '=>':
+      return cmp >= 0;
+    case '<=':
+    case '=<':
+      if (!c.dirty) return cmp <= 0;
+      if (v.major > con.major) return false;
+      if (v.major === con.major && v.minor > con.minor && !c.minorDirty) return false;
+      return true;
+    case '~':
+    case '~>':
+      return tilde(v, c);
+    case '^':
+      if (cmp < 0) return false;
+      if (con.major > 0n || c.minorDirty) return v.major === con.major;
+      if (v.major > 0n) return false;
+      if (con.minor > 0n || c.patchDirty) return v.minor === con.minor;
+      if (v.minor > 0n) return false;
+      return v.patch === con.patch;
+  }
+  return false;
 }
+
+const constraintCache = new Map<string, Constraints>();
+
+function constraintsOf(text: string): Constraints {
+  let cs = constraintCache.get(text);
+  if (cs === undefined) {
+    cs = parseConstraints(text);
+    if (constraintCache.size > 256) constraintCache.clear();
+    constraintCache.set(text, cs);
+  }
+  return cs;
+}
+
+/** sprig's semverCompare: the constraint is parsed first, then the version. */
+export function semverCompare(constraint: string, version: string): boolean {
+  const cs = constraintsOf(constraint);
+  const v = parseSemVer(version);
+  return cs.groups.some((and, i) => and.every((c) => check(v, c, cs.includePre[i]!)));
+}
+
+// --- *semver.Version values -------------------------------------------------------------------------
 
 const versionOf = (x: unknown): SemVer => {
-  const f = (x as GoStruct | null)?.fields as Record<string, unknown> | undefined;
-  if (!f || !(x instanceof GoStruct) || x.typeName !== '*semver.Version') throw new GoCallError('runtime error: invalid memory address or nil pointer dereference');
+  if (!(x instanceof GoStruct) || (x.typeName !== '*semver.Version' && x.typeName !== 'semver.Version')) {
+    throw new GoCallError('runtime error: invalid memory address or nil pointer dereference');
+  }
+  const f = x.fields;
   return { major: f.Major as bigint, minor: f.Minor as bigint, patch: f.Patch as bigint, pre: f.Prerelease as string, metadata: f.Metadata as string, original: f.Original as string };
 };
 
-/** A *semver.Version: its accessors as fields, its comparison methods callable, printed via String(). */
-function semverValue(v: SemVer): GoStruct {
-  const text = `${v.major}.${v.minor}.${v.patch}` + (v.pre ? `-${v.pre}` : '') + (v.metadata ? `+${v.metadata}` : '');
+/**
+ * A semver.Version as templates see it: its accessors as fields, its methods callable, printed (and
+ * marshalled to JSON or YAML) as its String().
+ */
+export function semverValue(v: SemVer, typeName = '*semver.Version'): GoStruct {
+  const text = semverString(v);
+  const inc = (next: Omit<SemVer, 'original' | 'metadata' | 'pre'>) => {
+    const w: SemVer = { ...next, pre: '', metadata: '', original: '' };
+    return semverValue({ ...w, original: semverString(w) }, 'semver.Version');
+  };
   const methods: FuncMap = {
     Compare: goFunc(['any'], (o: unknown) => BigInt(compareSemVer(v, versionOf(o)))),
     LessThan: goFunc(['any'], (o: unknown) => compareSemVer(v, versionOf(o)) < 0),
+    LessThanEqual: goFunc(['any'], (o: unknown) => compareSemVer(v, versionOf(o)) <= 0),
     GreaterThan: goFunc(['any'], (o: unknown) => compareSemVer(v, versionOf(o)) > 0),
+    GreaterThanEqual: goFunc(['any'], (o: unknown) => compareSemVer(v, versionOf(o)) >= 0),
     Equal: goFunc(['any'], (o: unknown) => compareSemVer(v, versionOf(o)) === 0),
+    IncPatch: goFunc([], () => (v.pre !== '' ? inc({ major: v.major, minor: v.minor, patch: v.patch }) : inc({ major: v.major, minor: v.minor, patch: v.patch + 1n }))),
+    IncMinor: goFunc([], () => inc({ major: v.major, minor: v.minor + 1n, patch: 0n })),
+    IncMajor: goFunc([], () => inc({ major: v.major + 1n, minor: 0n, patch: 0n })),
     String: goFunc([], () => text),
+    MarshalJSON: goFunc([], () => JSON.stringify(text)),
+    MarshalText: goFunc([], () => text),
   };
-  return new GoStruct('*semver.Version', { Major: v.major, Minor: v.minor, Patch: v.patch, Prerelease: v.pre, Metadata: v.metadata, Original: v.original }, text, methods);
+  const fields = { Major: v.major, Minor: v.minor, Patch: v.patch, Prerelease: v.pre, Metadata: v.metadata, Original: v.original };
+  return new GoStruct(typeName, fields, text, methods);
 }
 
 export const semverFuncs: FuncMap = {
   semverCompare: goFunc(['string', 'string'], semverCompare),
-  semver: goFunc(['string'], (s: string) => {
-    const v = parseSemVer(s);
-    return semverValue(v);
-  }),
+  semver: goFunc(['string'], (s: string) => semverValue(parseSemVer(s))),
 };
