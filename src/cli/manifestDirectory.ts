@@ -2,10 +2,10 @@
 //
 // Two layouts, decided by the top directory alone:
 // - plain: every *.yaml / *.yml file below it (dot-files and dot-directories skipped, as kpt and Argo CD skip
-//   .git and .expected), each document an object. Objects under osm-generated/ (the function's previous
-//   output and its state, e.g. from `kpt fn render`) carry kpt's path annotation so the function recognises
-//   them; other objects are passed as they are in Git: the function hashes a MachineDeployment's annotations
-//   as they will be in the cluster, so no orchestrator annotation may be added to them.
+//   .git and .expected), each document an object carrying kpt's path/index annotations: the function
+//   recognises its own previous output and state (osm-generated/...) by them, and its results name the file.
+//   (It ignores such in-flight annotations when hashing a MachineDeployment's annotations; the output never
+//   carries them.)
 // - kustomization: `kustomize build` (or `kubectl kustomize`) of the directory. kustomize drops
 //   local-config resources from its output, so the state file is read from disk beside it.
 import { spawnSync } from 'node:child_process';
@@ -14,7 +14,7 @@ import { delimiter, join, relative, resolve, sep } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { KrmObject } from '../io/resourceList.ts';
 import { PARSE_OPTIONS } from '../io/yamlSchema.ts';
-import { GENERATED_PATH_PREFIX, generatedSharedPath } from '../function/generatedPaths.ts';
+import { generatedSharedPath } from '../function/generatedPaths.ts';
 import { STATE_PATH } from '../gitops/renderState.ts';
 import { CommandError, type CommandIO } from './commandIO.ts';
 
@@ -94,7 +94,7 @@ export function listYamlFiles(dir: string): string[] {
   return out;
 }
 
-/** The objects of one file; under osm-generated/ annotated with their path (relative to `root`) and index. */
+/** The objects of one file, annotated with its path (relative to `root`) and their index in it. */
 export function readManifestFile(root: string, rel: string): KrmObject[] {
   let text: string;
   try {
@@ -102,8 +102,7 @@ export function readManifestFile(root: string, rel: string): KrmObject[] {
   } catch (e) {
     throw new CommandError(`cannot read ${rel}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const objects = parseManifests(text, rel);
-  return rel.startsWith(GENERATED_PATH_PREFIX) ? objects.map((o, index) => withSourceAnnotations(o, rel, index)) : objects;
+  return parseManifests(text, rel).map((o, index) => withSourceAnnotations(o, rel, index));
 }
 
 /** Parses a YAML stream of Kubernetes objects; empty documents are skipped, anything else is an error. */

@@ -137,7 +137,7 @@ test('a function error: exit 1, nothing on stdout, the reason on stderr', () => 
   const r = generate(app);
   assert.equal(r.status, 1);
   assert.equal(r.stdout, '');
-  assert.match(r.stderr, /no-such-profile/);
+  assert.match(r.stderr, /MachineDeployment kube-system\/workers-a .*\(machinedeployment-workers-a\.yaml\): .*no-such-profile/);
   assert.match(r.stderr, /osm-krm generate: no manifests printed/);
 });
 
