@@ -16,7 +16,7 @@ import { GENERATED_PATH_PREFIX } from '../function/generatedPaths.ts';
 import { isStateObject } from '../gitops/renderState.ts';
 import { CommandError, UsageError, type CommandIO } from './commandIO.ts';
 import { chooseFunctionConfig } from './functionConfigSource.ts';
-import { isDirectory, readManifestDirectory, readManifestFile } from './manifestDirectory.ts';
+import { isDirectory, readManifestDirectory, readManifestFile, statePaths } from './manifestDirectory.ts';
 import { isAppliedManifest, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
 
 export const HYDRATE_USAGE = `usage: osm-krm hydrate SRC OUT [--config FILE]
@@ -100,7 +100,7 @@ function hydrate(opts: Options, io: CommandIO): number {
 
   // Our own state from the last run in OUT wins over any state SRC carries (OUT is what was applied).
   let objects = chosen.objects;
-  const outState = [...previouslyOwned].filter((p) => p.startsWith(GENERATED_PATH_PREFIX) && existsSync(join(out, p))).flatMap((p) => readManifestFile(out, p)).filter(isStateObject);
+  const outState = statePaths().filter((p) => previouslyOwned.has(p) && existsSync(join(out, p))).flatMap((p) => readManifestFile(out, p)).filter(isStateObject);
   if (outState.length > 0) objects = [...objects.filter((o) => !isStateObject(o)), ...outState];
 
   const rendered = renderManifests(objects, chosen.config, io);

@@ -61,7 +61,7 @@ export function readManifestDirectory(dir: string, io: CommandIO, skipFiles: rea
 }
 
 /** Where the function keeps its state, with and without the management/worker split. */
-function statePaths(): string[] {
+export function statePaths(): string[] {
   const file = STATE_PATH.slice('osm-generated/'.length);
   const probe = { apiVersion: 'v1', kind: 'ConfigMap' };
   return [generatedSharedPath(file, probe, false), generatedSharedPath(file, probe, true)];
