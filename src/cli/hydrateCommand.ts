@@ -116,6 +116,9 @@ function hydrate(opts: Options, io: CommandIO): number {
     throw new CommandError(`refusing to overwrite ${list.length} file(s) in ${opts.out} that osm-krm hydrate did not write: ${list.slice(0, 5).join(', ')}${list.length > 5 ? ', ...' : ''}`);
   }
 
+  // Claim the new files before writing them, so an interrupted run can be re-run.
+  const marker = (paths: Iterable<string>) => [MARKER_HEADER, ...[...new Set(paths)].sort()].join('\n') + '\n';
+  writeIfChanged(out, MARKER_FILE, marker([...previouslyOwned, ...files.keys()]));
   let written = 0;
   for (const [rel, content] of files) {
     if (writeIfChanged(out, rel, content)) written++;
@@ -125,7 +128,7 @@ function hydrate(opts: Options, io: CommandIO): number {
     if (files.has(rel)) continue;
     if (removeOwnedFile(out, rel)) removed++;
   }
-  writeIfChanged(out, MARKER_FILE, [MARKER_HEADER, ...[...files.keys()].sort()].join('\n') + '\n');
+  writeIfChanged(out, MARKER_FILE, marker(files.keys()));
   io.stdout(`osm-krm hydrate: ${files.size} file(s) in ${opts.out}: ${written} written, ${removed} removed, ${files.size - written} unchanged\n`);
   return 0;
 }
