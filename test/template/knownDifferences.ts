@@ -3,18 +3,9 @@
 // Most are sprig functions not implemented yet or error texts of rare failures; OSP templates are unaffected
 // (test/template/upstream-osps.test.ts renders every default OSP identically).
 export const KNOWN_DIFFERENCES: ReadonlyMap<string, string> = new Map([
-  ['errors/empty char constant', 'error messages differ'],
-  ['errors/range with too many vars decl', 'error messages differ'],
-  ['fields/trailing dot', 'error messages differ'],
-  ['index-len-slice/index string out of range', 'error messages differ'],
-  ['index-len-slice/len nil error', 'error messages differ'],
-  ['literals/bad octal', 'error messages differ'],
-  ['literals/int overflow is float', 'error messages differ'],
   ['osm-extras/fromToml error', 'Go rendered, we failed'],
   ['osm-extras/fromToml', 'Go rendered, we failed'],
   ['osm-extras/fromYaml error', 'outputs differ'],
-  ['pipelines/call builtin', 'error messages differ'],
-  ['pipelines/call nil', 'error messages differ'],
   ['print/printf b of float', 'outputs differ'],
   ['print/printf float flags', 'outputs differ'],
   ['sprig-lists/mustSlice error', 'error messages differ'],
@@ -29,5 +20,4 @@ export const KNOWN_DIFFERENCES: ReadonlyMap<string, string> = new Map([
   ['sprig-semver/semver invalid', 'error messages differ'],
   ['sprig-strings/substr unicode by bytes', 'outputs differ'],
   ['sprig-strings/toStrings', 'outputs differ'],
-  ['variables/too many range vars', 'error messages differ'],
 ]);
