@@ -5,7 +5,7 @@
 import { GoCallError, type GoParamType } from './functions.ts';
 import { GoPointer, GoStringer, GoStruct, isGoMap, mapGet } from './values.ts';
 import { goTypeName, sprint, sprintf, sprintln } from './goFormat.ts';
-import { isGoPrintable } from './lexer.ts';
+import { isGoPrintable } from './goStrconv.ts';
 
 /** A reflect.Value parameter: the function sees the value as is, invalid and nil included. */
 export type BuiltinParam = 'value';

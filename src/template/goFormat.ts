@@ -1,6 +1,10 @@
-// Go's fmt package as templates see it: Sprint, Sprintln, Sprintf and %v printing of every value kind,
-// with Go's exact float formatting (shortest digits, %e/%f switch, round-half-even on exact ties).
+// Go's fmt as templates see it (print.go / format.go): Sprint, Sprintln, Sprintf and the printing of every
+// value kind of values.ts — verbs, flags (+ - # 0 space), width, precision, `*`, argument indexes and the
+// error forms (%!d(string=x), %!(EXTRA ...), %!v(MISSING), %!v(BADINDEX), ...).
 import { GoPointer, GoStringer, GoStruct, isGoMap } from './values.ts';
+import { canBackquote, formatFloat, goQuote, goQuoteRune, isGoPrintable, type FloatFormat } from './goStrconv.ts';
+
+export { formatFloat, goQuote } from './goStrconv.ts';
 
 /** Go's name of a value's dynamic type, as fmt prints it in %T and in %!verb(type=value). */
 export function goTypeName(v: unknown): string {
@@ -18,505 +22,730 @@ export function goTypeName(v: unknown): string {
   return 'interface {}';
 }
 
-// ---------------------------------------------------------------- floats
-
-interface Digits {
-  neg: boolean;
-  d: string; // significant digits, no leading/trailing zeros ("" for zero)
-  dp: number; // decimal point position: value = 0.d * 10^dp
-}
-
-/** The exact decimal expansion of a finite double. */
-function exactDigits(x: number): Digits {
-  const neg = x < 0 || Object.is(x, -0);
-  x = Math.abs(x);
-  if (x === 0) return { neg, d: '', dp: 0 };
-  const buf = new DataView(new ArrayBuffer(8));
-  buf.setFloat64(0, x);
-  const hi = buf.getUint32(0);
-  const lo = buf.getUint32(4);
-  const expBits = (hi >>> 20) & 0x7ff;
-  let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
-  let e: number;
-  if (expBits === 0) e = -1074;
-  else {
-    mant |= 1n << 52n;
-    e = expBits - 1075;
-  }
-  let digits: string;
-  let dp: number;
-  if (e >= 0) {
-    digits = (mant << BigInt(e)).toString();
-    dp = digits.length;
-  } else {
-    digits = (mant * 5n ** BigInt(-e)).toString();
-    dp = digits.length + e;
-  }
-  const trimmed = digits.replace(/0+$/, '');
-  const lead = trimmed.length - trimmed.replace(/^0+/, '').length;
-  return { neg, d: trimmed.slice(lead), dp: dp - lead };
-}
-
-/** Shortest digits that round-trip (what Go's 'g'/-1 and %v use); JS's algorithm agrees with Go's. */
-function shortestDigits(x: number): Digits {
-  const neg = x < 0 || Object.is(x, -0);
-  x = Math.abs(x);
-  if (x === 0) return { neg, d: '', dp: 0 };
-  const [m, exp] = x.toExponential().split('e') as [string, string];
-  const d = m.replace('.', '').replace(/0+$/, '');
-  return { neg, d, dp: Number(exp) + 1 };
-}
-
-/** Round to `n` significant digits (n >= 0), half to even on an exact tie, as strconv does. */
-function roundDigits(dg: Digits, n: number): Digits {
-  if (n < 0 || dg.d.length <= n) return dg;
-  const keep = dg.d.slice(0, n);
-  const rest = dg.d.slice(n);
-  let up: boolean;
-  if (rest[0]! > '5') up = true;
-  else if (rest[0]! < '5') up = false;
-  else if (/[1-9]/.test(rest.slice(1))) up = true;
-  else up = n > 0 && (Number(keep[n - 1]) % 2 === 1); // exact half: to even (zero digits: down)
-  if (!up) return { neg: dg.neg, d: keep.replace(/0+$/, ''), dp: dg.dp };
-  // Propagate the carry.
-  const arr = keep.split('').map(Number);
-  let i = arr.length - 1;
-  while (i >= 0 && arr[i] === 9) {
-    arr[i] = 0;
-    i--;
-  }
-  if (i < 0) return { neg: dg.neg, d: '1', dp: dg.dp + 1 };
-  arr[i]!++;
-  return { neg: dg.neg, d: arr.join('').replace(/0+$/, ''), dp: dg.dp };
-}
-
-function fmtE(dg: Digits, prec: number, e: 'e' | 'E'): string {
-  const first = dg.d[0] ?? '0';
-  let s = first;
-  if (prec > 0) s += '.' + (dg.d.slice(1) + '0'.repeat(prec)).slice(0, prec);
-  let exp = dg.d === '' ? 0 : dg.dp - 1;
-  const sign = exp < 0 ? '-' : '+';
-  exp = Math.abs(exp);
-  return s + e + sign + (exp < 10 ? '0' + exp : String(exp));
-}
-
-function fmtF(dg: Digits, prec: number): string {
-  let intPart: string;
-  if (dg.dp > 0) intPart = (dg.d + '0'.repeat(Math.max(0, dg.dp - dg.d.length))).slice(0, dg.dp);
-  else intPart = '0';
-  intPart = intPart.replace(/^0+(?=\d)/, '') || '0';
-  if (prec <= 0) return intPart;
-  let frac = '';
-  for (let i = 0; i < prec; i++) {
-    const idx = dg.dp + i;
-    frac += idx >= 0 && idx < dg.d.length ? dg.d[idx] : '0';
-  }
-  return intPart + '.' + frac;
-}
-
-/** strconv.FormatFloat(x, fmt, prec, 64) for fmt in e, E, f, g, G (prec -1 = shortest). */
-export function formatFloat(x: number, verb: 'e' | 'E' | 'f' | 'g' | 'G', prec: number): string {
-  if (Number.isNaN(x)) return 'NaN';
-  if (x === Infinity) return '+Inf';
-  if (x === -Infinity) return '-Inf';
-  const shortest = prec < 0;
-  let dg: Digits;
-  if (shortest) dg = shortestDigits(x);
-  else {
-    const exact = exactDigits(x);
-    if (verb === 'f') dg = roundDigits(exact, Math.max(0, exact.dp + prec));
-    else if (verb === 'e' || verb === 'E') dg = roundDigits(exact, prec + 1);
-    else dg = roundDigits(exact, prec === 0 ? 1 : prec);
-  }
-  const sign = dg.neg ? '-' : '';
-  switch (verb) {
-    case 'e': case 'E':
-      return sign + fmtE(dg, shortest ? Math.max(dg.d.length - 1, 0) : prec, verb);
-    case 'f':
-      return sign + fmtF(dg, shortest ? Math.max(dg.d.length - dg.dp, 0) : prec);
-    case 'g': case 'G': {
-      let p = shortest ? dg.d.length : prec === 0 ? 1 : prec;
-      let eprec = p;
-      if (eprec > dg.d.length && dg.d.length >= dg.dp) eprec = dg.d.length;
-      if (shortest) eprec = 6;
-      const exp = dg.dp - 1;
-      if (dg.d !== '' && (exp < -4 || exp >= eprec)) {
-        if (p > dg.d.length) p = dg.d.length;
-        return sign + fmtE(dg, Math.max(p - 1, 0), verb === 'g' ? 'e' : 'E');
-      }
-      if (dg.d === '') return sign + '0';
-      if (p > dg.dp) p = dg.d.length;
-      return sign + fmtF(dg, Math.max(p - dg.dp, 0));
-    }
-  }
-}
-
-// ---------------------------------------------------------------- strings
-
-const isPrintableRune = (cp: number) =>
-  !(cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp === 0xad || (cp >= 0xd800 && cp <= 0xdfff) || cp === 0xfffe || cp === 0xffff || cp === 0x2028 || cp === 0x2029 || (cp >= 0xe000 && cp <= 0xf8ff) || /\p{Cn}|\p{Zl}|\p{Zp}|\p{Cf}/u.test(String.fromCodePoint(cp))) || cp === 0x20;
-
-function quoteRuneBody(cp: number, quote: number, asciiOnly: boolean): string {
-  if (cp === quote || cp === 0x5c) return '\\' + String.fromCharCode(cp);
-  if (asciiOnly ? cp < 0x7f && cp >= 0x20 : isPrintableRune(cp)) return String.fromCodePoint(cp);
-  switch (cp) {
-    case 7: return '\\a';
-    case 8: return '\\b';
-    case 12: return '\\f';
-    case 10: return '\\n';
-    case 13: return '\\r';
-    case 9: return '\\t';
-    case 11: return '\\v';
-  }
-  if (cp < 0x20 || cp === 0x7f) return '\\x' + cp.toString(16).padStart(2, '0');
-  if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return '\\ufffd';
-  if (cp < 0x10000) return '\\u' + cp.toString(16).padStart(4, '0');
-  return '\\U' + cp.toString(16).padStart(8, '0');
-}
-
-/** strconv.Quote (asciiOnly: QuoteToASCII). */
-export function goQuote(s: string, asciiOnly = false): string {
-  let out = '"';
-  for (const ch of s) out += quoteRuneBody(ch.codePointAt(0)!, 0x22, asciiOnly);
-  return out + '"';
-}
-
-function goQuoteRune(cp: number, asciiOnly: boolean): string {
-  return "'" + quoteRuneBody(cp, 0x27, asciiOnly) + "'";
-}
-
-function canBackquote(s: string): boolean {
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (cp === 0x60 || cp === 0xfeff) return false;
-    if (cp < 0x20 && cp !== 9) return false;
-    if (cp === 0x7f) return false;
-  }
-  return true;
-}
-
-const utf8 = (s: string) => Buffer.from(s, 'utf8');
-
-// ---------------------------------------------------------------- values
-
-/** %v of any value (depth > 0 inside composites: Stringers print via String, nil as <nil>). */
-export function formatValue(v: unknown, plus = false): string {
-  if (v === null || v === undefined) return '<nil>';
-  switch (typeof v) {
-    case 'string': return v;
-    case 'bigint': return v.toString();
-    case 'number': return formatFloat(v, 'g', -1);
-    case 'boolean': return v ? 'true' : 'false';
-  }
-  if (v instanceof GoStringer) return v.text;
-  if (v instanceof Uint8Array) return '[' + Array.from(v).join(' ') + ']';
-  if (Array.isArray(v)) return '[' + v.map((e) => formatValue(e, plus)).join(' ') + ']';
-  if (v instanceof GoStruct) {
-    if (v.stringerText !== undefined) return v.stringerText;
-    return '{' + Object.entries(v.fields).map(([k, f]) => (plus ? `${k}:` : '') + formatValue(f, plus)).join(' ') + '}';
-  }
-  if (v instanceof GoPointer) {
-    if (v.elem === null) return '<nil>';
-    if (v.elem instanceof GoStruct) return '&' + formatValue(v.elem, plus);
-    return '0xc000010000'; // an address in Go; never stable there either
-  }
-  if (isGoMap(v)) {
-    const keys = Object.keys(v).sort(compareBytes);
-    return 'map[' + keys.map((k) => `${k}:${formatValue(v[k], plus)}`).join(' ') + ']';
-  }
-  return String(v);
-}
-
+/** Go's byte-wise string order (fmtsort, sort.Strings): UTF-8, not UTF-16. */
 export function compareBytes(a: string, b: string): number {
-  return a === b ? 0 : Buffer.compare(utf8(a), utf8(b));
+  if (a === b) return 0;
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
-/** fmt.Sprint: operands separated by a space when neither side is a string. */
+/** Sorted keys of a map, as fmt and range visit them. */
+export function sortedKeys(m: Record<string, unknown>): string[] {
+  const keys = Object.keys(m);
+  // Plain ASCII keys compare the same in UTF-16 and UTF-8: the common case needs no byte conversion.
+  return keys.every((k) => /^[\x00-\x7f]*$/.test(k)) ? keys.sort() : keys.sort(compareBytes);
+}
+
+/** The text of a value that implements fmt.Stringer (or error), if it does. */
+function stringerText(v: unknown): string | undefined {
+  if (v instanceof GoStringer) return v.text;
+  if (v instanceof GoStruct) return v.stringerText;
+  // A pointer's method set includes its element's methods.
+  if (v instanceof GoPointer && v.elem !== null) return stringerText(v.elem);
+  return undefined;
+}
+
+const FAKE_ADDRESS = 0xc000010000n; // Go prints a real address here, different on every run
+
+const LDIGITS = '0123456789abcdefx';
+const UDIGITS = '0123456789ABCDEFX';
+const UINT64 = 1n << 64n;
+const tooLarge = (x: number) => x > 1e6 || x < -1e6;
+const runeCount = (s: string) => {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xdc00 || c > 0xdfff) n++;
+  }
+  return n;
+};
+
+/** One fmt "pp": a buffer plus the flags of the verb being formatted. */
+class Printer {
+  buf = '';
+  // flags
+  widPresent = false;
+  precPresent = false;
+  minus = false;
+  plus = false;
+  sharp = false;
+  space = false;
+  zero = false;
+  plusV = false;
+  sharpV = false;
+  wid = 0;
+  prec = 0;
+  // state
+  private erroring = false;
+  private arg: unknown = undefined;
+  private argSet = false;
+  reordered = false;
+  goodArgNum = true;
+
+  clearFlags(): void {
+    this.widPresent = this.precPresent = this.minus = this.plus = this.sharp = this.space = this.zero = false;
+    this.plusV = this.sharpV = false;
+    this.wid = this.prec = 0;
+  }
+
+  // ---- padding (format.go) ----
+
+  private writePadding(n: number): void {
+    if (n <= 0) return;
+    this.buf += (this.zero ? '0' : ' ').repeat(n);
+  }
+
+  private pad(s: string): void {
+    if (!this.widPresent || this.wid === 0) {
+      this.buf += s;
+      return;
+    }
+    const width = this.wid - runeCount(s);
+    if (!this.minus) {
+      this.writePadding(width);
+      this.buf += s;
+    } else {
+      this.buf += s;
+      this.writePadding(width);
+    }
+  }
+
+  private withoutZero(f: () => void): void {
+    const old = this.zero;
+    this.zero = false;
+    f();
+    this.zero = old;
+  }
+
+  private fmtBoolean(v: boolean): void {
+    this.pad(v ? 'true' : 'false');
+  }
+
+  private fmtUnicode(u: bigint): void {
+    let prec = 4;
+    if (this.precPresent && this.prec > 4) prec = this.prec;
+    let s = 'U+' + u.toString(16).toUpperCase().padStart(prec, '0');
+    if (this.sharp && u <= 0x10ffffn && isGoPrintable(Number(u))) s += ` '${String.fromCodePoint(Number(u))}'`;
+    this.withoutZero(() => this.pad(s));
+  }
+
+  /** fmtInteger for a signed 64-bit value (our ints are all int64). */
+  private fmtInteger(v: bigint, base: number, verb: string, digits: string): void {
+    const negative = v < 0n;
+    const u = negative ? -v : v;
+    let prec = 0;
+    if (this.precPresent) {
+      prec = this.prec;
+      // Precision 0 and value 0 means "print nothing" but the padding.
+      if (prec === 0 && u === 0n) {
+        this.withoutZero(() => this.writePadding(this.wid));
+        return;
+      }
+    } else if (this.zero && this.widPresent) {
+      prec = this.wid;
+      if (negative || this.plus || this.space) prec--; // room for the sign
+    }
+    let s = u.toString(base);
+    if (digits === UDIGITS) s = s.toUpperCase();
+    if (s.length < prec) s = '0'.repeat(prec - s.length) + s;
+    if (this.sharp) {
+      if (base === 2) s = '0b' + s;
+      else if (base === 8 && s[0] !== '0') s = '0' + s;
+      else if (base === 16) s = '0' + digits[16] + s;
+    }
+    if (verb === 'O') s = '0o' + s;
+    if (negative) s = '-' + s;
+    else if (this.plus) s = '+' + s;
+    else if (this.space) s = ' ' + s;
+    this.withoutZero(() => this.pad(s));
+  }
+
+  private truncateString(s: string): string {
+    if (!this.precPresent) return s;
+    let n = this.prec;
+    let i = 0;
+    for (const ch of s) {
+      if (--n < 0) return s.slice(0, i);
+      i += ch.length;
+    }
+    return s;
+  }
+
+  private fmtS(s: string): void {
+    this.pad(this.truncateString(s));
+  }
+
+  /** %x / %X of a string's (or byte slice's) bytes. */
+  private fmtSbx(bytes: Uint8Array, digits: string): void {
+    let length = bytes.length;
+    if (this.precPresent && this.prec < length) length = this.prec;
+    let width = 2 * length;
+    if (width > 0) {
+      if (this.space) {
+        if (this.sharp) width *= 2;
+        width += length - 1;
+      } else if (this.sharp) width += 2;
+    } else {
+      if (this.widPresent) this.writePadding(this.wid);
+      return;
+    }
+    if (this.widPresent && this.wid > width && !this.minus) this.writePadding(this.wid - width);
+    let s = this.sharp ? '0' + digits[16] : '';
+    for (let i = 0; i < length; i++) {
+      if (this.space && i > 0) {
+        s += ' ';
+        if (this.sharp) s += '0' + digits[16];
+      }
+      const c = bytes[i]!;
+      s += digits[c >> 4]! + digits[c & 15]!;
+    }
+    this.buf += s;
+    if (this.widPresent && this.wid > width && this.minus) this.writePadding(this.wid - width);
+  }
+
+  private fmtQ(s: string): void {
+    s = this.truncateString(s);
+    if (this.sharp && canBackquote(s)) {
+      this.pad('`' + s + '`');
+      return;
+    }
+    this.pad(goQuote(s, this.plus));
+  }
+
+  private fmtC(c: bigint): void {
+    const u = c < 0n ? c + UINT64 : c;
+    let r = u > 0x10ffffn ? 0xfffd : Number(u);
+    if (r >= 0xd800 && r <= 0xdfff) r = 0xfffd;
+    this.pad(String.fromCodePoint(r));
+  }
+
+  private fmtQc(c: bigint): void {
+    const u = c < 0n ? c + UINT64 : c;
+    this.pad(goQuoteRune(u > 0x10ffffn ? 0xfffd : Number(u), this.plus));
+  }
+
+  private fmtFloat(v: number, verb: FloatFormat, prec: number): void {
+    if (this.precPresent) prec = this.prec;
+    let num = formatFloat(v, verb, prec);
+    num = num[0] === '-' || num[0] === '+' ? num : '+' + num;
+    if (this.space && num[0] === '+' && !this.plus) num = ' ' + num.slice(1);
+    // Infinities and NaN do not look like numbers: no zero padding.
+    if (num[1] === 'I' || num[1] === 'N') {
+      if (num[1] === 'N' && !this.space && !this.plus) num = num.slice(1);
+      this.withoutZero(() => this.pad(num));
+      return;
+    }
+    // # forces a decimal point and keeps trailing zeros.
+    if (this.sharp && verb !== 'b') {
+      let digits = 0;
+      if (verb === 'g' || verb === 'G' || verb === 'x') digits = prec === -1 ? 6 : prec;
+      let tail = '';
+      let body = num;
+      let hasDecimalPoint = false;
+      let sawNonzeroDigit = false;
+      for (let i = 1; i < body.length; i++) {
+        const c = body[i]!;
+        if (c === '.') {
+          hasDecimalPoint = true;
+          continue;
+        }
+        if (c === 'p' || c === 'P' || ((c === 'e' || c === 'E') && verb !== 'x' && verb !== 'X')) {
+          tail = body.slice(i);
+          body = body.slice(0, i);
+          break;
+        }
+        if (c !== '0') sawNonzeroDigit = true;
+        if (sawNonzeroDigit) digits--;
+      }
+      if (!hasDecimalPoint) {
+        if (body.length === 2 && body[1] === '0') digits--;
+        body += '.';
+      }
+      if (digits > 0) body += '0'.repeat(digits);
+      num = body + tail;
+    }
+    if (this.plus || num[0] !== '+') {
+      // Zero padding goes between the sign and the digits.
+      if (this.zero && this.widPresent && this.wid > num.length) {
+        this.buf += num[0];
+        this.writePadding(this.wid - num.length);
+        this.buf += num.slice(1);
+        return;
+      }
+      this.pad(num);
+      return;
+    }
+    this.pad(num.slice(1));
+  }
+
+  // ---- print.go ----
+
+  private badVerb(verb: string, value?: { v: unknown }): void {
+    this.erroring = true;
+    this.buf += '%!' + verb + '(';
+    if (value === undefined && this.argSet && this.arg !== null && this.arg !== undefined) {
+      this.buf += goTypeName(this.arg) + '=';
+      this.printArg(this.arg, 'v');
+    } else if (value !== undefined && value.v !== null && value.v !== undefined) {
+      this.buf += goTypeName(value.v) + '=';
+      this.printValue(value.v, 'v', 0);
+    } else {
+      this.buf += '<nil>';
+    }
+    this.buf += ')';
+    this.erroring = false;
+  }
+
+  private fmtBool(v: boolean, verb: string, value?: { v: unknown }): void {
+    if (verb === 't' || verb === 'v') this.fmtBoolean(v);
+    else this.badVerb(verb, value);
+  }
+
+  private fmt0x64(v: bigint, leading0x: boolean): void {
+    const sharp = this.sharp;
+    this.sharp = leading0x;
+    this.fmtInteger(v, 16, 'v', LDIGITS);
+    this.sharp = sharp;
+  }
+
+  private fmtIntegerVerb(v: bigint, verb: string, value?: { v: unknown }): void {
+    switch (verb) {
+      case 'v': case 'd': this.fmtInteger(v, 10, verb, LDIGITS); return;
+      case 'b': this.fmtInteger(v, 2, verb, LDIGITS); return;
+      case 'o': case 'O': this.fmtInteger(v, 8, verb, LDIGITS); return;
+      case 'x': this.fmtInteger(v, 16, verb, LDIGITS); return;
+      case 'X': this.fmtInteger(v, 16, verb, UDIGITS); return;
+      case 'c': this.fmtC(v); return;
+      case 'q': this.fmtQc(v); return;
+      case 'U': this.fmtUnicode(v < 0n ? v + UINT64 : v); return;
+    }
+    this.badVerb(verb, value);
+  }
+
+  private fmtFloatVerb(v: number, verb: string, value?: { v: unknown }): void {
+    switch (verb) {
+      case 'v': this.fmtFloat(v, 'g', -1); return;
+      case 'b': case 'g': case 'G': case 'x': case 'X': this.fmtFloat(v, verb, -1); return;
+      case 'f': case 'e': case 'E': this.fmtFloat(v, verb, 6); return;
+      case 'F': this.fmtFloat(v, 'f', 6); return;
+    }
+    this.badVerb(verb, value);
+  }
+
+  private fmtString(v: string, verb: string, value?: { v: unknown }): void {
+    switch (verb) {
+      case 'v':
+        if (this.sharpV) this.fmtQ(v);
+        else this.fmtS(v);
+        return;
+      case 's': this.fmtS(v); return;
+      case 'x': this.fmtSbx(Buffer.from(v, 'utf8'), LDIGITS); return;
+      case 'X': this.fmtSbx(Buffer.from(v, 'utf8'), UDIGITS); return;
+      case 'q': this.fmtQ(v); return;
+    }
+    this.badVerb(verb, value);
+  }
+
+  private fmtBytes(v: Uint8Array, verb: string, typeString: string): void {
+    switch (verb) {
+      case 'v': case 'd':
+        if (this.sharpV) {
+          this.buf += typeString + '{';
+          v.forEach((c, i) => {
+            if (i > 0) this.buf += ', ';
+            this.fmt0x64(BigInt(c), true);
+          });
+          this.buf += '}';
+        } else {
+          this.buf += '[';
+          v.forEach((c, i) => {
+            if (i > 0) this.buf += ' ';
+            this.fmtInteger(BigInt(c), 10, verb, LDIGITS);
+          });
+          this.buf += ']';
+        }
+        return;
+      case 's': this.fmtS(Buffer.from(v).toString('utf8')); return;
+      case 'x': this.fmtSbx(v, LDIGITS); return;
+      case 'X': this.fmtSbx(v, UDIGITS); return;
+      case 'q': this.fmtQ(Buffer.from(v).toString('utf8')); return;
+    }
+    this.printValue(v, verb, 0);
+  }
+
+  private fmtPointer(v: unknown, verb: string): void {
+    const isNil = v instanceof GoPointer && v.elem === null;
+    const isPointerLike = v instanceof GoPointer || Array.isArray(v) || v instanceof Uint8Array || isGoMap(v);
+    if (!isPointerLike) {
+      this.badVerb(verb, { v });
+      return;
+    }
+    const u = isNil ? 0n : FAKE_ADDRESS;
+    switch (verb) {
+      case 'v':
+        if (this.sharpV) {
+          this.buf += '(' + goTypeName(v) + ')(';
+          if (u === 0n) this.buf += 'nil';
+          else this.fmt0x64(u, true);
+          this.buf += ')';
+        } else if (u === 0n) this.pad('<nil>');
+        else this.fmt0x64(u, !this.sharp);
+        return;
+      case 'p': this.fmt0x64(u, !this.sharp); return;
+      case 'b': case 'o': case 'd': case 'x': case 'X': this.fmtIntegerVerb(u, verb); return;
+    }
+    this.badVerb(verb, { v });
+  }
+
+  /** Stringers (and errors) format through their text for the string verbs. */
+  private handleMethods(arg: unknown, verb: string): boolean {
+    if (this.erroring) return false;
+    if (verb === 'w') {
+      // Sprintf is not Errorf: %w is always a bad verb here.
+      this.arg = arg;
+      this.argSet = true;
+      this.badVerb(verb);
+      return true;
+    }
+    if (this.sharpV) return false;
+    if (verb === 'v' || verb === 's' || verb === 'x' || verb === 'X' || verb === 'q') {
+      const text = stringerText(arg);
+      if (text !== undefined) {
+        this.fmtString(text, verb);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  printArg(arg: unknown, verb: string): void {
+    this.arg = arg;
+    this.argSet = true;
+    if (arg === null || arg === undefined) {
+      if (verb === 'T' || verb === 'v') this.pad('<nil>');
+      else this.badVerb(verb);
+      return;
+    }
+    if (verb === 'T') {
+      this.fmtS(goTypeName(arg));
+      return;
+    }
+    if (verb === 'p') {
+      this.fmtPointer(arg, 'p');
+      return;
+    }
+    switch (typeof arg) {
+      case 'boolean': this.fmtBool(arg, verb); return;
+      case 'number': this.fmtFloatVerb(arg, verb); return;
+      case 'bigint': this.fmtIntegerVerb(arg, verb); return;
+      case 'string': this.fmtString(arg, verb); return;
+    }
+    if (arg instanceof Uint8Array) {
+      this.fmtBytes(arg, verb, '[]byte');
+      return;
+    }
+    if (!this.handleMethods(arg, verb)) this.printValue(arg, verb, 0);
+  }
+
+  /** printValue for a value held in an interface{} (slice and map elements): nil prints as <nil>. */
+  private printInterface(v: unknown, verb: string, depth: number): void {
+    if (v === null || v === undefined) {
+      this.buf += this.sharpV ? 'interface {}(nil)' : '<nil>';
+      return;
+    }
+    this.printValue(v, verb, depth + 1);
+  }
+
+  printValue(v: unknown, verb: string, depth: number): void {
+    if (depth > 0 && v !== null && v !== undefined && this.handleMethods(v, verb)) return;
+    this.arg = undefined;
+    this.argSet = false;
+    const value = { v };
+    if (v === null || v === undefined) {
+      if (depth === 0) this.buf += '<invalid reflect.Value>';
+      else if (verb === 'v') this.buf += '<nil>';
+      else this.badVerb(verb, value);
+      return;
+    }
+    switch (typeof v) {
+      case 'boolean': this.fmtBool(v, verb, value); return;
+      case 'bigint': this.fmtIntegerVerb(v, verb, value); return;
+      case 'number': this.fmtFloatVerb(v, verb, value); return;
+      case 'string': this.fmtString(v, verb, value); return;
+    }
+    if (v instanceof GoStringer) {
+      // Printed without its String method (%d, or while reporting a bad verb): its underlying value.
+      this.printValue(v.value instanceof GoStringer ? v.text : v.value, verb, depth);
+      return;
+    }
+    if (isGoMap(v)) {
+      if (this.sharpV) this.buf += goTypeName(v) + '{';
+      else this.buf += 'map[';
+      sortedKeys(v).forEach((k, i) => {
+        if (i > 0) this.buf += this.sharpV ? ', ' : ' ';
+        this.printValue(k, verb, depth + 1);
+        this.buf += ':';
+        this.printInterface(v[k], verb, depth + 1);
+      });
+      this.buf += this.sharpV ? '}' : ']';
+      return;
+    }
+    if (v instanceof GoStruct) {
+      if (this.sharpV) this.buf += v.typeName;
+      this.buf += '{';
+      Object.keys(v.fields).forEach((name, i) => {
+        if (i > 0) this.buf += this.sharpV ? ', ' : ' ';
+        if (this.plusV || this.sharpV) this.buf += name + ':';
+        const f = v.fields[name];
+        if (f === null || f === undefined) this.buf += this.sharpV ? 'interface {}(nil)' : '<nil>';
+        else this.printValue(f, verb, depth + 1);
+      });
+      this.buf += '}';
+      return;
+    }
+    if (v instanceof Uint8Array) {
+      if (verb === 's' || verb === 'q' || verb === 'x' || verb === 'X') {
+        this.fmtBytes(v, verb, '[]uint8');
+        return;
+      }
+      this.printList(Array.from(v, (b) => BigInt(b)), '[]uint8', verb, depth, false);
+      return;
+    }
+    if (Array.isArray(v)) {
+      this.printList(v, goTypeName(v), verb, depth, true);
+      return;
+    }
+    if (v instanceof GoPointer) {
+      // A pointer to a composite prints as &{...} at the top level only.
+      if (depth === 0 && v.elem !== null && (Array.isArray(v.elem) || isGoMap(v.elem) || v.elem instanceof GoStruct || v.elem instanceof Uint8Array)) {
+        this.buf += '&';
+        this.printValue(v.elem, verb, depth + 1);
+        return;
+      }
+      this.fmtPointer(v, verb);
+      return;
+    }
+    this.buf += '?' + goTypeName(v) + '?';
+  }
+
+  private printList(items: readonly unknown[], typeName: string, verb: string, depth: number, iface: boolean): void {
+    this.buf += this.sharpV ? typeName + '{' : '[';
+    items.forEach((e, i) => {
+      if (i > 0) this.buf += this.sharpV ? ', ' : ' ';
+      if (iface) this.printInterface(e, verb, depth + 1);
+      else this.printValue(e, verb, depth + 1);
+    });
+    this.buf += this.sharpV ? '}' : ']';
+  }
+}
+
+// ---------------------------------------------------------------- Sprint, Sprintln, Sprintf
+
+/** fmt.Sprint of one value: what {{.}} prints for a valid value. */
+export function formatValue(v: unknown): string {
+  const p = new Printer();
+  p.printArg(v, 'v');
+  return p.buf;
+}
+
+/** fmt.Sprint: operands separated by a space when neither neighbour is a string. */
 export function sprint(args: readonly unknown[]): string {
-  let out = '';
-  for (let i = 0; i < args.length; i++) {
-    const isString = typeof args[i] === 'string';
-    if (i > 0 && !isString && typeof args[i - 1] !== 'string') out += ' ';
-    out += formatValue(args[i]);
-  }
-  return out;
+  const p = new Printer();
+  let prevString = false;
+  args.forEach((arg, i) => {
+    const isString = typeof arg === 'string';
+    if (i > 0 && !isString && !prevString) p.buf += ' ';
+    p.printArg(arg, 'v');
+    prevString = isString;
+  });
+  return p.buf;
 }
 
-/** fmt.Sprintln: always spaces, then a newline. */
+/** fmt.Sprintln: operands always separated by a space, then a newline. */
 export function sprintln(args: readonly unknown[]): string {
-  return args.map((a) => formatValue(a)).join(' ') + '\n';
+  const p = new Printer();
+  args.forEach((arg, i) => {
+    if (i > 0) p.buf += ' ';
+    p.printArg(arg, 'v');
+  });
+  return p.buf + '\n';
 }
 
-// ---------------------------------------------------------------- Sprintf
-
-interface Flags {
-  plus: boolean;
-  minus: boolean;
-  sharp: boolean;
-  space: boolean;
-  zero: boolean;
-  width?: number;
-  prec?: number;
-}
-
-function pad(s: string, f: Flags, zeroOk: boolean): string {
-  if (f.width === undefined) return s;
-  const len = [...s].length;
-  if (len >= f.width) return s;
-  const n = f.width - len;
-  if (f.minus) return s + ' '.repeat(n);
-  if (f.zero && zeroOk) {
-    const signLen = s[0] === '-' || s[0] === '+' || s[0] === ' ' ? 1 : 0;
-    return s.slice(0, signLen) + '0'.repeat(n) + s.slice(signLen);
+function parsenum(s: string, start: number, end: number): { num: number; isnum: boolean; newi: number } {
+  if (start >= end) return { num: 0, isnum: false, newi: end };
+  let num = 0;
+  let isnum = false;
+  let newi = start;
+  for (; newi < end && s.charCodeAt(newi) >= 0x30 && s.charCodeAt(newi) <= 0x39; newi++) {
+    if (tooLarge(num)) return { num: 0, isnum: false, newi: end };
+    num = num * 10 + (s.charCodeAt(newi) - 0x30);
+    isnum = true;
   }
-  return ' '.repeat(n) + s;
+  return { num, isnum, newi };
 }
 
-function badVerb(verb: string, v: unknown, f?: Flags): string {
-  if (v === null || v === undefined) return `%!${verb}(<nil>)`;
-  // Go prints the value with %v under the same flags and width.
-  const shown = f ? fmtArg(v, 'v', f) : formatValue(v);
-  return `%!${verb}(${goTypeName(v)}=${shown})`;
-}
-
-function fmtInteger(v: bigint, verb: string, f: Flags): string {
-  const neg = v < 0n;
-  let u = neg ? -v : v;
-  let digits: string;
-  let prefix = '';
-  switch (verb) {
-    case 'd': case 'v': digits = u.toString(10); break;
-    case 'b': digits = u.toString(2); if (f.sharp) prefix = '0b'; break;
-    case 'o': digits = u.toString(8); if (f.sharp) prefix = '0'; break;
-    case 'O': digits = u.toString(8); prefix = '0o'; break;
-    case 'x': digits = u.toString(16); if (f.sharp) prefix = '0x'; break;
-    case 'X': digits = u.toString(16).toUpperCase(); if (f.sharp) prefix = '0X'; break;
-    case 'c': return pad(String.fromCodePoint(Number(u)), f, false);
-    case 'q': return pad(goQuoteRune(Number(u), f.plus), f, false);
-    case 'U': {
-      let s = 'U+' + u.toString(16).toUpperCase().padStart(4, '0');
-      if (f.sharp && u <= 0x10ffffn && isPrintableRune(Number(u))) s += ` '${String.fromCodePoint(Number(u))}'`;
-      return pad(s, f, false);
+function parseArgNumber(format: string, from: number): { index: number; wid: number; ok: boolean } {
+  if (format.length - from < 3) return { index: 0, wid: 1, ok: false };
+  for (let i = from + 1; i < format.length; i++) {
+    if (format[i] === ']') {
+      const r = parsenum(format, from + 1, i);
+      if (!r.isnum || r.newi !== i) return { index: 0, wid: i - from + 1, ok: false };
+      return { index: r.num - 1, wid: i - from + 1, ok: true };
     }
-    default:
-      return badVerb(verb, v, f);
   }
-  if (f.prec !== undefined) {
-    if (f.prec === 0 && u === 0n) digits = '';
-    digits = digits.padStart(f.prec, '0');
-  } else if (f.zero && !f.minus && f.width !== undefined) {
-    const signLen = neg || f.plus || f.space ? 1 : 0;
-    digits = digits.padStart(f.width - signLen - prefix.length, '0');
-  }
-  if (verb === 'o' && f.sharp && digits.startsWith('0')) prefix = '';
-  const sign = neg ? '-' : f.plus ? '+' : f.space ? ' ' : '';
-  u = 0n;
-  return pad(sign + prefix + digits, { ...f, zero: false }, false);
+  return { index: 0, wid: 1, ok: false };
 }
 
-function fmtFloatVerb(v: number, verb: string, f: Flags): string {
-  let s: string;
-  const prec = f.prec ?? -1;
-  switch (verb) {
-    case 'v': case 'g': s = formatFloat(v, 'g', prec); break;
-    case 'G': s = formatFloat(v, 'G', prec); break;
-    case 'e': case 'E': s = formatFloat(v, verb, f.prec ?? 6); break;
-    case 'f': case 'F': s = formatFloat(v, 'f', f.prec ?? 6); break;
-    default: return badVerb(verb, v, f);
-  }
-  if (f.plus && !s.startsWith('-') && !s.startsWith('+')) s = '+' + s;
-  else if (f.space && !s.startsWith('-')) s = ' ' + s;
-  if (s === '+Inf' && !f.plus) s = f.space ? ' Inf' : '+Inf';
-  const special = /Inf|NaN/.test(s);
-  return pad(s, f, !special);
-}
-
-function fmtString(s: string, verb: string, f: Flags): string {
-  switch (verb) {
-    case 'v': case 's':
-      if (f.prec !== undefined) s = [...s].slice(0, f.prec).join('');
-      return pad(s, f, true);
-    case 'q':
-      if (f.prec !== undefined) s = [...s].slice(0, f.prec).join('');
-      return pad(f.sharp && canBackquote(s) ? '`' + s + '`' : goQuote(s, f.plus), f, true);
-    case 'x': case 'X': {
-      let bytes = utf8(s);
-      if (f.prec !== undefined) bytes = bytes.subarray(0, f.prec);
-      const hex = Array.from(bytes).map((b) => b.toString(16).padStart(2, '0'));
-      let out = f.space ? hex.map((h) => (f.sharp ? '0x' + h : h)).join(' ') : (f.sharp && hex.length ? '0x' : '') + hex.join('');
-      if (verb === 'X') out = out.toUpperCase();
-      return pad(out, f, true);
+function intFromArg(a: readonly unknown[], argNum: number): { num: number; isInt: boolean; newArgNum: number } {
+  let num = 0;
+  let isInt = false;
+  let newArgNum = argNum;
+  if (argNum < a.length) {
+    const v = a[argNum];
+    if (typeof v === 'bigint' && v >= -(2n ** 63n) && v < 2n ** 63n) {
+      num = Number(v);
+      isInt = true;
     }
-    default:
-      return badVerb(verb, s, f);
+    newArgNum = argNum + 1;
+    if (tooLarge(num)) {
+      num = 0;
+      isInt = false;
+    }
   }
+  return { num, isInt, newArgNum };
 }
 
-/** %#v: a Go-syntax representation. */
-function goSyntax(v: unknown, top = true): string {
-  if (v === null || v === undefined) return top ? '<nil>' : 'interface {}(nil)';
-  switch (typeof v) {
-    case 'string': return goQuote(v);
-    case 'bigint': return v.toString();
-    case 'number': return formatFloat(v, 'g', -1);
-    case 'boolean': return String(v);
-  }
-  if (Array.isArray(v)) return '[]interface {}{' + v.map((e) => goSyntax(e, false)).join(', ') + '}';
-  if (isGoMap(v)) return 'map[string]interface {}{' + Object.keys(v).sort(compareBytes).map((k) => `${goQuote(k)}:${goSyntax(v[k], false)}`).join(', ') + '}';
-  if (v instanceof GoStruct) return v.typeName + '{' + Object.entries(v.fields).map(([k, x]) => `${k}:${goSyntax(x, false)}`).join(', ') + '}';
-  return formatValue(v);
-}
-
-function fmtArg(v: unknown, verb: string, f: Flags): string {
-  if (verb === 'T') return pad(goTypeName(v), f, false);
-  if (verb === 'v' && f.sharp) return pad(goSyntax(v), f, false);
-  if (v === null || v === undefined) return verb === 'v' ? pad('<nil>', f, false) : badVerb(verb, v);
-  if (v instanceof GoStringer && 'vsxXq'.includes(verb)) return fmtString(v.text, verb, f);
-  if (v instanceof GoStruct && v.stringerText !== undefined && 'vsxXq'.includes(verb)) return fmtString(v.stringerText, verb, f);
-  switch (typeof v) {
-    case 'boolean':
-      return verb === 'v' || verb === 't' ? pad(v ? 'true' : 'false', f, false) : badVerb(verb, v, f);
-    case 'bigint':
-      return fmtInteger(v, verb, f);
-    case 'number':
-      return fmtFloatVerb(v, verb, f);
-    case 'string':
-      return fmtString(v, verb, f);
-  }
-  if (v instanceof Uint8Array && 'sqxX'.includes(verb)) return fmtString(Buffer.from(v).toString('latin1'), verb, f);
-  if (verb === 'v') return pad(f.sharp ? goSyntax(v) : formatValue(v, f.plus), f, false);
-  if (Array.isArray(v) || isGoMap(v) || v instanceof GoStruct) {
-    // fmt applies the verb, flags and width element-wise to composites.
-    const inner = (e: unknown) => fmtArg(e, verb, f);
-    if (Array.isArray(v)) return '[' + v.map(inner).join(' ') + ']';
-    if (v instanceof GoStruct) return '{' + Object.values(v.fields).map(inner).join(' ') + '}';
-    const keys = Object.keys(v).sort(compareBytes);
-    return 'map[' + keys.map((k) => `${fmtArg(k, verb, f)}:${inner(v[k])}`).join(' ') + ']';
-  }
-  return badVerb(verb, v);
-}
-
-/** fmt.Sprintf with Go's verbs, flags, width/precision (incl. `*` and `[n]` indexes) and error forms. */
-export function sprintf(format: string, args: readonly unknown[]): string {
-  let out = '';
+/** fmt.Sprintf. */
+export function sprintf(format: string, a: readonly unknown[]): string {
+  const p = new Printer();
+  const end = format.length;
   let argNum = 0;
-  let reordered = false;
-  let goodArgNum = true;
-  const n = format.length;
-  let i = 0;
-  const parseIndex = (): number | undefined => {
-    // [n] argument index, 1-based
-    if (format[i] !== '[') return undefined;
-    reordered = true;
-    const close = format.indexOf(']', i);
-    const m = close > i ? /^[0-9]+$/.exec(format.slice(i + 1, close)) : null;
-    if (!m) {
-      goodArgNum = false;
-      i = close > i ? close + 1 : n;
-      return undefined;
-    }
-    const idx = Number(m[0]) - 1;
-    i = close + 1;
-    if (idx < 0 || idx >= args.length) {
-      goodArgNum = false;
-      return undefined;
-    }
-    return idx;
+  let afterIndex = false;
+  p.reordered = false;
+  const argNumber = (i: number): { argNum: number; i: number; found: boolean } => {
+    if (i >= end || format[i] !== '[') return { argNum, i, found: false };
+    p.reordered = true;
+    const r = parseArgNumber(format, i);
+    if (r.ok && r.index >= 0 && r.index < a.length) return { argNum: r.index, i: i + r.wid, found: true };
+    p.goodArgNum = false;
+    return { argNum, i: i + r.wid, found: r.ok };
   };
-  const intArg = (): number | undefined => {
-    if (argNum >= args.length) return undefined;
-    const a = args[argNum];
-    argNum++;
-    if (typeof a === 'bigint' && a >= -1000000n && a <= 1000000n) return Number(a);
-    return undefined;
-  };
-
-  while (i < n) {
-    const pct = format.indexOf('%', i);
-    if (pct < 0) {
-      out += format.slice(i);
-      break;
-    }
-    out += format.slice(i, pct);
-    i = pct + 1;
-    const f: Flags = { plus: false, minus: false, sharp: false, space: false, zero: false };
-    flags: for (; i < n; i++) {
+  for (let i = 0; i < end; ) {
+    p.goodArgNum = true;
+    const lasti = i;
+    while (i < end && format[i] !== '%') i++;
+    if (i > lasti) p.buf += format.slice(lasti, i);
+    if (i >= end) break;
+    i++; // the %
+    p.clearFlags();
+    flags: for (; i < end; i++) {
       switch (format[i]) {
-        case '#': f.sharp = true; break;
-        case '0': f.zero = !f.minus; break;
-        case '+': f.plus = true; break;
-        case '-': f.minus = true; f.zero = false; break;
-        case ' ': f.space = true; break;
+        case '#': p.sharp = true; break;
+        case '0': p.zero = !p.minus; break; // only pad with zeros on the left
+        case '+': p.plus = true; break;
+        case '-': p.minus = true; p.zero = false; break;
+        case ' ': p.space = true; break;
         default: break flags;
       }
     }
-    goodArgNum = true;
-    let idx = parseIndex();
-    if (idx !== undefined) argNum = idx;
+    let r = argNumber(i);
+    argNum = r.argNum;
+    i = r.i;
+    afterIndex = r.found;
     // width
-    if (format[i] === '*') {
+    if (i < end && format[i] === '*') {
       i++;
-      const w = intArg();
-      if (w === undefined) out += '%!(BADWIDTH)';
-      else {
-        f.width = Math.abs(w);
-        if (w < 0) {
-          f.minus = true;
-          f.zero = false;
-        }
+      const w = intFromArg(a, argNum);
+      p.wid = w.num;
+      p.widPresent = w.isInt;
+      argNum = w.newArgNum;
+      if (!p.widPresent) p.buf += '%!(BADWIDTH)';
+      if (p.wid < 0) {
+        p.wid = -p.wid;
+        p.minus = true;
+        p.zero = false;
       }
+      afterIndex = false;
     } else {
-      const m = /^[0-9]+/.exec(format.slice(i));
-      if (m) {
-        f.width = Number(m[0]);
-        i += m[0].length;
-      }
+      const w = parsenum(format, i, end);
+      p.wid = w.num;
+      p.widPresent = w.isnum;
+      i = w.newi;
+      if (afterIndex && p.widPresent) p.goodArgNum = false; // "%[3]2d"
     }
     // precision
-    if (format[i] === '.') {
+    if (i + 1 < end && format[i] === '.') {
       i++;
-      idx = parseIndex();
-      if (idx !== undefined) argNum = idx;
-      if (format[i] === '*') {
+      if (afterIndex) p.goodArgNum = false; // "%[3].2d"
+      r = argNumber(i);
+      argNum = r.argNum;
+      i = r.i;
+      afterIndex = r.found;
+      if (i < end && format[i] === '*') {
         i++;
-        const p = intArg();
-        if (p === undefined || p < 0) out += '%!(BADPREC)';
-        else f.prec = p;
+        const pr = intFromArg(a, argNum);
+        p.prec = pr.num;
+        p.precPresent = pr.isInt;
+        argNum = pr.newArgNum;
+        if (p.prec < 0) {
+          p.prec = 0;
+          p.precPresent = false;
+        }
+        if (!p.precPresent) p.buf += '%!(BADPREC)';
+        afterIndex = false;
       } else {
-        const m = /^[0-9]+/.exec(format.slice(i));
-        f.prec = m ? Number(m[0]) : 0;
-        if (m) i += m[0].length;
+        const pr = parsenum(format, i, end);
+        p.prec = pr.num;
+        p.precPresent = pr.isnum;
+        i = pr.newi;
+        if (!p.precPresent) {
+          p.prec = 0;
+          p.precPresent = true;
+        }
       }
     }
-    idx = parseIndex();
-    if (idx !== undefined) argNum = idx;
-    if (i >= n) {
-      out += '%!(NOVERB)';
+    if (!afterIndex) {
+      r = argNumber(i);
+      argNum = r.argNum;
+      i = r.i;
+      afterIndex = r.found;
+    }
+    if (i >= end) {
+      p.buf += '%!(NOVERB)';
       break;
     }
     const verb = String.fromCodePoint(format.codePointAt(i)!);
     i += verb.length;
     if (verb === '%') {
-      out += '%';
-      continue;
+      p.buf += '%'; // takes no operand; width and precision are ignored
+    } else if (!p.goodArgNum) {
+      p.buf += '%!' + verb + '(BADINDEX)';
+    } else if (argNum >= a.length) {
+      p.buf += '%!' + verb + '(MISSING)';
+    } else {
+      if (verb === 'v') {
+        // Go syntax (%#v) and struct field names (%+v).
+        p.sharpV = p.sharp;
+        p.sharp = false;
+        p.plusV = p.plus;
+        p.plus = false;
+      }
+      p.printArg(a[argNum], verb);
+      argNum++;
     }
-    if (!goodArgNum) {
-      out += `%!${verb}(BADINDEX)`;
-      continue;
-    }
-    if (argNum >= args.length) {
-      out += `%!${verb}(MISSING)`;
-      continue;
-    }
-    const arg = args[argNum++];
-    if (verb === 'w') {
-      out += badVerb(verb, arg);
-      continue;
-    }
-    out += fmtArg(arg, verb, f);
   }
-  if (!reordered && argNum < args.length) {
-    out += '%!(EXTRA ' + args.slice(argNum).map((a) => (a === null || a === undefined ? '<nil>' : `${goTypeName(a)}=${formatValue(a)}`)).join(', ') + ')';
+  // Unused arguments are reported, unless they were addressed out of order.
+  if (!p.reordered && argNum < a.length) {
+    p.clearFlags();
+    p.buf += '%!(EXTRA ';
+    a.slice(argNum).forEach((arg, k) => {
+      if (k > 0) p.buf += ', ';
+      if (arg === null || arg === undefined) p.buf += '<nil>';
+      else {
+        p.buf += goTypeName(arg) + '=';
+        p.printArg(arg, 'v');
+      }
+    });
+    p.buf += ')';
   }
-  return out;
+  return p.buf;
 }

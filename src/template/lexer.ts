@@ -1,7 +1,7 @@
 // Lexer for Go's text/template language, shaped like Go's parse/lex.go state machine so that items,
 // positions, trim markers and error texts come out exactly as Go's do. Positions are UTF-16 indices into
 // the JS string (errors convert them to Go's byte columns); lines count '\n' like Go.
-import { goQuote } from './goFormat.ts';
+import { goQuote, isGoPrintable } from './goStrconv.ts';
 
 export type ItemType =
   | 'error' | 'bool' | 'char' | 'charConstant' | 'complex' | 'assign' | 'declare' | 'eof' | 'field'
@@ -67,16 +67,6 @@ const hasRightTrimMarker = (s: string, i: number) => isSpaceChar(s, i) && s.char
 export function goUnicodeRune(cp: number): string {
   const hex = 'U+' + cp.toString(16).toUpperCase().padStart(4, '0');
   return isGoPrintable(cp) ? `${hex} '${String.fromCodePoint(cp)}'` : hex;
-}
-
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
-/** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-export function isGoPrintable(cp: number): boolean {
-  if (cp === 0x20) return true;
-  if (cp < 0x20 || cp === 0x7f) return false;
-  if (cp < 0x7f) return true;
-  if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
-  return PRINTABLE.test(String.fromCodePoint(cp));
 }
 
 class Lexer {
