@@ -1,191 +1,295 @@
-// sprig's string functions (hermetic ones), with Go's semantics (bytes vs runes noted where they differ).
+// sprig's string functions (the hermetic ones), with Go's semantics. Several of them work on the UTF-8
+// bytes rather than on characters, exactly like sprig: substr, trunc, abbrev, abbrevboth, wrap and
+// wrapWith slice bytes (a cut inside a multi-byte character cannot be represented in a JS string and
+// becomes U+FFFD), and initials and nospace read each byte as a character of its own (so non-ASCII text
+// comes out as Latin-1 mojibake, as in Go). Case mappings are Go's one-rune-to-one-rune mappings.
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
-import { formatValue, goQuote } from '../goFormat.ts';
+import { GoStringer, GoStruct } from '../values.ts';
+import { compareBytes, formatValue, goQuote } from '../goFormat.ts';
+import { isLetter, isDigit, isLower, isSpace, isTitle, isUpper, latin1OfUtf8, mapRunes, toLower, toTitle, toUpper } from './goUnicode.ts';
+import { toKebabCase, toPascalCase, toSnakeCase } from './caseConversion.ts';
 
-/** sprig's strval: strings as is, []byte as text, Stringers via String, the rest via fmt %v. */
+/** sprig's strval: strings as is, []byte as text, Stringers through String(), the rest through fmt's %v. */
 export function strval(v: unknown): string {
   if (typeof v === 'string') return v;
   if (v instanceof Uint8Array) return Buffer.from(v).toString('utf8');
-  if (v === undefined || v === null) return '<nil>';
-  return formatValue(v);
+  if (v instanceof GoStringer) return v.text;
+  if (v instanceof GoStruct && v.stringerText !== undefined) return v.stringerText;
+  return formatValue(v === undefined ? null : v);
 }
 
-const runes = (s: string) => [...s];
-const isSpace = (c: string) => /^[\s\u0085\u00a0]$/u.test(c);
+const utf8 = (s: string) => Buffer.from(s, 'utf8');
+const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
+const isNil = (v: unknown) => v === null || v === undefined;
 
-function trimFunc(s: string, cut: (c: string) => boolean, left: boolean, right: boolean): string {
-  const r = runes(s);
-  let a = 0;
-  let b = r.length;
-  if (left) while (a < b && cut(r[a]!)) a++;
-  if (right) while (b > a && cut(r[b - 1]!)) b--;
-  return r.slice(a, b).join('');
+/** sprig's strslice: a list's non-nil elements as strings; nil is empty; anything else is one string. */
+export function toStrings(v: unknown): string[] {
+  if (Array.isArray(v)) return v.filter((e) => !isNil(e)).map(strval);
+  if (v instanceof Uint8Array) return Array.from(v, (b) => String(b));
+  if (isNil(v)) return [];
+  return [strval(v)];
 }
 
-function indent(spaces: bigint, v: string): string {
-  const pad = ' '.repeat(Number(spaces));
-  return pad + v.split('\n').join('\n' + pad);
+/** A Go string slice expression's panic, as text/template reports it. */
+function sliceBounds(detail: string): never {
+  throw new GoCallError(`runtime error: slice bounds out of range ${detail}`);
 }
 
+function substring(start: bigint, end: bigint, s: string): string {
+  const b = utf8(s);
+  const len = BigInt(b.length);
+  if (start < 0n) {
+    if (end < 0n) sliceBounds(`[:${end}]`);
+    if (end > len) sliceBounds(`[:${end}] with length ${len}`);
+    return text(b.subarray(0, Number(end)));
+  }
+  if (end < 0n || end > len) {
+    if (start > len) sliceBounds(`[${start}:${len}]`);
+    return text(b.subarray(Number(start)));
+  }
+  if (start > end) sliceBounds(`[${start}:${end}]`);
+  return text(b.subarray(Number(start), Number(end)));
+}
+
+function trunc(c: bigint, s: string): string {
+  const b = utf8(s);
+  const len = BigInt(b.length);
+  if (c < 0n && len + c > 0n) return text(b.subarray(Number(len + c)));
+  if (c >= 0n && len > c) return text(b.subarray(0, Number(c)));
+  return s;
+}
+
+/** goutils.AbbreviateFull on bytes; its errors (width too small) give "". */
+function abbreviateFull(s: Uint8Array, offset: number, maxWidth: number): string {
+  if (s.length === 0) return '';
+  if (maxWidth < 4) return '';
+  if (s.length <= maxWidth) return text(s);
+  if (offset > s.length) offset = s.length;
+  if (s.length - offset < maxWidth - 3) offset = s.length - (maxWidth - 3);
+  if (offset <= 4) return text(s.subarray(0, maxWidth - 3)) + '...';
+  if (maxWidth < 7) return '';
+  if (offset + maxWidth - 3 < s.length) return '...' + abbreviateFull(s.subarray(offset), 0, maxWidth - 3);
+  return '...' + text(s.subarray(s.length - (maxWidth - 3)));
+}
+
+const toWidth = (n: bigint) => (n > 0x7fffffffn ? 0x7fffffff : n < -0x7fffffffn ? -0x7fffffff : Number(n));
+
+function abbrev(width: bigint, s: string): string {
+  if (width < 4n) return s;
+  return abbreviateFull(utf8(s), 0, toWidth(width));
+}
+
+function abbrevboth(left: bigint, right: bigint, s: string): string {
+  if (right < 4n || (left > 0n && right < 7n)) return s;
+  return abbreviateFull(utf8(s), toWidth(left), toWidth(right));
+}
+
+/** goutils.WrapCustom, on bytes: breaks at the last space that fits; newlines in the input are not special. */
+function wrapCustom(s: string, width: bigint, newLine: string, wrapLongWords: boolean): string {
+  if (s === '') return '';
+  if (newLine === '') newLine = '\n';
+  const w = width < 1n ? 1 : toWidth(width);
+  const b = utf8(s);
+  const nl = utf8(newLine);
+  const out: Uint8Array[] = [];
+  let offset = 0;
+  const lastSpace = (from: number, to: number) => {
+    for (let i = to - 1; i >= from; i--) if (b[i] === 0x20) return i;
+    return -1;
+  };
+  while (b.length - offset > w) {
+    if (b[offset] === 0x20) {
+      offset++;
+      continue;
+    }
+    const at = lastSpace(offset, w + offset + 1);
+    if (at >= offset) {
+      out.push(b.subarray(offset, at), nl);
+      offset = at + 1;
+    } else if (wrapLongWords) {
+      out.push(b.subarray(offset, w + offset), nl);
+      offset += w;
+    } else {
+      const next = b.indexOf(0x20, w + offset);
+      if (next < 0) {
+        out.push(b.subarray(offset));
+        offset = b.length;
+      } else {
+        out.push(b.subarray(offset, next), nl);
+        offset = next + 1;
+      }
+    }
+  }
+  out.push(b.subarray(offset));
+  return text(Buffer.concat(out));
+}
+
+/** strings.Title: the first letter of each word in title case; words are separated as Go's isSeparator says. */
 function title(s: string): string {
-  // strings.Title: upper-case the first letter of each word (words split on non-letters).
-  let prev = ' ';
+  const isSeparator = (r: number) => {
+    if (r <= 0x7f) return !((r >= 0x30 && r <= 0x39) || (r >= 0x61 && r <= 0x7a) || (r >= 0x41 && r <= 0x5a) || r === 0x5f);
+    if (isLetter(r) || isDigit(r)) return false;
+    return isSpace(r);
+  };
+  let prev = 0x20;
+  return mapRunes(s, (r) => {
+    const out = isSeparator(prev) ? toTitle(r) : r;
+    prev = r;
+    return out;
+  });
+}
+
+/** goutils.Uncapitalize: lower-cases the first rune of each whitespace-separated word. */
+function untitle(s: string): string {
+  let next = true;
+  return mapRunes(s, (r) => {
+    if (isSpace(r)) {
+      next = true;
+      return r;
+    }
+    if (next) {
+      next = false;
+      return toLower(r);
+    }
+    return r;
+  });
+}
+
+/** goutils.SwapCase: upper and title to lower; lower to title at a word start, else to upper. */
+function swapCase(s: string): string {
+  let whitespace = true;
+  return mapRunes(s, (r) => {
+    if (isUpper(r) || isTitle(r)) {
+      whitespace = false;
+      return toLower(r);
+    }
+    if (isLower(r)) {
+      const out = whitespace ? toTitle(r) : toUpper(r);
+      whitespace = false;
+      return out;
+    }
+    whitespace = isSpace(r);
+    return r;
+  });
+}
+
+/** goutils.Initials: reads bytes as runes; words are separated by whitespace. */
+function initials(s: string): string {
   let out = '';
-  for (const c of s) {
-    out += /[\p{L}\p{N}_]/u.test(prev) ? c : c.toUpperCase();
-    prev = c;
+  let gap = true;
+  for (const b of utf8(s)) {
+    if (isSpace(b)) gap = true;
+    else if (gap) {
+      out += String.fromCharCode(b);
+      gap = false;
+    }
   }
   return out;
 }
 
-function substr(start: bigint, end: bigint, s: string): string {
-  // sprig works on bytes: s[start:end] with its own clamping.
-  const b = Buffer.from(s, 'utf8');
-  const st = Number(start);
-  const en = Number(end);
-  if (st < 0) return b.subarray(0, en).toString('utf8');
-  if (en < 0 || en > b.length) return b.subarray(st).toString('utf8');
-  if (st > en) throw new GoCallError(`runtime error: slice bounds out of range [${st}:${en}]`);
-  return b.subarray(st, en).toString('utf8');
+/** goutils.DeleteWhiteSpace: drops whitespace bytes; if it dropped any, the rest is rebuilt byte by byte. */
+function deleteWhiteSpace(s: string): string {
+  const b = utf8(s);
+  const kept = b.filter((x) => !isSpace(x));
+  return kept.length === b.length ? s : latin1OfUtf8(kept);
 }
 
-function trunc(c: bigint, s: string): string {
-  const n = Number(c);
-  const b = Buffer.from(s, 'utf8');
-  if (n < 0 && b.length + n > 0) return b.subarray(b.length + n).toString('utf8');
-  if (n >= 0 && b.length > n) return b.subarray(0, n).toString('utf8');
-  return s;
+const trimFunc = (s: string, cut: (c: number) => boolean, left: boolean, right: boolean): string => {
+  const r = [...s];
+  let a = 0;
+  let z = r.length;
+  if (left) while (a < z && cut(r[a]!.codePointAt(0)!)) a++;
+  if (right) while (z > a && cut(r[z - 1]!.codePointAt(0)!)) z--;
+  return r.slice(a, z).join('');
+};
+
+const trimCutset = (cutset: string, s: string) => {
+  const set = new Set([...cutset].map((c) => c.codePointAt(0)!));
+  return trimFunc(s, (c) => set.has(c), true, true);
+};
+
+function indent(spaces: bigint, v: string): string {
+  if (spaces < 0n) throw new GoCallError('strings: negative Repeat count');
+  const pad = ' '.repeat(Number(spaces));
+  return pad + v.split('\n').join('\n' + pad);
 }
 
-/** goutils.AbbreviateFull: "..." on both sides around an offset. */
-function abbrevBoth(offset: number, maxWidth: number, s: string): string {
-  const r = runes(s);
-  if (maxWidth < 4 || r.length <= maxWidth) return s;
-  if (offset > r.length) offset = r.length;
-  if (r.length - offset < maxWidth - 3) offset = r.length - (maxWidth - 3);
-  if (offset <= 4) return r.slice(0, maxWidth - 3).join('') + '...';
-  if (maxWidth < 7) return s;
-  if (offset + maxWidth - 3 < r.length) return '...' + abbrevRight(r.slice(offset).join(''), maxWidth - 3);
-  return '...' + r.slice(r.length - (maxWidth - 3)).join('');
+/** strings.Replace(s, old, new, -1): an empty old inserts new around every rune. */
+function replace(old: string, nw: string, s: string): string {
+  if (old === '') return nw + [...s].join(nw) + (s === '' ? '' : nw);
+  return s.split(old).join(nw);
 }
 
-function abbrevRight(s: string, w: number): string {
-  const r = runes(s);
-  return r.length <= w ? s : r.slice(0, w - 3).join('') + '...';
+/** strings.SplitN. */
+function splitN(s: string, sep: string, n: number): string[] {
+  if (n === 0) return [];
+  const parts = sep === '' ? [...s] : s.split(sep);
+  if (n < 0 || parts.length <= n) return parts;
+  if (sep === '') return [...parts.slice(0, n - 1), parts.slice(n - 1).join('')];
+  return [...parts.slice(0, n - 1), parts.slice(n - 1).join(sep)];
 }
 
-function splitList(sep: string, orig: string): string[] {
-  if (sep === '') return runes(orig);
-  return orig.split(sep);
-}
-
-function split(sep: string, orig: string): Record<string, string> {
+function indexMap(parts: string[]): Record<string, string> {
   const m: Record<string, string> = {};
-  splitList(sep, orig).forEach((p, i) => (m['_' + i] = p));
+  parts.forEach((p, i) => Object.defineProperty(m, '_' + i, { value: p, enumerable: true, writable: true, configurable: true }));
   return m;
 }
 
-function splitn(sep: string, n: bigint, orig: string): Record<string, string> {
-  const parts = sep === '' ? runes(orig) : orig.split(sep);
-  const k = Number(n);
-  const out = k < 0 || parts.length <= k ? parts : [...parts.slice(0, k - 1), parts.slice(k - 1).join(sep)];
-  const m: Record<string, string> = {};
-  if (k === 0) return m;
-  out.forEach((p, i) => (m['_' + i] = p));
-  return m;
-}
+const MAX_REPEAT_OUTPUT = 64n * 1024n * 1024n;
 
-function join(sep: string, v: unknown): string {
-  return toStrings(v).join(sep);
-}
-
-/** sprig's strslice: a list becomes its elements as strings; nil elements are dropped. */
-export function toStrings(v: unknown): string[] {
-  if (Array.isArray(v)) return v.filter((e) => e !== null && e !== undefined).map(strval);
-  if (v === null || v === undefined) return [];
+/** sprig's sortAlpha: a list's strings sorted byte-wise; anything else becomes a one-element list. */
+function sortAlpha(v: unknown): string[] {
+  if (Array.isArray(v) || v instanceof Uint8Array) return toStrings(v).sort(compareBytes);
   return [strval(v)];
 }
 
-function wrapWith(width: bigint, sep: string, s: string): string {
-  // goutils.WrapCustom with wrapLongWords=true.
-  const w = Math.max(Number(width), 1);
-  const lines: string[] = [];
-  for (const para of s.split('\n')) {
-    let line = '';
-    for (const word of para.split(' ').filter((x) => x !== '')) {
-      let rest = word;
-      while ([...rest].length > w) {
-        if (line !== '') {
-          lines.push(line);
-          line = '';
-        }
-        lines.push([...rest].slice(0, w).join(''));
-        rest = [...rest].slice(w).join('');
-      }
-      if (line === '') line = rest;
-      else if ([...line].length + 1 + [...rest].length <= w) line += ' ' + rest;
-      else {
-        lines.push(line);
-        line = rest;
-      }
-    }
-    lines.push(line);
-  }
-  return lines.join(sep);
-}
-
-function casing(s: string, sep: string): string {
-  // xstrings.ToSnakeCase / ToKebabCase (simplified to the ASCII rules it applies).
-  return s
-    .replace(/([a-z0-9])([A-Z])/g, `$1${sep}$2`)
-    .replace(/([A-Z]+)([A-Z][a-z])/g, `$1${sep}$2`)
-    .replace(/[\s_-]+/g, sep)
-    .toLowerCase();
-}
+/** sprig drops nil arguments (a typed nil pointer is not nil and stays). */
+const nonNil = (v: unknown[]) => v.filter((x) => !isNil(x));
 
 export const stringFuncs: FuncMap = {
-  upper: goFunc(['string'], (s: string) => s.toUpperCase()),
-  lower: goFunc(['string'], (s: string) => s.toLowerCase()),
+  upper: goFunc(['string'], (s: string) => mapRunes(s, toUpper)),
+  lower: goFunc(['string'], (s: string) => mapRunes(s, toLower)),
   title: goFunc(['string'], title),
-  untitle: goFunc(['string'], (s: string) => s.replace(/(^|[^\p{L}\p{N}_'])(\p{L})/gu, (_m, a: string, b: string) => a + b.toLowerCase())),
-  substr: goFunc(['int', 'int', 'string'], substr),
+  untitle: goFunc(['string'], untitle),
+  substr: goFunc(['int', 'int', 'string'], substring),
   repeat: goFunc(['int', 'string'], (n: bigint, s: string) => {
     if (n < 0n) throw new GoCallError('strings: negative Repeat count');
-    if (BigInt(s.length) * n > 16n * 1024n * 1024n) throw new GoCallError('strings: Repeat output too large');
+    // A bound of ours: Go would try to allocate it.
+    if (BigInt(utf8(s).length) * n > MAX_REPEAT_OUTPUT) throw new GoCallError('strings: Repeat output too large');
     return s.repeat(Number(n));
   }),
   trim: goFunc(['string'], (s: string) => trimFunc(s, isSpace, true, true)),
-  trimAll: goFunc(['string', 'string'], (cut: string, s: string) => trimFunc(s, (c) => cut.includes(c), true, true)),
-  trimall: goFunc(['string', 'string'], (cut: string, s: string) => trimFunc(s, (c) => cut.includes(c), true, true)),
-  hello: goFunc([], () => 'Hello!'),
-  abbrevboth: goFunc(['int', 'int', 'string'], (left: bigint, width: bigint, s: string) => abbrevBoth(Number(left), Number(width), s)),
+  trimAll: goFunc(['string', 'string'], trimCutset),
+  trimall: goFunc(['string', 'string'], trimCutset),
   trimPrefix: goFunc(['string', 'string'], (p: string, s: string) => (s.startsWith(p) ? s.slice(p.length) : s)),
-  trimSuffix: goFunc(['string', 'string'], (p: string, s: string) => (p !== '' && s.endsWith(p) ? s.slice(0, s.length - p.length) : s)),
-  nospace: goFunc(['string'], (s: string) => runes(s).filter((c) => !isSpace(c)).join('')),
+  trimSuffix: goFunc(['string', 'string'], (p: string, s: string) => (s.endsWith(p) ? s.slice(0, s.length - p.length) : s)),
+  nospace: goFunc(['string'], (s: string) => (s === '' ? s : deleteWhiteSpace(s))),
   trunc: goFunc(['int', 'string'], trunc),
-  abbrev: goFunc(['int', 'string'], (w: bigint, s: string) => (w < 4n || runes(s).length <= Number(w) ? s : runes(s).slice(0, Number(w) - 3).join('') + '...')),
-  initials: goFunc(['string'], (s: string) => s.split(/\s+/).filter(Boolean).map((w) => runes(w)[0]).join('')),
-  wrap: goFunc(['int', 'string'], (w: bigint, s: string) => wrapWith(w, '\n', s)),
-  wrapWith: goFunc(['int', 'string', 'string'], wrapWith),
+  abbrev: goFunc(['int', 'string'], abbrev),
+  abbrevboth: goFunc(['int', 'int', 'string'], abbrevboth),
+  initials: goFunc(['string'], initials),
+  wrap: goFunc(['int', 'string'], (w: bigint, s: string) => wrapCustom(s, w, '', false)),
+  wrapWith: goFunc(['int', 'string', 'string'], (w: bigint, sep: string, s: string) => wrapCustom(s, w, sep, true)),
   contains: goFunc(['string', 'string'], (sub: string, s: string) => s.includes(sub)),
   hasPrefix: goFunc(['string', 'string'], (p: string, s: string) => s.startsWith(p)),
   hasSuffix: goFunc(['string', 'string'], (p: string, s: string) => s.endsWith(p)),
-  quote: goFunc([], (...v: unknown[]) => v.filter((x) => x !== null && x !== undefined).map((x) => goQuote(strval(x))).join(' '), 'any'),
-  squote: goFunc([], (...v: unknown[]) => v.filter((x) => x !== null && x !== undefined).map((x) => `'${strval(x)}'`).join(' '), 'any'),
-  cat: goFunc([], (...v: unknown[]) => v.filter((x) => x !== null && x !== undefined).map(strval).join(' '), 'any'),
+  quote: goFunc([], (...v: unknown[]) => nonNil(v).map((x) => goQuote(strval(x))).join(' '), 'any'),
+  squote: goFunc([], (...v: unknown[]) => nonNil(v).map((x) => `'${formatValue(x)}'`).join(' '), 'any'),
+  cat: goFunc([], (...v: unknown[]) => nonNil(v).map((x) => formatValue(x)).join(' '), 'any'),
   indent: goFunc(['int', 'string'], indent),
   nindent: goFunc(['int', 'string'], (n: bigint, v: string) => '\n' + indent(n, v)),
-  replace: goFunc(['string', 'string', 'string'], (old: string, nw: string, s: string) => (old === '' ? runes(s).join(nw).replace(/^/, nw) + nw : s.split(old).join(nw))),
+  replace: goFunc(['string', 'string', 'string'], replace),
   plural: goFunc(['string', 'string', 'int'], (one: string, many: string, n: bigint) => (n === 1n ? one : many)),
-  snakecase: goFunc(['string'], (s: string) => casing(s, '_')),
-  kebabcase: goFunc(['string'], (s: string) => casing(s, '-')),
-  camelcase: goFunc(['string'], (s: string) => s.split('_').map((p) => (p === '' ? '' : p[0]!.toUpperCase() + p.slice(1))).join('')),
-  swapcase: goFunc(['string'], (s: string) => runes(s).map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('')),
+  snakecase: goFunc(['string'], toSnakeCase),
+  kebabcase: goFunc(['string'], toKebabCase),
+  camelcase: goFunc(['string'], toPascalCase),
+  swapcase: goFunc(['string'], (s: string) => (s === '' ? s : swapCase(s))),
+  hello: goFunc([], () => 'Hello!'),
   toString: goFunc(['any'], strval),
   toStrings: goFunc(['any'], toStrings),
-  split: goFunc(['string', 'string'], split),
-  splitList: goFunc(['string', 'string'], splitList),
-  splitn: goFunc(['string', 'int', 'string'], splitn),
-  join: goFunc(['string', 'any'], join),
-  sortAlpha: goFunc(['any'], (v: unknown) => toStrings(v).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))),
+  split: goFunc(['string', 'string'], (sep: string, s: string) => indexMap(splitN(s, sep, -1))),
+  splitList: goFunc(['string', 'string'], (sep: string, s: string) => splitN(s, sep, -1)),
+  splitn: goFunc(['string', 'int', 'string'], (sep: string, n: bigint, s: string) => indexMap(splitN(s, sep, toWidth(n)))),
+  join: goFunc(['string', 'any'], (sep: string, v: unknown) => toStrings(v).join(sep)),
+  sortAlpha: goFunc(['any'], sortAlpha),
 };
