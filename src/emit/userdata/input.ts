@@ -1,5 +1,8 @@
-// What a user-data emitter needs: one half of an OSC and where it goes. No MachineDeployment in sight.
+// What a user-data emitter needs (one half of an OSC and where it goes), and the normalised file and unit
+// lists both envelopes are written from: OSM builds the same lists before running either template.
 import type { OSCConfig, SecretType } from '../../model/operatingSystemProfile.ts';
+import { goTrimSpace } from '../containerd/goStrings.ts';
+import { UserDataError } from './errors.ts';
 
 export interface UserDataInput {
   config: OSCConfig;
@@ -7,48 +10,100 @@ export interface UserDataInput {
   cloudProviderName: string;
   secretType: SecretType;
   distUpgradeOnBoot: boolean;
-  /** Replaces <MACHINE_NAME> for the `edge` provider, whose machines are named after their MachineDeployment. */
+  /** Replaces <MACHINE_NAME> in the cloud-init envelope for `edge`, whose machines are named after their MachineDeployment. */
   machineDeploymentName: string;
 }
 
 export interface EnvelopeFile {
   path: string;
+  /** OSM's permission string, e.g. "0644" (see permissionString). */
   permissions: string;
+  /** Passed through untouched; only "b64" means anything, and only to cloud-init. */
   encoding: string;
   content: string;
 }
 
-/** OSM's permission string: `%v` of the number, "0"-prefixed when it has exactly three characters. */
-export function permissionString(p: number | undefined): string {
-  const s = String(p ?? 0);
+export interface EnvelopeDropIn {
+  name: string;
+  content: string;
+}
+
+export interface EnvelopeUnit {
+  name: string;
+  enable: boolean;
+  mask: boolean;
+  /** "" when the OSC has none. */
+  content: string;
+  dropIns: EnvelopeDropIn[];
+}
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+/**
+ * `fmt.Sprintf("%v", permissions)` of the CRD's int32, "0"-prefixed only when exactly three characters
+ * long: 644 → "0644", 1777 → "1777", 44 → "44", -12 → "0-12" (OSM's rule, quirks included).
+ */
+export function permissionString(permissions: number | undefined, path: string): string {
+  const p = permissions ?? 0;
+  if (!Number.isInteger(p) || p < INT32_MIN || p > INT32_MAX) {
+    throw new UserDataError(`file ${JSON.stringify(path)}: permissions must be a 32-bit integer, got ${String(permissions)}`);
+  }
+  const s = String(p);
   return s.length === 3 ? '0' + s : s;
 }
 
-/** SSH keys trimmed, empty ones dropped, first occurrence kept. */
+/** SSH keys trimmed (Go's TrimSpace), empty ones dropped, the first of duplicates kept, order preserved. */
 export function deduplicateSSHKeys(keys: readonly string[] | undefined): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const k of keys ?? []) {
-    const t = k.trim();
-    if (t === '' || seen.has(t)) continue;
-    seen.add(t);
-    out.push(t);
+  for (const key of keys ?? []) {
+    const trimmed = goTrimSpace(key);
+    if (trimmed === '' || seen.has(trimmed)) continue;
+    seen.add(trimmed);
+    out.push(trimmed);
   }
   return out;
 }
 
-/** sprig's indent: every line padded, empty ones included. */
-export function indent(n: number, s: string): string {
-  const pad = ' '.repeat(n);
-  return pad + s.split('\n').join('\n' + pad);
+/** sprig's `indent`: every line padded, empty lines and a trailing empty line included. */
+export function sprigIndent(spaces: number, text: string): string {
+  const pad = ' '.repeat(spaces);
+  return pad + text.split('\n').join('\n' + pad);
 }
 
-/** machine-controller writes the machine's name there; for `edge` OSM already puts the MachineDeployment's. */
-export function machineNamePlaceholder(input: UserDataInput): string {
-  return input.cloudProviderName === 'edge' ? input.machineDeploymentName : '<MACHINE_NAME>';
-}
-
+/**
+ * Only bootstrap user-data names the machine, and never on AWS: kube-proxy there needs the hostname to
+ * stay the private DNS name. machine-controller substitutes <MACHINE_NAME> when it creates the instance.
+ */
 export function writesMachineName(input: UserDataInput): boolean {
-  // Never on AWS: kube-proxy needs the hostname to be the private DNS name.
   return input.secretType === 'bootstrap' && input.cloudProviderName !== 'aws';
+}
+
+/** The file list as OSM prepares it; cloud-init gets `b64` files base64-encoded, Ignition never does. */
+export function envelopeFiles(config: OSCConfig, encodeBase64: boolean): EnvelopeFile[] {
+  return (config.files ?? []).map((file) => {
+    const inline = file.content?.inline;
+    // OSM dereferences content.inline unconditionally and crashes without it.
+    if (inline === undefined || inline === null) throw new UserDataError(`file ${JSON.stringify(file.path)} has no content.inline`);
+    const encoding = inline.encoding ?? '';
+    const data = inline.data ?? '';
+    return {
+      path: file.path,
+      permissions: permissionString(file.permissions, file.path),
+      encoding,
+      content: encoding === 'b64' && encodeBase64 ? Buffer.from(data, 'utf8').toString('base64') : data,
+    };
+  });
+}
+
+/** The unit list as OSM prepares it: unset enable/mask are false, unset content is "". */
+export function envelopeUnits(config: OSCConfig): EnvelopeUnit[] {
+  return (config.units ?? []).map((unit) => ({
+    name: unit.name,
+    enable: unit.enable === true,
+    mask: unit.mask === true,
+    content: unit.content ?? '',
+    dropIns: (unit.dropIns ?? []).map((d) => ({ name: d.name, content: d.content ?? '' })),
+  }));
 }

@@ -15,8 +15,8 @@ import { RECONCILER_CASES, goldenPath, hasGolden } from '../../conformance/upstr
 const VECTORS = join(UPSTREAM_OSM, '_extracted/pkg/generator/generator_test');
 const pretty = (s: string) => JSON.stringify(JSON.parse(s), null, 1);
 
-for (const [file, input] of Object.entries(GENERATOR_VECTORS)) {
-  if (!file.endsWith('.json')) continue;
+for (const [file, { input }] of Object.entries(GENERATOR_VECTORS)) {
+  if (!file.endsWith('.json') || file.startsWith('10-')) continue;
   test(`generator vector ${file}`, () => {
     const expected = readFileSync(join(VECTORS, file), 'utf8');
     const actual = emitIgnition(input);

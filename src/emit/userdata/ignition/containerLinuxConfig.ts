@@ -1,7 +1,7 @@
 // The Container Linux Config (CLC) YAML that OSM renders before transpiling it to Ignition. We build the
 // same text so that file and unit contents go through the same YAML literal blocks: that is what gives
 // them exactly one trailing newline and strips the first line's indentation, as in OSM's output.
-import { deduplicateSSHKeys, indent, permissionString, writesMachineName, type UserDataInput } from '../input.ts';
+import { deduplicateSSHKeys, sprigIndent as indent, permissionString, writesMachineName, type UserDataInput } from '../input.ts';
 
 export function renderContainerLinuxConfig(input: UserDataInput): string {
   const cfg = input.config;
@@ -13,7 +13,7 @@ export function renderContainerLinuxConfig(input: UserDataInput): string {
     s += "\n  - path: /etc/machine-name\n    mode: 0600\n    filesystem: root\n    contents:\n        inline: '<MACHINE_NAME>'\n\n";
   }
   for (const f of cfg.files ?? []) {
-    const perm = permissionString(f.permissions);
+    const perm = permissionString(f.permissions, f.path);
     s += `\n  - path: '${f.path}'\n    mode: ${perm}\n    filesystem: root\n    contents:\n        inline: |\n${indent(10, f.content.inline!.data)}`;
   }
   s += '\nsystemd:\n  units:';
