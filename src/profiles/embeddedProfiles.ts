@@ -1,4 +1,3 @@
-// The default OperatingSystemProfiles shipped inside the function (filled in by the default-profiles work).
-import type { KrmObject } from '../io/resourceList.ts';
-
-export const EMBEDDED_PROFILES: readonly KrmObject[] = [];
+// The default OperatingSystemProfiles shipped inside the function: src/profiles/osp-*.yaml, generated into
+// embeddedProfiles.generated.ts by scripts/generate-embedded-profiles.mjs (a test fails when it is stale).
+export { GENERATED_PROFILES as EMBEDDED_PROFILES } from './embeddedProfiles.generated.ts';
