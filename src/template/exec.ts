@@ -14,7 +14,7 @@ import type {
 import { nodeString } from './ast.ts';
 import { GoCallError, type FuncMap, type GoFunction, type GoParamType } from './functions.ts';
 import { GoPointer, GoStringer, GoStruct, isGoMap, mapGet } from './values.ts';
-import { compareBytes, formatValue, goQuote, goTypeName } from './goFormat.ts';
+import { formatValue, goQuote, goTypeName, sortedKeys } from './goFormat.ts';
 import { BUILTINS, isTrue, type BuiltinParam } from './builtins.ts';
 import { errorLocation, execErrorMessage, ExecError, LimitError } from './errors.ts';
 
@@ -174,70 +174,67 @@ export class Executor {
     this.errorf(`unknown node: ${nodeString(node)}`);
   }
 
+  // No try/finally below: an error ends the whole execution, so state is restored only on normal exits
+  // (which also keeps stack frames small for deeply nested templates).
+
   private walkIfOrWith(kind: 'if' | 'with', dot: Val, n: BranchNode): Flow {
     const mark = this.vars.length;
-    try {
-      const val = this.evalPipeline(dot, n.pipe);
-      if (isTrue(val.v)) return this.walk(kind === 'with' ? val : dot, n.list);
-      if (n.elseList !== undefined) return this.walk(dot, n.elseList);
-      return NORMAL;
-    } finally {
-      this.vars.length = mark;
-    }
+    const val = this.evalPipeline(dot, n.pipe);
+    let flow: Flow = NORMAL;
+    if (isTrue(val.v)) flow = this.walk(kind === 'with' ? val : dot, n.list);
+    else if (n.elseList !== undefined) flow = this.walk(dot, n.elseList);
+    this.vars.length = mark;
+    return flow;
   }
 
   private walkRange(dot: Val, r: RangeNode): void {
     this.at(r);
     const outer = this.vars.length;
-    try {
-      let val = this.evalPipeline(dot, r.pipe).v;
-      while (val instanceof GoPointer && val.elem !== null) val = val.elem;
-      const mark = this.vars.length;
-      const decl = r.pipe.decl.length;
-      // Returns false on {{break}}.
-      const oneIteration = (index: Val, elem: Val): boolean => {
-        if (++this.rangeIterations > this.limits.maxRangeIterations) {
-          throw new LimitError(`range exceeded ${this.limits.maxRangeIterations} iterations`);
-        }
-        // Go sets the top variables of the stack: the element, then the index below it.
-        if (decl > 0) this.vars[this.vars.length - 1]!.value = elem;
-        if (decl > 1) this.vars[this.vars.length - 2]!.value = index;
-        const flow = this.walk(elem, r.list);
-        this.vars.length = mark;
-        return flow !== BREAK;
-      };
-      if (Array.isArray(val)) {
-        if (val.length > 0) {
-          for (let i = 0; i < val.length; i++) if (!oneIteration({ v: BigInt(i), iface: false }, valOf(val[i], true))) break;
-          return;
-        }
-      } else if (val instanceof Uint8Array) {
-        if (val.length > 0) {
-          for (let i = 0; i < val.length; i++) if (!oneIteration({ v: BigInt(i), iface: false }, { v: BigInt(val[i]!), iface: false })) break;
-          return;
-        }
-      } else if (isGoMap(val)) {
-        const keys = Object.keys(val);
-        if (keys.length > 0) {
-          keys.sort(compareBytes);
-          for (const k of keys) if (!oneIteration({ v: k, iface: false }, valOf(val[k], true))) break;
-          return;
-        }
-      } else if (typeof val === 'bigint') {
-        // Go 1.22: range over an integer yields 0..n-1 as the element.
-        if (decl > 1) this.errorf(`can't use ${formatValue(val)} to iterate over more than one variable`);
-        if (val > 0n) {
-          for (let i = 0n; i < val; i++) if (!oneIteration(INVALID, { v: i, iface: false })) break;
-          return;
-        }
-      } else if (val !== undefined) {
-        this.errorf(`range can't iterate over ${formatValue(val)}`);
+    let val = this.evalPipeline(dot, r.pipe).v;
+    while (val instanceof GoPointer && val.elem !== null) val = val.elem;
+    const mark = this.vars.length;
+    let ranged = false;
+    if (Array.isArray(val)) {
+      for (let i = 0; i < val.length; i++) {
+        ranged = true;
+        if (this.rangeIteration(r, mark, { v: BigInt(i), iface: false }, valOf(val[i], true)) === BREAK) break;
       }
-      // An invalid value (a missing key, nil data) ranges like an empty map.
-      if (r.elseList !== undefined) this.walk(dot, r.elseList);
-    } finally {
-      this.vars.length = outer;
+    } else if (val instanceof Uint8Array) {
+      for (let i = 0; i < val.length; i++) {
+        ranged = true;
+        if (this.rangeIteration(r, mark, { v: BigInt(i), iface: false }, { v: BigInt(val[i]!), iface: false }) === BREAK) break;
+      }
+    } else if (isGoMap(val)) {
+      for (const k of sortedKeys(val)) {
+        ranged = true;
+        if (this.rangeIteration(r, mark, { v: k, iface: false }, valOf(val[k], true)) === BREAK) break;
+      }
+    } else if (typeof val === 'bigint') {
+      // Go 1.22: range over an integer n yields 0..n-1, as the element.
+      if (r.pipe.decl.length > 1) this.errorf(`can't use ${formatValue(val)} to iterate over more than one variable`);
+      for (let i = 0n; i < val; i++) {
+        ranged = true;
+        if (this.rangeIteration(r, mark, INVALID, { v: i, iface: false }) === BREAK) break;
+      }
+    } else if (val !== undefined) {
+      this.errorf(`range can't iterate over ${formatValue(val)}`);
     }
+    // Nothing to iterate (an empty collection, or the invalid value of a missing key or nil data): else.
+    if (!ranged && r.elseList !== undefined) this.walk(dot, r.elseList);
+    this.vars.length = outer;
+  }
+
+  private rangeIteration(r: RangeNode, mark: number, index: Val, elem: Val): Flow {
+    if (++this.rangeIterations > this.limits.maxRangeIterations) {
+      throw new LimitError(`range exceeded ${this.limits.maxRangeIterations} iterations`);
+    }
+    // Like Go, set the top variables of the stack: the element, and the index below it.
+    const decl = r.pipe.decl.length;
+    if (decl > 0) this.vars[this.vars.length - 1]!.value = elem;
+    if (decl > 1) this.vars[this.vars.length - 2]!.value = index;
+    const flow = this.walk(elem, r.list);
+    this.vars.length = mark;
+    return flow;
   }
 
   private walkTemplate(dot: Val, t: TemplateNode): void {
@@ -247,18 +244,16 @@ export class Executor {
     if (this.depth >= this.limits.maxDepth) this.errorf(`exceeded maximum template depth (${this.limits.maxDepth})`);
     // Variables declared by the pipeline persist in the caller.
     const newDot = t.pipe === undefined ? INVALID : this.evalPipeline(dot, t.pipe);
-    const saved = { vars: this.vars, tmpl: this.tmpl };
+    const savedVars = this.vars;
+    const savedTmpl = this.tmpl;
     this.depth++;
     this.tmpl = tmpl;
     // No dynamic scoping: the called template sees only $.
     this.vars = [{ name: '$', value: newDot }];
-    try {
-      this.walk(newDot, tmpl.root);
-    } finally {
-      this.depth--;
-      this.vars = saved.vars;
-      this.tmpl = saved.tmpl;
-    }
+    this.walk(newDot, tmpl.root);
+    this.depth--;
+    this.vars = savedVars;
+    this.tmpl = savedTmpl;
   }
 
   // ---- variables ----
@@ -381,6 +376,8 @@ export class Executor {
     let v: unknown = receiver.v;
     if (v === null) this.errorf(`nil pointer evaluating ${typ}.${fieldName}`); // a nil interface
     while (v instanceof GoPointer && v.elem !== null) v = v.elem;
+    // A Stringer's fields are those of the value it wraps.
+    if (v instanceof GoStringer && (v.value instanceof GoStruct || isGoMap(v.value))) v = v.value;
     if (v instanceof GoStruct && v.methods !== undefined && Object.prototype.hasOwnProperty.call(v.methods, fieldName)) {
       return this.evalCall(dot, v.methods[fieldName]!, false, node, fieldName, args, final);
     }

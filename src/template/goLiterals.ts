@@ -62,6 +62,8 @@ export function unquoteGoString(lit: string): string {
     return lit.slice(1, -1).replace(/\r/g, '');
   }
   if (q !== '"') throw new GoSyntaxError();
+  const body = lit.slice(1, -1);
+  if (lit[lit.length - 1] === '"' && !/["\\\n]/.test(body)) return body;
   let out = '';
   let i = 1;
   while (i < lit.length && lit[i] !== q) {

@@ -122,9 +122,10 @@ class Lexer {
     this.startLine = this.line;
   }
 
+  // The valid sets are ASCII.
   accept(valid: string): boolean {
     const r = this.next();
-    if (r >= 0 && valid.includes(String.fromCodePoint(r))) return true;
+    if (r >= 0 && r < 0x80 && valid.includes(String.fromCharCode(r))) return true;
     this.backup();
     return false;
   }
@@ -132,7 +133,7 @@ class Lexer {
   acceptRun(valid: string): void {
     for (;;) {
       const r = this.next();
-      if (r < 0 || !valid.includes(String.fromCodePoint(r))) break;
+      if (r < 0 || r >= 0x80 || !valid.includes(String.fromCharCode(r))) break;
     }
     this.backup();
   }
@@ -191,7 +192,7 @@ class Lexer {
 
 function countNewlines(s: string, from: number, to: number): number {
   let n = 0;
-  for (let i = s.indexOf('\n', from); i >= 0 && i < to; i = s.indexOf('\n', i + 1)) n++;
+  for (let i = from; i < to; i++) if (s.charCodeAt(i) === 0x0a) n++;
   return n;
 }
 
