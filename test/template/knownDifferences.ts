@@ -8,8 +8,6 @@ export const KNOWN_DIFFERENCES: ReadonlyMap<string, string> = new Map([
   ['osm-extras/fromYaml error', 'outputs differ'],
   ['print/printf b of float', 'outputs differ'],
   ['print/printf float flags', 'outputs differ'],
-  ['sprig-lists/mustSlice error', 'error messages differ'],
-  ['sprig-lists/slice sprig out of range', 'error messages differ'],
   ['sprig-math/conversion types', 'outputs differ'],
   ['sprig-math/math result types', 'outputs differ'],
   ['sprig-misc/typeOf of dict and list funcs', 'Go rendered, we failed'],

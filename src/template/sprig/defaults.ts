@@ -5,7 +5,8 @@ import { GoPointer, GoStruct, isGoMap } from '../values.ts';
 /** sprig's empty: zero values, empty collections, nil. */
 export function empty(v: unknown): boolean {
   if (v === null || v === undefined) return true;
-  if (v instanceof GoPointer) return v.elem === null ? true : empty(v.elem);
+  // A non-nil pointer is not empty, whatever it points to (reflect's IsNil).
+  if (v instanceof GoPointer) return v.elem === null;
   switch (typeof v) {
     case 'string': return v.length === 0;
     case 'boolean': return !v;

@@ -246,5 +246,4 @@ export const encodingFuncs: FuncMap = {
       return null;
     }
   }),
-  toDecimal: goFunc(['any'], (v: unknown) => BigInt(parseInt(strval(v), 8) || 0)),
 };

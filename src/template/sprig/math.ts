@@ -1,129 +1,220 @@
-// sprig's integer and float math. Integers follow Go int64 (wrapping); sprig converts operands with cast.ToInt64.
+// sprig's integer and float math. Integers are Go int64 (wrapping); operands are converted the way
+// spf13/cast 1.7.0 (sprig 3.3.0) does: strings parse with Go's base-0 integer syntax after dropping a
+// ".0" suffix, floats truncate (out of range gives the minimum int64, as int64(f) does on amd64), and
+// anything unconvertible is 0. The float functions compute in shopspring/decimal: each operand becomes
+// the shortest decimal of its float64, sums and products are exact, quotients have 16 decimals.
+//
+// int64 and int results are both bigint here: typeOf shows "int" where sprig's add or max give "int64".
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
-import { GoStringer } from '../values.ts';
+import { GoPointer, GoStringer } from '../values.ts';
+import { formatValue } from '../goFormat.ts';
 
+const INT64_MIN = -(1n << 63n);
 const wrap64 = (x: bigint) => BigInt.asIntN(64, x);
 
-/** cast.ToInt64 as sprig uses it: numbers truncate, strings parse (base 0), bools are 0/1, otherwise 0. */
+function underscoreOK(s: string): boolean {
+  let saw = '^';
+  let i = 0;
+  if (s.startsWith('-') || s.startsWith('+')) s = s.slice(1);
+  let hex = false;
+  if (s.length >= 2 && s[0] === '0' && /[bBoOxX]/.test(s[1]!)) {
+    i = 2;
+    saw = '0';
+    hex = /[xX]/.test(s[1]!);
+  }
+  for (; i < s.length; i++) {
+    const c = s[i]!;
+    if (/[0-9]/.test(c) || (hex && /[a-fA-F]/.test(c))) {
+      saw = '0';
+      continue;
+    }
+    if (c === '_') {
+      if (saw !== '0') return false;
+      saw = '_';
+      continue;
+    }
+    if (saw === '_') return false;
+    saw = '!';
+  }
+  return saw !== '_';
+}
+
+/** strconv.ParseInt(s, 0, 64); undefined on any error (syntax or range). */
+export function parseGoInt(s: string): bigint | undefined {
+  const m = /^([+-]?)(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|0[0-7_]*|[1-9][0-9_]*)$/.exec(s);
+  if (!m || (s.includes('_') && !underscoreOK(s))) return undefined;
+  const body = m[2]!.replace(/_/g, '');
+  if (/^0[xXoObB]$/.test(body)) return undefined;
+  const n = /^0[0-7]+$/.test(body) ? BigInt('0o' + body.slice(1)) : BigInt(body.toLowerCase().replace(/^0o/, '0o'));
+  const v = m[1] === '-' ? -n : n;
+  return v < INT64_MIN || v > -INT64_MIN - 1n ? undefined : v;
+}
+
+/** strconv.ParseFloat(s, 64); undefined on a syntax error or overflow (Go's ErrRange). */
+export function parseGoFloat(s: string): number | undefined {
+  const special = /^([+-]?)(inf|infinity|nan)$/i.exec(s);
+  if (special) {
+    if (/nan/i.test(special[2]!)) return special[1] === '' ? NaN : undefined;
+    return special[1] === '-' ? -Infinity : Infinity;
+  }
+  if (s.includes('_') && !underscoreOK(s)) return undefined;
+  const t = s.replace(/_/g, '');
+  let v: number;
+  if (/^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(t)) v = Number(t);
+  else {
+    const h = /^([+-]?)0[xX]([0-9a-fA-F]*)\.?([0-9a-fA-F]*)[pP]([+-]?[0-9]+)$/.exec(t);
+    if (!h || h[2]! + h[3]! === '') return undefined;
+    const mant = BigInt('0x' + (h[2]! + h[3]! || '0'));
+    v = Number(mant) * 2 ** (Number(h[4]) - 4 * h[3]!.length);
+    if (h[1] === '-') v = -v;
+  }
+  return Number.isFinite(v) ? v : undefined;
+}
+
+/** int64(f) on amd64. */
+function floatToInt64(f: number): bigint {
+  if (Number.isNaN(f) || f >= 2 ** 63 || f < -(2 ** 63)) return INT64_MIN;
+  return BigInt(Math.trunc(f));
+}
+
+/** cast 1.7.0's trimZeroDecimal: "5.0" and "5.00" are "5"; "5.5" is left alone. */
+function trimZeroDecimal(s: string): string {
+  let foundZero = false;
+  for (let i = s.length; i > 0; i--) {
+    const c = s[i - 1];
+    if (c === '.') {
+      if (foundZero) return s.slice(0, i - 1);
+    } else if (c === '0') foundZero = true;
+    else return s;
+  }
+  return s;
+}
+
+const indirect = (v: unknown): unknown => {
+  while (v instanceof GoPointer && v.elem !== null) v = v.elem;
+  return v instanceof GoStringer ? v.value : v;
+};
+
+/** cast.ToInt64. */
 export function toInt64(v: unknown): bigint {
-  if (v instanceof GoStringer) v = v.value;
+  v = indirect(v);
   switch (typeof v) {
     case 'bigint': return wrap64(v);
-    case 'number': return Number.isFinite(v) ? wrap64(BigInt(Math.trunc(v))) : 0n;
+    case 'number': return floatToInt64(v);
     case 'boolean': return v ? 1n : 0n;
-    case 'string': {
-      const s = v.trim();
-      if (/^[+-]?(0[xX][0-9a-fA-F]+|0[oO]?[0-7]+|0[bB][01]+|[0-9]+)$/.test(s)) {
-        const neg = s.startsWith('-');
-        const body = s.replace(/^[+-]/, '');
-        const n = /^0[0-7]+$/.test(body) ? BigInt('0o' + body.slice(1)) : BigInt(body);
-        return wrap64(neg ? -n : n);
-      }
-      return 0n;
-    }
+    case 'string': return parseGoInt(trimZeroDecimal(v)) ?? 0n;
   }
   return 0n;
 }
 
 /** cast.ToFloat64. */
 export function toFloat64(v: unknown): number {
-  if (v instanceof GoStringer) v = v.value;
+  v = indirect(v);
   switch (typeof v) {
     case 'bigint': return Number(v);
     case 'number': return v;
     case 'boolean': return v ? 1 : 0;
-    case 'string': {
-      const n = Number(v.trim());
-      return v.trim() !== '' && Number.isFinite(n) ? n : 0;
-    }
+    case 'string': return parseGoFloat(v) ?? 0;
   }
   return 0;
 }
 
-// sprig does float math in shopspring/decimal: exact decimal arithmetic on the shortest decimal form of
-// each operand (0.1 + 0.2 is 0.3), division to 16 decimal places.
-interface Dec { n: bigint; scale: number }
+// --- shopspring/decimal ---------------------------------------------------------------------------
 
+interface Dec {
+  n: bigint;
+  scale: number;
+}
+
+/** decimal.NewFromFloat: the shortest decimal that reads back as the float. */
 function toDec(x: number): Dec {
-  if (!Number.isFinite(x)) throw new GoCallError(`can't convert ${x} to decimal`);
+  if (!Number.isFinite(x)) throw new GoCallError(`Cannot create a Decimal from ${x > 0 ? '+Inf' : x < 0 ? '-Inf' : 'NaN'}`);
+  if (x === 0) return { n: 0n, scale: 0 };
   const [m, e] = x.toExponential().split('e') as [string, string];
   const digits = m.replace('.', '').replace('-', '');
-  const frac = (m.split('.')[1] ?? '').length;
-  const scale = frac - Number(e);
+  const scale = (m.split('.')[1] ?? '').length - Number(e);
   const n = BigInt((x < 0 ? '-' : '') + digits);
   return scale >= 0 ? { n, scale } : { n: n * 10n ** BigInt(-scale), scale: 0 };
 }
 
-const align = (a: Dec, b: Dec): [bigint, bigint, number] => {
+const pow10 = (k: number) => 10n ** BigInt(k);
+
+function decAdd(a: Dec, b: Dec, sign: 1n | -1n): Dec {
   const s = Math.max(a.scale, b.scale);
-  return [a.n * 10n ** BigInt(s - a.scale), b.n * 10n ** BigInt(s - b.scale), s];
-};
-const decNum = (d: Dec) => Number(`${d.n}e-${d.scale}`);
-
-function decAdd(a: number, b: number, sign: 1n | -1n): number {
-  const [x, y, s] = align(toDec(a), toDec(b));
-  return decNum({ n: x + sign * y, scale: s });
+  return { n: a.n * pow10(s - a.scale) + sign * b.n * pow10(s - b.scale), scale: s };
 }
 
-function decMul(a: number, b: number): number {
-  const x = toDec(a);
-  const y = toDec(b);
-  return decNum({ n: x.n * y.n, scale: x.scale + y.scale });
-}
+const decMul = (a: Dec, b: Dec): Dec => ({ n: a.n * b.n, scale: a.scale + b.scale });
 
-function decDiv(a: number, b: number): number {
-  const x = toDec(a);
-  const y = toDec(b);
-  if (y.n === 0n) throw new GoCallError('decimal division by 0');
-  // Quotient to 16 decimal places, rounded half away from zero.
-  const num = x.n * 10n ** BigInt(y.scale + 17);
-  const den = y.n * 10n ** BigInt(x.scale);
+/** Decimal.Div: DivRound to 16 places, half away from zero. */
+function decDiv(a: Dec, b: Dec): Dec {
+  if (b.n === 0n) throw new GoCallError('decimal division by 0');
+  const num = a.n * pow10(b.scale + 16);
+  const den = b.n * pow10(a.scale);
   let q = num / den;
-  q = q >= 0n ? (q + 5n) / 10n : (q - 5n) / 10n;
-  return decNum({ n: q, scale: 16 });
+  const r = num - q * den;
+  const abs = (x: bigint) => (x < 0n ? -x : x);
+  if (2n * abs(r) >= abs(den)) q += (num < 0n) !== (den < 0n) ? -1n : 1n;
+  return { n: q, scale: 16 };
 }
 
-const intOp = (f: (a: bigint, b: bigint) => bigint) => goFunc(['any', 'any'], (a: unknown, b: unknown) => wrap64(f(toInt64(a), toInt64(b))));
-const floatOp = (f: (a: number, b: number) => number) => goFunc(['any', 'any'], (a: unknown, b: unknown) => f(toFloat64(a), toFloat64(b)));
+/** Decimal.Float64: the float nearest to the exact value. */
+const decFloat = (d: Dec) => Number(`${d.n}e-${d.scale}`);
 
-function div(a: bigint, b: bigint): bigint {
+const decimalOp = (f: (a: Dec, b: Dec) => Dec) => (a: unknown, ...xs: unknown[]) => decFloat(xs.reduce<Dec>((acc, x) => f(acc, toDec(toFloat64(x))), toDec(toFloat64(a))));
+
+function intDiv(a: bigint, b: bigint, op: (a: bigint, b: bigint) => bigint): bigint {
   if (b === 0n) throw new GoCallError('runtime error: integer divide by zero');
-  return a / b;
+  return wrap64(op(a, b));
 }
 
-function mod(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new GoCallError('runtime error: integer divide by zero');
-  return a % b;
+/** sprig's round: Modf's fraction (signed) against roundOn decides between Ceil and Floor. */
+function round(a: unknown, p: bigint, ...opt: number[]): number {
+  const roundOn = opt.length > 0 ? opt[0]! : 0.5;
+  const pow = 10 ** Number(p);
+  const digit = pow * toFloat64(a);
+  const frac = Number.isFinite(digit) ? digit - Math.trunc(digit) : NaN;
+  return (frac >= roundOn ? Math.ceil(digit) : Math.floor(digit)) / pow;
 }
+
+const maxInt = (a: unknown, ...xs: unknown[]) => xs.reduce<bigint>((m, x) => (toInt64(x) > m ? toInt64(x) : m), toInt64(a));
+const minInt = (a: unknown, ...xs: unknown[]) => xs.reduce<bigint>((m, x) => (toInt64(x) < m ? toInt64(x) : m), toInt64(a));
 
 export const mathFuncs: FuncMap = {
   add1: goFunc(['any'], (a: unknown) => wrap64(toInt64(a) + 1n)),
   add: goFunc([], (...xs: unknown[]) => xs.reduce<bigint>((s, x) => wrap64(s + toInt64(x)), 0n), 'any'),
-  sub: intOp((a, b) => a - b),
-  div: intOp(div),
-  mod: intOp(mod),
+  sub: goFunc(['any', 'any'], (a: unknown, b: unknown) => wrap64(toInt64(a) - toInt64(b))),
+  div: goFunc(['any', 'any'], (a: unknown, b: unknown) => intDiv(toInt64(a), toInt64(b), (x, y) => x / y)),
+  mod: goFunc(['any', 'any'], (a: unknown, b: unknown) => intDiv(toInt64(a), toInt64(b), (x, y) => x % y)),
   mul: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<bigint>((s, x) => wrap64(s * toInt64(x)), toInt64(a)), 'any'),
-  max: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<bigint>((m, x) => (toInt64(x) > m ? toInt64(x) : m), toInt64(a)), 'any'),
-  min: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<bigint>((m, x) => (toInt64(x) < m ? toInt64(x) : m), toInt64(a)), 'any'),
-  add1f: goFunc(['any'], (a: unknown) => toFloat64(a) + 1),
-  addf: goFunc([], (...xs: unknown[]) => xs.reduce<number>((s, x) => decAdd(s, toFloat64(x), 1n), 0), 'any'),
-  subf: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<number>((s, x) => decAdd(s, toFloat64(x), -1n), toFloat64(a)), 'any'),
-  mulf: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<number>((s, x) => decMul(s, toFloat64(x)), toFloat64(a)), 'any'),
-  divf: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<number>((s, x) => decDiv(s, toFloat64(x)), toFloat64(a)), 'any'),
+  max: goFunc(['any'], maxInt, 'any'),
+  biggest: goFunc(['any'], maxInt, 'any'),
+  min: goFunc(['any'], minInt, 'any'),
+  add1f: goFunc(['any'], (a: unknown) => decimalOp((x, y) => decAdd(x, y, 1n))(a, 1n)),
+  addf: goFunc([], (...xs: unknown[]) => decimalOp((x, y) => decAdd(x, y, 1n))(0, ...xs), 'any'),
+  subf: goFunc(['any'], decimalOp((x, y) => decAdd(x, y, -1n)), 'any'),
+  mulf: goFunc(['any'], decimalOp(decMul), 'any'),
+  divf: goFunc(['any'], decimalOp(decDiv), 'any'),
   maxf: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<number>((m, x) => Math.max(m, toFloat64(x)), toFloat64(a)), 'any'),
   minf: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<number>((m, x) => Math.min(m, toFloat64(x)), toFloat64(a)), 'any'),
   floor: goFunc(['any'], (a: unknown) => Math.floor(toFloat64(a))),
   ceil: goFunc(['any'], (a: unknown) => Math.ceil(toFloat64(a))),
-  round: goFunc(['any', 'int'], (a: unknown, p: bigint, ...r: unknown[]) => {
-    const f = 10 ** Number(p);
-    const half = r.length > 0 ? toFloat64(r[0]) : 0.5;
-    const x = toFloat64(a) * f;
-    const t = Math.trunc(x);
-    return (Math.abs(x - t) >= half ? t + Math.sign(x) : t) / f;
-  }, 'any'),
-  int: goFunc(['any'], (a: unknown) => toInt64(a)),
-  int64: goFunc(['any'], (a: unknown) => toInt64(a)),
-  float64: goFunc(['any'], (a: unknown) => toFloat64(a)),
-  atoi: goFunc(['string'], (s: string) => (/^[+-]?[0-9]+$/.test(s) ? wrap64(BigInt(s)) : 0n)),
-  biggest: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<bigint>((m, x) => (toInt64(x) > m ? toInt64(x) : m), toInt64(a)), 'any'),
+  round: goFunc(['any', 'int'], round, 'float64'),
+  int: goFunc(['any'], toInt64),
+  int64: goFunc(['any'], toInt64),
+  float64: goFunc(['any'], toFloat64),
+  // strconv.Atoi: decimal only; out of range gives the clamped value (sprig ignores the error).
+  atoi: goFunc(['string'], (s: string) => {
+    if (!/^[+-]?[0-9]+$/.test(s)) return 0n;
+    const v = BigInt(s);
+    return v < INT64_MIN ? INT64_MIN : v > -INT64_MIN - 1n ? -INT64_MIN - 1n : v;
+  }),
+  // strconv.ParseInt(fmt.Sprint(v), 8, 64), 0 on error.
+  toDecimal: goFunc(['any'], (v: unknown) => {
+    const s = formatValue(v === undefined ? null : v);
+    const m = /^([+-]?)([0-7]+)$/.exec(s);
+    if (!m) return 0n;
+    const n = BigInt('0o' + m[2]) * (m[1] === '-' ? -1n : 1n);
+    return n < INT64_MIN || n > -INT64_MIN - 1n ? 0n : n;
+  }),
 };
