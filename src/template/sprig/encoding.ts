@@ -7,6 +7,7 @@ import { compareBytes, formatFloat } from '../goFormat.ts';
 import { goJsonString } from '../../encoding/goJson.ts';
 import { strval } from './strings.ts';
 import { formatGoDuration, parseGoDuration } from '../../render/goDuration.ts';
+import { goJsonDecode } from './goJsonDecode.ts';
 
 /** Go's json.Marshal of our values (sorted map keys, HTML-safe strings, Go float format). */
 export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
@@ -42,21 +43,11 @@ export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
   return enc(v, 0);
 }
 
-/** JSON text -> our values (whole numbers -> int, as Go's json into interface{} gives float64: we keep Go's float64). */
+/** JSON text -> our values, as json.Unmarshal into interface{}; throws Go's error text. */
 export function goJsonUnmarshal(text: string): unknown {
-  const parsed = JSON.parse(text, function (this: unknown, _k, v) {
-    return v;
-  });
-  const conv = (x: unknown): unknown => {
-    if (Array.isArray(x)) return x.map(conv);
-    if (x !== null && typeof x === 'object') {
-      const m: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(x)) Object.defineProperty(m, k, { value: conv(v), enumerable: true, writable: true, configurable: true });
-      return m;
-    }
-    return x; // numbers stay float64, as encoding/json decodes them into interface{}
-  };
-  return conv(parsed);
+  const r = goJsonDecode(text, 'any');
+  if (r.error !== undefined) throw new GoCallError(r.error);
+  return r.value;
 }
 
 function pathFuncs(prefix: string): FuncMap {
@@ -155,29 +146,13 @@ function b64dec(s: string): string {
   return Buffer.from(s, 'base64').toString('utf8');
 }
 
-/** Go's encoding/json error text for the JSON.parse failures templates meet most. */
+/** Go's encoding/json error text for text (empty when it decodes into interface{} without error). */
 export function goJsonError(text: string): string {
-  try {
-    JSON.parse(text);
-    return '';
-  } catch {
-    // Find the first offending character the way Go's scanner reports it.
-    const t = text.trim();
-    if (t === '') return 'unexpected end of JSON input';
-    const m = /^\{\s*([^"\s}])/.exec(t);
-    if (m) return `invalid character '${m[1]}' looking for beginning of object key string`;
-    return 'unexpected end of JSON input';
-  }
+  return goJsonDecode(text, 'any').error ?? '';
 }
 
 export const strictJsonFuncs: FuncMap = {
-  mustFromJson: goFunc(['string'], (s: string) => {
-    try {
-      return goJsonUnmarshal(s);
-    } catch {
-      throw new GoCallError(goJsonError(s));
-    }
-  }),
+  mustFromJson: goFunc(['string'], goJsonUnmarshal),
 };
 
 export const encodingFuncs: FuncMap = {
@@ -238,12 +213,6 @@ export const encodingFuncs: FuncMap = {
     }
     return roundDuration(ns);
   }),
-  // sprig's fromJson swallows errors (nil); OSM's override reports them under "Error" (osmExtras.ts).
-  fromJson: goFunc(['string'], (s: string) => {
-    try {
-      return goJsonUnmarshal(s);
-    } catch {
-      return null;
-    }
-  }),
+  // sprig's fromJson swallows the error (and gives what was decoded: nil after a syntax error).
+  fromJson: goFunc(['string'], (s: string) => goJsonDecode(s, 'any').value),
 };

@@ -5,7 +5,7 @@ import { marshalYamlV3 } from './goYamlV3.ts';
 import { marshalToml } from './toml.ts';
 import { goFunc, type FuncMap } from '../functions.ts';
 import { isGoMap } from '../values.ts';
-import { goJsonError, goJsonUnmarshal } from './encoding.ts';
+import { goJsonDecode } from './goJsonDecode.ts';
 
 
 /** gopkg.in/yaml.v3 Marshal, trailing newline trimmed like Helm. */
@@ -46,21 +46,16 @@ export const osmExtraFuncs: FuncMap = {
   }),
   fromYaml: goFunc(['string'], (s: string) => fromYaml(s, false)),
   fromYamlArray: goFunc(['string'], (s: string) => fromYaml(s, true)),
+  // json.Unmarshal into a map: the error is added under "Error" to whatever was decoded.
   fromJson: goFunc(['string'], (s: string) => {
-    try {
-      const v = goJsonUnmarshal(s);
-      return isGoMap(v) ? v : {};
-    } catch {
-      return { Error: goJsonError(s) };
-    }
+    const r = goJsonDecode(s, 'map');
+    const m = r.value as Record<string, unknown>;
+    if (r.error !== undefined) Object.defineProperty(m, 'Error', { value: r.error, enumerable: true, writable: true, configurable: true });
+    return m;
   }),
+  // json.Unmarshal into a slice: on error the slice is just the error text.
   fromJsonArray: goFunc(['string'], (s: string) => {
-    try {
-      const v = goJsonUnmarshal(s);
-      if (Array.isArray(v)) return v;
-      return [`json: cannot unmarshal ${isGoMap(v) ? 'object' : typeof v === 'string' ? 'string' : 'number'} into Go value of type []interface {}`];
-    } catch {
-      return [goJsonError(s)];
-    }
+    const r = goJsonDecode(s, 'slice');
+    return r.error !== undefined ? [r.error] : r.value;
   }),
 };
