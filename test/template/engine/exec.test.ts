@@ -60,7 +60,7 @@ const cases: GoCase[] = [
   { name: 'define overrides block', template: '{{ block "b" . }}default{{ end }}{{ define "b" }}override{{ end }}', err: 'template: t:1: template: multiple definition of template "b"' },
   { name: 'error inside a define names it', template: '{{ define "t" }}\n{{ .a.b }}{{ end }}{{ template "t" . }}', data: { a: 1n }, err: 'template: t:2: template: multiple definition of template "t"' },
   { name: 'exec error line and byte column', template: 'héllo\n  x {{ index .l 3 }}', data: { l: [] }, err: 'template: t:2:7: executing "t" at <index .l 3>: error calling index: index out of range: 3' },
-  { name: 'error position of a field chain is its last field', template: '{{ .a.b.c }}', data: { a: 1n }, err: 'template: t:1:5: executing "t" at <.a.b.c>: can\'t evaluate field b in type interface {}' },
+  { name: 'error position of a field chain is its second field', template: '{{ .a.b.c }}', data: { a: 1n }, err: 'template: t:1:5: executing "t" at <.a.b.c>: can\'t evaluate field b in type interface {}' },
   { name: 'error position of a variable chain', template: '{{ $x := .a }}  {{ $x.b.c }}', data: { a: 1n }, err: 'template: t:1:21: executing "t" at <$x.b.c>: can\'t evaluate field b in type int' },
   { name: 'error context shows a pipeline', template: '{{ .a | printf "%d" | len }}', data: { a: 1n }, out: '1' },
   { name: 'error context of an assignment shows :=', template: '{{ $x := 1 }}{{ $x = .a.b }}', data: { a: 1n }, err: 'template: t:1:23: executing "t" at <.a.b>: can\'t evaluate field b in type interface {}' },

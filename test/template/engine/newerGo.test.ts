@@ -1,0 +1,32 @@
+// Behaviour of Go releases newer than the 1.19 oracle, which OSM (built with a current Go) has:
+// range over an integer (Go 1.22) and {{else with}} (Go 1.23). Expectations follow Go's documentation
+// and release notes; Go 1.19 rejects both.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { render } from './goCases.ts';
+
+test('Go 1.22: range over an integer n visits 0..n-1 as dot and as the element variable', () => {
+  assert.deepEqual(render('{{ range 3 }}{{ . }}{{ end }}'), { out: '012' });
+  assert.deepEqual(render('{{ range $i := 3 }}{{ $i }},{{ end }}'), { out: '0,1,2,' });
+  assert.deepEqual(render('{{ range .n }}x{{ end }}', { n: 2n }), { out: 'xx' });
+  assert.deepEqual(render('{{ range 0 }}x{{ else }}none{{ end }}|{{ range -2 }}x{{ else }}none{{ end }}'), { out: 'none|none' });
+  assert.deepEqual(render('{{ range 5 }}{{ if eq . 3 }}{{ break }}{{ end }}{{ . }}{{ end }}'), { out: '012' });
+});
+
+test('Go 1.22: range over an integer cannot bind two variables', () => {
+  const r = render('{{ range $i, $e := 3 }}{{ end }}');
+  assert.ok('err' in r);
+  assert.match(r.err, /^template: t:1:\d+: executing "t" at <.*>: can't use 3 to iterate over more than one variable$/);
+});
+
+test('Go 1.23: else with', () => {
+  const t = '{{ with .a }}A{{ . }}{{ else with .b }}B{{ . }}{{ else }}C{{ . }}{{ end }}';
+  assert.deepEqual(render(t, { a: 1n, b: 2n }), { out: 'A1' });
+  assert.deepEqual(render(t, { a: 0n, b: 2n }), { out: 'B2' });
+  assert.deepEqual(render(t, { a: 0n, b: 0n }), { out: 'Cmap[a:0 b:0]' });
+  // A chain of them needs a single {{end}}, like else if.
+  assert.deepEqual(render('{{ with 0 }}a{{ else with 0 }}b{{ else with 3 }}{{ . }}{{ end }}'), { out: '3' });
+  // else if is for if only (Go 1.19 gives the same error).
+  assert.deepEqual(render('{{ with $x := 0 }}a{{ else if true }}{{ $x }}{{ end }}'), { err: 'template: t:1: unexpected <if> in input' });
+  assert.deepEqual(render('{{ if 0 }}a{{ else with 0 }}b{{ end }}'), { err: 'template: t:1: unexpected <with> in input' });
+});
