@@ -61,6 +61,8 @@ export interface NumberNode {
   readonly int: bigint;
   readonly uint: bigint;
   readonly float: number;
+  /** The value of a complex constant (isComplex). */
+  readonly complex?: { readonly re: number; readonly im: number };
 }
 export interface StringNode { readonly kind: 'string'; readonly pos: number; readonly quoted: string; readonly text: string }
 

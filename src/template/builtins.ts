@@ -6,6 +6,7 @@ import { GoCallError, type GoParamType } from './functions.ts';
 import { GoPointer, GoStringer, GoStruct, isGoMap, mapGet } from './values.ts';
 import { goTypeName, sprint, sprintf, sprintln } from './goFormat.ts';
 import { isGoPrintable } from './goStrconv.ts';
+import { GoComplex } from './goComplex.ts';
 
 /** A reflect.Value parameter: the function sees the value as is, invalid and nil included. */
 export type BuiltinParam = 'value';
@@ -31,6 +32,7 @@ export function isTrue(v: unknown): boolean {
   if (v instanceof GoPointer) return v.elem !== null;
   if (v instanceof GoStruct) return true;
   if (v instanceof GoStringer) return isTrue(v.value);
+  if (v instanceof GoComplex) return v.re !== 0 || v.im !== 0;
   if (isGoMap(v)) return Object.keys(v).length > 0;
   return true;
 }
@@ -40,7 +42,7 @@ export const truth = isTrue;
 
 // ---------------------------------------------------------------- comparison
 
-const enum Kind { Invalid, Bool, Int, Float, String }
+const enum Kind { Invalid, Bool, Complex, Int, Float, String }
 
 // Values implementing fmt.Stringer compare by their underlying value (values.ts).
 const comparisonValue = (v: unknown) => (v === null ? undefined : v instanceof GoStringer ? v.value : v);
@@ -52,7 +54,7 @@ function basicKind(v: unknown): Kind {
     case 'number': return Kind.Float;
     case 'string': return Kind.String;
   }
-  return Kind.Invalid;
+  return v instanceof GoComplex ? Kind.Complex : Kind.Invalid;
 }
 
 type ReflectKind = 'invalid' | 'slice' | 'map' | 'struct' | 'ptr' | 'other';
@@ -98,6 +100,8 @@ export function eq(arg1: unknown, ...arg2: unknown[]): boolean {
     let t = false;
     if (k1 !== k2) {
       if (arg1 !== undefined && arg !== undefined) throw new GoCallError('incompatible types for comparison');
+    } else if (k1 === Kind.Complex) {
+      t = (arg1 as GoComplex).re === (arg as GoComplex).re && (arg1 as GoComplex).im === (arg as GoComplex).im;
     } else if (k1 !== Kind.Invalid) {
       t = arg1 === arg;
     } else {
@@ -130,7 +134,7 @@ export function lt(arg1: unknown, arg2: unknown): boolean {
   const k2 = basicKind(arg2);
   if (k2 === Kind.Invalid) throw new GoCallError('invalid type for comparison');
   if (k1 !== k2) throw new GoCallError('incompatible types for comparison');
-  if (k1 === Kind.Bool) throw new GoCallError('invalid type for comparison');
+  if (k1 === Kind.Bool || k1 === Kind.Complex) throw new GoCallError('invalid type for comparison');
   if (k1 === Kind.String) return compareStrings(arg1 as string, arg2 as string) < 0;
   return (arg1 as number) < (arg2 as number);
 }

@@ -14,6 +14,7 @@ import type {
 import { nodeString } from './ast.ts';
 import { GoCallError, type FuncMap, type GoFunction, type GoParamType } from './functions.ts';
 import { GoPointer, GoStringer, GoStruct, isGoMap, mapGet } from './values.ts';
+import { GoComplex } from './goComplex.ts';
 import { formatValue, goQuote, goTypeName, sortedKeys } from './goFormat.ts';
 import { BUILTINS, isTrue, type BuiltinParam } from './builtins.ts';
 import { errorLocation, execErrorMessage, ExecError, LimitError } from './errors.ts';
@@ -321,7 +322,7 @@ export class Executor {
   /** A number constant with no type context: the syntax decides int or float64, as in Go. */
   private idealConstant(c: NumberNode): Val {
     this.at(c);
-    if (c.isComplex) this.errorf(`complex numbers are not supported: ${c.text}`);
+    if (c.isComplex) return { v: new GoComplex(c.complex!.re, c.complex!.im), iface: false };
     const hexInt = c.text.length > 2 && c.text[0] === '0' && (c.text[1] === 'x' || c.text[1] === 'X') && !/[pP]/.test(c.text);
     const runeInt = c.text[0] === "'";
     if (c.isFloat && !hexInt && !runeInt && /[.eEpP]/.test(c.text)) return { v: c.float, iface: false };

@@ -2,6 +2,7 @@
 // value kind of values.ts — verbs, flags (+ - # 0 space), width, precision, `*`, argument indexes and the
 // error forms (%!d(string=x), %!(EXTRA ...), %!v(MISSING), %!v(BADINDEX), ...).
 import { GoPointer, GoStringer, GoStruct, isGoMap } from './values.ts';
+import { GoComplex } from './goComplex.ts';
 import { canBackquote, formatFloat, goQuote, goQuoteRune, isGoPrintable, type FloatFormat } from './goStrconv.ts';
 
 export { formatFloat, goQuote } from './goStrconv.ts';
@@ -15,6 +16,7 @@ export function goTypeName(v: unknown): string {
     case 'number': return 'float64';
     case 'boolean': return 'bool';
   }
+  if (v instanceof GoComplex) return 'complex128';
   if (Array.isArray(v)) return '[]interface {}';
   if (v instanceof Uint8Array) return '[]uint8';
   if (v instanceof GoStruct || v instanceof GoPointer || v instanceof GoStringer) return v.typeName;
@@ -331,6 +333,23 @@ class Printer {
     this.badVerb(verb, value);
   }
 
+  private fmtComplex(v: GoComplex, verb: string, value?: { v: unknown }): void {
+    switch (verb) {
+      case 'v': case 'b': case 'g': case 'G': case 'x': case 'X': case 'f': case 'F': case 'e': case 'E': {
+        const oldPlus = this.plus;
+        this.buf += '(';
+        this.fmtFloatVerb(v.re, verb);
+        // The imaginary part always has a sign.
+        this.plus = true;
+        this.fmtFloatVerb(v.im, verb);
+        this.buf += 'i)';
+        this.plus = oldPlus;
+        return;
+      }
+    }
+    this.badVerb(verb, value);
+  }
+
   private fmtString(v: string, verb: string, value?: { v: unknown }): void {
     switch (verb) {
       case 'v':
@@ -443,6 +462,10 @@ class Printer {
       this.fmtBytes(arg, verb, '[]byte');
       return;
     }
+    if (arg instanceof GoComplex) {
+      this.fmtComplex(arg, verb);
+      return;
+    }
     if (!this.handleMethods(arg, verb)) this.printValue(arg, verb, 0);
   }
 
@@ -471,6 +494,10 @@ class Printer {
       case 'bigint': this.fmtIntegerVerb(v, verb, value); return;
       case 'number': this.fmtFloatVerb(v, verb, value); return;
       case 'string': this.fmtString(v, verb, value); return;
+    }
+    if (v instanceof GoComplex) {
+      this.fmtComplex(v, verb, value);
+      return;
     }
     if (v instanceof GoStringer) {
       // Printed without its String method (%d, or while reporting a bad verb): its underlying value.

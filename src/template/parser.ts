@@ -513,7 +513,7 @@ class TreeParser {
       return { ...base, isInt: true, isUint: true, isFloat: true, isComplex: false, int: v, uint: v, float: r.value };
     }
     if (token.type === 'complex') {
-      // Go parses "1+2i" with fmt.Sscan; complex values are parsed but cannot be used (see exec).
+      // Go parses "1+2i" with fmt.Sscan.
       const m = /^([+-]?[^+-]+(?:[eEpP][+-][^+-]*)?)([+-].*)i$/.exec(text);
       const re = m ? parseGoFloat(m[1]!) : undefined;
       const im = m ? parseGoFloat(m[2]!) : undefined;
@@ -575,7 +575,7 @@ function simplifyComplex(base: { kind: 'number'; pos: number; text: string }, re
   const isInt = isFloat && Number.isInteger(re) && re >= -(2 ** 63) && re < 2 ** 63;
   const isUint = isFloat && Number.isInteger(re) && re >= 0 && re < 2 ** 64;
   return {
-    ...base, isComplex: true, isFloat, isInt, isUint,
+    ...base, isComplex: true, isFloat, isInt, isUint, complex: { re, im },
     float: isFloat ? re : 0, int: isInt ? BigInt(re) : 0n, uint: isUint ? BigInt(re) : 0n,
   };
 }

@@ -90,6 +90,9 @@ const cases: GoCase[] = [
   { name: 'printf with nil', template: '{{ printf nil }}', err: 'template: t:1:10: executing "t" at <nil>: cannot assign nil to string' },
   { name: 'printf piped arguments', template: '{{ .s | printf "%s-%s" "a" }} {{ "%d" | printf }} {{ .x | printf "%v" }}', data: { s: 'z' }, out: 'a-z %!d(MISSING) <nil>' },
   { name: 'printf piped int as format', template: '{{ 1 | printf }}', err: 'template: t:1:7: executing "t" at <printf>: wrong type for value; expected string; got int' },
+  { name: 'complex truth and equality', template: '{{ if 0i }}t{{ else }}f{{ end }} {{ if 1i }}t{{ end }} {{ eq 1i 1i }} {{ eq 1i 2i }} {{ not 0i }}', out: 'f t true false true' },
+  { name: 'complex values are not ordered', template: '{{ lt 1i 2i }}', err: 'template: t:1:3: executing "t" at <lt 1i 2i>: error calling lt: invalid type for comparison' },
+  { name: 'complex and int are incompatible', template: '{{ eq 1i 1 }}', err: 'template: t:1:3: executing "t" at <eq 1i 1>: error calling eq: incompatible types for comparison' },
 ];
 
 runGoCases('builtins', cases);

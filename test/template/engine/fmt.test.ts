@@ -34,6 +34,7 @@ const cases: GoCase[] = [
   { name: 'type names', template: '{{ printf "%T %T %T %T %T %T %T" 1 1.5 "s" true nil .l .m }}', data: { l: [], m: {} }, out: 'int float64 string bool <nil> []interface {} map[string]interface {}' },
   { name: 'percent with width', template: '{{ printf "%5.1f%%|%3c|%-3c|" 99.44 65 65 }}', out: ' 99.4%|  A|A  |' },
   { name: 'print of nested values', template: '{{ print .l .m }}', data: { l: [1n, 'a', null, 1.5, [2n]], m: { b: 1n, a: ['x'] } }, out: '[1 a <nil> 1.5 [2]] map[a:[x] b:1]' },
+  { name: 'complex values', template: '{{ printf "%v|%T|%.2f|%+v|%e|%d|%s|%8.1f|%#v" 1+2i 2i 1.5+2.25i 1i 1i 1i 1i 1+1i 1i }}|{{ print 1i 2i "a" }}', out: '(1+2i)|complex128|(1.50+2.25i)|(0+1i)|(0.000000e+00+1.000000e+00i)|%!d(complex128=(0+1i))|%!s(complex128=(0+1i))|(     1.0    +1.0i)|(0+1i)|(0+1i) (0+2i)a' },
 ];
 
 runGoCases('fmt', cases);

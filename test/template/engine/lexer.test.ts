@@ -57,6 +57,8 @@ const cases: GoCase[] = [
   { name: 'unterminated raw string', template: '{{ `a }}', err: 'template: t:1: unterminated raw quoted string' },
   { name: 'raw string across lines', template: '{{ `a\nb` }}{{ .x }}', data: { x: 1n }, out: 'a\nb1' },
   { name: 'bool and nil keywords', template: '{{ true }} {{ false }} {{ print nil }}', out: 'true false <nil>' },
+  { name: 'imaginary and complex constants', template: '{{ 1i }} {{ 1+2i }} {{ -1.5-2e3i }} {{ 0i }} {{ 3+0i }} {{ 0x1p2i }} {{ printf "%T %T" 2i 3+0i }}', out: '(0+1i) (1+2i) (-1.5-2000i) (0+0i) (3+0i) (0+4i) complex128 complex128' },
+  { name: 'complex constant with a bad imaginary part', template: '{{ 1+2 }}', err: 'template: t:1: bad number syntax: "1+2"' },
 ];
 
 runGoCases('lexer', cases);
