@@ -1,6 +1,5 @@
 // Encodings: base64/base32, JSON (Go encoding/json output), hashes, paths, regular expressions.
 import { createHash } from 'node:crypto';
-import { posix } from 'node:path';
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
 import { GoPointer, GoStringer, GoStruct, isGoMap } from '../values.ts';
 import { compareBytes, formatFloat } from '../goFormat.ts';
@@ -8,6 +7,7 @@ import { goJsonString } from '../../encoding/goJson.ts';
 import { strval } from './strings.ts';
 import { formatGoDuration, parseGoDuration } from '../../render/goDuration.ts';
 import { goJsonDecode } from './goJsonDecode.ts';
+import { base32Decode, base32Encode, base64Decode, CorruptInputError, pathBase, pathClean, pathDir, pathExt } from './goStdlib.ts';
 
 /** Go's json.Marshal of our values (sorted map keys, HTML-safe strings, Go float format). */
 export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
@@ -18,6 +18,9 @@ export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
     if (x === null || x === undefined) return 'null';
     if (x instanceof GoStringer) return goJsonString(x.text);
     if (x instanceof GoPointer) return x.elem === null ? 'null' : enc(x.elem, depth);
+    // A json.Marshaler (semver.Version) writes itself.
+    const marshal = x instanceof GoStruct ? x.methods?.MarshalJSON : undefined;
+    if (marshal !== undefined) return String(marshal.call());
     switch (typeof x) {
       case 'string': return goJsonString(x);
       case 'boolean': return String(x);
@@ -53,10 +56,10 @@ export function goJsonUnmarshal(text: string): unknown {
 function pathFuncs(prefix: string): FuncMap {
   const name = (n: string) => (prefix === '' ? n : prefix + n[0]!.toUpperCase() + n.slice(1));
   return {
-    [name('base')]: goFunc(['string'], (p: string) => (p === '' ? '.' : posix.basename(p.replace(/\/+$/, '')) || '/')),
-    [name('dir')]: goFunc(['string'], (p: string) => posix.dirname(p) || '.'),
-    [name('ext')]: goFunc(['string'], (p: string) => posix.extname(p)),
-    [name('clean')]: goFunc(['string'], (p: string) => (p === '' ? '.' : posix.normalize(p).replace(/(.)\/$/, '$1'))),
+    [name('base')]: goFunc(['string'], pathBase),
+    [name('dir')]: goFunc(['string'], pathDir),
+    [name('ext')]: goFunc(['string'], pathExt),
+    [name('clean')]: goFunc(['string'], pathClean),
     [name('isAbs')]: goFunc(['string'], (p: string) => p.startsWith('/')),
   };
 }
@@ -100,55 +103,36 @@ function roundDuration(ns: bigint): string {
   return `${sec}s`;
 }
 
-function b32(s: string): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  const bytes = Buffer.from(s, 'utf8');
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const b of bytes) {
-    value = (value << 8) | b;
-    bits += 8;
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
-  while (out.length % 8 !== 0) out += '=';
-  return out;
-}
 
-function b32dec(s: string): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  const clean = s.replace(/=+$/, '');
-  let bits = 0;
-  let value = 0;
-  const out: number[] = [];
-  for (const c of clean) {
-    const i = alphabet.indexOf(c);
-    if (i < 0) return `illegal base32 data at input byte ${s.indexOf(c)}`;
-    value = (value << 5) | i;
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 255);
-      bits -= 8;
-    }
-  }
-  return Buffer.from(out).toString('utf8');
-}
 
-function b64dec(s: string): string {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 !== 0) {
-    const bad = [...s].findIndex((c, i) => !/[A-Za-z0-9+/=]/.test(c) || (c === '=' && i < s.length - 2));
-    return `illegal base64 data at input byte ${bad < 0 ? s.length - (s.length % 4) : bad}`;
+
+/** sprig's base64decode/base32decode: the decoded text, or the error's text. */
+function decodeOr(decode: (s: string) => Uint8Array, s: string): string {
+  try {
+    return Buffer.from(decode(s)).toString('utf8');
+  } catch (e) {
+    if (e instanceof CorruptInputError) return e.message;
+    throw e;
   }
-  return Buffer.from(s, 'base64').toString('utf8');
 }
 
 /** Go's encoding/json error text for text (empty when it decodes into interface{} without error). */
 export function goJsonError(text: string): string {
   return goJsonDecode(text, 'any').error ?? '';
+}
+
+function swallow(f: () => string): string {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof GoCallError) return '';
+    throw e;
+  }
+}
+
+/** An Encoder with SetEscapeHTML(false): <, > and & as themselves (escapes are read pairwise, so "\\u003c" stays). */
+function withoutHtmlEscapes(json: string): string {
+  return json.replace(/\\(u003c|u003e|u0026|[\s\S])/g, (all, e: string) => (e === 'u003c' ? '<' : e === 'u003e' ? '>' : e === 'u0026' ? '&' : all));
 }
 
 export const strictJsonFuncs: FuncMap = {
@@ -157,30 +141,16 @@ export const strictJsonFuncs: FuncMap = {
 
 export const encodingFuncs: FuncMap = {
   b64enc: goFunc(['string'], (s: string) => Buffer.from(s, 'utf8').toString('base64')),
-  b64dec: goFunc(['string'], b64dec),
-  b32enc: goFunc(['string'], b32),
-  b32dec: goFunc(['string'], b32dec),
-  toJson: goFunc(['any'], (v: unknown) => {
-    try {
-      return goJsonMarshal(v);
-    } catch {
-      return '';
-    }
-  }),
-  toPrettyJson: goFunc(['any'], (v: unknown) => {
-    try {
-      return goJsonMarshal(v, '  ');
-    } catch {
-      return '';
-    }
-  }),
-  toRawJson: goFunc(['any'], (v: unknown) => {
-    try {
-      return goJsonMarshal(v).replace(/\\u003c/g, '<').replace(/\\u003e/g, '>').replace(/\\u0026/g, '&');
-    } catch {
-      return '';
-    }
-  }),
+  b64dec: goFunc(['string'], (s: string) => decodeOr(base64Decode, s)),
+  b32enc: goFunc(['string'], (s: string) => base32Encode(Buffer.from(s, 'utf8'))),
+  b32dec: goFunc(['string'], (s: string) => decodeOr(base32Decode, s)),
+  // json.Marshal; toJson and toPrettyJson swallow the error (""), toRawJson panics with it.
+  toJson: goFunc(['any'], (v: unknown) => swallow(() => goJsonMarshal(v))),
+  mustToJson: goFunc(['any'], (v: unknown) => goJsonMarshal(v)),
+  toPrettyJson: goFunc(['any'], (v: unknown) => swallow(() => goJsonMarshal(v, '  '))),
+  mustToPrettyJson: goFunc(['any'], (v: unknown) => goJsonMarshal(v, '  ')),
+  toRawJson: goFunc(['any'], (v: unknown) => withoutHtmlEscapes(goJsonMarshal(v))),
+  mustToRawJson: goFunc(['any'], (v: unknown) => withoutHtmlEscapes(goJsonMarshal(v))),
   sha1sum: goFunc(['string'], (s: string) => createHash('sha1').update(s, 'utf8').digest('hex')),
   sha256sum: goFunc(['string'], (s: string) => createHash('sha256').update(s, 'utf8').digest('hex')),
   sha512sum: goFunc(['string'], (s: string) => createHash('sha512').update(s, 'utf8').digest('hex')),

@@ -26,11 +26,6 @@ const base: FuncMap = {
   ...regexFuncsTable,
 };
 
-// sprig's must* variants return the error their plain twin swallows; ours already report it, so they are
-// the same functions under the must name, except the few whose plain form hides failures.
-const MUST = ['toJson', 'toPrettyJson', 'toRawJson'];
-const mustFuncs: FuncMap = Object.fromEntries(MUST.filter((n) => base[n]).map((n) => [`must${n[0]!.toUpperCase()}${n.slice(1)}`, base[n]!]));
-
-export const sprigFuncs: FuncMap = Object.freeze({ ...base, ...mustFuncs, ...strictJsonFuncs });
+export const sprigFuncs: FuncMap = Object.freeze({ ...base, ...strictJsonFuncs });
 
 export const osmTemplateFuncs: FuncMap = Object.freeze({ ...sprigFuncs, ...osmExtraFuncs });
