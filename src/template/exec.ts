@@ -229,10 +229,18 @@ export class Executor {
     if (++this.rangeIterations > this.limits.maxRangeIterations) {
       throw new LimitError(`range exceeded ${this.limits.maxRangeIterations} iterations`);
     }
-    // Like Go, set the top variables of the stack: the element, and the index below it.
-    const decl = r.pipe.decl.length;
-    if (decl > 0) this.vars[this.vars.length - 1]!.value = elem;
-    if (decl > 1) this.vars[this.vars.length - 2]!.value = index;
+    const decl = r.pipe.decl;
+    if (r.pipe.isAssign) {
+      // {{range $i, $e = ...}} assigns existing variables (Go 1.20+; 1.19 overwrote the top of the stack).
+      if (decl.length > 1) {
+        this.setVar(decl[0]!.ident[0]!, index);
+        this.setVar(decl[1]!.ident[0]!, elem);
+      } else if (decl.length > 0) this.setVar(decl[0]!.ident[0]!, elem);
+    } else {
+      // The declared variables are the top of the stack: the element, and the index below it.
+      if (decl.length > 0) this.vars[this.vars.length - 1]!.value = elem;
+      if (decl.length > 1) this.vars[this.vars.length - 2]!.value = index;
+    }
     const flow = this.walk(elem, r.list);
     this.vars.length = mark;
     return flow;

@@ -1,6 +1,7 @@
 // Behaviour of Go releases newer than the 1.19 oracle, which OSM (built with a current Go) has:
-// range over an integer (Go 1.22) and {{else with}} (Go 1.23). Expectations follow Go's documentation
-// and release notes; Go 1.19 rejects both.
+// range over an integer (Go 1.22), {{else with}} (Go 1.23) and range assigning existing variables.
+// Expectations follow current Go's documentation and sources; Go 1.19 rejects the first two and got the
+// third wrong (it overwrote whatever variable was on top of its stack).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { render } from './goCases.ts';
@@ -29,4 +30,18 @@ test('Go 1.23: else with', () => {
   // else if is for if only (Go 1.19 gives the same error).
   assert.deepEqual(render('{{ with $x := 0 }}a{{ else if true }}{{ $x }}{{ end }}'), { err: 'template: t:1: unexpected <if> in input' });
   assert.deepEqual(render('{{ if 0 }}a{{ else with 0 }}b{{ end }}'), { err: 'template: t:1: unexpected <with> in input' });
+});
+
+test('current Go: range with = assigns the named variables', () => {
+  // Go 1.19 printed "[a b],a;[a b],b;|[a b]" here: it set $y, the top of its variable stack.
+  assert.deepEqual(
+    render('{{ $x := 0 }}{{ $y := 5 }}{{ range $x = .l }}{{ $x }},{{ $y }};{{ end }}|{{ $x }}', { l: ['a', 'b'] }),
+    { out: 'a,5;b,5;|b' },
+  );
+  assert.deepEqual(
+    render('{{ $i := 0 }}{{ $e := 0 }}{{ $z := 9 }}{{ range $i, $e = .l }}{{ $i }}={{ $e }};{{ end }}|{{ $i }}{{ $e }}{{ $z }}', { l: ['a', 'b'] }),
+    { out: '0=a;1=b;|1b9' },
+  );
+  // As in Go 1.19: assigning a variable that was never declared.
+  assert.deepEqual(render('{{ range $x = .l }}{{ end }}', { l: [1n] }), { err: 'template: t:1:14: executing "t" at <.l>: undefined variable: $x' });
 });
