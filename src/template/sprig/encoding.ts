@@ -2,11 +2,14 @@
 import { createHash } from 'node:crypto';
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
 import { GoPointer, GoStringer, GoStruct, isGoMap } from '../values.ts';
-import { compareBytes, formatFloat } from '../goFormat.ts';
+import { compareBytes, formatFloat, goQuote } from '../goFormat.ts';
 import { goJsonString } from '../../encoding/goJson.ts';
 import { strval } from './strings.ts';
 import { formatGoDuration, parseGoDuration } from '../../render/goDuration.ts';
 import { goJsonDecode } from './goJsonDecode.ts';
+import { formatGoUrl, GoUrlError, parseGoUrl, type GoUrl } from '../../emit/containerd/goUrl.ts';
+import { fromByteString, toByteString } from '../../emit/containerd/goStrings.ts';
+import { goKind } from './collections.ts';
 import { base32Decode, base32Encode, base64Decode, CorruptInputError, pathBase, pathClean, pathDir, pathExt } from './goStdlib.ts';
 
 /** Go's json.Marshal of our values (sorted map keys, HTML-safe strings, Go float format). */
@@ -64,34 +67,77 @@ function pathFuncs(prefix: string): FuncMap {
   };
 }
 
+
+
+// urlParse/urlJoin go through Go's net/url (as ported for the containerd emitter), on byte strings.
 function urlParse(s: string): Record<string, unknown> {
-  let u: URL;
+  let u: GoUrl;
   try {
-    u = new URL(s);
-  } catch {
-    throw new GoCallError(`unable to parse url: parse ${JSON.stringify(s)}: invalid URL`);
+    u = parseGoUrl(toByteString(s));
+  } catch (e) {
+    if (e instanceof GoUrlError) throw new GoCallError(`unable to parse url: ${urlErrorText(s, e.reason)}`);
+    throw e;
   }
-  const userinfo = u.username !== '' ? decodeURIComponent(u.username) + (u.password !== '' ? ':' + decodeURIComponent(u.password) : '') : '';
+  // URL.Hostname: the host without its port and brackets.
+  let hostname = u.host;
+  const colon = hostname.lastIndexOf(':');
+  if (colon >= 0 && /^:[0-9]*$/.test(hostname.slice(colon))) hostname = hostname.slice(0, colon);
+  if (hostname.startsWith('[') && hostname.endsWith(']')) hostname = hostname.slice(1, -1);
+  const userinfo = u.user === undefined ? '' : formatGoUrl({ ...EMPTY_URL, scheme: 'x', host: 'h', user: u.user }).slice(4, -2);
+  const text = (b: string) => fromByteString(b);
   return {
-    fragment: decodeURIComponent(u.hash.replace(/^#/, '')),
-    host: u.host,
-    hostname: u.hostname.replace(/^\[|\]$/g, ''),
-    opaque: '',
-    path: decodeURIComponent(u.pathname === '/' && !/^[a-z][a-z0-9+.-]*:\/\/[^/]*\//i.test(s) ? '' : u.pathname),
-    query: u.search.replace(/^\?/, ''),
-    scheme: u.protocol.replace(/:$/, ''),
-    userinfo,
+    fragment: text(u.fragment),
+    host: text(u.host),
+    hostname: text(hostname),
+    opaque: text(u.opaque),
+    path: text(u.path),
+    query: text(u.rawQuery),
+    scheme: text(u.scheme),
+    userinfo: text(userinfo),
   };
 }
 
+/** url.Error's text: the URL without its fragment, and the details the ported parser leaves out. */
+function urlErrorText(url: string, reason: string): string {
+  const u = url.split('#')[0]!;
+  let detail = reason;
+  if (reason === 'invalid userinfo' || reason === 'invalid control character in URL') detail = `net/url: ${reason}`;
+  else if (reason === 'invalid URL escape') {
+    const m = /%(?![0-9A-Fa-f]{2})[^]{0,2}/.exec(u);
+    if (m) detail = `invalid URL escape ${goQuote(m[0])}`;
+  } else if (reason === 'invalid character in host name') {
+    const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?]*)/.exec(u)?.[1] ?? '';
+    const bad = [...authority.slice(authority.lastIndexOf('@') + 1)].find((c) => c < '\x80' && !/[A-Za-z0-9\-_.~!$&'()*+,;=:[\]<>"%]/.test(c));
+    if (bad !== undefined) detail = `invalid character ${goQuote(bad)} in host name`;
+  } else if (reason === 'invalid port after host') {
+    const port = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?]*?(:[^:/?]*)(?:[/?]|$)/.exec(u)?.[1];
+    if (port !== undefined) detail = `invalid port ${goQuote(port)} after host`;
+  }
+  return `parse ${goQuote(u)}: ${detail}`;
+}
+
+const EMPTY_URL: GoUrl = { scheme: '', opaque: '', user: undefined, host: '', path: '', rawPath: '', omitHost: false, forceQuery: false, rawQuery: '', fragment: '', rawFragment: '' };
+
 function urlJoin(m: Record<string, unknown> | null): string {
-  const g = (k: string) => (m && typeof m[k] === 'string' ? (m[k] as string) : '');
-  let out = g('scheme') !== '' ? g('scheme') + ':' : '';
-  if (g('host') !== '' || g('userinfo') !== '') out += '//' + (g('userinfo') !== '' ? g('userinfo') + '@' : '') + g('host');
-  out += g('path');
-  if (g('query') !== '') out += '?' + g('query');
-  if (g('fragment') !== '') out += '#' + g('fragment');
-  return out;
+  const get = (key: string): string => {
+    if (m === null || !Object.prototype.hasOwnProperty.call(m, key)) return '';
+    const v = m[key];
+    if (v === null || v === undefined) throw new GoCallError('runtime error: invalid memory address or nil pointer dereference');
+    if (typeof v !== 'string') throw new GoCallError(`unable to parse ${key} key, must be of type string, but ${goKind(v)} found`);
+    return toByteString(v);
+  };
+  const u: GoUrl = { ...EMPTY_URL, scheme: get('scheme'), host: get('host'), path: get('path'), rawQuery: get('query'), opaque: get('opaque'), fragment: get('fragment') };
+  const userinfo = get('userinfo');
+  if (userinfo !== '') {
+    const raw = `proto://${userinfo}@host`;
+    try {
+      u.user = parseGoUrl(raw).user;
+    } catch (e) {
+      if (e instanceof GoUrlError) throw new GoCallError(`unable to parse userinfo in dict: ${urlErrorText(fromByteString(raw), e.reason)}`);
+      throw e;
+    }
+  }
+  return fromByteString(formatGoUrl(u));
 }
 
 /** sprig's durationRound: the largest unit only (y, mo, d, h, m, s). */
