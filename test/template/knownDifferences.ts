@@ -6,8 +6,6 @@ export const KNOWN_DIFFERENCES: ReadonlyMap<string, string> = new Map([
   ['osm-extras/fromToml error', 'Go rendered, we failed'],
   ['osm-extras/fromToml', 'Go rendered, we failed'],
   ['osm-extras/fromYaml error', 'outputs differ'],
-  ['print/printf b of float', 'outputs differ'],
-  ['print/printf float flags', 'outputs differ'],
   ['sprig-math/conversion types', 'outputs differ'],
   ['sprig-math/math result types', 'outputs differ'],
   ['sprig-misc/typeOf of dict and list funcs', 'Go rendered, we failed'],
