@@ -59,7 +59,9 @@ function literal(s: string, indent: number): string {
 
 function deref(v: unknown): unknown {
   while (v instanceof GoPointer) v = v.elem;
-  return v;
+  // An encoding.TextMarshaler (semver.Version) is written as its text.
+  const text = v instanceof GoStruct ? v.methods?.MarshalText : undefined;
+  return text !== undefined ? String(text.call()) : v;
 }
 
 /** A value under `key:` of a map whose base column is `base`. */
