@@ -163,8 +163,7 @@ export class Executor {
         }
         return NORMAL;
       case 'range':
-        this.walkRange(dot, node);
-        return NORMAL;
+        return this.walkRange(dot, node);
       case 'template':
         this.walkTemplate(dot, node);
         return NORMAL;
@@ -188,7 +187,12 @@ export class Executor {
     return flow;
   }
 
-  private walkRange(dot: Val, r: RangeNode): void {
+  /**
+   * A {{break}} or {{continue}} in the body acts on this range. In the else list they belong to an outer
+   * range; like Go (whose walkRange recovers any break panic) a break there only ends the else list, while
+   * a continue goes on to the outer range's next iteration.
+   */
+  private walkRange(dot: Val, r: RangeNode): Flow {
     this.at(r);
     const outer = this.vars.length;
     let val = this.evalPipeline(dot, r.pipe).v;
@@ -221,8 +225,10 @@ export class Executor {
       this.errorf(`range can't iterate over ${formatValue(val)}`);
     }
     // Nothing to iterate (an empty collection, or the invalid value of a missing key or nil data): else.
-    if (!ranged && r.elseList !== undefined) this.walk(dot, r.elseList);
+    let flow: Flow = NORMAL;
+    if (!ranged && r.elseList !== undefined && this.walk(dot, r.elseList) === CONTINUE) flow = CONTINUE;
     this.vars.length = outer;
+    return flow;
   }
 
   private rangeIteration(r: RangeNode, mark: number, index: Val, elem: Val): Flow {

@@ -69,6 +69,13 @@ const cases: GoCase[] = [
   { name: 'pipeline passes the last argument', template: '{{ 3 | print 1 2 }}', out: '1 2 3' },
   { name: 'method-like call on map value', template: '{{ .m.k }}', data: { m: { k: [1n, 2n] } }, out: '[1 2]' },
   { name: 'nested map printing', template: '{{ . }}', data: { b: { d: [1n, { e: null }] }, a: 1.5 }, out: 'map[a:1.5 b:map[d:[1 map[e:<nil>]]]]' },
+  { name: 'continue in the else of an inner range continues the outer one', template: '{{ range .l }}a{{ range .e }}{{ else }}b{{ continue }}c{{ end }}d{{ . }}{{ end }}', data: { l: [1n, 2n], e: [] }, err: 'template: t:1:24: executing "t" at <.e>: can\'t evaluate field e in type interface {}' },
+  { name: 'break in the else of an inner range only ends that else', template: '{{ range .l }}a{{ range .e }}{{ else }}b{{ break }}c{{ end }}d{{ . }}{{ end }}', data: { l: [1n, 2n], e: [] }, err: 'template: t:1:24: executing "t" at <.e>: can\'t evaluate field e in type interface {}' },
+  { name: 'break inside if in an inner else', template: '{{ range .l }}a{{ range .e }}{{ else }}{{ if true }}b{{ break }}{{ end }}c{{ end }}d{{ . }}{{ end }}', data: { l: [1n, 2n], e: [] }, err: 'template: t:1:24: executing "t" at <.e>: can\'t evaluate field e in type interface {}' },
+  { name: 'continue through with and if', template: '{{ range .l }}a{{ with . }}{{ if eq . 1 }}{{ continue }}{{ end }}{{ end }}d{{ . }}{{ end }}', data: { l: [1n, 2n] }, out: 'aad2' },
+  { name: 'continue through two else lists', template: '{{ range .l }}{{ range .e }}{{ else }}{{ range .e }}{{ else }}{{ continue }}{{ end }}x{{ end }}y{{ end }}', data: { l: [1n, 2n], e: [] }, err: 'template: t:1:23: executing "t" at <.e>: can\'t evaluate field e in type interface {}' },
+  { name: 'break in a nested else list', template: '{{ range .l }}{{ range .e }}{{ else }}{{ range .e }}{{ else }}{{ break }}{{ end }}x{{ end }}y{{ end }}', data: { l: [1n, 2n], e: [] }, err: 'template: t:1:23: executing "t" at <.e>: can\'t evaluate field e in type interface {}' },
+  { name: 'break in a called template stays there', template: '{{ define "t" }}{{ range . }}{{ break }}{{ end }}x{{ end }}{{ range .l }}{{ template "t" $.l }}{{ . }}{{ end }}', data: { l: [1n, 2n] }, err: 'template: t:1: template: multiple definition of template "t"' },
 ];
 
 runGoCases('exec', cases);
