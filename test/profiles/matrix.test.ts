@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { runOn } from '../support/runInProcess.ts';
 import { EMBEDDED_PROFILES } from '../../src/profiles/embeddedProfiles.ts';
 import { checkUserDataSize, USER_DATA_LIMITS } from '../../src/render/userDataSizeCheck.ts';
@@ -192,6 +193,13 @@ test('node behaviour across the matrix: versions, dual-stack, pinned CA, token o
         assert.equal(f.mode, 0o600, where);
       }
     }
+    // The kubelet configuration is well-formed YAML with the settings the node needs.
+    const kubeletConfig = parse(file('/etc/kubernetes/kubelet.conf')!.content);
+    assert.equal(kubeletConfig.kind, 'KubeletConfiguration', label(c, 'kubelet.conf'));
+    assert.deepEqual(kubeletConfig.clusterDNS, ['10.96.0.10']);
+    assert.deepEqual(kubeletConfig.featureGates, { RotateKubeletServerCertificate: true });
+    assert.equal(kubeletConfig.cgroupDriver, 'systemd');
+    assert.equal(kubeletConfig.protectKernelDefaults, true);
     // The API server is reached with the cluster CA the config gave us.
     assert.ok(file('/etc/kubernetes/pki/ca.crt')!.content.includes('BEGIN CERTIFICATE'), label(c, 'ca'));
     assert.match(file('/opt/bin/osm-fetch-secret')!.content, /--cacert "\$\{ca_file\}"/);
