@@ -569,6 +569,12 @@ class Printer {
 
 /** fmt.Sprint of one value: what {{.}} prints for a valid value. */
 export function formatValue(v: unknown): string {
+  // The common cases print as themselves under %v without flags.
+  switch (typeof v) {
+    case 'string': return v;
+    case 'bigint': return v.toString();
+    case 'boolean': return v ? 'true' : 'false';
+  }
   const p = new Printer();
   p.printArg(v, 'v');
   return p.buf;
