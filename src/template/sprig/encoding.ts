@@ -1,5 +1,4 @@
 // Encodings: base64/base32, JSON (Go encoding/json output), hashes, paths, regular expressions.
-import { createHash } from 'node:crypto';
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
 import { GoPointer, GoStringer, GoStruct, isGoMap } from '../values.ts';
 import { compareBytes, formatFloat, goQuote } from '../goFormat.ts';
@@ -198,18 +197,6 @@ export const encodingFuncs: FuncMap = {
   mustToPrettyJson: goFunc(['any'], (v: unknown) => goJsonMarshal(v, '  ')),
   toRawJson: goFunc(['any'], (v: unknown) => withoutHtmlEscapes(goJsonMarshal(v))),
   mustToRawJson: goFunc(['any'], (v: unknown) => withoutHtmlEscapes(goJsonMarshal(v))),
-  sha1sum: goFunc(['string'], (s: string) => createHash('sha1').update(s, 'utf8').digest('hex')),
-  sha256sum: goFunc(['string'], (s: string) => createHash('sha256').update(s, 'utf8').digest('hex')),
-  sha512sum: goFunc(['string'], (s: string) => createHash('sha512').update(s, 'utf8').digest('hex')),
-  adler32sum: goFunc(['string'], (s: string) => {
-    let a = 1;
-    let b = 0;
-    for (const byte of Buffer.from(s, 'utf8')) {
-      a = (a + byte) % 65521;
-      b = (b + a) % 65521;
-    }
-    return String(((b << 16) | a) >>> 0);
-  }),
   ...pathFuncs(''),
   ...pathFuncs('os'),
   urlParse: goFunc(['string'], urlParse),

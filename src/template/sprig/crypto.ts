@@ -1,0 +1,48 @@
+// sprig's hermetic crypto helpers: digests of a string's UTF-8 bytes, and decryptAES (AES-256-CBC with
+// the IV in front, as encryptAES writes it; encryptAES itself draws a random IV and is left out).
+import { createDecipheriv, createHash } from 'node:crypto';
+import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
+import { base64Decode, CorruptInputError } from './goStdlib.ts';
+
+const digest = (algorithm: string) => goFunc(['string'], (s: string) => createHash(algorithm).update(s, 'utf8').digest('hex'));
+
+function adler32(s: string): string {
+  let a = 1;
+  let b = 0;
+  for (const byte of Buffer.from(s, 'utf8')) {
+    a = (a + byte) % 65521;
+    b = (b + a) % 65521;
+  }
+  return String(((b << 16) | a) >>> 0);
+}
+
+/** sprig's decryptAES, with the runtime panics Go reports for malformed input. */
+function decryptAES(password: string, crypt64: string): string {
+  const key = Buffer.alloc(32);
+  Buffer.from(password, 'utf8').copy(key, 0, 0, 32);
+  let crypt: Uint8Array;
+  try {
+    crypt = base64Decode(crypt64);
+  } catch (e) {
+    if (e instanceof CorruptInputError) throw new GoCallError(e.message);
+    throw e;
+  }
+  if (crypt.length < 16) throw new GoCallError(`runtime error: slice bounds out of range [:16] with capacity ${crypt.length}`);
+  const body = crypt.subarray(16);
+  if (body.length % 16 !== 0) throw new GoCallError('crypto/cipher: input not full blocks');
+  const decipher = createDecipheriv('aes-256-cbc', key, crypt.subarray(0, 16));
+  decipher.setAutoPadding(false);
+  const plain = Buffer.concat([decipher.update(body), decipher.final()]);
+  if (plain.length === 0) throw new GoCallError('runtime error: index out of range [-1]');
+  const end = plain.length - plain[plain.length - 1]!;
+  if (end < 0) throw new GoCallError(`runtime error: slice bounds out of range [:${end}]`);
+  return plain.subarray(0, end).toString('utf8');
+}
+
+export const cryptoFuncs: FuncMap = {
+  sha1sum: digest('sha1'),
+  sha256sum: digest('sha256'),
+  sha512sum: digest('sha512'),
+  adler32sum: goFunc(['string'], adler32),
+  decryptAES: goFunc(['string', 'string'], decryptAES),
+};
