@@ -183,7 +183,12 @@ function renderOne(
     nextState.machineDeployments.set(key, decision.state);
     // What OSM would see in the cluster: the Git annotations plus machine-controller's revision.
     const inCluster: MachineDeployment = { ...md, annotations: { ...md.annotations, [REVISION_ANNOTATION]: decision.revision } };
-    const objects = renderMachineDeployment(inCluster, osp, { config, facts, funcs: osmTemplateFuncs, limits: config.templateLimits, containerRuntime, secrets }).objects;
+    const rendered = renderMachineDeployment(inCluster, osp, { config, facts, funcs: osmTemplateFuncs, limits: config.templateLimits, containerRuntime, secrets });
+    for (const f of rendered.findings) {
+      results.push({ severity: f.severity, message: f.message, resourceRef: refOf(item.object), field: { path: 'spec.template.spec.providerSpec.value.cloudProvider' }, ...fileOf(item.object) });
+    }
+    if (rendered.findings.some((f) => f.severity === 'error')) return [];
+    const objects = rendered.objects;
     const extra = syncAnnotations(config.gitops.syncAnnotations);
     if (Object.keys(extra).length === 0) return objects;
     return objects.map((o: any) => (o.kind === 'OperatingSystemConfig' || o.immutable === true ? { ...o, metadata: { ...o.metadata, annotations: { ...(o.metadata.annotations ?? {}), ...extra } } } : o));

@@ -24,6 +24,7 @@ import {
 } from './generatedResources.ts';
 import { edgeProviderScriptSecret } from './edgeProviderScript.ts';
 import { ARTIFACT_DEFAULTS } from '../profiles/artifactDefaults.ts';
+import { checkUserDataSize, type UserDataSizeFinding } from './userDataSizeCheck.ts';
 import { bootstrapTokenSecret, deriveBootstrapToken } from '../gitops/derivedBootstrapToken.ts';
 
 export interface RenderInputs {
@@ -38,6 +39,8 @@ export interface RenderInputs {
 
 export interface RenderedMachineDeployment {
   objects: Record<string, unknown>[];
+  /** Size findings for the bootstrap user-data (the part the cloud receives). */
+  findings: UserDataSizeFinding[];
 }
 
 export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry, inputs: RenderInputs): RenderedMachineDeployment {
@@ -106,15 +109,17 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
     };
     return spec.provisioningUtility === 'ignition' ? emitIgnition(input, config.ignitionSpec) : emitCloudInit(input);
   };
+  const bootstrapUserData = userData(spec.bootstrapConfig, 'bootstrap');
+  const sizeFinding = checkUserDataSize(spec.cloudProvider.name, Buffer.byteLength(bootstrapUserData, 'utf8'));
   const objects: Record<string, unknown>[] = [
     operatingSystemConfigObject(md, config.namespace, annotations, spec),
-    cloudConfigSecretObject(md, 'bootstrap', annotations, userData(spec.bootstrapConfig, 'bootstrap')),
+    cloudConfigSecretObject(md, 'bootstrap', annotations, bootstrapUserData),
     cloudConfigSecretObject(md, 'provisioning', annotations, userData(spec.provisioningConfig, 'provisioning')),
     kubeletBootstrapSecretObject(md, kubeconfig),
   ];
   if (tokenSecret !== undefined) objects.push(tokenSecret);
   if (spec.cloudProvider.name === 'edge') objects.push(edgeProviderScriptSecret(md, facts.cloudInitGetterToken, serverURL));
-  return { objects };
+  return { objects, findings: sizeFinding ? [sizeFinding] : [] };
 }
 
 function distUpgradeOnBoot(md: MachineDeployment): boolean {
