@@ -1,10 +1,12 @@
-// "data:," URLs as the Container Linux Config transpiler writes them (vincent-petithory/dataurl EscapeString):
-// only [A-Za-z0-9] and -_.!~*'() stay literal; every other byte is %XX with uppercase hex.
+// "data:," URLs as ct writes inline file contents (vincent-petithory/dataurl's EscapeString): bytes in
+// [A-Za-z0-9] and -_.!~*'() stay literal, every other byte of the UTF-8 becomes %XX with uppercase hex.
+const ESCAPED: readonly string[] = Array.from({ length: 256 }, (_, b) => {
+  const c = String.fromCharCode(b);
+  return /[A-Za-z0-9\-_.!~*'()]/.test(c) ? c : '%' + b.toString(16).toUpperCase().padStart(2, '0');
+});
+
 export function dataUrl(content: string): string {
   let out = 'data:,';
-  for (const b of Buffer.from(content, 'utf8')) {
-    const c = String.fromCharCode(b);
-    out += /[A-Za-z0-9\-_.!~*'()]/.test(c) ? c : '%' + b.toString(16).toUpperCase().padStart(2, '0');
-  }
+  for (const b of Buffer.from(content, 'utf8')) out += ESCAPED[b];
   return out;
 }

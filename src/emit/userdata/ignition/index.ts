@@ -1,10 +1,16 @@
-// OSC config -> Ignition user-data for Flatcar: OSM's 2.3.0 by default, 3.3.0 on request.
+// OSC config → Ignition user-data for Flatcar, the way OSM makes it: render the Container Linux Config,
+// parse it like ct v0.9.4 (yaml.v3), convert and validate (any report entry fails), marshal spec 2.3.0 as Go
+// does. Spec 3.3.0 is our addition: the same converted content written for Ignition 3.
 import type { UserDataInput } from '../input.ts';
-import { renderContainerLinuxConfig } from './containerLinuxConfig.ts';
-import { ignition23, ignition33, parseContainerLinuxConfig } from './transpile.ts';
+import { renderContainerLinuxConfig } from './clc.ts';
+import { parseContainerLinuxConfig } from './clcParse.ts';
+import { marshalIgnition23 } from './json.ts';
+import { marshalIgnition33 } from './spec33.ts';
+import { transpileToIgnition23 } from './transpile.ts';
 
-export function emitIgnition(input: UserDataInput, spec: '2.3.0' | '3.3.0' = '2.3.0'): string {
-  const clc = renderContainerLinuxConfig(input);
-  const parsed = parseContainerLinuxConfig(clc);
-  return spec === '3.3.0' ? ignition33(parsed) : ignition23(parsed);
+export type IgnitionSpec = '2.3.0' | '3.3.0';
+
+export function emitIgnition(input: UserDataInput, spec: IgnitionSpec = '2.3.0'): string {
+  const config = transpileToIgnition23(parseContainerLinuxConfig(renderContainerLinuxConfig(input)));
+  return spec === '3.3.0' ? marshalIgnition33(config) : marshalIgnition23(config);
 }

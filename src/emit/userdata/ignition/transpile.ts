@@ -1,76 +1,69 @@
-// CLC YAML -> Ignition config. Parses the CLC like yaml.v3 (plain 0755 is octal) and builds Ignition 2.3.0
-// (what OSM emits, via ct v0.9.4) or 3.3.0, serialized like Go's encoding/json in struct field order.
-import { parseDocument } from 'yaml';
-import { PARSE_OPTIONS } from '../../../io/yamlSchema.ts';
-import { goJsonString } from '../../../encoding/goJson.ts';
+// ct's config.Convert (platform "") from our parsed Container Linux Config to Ignition 2.3.0, followed by
+// Ignition's validation report. OSM refuses the result when that report has any entry at all, warnings
+// included (an enabled unit without an [Install] section is the one warning our input can draw), so this
+// throws on the first report, with every entry in ct's order and format.
+import { goQuote } from '../../../template/goStrconv.ts';
 import { UserDataError } from '../errors.ts';
+import type { ClcConfig, Position } from './clcParse.ts';
 import { dataUrl } from './dataUrl.ts';
+import { parseUnitContent } from './systemdUnit.ts';
+import type { Ignition23Config, Ignition23File, Ignition23Unit } from './types23.ts';
 
-interface ClcFile { path: string; mode: number; contents: string }
-interface ClcUnit { name: string; enabled: boolean; mask: boolean; contents?: string; dropins: Array<{ name: string; contents: string }> }
-interface Clc { users: string[]; files: ClcFile[]; units: ClcUnit[] }
+const DEFAULT_FILE_MODE = 0o644;
+const UNIT_EXTENSIONS = new Set(['.service', '.socket', '.device', '.mount', '.automount', '.swap', '.target', '.path', '.timer', '.snapshot', '.slice', '.scope']);
 
-const UNIT_TYPES = /\.(service|socket|device|mount|automount|swap|target|path|timer|snapshot|slice|scope)$/;
-
-export function parseContainerLinuxConfig(text: string): Clc {
-  const doc = parseDocument(text, PARSE_OPTIONS);
-  if (doc.errors.length > 0) throw new UserDataError(`failed to validate coreos cloud config: ${doc.errors[0]!.message}`);
-  const v = doc.toJS() as any;
-  const users = (v?.passwd?.users?.[0]?.ssh_authorized_keys ?? []).map(String);
-  const files: ClcFile[] = (v?.storage?.files ?? []).map((f: any) => {
-    if (typeof f.path !== 'string' || !f.path.startsWith('/')) throw new UserDataError(`failed to convert container linux config to ignition: path not absolute: ${f.path}`);
-    if (typeof f.mode !== 'number') throw new UserDataError(`failed to convert container linux config to ignition: invalid mode for ${f.path}`);
-    return { path: f.path, mode: f.mode, contents: String(f.contents?.inline ?? '') };
-  });
-  const units: ClcUnit[] = (v?.systemd?.units ?? []).map((u: any) => {
-    const name = String(u.name);
-    if (!UNIT_TYPES.test(name)) throw new UserDataError(`failed to convert container linux config to ignition: invalid systemd unit extension: ${name}`);
-    return {
-      name,
-      enabled: u.enabled === true,
-      mask: u.mask === true,
-      ...(typeof u.contents === 'string' ? { contents: u.contents } : {}),
-      dropins: (u.dropins ?? []).map((d: any) => ({ name: String(d.name), contents: String(d.contents ?? '') })),
-    };
-  });
-  return { users, files, units };
+interface Entry {
+  kind: 'error' | 'warning';
+  message: string;
+  at: Position;
 }
 
-const str = goJsonString;
-const list = (xs: string[]) => '[' + xs.join(',') + ']';
-
-export function ignition23(c: Clc): string {
-  const passwd = c.users.length > 0 ? `{"users":[{"name":"core","sshAuthorizedKeys":${list(c.users.map(str))}}]}` : '{}';
-  const files = c.files.map((f) => `{"filesystem":"root","path":${str(f.path)},"contents":{"source":${str(dataUrl(f.contents))},"verification":{}},"mode":${f.mode}}`);
-  const storage = files.length > 0 ? `{"files":${list(files)}}` : '{}';
-  const units = c.units.map((u) => {
-    const parts: string[] = [];
-    if (u.contents) parts.push(`"contents":${str(u.contents)}`);
-    if (u.dropins.length > 0) parts.push(`"dropins":${list(u.dropins.map((d) => `{"contents":${str(d.contents)},"name":${str(d.name)}}`))}`);
-    parts.push(`"enabled":${u.enabled}`);
-    if (u.mask) parts.push('"mask":true');
-    parts.push(`"name":${str(u.name)}`);
-    return '{' + parts.join(',') + '}';
-  });
-  const systemd = units.length > 0 ? `{"units":${list(units)}}` : '{}';
-  return `{"ignition":{"config":{},"security":{"tls":{}},"timeouts":{},"version":"2.3.0"},"networkd":{},"passwd":${passwd},"storage":${storage},"systemd":${systemd}}`;
+/** Go's path.Ext: from the last dot of the last slash-separated element. */
+function pathExt(p: string): string {
+  for (let i = p.length - 1; i >= 0 && p[i] !== '/'; i--) if (p[i] === '.') return p.slice(i);
+  return '';
 }
 
-/** Ignition spec 3.3.0 with the same content (our addition; validated with ignition-validate). */
-export function ignition33(c: Clc): string {
-  const out: Record<string, unknown> = { ignition: { version: '3.3.0' } };
-  if (c.users.length > 0) out.passwd = { users: [{ name: 'core', sshAuthorizedKeys: c.users }] };
-  if (c.files.length > 0) out.storage = { files: c.files.map((f) => ({ path: f.path, contents: { source: dataUrl(f.contents) }, mode: f.mode, overwrite: true })) };
-  if (c.units.length > 0) {
-    out.systemd = {
-      units: c.units.map((u) => ({
-        name: u.name,
-        enabled: u.enabled,
-        ...(u.mask ? { mask: true } : {}),
-        ...(u.contents ? { contents: u.contents } : {}),
-        ...(u.dropins.length > 0 ? { dropins: u.dropins } : {}),
-      })),
-    };
-  }
-  return JSON.stringify(out);
+function formatEntry(e: Entry): string {
+  return e.at.line !== 0 ? `${e.kind} at line ${e.at.line}, column ${e.at.column}\n${e.message}` : `${e.kind}: ${e.message}`;
+}
+
+/** Ignition's check of unit (and drop-in) contents, as "invalid unit content: ..." or nothing. */
+function unitContentError(contents: string): { error?: string; sections: string[] | null } {
+  const parsed = parseUnitContent(contents);
+  if (!parsed.ok) return { error: `invalid unit content: ${parsed.error}`, sections: null };
+  return { sections: parsed.options.length > 0 ? parsed.options.map((o) => o.section) : null };
+}
+
+export function transpileToIgnition23(clc: ClcConfig): Ignition23Config {
+  const report: Entry[] = [];
+
+  const users = clc.users.map((u) => ({ name: u.name, sshAuthorizedKeys: u.sshAuthorizedKeys }));
+
+  const files: Ignition23File[] = clc.files.map((f) => {
+    const mode = f.mode === null ? DEFAULT_FILE_MODE : f.mode;
+    if (!f.path.startsWith('/')) report.push({ kind: 'error', message: 'path not absolute', at: f.pathAt ?? f.at });
+    if (mode < 0 || mode > 0o7777) report.push({ kind: 'error', message: 'illegal file mode', at: f.modeAt ?? f.at });
+    return { filesystem: f.filesystem === '' ? 'root' : f.filesystem, path: f.path, source: dataUrl(f.inline), mode: Number(mode) };
+  });
+
+  const units: Ignition23Unit[] = clc.units.map((u) => {
+    const content = unitContentError(u.contents);
+    if (content.error !== undefined) report.push({ kind: 'error', message: content.error, at: u.contentsAt ?? u.at });
+    // Install sections matter only for enabled units that have contents Ignition could parse.
+    if (u.enabled === true && u.contents !== '' && content.sections !== null && !content.sections.includes('Install')) {
+      report.push({ kind: 'warning', message: `unit ${goQuote(u.name)} is enabled, but has no install section so enable does nothing`, at: u.contentsAt ?? u.at });
+    }
+    for (const d of u.dropins) {
+      const dropinContent = unitContentError(d.contents);
+      if (dropinContent.error !== undefined) report.push({ kind: 'error', message: dropinContent.error, at: d.at });
+      if (pathExt(d.name) !== '.conf') report.push({ kind: 'error', message: 'invalid systemd drop-in extension', at: d.at });
+    }
+    if (!UNIT_EXTENSIONS.has(pathExt(u.name))) report.push({ kind: 'error', message: 'invalid systemd unit extension', at: u.nameAt ?? u.at });
+    return { name: u.name, enabled: u.enabled, mask: u.mask, contents: u.contents, dropins: u.dropins.map((d) => ({ name: d.name, contents: d.contents })) };
+  });
+
+  // Collected in Ignition's validation order: files (path, then mode), then units (contents, drop-ins, name).
+  if (report.length > 0) throw new UserDataError(`failed to convert container linux config to ignition: ${report.map(formatEntry).join('\n')}`);
+  return { passwd: { users }, storage: { files }, systemd: { units } };
 }

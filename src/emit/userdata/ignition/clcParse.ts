@@ -1,0 +1,364 @@
+// ct's config.Parse for the Container Linux Config we render: YAML → ct's config types, decoded with
+// gopkg.in/yaml.v3's rules (see ./yamlV3.ts) and failing where it fails, with its error texts where we can
+// reproduce them. Only the fields our CLC uses are modelled; the positions kept are the ones Ignition's
+// validation report points at.
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, Scalar, type Document, type Node } from 'yaml';
+import { goQuote } from '../../../template/goStrconv.ts';
+import { UserDataError } from '../errors.ts';
+import { blockScalarTabError, prepareForParser, resolvePlain, type Resolved } from './yamlV3.ts';
+
+/** yaml.v3's 1-based line and column of a node. */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export interface ClcUser {
+  name: string;
+  sshAuthorizedKeys: string[];
+}
+
+export interface ClcFile {
+  at: Position;
+  path: string;
+  pathAt?: Position;
+  filesystem: string;
+  /** null when the YAML value is null: ct then defaults it to 0644. */
+  mode: bigint | null;
+  modeAt?: Position;
+  inline: string;
+}
+
+export interface ClcDropIn {
+  at: Position;
+  name: string;
+  contents: string;
+}
+
+export interface ClcUnit {
+  at: Position;
+  name: string;
+  nameAt?: Position;
+  /** ct's `enabled` is a *bool: null when absent or null. */
+  enabled: boolean | null;
+  mask: boolean;
+  contents: string;
+  contentsAt?: Position;
+  dropins: ClcDropIn[];
+}
+
+export interface ClcConfig {
+  users: ClcUser[];
+  files: ClcFile[];
+  units: ClcUnit[];
+}
+
+const PARSE_ERROR = 'failed to validate coreos cloud config';
+
+// ct fields we never render. Reaching one means rendered content changed the YAML structure; rather than
+// model all of ct, such input is refused.
+const UNMODELLED: Record<string, readonly string[]> = {
+  config: ['version', 'ignition', 'networkd', 'etcd', 'flannel', 'update', 'docker', 'locksmith'],
+  storage: ['disks', 'raid', 'filesystems', 'directories', 'links'],
+  file: ['user', 'group', 'overwrite', 'append'],
+  contents: ['remote', 'local'],
+  passwd: ['groups'],
+  user: ['password_hash', 'create', 'uid', 'gecos', 'home_dir', 'no_create_home', 'primary_group', 'groups', 'no_user_group', 'system', 'no_log_init', 'shell'],
+  systemd: [],
+  unit: ['enable'],
+  dropin: [],
+};
+
+class Decoder {
+  readonly errors: string[] = [];
+
+  constructor(private readonly doc: Document, private readonly lines: LineCounter, private readonly text: string) {}
+
+  at(node: Node): Position {
+    let offset = node.range![0];
+    // yaml.v3 places an empty value right after its ':' or '-'; the `yaml` package after the blanks that follow.
+    if (isScalar(node) && node.range![1] === offset) {
+      while (offset > 0 && (this.text[offset - 1] === ' ' || this.text[offset - 1] === '\t')) offset--;
+    }
+    const p = this.lines.linePos(offset);
+    return { line: p.line, column: p.col };
+  }
+
+  /** Aliases decode as the node they point at. */
+  deref(node: Node): Node {
+    let n = node;
+    for (let i = 0; isAlias(n) && i < 100; i++) {
+      const target = n.resolve(this.doc);
+      if (target === undefined) throw new UserDataError(`${PARSE_ERROR}: error: yaml: unknown anchor '${n.source}' referenced`);
+      n = target as Node;
+    }
+    return n;
+  }
+
+  // Explicit tags never get here (see checkLibyamlRestrictions): a node's tag is its resolved one.
+  isNull(node: Node): boolean {
+    return isScalar(node) && node.type === Scalar.PLAIN && resolvePlain(String(node.value)).tag === '!!null';
+  }
+
+  /** yaml.v3's tag of a node as its error messages show it. */
+  private tagOf(node: Node): string {
+    if (isMap(node)) return '!!map';
+    if (isSeq(node)) return '!!seq';
+    if (isScalar(node) && node.type === Scalar.PLAIN) return resolvePlain(String(node.value)).tag;
+    return '!!str';
+  }
+
+  typeError(node: Node, goType: string): void {
+    const tag = this.tagOf(node);
+    let value = '';
+    if (tag !== '!!map' && tag !== '!!seq') {
+      const bytes = Buffer.from(String((node as Scalar).value), 'utf8');
+      value = bytes.length > 10 ? ' `' + bytes.subarray(0, 7).toString('utf8') + '...`' : ' `' + bytes.toString('utf8') + '`';
+    }
+    this.errors.push(`line ${this.at(node).line}: cannot unmarshal ${tag}${value} into ${goType}`);
+  }
+
+  /**
+   * A struct: calls `field` for each key in document order. Returns false (nothing decoded) when yaml.v3
+   * would not decode it: null, a non-mapping (a type error), or duplicate keys.
+   */
+  struct(node: Node, goType: string, kind: keyof typeof UNMODELLED, field: (key: string, value: Node) => void): boolean {
+    const n = this.deref(node);
+    if (this.isNull(n)) return false;
+    if (!isMap(n)) {
+      this.typeError(n, goType);
+      return false;
+    }
+    const keys = n.items.map((pair) => ({ key: this.deref(pair.key as Node), value: pair.value as Node | null }));
+    const before = this.errors.length;
+    for (let i = 0; i < keys.length; i++) {
+      for (let j = i + 1; j < keys.length; j++) {
+        const a = keys[i]!.key;
+        const b = keys[j]!.key;
+        if (isScalar(a) && isScalar(b) && String(a.value) === String(b.value)) {
+          this.errors.push(`line ${this.at(b).line}: mapping key ${goQuote(String(b.value))} already defined at line ${this.at(a).line}`);
+        }
+      }
+    }
+    if (this.errors.length > before) return false;
+    for (const { key, value } of keys) {
+      if (!isScalar(key) || this.isNull(key)) continue;
+      const name = String(key.value);
+      if (UNMODELLED[kind]!.includes(name)) {
+        throw new UserDataError(`${PARSE_ERROR}: the rendered Container Linux Config has an unexpected "${name}" at line ${this.at(key).line} (a name or content broke its YAML structure)`);
+      }
+      if (value !== null) field(name, value);
+    }
+    return true;
+  }
+
+  /** A slice: items that do not decode (nulls included) are dropped, as yaml.v3 does. */
+  slice<T>(node: Node, goType: string, item: (n: Node) => T | undefined): T[] {
+    const n = this.deref(node);
+    if (this.isNull(n)) return [];
+    if (!isSeq(n)) {
+      this.typeError(n, goType);
+      return [];
+    }
+    const out: T[] = [];
+    for (const child of n.items) {
+      const v = item(child as Node);
+      if (v !== undefined) out.push(v);
+    }
+    return out;
+  }
+
+  /** A Go string: any non-null scalar's text; undefined (not decoded) for null or a collection. */
+  string(node: Node): string | undefined {
+    const n = this.deref(node);
+    if (this.isNull(n)) return undefined;
+    if (!isScalar(n)) {
+      this.typeError(n, 'string');
+      return undefined;
+    }
+    return String(n.value);
+  }
+
+  private resolved(n: Scalar): Resolved {
+    return n.type === Scalar.PLAIN ? resolvePlain(String(n.value)) : { tag: '!!str' };
+  }
+
+  /** A Go int (64-bit) from an int or a float, as yaml.v3 converts them. */
+  int(node: Node): bigint | undefined {
+    const n = this.deref(node);
+    if (this.isNull(n)) return undefined;
+    if (isScalar(n)) {
+      const r = this.resolved(n);
+      if (r.tag === '!!int') return r.value;
+      if (r.tag === '!!float' && r.value <= 9223372036854775807) {
+        // Go's float64 → int64 conversion; out of range it yields the minimum on amd64.
+        return Number.isFinite(r.value) && r.value > -9223372036854775808 ? BigInt(Math.trunc(r.value)) : -(2n ** 63n);
+      }
+    }
+    this.typeError(n, 'int');
+    return undefined;
+  }
+
+  /** A Go bool, with yaml.v3's YAML 1.1 spellings (yes, on, ...) accepted for typed bools. */
+  bool(node: Node): boolean | undefined {
+    const n = this.deref(node);
+    if (this.isNull(n)) return undefined;
+    if (isScalar(n)) {
+      const r = this.resolved(n);
+      if (r.tag === '!!bool') return r.value;
+      if (r.tag === '!!str') {
+        const s = String(n.value);
+        if (['y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON'].includes(s)) return true;
+        if (['n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF'].includes(s)) return false;
+      }
+    }
+    this.typeError(n, 'bool');
+    return undefined;
+  }
+}
+
+/** libyaml's anchor and alias names: ASCII letters, digits, '-' and '_'. */
+const ANCHOR_NAME = /^[0-9A-Za-z_-]+$/;
+/** Complete one-line quoted scalars; anything else is read differently by the two parsers. */
+const SINGLE_QUOTED = /^'(?:[^'\n]|'')*'$/;
+const DOUBLE_QUOTED = /^"(?:[^"\\\n]|\\.)*"$/;
+
+/**
+ * What yaml.v3 refuses (or reads otherwise) and the `yaml` package accepts: entries without a key, a tab
+ * where a block scalar's indentation is being detected, anchor names outside [0-9A-Za-z_-]. Quoted scalars
+ * that are unterminated or span lines, and tags, are refused outright rather than modelled: only a path,
+ * key or name holding a quote, a line break or a leading "!" gets there.
+ */
+function checkLibyamlRestrictions(node: Node | null, text: string, lines: LineCounter): void {
+  if (node === null) return;
+  const fail = (problem: string): never => {
+    throw new UserDataError(`${PARSE_ERROR}: error: yaml: ${problem}`);
+  };
+  if (node.anchor !== undefined && !ANCHOR_NAME.test(node.anchor)) fail('did not find expected alphabetic or numeric character');
+  // Only a key or name starting with "!" gets a tag here; yaml.v3's tag rules differ too much to follow.
+  if (node.tag !== undefined) fail(`a value starts with the YAML tag ${node.tag}, which is not supported`);
+  if (isAlias(node)) {
+    if (!ANCHOR_NAME.test(node.source)) fail('did not find expected alphabetic or numeric character');
+    return;
+  }
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      // The `yaml` package reads a line starting with ": " as an entry with an empty (zero-width) key.
+      const key = pair.key as Node | null;
+      if (key === null || (isScalar(key) && key.range![0] === key.range![1])) fail('did not find expected key');
+      checkLibyamlRestrictions(key, text, lines);
+      checkLibyamlRestrictions(pair.value as Node | null, text, lines);
+    }
+    return;
+  }
+  if (isSeq(node)) {
+    for (const item of node.items) checkLibyamlRestrictions(item as Node, text, lines);
+    return;
+  }
+  if (!isScalar(node)) return;
+  const source = text.slice(node.range![0], node.range![1]);
+  if (node.type === Scalar.QUOTE_SINGLE && !SINGLE_QUOTED.test(source)) fail(`unsupported single-quoted value ${source.split('\n')[0]} (unterminated or spanning lines)`);
+  if (node.type === Scalar.QUOTE_DOUBLE && !DOUBLE_QUOTED.test(source)) fail(`unsupported double-quoted value ${source.split('\n')[0]} (unterminated or spanning lines)`);
+  if (node.type !== Scalar.BLOCK_LITERAL && node.type !== Scalar.BLOCK_FOLDED) return;
+  const start = node.range![0];
+  const headerEnd = text.indexOf('\n', start);
+  if (headerEnd < 0 || /[1-9]/.test(text.slice(start, headerEnd).replace(/#.*/, ''))) return; // explicit indentation
+  // yaml.v3 reports the line of the block scalar's header.
+  const error = blockScalarTabError(text.slice(headerEnd + 1, node.range![2]));
+  if (error !== undefined) fail(`line ${lines.linePos(start).line}: ${error}`);
+}
+
+export function parseContainerLinuxConfig(clc: string): ClcConfig {
+  const prepared = prepareForParser(clc);
+  if (!prepared.ok) throw new UserDataError(`${PARSE_ERROR}: error: ${prepared.error}`);
+  const text = prepared.text;
+  const lines = new LineCounter();
+  // Strings only (yaml.v3's resolution is applied while decoding); duplicate keys are checked like yaml.v3.
+  const docs = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, lineCounter: lines, prettyErrors: false });
+  const config: ClcConfig = { users: [], files: [], units: [] };
+  if (!Array.isArray(docs) || docs.length === 0) return config;
+  // Only reachable through a CR or NEL in content putting `---` or `...` at the start of a line. yaml.v3
+  // would then read the first document only and silently drop the rest of the config (or fail on it,
+  // depending on how far its scanner looked ahead): refused instead.
+  if (docs.length > 1) throw new UserDataError(`${PARSE_ERROR}: error: yaml: a line break in content turns a "---" or "..." into a YAML document marker (line ${lines.linePos(docs[1]!.range[0]).line})`);
+  const doc = docs[0]!;
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    throw new UserDataError(`${PARSE_ERROR}: error: yaml: line ${lines.linePos(e.pos[0]).line}: ${e.message}`);
+  }
+  checkLibyamlRestrictions(doc.contents as Node | null, text, lines);
+
+  if (doc.contents === null) return config;
+  const d = new Decoder(doc, lines, text);
+
+  d.struct(doc.contents as Node, 'types.Config', 'config', (key, value) => {
+    if (key === 'passwd') {
+      d.struct(value, 'types.Passwd', 'passwd', (k, v) => {
+        if (k === 'users') config.users = d.slice(v, '[]types.User', (item) => decodeUser(d, item));
+      });
+    } else if (key === 'storage') {
+      d.struct(value, 'types.Storage', 'storage', (k, v) => {
+        if (k === 'files') config.files = d.slice(v, '[]types.File', (item) => decodeFile(d, item));
+      });
+    } else if (key === 'systemd') {
+      d.struct(value, 'types.Systemd', 'systemd', (k, v) => {
+        if (k === 'units') config.units = d.slice(v, '[]types.SystemdUnit', (item) => decodeUnit(d, item));
+      });
+    }
+  });
+  if (d.errors.length > 0) throw new UserDataError(`${PARSE_ERROR}: error: yaml: unmarshal errors:\n  ${d.errors.join('\n  ')}`);
+  return config;
+}
+
+function decodeUser(d: Decoder, node: Node): ClcUser | undefined {
+  const user: ClcUser = { name: '', sshAuthorizedKeys: [] };
+  const ok = d.struct(node, 'types.User', 'user', (k, v) => {
+    if (k === 'name') user.name = d.string(v) ?? user.name;
+    else if (k === 'ssh_authorized_keys') user.sshAuthorizedKeys = d.slice(v, '[]string', (item) => d.string(item));
+  });
+  return ok ? user : undefined;
+}
+
+function decodeFile(d: Decoder, node: Node): ClcFile | undefined {
+  const file: ClcFile = { at: d.at(d.deref(node)), path: '', filesystem: '', mode: null, inline: '' };
+  const ok = d.struct(node, 'types.File', 'file', (k, v) => {
+    if (k === 'path') {
+      file.path = d.string(v) ?? file.path;
+      file.pathAt = d.at(d.deref(v));
+    } else if (k === 'filesystem') file.filesystem = d.string(v) ?? file.filesystem;
+    else if (k === 'mode') {
+      file.mode = d.int(v) ?? null;
+      file.modeAt = d.at(d.deref(v));
+    } else if (k === 'contents') {
+      d.struct(v, 'types.FileContents', 'contents', (ck, cv) => {
+        if (ck === 'inline') file.inline = d.string(cv) ?? file.inline;
+      });
+    }
+  });
+  return ok ? file : undefined;
+}
+
+function decodeUnit(d: Decoder, node: Node): ClcUnit | undefined {
+  const unit: ClcUnit = { at: d.at(d.deref(node)), name: '', enabled: null, mask: false, contents: '', dropins: [] };
+  const ok = d.struct(node, 'types.SystemdUnit', 'unit', (k, v) => {
+    if (k === 'name') {
+      unit.name = d.string(v) ?? unit.name;
+      unit.nameAt = d.at(d.deref(v));
+    } else if (k === 'enabled') unit.enabled = d.bool(v) ?? null;
+    else if (k === 'mask') unit.mask = d.bool(v) ?? unit.mask;
+    else if (k === 'contents') {
+      unit.contents = d.string(v) ?? unit.contents;
+      unit.contentsAt = d.at(d.deref(v));
+    } else if (k === 'dropins') unit.dropins = d.slice(v, '[]types.SystemdUnitDropIn', (item) => decodeDropIn(d, item));
+  });
+  return ok ? unit : undefined;
+}
+
+function decodeDropIn(d: Decoder, node: Node): ClcDropIn | undefined {
+  const dropin: ClcDropIn = { at: d.at(d.deref(node)), name: '', contents: '' };
+  const ok = d.struct(node, 'types.SystemdUnitDropIn', 'dropin', (k, v) => {
+    if (k === 'name') dropin.name = d.string(v) ?? dropin.name;
+    else if (k === 'contents') dropin.contents = d.string(v) ?? dropin.contents;
+  });
+  return ok ? dropin : undefined;
+}
