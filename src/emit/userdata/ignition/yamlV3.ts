@@ -124,9 +124,9 @@ export function resolvePlain(text: string): Resolved {
   return bits === undefined ? { tag: '!!str' } : { tag: '!!int', value: bits };
 }
 
-/** strconv.ParseFloat for the decimal forms that reach it (YAML_STYLE_FLOAT or a leading dot); out of range fails. */
+/** strconv.ParseFloat for the decimal forms that reach it (a leading dot or YAML_STYLE_FLOAT); out of range fails. */
 function goParseFloat(s: string): number | undefined {
-  if (!/^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(s)) return undefined;
+  if (!YAML_STYLE_FLOAT.test(s)) return undefined;
   const f = Number(s);
   return Number.isFinite(f) ? f : undefined;
 }
