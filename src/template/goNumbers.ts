@@ -80,7 +80,11 @@ const SPECIAL = /^([+-]?)(?:inf|infinity|nan)$/i;
 /** strconv.ParseFloat(text, 64); undefined for invalid syntax and for overflow (Go's ErrRange). */
 export function parseGoFloat(text: string): number | undefined {
   const special = SPECIAL.exec(text);
-  if (special) return /nan/i.test(text) ? NaN : special[1] === '-' ? -Infinity : Infinity;
+  if (special) {
+    // Go accepts a sign before "inf" but not before "nan".
+    if (/nan/i.test(text)) return special[1] === '' ? NaN : undefined;
+    return special[1] === '-' ? -Infinity : Infinity;
+  }
   if (text.includes('_') && !underscoreOK(text)) return undefined;
   const hex = HEX.exec(text);
   let v: number;

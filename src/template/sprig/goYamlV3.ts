@@ -7,7 +7,7 @@
 // writes keys that span lines or exceed 128 bytes as "? " keys.
 import { GoPointer, GoStringer, GoStruct, isGoMap } from '../values.ts';
 import { formatFloat } from '../goFormat.ts';
-import { parseGoFloat, parseGoInt } from './math.ts';
+import { parseGoFloat, parseGoInt } from '../goNumbers.ts';
 
 // --- Which strings must be quoted (encoder.stringv): those that would read back as another type ---
 
@@ -42,7 +42,7 @@ function resolvesToNonString(s: string): boolean {
   if (!/[-+0-9]/.test(c)) return false;
   if (isTimestamp(s)) return true;
   const plain = s.replace(/_/g, '');
-  if (parseGoInt(plain) !== undefined || /^\+?(0[xX][0-9a-fA-F]+|0[oO]?[0-7]+|0[bB][01]+|[0-9]+)$/.test(plain)) return true;
+  if (parseGoInt(plain, false) !== undefined || /^\+?(0[xX][0-9a-fA-F]+|0[oO]?[0-7]+|0[bB][01]+|[0-9]+)$/.test(plain)) return true;
   if (YAML_FLOAT.test(plain) && parseGoFloat(plain) !== undefined) return true;
   if (/^-?0b[01]+$/.test(plain) || /^-?0o[0-7]+$/.test(plain)) return true;
   return false;

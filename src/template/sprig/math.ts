@@ -8,68 +8,10 @@
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
 import { GoPointer, GoStringer } from '../values.ts';
 import { formatValue } from '../goFormat.ts';
+import { parseGoFloat, parseGoInt } from '../goNumbers.ts';
 
 const INT64_MIN = -(1n << 63n);
 const wrap64 = (x: bigint) => BigInt.asIntN(64, x);
-
-function underscoreOK(s: string): boolean {
-  let saw = '^';
-  let i = 0;
-  if (s.startsWith('-') || s.startsWith('+')) s = s.slice(1);
-  let hex = false;
-  if (s.length >= 2 && s[0] === '0' && /[bBoOxX]/.test(s[1]!)) {
-    i = 2;
-    saw = '0';
-    hex = /[xX]/.test(s[1]!);
-  }
-  for (; i < s.length; i++) {
-    const c = s[i]!;
-    if (/[0-9]/.test(c) || (hex && /[a-fA-F]/.test(c))) {
-      saw = '0';
-      continue;
-    }
-    if (c === '_') {
-      if (saw !== '0') return false;
-      saw = '_';
-      continue;
-    }
-    if (saw === '_') return false;
-    saw = '!';
-  }
-  return saw !== '_';
-}
-
-/** strconv.ParseInt(s, 0, 64); undefined on any error (syntax or range). */
-export function parseGoInt(s: string): bigint | undefined {
-  const m = /^([+-]?)(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|0[0-7_]*|[1-9][0-9_]*)$/.exec(s);
-  if (!m || (s.includes('_') && !underscoreOK(s))) return undefined;
-  const body = m[2]!.replace(/_/g, '');
-  if (/^0[xXoObB]$/.test(body)) return undefined;
-  const n = /^0[0-7]+$/.test(body) ? BigInt('0o' + body.slice(1)) : BigInt(body.toLowerCase().replace(/^0o/, '0o'));
-  const v = m[1] === '-' ? -n : n;
-  return v < INT64_MIN || v > -INT64_MIN - 1n ? undefined : v;
-}
-
-/** strconv.ParseFloat(s, 64); undefined on a syntax error or overflow (Go's ErrRange). */
-export function parseGoFloat(s: string): number | undefined {
-  const special = /^([+-]?)(inf|infinity|nan)$/i.exec(s);
-  if (special) {
-    if (/nan/i.test(special[2]!)) return special[1] === '' ? NaN : undefined;
-    return special[1] === '-' ? -Infinity : Infinity;
-  }
-  if (s.includes('_') && !underscoreOK(s)) return undefined;
-  const t = s.replace(/_/g, '');
-  let v: number;
-  if (/^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(t)) v = Number(t);
-  else {
-    const h = /^([+-]?)0[xX]([0-9a-fA-F]*)\.?([0-9a-fA-F]*)[pP]([+-]?[0-9]+)$/.exec(t);
-    if (!h || h[2]! + h[3]! === '') return undefined;
-    const mant = BigInt('0x' + (h[2]! + h[3]! || '0'));
-    v = Number(mant) * 2 ** (Number(h[4]) - 4 * h[3]!.length);
-    if (h[1] === '-') v = -v;
-  }
-  return Number.isFinite(v) ? v : undefined;
-}
 
 /** int64(f) on amd64. */
 function floatToInt64(f: number): bigint {
@@ -102,7 +44,7 @@ export function toInt64(v: unknown): bigint {
     case 'bigint': return wrap64(v);
     case 'number': return floatToInt64(v);
     case 'boolean': return v ? 1n : 0n;
-    case 'string': return parseGoInt(trimZeroDecimal(v)) ?? 0n;
+    case 'string': return parseGoInt(trimZeroDecimal(v), false) ?? 0n;
   }
   return 0n;
 }

@@ -8,6 +8,8 @@
 //  - plain scalars resolve to null/bool/int/float/string with yaml.v3's rules (0755 is octal, 0800 a float)
 //    and decode into Go types with its conversions and its error texts.
 
+import { parseGoFloat, parseGoInt } from '../../../template/goNumbers.ts';
+
 /** yaml.v3's reader: #x9 | #xA | #xD | [#x20-#x7E] | #x85 | [#xA0-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]. */
 function isAllowedChar(cp: number): boolean {
   return cp === 0x09 || cp === 0x0a || cp === 0x0d || (cp >= 0x20 && cp <= 0x7e) || cp === 0x85
@@ -63,29 +65,6 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 
-/** strconv.ParseInt / ParseUint with base 0 (0x, 0o, 0b prefixes, a bare leading 0 for octal), 64-bit range. */
-function parseGoInt(s: string, signed: boolean): bigint | undefined {
-  let body = s;
-  let neg = false;
-  if (signed && (body.startsWith('-') || body.startsWith('+'))) {
-    neg = body[0] === '-';
-    body = body.slice(1);
-  }
-  let base: 2 | 8 | 10 | 16 = 10;
-  let digits = body;
-  if (/^0[xX]/.test(body)) [base, digits] = [16, body.slice(2)];
-  else if (/^0[oO]/.test(body)) [base, digits] = [8, body.slice(2)];
-  else if (/^0[bB]/.test(body)) [base, digits] = [2, body.slice(2)];
-  else if (body.length > 1 && body[0] === '0') [base, digits] = [8, body.slice(1)];
-  const valid = { 2: /^[01]+$/, 8: /^[0-7]+$/, 10: /^[0-9]+$/, 16: /^[0-9a-fA-F]+$/ }[base];
-  if (!valid.test(digits)) return undefined;
-  let v = 0n;
-  for (const d of digits) v = v * BigInt(base) + BigInt(parseInt(d, base));
-  if (neg) v = -v;
-  if (signed ? v < INT64_MIN || v > INT64_MAX : v > UINT64_MAX) return undefined;
-  return v;
-}
-
 function parseBits(s: string, base: 2 | 8, signed: boolean): bigint | undefined {
   const neg = s.startsWith('-');
   const digits = neg ? s.slice(1) : s;
@@ -110,7 +89,7 @@ export function resolvePlain(text: string): Resolved {
   }
   if (!/[-+0-9]/.test(hint)) return { tag: '!!str' };
   const plain = text.replace(/_/g, '');
-  const asInt = parseGoInt(plain, true) ?? parseGoInt(plain, false);
+  const asInt = parseGoInt(plain, false) ?? parseGoInt(plain, true);
   if (asInt !== undefined) return { tag: '!!int', value: asInt };
   if (YAML_STYLE_FLOAT.test(plain)) {
     const f = goParseFloat(plain);
@@ -124,9 +103,7 @@ export function resolvePlain(text: string): Resolved {
   return bits === undefined ? { tag: '!!str' } : { tag: '!!int', value: bits };
 }
 
-/** strconv.ParseFloat for the decimal forms that reach it (a leading dot or YAML_STYLE_FLOAT); out of range fails. */
+// Only the decimal forms yaml.v3 hands to strconv.ParseFloat (a leading dot or YAML_STYLE_FLOAT) reach it.
 function goParseFloat(s: string): number | undefined {
-  if (!YAML_STYLE_FLOAT.test(s)) return undefined;
-  const f = Number(s);
-  return Number.isFinite(f) ? f : undefined;
+  return YAML_STYLE_FLOAT.test(s) ? parseGoFloat(s) : undefined;
 }
