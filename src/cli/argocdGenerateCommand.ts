@@ -7,7 +7,7 @@
 // the directory), overlaid with the Application's plugin env (ARGOCD_ENV_*) and parameters (PARAM_*); the
 // cluster secrets from files in OSM_KRM_SECRETS_DIR or env vars of the sidecar, never from Git.
 import { resolve } from 'node:path';
-import { CommandError, UsageError, type CommandIO } from './commandIO.ts';
+import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
 import { applySettings, readPluginSettings } from './argocdParameters.ts';
 import { checkNoSecretsFromGit, mountedSecretSettings, secretsDirectory } from './clusterSecrets.ts';
 import { chooseFunctionConfig } from './functionConfigSource.ts';
@@ -30,28 +30,12 @@ bootstrap-token, bootstrap-token-key) or from env vars named in the config; neve
 const CONFIG_SETTING = 'config';
 
 export function runArgoCDGenerateCommand(args: string[], io: CommandIO): number {
-  let opts: { dir: string; config?: string } | 'help';
-  try {
-    opts = parseArgs(args);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    io.stderr(`osm-krm generate: ${e.message}\n${GENERATE_USAGE}`);
-    return 2;
-  }
-  if (opts === 'help') {
-    io.stdout(GENERATE_USAGE);
-    return 0;
-  }
-  try {
+  return runSubcommand('generate', GENERATE_USAGE, args, io, parseArgs, (opts) => {
     const stream = generate(opts.dir, opts.config, io);
     if (stream === undefined) return 1;
     io.stdout(stream);
     return 0;
-  } catch (e) {
-    if (!(e instanceof CommandError)) throw e;
-    io.stderr(`osm-krm generate: ${e.message}\n`);
-    return 1;
-  }
+  });
 }
 
 function parseArgs(args: readonly string[]): { dir: string; config?: string } | 'help' {

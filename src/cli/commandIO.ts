@@ -25,3 +25,36 @@ export class CommandError extends Error {
     this.name = 'CommandError';
   }
 }
+
+/**
+ * The frame every sub-command shares: arguments parsed (usage error: message + usage, exit 2), `--help`
+ * (usage on stdout, exit 0), then `run`; a CommandError becomes one line on stderr and exit 1.
+ */
+export function runSubcommand<O>(
+  name: string,
+  usage: string,
+  args: readonly string[],
+  io: Pick<CommandIO, 'stdout' | 'stderr'>,
+  parse: (args: readonly string[]) => O | 'help',
+  run: (opts: O) => number,
+): number {
+  let opts: O | 'help';
+  try {
+    opts = parse(args);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr(`osm-krm ${name}: ${e.message}\n${usage}`);
+    return 2;
+  }
+  if (opts === 'help') {
+    io.stdout(usage);
+    return 0;
+  }
+  try {
+    return run(opts);
+  } catch (e) {
+    if (!(e instanceof CommandError)) throw e;
+    io.stderr(`osm-krm ${name}: ${e.message}\n`);
+    return 1;
+  }
+}

@@ -14,7 +14,7 @@ import type { KrmObject } from '../io/resourceList.ts';
 import { stringifyForOutput } from '../io/yamlSchema.ts';
 import { GENERATED_PATH_PREFIX } from '../function/generatedPaths.ts';
 import { isStateObject } from '../gitops/renderState.ts';
-import { CommandError, UsageError, type CommandIO } from './commandIO.ts';
+import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
 import { chooseFunctionConfig } from './functionConfigSource.ts';
 import { isDirectory, readManifestDirectory, readManifestFile, statePaths } from './manifestDirectory.ts';
 import { isAppliedManifest, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
@@ -44,25 +44,7 @@ interface Options {
 }
 
 export function runHydrateCommand(args: string[], io: CommandIO): number {
-  let opts: Options | 'help';
-  try {
-    opts = parseArgs(args);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    io.stderr(`osm-krm hydrate: ${e.message}\n${HYDRATE_USAGE}`);
-    return 2;
-  }
-  if (opts === 'help') {
-    io.stdout(HYDRATE_USAGE);
-    return 0;
-  }
-  try {
-    return hydrate(opts, io);
-  } catch (e) {
-    if (!(e instanceof CommandError)) throw e;
-    io.stderr(`osm-krm hydrate: ${e.message}\n`);
-    return 1;
-  }
+  return runSubcommand('hydrate', HYDRATE_USAGE, args, io, parseArgs, (opts) => hydrate(opts, io));
 }
 
 function parseArgs(args: readonly string[]): Options | 'help' {

@@ -6,6 +6,7 @@
 // `args` are the arguments after the `template` sub-command.
 
 import type { FuncMap } from '../template/functions.ts';
+import { CommandError, runSubcommand, UsageError } from './commandIO.ts';
 import { newTemplate, TemplateError } from '../template/index.ts';
 import { JsonDataError, parseGoJson } from '../template/jsonData.ts';
 import { osmTemplateFuncs, sprigFuncs } from '../template/sprig/index.ts';
@@ -37,8 +38,6 @@ interface Options {
   name?: string;
   funcs: FuncsName;
 }
-
-class UsageError extends Error {}
 
 function parseArgs(args: readonly string[]): Options | 'help' {
   let file: string | undefined;
@@ -89,38 +88,26 @@ function read(io: TemplateCommandIo, path: string, what: string): string {
   try {
     return io.readFile(path);
   } catch (e) {
-    throw new InputError(`cannot read ${what} ${path}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new CommandError(`cannot read ${what} ${path}: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 
-class InputError extends Error {}
-
 export function runTemplateCommand(args: string[], io: TemplateCommandIo): number {
-  let opts: Options | 'help';
-  try {
-    opts = parseArgs(args);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    io.stderr(`osm-krm template: ${e.message}\n${TEMPLATE_USAGE}`);
-    return 2;
-  }
-  if (opts === 'help') {
-    io.stdout(TEMPLATE_USAGE);
-    return 0;
-  }
-  try {
-    const source = read(io, opts.file, 'template');
-    const data = opts.data === undefined ? null : parseGoJson(read(io, opts.data, 'data file'));
-    const funcs = FUNC_MAPS[opts.funcs];
-    const t = newTemplate(opts.name ?? opts.file, funcs === undefined ? undefined : { funcs });
-    t.parse(source);
-    io.stdout(t.execute(data));
-    return 0;
-  } catch (e) {
-    if (e instanceof TemplateError) io.stderr(`${e.message}\n`);
-    else if (e instanceof InputError) io.stderr(`osm-krm template: ${e.message}\n`);
-    else if (e instanceof JsonDataError) io.stderr(`osm-krm template: ${opts.data}: ${e.message}\n`);
-    else io.stderr(`osm-krm template: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
-    return 1;
-  }
+  return runSubcommand('template', TEMPLATE_USAGE, args, io, parseArgs, (opts) => {
+    try {
+      const source = read(io, opts.file, 'template');
+      const data = opts.data === undefined ? null : parseGoJson(read(io, opts.data, 'data file'));
+      const funcs = FUNC_MAPS[opts.funcs];
+      const t = newTemplate(opts.name ?? opts.file, funcs === undefined ? undefined : { funcs });
+      t.parse(source);
+      io.stdout(t.execute(data));
+      return 0;
+    } catch (e) {
+      if (e instanceof CommandError) throw e;
+      if (e instanceof TemplateError) io.stderr(`${e.message}\n`);
+      else if (e instanceof JsonDataError) io.stderr(`osm-krm template: ${opts.data}: ${e.message}\n`);
+      else io.stderr(`osm-krm template: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+      return 1;
+    }
+  });
 }
