@@ -12,6 +12,8 @@ export interface ClusterFacts {
   /** The cloud-init-getter ServiceAccount token embedded in bootstrap user-data. */
   cloudInitGetterToken: string;
   kubernetesCACert: string;
+  /** What a node verifies the API server with: the CA the kubelet's bootstrap kubeconfig trusts. */
+  apiServerCACert: string;
   hostCACert: string;
   /** Key for derived (HMAC) bootstrap tokens, when configured. */
   bootstrapTokenKey?: string;
@@ -67,6 +69,14 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
     throw new ResourceError('missing cluster fact: the Kubernetes CA certificate; set spec.kubernetesCABundle or give the cluster-info kubeconfig a certificate-authority-data', 'spec.kubernetesCABundle');
   }
   const hostCACert = resolveValue(config.hostCABundle, 'spec.hostCABundle', env) ?? '';
+  const apiServerCACert = cluster.certificateAuthorityData !== undefined ? Buffer.from(cluster.certificateAuthorityData, 'base64').toString('utf8') : kubernetesCACert;
+  // Nodes write this text to a file and hand it to curl (and, for edge, through a here-document).
+  if (config.pinClusterCA && !isPemCertificates(apiServerCACert)) {
+    throw new ResourceError(
+      'spec.pinClusterCA needs the API server CA as PEM certificates, but the certificate-authority-data of the cluster (spec.cluster.caCert or cluster-info) is not; fix it, or set pinClusterCA: false to fetch without verification as OSM does',
+      'spec.pinClusterCA',
+    );
+  }
 
   const fixedBootstrapToken = resolveValue(config.cluster.bootstrapToken, 'spec.cluster.bootstrapToken', env);
   const bootstrapTokenKey = resolveValue(config.cluster.bootstrapTokenKey, 'spec.cluster.bootstrapTokenKey', env);
@@ -78,6 +88,7 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
     cluster,
     cloudInitGetterToken: token,
     kubernetesCACert,
+    apiServerCACert,
     hostCACert,
     ...(bootstrapTokenKey !== undefined ? { bootstrapTokenKey } : {}),
     bootstrapTokenFor(key: string): string | undefined {
@@ -91,4 +102,10 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
       return `${id}.${secret}`;
     },
   };
+}
+
+const PEM_CERTIFICATES = /^(?:\s*-----BEGIN CERTIFICATE-----\r?\n(?:[A-Za-z0-9+/=]+\r?\n)+-----END CERTIFICATE-----)+\s*$/;
+
+export function isPemCertificates(text: string): boolean {
+  return PEM_CERTIFICATES.test(text);
 }

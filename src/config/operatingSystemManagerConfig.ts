@@ -46,6 +46,8 @@ export interface OsmConfig {
   artifacts: Record<string, string>;
   defaultProfiles: { defaultAnnotation: boolean; emit: boolean };
   ignitionSpec: '2.3.0' | '3.3.0';
+  /** Replace `curl -k` towards the API server by `--cacert` with the cluster CA (off = OSM's output). */
+  pinClusterCA: boolean;
   gitops: GitOpsConfig;
   templateLimits: Partial<{ maxDepth: number; maxOutputBytes: number; maxRangeIterations: number; maxSteps: number }>;
 }
@@ -70,6 +72,7 @@ export const DEFAULT_CONFIG: Readonly<OsmConfig> = Object.freeze({
   artifacts: {},
   defaultProfiles: { defaultAnnotation: false, emit: false },
   ignitionSpec: '2.3.0',
+  pinClusterCA: true,
   gitops: { split: false, syncAnnotations: [] },
   templateLimits: {},
 });
@@ -131,6 +134,7 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
   'bootstrap-token-file': (c, v) => (c.cluster.bootstrapToken = { file: v }),
   'bootstrap-token-key-env': (c, v) => (c.cluster.bootstrapTokenKey = { env: v }),
   'bootstrap-token-key-file': (c, v) => (c.cluster.bootstrapTokenKey = { file: v }),
+  'pin-cluster-ca': (c, v) => (c.pinClusterCA = parseFlagBool(v, 'pin-cluster-ca')),
   'gitops-split': (c, v) => (c.gitops = { ...c.gitops, split: parseFlagBool(v, 'gitops-split') }),
   'gitops-sync-annotations': (c, v) => {
     const tools = splitList(v);

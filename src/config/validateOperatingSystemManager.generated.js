@@ -5,8 +5,8 @@ const runtime_0 = runtime_0_module.default ?? runtime_0_module;
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://osm-krm.dev/schemas/v1alpha1/operatingsystemmanager.json","title":"OperatingSystemManager (osm-krm.dev/v1alpha1)","description":"functionConfig of the osm-krm function: what OSM takes as controller flags, plus the cluster facts OSM reads from the cluster.","type":"object","required":["apiVersion","kind"],"properties":{"apiVersion":{"const":"osm-krm.dev/v1alpha1"},"kind":{"const":"OperatingSystemManager"},"metadata":{"type":"object"},"spec":{"$ref":"#/definitions/spec"}},"additionalProperties":false,"definitions":{"valueSource":{"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]},"spec":{"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated Secrets and OSCs so Argo CD (Force=true,Replace=true) and/or Flux (force: enabled) re-create them when they change."}}},"templateLimits":{"type":"object","additionalProperties":false,"description":"Bounds for executing OSP templates (defaults: depth 1000, 16 MiB output, 1,000,000 range iterations, 10,000,000 steps).","properties":{"maxDepth":{"type":"integer","minimum":1,"maximum":1000},"maxOutputBytes":{"type":"integer","minimum":1},"maxRangeIterations":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1}}}}}}};
-const schema12 = {"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated Secrets and OSCs so Argo CD (Force=true,Replace=true) and/or Flux (force: enabled) re-create them when they change."}}},"templateLimits":{"type":"object","additionalProperties":false,"description":"Bounds for executing OSP templates (defaults: depth 1000, 16 MiB output, 1,000,000 range iterations, 10,000,000 steps).","properties":{"maxDepth":{"type":"integer","minimum":1,"maximum":1000},"maxOutputBytes":{"type":"integer","minimum":1},"maxRangeIterations":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1}}}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://osm-krm.dev/schemas/v1alpha1/operatingsystemmanager.json","title":"OperatingSystemManager (osm-krm.dev/v1alpha1)","description":"functionConfig of the osm-krm function: what OSM takes as controller flags, plus the cluster facts OSM reads from the cluster.","type":"object","required":["apiVersion","kind"],"properties":{"apiVersion":{"const":"osm-krm.dev/v1alpha1"},"kind":{"const":"OperatingSystemManager"},"metadata":{"type":"object"},"spec":{"$ref":"#/definitions/spec"}},"additionalProperties":false,"definitions":{"valueSource":{"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]},"spec":{"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"pinClusterCA":{"type":"boolean","description":"Verify the API server against the cluster CA where a profile fetches from it with `curl -k`: the flag becomes `--cacert /etc/osm-krm/cluster-ca.crt` and that file is added to the same config. Default true; false reproduces OSM byte for byte."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated Secrets and OSCs so Argo CD (Force=true,Replace=true) and/or Flux (force: enabled) re-create them when they change."}}},"templateLimits":{"type":"object","additionalProperties":false,"description":"Bounds for executing OSP templates (defaults: depth 1000, 16 MiB output, 1,000,000 range iterations, 10,000,000 steps).","properties":{"maxDepth":{"type":"integer","minimum":1,"maximum":1000},"maxOutputBytes":{"type":"integer","minimum":1},"maxRangeIterations":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1}}}}}}};
+const schema12 = {"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"pinClusterCA":{"type":"boolean","description":"Verify the API server against the cluster CA where a profile fetches from it with `curl -k`: the flag becomes `--cacert /etc/osm-krm/cluster-ca.crt` and that file is added to the same config. Default true; false reproduces OSM byte for byte."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated Secrets and OSCs so Argo CD (Force=true,Replace=true) and/or Flux (force: enabled) re-create them when they change."}}},"templateLimits":{"type":"object","additionalProperties":false,"description":"Bounds for executing OSP templates (defaults: depth 1000, 16 MiB output, 1,000,000 range iterations, 10,000,000 steps).","properties":{"maxDepth":{"type":"integer","minimum":1,"maximum":1000},"maxOutputBytes":{"type":"integer","minimum":1},"maxRangeIterations":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1}}}}};
 const schema13 = {"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]};
 const func2 = Object.prototype.hasOwnProperty;
 const func0 = runtime_0;
@@ -1436,12 +1436,9 @@ vErrors.push(err100);
 errors++;
 }
 }
-if(data.gitops !== undefined){
-let data53 = data.gitops;
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
-for(const key11 in data53){
-if(!((key11 === "split") || (key11 === "syncAnnotations"))){
-const err101 = {instancePath:instancePath+"/gitops",schemaPath:"#/properties/gitops/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(data.pinClusterCA !== undefined){
+if(typeof data.pinClusterCA !== "boolean"){
+const err101 = {instancePath:instancePath+"/pinClusterCA",schemaPath:"#/properties/pinClusterCA/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1451,9 +1448,12 @@ vErrors.push(err101);
 errors++;
 }
 }
-if(data53.split !== undefined){
-if(typeof data53.split !== "boolean"){
-const err102 = {instancePath:instancePath+"/gitops/split",schemaPath:"#/properties/gitops/properties/split/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.gitops !== undefined){
+let data54 = data.gitops;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+for(const key11 in data54){
+if(!((key11 === "split") || (key11 === "syncAnnotations"))){
+const err102 = {instancePath:instancePath+"/gitops",schemaPath:"#/properties/gitops/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1463,14 +1463,9 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data53.syncAnnotations !== undefined){
-let data55 = data53.syncAnnotations;
-if(Array.isArray(data55)){
-const len4 = data55.length;
-for(let i4=0; i4<len4; i4++){
-let data56 = data55[i4];
-if(!((data56 === "argocd") || (data56 === "flux"))){
-const err103 = {instancePath:instancePath+"/gitops/syncAnnotations/" + i4,schemaPath:"#/properties/gitops/properties/syncAnnotations/items/enum",keyword:"enum",params:{allowedValues: schema12.properties.gitops.properties.syncAnnotations.items.enum},message:"must be equal to one of the allowed values"};
+if(data54.split !== undefined){
+if(typeof data54.split !== "boolean"){
+const err103 = {instancePath:instancePath+"/gitops/split",schemaPath:"#/properties/gitops/properties/split/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1480,19 +1475,36 @@ vErrors.push(err103);
 errors++;
 }
 }
-let i5 = data55.length;
-let j0;
-if(i5 > 1){
-outer0:
-for(;i5--;){
-for(j0 = i5; j0--;){
-if(func0(data55[i5], data55[j0])){
-const err104 = {instancePath:instancePath+"/gitops/syncAnnotations",schemaPath:"#/properties/gitops/properties/syncAnnotations/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i5+" are identical)"};
+if(data54.syncAnnotations !== undefined){
+let data56 = data54.syncAnnotations;
+if(Array.isArray(data56)){
+const len4 = data56.length;
+for(let i4=0; i4<len4; i4++){
+let data57 = data56[i4];
+if(!((data57 === "argocd") || (data57 === "flux"))){
+const err104 = {instancePath:instancePath+"/gitops/syncAnnotations/" + i4,schemaPath:"#/properties/gitops/properties/syncAnnotations/items/enum",keyword:"enum",params:{allowedValues: schema12.properties.gitops.properties.syncAnnotations.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err104];
 }
 else {
 vErrors.push(err104);
+}
+errors++;
+}
+}
+let i5 = data56.length;
+let j0;
+if(i5 > 1){
+outer0:
+for(;i5--;){
+for(j0 = i5; j0--;){
+if(func0(data56[i5], data56[j0])){
+const err105 = {instancePath:instancePath+"/gitops/syncAnnotations",schemaPath:"#/properties/gitops/properties/syncAnnotations/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i5+" are identical)"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
 }
 errors++;
 break outer0;
@@ -1502,19 +1514,7 @@ break outer0;
 }
 }
 else {
-const err105 = {instancePath:instancePath+"/gitops/syncAnnotations",schemaPath:"#/properties/gitops/properties/syncAnnotations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
-}
-errors++;
-}
-}
-}
-else {
-const err106 = {instancePath:instancePath+"/gitops",schemaPath:"#/properties/gitops/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err106 = {instancePath:instancePath+"/gitops/syncAnnotations",schemaPath:"#/properties/gitops/properties/syncAnnotations/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1524,12 +1524,9 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data.templateLimits !== undefined){
-let data57 = data.templateLimits;
-if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-for(const key12 in data57){
-if(!((((key12 === "maxDepth") || (key12 === "maxOutputBytes")) || (key12 === "maxRangeIterations")) || (key12 === "maxSteps"))){
-const err107 = {instancePath:instancePath+"/templateLimits",schemaPath:"#/properties/templateLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+}
+else {
+const err107 = {instancePath:instancePath+"/gitops",schemaPath:"#/properties/gitops/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1539,10 +1536,12 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data57.maxDepth !== undefined){
-let data58 = data57.maxDepth;
-if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
-const err108 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.templateLimits !== undefined){
+let data58 = data.templateLimits;
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+for(const key12 in data58){
+if(!((((key12 === "maxDepth") || (key12 === "maxOutputBytes")) || (key12 === "maxRangeIterations")) || (key12 === "maxSteps"))){
+const err108 = {instancePath:instancePath+"/templateLimits",schemaPath:"#/properties/templateLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1551,9 +1550,11 @@ vErrors.push(err108);
 }
 errors++;
 }
-if((typeof data58 == "number") && (isFinite(data58))){
-if(data58 > 1000 || isNaN(data58)){
-const err109 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+}
+if(data58.maxDepth !== undefined){
+let data59 = data58.maxDepth;
+if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
+const err109 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1562,8 +1563,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(data58 < 1 || isNaN(data58)){
-const err110 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data59 == "number") && (isFinite(data59))){
+if(data59 > 1000 || isNaN(data59)){
+const err110 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1572,12 +1574,8 @@ vErrors.push(err110);
 }
 errors++;
 }
-}
-}
-if(data57.maxOutputBytes !== undefined){
-let data59 = data57.maxOutputBytes;
-if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
-const err111 = {instancePath:instancePath+"/templateLimits/maxOutputBytes",schemaPath:"#/properties/templateLimits/properties/maxOutputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data59 < 1 || isNaN(data59)){
+const err111 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1586,9 +1584,12 @@ vErrors.push(err111);
 }
 errors++;
 }
-if((typeof data59 == "number") && (isFinite(data59))){
-if(data59 < 1 || isNaN(data59)){
-const err112 = {instancePath:instancePath+"/templateLimits/maxOutputBytes",schemaPath:"#/properties/templateLimits/properties/maxOutputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data58.maxOutputBytes !== undefined){
+let data60 = data58.maxOutputBytes;
+if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
+const err112 = {instancePath:instancePath+"/templateLimits/maxOutputBytes",schemaPath:"#/properties/templateLimits/properties/maxOutputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1597,12 +1598,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
-}
-if(data57.maxRangeIterations !== undefined){
-let data60 = data57.maxRangeIterations;
-if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
-const err113 = {instancePath:instancePath+"/templateLimits/maxRangeIterations",schemaPath:"#/properties/templateLimits/properties/maxRangeIterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data60 == "number") && (isFinite(data60))){
+if(data60 < 1 || isNaN(data60)){
+const err113 = {instancePath:instancePath+"/templateLimits/maxOutputBytes",schemaPath:"#/properties/templateLimits/properties/maxOutputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1611,9 +1609,12 @@ vErrors.push(err113);
 }
 errors++;
 }
-if((typeof data60 == "number") && (isFinite(data60))){
-if(data60 < 1 || isNaN(data60)){
-const err114 = {instancePath:instancePath+"/templateLimits/maxRangeIterations",schemaPath:"#/properties/templateLimits/properties/maxRangeIterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data58.maxRangeIterations !== undefined){
+let data61 = data58.maxRangeIterations;
+if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
+const err114 = {instancePath:instancePath+"/templateLimits/maxRangeIterations",schemaPath:"#/properties/templateLimits/properties/maxRangeIterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1622,12 +1623,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-}
-}
-if(data57.maxSteps !== undefined){
-let data61 = data57.maxSteps;
-if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
-const err115 = {instancePath:instancePath+"/templateLimits/maxSteps",schemaPath:"#/properties/templateLimits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data61 == "number") && (isFinite(data61))){
+if(data61 < 1 || isNaN(data61)){
+const err115 = {instancePath:instancePath+"/templateLimits/maxRangeIterations",schemaPath:"#/properties/templateLimits/properties/maxRangeIterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1636,9 +1634,12 @@ vErrors.push(err115);
 }
 errors++;
 }
-if((typeof data61 == "number") && (isFinite(data61))){
-if(data61 < 1 || isNaN(data61)){
-const err116 = {instancePath:instancePath+"/templateLimits/maxSteps",schemaPath:"#/properties/templateLimits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data58.maxSteps !== undefined){
+let data62 = data58.maxSteps;
+if(!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))){
+const err116 = {instancePath:instancePath+"/templateLimits/maxSteps",schemaPath:"#/properties/templateLimits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1647,11 +1648,9 @@ vErrors.push(err116);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err117 = {instancePath:instancePath+"/templateLimits",schemaPath:"#/properties/templateLimits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data62 == "number") && (isFinite(data62))){
+if(data62 < 1 || isNaN(data62)){
+const err117 = {instancePath:instancePath+"/templateLimits/maxSteps",schemaPath:"#/properties/templateLimits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1662,13 +1661,26 @@ errors++;
 }
 }
 }
+}
 else {
-const err118 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err118 = {instancePath:instancePath+"/templateLimits",schemaPath:"#/properties/templateLimits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err118];
 }
 else {
 vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+else {
+const err119 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
 }
 errors++;
 }

@@ -16,6 +16,7 @@ import { parseKubeletVersion } from './kubeletVersion.ts';
 import { cloudProviderSettings } from './cloudProviderSettings.ts';
 import { buildTemplateData } from './templateData.ts';
 import { renderOperatingSystemConfigSpec } from './renderOperatingSystemConfig.ts';
+import { pinClusterCA } from './pinClusterCA.ts';
 import type { ProfileEntry } from './selectOperatingSystemProfile.ts';
 import { rhSubscription } from './rhelSubscription.ts';
 import {
@@ -88,7 +89,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
     artifacts: { ...ARTIFACT_DEFAULTS, ...config.artifacts },
   });
 
-  const spec = renderOperatingSystemConfigSpec(osp.spec, md, {
+  const rendered = renderOperatingSystemConfigSpec(osp.spec, md, {
     funcs: inputs.funcs,
     ...(inputs.limits ? { limits: inputs.limits } : {}),
     containerRuntime: config.containerRuntime,
@@ -96,6 +97,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
     registryHostFiles: emitRegistryHostFiles(crOptions),
     ...(md.providerConfig.operatingSystem === 'rhel' ? { rhSubscription: rhSubscription(md) } : {}),
   });
+  const spec = config.pinClusterCA ? pinClusterCA(rendered, serverURL, facts.apiServerCACert) : rendered;
 
   const annotations = rotationAnnotations(md, osp.spec.version);
   const userData = (cfg: OSCConfig, type: SecretType): string => {
@@ -118,7 +120,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
     kubeletBootstrapSecretObject(md, kubeconfig),
   ];
   if (tokenSecret !== undefined) objects.push(tokenSecret);
-  if (spec.cloudProvider.name === 'edge') objects.push(edgeProviderScriptSecret(md, facts.cloudInitGetterToken, serverURL));
+  if (spec.cloudProvider.name === 'edge') objects.push(edgeProviderScriptSecret(md, facts.cloudInitGetterToken, serverURL, config.pinClusterCA ? facts.apiServerCACert : undefined));
   return { objects, findings: sizeFinding ? [sizeFinding] : [] };
 }
 

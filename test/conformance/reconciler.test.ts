@@ -24,7 +24,7 @@ for (const c of RECONCILER_CASES) {
   const present = [c.goldens.osc, c.goldens.bootstrap, c.goldens.provisioning].filter(hasGolden);
   if (present.length === 0) continue; // no expected output upstream for this case (see README)
   test(`reconciler golden: ${c.name}`, () => {
-    const run = runOn(resourceListFor(c));
+    const run = runOn(resourceListFor(c, { pinClusterCA: false }));
     assert.equal(run.exitCode, 0, `function failed: ${run.stderr}`);
     const oscName = `${c.mdName}-kube-system-config`;
     const checks: Array<[string, any, boolean]> = [

@@ -59,7 +59,8 @@ export function hasGolden(file: string): boolean {
   return existsSync(goldenPath(file)) && readFileSync(goldenPath(file)).length > 0;
 }
 
-export function resourceListFor(c: ReconcilerCase): unknown {
+/** `pinClusterCA: false` is OSM's behaviour (`curl -k`); the goldens are checked with it. */
+export function resourceListFor(c: ReconcilerCase, options: { pinClusterCA: boolean }): unknown {
   const ospObject = parse(readFileSync(c.ospFile, 'utf8'));
   ospObject.metadata.namespace = 'kube-system';
   const md = {
@@ -122,6 +123,7 @@ export function resourceListFor(c: ReconcilerCase): unknown {
       // The upstream test passes the PEM as a Go string literal without a final newline (the goldens show the
       // template's own newline only); the extracted file ends with one, as files do.
       kubernetesCABundle: readFileSync(join(EXTRACTED, 'dummy-ca.pem'), 'utf8').replace(/\n$/, ''),
+      pinClusterCA: options.pinClusterCA,
     },
   };
   return { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [ospObject, md, clusterInfo, getterToken, bootstrapToken], functionConfig: config };
