@@ -3,7 +3,7 @@
 // revision, render, emit -> check name collisions -> output (+ the render state for the next run).
 // Any error: no generated output, every input item kept as it was.
 import { parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
-import { collectClusterFacts, type ClusterFacts } from '../cluster/clusterFacts.ts';
+import { collectClusterFacts } from '../cluster/clusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import type { InputItem, KrmObject, OutputList, ResourceList } from '../io/resourceList.ts';
 import { MD_API_VERSION, OSP_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
@@ -12,7 +12,8 @@ import { validateMachineDeploymentValues } from '../machineDeployment/validateVa
 import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
 import { validateOperatingSystemProfile } from '../model/validateProfile.ts';
 import { profileKey, selectOperatingSystemProfile, type ProfileEntry } from '../render/selectOperatingSystemProfile.ts';
-import { renderMachineDeployment } from '../render/renderMachineDeployment.ts';
+import { containerRuntimeOutputs, renderMachineDeployment, type RenderInputs } from '../render/renderMachineDeployment.ts';
+import { TemplateCache } from '../render/templateCache.ts';
 import { EMBEDDED_PROFILES } from '../profiles/embeddedProfiles.ts';
 import { osmTemplateFuncs } from '../template/sprig/index.ts';
 import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
@@ -72,21 +73,22 @@ function renderResourceList(list: ResourceList, env: Environment, secrets: Secre
   if (hasError(results)) return failed();
 
   if (c.machineDeployments.length > 0) {
-    let facts: ClusterFacts;
-    let containerRuntime;
+    let inputs: RenderInputs;
     try {
       // Only inputs count as facts: our own previous output (e.g. derived token Secrets) must not feed back.
-      facts = collectClusterFacts(config, c.kept, env);
+      const facts = collectClusterFacts(config, c.kept, env);
       secrets.add(facts.cloudInitGetterToken);
       secrets.add(facts.bootstrapTokenKey);
-      containerRuntime = buildContainerRuntimeOptions(config, c.kept);
+      const containerRuntime = buildContainerRuntimeOptions(config, c.kept);
+      const templates = new TemplateCache(osmTemplateFuncs, config.templateLimits);
+      inputs = { config, facts, templates, containerRuntime, containerRuntimeOutputs: containerRuntimeOutputs(containerRuntime), secrets };
     } catch (e) {
       results.push(toResult(e, configRef, configFile));
       return failed();
     }
     const owners = new Map<string, string>();
     for (const { item, md } of c.machineDeployments) {
-      const rendered = renderOne(item, md, list, c, config, facts, containerRuntime, nextState, results, secrets);
+      const rendered = renderOne(item, md, list, c, inputs, nextState, results);
       for (const obj of rendered) {
         const id = identityOf(obj as KrmObject);
         const owner = owners.get(id);
@@ -172,9 +174,9 @@ function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmCon
 }
 
 function renderOne(
-  item: InputItem, md: MachineDeployment, list: ResourceList, c: Classified, config: OsmConfig, facts: ClusterFacts,
-  containerRuntime: ReturnType<typeof buildContainerRuntimeOptions>, nextState: RenderState, results: Result[], secrets: SecretRegistry,
+  item: InputItem, md: MachineDeployment, list: ResourceList, c: Classified, inputs: RenderInputs, nextState: RenderState, results: Result[],
 ): Record<string, unknown>[] {
+  const { config } = inputs;
   let osp: ProfileEntry;
   try {
     osp = selectOperatingSystemProfile(md, c.profiles, config.namespace);
@@ -183,7 +185,7 @@ function renderOne(
     nextState.machineDeployments.set(key, decision.state);
     // What OSM would see in the cluster: the Git annotations plus machine-controller's revision.
     const inCluster: MachineDeployment = { ...md, annotations: { ...md.annotations, [REVISION_ANNOTATION]: decision.revision } };
-    const rendered = renderMachineDeployment(inCluster, osp, { config, facts, funcs: osmTemplateFuncs, limits: config.templateLimits, containerRuntime, secrets });
+    const rendered = renderMachineDeployment(inCluster, osp, inputs);
     for (const f of rendered.findings) {
       results.push({ severity: f.severity, message: f.message, resourceRef: refOf(item.object), field: { path: 'spec.template.spec.providerSpec.value.cloudProvider' }, ...fileOf(item.object) });
     }

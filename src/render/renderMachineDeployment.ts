@@ -5,7 +5,7 @@ import type { OsmConfig } from '../config/operatingSystemManagerConfig.ts';
 import type { ClusterFacts } from '../cluster/clusterFacts.ts';
 import { bootstrapKubeconfig } from '../cluster/kubeconfig.ts';
 import { machineDeploymentKey, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
-import type { FuncMap, TemplateLimits } from '../template/index.ts';
+import type { TemplateCache } from './templateCache.ts';
 import type { OSCConfig, SecretType } from '../model/operatingSystemProfile.ts';
 import type { ContainerRuntimeOptions } from '../emit/containerd/registryOptions.ts';
 import { emitContainerdConfigToml } from '../emit/containerd/configToml.ts';
@@ -31,11 +31,22 @@ import { bootstrapTokenSecret, deriveBootstrapToken } from '../gitops/derivedBoo
 export interface RenderInputs {
   config: OsmConfig;
   facts: ClusterFacts;
-  funcs: FuncMap;
-  limits?: Partial<TemplateLimits>;
+  /** Shared by every MachineDeployment of the run, so each OSP template is parsed once. */
+  templates: TemplateCache;
   containerRuntime: ContainerRuntimeOptions;
+  /** The same for every MachineDeployment: emitted once per run (see `containerRuntimeOutputs`). */
+  containerRuntimeOutputs: ContainerRuntimeOutputs;
   /** Told about every token this render embeds, so no error message can carry one. */
   secrets: { add(value: string | undefined): void };
+}
+
+export interface ContainerRuntimeOutputs {
+  configToml: string;
+  registryHostFiles: ReadonlyArray<{ path: string; content: string }>;
+}
+
+export function containerRuntimeOutputs(options: ContainerRuntimeOptions): ContainerRuntimeOutputs {
+  return { configToml: emitContainerdConfigToml(options), registryHostFiles: emitRegistryHostFiles(options) };
 }
 
 export interface RenderedMachineDeployment {
@@ -80,7 +91,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
     nodeNoProxy: config.nodeNoProxy,
     pauseImage: crOptions.sandboxImage,
     kubeletFeatureGates: config.kubeletFeatureGates,
-    containerRuntimeConfig: emitContainerdConfigToml(crOptions),
+    containerRuntimeConfig: inputs.containerRuntimeOutputs.configToml,
     bootstrapKubeconfig: kubeconfig,
     token: facts.cloudInitGetterToken,
     serverURL,
@@ -90,11 +101,10 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
   });
 
   const rendered = renderOperatingSystemConfigSpec(osp.spec, md, {
-    funcs: inputs.funcs,
-    ...(inputs.limits ? { limits: inputs.limits } : {}),
+    templates: inputs.templates,
     containerRuntime: config.containerRuntime,
     data,
-    registryHostFiles: emitRegistryHostFiles(crOptions),
+    registryHostFiles: inputs.containerRuntimeOutputs.registryHostFiles,
     ...(md.providerConfig.operatingSystem === 'rhel' ? { rhSubscription: rhSubscription(md) } : {}),
   });
   const spec = config.pinClusterCA ? pinClusterCA(rendered, serverURL, facts.apiServerCACert) : rendered;

@@ -5,15 +5,14 @@
 //   text is interpreted a second time, as upstream);
 // - units and modules are copied, not rendered; permissions 0 become 644;
 // - registry hosts.toml files are appended to provisioningConfig, sorted by path.
-import { newTemplate, TemplateError, type FuncMap } from '../template/index.ts';
+import { TemplateError } from '../template/index.ts';
 import { ResourceError } from '../function/results.ts';
 import type { CloudInitModules, File, OperatingSystemConfigSpec, OperatingSystemProfileSpec, OSPConfig, OSCConfig, ProvisioningUtility } from '../model/operatingSystemProfile.ts';
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
-import type { TemplateLimits } from '../template/index.ts';
+import type { TemplateCache } from './templateCache.ts';
 
 export interface RenderContext {
-  funcs: FuncMap;
-  limits?: Partial<TemplateLimits>;
+  templates: TemplateCache;
   containerRuntime: string;
   data: unknown;
   /** hosts.toml files OSM injects into provisioningConfig, already sorted by path. */
@@ -85,9 +84,7 @@ function renderConfigFiles(cfg: OSPConfig, path: string, ctx: RenderContext, pha
 
 function runTemplate(name: string, texts: string[], ctx: RenderContext, field: string, parseContext: string): string {
   try {
-    const t = newTemplate(name, { funcs: ctx.funcs, ...(ctx.limits ? { limits: ctx.limits } : {}) });
-    for (const text of texts) t.parse(text);
-    return t.execute(ctx.data);
+    return ctx.templates.get(name, texts).execute(ctx.data);
   } catch (e) {
     if (e instanceof TemplateError) {
       throw new ResourceError(e.phase === 'parse' ? `${parseContext}: ${e.message}` : e.message, field);
