@@ -4,7 +4,8 @@
 // with Go's text. `and` and `or` are evaluated by the executor (they short-circuit).
 import { GoCallError, type GoParamType } from './functions.ts';
 import { GoPointer, GoStringer, GoStruct, isGoMap, mapGet } from './values.ts';
-import { goTypeName, sprint, sprintf, sprintln } from './goFormat.ts';
+import { compareBytes, goTypeName, sprint, sprintf, sprintln } from './goFormat.ts';
+import { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes } from './goBytes.ts';
 import { isGoPrintable } from './goStrconv.ts';
 import { GoComplex } from './goComplex.ts';
 
@@ -102,6 +103,8 @@ export function eq(arg1: unknown, ...arg2: unknown[]): boolean {
       if (arg1 !== undefined && arg !== undefined) throw new GoCallError('incompatible types for comparison');
     } else if (k1 === Kind.Complex) {
       t = (arg1 as GoComplex).re === (arg as GoComplex).re && (arg1 as GoComplex).im === (arg as GoComplex).im;
+    } else if (k1 === Kind.String) {
+      t = arg1 === arg || sameBytes(arg1 as string, arg as string);
     } else if (k1 !== Kind.Invalid) {
       t = arg1 === arg;
     } else {
@@ -140,9 +143,11 @@ export function lt(arg1: unknown, arg2: unknown): boolean {
 }
 
 /** Go compares strings bytewise (UTF-8), which differs from UTF-16 order above the BMP. */
-function compareStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+const compareStrings = compareBytes;
+
+/** Two different JS strings can hold the same bytes when raw bytes were joined into characters. */
+function sameBytes(a: string, b: string): boolean {
+  return (hasRawBytes(a) || hasRawBytes(b)) && canonicalGoString(a) === canonicalGoString(b);
 }
 
 export function le(arg1: unknown, arg2: unknown): boolean {
@@ -173,14 +178,13 @@ function indirect(v: unknown): { v: unknown; isNil: boolean } {
   return { v, isNil: false };
 }
 
-const utf8Length = (s: string) => Buffer.byteLength(s, 'utf8');
 
 export function len(item: unknown): bigint {
   const r = indirect(item);
   if (r.isNil) throw new GoCallError('len of nil pointer');
   const v = r.v;
   if (v === undefined) throw new GoCallError('reflect: call of reflect.Value.Type on zero Value');
-  if (typeof v === 'string') return BigInt(utf8Length(v));
+  if (typeof v === 'string') return BigInt(goByteLength(v));
   if (Array.isArray(v) || v instanceof Uint8Array) return BigInt(v.length);
   if (isGoMap(v)) return BigInt(Object.keys(v).length);
   throw new GoCallError(`len of type ${goTypeName(v)}`);
@@ -205,7 +209,7 @@ export function index(item: unknown, ...indexes: unknown[]): unknown {
     if (r.isNil) throw new GoCallError('index of nil pointer');
     const v = r.v;
     if (typeof v === 'string') {
-      const bytes = Buffer.from(v, 'utf8');
+      const bytes = goBytes(v);
       const x = indexArg(idx, bytes.length);
       // indexArg allows x == len; reflect's Index then panics.
       if (x === bytes.length) throw new GoCallError('reflect: string index out of range');
@@ -235,7 +239,7 @@ export function slice(item: unknown, ...indexes: unknown[]): unknown {
   let bytes: Buffer | undefined;
   if (typeof item === 'string') {
     if (indexes.length === 3) throw new GoCallError('cannot 3-index slice a string');
-    bytes = Buffer.from(item, 'utf8');
+    bytes = goBytes(item);
     cap = bytes.length;
   } else if (Array.isArray(item) || item instanceof Uint8Array) {
     cap = item.length;
@@ -248,7 +252,7 @@ export function slice(item: unknown, ...indexes: unknown[]): unknown {
   });
   if (idx[0]! > idx[1]!) throw new GoCallError(`invalid slice index: ${idx[0]} > ${idx[1]}`);
   if (indexes.length === 3 && idx[1]! > idx[2]!) throw new GoCallError(`invalid slice index: ${idx[1]} > ${idx[2]}`);
-  if (bytes !== undefined) return bytes.subarray(idx[0], idx[1]).toString('utf8');
+  if (bytes !== undefined) return goString(bytes.subarray(idx[0], idx[1]));
   return (item as unknown[] | Uint8Array).slice(idx[0], idx[1]);
 }
 
@@ -283,12 +287,14 @@ const JS_ESCAPES: Readonly<Record<string, string>> = {
 };
 
 export function js(...args: unknown[]): string {
-  const s = evalArgs(args);
+  const s = canonicalGoString(evalArgs(args));
   let out = '';
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;
     const e = JS_ESCAPES[ch];
     if (e !== undefined) out += e;
+    // A raw byte decodes as U+FFFD, which is printable: the byte is written as it is.
+    else if (cp >= 0xdc80 && cp <= 0xdcff) out += ch;
     else if (cp < 0x20) out += '\\u00' + cp.toString(16).toUpperCase().padStart(2, '0');
     else if (cp < 0x80 || isGoPrintable(cp)) out += ch;
     else out += '\\u' + cp.toString(16).toUpperCase().padStart(4, '0');
@@ -299,7 +305,7 @@ export function js(...args: unknown[]): string {
 export function urlquery(...args: unknown[]): string {
   // url.QueryEscape: letters, digits and -_.~ stay; space becomes '+'; every other byte is %XX.
   let out = '';
-  for (const b of Buffer.from(evalArgs(args), 'utf8')) {
+  for (const b of goBytes(evalArgs(args))) {
     if ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x5f || b === 0x2e || b === 0x7e) {
       out += String.fromCharCode(b);
     } else if (b === 0x20) out += '+';

@@ -2,6 +2,7 @@
 //   parse: template: NAME:LINE: message
 //   exec:  template: NAME:LINE:COL: executing "NAME" at <node>: message
 import { goQuote } from './goFormat.ts';
+import { goByteLength } from './goBytes.ts';
 
 /** The one error type the template module lets out. `message` is exactly Go's error text. */
 export class TemplateError extends Error {
@@ -44,7 +45,7 @@ export function errorLocation(text: string, pos: number): { line: number; column
     lineStart = i + 1;
   }
   const prefix = text.slice(lineStart, pos);
-  const column = /^[\x00-\x7f]*$/.test(prefix) ? prefix.length : Buffer.byteLength(prefix, 'utf8');
+  const column = /^[\x00-\x7f]*$/.test(prefix) ? prefix.length : goByteLength(prefix);
   return { line, column };
 }
 

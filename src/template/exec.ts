@@ -18,6 +18,7 @@ import { GoComplex } from './goComplex.ts';
 import { formatValue, goQuote, goTypeName, sortedKeys } from './goFormat.ts';
 import { BUILTINS, isTrue, type BuiltinParam } from './builtins.ts';
 import { errorLocation, execErrorMessage, ExecError, LimitError } from './errors.ts';
+import { canonicalGoString, goByteLength, hasRawBytes } from './goBytes.ts';
 
 export interface TemplateLimits {
   /** Nested {{template}} calls (Go: 100000). */
@@ -78,6 +79,8 @@ const valOf = (v: unknown, iface = false): Val => (v === undefined ? INVALID : {
 export class Executor {
   private readonly out: string[] = [];
   private outBytes = 0;
+  /** Some output held raw bytes (goBytes.ts), so the joined output must be put in its one form. */
+  private rawOutput = false;
   private vars: Variable[] = [];
   private depth = 0;
   private steps = 0;
@@ -99,7 +102,8 @@ export class Executor {
     const dot = data === null ? INVALID : valOf(data);
     this.vars = [{ name: '$', value: dot }];
     this.walk(dot, this.tmpl.root);
-    return this.out.join('');
+    const out = this.out.join('');
+    return this.rawOutput ? canonicalGoString(out) : out;
   }
 
   // ---- errors ----
@@ -126,7 +130,13 @@ export class Executor {
 
   private write(s: string): void {
     if (s.length === 0) return;
-    this.outBytes += s.length < 64 && /^[\x00-\x7f]*$/.test(s) ? s.length : Buffer.byteLength(s, 'utf8');
+    let n = s.length < 64 && /^[\x00-\x7f]*$/.test(s) ? s.length : Buffer.byteLength(s, 'utf8');
+    // Only text beyond ASCII can hold raw bytes.
+    if (n !== s.length && hasRawBytes(s)) {
+      this.rawOutput = true;
+      n = goByteLength(s);
+    }
+    this.outBytes += n;
     if (this.outBytes > this.limits.maxOutputBytes) throw new LimitError(`template output exceeds ${this.limits.maxOutputBytes} bytes`);
     this.out.push(s);
   }

@@ -4,6 +4,7 @@
 import { GoPointer, GoStringer, GoStruct, isGoMap } from './values.ts';
 import { GoComplex } from './goComplex.ts';
 import { canBackquote, formatFloat, goQuote, goQuoteRune, isGoPrintable, type FloatFormat } from './goStrconv.ts';
+import { goBytes, goString } from './goBytes.ts';
 
 export { formatFloat, goQuote } from './goStrconv.ts';
 
@@ -27,7 +28,7 @@ export function goTypeName(v: unknown): string {
 /** Go's byte-wise string order (fmtsort, sort.Strings): UTF-8, not UTF-16. */
 export function compareBytes(a: string, b: string): number {
   if (a === b) return 0;
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  return Buffer.compare(goBytes(a), goBytes(b));
 }
 
 /** Sorted keys of a map, as fmt and range visit them. */
@@ -52,11 +53,12 @@ const LDIGITS = '0123456789abcdefx';
 const UDIGITS = '0123456789ABCDEFX';
 const UINT64 = 1n << 64n;
 const tooLarge = (x: number) => x > 1e6 || x < -1e6;
+/** utf8.RuneCountInString: a surrogate pair is one rune, and so is a raw byte (a lone surrogate). */
 const runeCount = (s: string) => {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
+  let n = s.length;
+  for (let i = 1; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c < 0xdc00 || c > 0xdfff) n++;
+    if (c >= 0xdc00 && c <= 0xdfff && (s.charCodeAt(i - 1) & 0xfc00) === 0xd800) n--;
   }
   return n;
 };
@@ -357,8 +359,8 @@ class Printer {
         else this.fmtS(v);
         return;
       case 's': this.fmtS(v); return;
-      case 'x': this.fmtSbx(Buffer.from(v, 'utf8'), LDIGITS); return;
-      case 'X': this.fmtSbx(Buffer.from(v, 'utf8'), UDIGITS); return;
+      case 'x': this.fmtSbx(goBytes(v), LDIGITS); return;
+      case 'X': this.fmtSbx(goBytes(v), UDIGITS); return;
       case 'q': this.fmtQ(v); return;
     }
     this.badVerb(verb, value);
@@ -383,10 +385,10 @@ class Printer {
           this.buf += ']';
         }
         return;
-      case 's': this.fmtS(Buffer.from(v).toString('utf8')); return;
+      case 's': this.fmtS(goString(v)); return;
       case 'x': this.fmtSbx(v, LDIGITS); return;
       case 'X': this.fmtSbx(v, UDIGITS); return;
-      case 'q': this.fmtQ(Buffer.from(v).toString('utf8')); return;
+      case 'q': this.fmtQ(goString(v)); return;
     }
     this.printValue(v, verb, 0);
   }

@@ -1,5 +1,6 @@
 // The parts of Go's strconv that fmt and templates print with: FormatFloat (every format, exact rounding,
 // round half to even on exact ties), Quote / QuoteToASCII / QuoteRune, CanBackquote and IsPrint.
+import { canonicalGoString } from './goBytes.ts';
 
 // ---------------------------------------------------------------- IsPrint
 
@@ -231,10 +232,13 @@ function appendEscapedRune(r: number, quote: number, asciiOnly: boolean): string
   return '\\U' + r.toString(16).padStart(8, '0');
 }
 
-/** strconv.Quote (asciiOnly: QuoteToASCII). */
+/** strconv.Quote (asciiOnly: QuoteToASCII); a byte that is not valid UTF-8 is written as \xNN. */
 export function goQuote(s: string, asciiOnly = false): string {
   let out = '"';
-  for (const ch of s) out += appendEscapedRune(ch.codePointAt(0)!, 0x22, asciiOnly);
+  for (const ch of canonicalGoString(s)) {
+    const cp = ch.codePointAt(0)!;
+    out += cp >= 0xdc80 && cp <= 0xdcff ? '\\x' + (cp - 0xdc00).toString(16) : appendEscapedRune(cp, 0x22, asciiOnly);
+  }
   return out + '"';
 }
 

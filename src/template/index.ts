@@ -4,3 +4,4 @@ export type { TemplateLimits } from './exec.ts';
 export { TemplateError } from './errors.ts';
 export * from './values.ts';
 export * from './functions.ts';
+export { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes, replaceRawBytes } from './goBytes.ts';

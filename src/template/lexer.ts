@@ -92,7 +92,8 @@ class Lexer {
     const r = this.input.codePointAt(this.pos)!;
     this.pos += r > 0xffff ? 2 : 1;
     if (r === 0x0a) this.line++;
-    return r;
+    // A raw byte (goBytes.ts) reads as utf8.RuneError.
+    return r >= 0xdc80 && r <= 0xdcff ? 0xfffd : r;
   }
 
   peek(): number {

@@ -13,6 +13,5 @@ export const KNOWN_DIFFERENCES: ReadonlyMap<string, string> = new Map([
   ['sprig-semver/empty version errors', 'error messages differ'],
   ['sprig-semver/invalid version errors', 'error messages differ'],
   ['sprig-semver/semver invalid', 'error messages differ'],
-  ['sprig-strings/substr unicode by bytes', 'outputs differ'],
   ['sprig-strings/toStrings', 'outputs differ'],
 ]);

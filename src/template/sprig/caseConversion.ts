@@ -4,7 +4,7 @@
 // The word splitter below follows xstrings' rules: runs of upper-case letters, "alphabet" letters
 // (letters that are not CJK ideographs), numbers, punctuation, connectors (space, '-' and '_') and
 // anything else; "HTTPServer" splits as HTTP + Server, "Bld4Floor" keeps "bld4" together.
-import { isLetter, isNumber, isPunct, isSpace, isUpper, toLower, toUpper } from './goUnicode.ts';
+import { goRunes, isLetter, isNumber, isPunct, isSpace, isUpper, toLower, toUpper } from './goUnicode.ts';
 
 const RUNE_ERROR = 0xfffd;
 
@@ -110,7 +110,7 @@ class Words {
 
 /** xstrings' camelCaseToLowerCase. */
 function toLowerWords(s: string, connector: string): string {
-  const runes = [...s].map((c) => c.codePointAt(0)!);
+  const runes = goRunes(s);
   if (runes.length === 0) return '';
   const words = new Words(runes);
   let out = '';
@@ -166,7 +166,7 @@ export const toKebabCase = (s: string) => toLowerWords(s, '-');
 
 /** xstrings.ToPascalCase (sprig 3.3.0's camelcase). */
 export function toPascalCase(s: string): string {
-  const runes = [...s].map((c) => c.codePointAt(0)!);
+  const runes = goRunes(s);
   if (runes.length === 0) return '';
   let out = '';
   const put = (c: number) => (out += String.fromCodePoint(c));

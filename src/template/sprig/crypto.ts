@@ -1,15 +1,16 @@
-// sprig's hermetic crypto helpers: digests of a string's UTF-8 bytes, and decryptAES (AES-256-CBC with
+// sprig's hermetic crypto helpers: digests of a string's bytes, and decryptAES (AES-256-CBC with
 // the IV in front, as encryptAES writes it; encryptAES itself draws a random IV and is left out).
 import { createDecipheriv, createHash } from 'node:crypto';
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
 import { base64Decode, CorruptInputError } from './goStdlib.ts';
+import { goBytes, goString } from '../goBytes.ts';
 
-const digest = (algorithm: string) => goFunc(['string'], (s: string) => createHash(algorithm).update(s, 'utf8').digest('hex'));
+const digest = (algorithm: string) => goFunc(['string'], (s: string) => createHash(algorithm).update(goBytes(s)).digest('hex'));
 
 function adler32(s: string): string {
   let a = 1;
   let b = 0;
-  for (const byte of Buffer.from(s, 'utf8')) {
+  for (const byte of goBytes(s)) {
     a = (a + byte) % 65521;
     b = (b + a) % 65521;
   }
@@ -19,7 +20,7 @@ function adler32(s: string): string {
 /** sprig's decryptAES, with the runtime panics Go reports for malformed input. */
 function decryptAES(password: string, crypt64: string): string {
   const key = Buffer.alloc(32);
-  Buffer.from(password, 'utf8').copy(key, 0, 0, 32);
+  goBytes(password).copy(key, 0, 0, 32);
   let crypt: Uint8Array;
   try {
     crypt = base64Decode(crypt64);
@@ -36,7 +37,7 @@ function decryptAES(password: string, crypt64: string): string {
   if (plain.length === 0) throw new GoCallError('runtime error: index out of range [-1]');
   const end = plain.length - plain[plain.length - 1]!;
   if (end < 0) throw new GoCallError(`runtime error: slice bounds out of range [:${end}]`);
-  return plain.subarray(0, end).toString('utf8');
+  return goString(plain.subarray(0, end));
 }
 
 export const cryptoFuncs: FuncMap = {

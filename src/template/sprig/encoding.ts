@@ -7,9 +7,16 @@ import { strval } from './strings.ts';
 import { formatGoDuration, parseGoDuration } from '../../render/goDuration.ts';
 import { goJsonDecode } from './goJsonDecode.ts';
 import { formatGoUrl, GoUrlError, parseGoUrl, type GoUrl } from '../../emit/containerd/goUrl.ts';
-import { fromByteString, toByteString } from '../../emit/containerd/goStrings.ts';
+import { canonicalGoString, goBytes, goString, hasRawBytes } from '../goBytes.ts';
 import { goKind } from './collections.ts';
 import { base32Decode, base32Encode, base64Decode, CorruptInputError, pathBase, pathClean, pathDir, pathExt } from './goStdlib.ts';
+
+/** encoding/json's string: as goJsonString, and each byte that is not UTF-8 written as \ufffd, as Go does. */
+function jsonString(s: string): string {
+  if (!hasRawBytes(s)) return goJsonString(s);
+  const parts = canonicalGoString(s).split(/[\uDC80-\uDCFF]/u);
+  return '"' + parts.map((p) => goJsonString(p).slice(1, -1)).join('\\ufffd') + '"';
+}
 
 /** Go's json.Marshal of our values (sorted map keys, HTML-safe strings, Go float format). */
 export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
@@ -18,13 +25,13 @@ export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
     const pad = indent.repeat(depth + 1);
     const close = indent.repeat(depth);
     if (x === null || x === undefined) return 'null';
-    if (x instanceof GoStringer) return goJsonString(x.text);
+    if (x instanceof GoStringer) return jsonString(x.text);
     if (x instanceof GoPointer) return x.elem === null ? 'null' : enc(x.elem, depth);
     // A json.Marshaler (semver.Version) writes itself.
     const marshal = x instanceof GoStruct ? x.methods?.MarshalJSON : undefined;
     if (marshal !== undefined) return String(marshal.call());
     switch (typeof x) {
-      case 'string': return goJsonString(x);
+      case 'string': return jsonString(x);
       case 'boolean': return String(x);
       case 'bigint': return x.toString();
       case 'number': {
@@ -43,7 +50,7 @@ export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
     const entries: Array<[string, unknown]> = x instanceof GoStruct ? Object.entries(x.fields) : isGoMap(x) ? Object.keys(x).sort(compareBytes).map((k) => [k, x[k]]) : [];
     if (entries.length === 0) return '{}';
     const sep = indent === '' ? ':' : ': ';
-    return '{' + nl + entries.map(([k, e]) => prefix + pad + goJsonString(k) + sep + enc(e, depth + 1)).join(',' + nl) + nl + (nl ? prefix + close : '') + '}';
+    return '{' + nl + entries.map(([k, e]) => prefix + pad + jsonString(k) + sep + enc(e, depth + 1)).join(',' + nl) + nl + (nl ? prefix + close : '') + '}';
   };
   return enc(v, 0);
 }
@@ -68,7 +75,10 @@ function pathFuncs(prefix: string): FuncMap {
 
 
 
-// urlParse/urlJoin go through Go's net/url (as ported for the containerd emitter), on byte strings.
+// urlParse/urlJoin go through Go's net/url (as ported for the containerd emitter), which works on
+// "byte strings" (one char per byte).
+const toByteString = (s: string) => goBytes(s).toString('latin1');
+const fromByteString = (b: string) => goString(Buffer.from(b, 'latin1'));
 function urlParse(s: string): Record<string, unknown> {
   let u: GoUrl;
   try {
@@ -155,7 +165,7 @@ function roundDuration(ns: bigint): string {
 /** sprig's base64decode/base32decode: the decoded text, or the error's text. */
 function decodeOr(decode: (s: string) => Uint8Array, s: string): string {
   try {
-    return Buffer.from(decode(s)).toString('utf8');
+    return goString(decode(s));
   } catch (e) {
     if (e instanceof CorruptInputError) return e.message;
     throw e;
@@ -186,9 +196,9 @@ export const strictJsonFuncs: FuncMap = {
 };
 
 export const encodingFuncs: FuncMap = {
-  b64enc: goFunc(['string'], (s: string) => Buffer.from(s, 'utf8').toString('base64')),
+  b64enc: goFunc(['string'], (s: string) => goBytes(s).toString('base64')),
   b64dec: goFunc(['string'], (s: string) => decodeOr(base64Decode, s)),
-  b32enc: goFunc(['string'], (s: string) => base32Encode(Buffer.from(s, 'utf8'))),
+  b32enc: goFunc(['string'], (s: string) => base32Encode(goBytes(s))),
   b32dec: goFunc(['string'], (s: string) => decodeOr(base32Decode, s)),
   // json.Marshal; toJson and toPrettyJson swallow the error (""), toRawJson panics with it.
   toJson: goFunc(['any'], (v: unknown) => swallow(() => goJsonMarshal(v))),

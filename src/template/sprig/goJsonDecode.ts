@@ -5,6 +5,7 @@
 // the last value, a lone surrogate escape becomes U+FFFD, and a top-level value of the wrong kind for a
 // map or slice target is an UnmarshalTypeError that leaves the target empty.
 import type { GoMap } from '../values.ts';
+import { canonicalGoString, goBytes } from '../goBytes.ts';
 
 export type JsonTarget = 'any' | 'map' | 'slice';
 
@@ -295,7 +296,9 @@ const KIND_NAMES: Record<string, string> = { '{': 'object', '[': 'array', '"': '
 
 /** json.Unmarshal(text, &target) for a fresh target of the given kind. */
 export function goJsonDecode(text: string, target: JsonTarget): JsonDecoded {
-  const syntax = jsonSyntaxError(Buffer.from(text, 'utf8'));
+  text = canonicalGoString(text);
+  // A raw byte inside a string reads as U+FFFD (below), anywhere else it is a syntax error.
+  const syntax = jsonSyntaxError(goBytes(text));
   const empty = () => (target === 'map' ? {} : target === 'slice' ? [] : null);
   if (syntax !== undefined) return { value: empty(), error: syntax };
   const first = text.trimStart()[0]!;

@@ -9,6 +9,8 @@
 // reported as Go reports its own limit), matching is refused when input × program is very large, the
 // nesting-depth limit counts groups only, and Unicode tables are Node's (newer than Go 1.19's).
 
+import { canonicalGoString } from '../goBytes.ts';
+
 export class GoRegexpError extends Error {
   constructor(
     readonly code: string,
@@ -834,14 +836,19 @@ class Queue {
   }
 }
 
-/** Input as code points, with the UTF-16 offset of each (plus the end) for slicing the original. */
+/**
+ * Input as code points, with the UTF-16 offset of each (plus the end) for slicing the original. A raw
+ * byte (goBytes.ts) reads as U+FFFD, as Go's regexp decodes invalid UTF-8.
+ */
 class Input {
   readonly runes: number[] = [];
   readonly offsets: number[] = [];
-  constructor(readonly text: string) {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text = canonicalGoString(text);
     for (let i = 0; i < text.length; ) {
       const c = text.codePointAt(i)!;
-      this.runes.push(c);
+      this.runes.push(c >= 0xdc80 && c <= 0xdcff ? 0xfffd : c);
       this.offsets.push(i);
       i += c > 0xffff ? 2 : 1;
     }

@@ -2,6 +2,8 @@
 // StdEncoding decoding (with their "illegal ... data at input byte N" errors and their handling of
 // padding and line breaks) and package path (Base, Dir, Ext, Clean; filepath is the same on Linux).
 
+import { goBytes } from '../goBytes.ts';
+
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const B32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const decodeMap = (alphabet: string) => {
@@ -21,7 +23,7 @@ export class CorruptInputError extends Error {
 
 /** base64.StdEncoding.DecodeString. */
 export function base64Decode(s: string): Uint8Array {
-  const src = Buffer.from(s, 'utf8');
+  const src = goBytes(s);
   const out: number[] = [];
   let si = 0;
   while (si < src.length) {
@@ -67,7 +69,7 @@ export function base64Decode(s: string): Uint8Array {
 
 /** base32.StdEncoding.DecodeString (line breaks are removed first, so error offsets count without them). */
 export function base32Decode(s: string): Uint8Array {
-  const src = Buffer.from(s, 'utf8').filter((c) => c !== 0x0a && c !== 0x0d);
+  const src = goBytes(s).filter((c) => c !== 0x0a && c !== 0x0d);
   const olen = src.length;
   const out: number[] = [];
   let p = 0;

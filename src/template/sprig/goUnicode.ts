@@ -3,6 +3,8 @@
 // mappings: "ß" becomes "SS" and a final "Σ" becomes "ς". Go maps one rune to one rune, so we map code
 // point by code point and fall back to the simple mapping where JS's would be multi-character.
 
+import { canonicalGoString } from '../goBytes.ts';
+
 const SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
 const UPPER = /^\p{Lu}$/u;
 const LOWER = /^\p{Ll}$/u;
@@ -71,9 +73,20 @@ export function toTitle(c: number): number {
   return toUpper(c);
 }
 
+/** []rune(s) in Go: a raw byte (goBytes.ts) is utf8.RuneError. */
+export function goRunes(s: string): number[] {
+  const out: number[] = [];
+  for (const x of canonicalGoString(s)) {
+    const c = x.codePointAt(0)!;
+    out.push(c >= 0xdc80 && c <= 0xdcff ? 0xfffd : c);
+  }
+  return out;
+}
+
+/** strings.Map with a one-rune mapping: raw bytes come out as U+FFFD, as in Go. */
 export const mapRunes = (s: string, f: (c: number) => number): string => {
   let out = '';
-  for (const x of s) out += ch(f(x.codePointAt(0)!));
+  for (const c of goRunes(s)) out += ch(f(c));
   return out;
 };
 

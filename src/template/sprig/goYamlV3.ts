@@ -8,6 +8,8 @@
 import { GoPointer, GoStringer, GoStruct, isGoMap } from '../values.ts';
 import { formatFloat } from '../goFormat.ts';
 import { parseGoFloat, parseGoInt } from '../goNumbers.ts';
+import { canonicalGoString, goByteLength, goBytes, hasRawBytes } from '../goBytes.ts';
+import { goRunes } from './goUnicode.ts';
 
 // --- Which strings must be quoted (encoder.stringv): those that would read back as another type ---
 
@@ -197,8 +199,20 @@ function writeLiteral(s: string, indent: number): string {
   return out.endsWith('\n') ? out.slice(0, -1) : out;
 }
 
+/** encodeBase64 in yaml.v3: base64 in lines of 70, each ended by a line feed once there is more than one. */
+function yamlBase64(b: Uint8Array): string {
+  const text = Buffer.from(b).toString('base64');
+  if (text.length < 70) return text;
+  return text.replace(/.{1,70}/g, '$&\n');
+}
+
 /** A string scalar as yaml.v3 writes it; `indent` is where its continuation lines start. */
 function stringScalar(s: string, indent: number, simpleKey = false): string {
+  // Text that is not valid UTF-8 is written as !!binary base64.
+  if (hasRawBytes(s) && hasRawBytes((s = canonicalGoString(s)))) {
+    const b64 = yamlBase64(goBytes(s));
+    return '!!binary ' + (b64.includes('\n') ? writeLiteral(b64, indent) : b64);
+  }
   switch (styleOf(s, simpleKey)) {
     case 'plain': return s;
     case 'single': return writeSingle(s, indent);
@@ -208,7 +222,10 @@ function stringScalar(s: string, indent: number, simpleKey = false): string {
 }
 
 /** A key fits on its line unless it spans lines or is longer than 128 bytes (then it is a "? " key). */
-const isSimpleKey = (k: string) => !analyze(k).multiline && Buffer.byteLength(k, 'utf8') <= 128;
+function isSimpleKey(k: string): boolean {
+  if (hasRawBytes(k) && hasRawBytes((k = canonicalGoString(k)))) return goByteLength(k) <= 51; // its base64 fits one line
+  return !analyze(k).multiline && Buffer.byteLength(k, 'utf8') <= 128;
+}
 
 export function yamlV3Scalar(s: string): string {
   return stringScalar(s, 4, true);
@@ -220,8 +237,8 @@ export function compareYamlKeys(a: string, b: string): number {
 }
 
 function yamlKeyLess(a: string, b: string): boolean {
-  const ar = [...a].map((x) => x.codePointAt(0)!);
-  const br = [...b].map((x) => x.codePointAt(0)!);
+  const ar = goRunes(a);
+  const br = goRunes(b);
   const digit = (c: number | undefined) => c !== undefined && /^\p{Nd}$/u.test(String.fromCodePoint(c));
   const letter = (c: number) => /^\p{L}$/u.test(String.fromCodePoint(c));
   let digits = false;

@@ -1,25 +1,26 @@
 // sprig's string functions (the hermetic ones), with Go's semantics. Several of them work on the UTF-8
 // bytes rather than on characters, exactly like sprig: substr, trunc, abbrev, abbrevboth, wrap and
-// wrapWith slice bytes (a cut inside a multi-byte character cannot be represented in a JS string and
-// becomes U+FFFD), and initials and nospace read each byte as a character of its own (so non-ASCII text
-// comes out as Latin-1 mojibake, as in Go). Case mappings are Go's one-rune-to-one-rune mappings.
+// wrapWith slice bytes (a cut inside a multi-byte character leaves raw bytes, see goBytes.ts), and
+// initials and nospace read each byte as a character of its own (so non-ASCII text comes out as Latin-1
+// mojibake, as in Go). Case mappings are Go's one-rune-to-one-rune mappings.
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
 import { GoStringer, GoStruct } from '../values.ts';
 import { compareBytes, formatValue, goQuote } from '../goFormat.ts';
 import { isLetter, isDigit, isLower, isSpace, isTitle, isUpper, latin1OfUtf8, mapRunes, toLower, toTitle, toUpper } from './goUnicode.ts';
 import { toKebabCase, toPascalCase, toSnakeCase } from './caseConversion.ts';
+import { canonicalGoString, goBytes, goString, hasRawBytes } from '../goBytes.ts';
 
 /** sprig's strval: strings as is, []byte as text, Stringers through String(), the rest through fmt's %v. */
 export function strval(v: unknown): string {
   if (typeof v === 'string') return v;
-  if (v instanceof Uint8Array) return Buffer.from(v).toString('utf8');
+  if (v instanceof Uint8Array) return goString(v);
   if (v instanceof GoStringer) return v.text;
   if (v instanceof GoStruct && v.stringerText !== undefined) return v.stringerText;
   return formatValue(v === undefined ? null : v);
 }
 
-const utf8 = (s: string) => Buffer.from(s, 'utf8');
-const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
+const utf8 = goBytes;
+const text = goString;
 const isNil = (v: unknown) => v === null || v === undefined;
 
 /** sprig's strslice: a list's non-nil elements as strings; nil is empty; anything else is one string. */
@@ -194,19 +195,72 @@ function deleteWhiteSpace(s: string): string {
   return kept.length === b.length ? s : latin1OfUtf8(kept);
 }
 
+/** A rune as Go decodes it: a raw byte (goBytes.ts) is utf8.RuneError. */
+const runeOf = (x: string) => {
+  const c = x.codePointAt(0)!;
+  return c >= 0xdc80 && c <= 0xdcff ? 0xfffd : c;
+};
+
 const trimFunc = (s: string, cut: (c: number) => boolean, left: boolean, right: boolean): string => {
-  const r = [...s];
+  const r = [...canonicalGoString(s)];
   let a = 0;
   let z = r.length;
-  if (left) while (a < z && cut(r[a]!.codePointAt(0)!)) a++;
-  if (right) while (z > a && cut(r[z - 1]!.codePointAt(0)!)) z--;
+  if (left) while (a < z && cut(runeOf(r[a]!))) a++;
+  if (right) while (z > a && cut(runeOf(r[z - 1]!))) z--;
   return r.slice(a, z).join('');
 };
 
 const trimCutset = (cutset: string, s: string) => {
-  const set = new Set([...cutset].map((c) => c.codePointAt(0)!));
+  const set = new Set([...canonicalGoString(cutset)].map(runeOf));
   return trimFunc(s, (c) => set.has(c), true, true);
 };
+
+// Go searches strings bytewise. Searching UTF-16 text agrees with that unless raw bytes take part.
+const rawBytes = (a: string, b: string) => hasRawBytes(a) || hasRawBytes(b);
+
+function startsWith(s: string, prefix: string): boolean {
+  if (!rawBytes(s, prefix)) return s.startsWith(prefix);
+  const b = goBytes(s);
+  const p = goBytes(prefix);
+  return b.length >= p.length && b.subarray(0, p.length).equals(p);
+}
+
+function endsWith(s: string, suffix: string): boolean {
+  if (!rawBytes(s, suffix)) return s.endsWith(suffix);
+  const b = goBytes(s);
+  const p = goBytes(suffix);
+  return b.length >= p.length && b.subarray(b.length - p.length).equals(p);
+}
+
+function trimPrefix(prefix: string, s: string): string {
+  if (!startsWith(s, prefix)) return s;
+  return rawBytes(s, prefix) ? goString(goBytes(s).subarray(goBytes(prefix).length)) : s.slice(prefix.length);
+}
+
+function trimSuffix(suffix: string, s: string): string {
+  if (!endsWith(s, suffix)) return s;
+  if (!rawBytes(s, suffix)) return s.slice(0, s.length - suffix.length);
+  const b = goBytes(s);
+  return goString(b.subarray(0, b.length - goBytes(suffix).length));
+}
+
+/** The parts of s between the occurrences of a non-empty sep. */
+function splitAll(s: string, sep: string): string[] {
+  if (!rawBytes(s, sep)) return s.split(sep);
+  const b = goBytes(s);
+  const p = goBytes(sep);
+  const out: string[] = [];
+  let i = 0;
+  for (let j = b.indexOf(p, i); j >= 0; j = b.indexOf(p, i)) {
+    out.push(goString(b.subarray(i, j)));
+    i = j + p.length;
+  }
+  out.push(goString(b.subarray(i)));
+  return out;
+}
+
+/** Go's explode: one string per rune, a raw byte on its own. */
+const explode = (s: string) => [...canonicalGoString(s)];
 
 function indent(spaces: bigint, v: string): string {
   if (spaces < 0n) throw new GoCallError('strings: negative Repeat count');
@@ -216,14 +270,14 @@ function indent(spaces: bigint, v: string): string {
 
 /** strings.Replace(s, old, new, -1): an empty old inserts new around every rune. */
 function replace(old: string, nw: string, s: string): string {
-  if (old === '') return nw + [...s].join(nw) + (s === '' ? '' : nw);
-  return s.split(old).join(nw);
+  if (old === '') return nw + explode(s).join(nw) + (s === '' ? '' : nw);
+  return splitAll(s, old).join(nw);
 }
 
 /** strings.SplitN. */
 function splitN(s: string, sep: string, n: number): string[] {
   if (n === 0) return [];
-  const parts = sep === '' ? [...s] : s.split(sep);
+  const parts = sep === '' ? explode(s) : splitAll(s, sep);
   if (n < 0 || parts.length <= n) return parts;
   if (sep === '') return [...parts.slice(0, n - 1), parts.slice(n - 1).join('')];
   return [...parts.slice(0, n - 1), parts.slice(n - 1).join(sep)];
@@ -261,8 +315,8 @@ export const stringFuncs: FuncMap = {
   trim: goFunc(['string'], (s: string) => trimFunc(s, isSpace, true, true)),
   trimAll: goFunc(['string', 'string'], trimCutset),
   trimall: goFunc(['string', 'string'], trimCutset),
-  trimPrefix: goFunc(['string', 'string'], (p: string, s: string) => (s.startsWith(p) ? s.slice(p.length) : s)),
-  trimSuffix: goFunc(['string', 'string'], (p: string, s: string) => (s.endsWith(p) ? s.slice(0, s.length - p.length) : s)),
+  trimPrefix: goFunc(['string', 'string'], trimPrefix),
+  trimSuffix: goFunc(['string', 'string'], trimSuffix),
   nospace: goFunc(['string'], (s: string) => (s === '' ? s : deleteWhiteSpace(s))),
   trunc: goFunc(['int', 'string'], trunc),
   abbrev: goFunc(['int', 'string'], abbrev),
@@ -270,9 +324,9 @@ export const stringFuncs: FuncMap = {
   initials: goFunc(['string'], initials),
   wrap: goFunc(['int', 'string'], (w: bigint, s: string) => wrapCustom(s, w, '', false)),
   wrapWith: goFunc(['int', 'string', 'string'], (w: bigint, sep: string, s: string) => wrapCustom(s, w, sep, true)),
-  contains: goFunc(['string', 'string'], (sub: string, s: string) => s.includes(sub)),
-  hasPrefix: goFunc(['string', 'string'], (p: string, s: string) => s.startsWith(p)),
-  hasSuffix: goFunc(['string', 'string'], (p: string, s: string) => s.endsWith(p)),
+  contains: goFunc(['string', 'string'], (sub: string, s: string) => (rawBytes(s, sub) ? goBytes(s).includes(goBytes(sub)) : s.includes(sub))),
+  hasPrefix: goFunc(['string', 'string'], (p: string, s: string) => startsWith(s, p)),
+  hasSuffix: goFunc(['string', 'string'], (p: string, s: string) => endsWith(s, p)),
   quote: goFunc([], (...v: unknown[]) => nonNil(v).map((x) => goQuote(strval(x))).join(' '), 'any'),
   squote: goFunc([], (...v: unknown[]) => nonNil(v).map((x) => `'${formatValue(x)}'`).join(' '), 'any'),
   cat: goFunc([], (...v: unknown[]) => nonNil(v).map((x) => formatValue(x)).join(' '), 'any'),

@@ -1,10 +1,12 @@
 // Behaviour of Go releases newer than the 1.19 oracle, which OSM (built with a current Go) has:
-// range over an integer (Go 1.22), {{else with}} (Go 1.23) and range assigning existing variables.
+// range over an integer (Go 1.22), {{else with}} (Go 1.23), range assigning existing variables, and
+// strings.Split on an empty separator keeping invalid bytes.
 // Expectations follow current Go's documentation and sources; Go 1.19 rejects the first two and got the
 // third wrong (it overwrote whatever variable was on top of its stack).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { render } from './goCases.ts';
+import { sprigFuncs } from '../../../src/template/sprig/index.ts';
 
 test('Go 1.22: range over an integer n visits 0..n-1 as dot and as the element variable', () => {
   assert.deepEqual(render('{{ range 3 }}{{ . }}{{ end }}'), { out: '012' });
@@ -44,4 +46,12 @@ test('current Go: range with = assigns the named variables', () => {
   );
   // As in Go 1.19: assigning a variable that was never declared.
   assert.deepEqual(render('{{ range $x = .l }}{{ end }}', { l: [1n] }), { err: 'template: t:1:14: executing "t" at <.l>: undefined variable: $x' });
+});
+
+test('current Go: splitting on an empty separator keeps an invalid byte as it is', () => {
+  // strings.Split(s, "") slices invalid UTF-8 bytes individually ("Invalid UTF-8 bytes are sliced
+  // individually", strings.explode); Go 1.19 replaced all but the last with U+FFFD.
+  const cut = '{{ $s := substr 0 2 "日" }}';
+  assert.deepEqual(render(`${cut}{{ range splitList "" $s }}{{ printf "%q " . }}{{ end }}`, null, sprigFuncs), { out: '"\\xe6" "\\x97" ' });
+  assert.deepEqual(render(`${cut}{{ range $k, $v := split "" $s }}{{ $k }}={{ printf "%q " $v }}{{ end }}`, null, sprigFuncs), { out: '_0="\\xe6" _1="\\x97" ' });
 });

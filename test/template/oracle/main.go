@@ -3,7 +3,8 @@
 // Reads a JSON array of cases on stdin and writes a JSON array of results, one per case, in order:
 //
 //	in:  [{"name", "template", "data"?, "funcs"?: "builtin"|"sprig"|"osm", "defines"?: [...], "entry"?}]
-//	out: [{"output", "error"}]        error is null on success; output is what Execute wrote (partial on error)
+//	out: [{"output", "error"}]        base64 of the bytes Execute wrote (partial on error) and of the error
+//	                                  text, which is null on success (Go strings are bytes, not always UTF-8)
 //
 // With -bench N it instead parses and executes the whole batch N times (after a warm-up) and prints
 // {"iterations", "nsPerBatch", "cases"}.
@@ -46,8 +47,8 @@ type testCase struct {
 }
 
 type result struct {
-	Output string  `json:"output"`
-	Error  *string `json:"error"`
+	Output []byte `json:"output"`
+	Error  []byte `json:"error"`
 }
 
 // Functions whose result depends on the clock, the environment, the network or randomness. Both the
@@ -287,10 +288,9 @@ func main() {
 	for i, p := range ps {
 		var buf bytes.Buffer
 		err := run(p, &buf)
-		results[i].Output = buf.String()
+		results[i].Output = append([]byte{}, buf.Bytes()...)
 		if err != nil {
-			msg := err.Error()
-			results[i].Error = &msg
+			results[i].Error = []byte(err.Error())
 		}
 	}
 	enc := json.NewEncoder(os.Stdout)

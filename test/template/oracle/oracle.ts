@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { goJsonStringify } from './goJsonStringify.ts';
+import { goString } from '../../../src/template/goBytes.ts';
 
 export type OracleFuncs = 'builtin' | 'sprig' | 'osm';
 
@@ -25,7 +26,7 @@ export interface OracleCase {
 }
 
 export interface OracleResult {
-  /** What Execute wrote; partial when error is set. */
+  /** What Execute wrote (a Go string in our representation, see goBytes.ts); partial when error is set. */
   output: string;
   /** Go's error text, or null on success. */
   error: string | null;
@@ -111,11 +112,13 @@ function runBinary(args: string[], input: string): Promise<string> {
 /** Runs every case through Go's text/template in one process; results are in the cases' order. */
 export async function runOracle(cases: readonly OracleCase[]): Promise<OracleResult[]> {
   if (cases.length === 0) return [];
-  const results = JSON.parse(await runBinary([], serialiseBatch(cases))) as OracleResult[];
-  if (results.length !== cases.length) {
-    throw new Error(`Go oracle returned ${results.length} results for ${cases.length} cases`);
+  // The oracle sends bytes (base64): Go's output need not be UTF-8.
+  const raw = JSON.parse(await runBinary([], serialiseBatch(cases))) as Array<{ output: string; error: string | null }>;
+  if (raw.length !== cases.length) {
+    throw new Error(`Go oracle returned ${raw.length} results for ${cases.length} cases`);
   }
-  return results;
+  const text = (b64: string) => goString(Buffer.from(b64, 'base64'));
+  return raw.map((r) => ({ output: text(r.output), error: r.error === null ? null : text(r.error) }));
 }
 
 export interface OracleBench {
