@@ -14,7 +14,7 @@ import { benchTemplate } from './template.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CACHE = join(ROOT, '.cache', 'bench');
-const BUNDLE = join(ROOT, 'dist', 'osm-krm.mjs');
+const BUNDLE = join(ROOT, 'dist', 'osm-krm.cjs');
 const IO_FLOOR = join(CACHE, 'bench-io-floor.mjs');
 const SIZES = (process.env.BENCH_SIZES ?? '1,10,100,1000,10000').split(',').map(Number);
 

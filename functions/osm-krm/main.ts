@@ -10,6 +10,7 @@ import { runTemplateCommand } from '../../src/cli/templateCommand.ts';
 import { runHydrateCommand } from '../../src/cli/hydrateCommand.ts';
 import { runArgoCDGenerateCommand } from '../../src/cli/argocdGenerateCommand.ts';
 import type { CommandIO } from '../../src/cli/commandIO.ts';
+import { writeAllSync } from '../../src/cli/writeAllSync.ts';
 
 const USAGE = `osm-krm: Operating System Manager as a KRM function.
 
@@ -26,8 +27,8 @@ Usage:
 `;
 
 function main(argv: string[]): number {
-  const out = (s: string) => process.stdout.write(s);
-  const err = (s: string) => process.stderr.write(s);
+  const out = (s: string) => writeAllSync(1, s);
+  const err = (s: string) => writeAllSync(2, s);
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
     out(USAGE);
@@ -48,6 +49,6 @@ try {
   process.exitCode = main(process.argv.slice(2));
 } catch (e) {
   // Never a stack trace on stdout; a short line on stderr.
-  process.stderr.write(`osm-krm: internal error: ${(e as Error)?.message ?? String(e)}\n`);
+  writeAllSync(2, `osm-krm: internal error: ${(e as Error)?.message ?? String(e)}\n`);
   process.exitCode = 2;
 }

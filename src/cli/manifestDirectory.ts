@@ -8,7 +8,6 @@
 //   carries them.)
 // - kustomization: `kustomize build` (or `kubectl kustomize`) of the directory. kustomize drops
 //   local-config resources from its output, so the state file is read from disk beside it.
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, join, relative, resolve, sep } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -137,6 +136,8 @@ function kustomizeBuild(dir: string, io: CommandIO): string {
     throw new CommandError(`${dir} holds a kustomization, but neither kustomize nor kubectl is on PATH to build it`);
   }
   const args = tool.endsWith('kustomize') ? ['build', dir] : ['kustomize', dir];
+  // Loaded on use: only `generate` on a kustomization runs a tool, and child_process costs start-up time.
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
   const r = spawnSync(tool, args, { cwd: io.cwd, env: io.env as NodeJS.ProcessEnv, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (r.error) throw new CommandError(`cannot run ${tool}: ${r.error.message}`);
   if (r.status !== 0) {

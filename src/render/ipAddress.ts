@@ -1,13 +1,9 @@
 // Go net.ParseIP + IP.String() for the cluster DNS addresses (IPv4, IPv6 in canonical RFC 5952 form).
-import { isIPv4, isIPv6 } from 'node:net';
+import { isGoIPv4, isGoIPv6 } from '../net/goIP.ts';
 
 export function parseIP(s: string): string | undefined {
-  if (isIPv4(s)) {
-    // Go rejects leading zeros in IPv4 octets.
-    if (s.split('.').some((o) => o.length > 1 && o.startsWith('0'))) return undefined;
-    return s;
-  }
-  if (!isIPv6(s) || s.includes('%')) return undefined;
+  if (isGoIPv4(s)) return s;
+  if (!isGoIPv6(s, { zone: false })) return undefined;
   return canonicalIPv6(s);
 }
 

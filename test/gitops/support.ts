@@ -9,7 +9,7 @@ import { after } from 'node:test';
 import { parseAllDocuments } from 'yaml';
 import { REPO_ROOT } from '../support/paths.ts';
 
-export const BUNDLE = join(REPO_ROOT, 'dist', 'osm-krm.mjs');
+export const BUNDLE = join(REPO_ROOT, 'dist', 'osm-krm.cjs');
 export const EXAMPLES = join(REPO_ROOT, 'examples');
 export const DOCKER_SHIM = join(REPO_ROOT, 'test', 'gitops', 'shims', 'docker.mjs');
 /** The image the examples name for the container route. */

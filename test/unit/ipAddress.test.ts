@@ -13,3 +13,13 @@ test('IPs print like Go net.IP', () => {
   assert.equal(parseIP('010.0.0.1'), undefined);
   assert.equal(parseIP('1.2.3'), undefined);
 });
+
+test('IP syntax as Go parses it (net.ParseIP: no zones; one :: for at least one group; IPv4 only in the last 32 bits)', () => {
+  for (const bad of ['', '1.2.3.4.5', '256.1.1.1', '1.2.3.04', '::1%eth0', '1::2::3', '1:2:3:4:5:6:7:8::', '1:2:3:4:5:6:7', '1.2.3.4::', '::1.2.3.4:5', '12345::', ':1:2:3:4:5:6:7', 'g::1', '1:2:3:4:5:6:1.2.3.4:5']) {
+    assert.equal(parseIP(bad), undefined, bad);
+  }
+  assert.equal(parseIP('1:2:3:4:5:6:1.2.3.4'), '1:2:3:4:5:6:102:304');
+  assert.equal(parseIP('::1.2.3.4'), '::102:304');
+  assert.equal(parseIP('0.0.0.0'), '0.0.0.0');
+  assert.equal(parseIP('1:0:0:0:0:0:0:0'), '1::');
+});

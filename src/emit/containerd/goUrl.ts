@@ -3,6 +3,7 @@
 // go.mod, so hosts follow that release: bracketed hosts must be IP literals (not IPv4) and an http(s) host
 // may hold only one colon (urlstrictcolons=1); ParseQuery refuses more than 10000 parameters.
 // Every string here is a byte string (see goStrings.ts), because Go escapes and unescapes bytes.
+import { isGoIPv4, isGoIPv6 } from '../../net/goIP.ts';
 
 export class GoUrlError extends Error {
   constructor(readonly reason: string) {
@@ -184,60 +185,16 @@ function validOptionalPort(port: string): boolean {
 
 const USERINFO_ALLOWED = /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/;
 
-function parseIPv4(s: string): boolean {
-  const fields = s.split('.');
-  return fields.length === 4 && fields.every((f) => /^(0|[1-9][0-9]{0,2})$/.test(f) && Number(f) <= 255);
-}
-
 /** netip.ParseAddr for the inside of brackets: an IPv6 address (optionally with a zone) passes; IPv4 is refused by the caller. */
 function parseAddr(s: string): 'v4' | 'v6' | undefined {
   for (const ch of s) {
-    if (ch === '.') return parseIPv4(s) ? 'v4' : undefined;
-    if (ch === ':') return parseIPv6(s) ? 'v6' : undefined;
+    if (ch === '.') return isGoIPv4(s) ? 'v4' : undefined;
+    if (ch === ':') return isGoIPv6(s, { zone: true }) ? 'v6' : undefined;
     if (ch === '%') return undefined;
   }
   return undefined;
 }
 
-function parseIPv6(addr: string): boolean {
-  let s = addr;
-  const pct = s.indexOf('%');
-  if (pct >= 0) {
-    if (pct === s.length - 1) return false;
-    s = s.slice(0, pct);
-  }
-  let ellipsis = -1;
-  let i = 0; // bytes filled
-  if (s.startsWith('::')) {
-    ellipsis = 0;
-    s = s.slice(2);
-    if (s === '') return true;
-  }
-  while (i < 16) {
-    const m = /^[0-9a-fA-F]*/.exec(s)![0];
-    if (m.length === 0 || m.length > 4) return false;
-    if (s[m.length] === '.') {
-      if ((ellipsis < 0 && i !== 12) || i + 4 > 16) return false;
-      if (!parseIPv4(s)) return false;
-      i += 4;
-      s = '';
-      break;
-    }
-    i += 2;
-    s = s.slice(m.length);
-    if (s === '') break;
-    if (s[0] !== ':' || s.length === 1) return false;
-    s = s.slice(1);
-    if (s[0] === ':') {
-      if (ellipsis >= 0) return false;
-      ellipsis = i;
-      s = s.slice(1);
-      if (s === '') break;
-    }
-  }
-  if (s !== '') return false;
-  return i < 16 ? ellipsis >= 0 : ellipsis < 0;
-}
 
 function parseHost(scheme: string, host: string): string {
   const open = host.lastIndexOf('[');

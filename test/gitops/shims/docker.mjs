@@ -9,7 +9,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const bundle = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'dist', 'osm-krm.mjs');
+const bundle = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'dist', 'osm-krm.cjs');
 const argv = process.argv.slice(2);
 const fail = (msg, code = 125) => {
   process.stderr.write(`docker (osm-krm test shim): ${msg}\n`);
