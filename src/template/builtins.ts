@@ -3,7 +3,7 @@
 // `null` a nil interface. A Go error return, or a panic Go's safeCall recovers, is thrown as GoCallError
 // with Go's text. `and` and `or` are evaluated by the executor (they short-circuit).
 import { GoCallError, type GoParamType } from './functions.ts';
-import { GoPointer, GoStringer, GoStruct, isGoMap, mapGet } from './values.ts';
+import { containerType, elemType, GoInt, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer, mapGet, sameContainerType, zeroValue } from './values.ts';
 import { compareBytes, goTypeName, sprint, sprintf, sprintln } from './goFormat.ts';
 import { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes } from './goBytes.ts';
 import { isGoPrintable } from './goStrconv.ts';
@@ -29,6 +29,7 @@ export function isTrue(v: unknown): boolean {
     case 'bigint': return v !== 0n;
     case 'number': return v !== 0;
   }
+  if (v instanceof GoInt) return v.value !== 0n;
   if (Array.isArray(v) || v instanceof Uint8Array) return v.length > 0;
   if (v instanceof GoPointer) return v.elem !== null;
   if (v instanceof GoStruct) return true;
@@ -43,7 +44,7 @@ export const truth = isTrue;
 
 // ---------------------------------------------------------------- comparison
 
-const enum Kind { Invalid, Bool, Complex, Int, Float, String }
+const enum Kind { Invalid, Bool, Complex, Int, Uint, Float, String }
 
 // Values implementing fmt.Stringer compare by their underlying value (values.ts).
 const comparisonValue = (v: unknown) => (v === null ? undefined : v instanceof GoStringer ? v.value : v);
@@ -55,8 +56,12 @@ function basicKind(v: unknown): Kind {
     case 'number': return Kind.Float;
     case 'string': return Kind.String;
   }
+  if (v instanceof GoInt) return v.unsigned ? Kind.Uint : Kind.Int;
   return v instanceof GoComplex ? Kind.Complex : Kind.Invalid;
 }
+
+/** The value of an integer of any type (signed and unsigned integers compare by value in Go's eq and lt). */
+const intValue = (v: unknown) => (v instanceof GoInt ? v.value : (v as bigint));
 
 type ReflectKind = 'invalid' | 'slice' | 'map' | 'struct' | 'ptr' | 'other';
 
@@ -70,7 +75,7 @@ function reflectKind(v: unknown): ReflectKind {
 }
 
 function isNilValue(v: unknown): boolean {
-  return v === undefined || (v instanceof GoPointer && v.elem === null);
+  return v === undefined || (v instanceof GoPointer && v.elem === null) || isNilContainer(v);
 }
 
 function comparableType(v: unknown): boolean {
@@ -100,7 +105,10 @@ export function eq(arg1: unknown, ...arg2: unknown[]): boolean {
     const k2 = basicKind(arg);
     let t = false;
     if (k1 !== k2) {
-      if (arg1 !== undefined && arg !== undefined) throw new GoCallError('incompatible types for comparison');
+      if ((k1 === Kind.Int && k2 === Kind.Uint) || (k1 === Kind.Uint && k2 === Kind.Int)) t = intValue(arg1) === intValue(arg);
+      else if (arg1 !== undefined && arg !== undefined) throw new GoCallError('incompatible types for comparison');
+    } else if (k1 === Kind.Int || k1 === Kind.Uint) {
+      t = intValue(arg1) === intValue(arg);
     } else if (k1 === Kind.Complex) {
       t = (arg1 as GoComplex).re === (arg as GoComplex).re && (arg1 as GoComplex).im === (arg as GoComplex).im;
     } else if (k1 === Kind.String) {
@@ -136,9 +144,11 @@ export function lt(arg1: unknown, arg2: unknown): boolean {
   arg2 = comparisonValue(arg2);
   const k2 = basicKind(arg2);
   if (k2 === Kind.Invalid) throw new GoCallError('invalid type for comparison');
-  if (k1 !== k2) throw new GoCallError('incompatible types for comparison');
+  const ints = (k1 === Kind.Int || k1 === Kind.Uint) && (k2 === Kind.Int || k2 === Kind.Uint);
+  if (k1 !== k2 && !ints) throw new GoCallError('incompatible types for comparison');
   if (k1 === Kind.Bool || k1 === Kind.Complex) throw new GoCallError('invalid type for comparison');
   if (k1 === Kind.String) return compareStrings(arg1 as string, arg2 as string) < 0;
+  if (ints) return intValue(arg1) < intValue(arg2);
   return (arg1 as number) < (arg2 as number);
 }
 
@@ -194,6 +204,7 @@ export function len(item: unknown): bigint {
 function indexArg(index: unknown, cap: number): number {
   let x: bigint;
   if (typeof index === 'bigint') x = index;
+  else if (index instanceof GoInt) x = index.value;
   else if (index === undefined) throw new GoCallError('cannot index slice/array with nil');
   else throw new GoCallError(`cannot index slice/array with type ${goTypeName(index)}`);
   if (x < 0n || x > BigInt(cap)) throw new GoCallError(`index out of range: ${x}`);
@@ -213,17 +224,17 @@ export function index(item: unknown, ...indexes: unknown[]): unknown {
       const x = indexArg(idx, bytes.length);
       // indexArg allows x == len; reflect's Index then panics.
       if (x === bytes.length) throw new GoCallError('reflect: string index out of range');
-      item = BigInt(bytes[x]!);
+      item = new GoInt('uint8', BigInt(bytes[x]!));
     } else if (Array.isArray(v) || v instanceof Uint8Array) {
       const x = indexArg(idx, v.length);
       if (x === v.length) throw new GoCallError('reflect: slice index out of range');
-      item = v instanceof Uint8Array ? BigInt(v[x]!) : v[x];
+      item = v instanceof Uint8Array ? new GoInt('uint8', BigInt(v[x]!)) : v[x];
     } else if (isGoMap(v)) {
       if (idx === undefined) throw new GoCallError('value is nil; should be of type string');
       if (typeof idx !== 'string') throw new GoCallError(`value has type ${goTypeName(idx)}; should be string`);
       const m = mapGet(v, idx);
-      // A missing key gives the element type's zero value: a nil interface{}.
-      item = m.found ? m.value : null;
+      // A missing key gives the element type's zero value (nil for interface{}).
+      item = m.found ? m.value : zeroValue(elemType(v));
     } else {
       throw new GoCallError(`can't index item of type ${goTypeName(v)}`);
     }
@@ -253,7 +264,10 @@ export function slice(item: unknown, ...indexes: unknown[]): unknown {
   if (idx[0]! > idx[1]!) throw new GoCallError(`invalid slice index: ${idx[0]} > ${idx[1]}`);
   if (indexes.length === 3 && idx[1]! > idx[2]!) throw new GoCallError(`invalid slice index: ${idx[1]} > ${idx[2]}`);
   if (bytes !== undefined) return goString(bytes.subarray(idx[0], idx[1]));
-  return (item as unknown[] | Uint8Array).slice(idx[0], idx[1]);
+  if (item instanceof Uint8Array) return item.slice(idx[0], idx[1]);
+  // Slicing keeps the slice's type; slicing a nil slice to nothing keeps it nil.
+  if (isNilContainer(item)) return item;
+  return sameContainerType(item as unknown[], (item as unknown[]).slice(idx[0], idx[1]));
 }
 
 // ---------------------------------------------------------------- call

@@ -13,7 +13,7 @@ import type {
 } from './ast.ts';
 import { nodeString } from './ast.ts';
 import { GoCallError, type FuncMap, type GoFunction, type GoParamType } from './functions.ts';
-import { GoPointer, GoStringer, GoStruct, isGoMap, mapGet } from './values.ts';
+import { containerType, elemType, GoInt, GoPointer, GoStringer, GoStruct, isGoMap, mapGet } from './values.ts';
 import { GoComplex } from './goComplex.ts';
 import { formatValue, goQuote, goTypeName, sortedKeys } from './goFormat.ts';
 import { BUILTINS, isTrue, type BuiltinParam } from './builtins.ts';
@@ -210,26 +210,31 @@ export class Executor {
     const mark = this.vars.length;
     let ranged = false;
     if (Array.isArray(val)) {
+      // Elements of a []interface{} are interface values; those of a []T are T.
+      const iface = containerType(val) === undefined || elemType(val) === 'interface {}';
       for (let i = 0; i < val.length; i++) {
         ranged = true;
-        if (this.rangeIteration(r, mark, { v: BigInt(i), iface: false }, valOf(val[i], true)) === BREAK) break;
+        if (this.rangeIteration(r, mark, { v: BigInt(i), iface: false }, valOf(val[i], iface)) === BREAK) break;
       }
     } else if (val instanceof Uint8Array) {
       for (let i = 0; i < val.length; i++) {
         ranged = true;
-        if (this.rangeIteration(r, mark, { v: BigInt(i), iface: false }, { v: BigInt(val[i]!), iface: false }) === BREAK) break;
+        if (this.rangeIteration(r, mark, { v: BigInt(i), iface: false }, { v: new GoInt('uint8', BigInt(val[i]!)), iface: false }) === BREAK) break;
       }
     } else if (isGoMap(val)) {
+      const iface = containerType(val) === undefined || elemType(val) === 'interface {}';
       for (const k of sortedKeys(val)) {
         ranged = true;
-        if (this.rangeIteration(r, mark, { v: k, iface: false }, valOf(val[k], true)) === BREAK) break;
+        if (this.rangeIteration(r, mark, { v: k, iface: false }, valOf(val[k], iface)) === BREAK) break;
       }
-    } else if (typeof val === 'bigint') {
-      // Go 1.22: range over an integer n yields 0..n-1, as the element.
+    } else if (typeof val === 'bigint' || val instanceof GoInt) {
+      // Go 1.22: range over an integer n yields 0..n-1 (of n's type), as the element.
       if (r.pipe.decl.length > 1) this.errorf(`can't use ${formatValue(val)} to iterate over more than one variable`);
-      for (let i = 0n; i < val; i++) {
+      const n = typeof val === 'bigint' ? val : val.value;
+      const type = typeof val === 'bigint' ? undefined : val.type;
+      for (let i = 0n; i < n; i++) {
         ranged = true;
-        if (this.rangeIteration(r, mark, INVALID, { v: i, iface: false }) === BREAK) break;
+        if (this.rangeIteration(r, mark, INVALID, { v: type === undefined ? i : new GoInt(type, i), iface: false }) === BREAK) break;
       }
     } else if (val !== undefined) {
       this.errorf(`range can't iterate over ${formatValue(val)}`);
@@ -417,7 +422,7 @@ export class Executor {
     } else if (isGoMap(v)) {
       if (hasArgs) this.errorf(`${fieldName} is not a method but has arguments`);
       const r = mapGet(v, fieldName);
-      return r.found ? valOf(r.value, true) : INVALID;
+      return r.found ? valOf(r.value, elemType(v) === 'interface {}') : INVALID;
     } else if (v instanceof GoPointer) {
       // A nil pointer (we cannot tell whether its struct has the field; Go says "can't evaluate" if not).
       this.errorf(`nil pointer evaluating ${typ}.${fieldName}`);
@@ -491,7 +496,7 @@ export class Executor {
     }
     if (typ === undefined || typ === 'value' || typ === 'any') return value;
     let v = value.v;
-    if (assignable(v, typ, value.iface)) return value;
+    if (assignable(v, typ)) return value;
     if (v === null) this.errorf(`wrong type for value; expected ${TYPE_NAMES[typ]}; got interface {}`);
     // One dereference may make it fit.
     if (v instanceof GoPointer && pointerElemAssignable(v, typ)) {
@@ -544,7 +549,7 @@ function canBeNil(typ: ParamType): boolean {
   return typ === 'any' || typ === 'value' || typ === '[]any' || typ === '[]string' || typ === 'map[string]any';
 }
 
-function assignable(v: unknown, typ: ParamType, iface: boolean): boolean {
+function assignable(v: unknown, typ: ParamType): boolean {
   if (v === null) return false;
   switch (typ) {
     case 'any': case 'value': return true;
@@ -552,15 +557,14 @@ function assignable(v: unknown, typ: ParamType, iface: boolean): boolean {
     case 'int': return typeof v === 'bigint';
     case 'float64': return typeof v === 'number';
     case 'bool': return typeof v === 'boolean';
-    case '[]any': return Array.isArray(v);
-    // Our slices do not record their element type; one whose elements are all strings can be a []string.
-    case '[]string': return Array.isArray(v) && v.every((e) => typeof e === 'string') && !iface;
-    case 'map[string]any': return isGoMap(v);
+    case '[]any': return Array.isArray(v) && elemType(v) === 'interface {}';
+    case '[]string': return Array.isArray(v) && elemType(v) === 'string';
+    case 'map[string]any': return isGoMap(v) && elemType(v) === 'interface {}';
   }
 }
 
 function pointerElemAssignable(p: GoPointer, typ: ParamType): boolean {
-  if (p.elem !== null) return assignable(p.elem, typ, false);
+  if (p.elem !== null) return assignable(p.elem, typ);
   return p.typeName === '*' + TYPE_NAMES[typ];
 }
 

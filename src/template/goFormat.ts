@@ -1,7 +1,7 @@
 // Go's fmt as templates see it (print.go / format.go): Sprint, Sprintln, Sprintf and the printing of every
 // value kind of values.ts — verbs, flags (+ - # 0 space), width, precision, `*`, argument indexes and the
 // error forms (%!d(string=x), %!(EXTRA ...), %!v(MISSING), %!v(BADINDEX), ...).
-import { GoPointer, GoStringer, GoStruct, isGoMap } from './values.ts';
+import { containerType, GoInt, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from './values.ts';
 import { GoComplex } from './goComplex.ts';
 import { canBackquote, formatFloat, goQuote, goQuoteRune, isGoPrintable, type FloatFormat } from './goStrconv.ts';
 import { goBytes, goString } from './goBytes.ts';
@@ -17,11 +17,12 @@ export function goTypeName(v: unknown): string {
     case 'number': return 'float64';
     case 'boolean': return 'bool';
   }
+  if (v instanceof GoInt) return v.type;
   if (v instanceof GoComplex) return 'complex128';
-  if (Array.isArray(v)) return '[]interface {}';
+  if (Array.isArray(v)) return containerType(v)?.name ?? '[]interface {}';
   if (v instanceof Uint8Array) return '[]uint8';
   if (v instanceof GoStruct || v instanceof GoPointer || v instanceof GoStringer) return v.typeName;
-  if (isGoMap(v)) return 'map[string]interface {}';
+  if (isGoMap(v)) return containerType(v)?.name ?? 'map[string]interface {}';
   return 'interface {}';
 }
 
@@ -311,9 +312,14 @@ class Printer {
     this.sharp = sharp;
   }
 
-  private fmtIntegerVerb(v: bigint, verb: string, value?: { v: unknown }): void {
+  private fmtIntegerVerb(v: bigint, verb: string, value?: { v: unknown }, unsigned = false): void {
     switch (verb) {
-      case 'v': case 'd': this.fmtInteger(v, 10, verb, LDIGITS); return;
+      case 'v':
+        // Go syntax of an unsigned integer is hexadecimal.
+        if (this.sharpV && unsigned) this.fmt0x64(v, true);
+        else this.fmtInteger(v, 10, verb, LDIGITS);
+        return;
+      case 'd': this.fmtInteger(v, 10, verb, LDIGITS); return;
       case 'b': this.fmtInteger(v, 2, verb, LDIGITS); return;
       case 'o': case 'O': this.fmtInteger(v, 8, verb, LDIGITS); return;
       case 'x': this.fmtInteger(v, 16, verb, LDIGITS); return;
@@ -394,7 +400,7 @@ class Printer {
   }
 
   private fmtPointer(v: unknown, verb: string): void {
-    const isNil = v instanceof GoPointer && v.elem === null;
+    const isNil = (v instanceof GoPointer && v.elem === null) || isNilContainer(v);
     const isPointerLike = v instanceof GoPointer || Array.isArray(v) || v instanceof Uint8Array || isGoMap(v);
     if (!isPointerLike) {
       this.badVerb(verb, { v });
@@ -460,6 +466,10 @@ class Printer {
       case 'bigint': this.fmtIntegerVerb(arg, verb); return;
       case 'string': this.fmtString(arg, verb); return;
     }
+    if (arg instanceof GoInt) {
+      this.fmtIntegerVerb(arg.value, verb, undefined, arg.unsigned);
+      return;
+    }
     if (arg instanceof Uint8Array) {
       this.fmtBytes(arg, verb, '[]byte');
       return;
@@ -497,6 +507,10 @@ class Printer {
       case 'number': this.fmtFloatVerb(v, verb, value); return;
       case 'string': this.fmtString(v, verb, value); return;
     }
+    if (v instanceof GoInt) {
+      this.fmtIntegerVerb(v.value, verb, value, v.unsigned);
+      return;
+    }
     if (v instanceof GoComplex) {
       this.fmtComplex(v, verb, value);
       return;
@@ -507,13 +521,22 @@ class Printer {
       return;
     }
     if (isGoMap(v)) {
-      if (this.sharpV) this.buf += goTypeName(v) + '{';
-      else this.buf += 'map[';
+      const t = containerType(v);
+      if (this.sharpV) {
+        this.buf += goTypeName(v);
+        if (t?.nil === true) {
+          this.buf += '(nil)';
+          return;
+        }
+        this.buf += '{';
+      } else this.buf += 'map[';
+      const iface = t === undefined || t.elem === 'interface {}';
       sortedKeys(v).forEach((k, i) => {
         if (i > 0) this.buf += this.sharpV ? ', ' : ' ';
         this.printValue(k, verb, depth + 1);
         this.buf += ':';
-        this.printInterface(v[k], verb, depth + 1);
+        if (iface) this.printInterface(v[k], verb, depth + 1);
+        else this.printValue(v[k], verb, depth + 1);
       });
       this.buf += this.sharpV ? '}' : ']';
       return;
@@ -536,11 +559,16 @@ class Printer {
         this.fmtBytes(v, verb, '[]uint8');
         return;
       }
-      this.printList(Array.from(v, (b) => BigInt(b)), '[]uint8', verb, depth, false);
+      this.printList(Array.from(v, (b) => new GoInt('uint8', BigInt(b))), '[]uint8', verb, depth, false);
       return;
     }
     if (Array.isArray(v)) {
-      this.printList(v, goTypeName(v), verb, depth, true);
+      const t = containerType(v);
+      if (t?.nil === true && this.sharpV) {
+        this.buf += t.name + '(nil)';
+        return;
+      }
+      this.printList(v, goTypeName(v), verb, depth, t === undefined || t.elem === 'interface {}');
       return;
     }
     if (v instanceof GoPointer) {
@@ -635,7 +663,8 @@ function intFromArg(a: readonly unknown[], argNum: number): { num: number; isInt
   let isInt = false;
   let newArgNum = argNum;
   if (argNum < a.length) {
-    const v = a[argNum];
+    const a1 = a[argNum];
+    const v = a1 instanceof GoInt ? a1.value : a1;
     if (typeof v === 'bigint' && v >= -(2n ** 63n) && v < 2n ** 63n) {
       num = Number(v);
       isInt = true;

@@ -1,18 +1,116 @@
 // How Go values are represented in JavaScript, for the template engine and its function maps.
 //
 //   Go                         JS
-//   string (and named strings) string
+//   string (and named strings) string        (Go's bytes; one not part of valid UTF-8 is held as described
+//                                             in goBytes.ts)
 //   bool                       boolean
-//   int, int8..int64, uint*    bigint         (an int is never a JS number, so `%d` and `lt .n 10` behave as in Go)
+//   int                        bigint        (an int is never a JS number, so `%d` and `lt .n 10` behave as in Go)
+//   int8..int64, uint*         GoInt         (type and value: sprig's int64 results, the bytes of a string)
 //   float32, float64           number
 //   untyped nil / nil iface    null
 //   "no value" (missing key)   undefined
-//   []T, [N]T                  Array
-//   map[string]T               plain object (own enumerable keys only; the prototype is never consulted)
+//   []interface{}              Array
+//   []T, [N]T                  Array tagged with goSlice(T, ...) (a nil slice: goNilSlice(T))
+//   map[string]interface{}     plain object (own enumerable keys only; the prototype is never consulted)
+//   map[string]T               plain object tagged with goMap(T, ...) (a nil map: goNilMap(T))
 //   struct                     GoStruct      (a missing field is an execution error, unlike a map)
 //   *T                         GoPointer     (elem null = nil pointer; truthy when non-nil; printed through)
 //   fmt.Stringer (net.IP, ...) GoStringer    (printed with its String() text)
 //   []byte                     Uint8Array
+//
+// The type of a tagged slice or map shows only where Go shows it: %T, typeOf, error texts, the static
+// type of its elements (range, index), the zero value `index` gives for a missing key, nil in JSON.
+
+export type GoIntType = 'int8' | 'int16' | 'int32' | 'int64' | 'uint' | 'uint8' | 'uint16' | 'uint32' | 'uint64' | 'uintptr';
+
+/** A Go integer whose type is not int (an int is a plain bigint). */
+export class GoInt {
+  constructor(
+    readonly type: GoIntType,
+    readonly value: bigint,
+  ) {}
+  get unsigned(): boolean {
+    return this.type[0] === 'u';
+  }
+}
+
+/** The Go type of a tagged slice or map: its name ("[]string"), its element type, and whether it is nil. */
+export interface ContainerType {
+  readonly name: string;
+  readonly elem: string;
+  readonly nil: boolean;
+}
+
+const CONTAINER_TYPE = Symbol('go.containerType');
+const INTERFACE = 'interface {}';
+const typeCache = new Map<string, ContainerType>();
+
+function containerTypeFor(name: string, elem: string, nil: boolean): ContainerType {
+  const key = (nil ? 'nil ' : '') + name;
+  let t = typeCache.get(key);
+  if (t === undefined) typeCache.set(key, (t = Object.freeze({ name, elem, nil })));
+  return t;
+}
+
+function tag<T extends object>(v: T, t: ContainerType): T {
+  Object.defineProperty(v, CONTAINER_TYPE, { value: t });
+  return v;
+}
+
+/** items as a Go []elem (elem as reflect prints it: "string", "int", "[]interface {}"). */
+export function goSlice<T>(elem: string, items: T[]): T[] {
+  return elem === INTERFACE ? items : tag(items, containerTypeFor(`[]${elem}`, elem, false));
+}
+
+/** A nil []elem: empty, but null in JSON and `[]elem(nil)` in %#v. */
+export function goNilSlice(elem: string = INTERFACE): unknown[] {
+  return tag([], containerTypeFor(`[]${elem}`, elem, true));
+}
+
+/** m as a Go map[string]elem. */
+export function goMap<T>(elem: string, m: Record<string, T>): Record<string, T> {
+  return elem === INTERFACE ? m : tag(m, containerTypeFor(`map[string]${elem}`, elem, false));
+}
+
+/** A nil map[string]elem. */
+export function goNilMap(elem: string = INTERFACE): Record<string, unknown> {
+  return tag({}, containerTypeFor(`map[string]${elem}`, elem, true));
+}
+
+/** The tag of a typed slice or map; undefined for []interface{} and map[string]interface{}. */
+export function containerType(v: object): ContainerType | undefined {
+  return (v as { [CONTAINER_TYPE]?: ContainerType })[CONTAINER_TYPE];
+}
+
+/** The element type of a slice or map value ("interface {}" unless tagged). */
+export function elemType(v: object): string {
+  return containerType(v)?.elem ?? INTERFACE;
+}
+
+/** A new slice or map of the same Go type as `like` (nil-ness not included). */
+export function sameContainerType<T extends object>(like: object, v: T): T {
+  const t = containerType(like);
+  return t === undefined ? v : tag(v, t.nil ? containerTypeFor(t.name, t.elem, false) : t);
+}
+
+export function isNilContainer(v: unknown): boolean {
+  return v !== null && typeof v === 'object' && containerType(v)?.nil === true;
+}
+
+/** The zero value of a Go type, as far as templates can see one (index of a missing map key). */
+export function zeroValue(type: string): unknown {
+  switch (type) {
+    case 'string': return '';
+    case 'bool': return false;
+    case 'int': return 0n;
+    case 'float64': case 'float32': return 0;
+    case 'int8': case 'int16': case 'int32': case 'int64': case 'uint': case 'uint8': case 'uint16': case 'uint32': case 'uint64': case 'uintptr':
+      return new GoInt(type, 0n);
+  }
+  if (type.startsWith('[]')) return goNilSlice(type.slice(2));
+  if (type.startsWith('map[string]')) return goNilMap(type.slice('map[string]'.length));
+  return null;
+}
 
 /** A Go struct value: field access by exported name; a missing field is an error naming typeName. */
 export class GoStruct {

@@ -6,12 +6,8 @@ export const KNOWN_DIFFERENCES: ReadonlyMap<string, string> = new Map([
   ['osm-extras/fromToml error', 'Go rendered, we failed'],
   ['osm-extras/fromToml', 'Go rendered, we failed'],
   ['osm-extras/fromYaml error', 'outputs differ'],
-  ['sprig-math/conversion types', 'outputs differ'],
-  ['sprig-math/math result types', 'outputs differ'],
-  ['sprig-misc/typeOf of dict and list funcs', 'Go rendered, we failed'],
   // OSM's semver is v3.4.0 (lower-case error texts); the oracle's Debian semver is v3.2.0.
   ['sprig-semver/empty version errors', 'error messages differ'],
   ['sprig-semver/invalid version errors', 'error messages differ'],
   ['sprig-semver/semver invalid', 'error messages differ'],
-  ['sprig-strings/toStrings', 'outputs differ'],
 ]);

@@ -3,7 +3,7 @@
 // merge and mergeOverwrite follow dario.cat/mergo 1.0.1 (sprig 3.3.0; sprig 3.2.3 had imdario/mergo
 // 0.3, which never replaced a non-empty value by a map: mergeOverwrite of {a: "x"} with {a: {b: 1}}).
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
-import { GoPointer, GoStringer, GoStruct, isGoMap, type GoMap } from '../values.ts';
+import { containerType, goNilMap, goNilSlice, goSlice, GoInt, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer, sameContainerType, type GoMap } from '../values.ts';
 import { compareBytes, goTypeName } from '../goFormat.ts';
 import { strval } from './strings.ts';
 import { empty } from './defaults.ts';
@@ -25,6 +25,7 @@ export function goKind(v: unknown): string {
     case 'number': return 'float64';
     case 'boolean': return 'bool';
   }
+  if (v instanceof GoInt) return v.type;
   if (Array.isArray(v) || v instanceof Uint8Array) return 'slice';
   if (isGoMap(v)) return 'map';
   if (v instanceof GoPointer) return 'ptr';
@@ -36,7 +37,7 @@ export function goKind(v: unknown): string {
 function elements(v: unknown, what: string): unknown[] {
   if (isNil(v)) nilDeref();
   if (Array.isArray(v)) return v;
-  if (v instanceof Uint8Array) return Array.from(v, (b) => BigInt(b));
+  if (v instanceof Uint8Array) return Array.from(v, (b) => new GoInt('uint8', BigInt(b)));
   throw new GoCallError(`Cannot ${what} type ${goKind(v)}`);
 }
 
@@ -44,6 +45,9 @@ function elements(v: unknown, what: string): unknown[] {
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return !(typeof a === 'number' && Number.isNaN(a));
   if (isNil(a) || isNil(b)) return isNil(a) && isNil(b);
+  if (a instanceof GoInt || b instanceof GoInt) return a instanceof GoInt && b instanceof GoInt && a.type === b.type && a.value === b.value;
+  // Slices and maps: the same type, both nil or both not, and the same contents.
+  if (typeof a === 'object' && typeof b === 'object' && (containerType(a)?.name !== containerType(b)?.name || isNilContainer(a) !== isNilContainer(b))) return false;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
   if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((x, i) => x === b[i]);
   if (isGoMap(a) && isGoMap(b)) {
@@ -71,14 +75,15 @@ function dict(...kv: unknown[]): GoMap {
   return m;
 }
 
-/** copystructure.Copy: maps and slices are copied all the way down. */
+/** copystructure.Copy: maps and slices are copied all the way down, with their types (nil stays nil). */
 function deepCopy(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(deepCopy);
+  if (isNilContainer(v)) return v;
+  if (Array.isArray(v)) return sameContainerType(v, v.map(deepCopy));
   if (v instanceof Uint8Array) return v.slice();
   if (isGoMap(v)) {
     const m: GoMap = {};
     for (const k of Object.keys(v)) setKey(m, k, deepCopy(v[k]));
-    return m;
+    return sameContainerType(v, m);
   }
   return v;
 }
@@ -120,7 +125,7 @@ function merge(overwrite: boolean, dst: GoMap | null, srcs: Array<GoMap | null>)
 }
 
 function untilStep(start: bigint, stop: bigint, step: bigint): bigint[] {
-  const out: bigint[] = [];
+  const out: bigint[] = goSlice('int', []);
   const more = stop < start ? (step >= 0n ? () => false : (i: bigint) => i > stop) : step <= 0n ? () => false : (i: bigint) => i < stop;
   for (let i = start; more(i); i += step) {
     out.push(i);
@@ -161,7 +166,7 @@ function chunk(size: bigint, list: unknown): unknown[][] {
     if (n < 0 || n > 1e9) throw new GoCallError('runtime error: makeslice: len out of range');
   };
   makeslice(count);
-  const out: unknown[][] = [];
+  const out: unknown[][] = goSlice('[]interface {}', []);
   for (let i = 0; i < count; i++) {
     let clen = sz;
     if (i === count - 1) {
@@ -192,7 +197,8 @@ function slice(l: unknown, ...idx: unknown[]): unknown {
   const start = idx.length > 0 ? toInt64(idx[0]) : 0n;
   const end = idx.length > 1 ? toInt64(idx[1]) : BigInt(l.length);
   if (start < 0n || end < start || end > BigInt(l.length)) throw new GoCallError('reflect.Value.Slice: slice index out of bounds');
-  return l.slice(Number(start), Number(end));
+  // reflect's Slice keeps the list's type.
+  return l instanceof Uint8Array ? l.slice(Number(start), Number(end)) : sameContainerType(l, l.slice(Number(start), Number(end)));
 }
 
 function typeAssertionPanic(v: unknown, want: string): never {
@@ -225,8 +231,9 @@ function listFuncs(): FuncMap {
     chunk: goFunc(['int', 'any'], chunk),
     first: goFunc(['any'], (l: unknown) => elements(l, 'find first on')[0] ?? null),
     last: goFunc(['any'], (l: unknown) => elements(l, 'find last on').at(-1) ?? null),
-    rest: goFunc(['any'], (l: unknown) => elements(l, 'find rest on').slice(1)),
-    initial: goFunc(['any'], (l: unknown) => elements(l, 'find initial on').slice(0, -1)),
+    // An empty list gives a nil slice.
+    rest: goFunc(['any'], (l: unknown) => orNil(elements(l, 'find rest on').slice(1), l)),
+    initial: goFunc(['any'], (l: unknown) => orNil(elements(l, 'find initial on').slice(0, -1), l)),
     reverse: goFunc(['any'], (l: unknown) => [...elements(l, 'find reverse on')].reverse()),
     compact: goFunc(['any'], (l: unknown) => elements(l, 'compact on').filter((x) => !empty(x))),
     uniq: goFunc(['any'], (l: unknown) => {
@@ -250,6 +257,9 @@ function listFuncs(): FuncMap {
   return out;
 }
 
+/** The result, or a nil []interface{} when `list` was empty. */
+const orNil = (result: unknown[], list: unknown) => ((list as ArrayLike<unknown>).length === 0 ? goNilSlice() : result);
+
 export const collectionFuncs: FuncMap = {
   list: goFunc([], (...v: unknown[]) => v, 'any'),
   tuple: goFunc([], (...v: unknown[]) => v, 'any'),
@@ -261,7 +271,8 @@ export const collectionFuncs: FuncMap = {
       if (!Array.isArray(l) && !(l instanceof Uint8Array)) throw new GoCallError(`Cannot concat type ${goKind(l)} as list`);
       out.push(...elements(l, 'concat'));
     }
-    return out;
+    // Nothing appended: still the nil slice it started as.
+    return out.length === 0 ? goNilSlice() : out;
   }, 'any'),
   until: goFunc(['int'], (n: bigint) => untilStep(0n, n, n < 0n ? -1n : 1n)),
   untilStep: goFunc(['int', 'int', 'int'], untilStep),
@@ -269,19 +280,18 @@ export const collectionFuncs: FuncMap = {
   dict: goFunc([], dict, 'any'),
   get: goFunc(['map[string]any', 'string'], (m: GoMap | null, k: string) => (m && has(m, k) ? m[k] : '')),
   set: goFunc(['map[string]any', 'string', 'any'], (m: GoMap | null, k: string, v: unknown) => {
-    if (m === null) throw new GoCallError('assignment to entry in nil map');
+    if (m === null || isNilContainer(m)) throw new GoCallError('assignment to entry in nil map');
     setKey(m, k, v);
     return m;
   }),
   unset: goFunc(['map[string]any', 'string'], (m: GoMap | null, k: string) => {
-    // A nil map stays nil (printed as map[]; we give an empty map).
-    if (m === null) return {};
+    if (m === null) return goNilMap();
     delete m[k];
     return m;
   }),
   hasKey: goFunc(['map[string]any', 'string'], (m: GoMap | null, k: string) => m !== null && has(m, k)),
   pluck: goFunc(['string'], (k: string, ...ms: Array<GoMap | null>) => ms.filter((m) => m !== null && has(m, k)).map((m) => m![k]), 'map[string]any'),
-  keys: goFunc([], (...ms: Array<GoMap | null>) => ms.flatMap((m) => (m ? Object.keys(m).sort(compareBytes) : [])), 'map[string]any'),
+  keys: goFunc([], (...ms: Array<GoMap | null>) => goSlice('string', ms.flatMap((m) => (m ? Object.keys(m).sort(compareBytes) : []))), 'map[string]any'),
   values: goFunc(['map[string]any'], (m: GoMap | null) => (m ? Object.keys(m).sort(compareBytes).map((k) => m[k]) : [])),
   pick: goFunc(['map[string]any'], (m: GoMap | null, ...ks: string[]) => {
     const out: GoMap = {};

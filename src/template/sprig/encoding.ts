@@ -1,6 +1,6 @@
 // Encodings: base64/base32, JSON (Go encoding/json output), hashes, paths, regular expressions.
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
-import { GoPointer, GoStringer, GoStruct, isGoMap } from '../values.ts';
+import { GoInt, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../values.ts';
 import { compareBytes, formatFloat, goQuote } from '../goFormat.ts';
 import { goJsonString } from '../../encoding/goJson.ts';
 import { strval } from './strings.ts';
@@ -24,7 +24,8 @@ export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
   const enc = (x: unknown, depth: number): string => {
     const pad = indent.repeat(depth + 1);
     const close = indent.repeat(depth);
-    if (x === null || x === undefined) return 'null';
+    if (x === null || x === undefined || isNilContainer(x)) return 'null';
+    if (x instanceof GoInt) return x.value.toString();
     if (x instanceof GoStringer) return jsonString(x.text);
     if (x instanceof GoPointer) return x.elem === null ? 'null' : enc(x.elem, depth);
     // A json.Marshaler (semver.Version) writes itself.
@@ -149,6 +150,8 @@ function urlJoin(m: Record<string, unknown> | null): string {
   return fromByteString(formatGoUrl(u));
 }
 
+const INT64_MAX = (1n << 63n) - 1n;
+
 /** sprig's durationRound: the largest unit only (y, mo, d, h, m, s). */
 function roundDuration(ns: bigint): string {
   // sprig compares strictly: exactly one hour is "60m", exactly one second "0s".
@@ -212,13 +215,18 @@ export const encodingFuncs: FuncMap = {
   urlParse: goFunc(['string'], urlParse),
   urlJoin: goFunc(['map[string]any'], urlJoin),
   duration: goFunc(['any'], (v: unknown) => {
-    // sprig only understands int64 and numeric strings; a template int is neither and gives 0s.
-    const n = typeof v === 'string' && /^[+-]?[0-9]+$/.test(v) ? BigInt(v) : 0n;
-    return formatGoDuration(n * 1_000_000_000n);
+    // sprig only understands an int64 and numeric strings; a template int is neither and gives 0s.
+    let n = 0n;
+    if (v instanceof GoInt && v.type === 'int64') n = v.value;
+    // strconv.ParseInt(s, 10, 64) with the error ignored: out of range gives the nearest int64.
+    else if (typeof v === 'string' && /^[+-]?[0-9]+$/.test(v)) n = BigInt(v) > INT64_MAX ? INT64_MAX : BigInt(v) < -INT64_MAX - 1n ? -INT64_MAX - 1n : BigInt(v);
+    return formatGoDuration(BigInt.asIntN(64, n * 1_000_000_000n));
   }),
   durationRound: goFunc(['any'], (v: unknown) => {
     let ns = 0n;
-    if (typeof v === 'string') {
+    // An int64 is nanoseconds.
+    if (v instanceof GoInt && v.type === 'int64') ns = v.value;
+    else if (typeof v === 'string') {
       try {
         ns = parseGoDuration(v);
       } catch {

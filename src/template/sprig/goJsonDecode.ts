@@ -4,7 +4,7 @@
 // numbers become float64 (one out of float64 range is an error and decodes as nil), duplicate keys keep
 // the last value, a lone surrogate escape becomes U+FFFD, and a top-level value of the wrong kind for a
 // map or slice target is an UnmarshalTypeError that leaves the target empty.
-import type { GoMap } from '../values.ts';
+import { goNilMap, goNilSlice, type GoMap } from '../values.ts';
 import { canonicalGoString, goBytes } from '../goBytes.ts';
 
 export type JsonTarget = 'any' | 'map' | 'slice';
@@ -309,7 +309,7 @@ export function goJsonDecode(text: string, target: JsonTarget): JsonDecoded {
   }
   const d = new Decoder(text);
   const value = d.value();
-  // null into a map or slice leaves it nil; we give the empty value (they print alike).
-  const out = value === null && target !== 'any' ? empty() : value;
+  // null into a map or slice makes it nil.
+  const out = value === null && target !== 'any' ? (target === 'map' ? goNilMap() : goNilSlice()) : value;
   return d.firstError === undefined ? { value: out } : { value: out, error: d.firstError };
 }

@@ -5,7 +5,7 @@
 // from plain to single to double quotes by what the text contains (indicators, leading or trailing
 // spaces, tabs, line breaks, characters it does not print: C1 controls, BOM and non-BMP runes), and
 // writes keys that span lines or exceed 128 bytes as "? " keys.
-import { GoPointer, GoStringer, GoStruct, isGoMap } from '../values.ts';
+import { GoInt, GoPointer, GoStringer, GoStruct, isGoMap } from '../values.ts';
 import { formatFloat } from '../goFormat.ts';
 import { parseGoFloat, parseGoInt } from '../goNumbers.ts';
 import { canonicalGoString, goByteLength, goBytes, hasRawBytes } from '../goBytes.ts';
@@ -277,6 +277,7 @@ function yamlKeyLess(a: string, b: string): boolean {
 /** A non-string scalar or an empty collection, or undefined for strings and non-empty collections. */
 function nonString(v: unknown): string | undefined {
   if (v === null || v === undefined) return 'null';
+  if (v instanceof GoInt) return v.value.toString();
   switch (typeof v) {
     case 'bigint': return v.toString();
     case 'number': return Number.isNaN(v) ? '.nan' : v === Infinity ? '.inf' : v === -Infinity ? '-.inf' : formatFloat(v, 'g', -1);

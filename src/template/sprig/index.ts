@@ -20,9 +20,8 @@
 // value (mergo 0.3.x kept the old value); semver error texts (capitalised before 3.4.0), hyphen-range
 // rewriting and the pre-release rule within AND groups (see semver.ts).
 //
-// Known gaps of the value model: typed results print as []interface{}/map[string]interface{} where sprig
-// returns []string, []int or map[string]string (typeOf shows the difference), int64 results are "int",
-// and nil slices/maps from functions are empty ones (toJson gives [] or {} where Go gives null).
+// Results carry sprig's Go types (values.ts): int64 from the integer arithmetic, []string, []int,
+// map[string]string, nil slices and maps where sprig returns nil (null in toJson).
 import type { FuncMap } from '../functions.ts';
 import { stringFuncs } from './strings.ts';
 import { defaultFuncs } from './defaults.ts';

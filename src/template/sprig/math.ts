@@ -3,10 +3,9 @@
 // ".0" suffix, floats truncate (out of range gives the minimum int64, as int64(f) does on amd64), and
 // anything unconvertible is 0. The float functions compute in shopspring/decimal: each operand becomes
 // the shortest decimal of its float64, sums and products are exact, quotients have 16 decimals.
-//
-// int64 and int results are both bigint here: typeOf shows "int" where sprig's add or max give "int64".
+// Results have sprig's Go types: int64 for the integer arithmetic, int for int and atoi.
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
-import { GoPointer, GoStringer } from '../values.ts';
+import { GoInt, GoPointer, GoStringer } from '../values.ts';
 import { formatValue } from '../goFormat.ts';
 import { parseGoFloat, parseGoInt } from '../goNumbers.ts';
 
@@ -34,8 +33,11 @@ function trimZeroDecimal(s: string): string {
 
 const indirect = (v: unknown): unknown => {
   while (v instanceof GoPointer && v.elem !== null) v = v.elem;
-  return v instanceof GoStringer ? v.value : v;
+  if (v instanceof GoStringer) v = v.value;
+  return v instanceof GoInt ? v.value : v;
 };
+
+const int64 = (v: bigint) => new GoInt('int64', v);
 
 /** cast.ToInt64. */
 export function toInt64(v: unknown): bigint {
@@ -119,16 +121,16 @@ function round(a: unknown, p: bigint, ...opt: number[]): number {
   return (frac >= roundOn ? Math.ceil(digit) : Math.floor(digit)) / pow;
 }
 
-const maxInt = (a: unknown, ...xs: unknown[]) => xs.reduce<bigint>((m, x) => (toInt64(x) > m ? toInt64(x) : m), toInt64(a));
-const minInt = (a: unknown, ...xs: unknown[]) => xs.reduce<bigint>((m, x) => (toInt64(x) < m ? toInt64(x) : m), toInt64(a));
+const maxInt = (a: unknown, ...xs: unknown[]) => int64(xs.reduce<bigint>((m, x) => (toInt64(x) > m ? toInt64(x) : m), toInt64(a)));
+const minInt = (a: unknown, ...xs: unknown[]) => int64(xs.reduce<bigint>((m, x) => (toInt64(x) < m ? toInt64(x) : m), toInt64(a)));
 
 export const mathFuncs: FuncMap = {
-  add1: goFunc(['any'], (a: unknown) => wrap64(toInt64(a) + 1n)),
-  add: goFunc([], (...xs: unknown[]) => xs.reduce<bigint>((s, x) => wrap64(s + toInt64(x)), 0n), 'any'),
-  sub: goFunc(['any', 'any'], (a: unknown, b: unknown) => wrap64(toInt64(a) - toInt64(b))),
-  div: goFunc(['any', 'any'], (a: unknown, b: unknown) => intDiv(toInt64(a), toInt64(b), (x, y) => x / y)),
-  mod: goFunc(['any', 'any'], (a: unknown, b: unknown) => intDiv(toInt64(a), toInt64(b), (x, y) => x % y)),
-  mul: goFunc(['any'], (a: unknown, ...xs: unknown[]) => xs.reduce<bigint>((s, x) => wrap64(s * toInt64(x)), toInt64(a)), 'any'),
+  add1: goFunc(['any'], (a: unknown) => int64(wrap64(toInt64(a) + 1n))),
+  add: goFunc([], (...xs: unknown[]) => int64(xs.reduce<bigint>((s, x) => wrap64(s + toInt64(x)), 0n)), 'any'),
+  sub: goFunc(['any', 'any'], (a: unknown, b: unknown) => int64(wrap64(toInt64(a) - toInt64(b)))),
+  div: goFunc(['any', 'any'], (a: unknown, b: unknown) => int64(intDiv(toInt64(a), toInt64(b), (x, y) => x / y))),
+  mod: goFunc(['any', 'any'], (a: unknown, b: unknown) => int64(intDiv(toInt64(a), toInt64(b), (x, y) => x % y))),
+  mul: goFunc(['any'], (a: unknown, ...xs: unknown[]) => int64(xs.reduce<bigint>((s, x) => wrap64(s * toInt64(x)), toInt64(a))), 'any'),
   max: goFunc(['any'], maxInt, 'any'),
   biggest: goFunc(['any'], maxInt, 'any'),
   min: goFunc(['any'], minInt, 'any'),
@@ -143,7 +145,7 @@ export const mathFuncs: FuncMap = {
   ceil: goFunc(['any'], (a: unknown) => Math.ceil(toFloat64(a))),
   round: goFunc(['any', 'int'], round, 'float64'),
   int: goFunc(['any'], toInt64),
-  int64: goFunc(['any'], toInt64),
+  int64: goFunc(['any'], (v: unknown) => int64(toInt64(v))),
   float64: goFunc(['any'], toFloat64),
   // strconv.Atoi: decimal only; out of range gives the clamped value (sprig ignores the error).
   atoi: goFunc(['string'], (s: string) => {
@@ -155,8 +157,8 @@ export const mathFuncs: FuncMap = {
   toDecimal: goFunc(['any'], (v: unknown) => {
     const s = formatValue(v === undefined ? null : v);
     const m = /^([+-]?)([0-7]+)$/.exec(s);
-    if (!m) return 0n;
+    if (!m) return int64(0n);
     const n = BigInt('0o' + m[2]) * (m[1] === '-' ? -1n : 1n);
-    return n < INT64_MIN || n > -INT64_MIN - 1n ? 0n : n;
+    return int64(n < INT64_MIN || n > -INT64_MIN - 1n ? 0n : n);
   }),
 };

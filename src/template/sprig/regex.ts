@@ -4,6 +4,7 @@
 // must* forms return Go's error.
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
 import { goQuote } from '../goFormat.ts';
+import { goNilSlice, goSlice } from '../values.ts';
 import { compileGoRegexp, GoRegexpError, GoRegexpTooComplexError, quoteMeta, type GoRegexp } from './goRegexp.ts';
 
 /** strconv.CanBackquote: no backquote, no control character but tab, no BOM. */
@@ -32,18 +33,24 @@ function run<T>(f: () => T): T {
   }
 }
 
+/** A []string, nil when empty and `nilWhenEmpty`. */
+const strings = (a: string[], nilWhenEmpty: boolean) => (nilWhenEmpty && a.length === 0 ? goNilSlice('string') : goSlice('string', a));
+
 const toInt = (n: bigint) => (n > 0x7fffffffn ? 0x7fffffff : n < -1n ? -1 : Number(n));
 
 function regexFuncs(must: boolean): FuncMap {
   const m = (name: string) => (must ? 'must' + name[0]!.toUpperCase() + name.slice(1) : name);
   return {
     [m('regexFind')]: goFunc(['string', 'string'], (re: string, s: string) => run(() => compile(re, !must).findString(s))),
-    [m('regexFindAll')]: goFunc(['string', 'string', 'int'], (re: string, s: string, n: bigint) => run(() => compile(re, !must).findAllString(s, toInt(n)))),
+    // No match gives a nil []string.
+    [m('regexFindAll')]: goFunc(['string', 'string', 'int'], (re: string, s: string, n: bigint) =>
+      strings(run(() => compile(re, !must).findAllString(s, toInt(n))), true),
+    ),
     [m('regexReplaceAll')]: goFunc(['string', 'string', 'string'], (re: string, s: string, repl: string) => run(() => compile(re, !must).replaceAllString(s, repl))),
     [m('regexReplaceAllLiteral')]: goFunc(['string', 'string', 'string'], (re: string, s: string, repl: string) =>
       run(() => compile(re, !must).replaceAllLiteralString(s, repl)),
     ),
-    [m('regexSplit')]: goFunc(['string', 'string', 'int'], (re: string, s: string, n: bigint) => run(() => compile(re, !must).split(s, toInt(n)))),
+    [m('regexSplit')]: goFunc(['string', 'string', 'int'], (re: string, s: string, n: bigint) => strings(run(() => compile(re, !must).split(s, toInt(n))), n === 0n)),
   };
 }
 

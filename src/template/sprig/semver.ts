@@ -8,7 +8,7 @@
 // The constraint grammar is Masterminds' own regular expressions, run on our Go regexp engine: they are
 // ambiguous enough to backtrack exponentially in JavaScript's RegExp on hostile input.
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
-import { GoStruct } from '../values.ts';
+import { GoInt, GoStruct } from '../values.ts';
 import { compileGoRegexp } from './goRegexp.ts';
 
 export interface SemVer {
@@ -243,7 +243,8 @@ const versionOf = (x: unknown): SemVer => {
     throw new GoCallError('runtime error: invalid memory address or nil pointer dereference');
   }
   const f = x.fields;
-  return { major: f.Major as bigint, minor: f.Minor as bigint, patch: f.Patch as bigint, pre: f.Prerelease as string, metadata: f.Metadata as string, original: f.Original as string };
+  const n = (x: unknown) => (x as GoInt).value;
+  return { major: n(f.Major), minor: n(f.Minor), patch: n(f.Patch), pre: f.Prerelease as string, metadata: f.Metadata as string, original: f.Original as string };
 };
 
 /**
@@ -270,7 +271,9 @@ export function semverValue(v: SemVer, typeName = '*semver.Version'): GoStruct {
     MarshalJSON: goFunc([], () => JSON.stringify(text)),
     MarshalText: goFunc([], () => text),
   };
-  const fields = { Major: v.major, Minor: v.minor, Patch: v.patch, Prerelease: v.pre, Metadata: v.metadata, Original: v.original };
+  // Major, Minor and Patch are methods returning uint64.
+  const uint64 = (x: bigint) => new GoInt('uint64', x);
+  const fields = { Major: uint64(v.major), Minor: uint64(v.minor), Patch: uint64(v.patch), Prerelease: v.pre, Metadata: v.metadata, Original: v.original };
   return new GoStruct(typeName, fields, text, methods);
 }
 

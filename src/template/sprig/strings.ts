@@ -4,7 +4,7 @@
 // initials and nospace read each byte as a character of its own (so non-ASCII text comes out as Latin-1
 // mojibake, as in Go). Case mappings are Go's one-rune-to-one-rune mappings.
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
-import { GoStringer, GoStruct } from '../values.ts';
+import { elemType, goMap, goSlice, GoStringer, GoStruct } from '../values.ts';
 import { compareBytes, formatValue, goQuote } from '../goFormat.ts';
 import { isLetter, isDigit, isLower, isSpace, isTitle, isUpper, latin1OfUtf8, mapRunes, toLower, toTitle, toUpper } from './goUnicode.ts';
 import { toKebabCase, toPascalCase, toSnakeCase } from './caseConversion.ts';
@@ -23,12 +23,13 @@ const utf8 = goBytes;
 const text = goString;
 const isNil = (v: unknown) => v === null || v === undefined;
 
-/** sprig's strslice: a list's non-nil elements as strings; nil is empty; anything else is one string. */
+/** sprig's strslice: a list's non-nil elements as a []string (a []string as it is); nil is empty; anything else is one string. */
 export function toStrings(v: unknown): string[] {
-  if (Array.isArray(v)) return v.filter((e) => !isNil(e)).map(strval);
-  if (v instanceof Uint8Array) return Array.from(v, (b) => String(b));
-  if (isNil(v)) return [];
-  return [strval(v)];
+  if (Array.isArray(v) && elemType(v) === 'string') return v as string[];
+  if (Array.isArray(v)) return goSlice('string', v.filter((e) => !isNil(e)).map(strval));
+  if (v instanceof Uint8Array) return goSlice('string', Array.from(v, (b) => String(b)));
+  if (isNil(v)) return goSlice('string', []);
+  return goSlice('string', [strval(v)]);
 }
 
 /** A Go string slice expression's panic, as text/template reports it. */
@@ -284,7 +285,7 @@ function splitN(s: string, sep: string, n: number): string[] {
 }
 
 function indexMap(parts: string[]): Record<string, string> {
-  const m: Record<string, string> = {};
+  const m: Record<string, string> = goMap('string', {});
   parts.forEach((p, i) => Object.defineProperty(m, '_' + i, { value: p, enumerable: true, writable: true, configurable: true }));
   return m;
 }
@@ -293,8 +294,9 @@ const MAX_REPEAT_OUTPUT = 64n * 1024n * 1024n;
 
 /** sprig's sortAlpha: a list's strings sorted byte-wise; anything else becomes a one-element list. */
 function sortAlpha(v: unknown): string[] {
+  // sort.Strings sorts a []string in place.
   if (Array.isArray(v) || v instanceof Uint8Array) return toStrings(v).sort(compareBytes);
-  return [strval(v)];
+  return goSlice('string', [strval(v)]);
 }
 
 /** sprig drops nil arguments (a typed nil pointer is not nil and stays). */
@@ -342,7 +344,7 @@ export const stringFuncs: FuncMap = {
   toString: goFunc(['any'], strval),
   toStrings: goFunc(['any'], toStrings),
   split: goFunc(['string', 'string'], (sep: string, s: string) => indexMap(splitN(s, sep, -1))),
-  splitList: goFunc(['string', 'string'], (sep: string, s: string) => splitN(s, sep, -1)),
+  splitList: goFunc(['string', 'string'], (sep: string, s: string) => goSlice('string', splitN(s, sep, -1))),
   splitn: goFunc(['string', 'int', 'string'], (sep: string, n: bigint, s: string) => indexMap(splitN(s, sep, toWidth(n)))),
   join: goFunc(['string', 'any'], (sep: string, v: unknown) => toStrings(v).join(sep)),
   sortAlpha: goFunc(['any'], sortAlpha),

@@ -1,7 +1,7 @@
 // Helm/OSM's toToml: BurntSushi/toml's encoder (two-space indent per table level, plain values before
 // tables, sorted keys, a blank line before each top-level table).
 import { GoCallError } from '../functions.ts';
-import { GoPointer, GoStruct, isGoMap } from '../values.ts';
+import { GoInt, GoPointer, GoStruct, isGoMap, isNilContainer } from '../values.ts';
 import { formatFloat } from '../goFormat.ts';
 import { tomlKey, tomlString } from '../../emit/containerd/toml.ts';
 
@@ -14,6 +14,7 @@ const isArrayOfTables = (v: unknown) => Array.isArray(v) && v.length > 0 && v.ev
 
 function value(v: unknown): string {
   while (v instanceof GoPointer) v = v.elem;
+  if (v instanceof GoInt) return v.value.toString();
   switch (typeof v) {
     case 'string': return tomlString(v);
     case 'bigint': return v.toString();
@@ -40,7 +41,8 @@ export function marshalToml(v: unknown): string {
   };
   const table = (key: string[], t: unknown) => {
     const indent = '  '.repeat(Math.max(0, key.length - 1));
-    const fields = entriesOf(t).filter(([, x]) => x !== null && x !== undefined);
+    // Nil values (and nil slices and maps) are left out.
+    const fields = entriesOf(t).filter(([, x]) => x !== null && x !== undefined && !isNilContainer(x));
     for (const [k, x] of fields) if (!isTable(x) && !isArrayOfTables(x)) write(`${key.length > 0 ? indent + '  ' : ''}${tomlKey(k)} = ${value(x)}\n`);
     for (const [k, x] of fields) {
       const sub = [...key, k];

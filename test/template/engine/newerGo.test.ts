@@ -16,6 +16,13 @@ test('Go 1.22: range over an integer n visits 0..n-1 as dot and as the element v
   assert.deepEqual(render('{{ range 5 }}{{ if eq . 3 }}{{ break }}{{ end }}{{ . }}{{ end }}'), { out: '012' });
 });
 
+test('Go 1.22: range over an integer of another type yields values of that type', () => {
+  // reflect.Value.Seq: the range variable has the integer's type.
+  assert.deepEqual(render('{{ range add 2 }}{{ printf "%T=%v " . . }}{{ end }}', null, sprigFuncs), { out: 'int64=0 int64=1 ' });
+  assert.deepEqual(render('{{ range index "\x03" 0 }}{{ printf "%T=%v " . . }}{{ end }}'), { out: 'uint8=0 uint8=1 uint8=2 ' });
+  assert.deepEqual(render('{{ range sub 0 1 }}x{{ else }}none{{ end }}', null, sprigFuncs), { out: 'none' });
+});
+
 test('Go 1.22: range over an integer cannot bind two variables', () => {
   const r = render('{{ range $i, $e := 3 }}{{ end }}');
   assert.ok('err' in r);
