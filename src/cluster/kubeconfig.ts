@@ -2,6 +2,10 @@
 // (client-go clientcmd.Write layout: sorted keys, one cluster/context/user named "c").
 import { parse } from 'yaml';
 import { ResourceError } from '../function/results.ts';
+import { createBlockYamlFastPath, type FastParse } from '../io/blockYamlFastPath.ts';
+
+// Same options as `parse(text)`; the fast path saves the full parser's start-up cost on the common path.
+let fastPath: ((text: string) => FastParse | undefined) | undefined;
 
 export interface KubeconfigCluster {
   server: string;
@@ -12,7 +16,8 @@ export interface KubeconfigCluster {
 export function readClusterInfoKubeconfig(text: string, field: string): KubeconfigCluster {
   let doc: any;
   try {
-    doc = parse(text);
+    fastPath ??= createBlockYamlFastPath({});
+    doc = fastPath(text)?.root ?? parse(text);
   } catch (e) {
     throw new ResourceError(`cluster-info kubeconfig is not valid YAML: ${(e as Error).message}`, field);
   }

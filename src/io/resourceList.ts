@@ -5,6 +5,7 @@
 // byte for byte. Flow-style or JSON input is re-serialized from its values.
 import { isMap, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { PARSE_OPTIONS } from './yamlSchema.ts';
+import { createBlockYamlFastPath, type FastParse } from './blockYamlFastPath.ts';
 import { writeYaml } from './yamlWriter.ts';
 import type { Result } from '../function/results.ts';
 
@@ -41,6 +42,32 @@ export function parseResourceList(text: string): ResourceList {
   if (text.trim() === '') throw new ResourceListParseError('empty input: expected a ResourceList on stdin');
   const trimmed = text.trimStart();
   if (trimmed.startsWith('{')) return fromJson(trimmed);
+  fastPath ??= createBlockYamlFastPath(PARSE_OPTIONS);
+  const fast = fastPath(text);
+  const { root, itemDashes } = fast ?? parseWithYamlLibrary(text);
+  if (root === null || typeof root !== 'object' || Array.isArray(root)) {
+    throw new ResourceListParseError('input is not a ResourceList: expected a YAML mapping');
+  }
+  const { kind, items: rawItems, functionConfig: fc } = root as Record<string, unknown>;
+  if (kind !== 'ResourceList' && kind !== 'List') {
+    throw new ResourceListParseError(`input is not a ResourceList: kind is ${JSON.stringify(kind ?? null)}`);
+  }
+  const functionConfig = fc === undefined || fc === null ? undefined : asObject(fc, 'functionConfig');
+  if (rawItems === undefined || rawItems === null) return { items: [], functionConfig, itemIndent: 0 };
+  if (!Array.isArray(rawItems)) throw new ResourceListParseError('ResourceList.items must be a list');
+  const texts = itemDashes !== undefined && itemDashes.length === rawItems.length && itemDashes.length > 0 ? itemTexts(text, itemDashes) : undefined;
+  const items = rawItems.map((o, index): InputItem => {
+    const object = asObject(o, `items[${index}]`);
+    return texts === undefined ? { index, object } : { index, object, sourceText: texts[index]! };
+  });
+  const itemIndent = texts === undefined ? 0 : itemDashes![0]! - lineStart(text, itemDashes![0]!);
+  return { items, functionConfig, itemIndent };
+}
+
+let fastPath: ((text: string) => FastParse | undefined) | undefined;
+
+/** The full parser, for whatever the fast path leaves: the root as plain values and the items' dashes. */
+function parseWithYamlLibrary(text: string): FastParse | { root: unknown; itemDashes?: number[] } {
   let doc: Document.Parsed;
   try {
     doc = parseDocument(text, PARSE_OPTIONS);
@@ -49,37 +76,44 @@ export function parseResourceList(text: string): ResourceList {
   }
   if (doc.errors.length > 0) throw new ResourceListParseError(`malformed YAML: ${doc.errors[0]!.message}`);
   const root = doc.contents;
-  if (!isMap(root)) throw new ResourceListParseError('input is not a ResourceList: expected a YAML mapping');
-  const kind = root.get('kind') as unknown;
-  if (kind !== 'ResourceList' && kind !== 'List') {
-    throw new ResourceListParseError(`input is not a ResourceList: kind is ${JSON.stringify(kind ?? null)}`);
-  }
+  if (!isMap(root)) return { root: doc.toJS() };
   const itemsNode = root.get('items', true) as Node | undefined;
-  const fcNode = root.get('functionConfig', true) as Node | undefined;
-  const functionConfig = fcNode ? asObject(fcNode.toJS(doc), 'functionConfig') : undefined;
-  if (itemsNode === undefined || (itemsNode as { value?: unknown }).value === null) {
-    return { items: [], functionConfig, itemIndent: 0 };
+  if (itemsNode === undefined || !isSeq(itemsNode) || itemsNode.flow) return { root: doc.toJS() };
+  const itemDashes: number[] = [];
+  for (const node of itemsNode.items) {
+    const range = (node as Node).range;
+    const dash = range ? dashPosition(text, range[0]) : undefined;
+    if (dash === undefined) return { root: doc.toJS() };
+    itemDashes.push(dash);
   }
-  if (!isSeq(itemsNode)) throw new ResourceListParseError('ResourceList.items must be a list');
-  const block = !itemsNode.flow;
-  const items: InputItem[] = [];
-  let itemIndent = 0;
-  itemsNode.items.forEach((node, index) => {
-    const object = asObject((node as Node).toJS(doc), `items[${index}]`);
-    let sourceText: string | undefined;
-    if (block) {
-      const range = (node as Node).range;
-      if (range) {
-        const start = dashPosition(text, range[0]);
-        if (start !== undefined) {
-          if (index === 0) itemIndent = start - lineStart(text, start);
-          sourceText = text.slice(lineStart(text, start), lineEnd(text, range[2]));
-        }
-      }
-    }
-    items.push(sourceText === undefined ? { index, object } : { index, object, sourceText });
-  });
-  return { items, functionConfig, itemIndent };
+  return { root: doc.toJS(), itemDashes };
+}
+
+/**
+ * Each item's exact input text: from the line of its `-` to the line of the next item's `-` (comments and
+ * blank lines between belong to the item before); the last one runs to the next key of the ResourceList,
+ * without the comment lines right before that key.
+ */
+function itemTexts(text: string, dashes: readonly number[]): string[] {
+  const starts = dashes.map((d) => lineStart(text, d));
+  const column = dashes[0]! - starts[0]!;
+  const texts: string[] = [];
+  for (let i = 0; i + 1 < dashes.length; i++) texts.push(text.slice(starts[i], starts[i + 1]));
+  const lastLine = text.indexOf('\n', dashes[dashes.length - 1]!);
+  let end = lastLine === -1 ? text.length : lastLine + 1;
+  for (let p = end; p < text.length; ) {
+    const next = text.indexOf('\n', p);
+    const stop = next === -1 ? text.length : next + 1;
+    const line = text.slice(p, stop);
+    const indent = line.length - line.trimStart().length;
+    const blank = line.trim() === '';
+    if (!blank && indent <= column && line[indent] !== '#') break;
+    // Blank lines count: they may be the kept final lines of a `|+` scalar.
+    if (blank || indent > column) end = stop;
+    p = stop;
+  }
+  texts.push(text.slice(starts[starts.length - 1], end));
+  return texts;
 }
 
 function fromJson(text: string): ResourceList {
@@ -111,14 +145,6 @@ function asObject(v: unknown, where: string): KrmObject {
 
 function lineStart(text: string, pos: number): number {
   return text.lastIndexOf('\n', pos - 1) + 1;
-}
-
-function lineEnd(text: string, pos: number): number {
-  // The item's range ends where its content ends; keep through the end of that line (trailing comment).
-  let p = pos;
-  if (p > 0 && text[p - 1] === '\n') return p;
-  const nl = text.indexOf('\n', p);
-  return nl === -1 ? text.length : nl + 1;
 }
 
 /** Find the `-` that opens the sequence entry whose node starts at `nodeStart`. */
