@@ -1,22 +1,26 @@
 // Benchmark inputs: N MachineDeployments spread over the default profiles and their clouds, with the
 // config and cluster facts a real setup has. Deterministic for a given N.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
+import { EMBEDDED_PROFILES } from '../src/profiles/embeddedProfiles.ts';
 
-// Until osm-krm embeds default profiles, the benchmark uses the example profiles (examples/basic).
-const EXAMPLE = parse(readFileSync(join(import.meta.dirname, '..', 'examples/basic/resourcelist.yaml'), 'utf8')) as { items: any[] };
-const PROFILES = EXAMPLE.items.filter((i) => i.kind === 'OperatingSystemProfile');
-
-const COMBOS: Array<{ profile: string; os: string; cloud: string; osSpec: Record<string, unknown> }> = [
-  { profile: 'example-ubuntu', os: 'ubuntu', cloud: 'aws', osSpec: { distUpgradeOnBoot: false } },
-  { profile: 'example-flatcar', os: 'flatcar', cloud: 'vsphere', osSpec: { disableAutoUpdate: true } },
-];
+// Every (default profile, supported cloud) pair, taken in turn: Ubuntu, RHEL, Rocky Linux, Amazon Linux 2 and
+// Flatcar (Ignition and cloud-init), as the function embeds them (the MachineDeployments name them; the
+// profiles themselves are not in the input, as in a real repository).
+const COMBOS: Array<{ profile: string; os: string; cloud: string; osSpec: Record<string, unknown> }> = EMBEDDED_PROFILES.flatMap((p: any) =>
+  (p.spec.supportedCloudProviders as Array<{ name: string }>).map((c) => ({
+    profile: p.metadata.name as string,
+    os: p.spec.osName as string,
+    cloud: c.name,
+    osSpec: p.spec.osName === 'flatcar' ? { provisioningUtility: p.spec.provisioningUtility ?? 'ignition', disableAutoUpdate: true }
+      : p.spec.osName === 'rhel' ? { rhelSubscriptionManagerUser: 'bench-user', rhelSubscriptionManagerPassword: 'bench-pass', attachSubscription: true }
+      : { distUpgradeOnBoot: false },
+  })),
+);
 
 const CA = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIBbench\n-----END CERTIFICATE-----\n').toString('base64');
 
 export function benchResourceList(n: number): string {
-  const items: unknown[] = [...PROFILES];
+  const items: unknown[] = [];
   for (let i = 0; i < n; i++) {
     const c = COMBOS[i % COMBOS.length]!;
     items.push({

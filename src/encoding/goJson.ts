@@ -4,7 +4,11 @@
 
 const HEX = '0123456789abcdef';
 
+// Most strings (paths, data URLs) need no escape: checked with one regular expression, far faster than the loop.
+const NEEDS_ESCAPE = /[\x00-\x1f"\\<>&\u2028\u2029\ud800-\udfff]/;
+
 export function goJsonString(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
   let out = '"';
   let start = 0;
   for (let i = 0; i < s.length; i++) {

@@ -50,7 +50,38 @@ const SHORT_WITH_ARGUMENT = new Set('AbcCdDeEFhHKmoPQrtTuUwxXyYz');
 
 /** Rewrites the insecure flag of each curl command whose URL starts at `serverURL`. */
 export function pinCurlCommands(text: string, serverURL: string): { text: string; pinned: number } {
-  if (serverURL === '' || !text.includes('curl')) return { text, pinned: 0 };
+  if (serverURL === '' || !text.includes(serverURL) || !text.includes('curl')) return { text, pinned: 0 };
+  const edits: Array<{ start: number; end: number; replacement: string }> = [];
+  let pinned = 0;
+  // Only the lines naming the server can hold such a command (with their `\` continuation lines).
+  for (const [from, to] of linesNaming(text, serverURL)) {
+    const segment = pinSegment(text.slice(from, to), serverURL);
+    pinned += segment.pinned;
+    for (const e of segment.edits) edits.push({ start: from + e.start, end: from + e.end, replacement: e.replacement });
+  }
+  let out = text;
+  for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.replacement + out.slice(e.end);
+  return { text: out, pinned };
+}
+
+/** [start, end) of each logical line (joined by trailing backslashes) that contains `needle`, in order. */
+function linesNaming(text: string, needle: string): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
+    let start = text.lastIndexOf('\n', at - 1) + 1;
+    while (start >= 2 && text[start - 2] === '\\') start = text.lastIndexOf('\n', start - 2) + 1;
+    let end = text.indexOf('\n', at);
+    while (end > 0 && text[end - 1] === '\\') end = text.indexOf('\n', end + 1);
+    if (end < 0) end = text.length;
+    const last = ranges[ranges.length - 1];
+    if (last !== undefined && last[1] >= start) last[1] = Math.max(last[1], end);
+    else ranges.push([start, end]);
+    at = Math.max(at, end - needle.length);
+  }
+  return ranges;
+}
+
+function pinSegment(text: string, serverURL: string): { edits: Array<{ start: number; end: number; replacement: string }>; pinned: number } {
   const edits: Array<{ start: number; end: number; replacement: string }> = [];
   let pinned = 0;
   for (const words of curlCommands(text)) {
@@ -73,9 +104,7 @@ export function pinCurlCommands(text: string, serverURL: string): { text: string
     }
     if (changed) pinned++;
   }
-  let out = text;
-  for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.replacement + out.slice(e.end);
-  return { text: out, pinned };
+  return { edits, pinned };
 }
 
 function withoutInsecure(bundle: string): string {

@@ -6,8 +6,16 @@ import { newTemplate, type FuncMap, type Template, type TemplateLimits } from '.
 // Bounds memory when outputs differ per MachineDeployment (each entry is a parse tree of an OSP file).
 const MAX_ENTRIES = 4096;
 
+interface Node {
+  template?: Template;
+  next?: Map<string, Node>;
+}
+
 export class TemplateCache {
-  private readonly entries = new Map<string, Template>();
+  // A trie by name, then by each text: no key string is built, and texts that come from the OSP keep
+  // their cached hashes across lookups.
+  private readonly root = new Map<string, Node>();
+  private size = 0;
   parses = 0;
 
   constructor(
@@ -17,15 +25,27 @@ export class TemplateCache {
 
   /** The template `name` with every text parsed into it in order; throws the engine's TemplateError. */
   get(name: string, texts: readonly string[]): Template {
-    // Length-prefixed parts: no two (name, texts) pairs share a key, whatever characters they hold.
-    let key = `${name.length}:${name}`;
-    for (const text of texts) key += `${text.length}:${text}`;
-    const cached = this.entries.get(key);
-    if (cached !== undefined) return cached;
+    const full = this.size >= MAX_ENTRIES;
+    let node = this.child(this.root, name, full);
+    for (let i = 0; node !== undefined && i < texts.length; i++) node = this.child((node.next ??= new Map()), texts[i]!, full);
+    if (node?.template !== undefined) return node.template;
     const t = newTemplate(name, { funcs: this.funcs, limits: this.limits });
     for (const text of texts) t.parse(text);
     this.parses++;
-    if (this.entries.size < MAX_ENTRIES) this.entries.set(key, t);
+    if (node !== undefined) {
+      node.template = t;
+      this.size++;
+    }
     return t;
+  }
+
+  /** Once full, the trie only answers: no new entries (and no texts kept alive by them). */
+  private child(map: Map<string, Node>, key: string, lookupOnly: boolean): Node | undefined {
+    let node = map.get(key);
+    if (node === undefined && !lookupOnly) {
+      node = {};
+      map.set(key, node);
+    }
+    return node;
   }
 }

@@ -55,3 +55,12 @@ test('the cache key cannot confuse (name, texts) pairs', () => {
   assert.equal(cache.get('t', ['a', '\u0000b']).execute(null), '\u0000b');
   assert.equal(cache.parses, 2);
 });
+
+test('past its bound the cache still renders correctly, parsing what it can no longer keep', () => {
+  const cache = new TemplateCache(osmTemplateFuncs, {});
+  for (let i = 0; i < 4200; i++) assert.equal(cache.get('t', [`n{{ ${i} }}`]).execute(null), `n${i}`);
+  assert.equal(cache.get('t', ['n{{ 1 }}']).execute(null), 'n1');
+  const before = cache.parses;
+  cache.get('t', ['n{{ 4199 }}']);
+  assert.equal(cache.parses, before + 1, 'entries beyond the bound are not kept');
+});

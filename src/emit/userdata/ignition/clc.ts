@@ -4,7 +4,11 @@
 // indentation stripped from every line, `#` comments cut off keys) comes from parsing this very text.
 import { deduplicateSSHKeys, envelopeFiles, envelopeUnits, sprigIndent, writesMachineName, type UserDataInput } from '../input.ts';
 
-export function renderContainerLinuxConfig(input: UserDataInput): string {
+/**
+ * `literal(content, indent)` writes the lines of a literal block; the parse shortcut (clcContents.ts)
+ * passes one that may put a one-line stand-in where it knows what yaml.v3 will read.
+ */
+export function renderContainerLinuxConfig(input: UserDataInput, literal: (content: string, indent: number) => string = sprigIndentLiteral): string {
   const config = input.config;
   const keys = deduplicateSSHKeys(config.userSSHKeys);
 
@@ -20,18 +24,22 @@ export function renderContainerLinuxConfig(input: UserDataInput): string {
     s += writesMachineName(input) ? "\n  - path: /etc/machine-name\n    mode: 0600\n    filesystem: root\n    contents:\n        inline: '<MACHINE_NAME>'\n\n" : '\n';
   }
   for (const file of envelopeFiles(config, false)) {
-    s += `\n  - path: '${file.path}'\n    mode: ${file.permissions}\n    filesystem: root\n    contents:\n        inline: |\n${sprigIndent(10, file.content)}`;
+    s += `\n  - path: '${file.path}'\n    mode: ${file.permissions}\n    filesystem: root\n    contents:\n        inline: |\n${literal(file.content, 10)}`;
   }
 
   s += '\nsystemd:\n  units:';
   for (const unit of envelopeUnits(config)) {
     s += `\n  - name: ${unit.name}\n    enabled: ${unit.enable}\n    mask: ${unit.mask}\n`;
-    if (unit.content !== '') s += `\n    contents: |\n${sprigIndent(6, unit.content)}`;
+    if (unit.content !== '') s += `\n    contents: |\n${literal(unit.content, 6)}`;
     s += '\n';
     if (unit.dropIns.length > 0) {
       s += '\n    dropins:';
-      for (const d of unit.dropIns) s += `\n      - name: ${d.name}\n        contents: |\n${sprigIndent(10, d.content)}`;
+      for (const d of unit.dropIns) s += `\n      - name: ${d.name}\n        contents: |\n${literal(d.content, 10)}`;
     }
   }
   return s + '\n';
+}
+
+function sprigIndentLiteral(content: string, indent: number): string {
+  return sprigIndent(indent, content);
 }
