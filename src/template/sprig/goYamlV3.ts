@@ -10,6 +10,7 @@ import { formatFloat } from '../goFormat.ts';
 import { parseGoFloat, parseGoInt } from '../goNumbers.ts';
 import { canonicalGoString, goByteLength, goBytes, hasRawBytes } from '../goBytes.ts';
 import { goRunes } from './goUnicode.ts';
+import { formatGoTime, goTimeOf, RFC3339_NANO } from '../goTime.ts';
 
 // --- Which strings must be quoted (encoder.stringv): those that would read back as another type ---
 
@@ -275,8 +276,14 @@ function yamlKeyLess(a: string, b: string): boolean {
 }
 
 /** A non-string scalar or an empty collection, or undefined for strings and non-empty collections. */
+/** A timestamp already formatted; the emitter writes it plain. */
+class YamlTimestamp {
+  constructor(readonly text: string) {}
+}
+
 function nonString(v: unknown): string | undefined {
   if (v === null || v === undefined) return 'null';
+  if (v instanceof YamlTimestamp) return v.text;
   if (v instanceof GoInt) return v.value.toString();
   switch (typeof v) {
     case 'bigint': return v.toString();
@@ -301,6 +308,9 @@ const entries = (v: unknown): Array<[string, unknown]> =>
 function deref(v: unknown): unknown {
   while (v instanceof GoPointer) v = v.elem;
   if (v instanceof GoStringer) return v.text;
+  // A time.Time is written as an RFC 3339 timestamp, unquoted (before TextMarshalers are asked).
+  const t = goTimeOf(v);
+  if (t !== undefined) return new YamlTimestamp(formatGoTime(t, RFC3339_NANO));
   // An encoding.TextMarshaler (semver.Version) is written as its text.
   const text = v instanceof GoStruct ? v.methods?.MarshalText : undefined;
   return text !== undefined ? String(text.call()) : v;

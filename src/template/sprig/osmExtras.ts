@@ -1,11 +1,13 @@
-// The Helm-style functions OSM adds to OSP templates (pkg/util/funcmap): toYaml/fromYaml/fromYamlArray and
-// fromJson/fromJsonArray (errors under key "Error"). OSM's toJson (errors swallowed) behaves as sprig's.
+// The Helm-style functions OSM adds to OSP templates (pkg/util/funcmap): toYaml/fromYaml/fromYamlArray,
+// toToml/fromToml and fromJson/fromJsonArray (errors under key "Error"). OSM's toJson (errors swallowed)
+// behaves as sprig's.
 import { parse } from 'yaml';
 import { marshalYamlV3 } from './goYamlV3.ts';
-import { marshalToml } from './toml.ts';
+import { marshalToml, TomlEncodeError } from './toml.ts';
 import { goFunc, type FuncMap } from '../functions.ts';
 import { isGoMap } from '../values.ts';
 import { goJsonDecode } from './goJsonDecode.ts';
+import { decodeToml, TomlParseError } from './tomlDecode.ts';
 
 
 /** gopkg.in/yaml.v3 Marshal, trailing newline trimmed like Helm. */
@@ -34,7 +36,17 @@ export const osmExtraFuncs: FuncMap = {
     try {
       return marshalToml(v);
     } catch (e) {
-      return (e as Error).message;
+      if (e instanceof TomlEncodeError) return e.message;
+      throw e;
+    }
+  }),
+  // toml.Unmarshal into a map; a parse error leaves it empty but for "Error".
+  fromToml: goFunc(['string'], (s: string) => {
+    try {
+      return decodeToml(s);
+    } catch (e) {
+      if (e instanceof TomlParseError) return { Error: e.message };
+      throw e;
     }
   }),
   toYaml: goFunc(['any'], (v: unknown) => {

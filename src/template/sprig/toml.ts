@@ -1,66 +1,226 @@
-// Helm/OSM's toToml: BurntSushi/toml's encoder (two-space indent per table level, plain values before
-// tables, sorted keys, a blank line before each top-level table).
+// OSM's toToml: github.com/BurntSushi/toml v1.6.0's Encoder over our values. Plain values of a table come
+// before its sub-tables (each group sorted by key for maps, in field order for structs), tables and arrays
+// of tables get [headers] indented two spaces per level, a blank line goes before each top-level table,
+// nil values are left out, and the Encoder's errors are returned as the text.
 import { GoCallError } from '../functions.ts';
-import { GoInt, GoPointer, GoStruct, isGoMap, isNilContainer } from '../values.ts';
-import { formatFloat } from '../goFormat.ts';
+import { GoInt, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../values.ts';
+import { compareBytes, formatFloat, goTypeName } from '../goFormat.ts';
+import { formatGoTime, goTimeOf, RFC3339_NANO } from '../goTime.ts';
 import { tomlKey, tomlString } from '../../emit/containerd/toml.ts';
+import { GoComplex } from '../goComplex.ts';
 
-type Entries = Array<[string, unknown]>;
+/** An error the Encoder returns (toToml gives its text); other failures are Go panics. */
+export class TomlEncodeError extends Error {}
 
-const entriesOf = (v: unknown): Entries =>
-  v instanceof GoStruct ? Object.entries(v.fields) : Object.keys(v as object).sort().map((k) => [k, (v as Record<string, unknown>)[k]]);
-const isTable = (v: unknown) => isGoMap(v) || v instanceof GoStruct;
-const isArrayOfTables = (v: unknown) => Array.isArray(v) && v.length > 0 && v.every(isTable);
+type Key = readonly string[];
+type TomlType = 'Bool' | 'Integer' | 'Float' | 'String' | 'Datetime' | 'Array' | 'ArrayHash' | 'Hash';
 
-function value(v: unknown): string {
-  while (v instanceof GoPointer) v = v.elem;
-  if (v instanceof GoInt) return v.value.toString();
-  switch (typeof v) {
-    case 'string': return tomlString(v);
-    case 'bigint': return v.toString();
-    case 'boolean': return String(v);
-    case 'number': {
-      if (Number.isNaN(v)) return 'nan';
-      if (!Number.isFinite(v)) return v > 0 ? 'inf' : '-inf';
-      const s = formatFloat(v, 'f', -1);
-      return Number.isInteger(v) && !s.includes('e') ? `${s}.0` : s;
-    }
-  }
-  if (Array.isArray(v)) return '[' + v.map(value).join(', ') + ']';
-  throw new GoCallError(`toml: cannot encode a value of type ${typeof v}`);
+const keyText = (k: Key) => k.map(tomlKey).join('.');
+
+/** eindirect: through pointers (and interfaces) to the value. */
+function deref(v: unknown): unknown {
+  while (v instanceof GoPointer && v.elem !== null) v = v.elem;
+  return v;
 }
 
-export function marshalToml(v: unknown): string {
-  while (v instanceof GoPointer) v = v.elem;
-  if (!isTable(v)) throw new GoCallError('toml: top-level values must be Go maps or structs');
-  const out: string[] = [];
-  let written = false;
-  const write = (s: string) => {
-    out.push(s);
-    written = true;
-  };
-  const table = (key: string[], t: unknown) => {
-    const indent = '  '.repeat(Math.max(0, key.length - 1));
-    // Nil values (and nil slices and maps) are left out.
-    const fields = entriesOf(t).filter(([, x]) => x !== null && x !== undefined && !isNilContainer(x));
-    for (const [k, x] of fields) if (!isTable(x) && !isArrayOfTables(x)) write(`${key.length > 0 ? indent + '  ' : ''}${tomlKey(k)} = ${value(x)}\n`);
-    for (const [k, x] of fields) {
-      const sub = [...key, k];
-      const subIndent = '  '.repeat(sub.length - 1);
-      const name = sub.map(tomlKey).join('.');
-      if (isTable(x)) {
-        if (sub.length === 1 && written) write('\n');
-        write(`${subIndent}[${name}]\n`);
-        table(sub, x);
-      } else if (isArrayOfTables(x)) {
-        for (const item of x as unknown[]) {
-          if (written) write('\n');
-          write(`${subIndent}[[${name}]]\n`);
-          table(sub, item);
-        }
-      }
+const isNil = (v: unknown) => v === null || v === undefined || (v instanceof GoPointer && v.elem === null) || isNilContainer(v);
+
+/** A value that writes itself as text (encoding.TextMarshaler): semver.Version, net.IP, time.Time. */
+const marshalText = (v: unknown): string | undefined => {
+  if (v instanceof GoStringer) return v.text;
+  const m = v instanceof GoStruct ? v.methods?.MarshalText : undefined;
+  return m === undefined ? undefined : String(m.call());
+};
+const isMarshaler = (v: unknown) => v instanceof GoStringer || (v instanceof GoStruct && v.methods?.MarshalText !== undefined);
+
+function tomlTypeOf(v: unknown): TomlType | undefined {
+  v = deref(v);
+  if (isNil(v)) return undefined;
+  if (goTimeOf(v) !== undefined) return 'Datetime';
+  if (isMarshaler(v)) return 'String';
+  if (v instanceof GoInt) return 'Integer';
+  switch (typeof v) {
+    case 'boolean': return 'Bool';
+    case 'bigint': return 'Integer';
+    case 'number': return 'Float';
+    case 'string': return 'String';
+  }
+  if (Array.isArray(v) || v instanceof Uint8Array) return isTableArray(v) ? 'ArrayHash' : 'Array';
+  if (v instanceof GoStruct || isGoMap(v)) return 'Hash';
+  throw new TomlEncodeError(`unsupported type: ${v instanceof GoComplex ? 'complex128' : goTypeName(v)}`);
+}
+
+function isTableArray(a: ArrayLike<unknown>): boolean {
+  if (a.length === 0) return false;
+  let tables = true;
+  for (let i = 0; i < a.length; i++) {
+    const t = a instanceof Uint8Array ? 'Integer' : tomlTypeOf(a[i]);
+    if (t === undefined) throw new TomlEncodeError('toml: cannot encode array with nil element');
+    if (t !== 'Hash') tables = false;
+  }
+  return tables;
+}
+
+const isTable = (v: unknown) => {
+  const t = tomlTypeOf(v);
+  return t === 'Hash' || t === 'ArrayHash';
+};
+
+/** strconv.FormatFloat(f, 'g', -1, 64) with ".0" added when it has neither a point nor an exponent. */
+function tomlFloat(f: number): string {
+  if (Number.isNaN(f)) return 'nan';
+  if (!Number.isFinite(f)) return f < 0 ? '-inf' : 'inf';
+  const s = formatFloat(f, 'g', -1);
+  return /[.e]/.test(s) ? s : s + '.0';
+}
+
+class Encoder {
+  out = '';
+
+  private write(s: string): void {
+    this.out += s;
+  }
+
+  private newline(): void {
+    if (this.out !== '') this.write('\n');
+  }
+
+  private indent(key: Key): string {
+    return '  '.repeat(Math.max(0, key.length - 1));
+  }
+
+  encode(key: Key, v: unknown): void {
+    v = deref(v);
+    if (isMarshaler(v)) return this.keyValue(key, v, false);
+    if (v === null || v === undefined || v instanceof GoPointer) return;
+    if (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'number' || v instanceof GoInt) {
+      return this.keyValue(key, v, false);
     }
-  };
-  table([], v);
-  return out.join('');
+    if (Array.isArray(v) || v instanceof Uint8Array) {
+      if (tomlTypeOf(v) === 'ArrayHash') return this.arrayOfTables(key, v as unknown[]);
+      return this.keyValue(key, v, false);
+    }
+    if (isGoMap(v)) {
+      if (isNilContainer(v)) return;
+      return this.table(key, v);
+    }
+    if (v instanceof GoStruct) return this.table(key, v);
+    throw new TomlEncodeError(`unsupported type for key '${keyText(key)}': ${v instanceof GoComplex ? 'complex128' : goTypeName(v)}`);
+  }
+
+  private element(v: unknown): void {
+    v = deref(v);
+    const t = goTimeOf(v);
+    if (t !== undefined) {
+      // Local datetimes, dates and times are written without a zone.
+      const layout = t.loc === 'datetime-local' ? '2006-01-02T15:04:05.999999999' : t.loc === 'date-local' ? '2006-01-02' : t.loc === 'time-local' ? '15:04:05.999999999' : RFC3339_NANO;
+      return this.write(formatGoTime(t, layout));
+    }
+    const text = marshalText(v);
+    if (text !== undefined) return this.write(tomlString(text));
+    if (v instanceof GoInt) return this.write(v.value.toString());
+    switch (typeof v) {
+      case 'string': return this.write(tomlString(v));
+      case 'boolean': return this.write(String(v));
+      case 'bigint': return this.write(v.toString());
+      case 'number': return this.write(tomlFloat(v));
+    }
+    if (Array.isArray(v) || v instanceof Uint8Array) {
+      this.write('[');
+      for (let i = 0; i < v.length; i++) {
+        this.element(v instanceof Uint8Array ? new GoInt('uint8', BigInt(v[i]!)) : v[i]);
+        if (i !== v.length - 1) this.write(', ');
+      }
+      return this.write(']');
+    }
+    if (v instanceof GoStruct) return this.struct([], v, true);
+    if (isGoMap(v)) return this.map([], v, true);
+    throw new TomlEncodeError(`unexpected type: ${v === null || v === undefined ? '<nil>' : goTypeName(v)}`);
+  }
+
+  private keyValue(key: Key, v: unknown, inline: boolean): void {
+    // A top-level value that is not a table is written on its own.
+    if (key.length === 0) return this.element(v);
+    this.write(`${this.indent(key)}${tomlKey(key[key.length - 1]!)} = `);
+    this.element(v);
+    if (!inline) this.newline();
+  }
+
+  private arrayOfTables(key: Key, tables: unknown[]): void {
+    if (key.length === 0) throw new TomlEncodeError('toml: top-level values must be Go maps or structs');
+    for (const t of tables) {
+      const tv = deref(t);
+      if (isNil(tv)) continue;
+      this.newline();
+      this.write(`${this.indent(key)}[[${keyText(key)}]]`);
+      this.newline();
+      this.mapOrStruct(key, tv, false);
+    }
+  }
+
+  private table(key: Key, v: unknown): void {
+    if (key.length === 1) this.newline();
+    if (key.length > 0) {
+      this.write(`${this.indent(key)}[${keyText(key)}]`);
+      this.newline();
+    }
+    this.mapOrStruct(key, v, false);
+  }
+
+  private mapOrStruct(key: Key, v: unknown, inline: boolean): void {
+    if (v instanceof GoStruct) this.struct(key, v, inline);
+    else this.map(key, v as Record<string, unknown>, inline);
+  }
+
+  private map(key: Key, m: Record<string, unknown>, inline: boolean): void {
+    const direct: string[] = [];
+    const sub: string[] = [];
+    for (const k of Object.keys(m)) (isTable(m[k]) ? sub : direct).push(k);
+    const writeKeys = (keys: string[], trailingComma: boolean) => {
+      keys.sort(compareBytes);
+      keys.forEach((k, i) => {
+        const val = deref(m[k]);
+        if (isNil(val)) return;
+        if (inline) {
+          this.keyValue([k], val, true);
+          if (trailingComma || i !== keys.length - 1) this.write(', ');
+        } else this.encode([...key, k], val);
+      });
+    };
+    if (inline) this.write('{');
+    writeKeys(direct, sub.length > 0);
+    writeKeys(sub, false);
+    if (inline) this.write('}');
+  }
+
+  private struct(key: Key, s: GoStruct, inline: boolean): void {
+    const names = Object.keys(s.fields);
+    const direct: number[] = [];
+    const sub: number[] = [];
+    names.forEach((n, i) => (isTable(s.fields[n]) ? sub : direct).push(i));
+    const writeFields = (fields: number[]) => {
+      for (const i of fields) {
+        const val = deref(s.fields[names[i]!]);
+        if (isNil(val)) continue;
+        if (inline) {
+          this.keyValue([names[i]!], val, true);
+          // As in Go, the comma depends on the field's position among all fields.
+          if (i !== names.length - 1) this.write(', ');
+        } else this.encode([...key, names[i]!], val);
+      }
+    };
+    if (inline) this.write('{');
+    writeFields(direct);
+    writeFields(sub);
+    if (inline) this.write('}');
+  }
+}
+
+/** toml.NewEncoder(&buf).Encode(v): the document; throws TomlEncodeError for the Encoder's errors. */
+export function marshalToml(v: unknown): string {
+  // reflect on an untyped nil panics inside the Encoder.
+  if (v === null || v === undefined) throw new GoCallError('reflect: call of reflect.Value.Type on zero Value');
+  const enc = new Encoder();
+  enc.encode([], v);
+  return enc.out;
 }

@@ -92,7 +92,8 @@ function serialiseBatch(cases: readonly OracleCase[]): string {
 
 function runBinary(args: string[], input: string): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(oracleBinary(), args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    // time.Local is UTC, as in OSM's container (fromToml's local datetimes carry its offset).
+    const child = spawn(oracleBinary(), args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TZ: 'UTC' } });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
