@@ -4,11 +4,7 @@
 // indentation stripped from every line, `#` comments cut off keys) comes from parsing this very text.
 import { deduplicateSSHKeys, envelopeFiles, envelopeUnits, sprigIndent, writesMachineName, type UserDataInput } from '../input.ts';
 
-/**
- * `literal(content, indent)` writes the lines of a literal block; the parse shortcut (clcContents.ts)
- * passes one that may put a one-line stand-in where it knows what yaml.v3 will read.
- */
-export function renderContainerLinuxConfig(input: UserDataInput, literal: (content: string, indent: number) => string = sprigIndentLiteral): string {
+export function renderContainerLinuxConfig(input: UserDataInput): string {
   const config = input.config;
   const keys = deduplicateSSHKeys(config.userSSHKeys);
 
@@ -24,22 +20,18 @@ export function renderContainerLinuxConfig(input: UserDataInput, literal: (conte
     s += writesMachineName(input) ? "\n  - path: /etc/machine-name\n    mode: 0600\n    filesystem: root\n    contents:\n        inline: '<MACHINE_NAME>'\n\n" : '\n';
   }
   for (const file of envelopeFiles(config, false)) {
-    s += `\n  - path: '${file.path}'\n    mode: ${file.permissions}\n    filesystem: root\n    contents:\n        inline: |\n${literal(file.content, 10)}`;
+    s += `\n  - path: '${file.path}'\n    mode: ${file.permissions}\n    filesystem: root\n    contents:\n        inline: |\n${sprigIndent(10, file.content)}`;
   }
 
   s += '\nsystemd:\n  units:';
   for (const unit of envelopeUnits(config)) {
     s += `\n  - name: ${unit.name}\n    enabled: ${unit.enable}\n    mask: ${unit.mask}\n`;
-    if (unit.content !== '') s += `\n    contents: |\n${literal(unit.content, 6)}`;
+    if (unit.content !== '') s += `\n    contents: |\n${sprigIndent(6, unit.content)}`;
     s += '\n';
     if (unit.dropIns.length > 0) {
       s += '\n    dropins:';
-      for (const d of unit.dropIns) s += `\n      - name: ${d.name}\n        contents: |\n${literal(d.content, 10)}`;
+      for (const d of unit.dropIns) s += `\n      - name: ${d.name}\n        contents: |\n${sprigIndent(10, d.content)}`;
     }
   }
   return s + '\n';
-}
-
-function sprigIndentLiteral(content: string, indent: number): string {
-  return sprigIndent(indent, content);
 }

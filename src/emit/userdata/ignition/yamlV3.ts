@@ -25,11 +25,6 @@ export type Prepared = { ok: true; text: string } | { ok: false; error: string }
 // Everything yaml.v3 reads as is: the common case, checked at once.
 const PLAIN_TEXT = /^[\t\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd]*$/;
 
-/** Text yaml.v3 reads as is: no control characters, no line breaks other than "\n", nothing outside the BMP. */
-export function isPlainYamlText(text: string): boolean {
-  return PLAIN_TEXT.test(text);
-}
-
 export function prepareForParser(text: string): Prepared {
   if (PLAIN_TEXT.test(text)) return { ok: true, text };
   for (const ch of text) {
