@@ -16,6 +16,33 @@ export interface FastParse {
   itemDashes?: number[];
 }
 
+/** The parse tree, with the offsets the `yaml` package gives its nodes (see toYamlNodes in clcParse.ts). */
+export type BlockNode = BlockMap | BlockSeq | BlockScalar;
+
+export interface BlockScalar {
+  kind: 'scalar';
+  /** `empty` is an absent value (`key:`), which the `yaml` package reads as an empty plain scalar. */
+  style: 'plain' | 'single' | 'double' | 'literal' | 'empty';
+  /** The scalar's text (unresolved: `0644` is still a string here). */
+  text: string;
+  start: number;
+  end: number;
+}
+
+export interface BlockMap {
+  kind: 'map';
+  flow: boolean;
+  start: number;
+  pairs: Array<{ key: BlockScalar; value: BlockNode }>;
+}
+
+export interface BlockSeq {
+  kind: 'seq';
+  flow: boolean;
+  start: number;
+  items: BlockNode[];
+}
+
 class Unsupported extends Error {}
 
 interface Line {
@@ -31,6 +58,17 @@ interface ScalarTag {
   resolve: (value: string, onError: (message: string) => void, options: unknown) => unknown;
 }
 
+/** The tree of a document in the subset, or undefined when the text is anything else. */
+export function parseBlockYaml(text: string): { root: BlockMap; itemDashes?: number[] } | undefined {
+  try {
+    return new BlockParser(text).parseDocument();
+  } catch (e) {
+    if (e instanceof Unsupported) return undefined;
+    throw e;
+  }
+}
+
+/** Plain values with the `yaml` package's resolution of plain scalars under `options` (its schema tags). */
 export function createBlockYamlFastPath(options: ParseOptions & DocumentOptions & SchemaOptions): (text: string) => FastParse | undefined {
   const doc = new Document(undefined, options);
   const tags = (doc.schema as unknown as { tags: ScalarTag[] }).tags.filter((t) => t.default === true && t.test !== undefined);
@@ -45,9 +83,24 @@ export function createBlockYamlFastPath(options: ParseOptions & DocumentOptions 
     if (failed || (result !== null && typeof result === 'object')) throw new Unsupported();
     return result;
   };
+  const toValue = (node: BlockNode): unknown => {
+    if (node.kind === 'seq') return node.items.map(toValue);
+    if (node.kind === 'map') {
+      const map: Record<string, unknown> = {};
+      for (const { key, value } of node.pairs) {
+        const k = key.style === 'plain' ? resolvePlain(key.text) : key.text;
+        if (typeof k !== 'string') throw new Unsupported();
+        map[k] = toValue(value);
+      }
+      return map;
+    }
+    return node.style === 'plain' || node.style === 'empty' ? resolvePlain(node.text) : node.text;
+  };
   return (text) => {
+    const tree = parseBlockYaml(text);
+    if (tree === undefined) return undefined;
     try {
-      return new BlockParser(text, resolvePlain).parseDocument();
+      return { root: toValue(tree.root) as Record<string, unknown>, ...(tree.itemDashes ? { itemDashes: tree.itemDashes } : {}) };
     } catch (e) {
       if (e instanceof Unsupported) return undefined;
       throw e;
@@ -69,10 +122,7 @@ class BlockParser {
   private i = 0;
   private itemDashes: number[] | undefined;
 
-  constructor(
-    private readonly source: string,
-    private readonly resolvePlain: (value: string) => unknown,
-  ) {
+  constructor(private readonly source: string) {
     if (source.includes('\r') || source.charCodeAt(0) === 0xfeff) throw new Unsupported();
     let start = 0;
     while (start < source.length) {
@@ -86,7 +136,7 @@ class BlockParser {
     }
   }
 
-  parseDocument(): FastParse {
+  parseDocument(): { root: BlockMap; itemDashes?: number[] } {
     this.skipInsignificant();
     const first = this.lines[this.i];
     if (first !== undefined && /^---(?:\s|$)/.test(first.text)) {
@@ -116,8 +166,9 @@ class BlockParser {
    * A block mapping whose keys sit at `column`. The first key may start mid-line (`- key: v`), at `offset`
    * of the current line.
    */
-  private parseMapping(column: number, offset: number, isRoot = false): Record<string, unknown> {
-    const map: Record<string, unknown> = {};
+  private parseMapping(column: number, offset: number, isRoot = false): BlockMap {
+    const map: BlockMap = { kind: 'map', flow: false, start: this.lines[this.i]!.start + offset, pairs: [] };
+    const seen = new Set<string>();
     let first = true;
     for (;;) {
       if (!first) {
@@ -129,37 +180,38 @@ class BlockParser {
       const line = this.lines[this.i]!;
       const at = first ? offset : column;
       first = false;
-      const { key, rest } = this.parseKey(line.text, at);
-      if (Object.prototype.hasOwnProperty.call(map, key) || key === '__proto__' || key === '<<') throw new Unsupported();
-      map[key] = this.parseValue(line, rest, column, isRoot && key === 'items');
+      const { key, rest } = this.parseKey(line, at);
+      // Duplicates are an error or a special case for one parser or the other: not ours.
+      if (seen.has(key.text) || key.text === '__proto__' || key.text === '<<') throw new Unsupported();
+      seen.add(key.text);
+      map.pairs.push({ key, value: this.parseValue(line, rest, column, isRoot && key.text === 'items') });
     }
     return map;
   }
 
   /** `key:` at `at`; returns the key and the offset just after the colon. */
-  private parseKey(text: string, at: number): { key: string; rest: number } {
+  private parseKey(line: Line, at: number): { key: BlockScalar; rest: number } {
+    const text = line.text;
     const c = text[at];
     if (c === '"' || c === "'") {
       const { value, end } = c === '"' ? parseDoubleQuoted(text, at) : parseSingleQuoted(text, at);
       if (text[end] !== ':' || (end + 1 < text.length && text[end + 1] !== ' ')) throw new Unsupported();
-      return { key: value, rest: end + 1 };
+      return { key: { kind: 'scalar', style: c === '"' ? 'double' : 'single', text: value, start: line.start + at, end: line.start + end }, rest: end + 1 };
     }
-    if (c === undefined || c === '?' || PLAIN_FORBIDDEN_START.has(c) || (c === '-' && isSequenceEntry(text, at))) throw new Unsupported();
+    if (c === undefined || c === '?' || c === ':' || PLAIN_FORBIDDEN_START.has(c) || (c === '-' && isSequenceEntry(text, at))) throw new Unsupported();
     let colon = text.indexOf(':', at);
     while (colon >= 0 && colon + 1 < text.length && text[colon + 1] !== ' ') colon = text.indexOf(':', colon + 1);
     if (colon < 0) throw new Unsupported();
     const raw = text.slice(at, colon);
-    if (raw.includes(' #') || raw !== trimSpaces(raw)) throw new Unsupported();
-    const key = this.resolvePlain(raw);
-    if (typeof key !== 'string') throw new Unsupported();
-    return { key, rest: colon + 1 };
+    if (raw === '' || raw.includes(' #') || raw !== trimSpaces(raw)) throw new Unsupported();
+    return { key: { kind: 'scalar', style: 'plain', text: raw, start: line.start + at, end: line.start + colon }, rest: colon + 1 };
   }
 
   /**
    * The value after `key:` (or after `- `) on `line` from offset `rest`; `parent` is the column of the key
    * (or dash). Advances past every line the value uses.
    */
-  private parseValue(line: Line, rest: number, parent: number, recordDashes = false): unknown {
+  private parseValue(line: Line, rest: number, parent: number, recordDashes = false): BlockNode {
     const text = line.text;
     let p = rest;
     while (text[p] === ' ') p++;
@@ -172,12 +224,14 @@ class BlockParser {
     } else if (p < text.length) {
       throw new Unsupported(); // `key:value` is one plain scalar, not a pair
     }
+    // The `yaml` package puts an absent value after the blanks that follow the indicator.
+    const empty: BlockScalar = { kind: 'scalar', style: 'empty', text: '', start: line.start + p, end: line.start + p };
     this.i++;
     // Nothing on the line: the value is the following more-indented block, or a sequence at the key's
-    // column (`key:\n- a`), or null.
+    // column (`key:\n- a`), or empty.
     this.skipInsignificant();
     const next = this.lines[this.i];
-    if (next === undefined) return null;
+    if (next === undefined) return empty;
     if (next.indent > parent) {
       if (isSequenceEntry(next.text, next.indent)) return this.parseSequence(next.indent, recordDashes);
       return this.parseMapping(next.indent, next.indent);
@@ -185,7 +239,7 @@ class BlockParser {
     if (next.indent === parent && isSequenceEntry(next.text, parent) && !this.inSequenceAt(parent)) {
       return this.parseSequence(parent, recordDashes);
     }
-    return null;
+    return empty;
   }
 
   // A sequence entry at the same column as the current key would belong to an enclosing sequence only
@@ -196,8 +250,8 @@ class BlockParser {
     return false;
   }
 
-  private parseSequence(column: number, recordDashes: boolean): unknown[] {
-    const seq: unknown[] = [];
+  private parseSequence(column: number, recordDashes: boolean): BlockSeq {
+    const seq: BlockSeq = { kind: 'seq', flow: false, start: this.lines[this.i]!.start + column, items: [] };
     if (recordDashes) this.itemDashes = [];
     this.sequenceColumns.push(column);
     for (;;) {
@@ -210,13 +264,13 @@ class BlockParser {
         throw new Unsupported();
       }
       if (recordDashes) this.itemDashes!.push(l.start + column);
-      seq.push(this.parseEntry(l, column));
+      seq.items.push(this.parseEntry(l, column));
     }
     this.sequenceColumns.pop();
     return seq;
   }
 
-  private parseEntry(line: Line, column: number): unknown {
+  private parseEntry(line: Line, column: number): BlockNode {
     const text = line.text;
     let p = column + 1;
     while (text[p] === ' ') p++;
@@ -228,36 +282,37 @@ class BlockParser {
   }
 
   /** A value that starts at offset `p` of `line` (the line is already consumed). */
-  private inlineValue(line: Line, p: number, parent: number): unknown {
+  private inlineValue(line: Line, p: number, parent: number): BlockNode {
     const text = line.text;
     const c = text[p]!;
-    let value: unknown;
-    let end: number;
-    if (c === '|') return this.literalBlock(text, p, parent);
+    let node: BlockNode;
+    if (c === '|') return this.literalBlock(line, p, parent);
     if (c === '"' || c === "'") {
-      ({ value, end } = c === '"' ? parseDoubleQuoted(text, p) : parseSingleQuoted(text, p));
+      const { value, end } = c === '"' ? parseDoubleQuoted(text, p) : parseSingleQuoted(text, p);
       if (!onlySpaces(stripComment(text.slice(end))) || (end < text.length && text[end] !== ' ')) throw new Unsupported();
+      node = { kind: 'scalar', style: c === '"' ? 'double' : 'single', text: value, start: line.start + p, end: line.start + end };
     } else if (c === '{') {
       if (trimSpaces(stripComment(text.slice(p))) !== '{}') throw new Unsupported();
-      value = {};
+      node = { kind: 'map', flow: true, start: line.start + p, pairs: [] };
     } else if (c === '[') {
-      value = this.flowSequence(text, p);
+      node = this.flowSequence(line, p);
     } else {
       if (PLAIN_FORBIDDEN_START.has(c) || ((c === '-' || c === '?' || c === ':') && (p + 1 >= text.length || text[p + 1] === ' '))) throw new Unsupported();
       const raw = trimSpaces(stripComment(text.slice(p)));
       if (raw.includes(': ') || raw.endsWith(':')) throw new Unsupported();
-      value = this.resolvePlain(raw);
+      node = { kind: 'scalar', style: 'plain', text: raw, start: line.start + p, end: line.start + p + raw.length };
     }
     // A more-indented line after a one-line scalar would continue it (or be an error): not ours.
     this.skipInsignificant();
     const next = this.lines[this.i];
     if (next !== undefined && next.indent > parent) throw new Unsupported();
-    return value;
+    return node;
   }
 
   /** `[a, 'b', "c"]` on one line: scalars only (`clusterDNS: [10.96.0.10]`); nesting and comments inside are not ours. */
-  private flowSequence(text: string, p: number): unknown[] {
-    const values: unknown[] = [];
+  private flowSequence(line: Line, p: number): BlockSeq {
+    const text = line.text;
+    const seq: BlockSeq = { kind: 'seq', flow: true, start: line.start + p, items: [] };
     let q = p + 1;
     for (;;) {
       while (text[q] === ' ') q++;
@@ -265,14 +320,14 @@ class BlockParser {
       const c = text[q];
       if (c === '"' || c === "'") {
         const { value, end } = c === '"' ? parseDoubleQuoted(text, q) : parseSingleQuoted(text, q);
-        values.push(value);
+        seq.items.push({ kind: 'scalar', style: c === '"' ? 'double' : 'single', text: value, start: line.start + q, end: line.start + end });
         q = end;
       } else {
         let end = q;
         while (end < text.length && !',[]{}#'.includes(text[end]!)) end++;
         const raw = trimSpaces(text.slice(q, end));
         if (raw === '' || PLAIN_FORBIDDEN_START.has(raw[0]!) || /^[-?:](?: |$)/.test(raw) || /:(?: |$)/.test(raw)) throw new Unsupported();
-        values.push(this.resolvePlain(raw));
+        seq.items.push({ kind: 'scalar', style: 'plain', text: raw, start: line.start + q, end: line.start + q + raw.length });
         q = end;
       }
       while (text[q] === ' ') q++;
@@ -280,22 +335,29 @@ class BlockParser {
       else if (text[q] !== ']') throw new Unsupported();
     }
     if (!onlySpaces(stripComment(text.slice(q + 1))) || (q + 1 < text.length && text[q + 1] !== ' ')) throw new Unsupported();
-    return values;
+    return seq;
   }
 
   /** `|`, `|-` or `|+`: literal lines more indented than the parent, auto-detected indentation. */
-  private literalBlock(text: string, p: number, parent: number): string {
-    const header = trimSpaces(stripComment(text.slice(p)));
+  private literalBlock(line: Line, p: number, parent: number): BlockScalar {
+    const header = trimSpaces(stripComment(line.text.slice(p)));
     const chomp = header === '|' ? 'clip' : header === '|-' ? 'strip' : header === '|+' ? 'keep' : undefined;
     if (chomp === undefined) throw new Unsupported();
     const body: string[] = [];
     let indent = -1;
     let trailingBlank = 0;
+    let leadingBlankWidth = 0;
+    let end = line.start + line.text.length;
+    let blankEnd = end + 1;
     while (this.i < this.lines.length) {
       const l = this.lines[this.i]!;
       if (l.indent < 0) {
-        // Blank: spaces beyond the content indentation are content, as are leading ones that would fix it.
-        if (indent < 0 && l.text.length > parent + 1) throw new Unsupported();
+        // Blank: spaces beyond the content indentation would be content; leading blank lines wider than the
+        // first content line are an error. Either way, not ours.
+        if (indent < 0) {
+          leadingBlankWidth = Math.max(leadingBlankWidth, l.text.length);
+          blankEnd = l.start + l.text.length + 1;
+        }
         if (indent >= 0 && l.text.length > indent) throw new Unsupported();
         body.push('');
         trailingBlank++;
@@ -305,20 +367,26 @@ class BlockParser {
       if (indent < 0) {
         if (l.indent <= parent) break;
         indent = l.indent;
+        if (leadingBlankWidth > indent) throw new Unsupported();
+        // A tab where the indentation is still being detected is an error for yaml.v3 (CLC): not ours.
+        if (l.text[indent] === '\t') throw new Unsupported();
       }
       if (l.indent < indent) break;
       body.push(l.text.slice(indent));
       trailingBlank = 0;
+      end = l.start + l.text.length + 1;
       this.i++;
     }
-    if (indent < 0) throw new Unsupported(); // empty block scalar: chomping corner cases
     // The last line of a file without a final newline has no line break to keep.
     if (this.i === this.lines.length && !this.source.endsWith('\n')) throw new Unsupported();
-    const content = body.slice(0, body.length - trailingBlank);
-    const joined = content.join('\n');
-    if (chomp === 'strip') return joined;
-    if (chomp === 'clip') return joined + '\n';
-    return joined + '\n' + '\n'.repeat(trailingBlank);
+    if (indent < 0) {
+      // No content: the value is empty, or (keep) the blank lines' line breaks; the node spans the blank lines.
+      const value = chomp === 'keep' ? '\n'.repeat(body.length) : '';
+      return { kind: 'scalar', style: 'literal', text: value, start: line.start + p, end: Math.min(blankEnd, this.source.length) };
+    }
+    const content = body.slice(0, body.length - trailingBlank).join('\n');
+    const value = chomp === 'strip' ? content : chomp === 'clip' ? content + '\n' : content + '\n' + '\n'.repeat(trailingBlank);
+    return { kind: 'scalar', style: 'literal', text: value, start: line.start + p, end: Math.min(end, this.source.length) };
   }
 }
 

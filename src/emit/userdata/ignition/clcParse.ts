@@ -2,7 +2,8 @@
 // gopkg.in/yaml.v3's rules (see ./yamlV3.ts) and failing where it fails, with its error texts where we can
 // reproduce them. Only the fields our CLC uses are modelled; the positions kept are the ones Ignition's
 // validation report points at.
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, Scalar, type Document, type Node } from 'yaml';
+import { Document, isAlias, isMap, isScalar, isSeq, LineCounter, Pair, parseAllDocuments, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
+import { parseBlockYaml, type BlockNode } from '../../../io/blockYamlFastPath.ts';
 import { goQuote } from '../../../template/goStrconv.ts';
 import { UserDataError } from '../errors.ts';
 import { blockScalarTabError, prepareForParser, resolvePlain, type Resolved } from './yamlV3.ts';
@@ -268,30 +269,21 @@ function checkLibyamlRestrictions(node: Node | null, text: string, lines: LineCo
   if (error !== undefined) fail(`line ${lines.linePos(start).line}: ${error}`);
 }
 
-export function parseContainerLinuxConfig(clc: string): ClcConfig {
+/** `fastPath: false` (tests) parses with the `yaml` package even where the fast path applies. */
+export function parseContainerLinuxConfig(clc: string, options: { fastPath: boolean } = { fastPath: true }): ClcConfig {
   const prepared = prepareForParser(clc);
   if (!prepared.ok) throw new UserDataError(`${PARSE_ERROR}: error: ${prepared.error}`);
   const text = prepared.text;
-  const lines = new LineCounter();
-  // Strings only (yaml.v3's resolution is applied while decoding); duplicate keys are checked like yaml.v3.
-  const docs = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, lineCounter: lines, prettyErrors: false });
+  const parsed = (options.fastPath ? parseWithFastPath(text) : undefined) ?? parseWithYamlPackage(text);
   const config: ClcConfig = { users: [], files: [], units: [] };
-  if (!Array.isArray(docs) || docs.length === 0) return config;
-  // Only reachable through a CR or NEL in content putting `---` or `...` at the start of a line. yaml.v3
-  // would then read the first document only and silently drop the rest of the config (or fail on it,
-  // depending on how far its scanner looked ahead): refused instead.
-  if (docs.length > 1) throw new UserDataError(`${PARSE_ERROR}: error: yaml: a line break in content turns a "---" or "..." into a YAML document marker (line ${lines.linePos(docs[1]!.range[0]).line})`);
-  const doc = docs[0]!;
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0]!;
-    throw new UserDataError(`${PARSE_ERROR}: error: yaml: line ${lines.linePos(e.pos[0]).line}: ${e.message}`);
-  }
-  checkLibyamlRestrictions(doc.contents as Node | null, text, lines);
+  if (parsed === undefined) return config;
+  const { doc, contents, lines } = parsed;
+  checkLibyamlRestrictions(contents, text, lines);
 
-  if (doc.contents === null) return config;
+  if (contents === null) return config;
   const d = new Decoder(doc, lines, text);
 
-  d.struct(doc.contents as Node, 'types.Config', 'config', (key, value) => {
+  d.struct(contents, 'types.Config', 'config', (key, value) => {
     if (key === 'passwd') {
       d.struct(value, 'types.Passwd', 'passwd', (k, v) => {
         if (k === 'users') config.users = d.slice(v, '[]types.User', (item) => decodeUser(d, item));
@@ -308,6 +300,78 @@ export function parseContainerLinuxConfig(clc: string): ClcConfig {
   });
   if (d.errors.length > 0) throw new UserDataError(`${PARSE_ERROR}: error: yaml: unmarshal errors:\n  ${d.errors.join('\n  ')}`);
   return config;
+}
+
+interface ParsedClc {
+  doc: Document;
+  contents: Node | null;
+  lines: LineCounter;
+}
+
+function parseWithYamlPackage(text: string): ParsedClc | undefined {
+  const lines = new LineCounter();
+  // Strings only (yaml.v3's resolution is applied while decoding); duplicate keys are checked like yaml.v3.
+  const docs = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, lineCounter: lines, prettyErrors: false });
+  if (!Array.isArray(docs) || docs.length === 0) return undefined;
+  // Only reachable through a CR or NEL in content putting `---` or `...` at the start of a line. yaml.v3
+  // would then read the first document only and silently drop the rest of the config (or fail on it,
+  // depending on how far its scanner looked ahead): refused instead.
+  if (docs.length > 1) throw new UserDataError(`${PARSE_ERROR}: error: yaml: a line break in content turns a "---" or "..." into a YAML document marker (line ${lines.linePos(docs[1]!.range[0]).line})`);
+  const doc = docs[0]!;
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    throw new UserDataError(`${PARSE_ERROR}: error: yaml: line ${lines.linePos(e.pos[0]).line}: ${e.message}`);
+  }
+  return { doc, contents: doc.contents as Node | null, lines };
+}
+
+const STYLES = { plain: Scalar.PLAIN, empty: Scalar.PLAIN, single: Scalar.QUOTE_SINGLE, double: Scalar.QUOTE_DOUBLE, literal: Scalar.BLOCK_LITERAL } as const;
+let emptyDocument: Document | undefined;
+
+/**
+ * The `yaml` package's nodes for a CLC in the plain block subset (src/io/blockYamlFastPath.ts), built
+ * directly: the package's per-node cost made parsing most of the cost of Ignition user-data. Same values,
+ * styles and offsets as the package gives (test/emit/userdata/clcFastPath.test.ts); undefined for
+ * anything else, which the package then parses.
+ */
+function parseWithFastPath(text: string): ParsedClc | undefined {
+  const tree = parseBlockYaml(text);
+  if (tree === undefined) return undefined;
+  const build = (n: BlockNode): Node | undefined => {
+    if (n.kind === 'scalar') {
+      const scalar = new Scalar(n.text);
+      scalar.type = STYLES[n.style];
+      scalar.range = [n.start, n.end, n.end];
+      return scalar;
+    }
+    if (n.flow) return undefined;
+    if (n.kind === 'seq') {
+      const seq = new YAMLSeq();
+      for (const item of n.items) {
+        const node = build(item);
+        if (node === undefined) return undefined;
+        seq.items.push(node);
+      }
+      seq.range = [n.start, n.start, n.start];
+      return seq;
+    }
+    const map = new YAMLMap();
+    for (const pair of n.pairs) {
+      const key = build(pair.key);
+      const value = build(pair.value);
+      if (key === undefined || value === undefined) return undefined;
+      map.items.push(new Pair(key, value));
+    }
+    map.range = [n.start, n.start, n.start];
+    return map;
+  };
+  const contents = build(tree.root);
+  if (contents === undefined) return undefined;
+  const lines = new LineCounter();
+  lines.addNewLine(0);
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines.addNewLine(at + 1);
+  emptyDocument ??= new Document();
+  return { doc: emptyDocument, contents, lines };
 }
 
 function decodeUser(d: Decoder, node: Node): ClcUser | undefined {
