@@ -32,13 +32,14 @@ const bundle = await build({
 });
 const program = `(function (require, module, exports) {${bundle.outputFiles[0].text.replace(/^#!.*\n/, '')}\n})`;
 if (program.includes(CLOSE_ESCAPE)) throw new Error('the program contains the escape sequence for */');
+if (!/^[\x00-\x7f]*$/.test(program)) throw new Error('the program is not ASCII, which the loader reads it as');
 
 const loader = `#!/usr/bin/env node
 // osm-krm, built by scripts/build.mjs: the bundled program is in the comment at the end of this file.
 'use strict';
 const { readFileSync, writeFileSync } = require('node:fs');
 const { Script } = require('node:vm');
-const text = readFileSync(__filename, 'utf8');
+const text = readFileSync(__filename, 'latin1'); // ASCII (esbuild escapes the rest), so latin1 is exact and cheaper
 const program = text.slice(text.lastIndexOf(${JSON.stringify(MARKER)}) + ${MARKER.length}, text.lastIndexOf('*/')).replaceAll(${JSON.stringify(CLOSE_ESCAPE)}, '*/');
 const cachePath = __filename.replace(/\\.cjs$/, '') + '.cache';
 let cachedData;
