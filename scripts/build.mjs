@@ -1,6 +1,6 @@
 // Builds the shipped function: one file, dist/osm-krm.cjs, plus an optional V8 code cache beside it.
 //
-// Start-up is most of a KRM function's run, so the file is laid out for it (figures in bench/README.md):
+// Start-up is most of a KRM function's run, so the file is laid out for it (figures in README.md, Benchmark):
 // - esbuild bundles the program (sources are ESM) into one CommonJS program;
 // - the file is a small CommonJS loader, because Node's ESM loader costs ~10 ms more at start-up;
 // - the program sits in a comment at the end of the file: V8 skips a comment far faster than it scans a
