@@ -52,14 +52,4 @@ export function resourceList(items: unknown[], functionConfig: unknown = BASE_CO
   return stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig }, { lineWidth: 0 });
 }
 
-/** A small deterministic PRNG (mulberry32), so every fuzz case can be replayed from its seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng } from '../support/rng.ts';

@@ -11,6 +11,7 @@ import { createBlockYamlFastPath } from '../../src/io/blockYamlFastPath.ts';
 import { PARSE_OPTIONS } from '../../src/io/yamlSchema.ts';
 import { parseResourceList } from '../../src/io/resourceList.ts';
 import { REPO_ROOT, SHARED } from '../support/paths.ts';
+import { rng } from '../support/rng.ts';
 
 const fast = createBlockYamlFastPath(PARSE_OPTIONS);
 
@@ -85,17 +86,6 @@ test('every YAML file of the project and of ../shared, alone and as a ResourceLi
 });
 
 // --- seeded random documents ---------------------------------------------------------------------------
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PLAIN = ['a', 'x-y', '0644', '0', '09', '-1', '+1', '1e3', '1.5', '.5', '1.', '0x1F', '0o17', '0b1', '.inf', '-.Inf', '.nan', 'true', 'True', 'TRUE',
   'yes', 'no', 'on', 'off', 'null', 'Null', '~', 'a#b', 'a # c', 'http://x:8080/p', 'a:b', ':a', '-a', '?a', 'a b  c', '1_000', '2001-12-14', '12:30',

@@ -13,6 +13,7 @@ import { GENERATOR_VECTORS } from './generatorVectors.ts';
 import { clusterFacts, functionConfig, machineDeployment, resourceList } from '../../profiles/support/profileRuns.ts';
 import { runOn } from '../../support/runInProcess.ts';
 import { EMBEDDED_PROFILES } from '../../../src/profiles/embeddedProfiles.ts';
+import { rng } from '../../support/rng.ts';
 
 function outcome(run: () => unknown): unknown {
   try {
@@ -61,17 +62,6 @@ test('our Flatcar profiles, every cloud: same config, and every one takes the fa
   assert.ok(configs >= 14);
   assert.equal(fastPathTaken - before, configs);
 });
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const LINES = ['echo hi', '', '', '  indented', '\tTab', '   ', '\t', '#!/bin/bash', '# comment', '---', '...', 'key: value', '- item', '|', '>', "'q'", '"q"',
   'é ü', '\u00a0nbsp', 'a\rb', 'a\u0085b', 'a\u2028b', 'a\u0001b', '😀', 'x #y', '[Unit]', 'A=b', '%', '@', '- x', 'k: |', '   trailing   '];
