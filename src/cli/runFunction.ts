@@ -1,7 +1,7 @@
 // The KRM function as a process: ResourceList on stdin, ResourceList on stdout, exit 1 on error results.
 // Diagnostics go to stderr; stdout only ever holds a ResourceList.
 import { readFileSync } from 'node:fs';
-import { parseResourceList, ResourceListParseError, serializeResourceList } from '../io/resourceList.ts';
+import { parseResourceList, ResourceListParseError, serializeResourceList, writeResourceList } from '../io/resourceList.ts';
 import { processResourceList } from '../function/processResourceList.ts';
 import { hasErrors } from '../function/results.ts';
 import type { Environment } from '../cluster/valueSource.ts';
@@ -29,7 +29,7 @@ export function runFunction(input: string, io: ProcessIO): number {
     return 1;
   }
   const out = processResourceList(list, io.env);
-  io.stdout(serializeResourceList(list, out));
+  writeResourceList(list, out, io.stdout);
   for (const r of out.results) {
     if (r.severity === 'error') io.stderr(`osm-krm: error: ${describe(r)}\n`);
   }

@@ -5,7 +5,7 @@
 import { parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
 import { collectClusterFacts } from '../cluster/clusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
-import type { InputItem, KrmObject, OutputList, ResourceList } from '../io/resourceList.ts';
+import { generatedEntry, type InputItem, type KrmObject, type OutputList, type ResourceList } from '../io/resourceList.ts';
 import { MD_API_VERSION, OSP_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
 import { validateMachineDeploymentValues } from '../machineDeployment/validateValues.ts';
@@ -59,7 +59,7 @@ function renderResourceList(list: ResourceList, env: Environment, secrets: Secre
   if (hasError(results)) return failed();
 
   const nextState = emptyState();
-  const generated: Record<string, unknown>[] = [];
+  const generated = new GeneratedOutput(list);
   addEmbeddedProfiles(c.profiles, config, generated);
   for (const [k, p] of c.profiles) {
     if (p.origin.builtin) continue;
@@ -97,7 +97,7 @@ function renderResourceList(list: ResourceList, env: Environment, secrets: Secre
           continue;
         }
         owners.set(id, `${md.namespace}/${md.name}`);
-        generated.push(withPathAnnotations(obj, generatedPath(md, obj as KrmObject, config.gitops.split)));
+        generated.add(withPathAnnotations(obj, generatedPath(md, obj as KrmObject, config.gitops.split)));
       }
     }
     if (hasError(results)) return failed();
@@ -105,12 +105,24 @@ function renderResourceList(list: ResourceList, env: Environment, secrets: Secre
 
   if (c.machineDeployments.length > 0 || nextState.profiles.size > 0) {
     const state = stateObject(config.namespace, nextState);
-    generated.push(withPathAnnotations(state, generatedSharedPath(STATE_PATH.slice('osm-generated/'.length), state as KrmObject, config.gitops.split)));
+    generated.add(withPathAnnotations(state, generatedSharedPath(STATE_PATH.slice('osm-generated/'.length), state as KrmObject, config.gitops.split)));
   }
   // Generated objects replace input items of the same identity (kustomize/kpt upsert semantics).
-  const generatedIds = new Set(generated.map((g) => identityOf(g as KrmObject)));
-  const kept = c.kept.filter((i) => !generatedIds.has(identityOf(i.object)));
-  return { kept: kept.sort(compareItems), generated, results: sortResults(results) };
+  const kept = c.kept.filter((i) => !generated.ids.has(identityOf(i.object)));
+  return { kept: kept.sort(compareItems), generated: generated.entries, results: sortResults(results) };
+}
+
+/** Generated objects, written out as soon as they are made: a run keeps their text and identities only. */
+class GeneratedOutput {
+  readonly entries: string[] = [];
+  readonly ids = new Set<string>();
+
+  constructor(private readonly list: ResourceList) {}
+
+  add(obj: Record<string, unknown>): void {
+    this.ids.add(identityOf(obj as KrmObject));
+    this.entries.push(generatedEntry(this.list, obj));
+  }
 }
 
 function classify(list: ResourceList, config: OsmConfig, results: Result[]): Classified {
@@ -157,7 +169,7 @@ function withProfileAnnotation(md: MachineDeployment, config: OsmConfig): boolea
 }
 
 /** Embedded default profiles fill in names the inputs do not define; optionally they are emitted too. */
-function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmConfig, generated: Record<string, unknown>[]): void {
+function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmConfig, generated: GeneratedOutput): void {
   for (const embedded of EMBEDDED_PROFILES) {
     const entry = profileEntry(embedded, -1, config.namespace);
     entry.namespace = config.namespace;
@@ -168,7 +180,7 @@ function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmCon
     if (config.defaultProfiles.emit) {
       const obj = structuredClone(embedded) as Record<string, any>;
       obj.metadata = { ...obj.metadata, namespace: config.namespace };
-      generated.push(withPathAnnotations(obj, generatedSharedPath(`profiles/${entry.name}.yaml`, obj as KrmObject, config.gitops.split)));
+      generated.add(withPathAnnotations(obj, generatedSharedPath(`profiles/${entry.name}.yaml`, obj as KrmObject, config.gitops.split)));
     }
   }
 }

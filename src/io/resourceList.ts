@@ -164,25 +164,48 @@ function dashPosition(text: string, nodeStart: number): number | undefined {
 
 export interface OutputList {
   readonly kept: readonly InputItem[];
-  readonly generated: readonly object[];
+  /** Generated items, each already written as a sequence entry by `generatedEntry`. */
+  readonly generated: readonly string[];
   readonly results: readonly Result[];
 }
 
-/** Serialize the output ResourceList: kept input items (verbatim when possible), then generated ones. */
-export function serializeResourceList(input: Pick<ResourceList, 'itemIndent'>, out: OutputList): string {
+/**
+ * A generated object as an entry of the output's `items`. Written as soon as an object is made, so a run
+ * holds the output text of its objects but not the objects themselves (10,000 MachineDeployments).
+ */
+export function generatedEntry(input: Pick<ResourceList, 'itemIndent'>, obj: object): string {
+  return asSequenceEntry(writeYaml(obj), ' '.repeat(input.itemIndent));
+}
+
+/**
+ * Write the output ResourceList in pieces: kept input items (verbatim when possible), then generated ones,
+ * then results. Pieces, because the whole text can be hundreds of megabytes.
+ */
+export function writeResourceList(input: Pick<ResourceList, 'itemIndent'>, out: OutputList, write: (text: string) => void): void {
   const pad = ' '.repeat(input.itemIndent);
-  const parts: string[] = ['apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n'];
-  if (out.kept.length === 0 && out.generated.length === 0) parts.push('items: []\n');
-  else parts.push('items:\n');
-  for (const item of out.kept) {
-    if (item.sourceText !== undefined) {
-      parts.push(item.sourceText.endsWith('\n') ? item.sourceText : item.sourceText + '\n');
-    } else {
-      parts.push(asSequenceEntry(writeYaml(item.object), pad));
+  let pending = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n';
+  pending += out.kept.length === 0 && out.generated.length === 0 ? 'items: []\n' : 'items:\n';
+  // Small pieces are batched so that a run makes a few large writes rather than many small ones.
+  const put = (text: string) => {
+    pending += text;
+    if (pending.length >= 1 << 16) {
+      write(pending);
+      pending = '';
     }
+  };
+  for (const item of out.kept) {
+    if (item.sourceText !== undefined) put(item.sourceText.endsWith('\n') ? item.sourceText : item.sourceText + '\n');
+    else put(asSequenceEntry(writeYaml(item.object), pad));
   }
-  for (const obj of out.generated) parts.push(asSequenceEntry(writeYaml(obj), pad));
-  if (out.results.length > 0) parts.push('results:\n' + writeYaml(out.results));
+  for (const entry of out.generated) put(entry);
+  if (out.results.length > 0) put('results:\n' + writeYaml(out.results));
+  if (pending !== '') write(pending);
+}
+
+/** The whole output ResourceList as one string (small outputs, tests). */
+export function serializeResourceList(input: Pick<ResourceList, 'itemIndent'>, out: OutputList): string {
+  const parts: string[] = [];
+  writeResourceList(input, out, (text) => parts.push(text));
   return parts.join('');
 }
 

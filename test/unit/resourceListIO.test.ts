@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
-import { parseResourceList, ResourceListParseError, serializeResourceList } from '../../src/io/resourceList.ts';
+import { generatedEntry, parseResourceList, ResourceListParseError, serializeResourceList } from '../../src/io/resourceList.ts';
 
 const INPUT = `apiVersion: config.kubernetes.io/v1
 kind: ResourceList
@@ -52,7 +52,7 @@ test('generated items and results are valid YAML that YAML 1.1 readers keep as s
   const list = parseResourceList(INPUT);
   const out = serializeResourceList(list, {
     kept: [],
-    generated: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'g' }, data: { a: 'yes', b: '0644', c: 'line1\nline2\n', d: '1.20', e: 'y' } }],
+    generated: [generatedEntry(list, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'g' }, data: { a: 'yes', b: '0644', c: 'line1\nline2\n', d: '1.20', e: 'y' } })],
     results: [{ severity: 'warning', message: 'careful: on' }],
   });
   assert.ok(out.includes('a: "yes"') && out.includes('b: "0644"') && out.includes('d: "1.20"') && out.includes('e: "y"'), out);
