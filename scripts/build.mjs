@@ -11,7 +11,7 @@
 //   examples/basic (cloud-init and Ignition).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const OUT = 'dist/osm-krm.cjs';
 const CACHE = 'dist/osm-krm.cache';
@@ -51,6 +51,7 @@ const programModule = { exports: {} };
 script.runInThisContext()(require, programModule, programModule.exports);
 `;
 
+mkdirSync('dist', { recursive: true });
 writeFileSync(OUT, `${loader}${MARKER}${program.replaceAll('*/', CLOSE_ESCAPE)}\n*/\n`);
 chmodSync(OUT, 0o755);
 
