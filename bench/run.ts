@@ -5,7 +5,7 @@
 // IO floor (the same ResourceList parsed and the same output serialized, without rendering).
 // Also the cold start on examples/basic and the cost per MachineDeployment at 10,000.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { parse } from 'yaml';
@@ -23,12 +23,30 @@ interface Measure {
   rssMiB: number;
 }
 
-/** Runs `cmd` with stdin from a file under GNU time; returns wall time and max RSS. */
+/**
+ * The generated items of an output ResourceList (items at column 0, as our writer puts them for this input),
+ * one JSON object per line: the output is split at its items, never read as one string.
+ */
+function writeGeneratedItems(output: Buffer, file: string): void {
+  const fd = openSync(file, 'w');
+  let at = output.indexOf('\nitems:\n') + '\nitems:\n'.length;
+  const end = output.indexOf('\nresults:\n') >= 0 ? output.indexOf('\nresults:\n') + 1 : output.length;
+  while (at < end) {
+    let next = output.indexOf('\n- ', at);
+    next = next < 0 || next >= end ? end : next + 1;
+    const [item] = parse(output.subarray(at, next).toString('utf8')) as Array<{ metadata?: { annotations?: Record<string, string> } }>;
+    if ((item?.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? '').startsWith('osm-generated/')) writeSync(fd, JSON.stringify(item) + '\n');
+    at = next;
+  }
+  closeSync(fd);
+}
+
+/** Runs `cmd` with stdin from a file under GNU time (stdout to /dev/null); returns wall time and max RSS. */
 function measure(args: string[], stdinFile: string | undefined): Measure {
   const t0 = process.hrtime.bigint();
   const r = spawnSync('/usr/bin/time', ['-f', '%M', ...args], {
     input: stdinFile ? readFileSync(stdinFile) : undefined,
-    maxBuffer: 1 << 30,
+    stdio: ['pipe', 'ignore', 'pipe'],
     encoding: 'buffer',
   });
   const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -70,13 +88,14 @@ async function main(): Promise<void> {
   for (const n of SIZES) {
     const input = join(CACHE, `input-${n}.yaml`);
     writeFileSync(input, benchResourceList(n));
-    // The IO floor serializes exactly what the real run outputs.
-    const real = spawnSync('node', [BUNDLE], { input: readFileSync(input), maxBuffer: 1 << 30 });
+    // The IO floor serializes exactly what the real run outputs (hundreds of MB at 10,000: kept in files).
+    const outputFile = join(CACHE, `output-${n}.yaml`);
+    const out = openSync(outputFile, 'w');
+    const real = spawnSync('node', [BUNDLE], { input: readFileSync(input), stdio: ['pipe', out, 'pipe'] });
+    closeSync(out);
     if (real.status !== 0) throw new Error(`function failed on ${n} MDs: ${real.stderr.toString().slice(0, 2000)}`);
-    const outItems = (parse(real.stdout.toString()) as { items: Array<{ metadata?: { annotations?: Record<string, string> } }> }).items;
-    const generated = outItems.filter((i) => (i.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? '').startsWith('osm-generated/'));
-    const generatedFile = join(CACHE, `generated-${n}.json`);
-    writeFileSync(generatedFile, JSON.stringify(generated));
+    const generatedFile = join(CACHE, `generated-${n}.jsonl`);
+    writeGeneratedItems(readFileSync(outputFile), generatedFile);
     const fn = series(['node', BUNDLE], input, runs(n));
     const io = series(['node', IO_FLOOR, generatedFile], input, runs(n));
     rows.push(`| ${n} MachineDeployments | ${fn.wallMs.toFixed(1)} | ${fn.rssMiB.toFixed(0)} | ${(fn.wallMs / nodeFloor.wallMs).toFixed(2)}x | ${(fn.wallMs / io.wallMs).toFixed(2)}x (IO floor ${io.wallMs.toFixed(1)} ms) |`);
