@@ -24,15 +24,18 @@ interface Measure {
 }
 
 /**
- * The generated items of an output ResourceList (items at column 0, as our writer puts them for this input),
- * one JSON object per line: the output is split at its items, never read as one string.
+ * The generated items of an output ResourceList, one JSON object per line: the output is split at its items
+ * (all at the first item's column, as our writer puts them), never read as one string.
  */
 function writeGeneratedItems(output: Buffer, file: string): void {
   const fd = openSync(file, 'w');
   let at = output.indexOf('\nitems:\n') + '\nitems:\n'.length;
   const end = output.indexOf('\nresults:\n') >= 0 ? output.indexOf('\nresults:\n') + 1 : output.length;
+  let column = 0;
+  while (output[at + column] === 0x20) column++;
+  const boundary = '\n' + ' '.repeat(column) + '- ';
   while (at < end) {
-    let next = output.indexOf('\n- ', at);
+    let next = output.indexOf(boundary, at);
     next = next < 0 || next >= end ? end : next + 1;
     const [item] = parse(output.subarray(at, next).toString('utf8')) as Array<{ metadata?: { annotations?: Record<string, string> } }>;
     if ((item?.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? '').startsWith('osm-generated/')) writeSync(fd, JSON.stringify(item) + '\n');
