@@ -6,6 +6,13 @@ const ESCAPED: readonly string[] = Array.from({ length: 256 }, (_, b) => {
 });
 
 export function dataUrl(content: string): string {
+  // encodeURIComponent keeps exactly the same characters and writes the same %XX of the UTF-8 bytes, natively;
+  // it refuses a lone surrogate, which Buffer turns into U+FFFD's bytes as Go would.
+  try {
+    return 'data:,' + encodeURIComponent(content);
+  } catch {
+    // fall through
+  }
   let out = 'data:,';
   for (const b of Buffer.from(content, 'utf8')) out += ESCAPED[b];
   return out;

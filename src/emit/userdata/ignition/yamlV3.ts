@@ -42,10 +42,13 @@ export function prepareForParser(text: string): Prepared {
  * line, right after the leading spaces. `body` is the text after the block header's line break.
  */
 export function blockScalarTabError(body: string): string | undefined {
-  for (const line of body.split('\n')) {
-    const rest = line.replace(/^ */, '');
-    if (rest.startsWith('\t')) return 'found a tab character where an indentation space is expected';
-    if (rest !== '') return undefined;
+  // Only the lines up to the first non-blank one matter: scanned in place, not split (contents are large).
+  let p = 0;
+  while (p < body.length) {
+    while (body[p] === ' ') p++;
+    if (body[p] === '\t') return 'found a tab character where an indentation space is expected';
+    if (p < body.length && body[p] !== '\n') return undefined;
+    p++;
   }
   return undefined;
 }
