@@ -69,7 +69,7 @@ export function deduplicateSSHKeys(keys: readonly string[] | undefined): string[
 /** sprig's `indent`: every line padded, empty lines and a trailing empty line included. */
 export function sprigIndent(spaces: number, text: string): string {
   const pad = ' '.repeat(spaces);
-  return pad + text.split('\n').join('\n' + pad);
+  return pad + text.replaceAll('\n', '\n' + pad);
 }
 
 /**
