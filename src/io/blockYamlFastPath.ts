@@ -63,7 +63,8 @@ export function parseBlockYaml(text: string): { root: BlockMap; itemDashes?: num
   try {
     return new BlockParser(text).parseDocument();
   } catch (e) {
-    if (e instanceof Unsupported) return undefined;
+    // Nesting deep enough to exhaust the stack is left to the full parser too (which reports it).
+    if (e instanceof Unsupported || e instanceof RangeError) return undefined;
     throw e;
   }
 }
