@@ -3,7 +3,7 @@
 // `null` a nil interface. A Go error return, or a panic Go's safeCall recovers, is thrown as GoCallError
 // with Go's text. `and` and `or` are evaluated by the executor (they short-circuit).
 import { GoCallError, type GoParamType } from './functions.ts';
-import { containerType, elemType, GoInt, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer, mapGet, sameContainerType, zeroValue } from './values.ts';
+import { elemType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer, mapGet, sameContainerType, zeroValue } from './values.ts';
 import { compareBytes, goTypeName, sprint, sprintf, sprintln } from './goFormat.ts';
 import { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes } from './goBytes.ts';
 import { isGoPrintable } from './goStrconv.ts';
@@ -36,6 +36,7 @@ export function isTrue(v: unknown): boolean {
   if (v instanceof GoStringer) return isTrue(v.value);
   if (v instanceof GoComplex) return v.re !== 0 || v.im !== 0;
   if (isGoMap(v)) return Object.keys(v).length > 0;
+  if (v instanceof GoKeyedMap) return v.size > 0;
   return true;
 }
 
@@ -70,7 +71,7 @@ function reflectKind(v: unknown): ReflectKind {
   if (Array.isArray(v) || v instanceof Uint8Array) return 'slice';
   if (v instanceof GoPointer) return 'ptr';
   if (v instanceof GoStruct) return 'struct';
-  if (isGoMap(v)) return 'map';
+  if (isGoMap(v) || v instanceof GoKeyedMap) return 'map';
   return 'other';
 }
 
@@ -197,6 +198,7 @@ export function len(item: unknown): bigint {
   if (typeof v === 'string') return BigInt(goByteLength(v));
   if (Array.isArray(v) || v instanceof Uint8Array) return BigInt(v.length);
   if (isGoMap(v)) return BigInt(Object.keys(v).length);
+  if (v instanceof GoKeyedMap) return BigInt(v.size);
   throw new GoCallError(`len of type ${goTypeName(v)}`);
 }
 
@@ -235,6 +237,9 @@ export function index(item: unknown, ...indexes: unknown[]): unknown {
       const m = mapGet(v, idx);
       // A missing key gives the element type's zero value (nil for interface{}).
       item = m.found ? m.value : zeroValue(elemType(v));
+    } else if (v instanceof GoKeyedMap) {
+      // Any key converts to interface{}; a missing one gives nil.
+      item = v.get(idx === undefined ? null : idx).value;
     } else {
       throw new GoCallError(`can't index item of type ${goTypeName(v)}`);
     }

@@ -13,9 +13,9 @@ import type {
 } from './ast.ts';
 import { nodeString } from './ast.ts';
 import { GoCallError, type FuncMap, type GoFunction, type GoParamType } from './functions.ts';
-import { containerType, elemType, GoInt, GoPointer, GoStringer, GoStruct, isGoMap, mapGet } from './values.ts';
+import { containerType, elemType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap, mapGet } from './values.ts';
 import { GoComplex } from './goComplex.ts';
-import { formatValue, goQuote, goTypeName, sortedKeys } from './goFormat.ts';
+import { formatValue, goQuote, goTypeName, sortedKeyedEntries, sortedKeys } from './goFormat.ts';
 import { BUILTINS, isTrue, type BuiltinParam } from './builtins.ts';
 import { errorLocation, execErrorMessage, ExecError, LimitError } from './errors.ts';
 import { canonicalGoString, goByteLength, hasRawBytes } from './goBytes.ts';
@@ -227,6 +227,11 @@ export class Executor {
         ranged = true;
         if (this.rangeIteration(r, mark, { v: k, iface: false }, valOf(val[k], iface)) === BREAK) break;
       }
+    } else if (val instanceof GoKeyedMap) {
+      for (const [k, e] of sortedKeyedEntries(val)) {
+        ranged = true;
+        if (this.rangeIteration(r, mark, valOf(k, true), valOf(e, true)) === BREAK) break;
+      }
     } else if (typeof val === 'bigint' || val instanceof GoInt) {
       // Go 1.22: range over an integer n yields 0..n-1 (of n's type), as the element.
       if (r.pipe.decl.length > 1) this.errorf(`can't use ${formatValue(val)} to iterate over more than one variable`);
@@ -423,6 +428,10 @@ export class Executor {
       if (hasArgs) this.errorf(`${fieldName} is not a method but has arguments`);
       const r = mapGet(v, fieldName);
       return r.found ? valOf(r.value, elemType(v) === 'interface {}') : INVALID;
+    } else if (v instanceof GoKeyedMap) {
+      if (hasArgs) this.errorf(`${fieldName} is not a method but has arguments`);
+      const r = v.get(fieldName);
+      return r.found ? valOf(r.value, true) : INVALID;
     } else if (v instanceof GoPointer) {
       // A nil pointer (we cannot tell whether its struct has the field; Go says "can't evaluate" if not).
       this.errorf(`nil pointer evaluating ${typ}.${fieldName}`);

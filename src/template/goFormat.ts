@@ -1,7 +1,7 @@
 // Go's fmt as templates see it (print.go / format.go): Sprint, Sprintln, Sprintf and the printing of every
 // value kind of values.ts — verbs, flags (+ - # 0 space), width, precision, `*`, argument indexes and the
 // error forms (%!d(string=x), %!(EXTRA ...), %!v(MISSING), %!v(BADINDEX), ...).
-import { containerType, GoInt, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from './values.ts';
+import { containerType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from './values.ts';
 import { GoComplex } from './goComplex.ts';
 import { canBackquote, formatFloat, goQuote, goQuoteRune, isGoPrintable, type FloatFormat } from './goStrconv.ts';
 import { goBytes, goString } from './goBytes.ts';
@@ -21,9 +21,43 @@ export function goTypeName(v: unknown): string {
   if (v instanceof GoComplex) return 'complex128';
   if (Array.isArray(v)) return containerType(v)?.name ?? '[]interface {}';
   if (v instanceof Uint8Array) return '[]uint8';
-  if (v instanceof GoStruct || v instanceof GoPointer || v instanceof GoStringer) return v.typeName;
+  if (v instanceof GoStruct || v instanceof GoPointer || v instanceof GoStringer || v instanceof GoKeyedMap) return v.typeName;
   if (isGoMap(v)) return containerType(v)?.name ?? 'map[string]interface {}';
   return 'interface {}';
+}
+
+/** fmtsort's order of two interface values: nil first, then by type (as laid out in a Go binary), then by value. */
+function compareInterfaces(a: unknown, b: unknown): number {
+  const nilA = a === null || a === undefined;
+  const nilB = b === null || b === undefined;
+  if (nilA || nilB) return nilA === nilB ? 0 : nilA ? -1 : 1;
+  const ta = goTypeName(a);
+  const tb = goTypeName(b);
+  if (ta !== tb) {
+    // Go orders types by their address in the binary: named basic types by name, then types with methods.
+    const rank = (t: string) => (t.includes('.') ? 1 : 0);
+    return rank(ta) - rank(tb) || (ta < tb ? -1 : 1);
+  }
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (a < b) return -1;
+    if (a > b) return 1;
+    if (a === b) return 0;
+    return Number.isNaN(a) && !Number.isNaN(b) ? -1 : !Number.isNaN(a) && Number.isNaN(b) ? 1 : 0;
+  }
+  const av = a instanceof GoInt ? a.value : a;
+  const bv = b instanceof GoInt ? b.value : b;
+  if (typeof av === 'bigint' && typeof bv === 'bigint') return av < bv ? -1 : av > bv ? 1 : 0;
+  if (typeof av === 'boolean' && typeof bv === 'boolean') return av === bv ? 0 : av ? 1 : -1;
+  if (typeof av === 'string' && typeof bv === 'string') return compareBytes(av, bv);
+  const sa = stringerText(a) ?? '';
+  const sb = stringerText(b) ?? '';
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+/** The entries of a map[interface{}]interface{} in the order fmt and range visit them. */
+export function sortedKeyedEntries(m: GoKeyedMap): Array<[unknown, unknown]> {
+  const idx = m.keys.map((_, i) => i).sort((i, j) => compareInterfaces(m.keys[i], m.keys[j]));
+  return idx.map((i) => [m.keys[i], m.values[i]]);
 }
 
 /** Go's byte-wise string order (fmtsort, sort.Strings): UTF-8, not UTF-16. */
@@ -401,7 +435,7 @@ class Printer {
 
   private fmtPointer(v: unknown, verb: string): void {
     const isNil = (v instanceof GoPointer && v.elem === null) || isNilContainer(v);
-    const isPointerLike = v instanceof GoPointer || Array.isArray(v) || v instanceof Uint8Array || isGoMap(v);
+    const isPointerLike = v instanceof GoPointer || Array.isArray(v) || v instanceof Uint8Array || isGoMap(v) || v instanceof GoKeyedMap;
     if (!isPointerLike) {
       this.badVerb(verb, { v });
       return;
@@ -537,6 +571,17 @@ class Printer {
         this.buf += ':';
         if (iface) this.printInterface(v[k], verb, depth + 1);
         else this.printValue(v[k], verb, depth + 1);
+      });
+      this.buf += this.sharpV ? '}' : ']';
+      return;
+    }
+    if (v instanceof GoKeyedMap) {
+      this.buf += this.sharpV ? v.typeName + '{' : 'map[';
+      sortedKeyedEntries(v).forEach(([k, e], i) => {
+        if (i > 0) this.buf += this.sharpV ? ', ' : ' ';
+        this.printInterface(k, verb, depth + 1);
+        this.buf += ':';
+        this.printInterface(e, verb, depth + 1);
       });
       this.buf += this.sharpV ? '}' : ']';
       return;

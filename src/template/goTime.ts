@@ -1,6 +1,7 @@
-// Go time.Time values, as far as templates meet them (fromToml's datetimes): Go's layout formatting (Format,
-// String, RFC 3339 in JSON and YAML), the parsing of the layouts BurntSushi/toml tries, and the methods a
-// template can call without arguments. time.Local is taken to be UTC, as in OSM's container.
+// Go time.Time values, as far as templates meet them (fromToml's datetimes, fromYaml's timestamps): Go's
+// layout formatting (Format, String, RFC 3339 in JSON and YAML), the parsing of the layouts BurntSushi/toml
+// and yaml.v3 try, and the methods a template can call without arguments. time.Local is taken to be UTC,
+// as in OSM's container.
 import { GoInt, GoStringer, GoStruct } from './values.ts';
 import { goFunc, type FuncMap } from './functions.ts';
 import { goQuote } from './goStrconv.ts';
@@ -229,11 +230,30 @@ export const LOCAL: GoLocation = { loc: LOCAL_LOC, zone: 'UTC', offset: 0 };
 
 let fabricatedZones = 0;
 
+/** Go's skip: layout text must match, a space matching any run of spaces (and the end of the value). */
+function skipLiteral(value: string, prefix: string): string | undefined {
+  while (prefix.length > 0) {
+    if (prefix[0] === ' ') {
+      if (value.length > 0 && value[0] !== ' ') return undefined;
+      prefix = prefix.replace(/^ +/, '');
+      value = value.replace(/^ +/, '');
+      continue;
+    }
+    if (value.length === 0 || value[0] !== prefix[0]) return undefined;
+    prefix = prefix.slice(1);
+    value = value.slice(1);
+  }
+  return value;
+}
+
+export const UTC: GoLocation = { loc: UTC_LOC, zone: 'UTC', offset: 0 };
+
 /**
- * time.ParseInLocation for layouts made of 2006 01 02 15 04 05 .999999999 Z07:00 and literal text (the ones
- * BurntSushi/toml tries); undefined where Go returns an error.
+ * time.ParseInLocation (time.Parse: `where` UTC and `local` Local) for layouts made of 2006 01 1 02 2 15
+ * 04 4 05 5 .999999999 Z07:00 and literal text, the ones BurntSushi/toml and yaml.v3 use; undefined where
+ * Go returns an error.
  */
-export function parseGoTime(layout: string, value: string, where: GoLocation): GoTime | undefined {
+export function parseGoTime(layout: string, value: string, where: GoLocation, local: GoLocation = where): GoTime | undefined {
   let year = 0;
   let month = -1;
   let day = -1;
@@ -250,8 +270,9 @@ export function parseGoTime(layout: string, value: string, where: GoLocation): G
   };
   for (;;) {
     const { prefix, chunk, rest } = nextChunk(layout);
-    if (!value.startsWith(prefix)) return undefined;
-    value = value.slice(prefix.length);
+    const after = skipLiteral(value, prefix);
+    if (after === undefined) return undefined;
+    value = after;
     if (chunk === undefined) {
       if (value !== '') return undefined; // extra text
       break;
@@ -272,8 +293,9 @@ export function parseGoTime(layout: string, value: string, where: GoLocation): G
         year = Number(value.slice(0, 4));
         value = value.slice(4);
         continue;
-      case '01': case '02': case '15': case '04': case '05':
-        r = getnum(value, chunk !== '15');
+      case '01': case '02': case '15': case '04': case '05': case '1': case '2': case '4': case '5':
+        // Two digits where the layout has a leading zero; one or two otherwise.
+        r = getnum(value, chunk.length === 2 && chunk !== '15');
         if (r === undefined) return undefined;
         value = r.rest;
         break;
@@ -302,22 +324,22 @@ export function parseGoTime(layout: string, value: string, where: GoLocation): G
     }
     const n = r.n;
     switch (chunk) {
-      case '01':
+      case '01': case '1':
         if (n <= 0 || n > 12) return undefined;
         month = n;
         break;
-      case '02':
+      case '02': case '2':
         day = n;
         break;
       case '15':
         if (n >= 24) return undefined;
         hour = n;
         break;
-      case '04':
+      case '04': case '4':
         if (n >= 60) return undefined;
         min = n;
         break;
-      case '05': {
+      case '05': case '5': {
         if (n >= 60) return undefined;
         sec = n;
         // A fraction the layout does not name is still read.
@@ -337,10 +359,9 @@ export function parseGoTime(layout: string, value: string, where: GoLocation): G
   if (utc) return { ...civil, offset: 0, zone: 'UTC', loc: UTC_LOC };
   if (zoneOffset !== undefined) {
     const inUtc = inUTC({ ...civil, offset: zoneOffset, zone: '', loc: '' });
-    // The location's own zone when its offset matches, else a zone made up for the offset.
-    const z = zoneOffset === where.offset ? where : { loc: `fixed#${++fabricatedZones}`, zone: '', offset: zoneOffset };
-    const local = inLocation(inUtc, z);
-    return local;
+    // The local zone when its offset matches, else a zone made up for the offset.
+    const z = zoneOffset === local.offset ? local : { loc: `fixed#${++fabricatedZones}`, zone: '', offset: zoneOffset };
+    return inLocation(inUtc, z);
   }
   return { ...civil, offset: where.offset, zone: where.zone, loc: where.loc };
 }

@@ -13,6 +13,7 @@
 //   []T, [N]T                  Array tagged with goSlice(T, ...) (a nil slice: goNilSlice(T))
 //   map[string]interface{}     plain object (own enumerable keys only; the prototype is never consulted)
 //   map[string]T               plain object tagged with goMap(T, ...) (a nil map: goNilMap(T))
+//   map[interface{}]interface{} GoKeyedMap   (keys of any type; what yaml.v3 gives for non-string keys)
 //   struct                     GoStruct      (a missing field is an execution error, unlike a map)
 //   *T                         GoPointer     (elem null = nil pointer; truthy when non-nil; printed through)
 //   fmt.Stringer (net.IP, ...) GoStringer    (printed with its String() text)
@@ -32,6 +33,55 @@ export class GoInt {
   get unsigned(): boolean {
     return this.type[0] === 'u';
   }
+}
+
+/**
+ * A Go map[interface{}]interface{} (yaml.v3 decodes a mapping whose keys are not all strings into one): keys
+ * of any type, compared as Go compares interface values (dynamic type and value).
+ */
+export class GoKeyedMap {
+  readonly typeName = 'map[interface {}]interface {}';
+  private readonly index = new Map<string, number>();
+  readonly keys: unknown[] = [];
+  readonly values: unknown[] = [];
+
+  get size(): number {
+    return this.keys.length;
+  }
+
+  get(key: unknown): { found: boolean; value: unknown } {
+    const i = this.index.get(interfaceKey(key));
+    return i === undefined ? { found: false, value: null } : { found: true, value: this.values[i] };
+  }
+
+  set(key: unknown, value: unknown): void {
+    const k = interfaceKey(key);
+    const i = this.index.get(k);
+    if (i !== undefined) this.values[i] = value;
+    else {
+      this.index.set(k, this.keys.length);
+      this.keys.push(key);
+      this.values.push(value);
+    }
+  }
+}
+
+let nanKeys = 0;
+
+/** A string that is equal for two Go interface values exactly when Go's == says they are. */
+export function interfaceKey(v: unknown): string {
+  if (v === null || v === undefined) return 'nil';
+  switch (typeof v) {
+    case 'string': return 's:' + v;
+    case 'bigint': return 'i:' + v;
+    case 'boolean': return 'b:' + v;
+    // NaN is never equal to itself, so each one is a key of its own.
+    case 'number': return Number.isNaN(v) ? `nan:${++nanKeys}` : 'f:' + (Object.is(v, -0) ? 0 : v);
+  }
+  if (v instanceof GoInt) return `${v.type}:${v.value}`;
+  if (v instanceof GoStruct) return `${v.typeName}:${JSON.stringify(v.fields)}`;
+  if (v instanceof GoStringer) return `${v.typeName}:${interfaceKey(v.value)}`;
+  return `?:${String(v)}`;
 }
 
 /** The Go type of a tagged slice or map: its name ("[]string"), its element type, and whether it is nil. */
@@ -150,7 +200,7 @@ export type GoMap = Record<string, unknown>;
 export function isGoMap(v: unknown): v is GoMap {
   if (v === null || typeof v !== 'object') return false;
   if (Array.isArray(v) || v instanceof Uint8Array) return false;
-  if (v instanceof GoStruct || v instanceof GoPointer || v instanceof GoStringer) return false;
+  if (v instanceof GoStruct || v instanceof GoPointer || v instanceof GoStringer || v instanceof GoKeyedMap) return false;
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
 }

@@ -3,7 +3,7 @@
 // merge and mergeOverwrite follow dario.cat/mergo 1.0.1 (sprig 3.3.0; sprig 3.2.3 had imdario/mergo
 // 0.3, which never replaced a non-empty value by a map: mergeOverwrite of {a: "x"} with {a: {b: 1}}).
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
-import { containerType, goNilMap, goNilSlice, goSlice, GoInt, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer, sameContainerType, type GoMap } from '../values.ts';
+import { containerType, goNilMap, goNilSlice, goSlice, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer, sameContainerType, type GoMap } from '../values.ts';
 import { compareBytes, goTypeName } from '../goFormat.ts';
 import { strval } from './strings.ts';
 import { empty } from './defaults.ts';
@@ -27,7 +27,7 @@ export function goKind(v: unknown): string {
   }
   if (v instanceof GoInt) return v.type;
   if (Array.isArray(v) || v instanceof Uint8Array) return 'slice';
-  if (isGoMap(v)) return 'map';
+  if (isGoMap(v) || v instanceof GoKeyedMap) return 'map';
   if (v instanceof GoPointer) return 'ptr';
   if (v instanceof GoStringer) return goKind(v.value);
   return goTypeName(v).startsWith('*') ? 'ptr' : 'struct';
@@ -53,6 +53,12 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (isGoMap(a) && isGoMap(b)) {
     const ka = Object.keys(a);
     return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
+  }
+  if (a instanceof GoKeyedMap && b instanceof GoKeyedMap) {
+    return a.size === b.size && a.keys.every((k, i) => {
+      const r = b.get(k);
+      return r.found && deepEqual(a.values[i], r.value);
+    });
   }
   if (a instanceof GoStruct && b instanceof GoStruct) {
     const ka = Object.keys(a.fields);
@@ -84,6 +90,11 @@ function deepCopy(v: unknown): unknown {
     const m: GoMap = {};
     for (const k of Object.keys(v)) setKey(m, k, deepCopy(v[k]));
     return sameContainerType(v, m);
+  }
+  if (v instanceof GoKeyedMap) {
+    const m = new GoKeyedMap();
+    v.keys.forEach((k, i) => m.set(k, deepCopy(v.values[i])));
+    return m;
   }
   return v;
 }

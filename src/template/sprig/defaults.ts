@@ -1,6 +1,6 @@
 // sprig's defaults, emptiness and control helpers.
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
-import { GoInt, GoPointer, GoStruct, isGoMap } from '../values.ts';
+import { GoInt, GoKeyedMap, GoPointer, GoStruct, isGoMap } from '../values.ts';
 
 /** sprig's empty: zero values, empty collections, nil. */
 export function empty(v: unknown): boolean {
@@ -16,6 +16,7 @@ export function empty(v: unknown): boolean {
   if (v instanceof GoInt) return v.value === 0n;
   if (Array.isArray(v) || v instanceof Uint8Array) return v.length === 0;
   if (isGoMap(v)) return Object.keys(v).length === 0;
+  if (v instanceof GoKeyedMap) return v.size === 0;
   if (v instanceof GoStruct) return false;
   return false;
 }

@@ -1,6 +1,6 @@
 // Encodings: base64/base32, JSON (Go encoding/json output), hashes, paths, regular expressions.
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
-import { GoInt, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../values.ts';
+import { GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../values.ts';
 import { compareBytes, formatFloat, goQuote } from '../goFormat.ts';
 import { goJsonString } from '../../encoding/goJson.ts';
 import { strval } from './strings.ts';
@@ -25,6 +25,7 @@ export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
     const pad = indent.repeat(depth + 1);
     const close = indent.repeat(depth);
     if (x === null || x === undefined || isNilContainer(x)) return 'null';
+    if (x instanceof GoKeyedMap) throw new GoCallError(`json: unsupported type: ${x.typeName}`);
     if (x instanceof GoInt) return x.value.toString();
     if (x instanceof GoStringer) return jsonString(x.text);
     if (x instanceof GoPointer) return x.elem === null ? 'null' : enc(x.elem, depth);

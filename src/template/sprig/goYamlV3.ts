@@ -5,8 +5,8 @@
 // from plain to single to double quotes by what the text contains (indicators, leading or trailing
 // spaces, tabs, line breaks, characters it does not print: C1 controls, BOM and non-BMP runes), and
 // writes keys that span lines or exceed 128 bytes as "? " keys.
-import { GoInt, GoPointer, GoStringer, GoStruct, isGoMap } from '../values.ts';
-import { formatFloat } from '../goFormat.ts';
+import { GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap } from '../values.ts';
+import { formatFloat, goTypeName } from '../goFormat.ts';
 import { parseGoFloat, parseGoInt } from '../goNumbers.ts';
 import { canonicalGoString, goByteLength, goBytes, hasRawBytes } from '../goBytes.ts';
 import { goRunes } from './goUnicode.ts';
@@ -301,9 +301,44 @@ function scalar(v: unknown, indent: number): string | undefined {
   return nonString(v);
 }
 
-const isMapLike = (v: unknown) => isGoMap(v) || v instanceof GoStruct;
-const entries = (v: unknown): Array<[string, unknown]> =>
-  v instanceof GoStruct ? Object.entries(v.fields) : Object.keys(v as object).sort(compareYamlKeys).map((k) => [k, (v as Record<string, unknown>)[k]]);
+const isMapLike = (v: unknown) => isGoMap(v) || v instanceof GoStruct || v instanceof GoKeyedMap;
+function entries(v: unknown): Array<[unknown, unknown]> {
+  if (v instanceof GoStruct) return Object.entries(v.fields);
+  if (v instanceof GoKeyedMap) {
+    const idx = v.keys.map((_, i) => i).sort((i, j) => (keyLess(v.keys[i], v.keys[j]) ? -1 : keyLess(v.keys[j], v.keys[i]) ? 1 : 0));
+    return idx.map((i) => [v.keys[i], v.values[i]]);
+  }
+  return Object.keys(v as object).sort(compareYamlKeys).map((k) => [k, (v as Record<string, unknown>)[k]]);
+}
+
+// reflect.Kind numbers, which order keys of different kinds.
+const KIND_NUMBERS: Record<string, number> = { bool: 1, int: 2, int64: 6, uint8: 8, uint64: 11, float64: 14, string: 24 };
+const kindNumber = (v: unknown) => (v === null || v === undefined ? 20 : KIND_NUMBERS[goTypeName(v)] ?? 25);
+
+/** A key as a number, for the keys that sort numerically (ints, floats, bools). */
+function keyFloat(v: unknown): number | undefined {
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof GoInt) return Number(v.value);
+  if (typeof v === 'number') return v;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return undefined;
+}
+
+/** yaml.v3's keyList.Less over keys of any type: numbers by value, then kinds by number, strings naturally. */
+function keyLess(a: unknown, b: unknown): boolean {
+  const af = keyFloat(a);
+  const bf = keyFloat(b);
+  if (af !== undefined && bf !== undefined) {
+    if (af !== bf) return af < bf;
+    if (kindNumber(a) !== kindNumber(b)) return kindNumber(a) < kindNumber(b);
+    const av = a instanceof GoInt ? a.value : a;
+    const bv = b instanceof GoInt ? b.value : b;
+    if (typeof av === 'boolean') return !av && (bv as boolean);
+    return (av as number) < (bv as number);
+  }
+  if (typeof a !== 'string' || typeof b !== 'string') return kindNumber(a) < kindNumber(b);
+  return yamlKeyLess(a, b);
+}
 
 function deref(v: unknown): unknown {
   while (v instanceof GoPointer) v = v.elem;
@@ -323,10 +358,17 @@ const valueIndent = (keyCol: number) => 4 * Math.floor((keyCol + 4) / 4);
 function map(v: unknown, keyCol: number, firstInline = false): string {
   const vi = valueIndent(keyCol);
   return entries(v)
-    .map(([k, raw], i) => {
+    .map(([rawKey, raw], i) => {
       const x = deref(raw);
       const lead = i === 0 && firstInline ? '' : ' '.repeat(keyCol);
       const s = scalar(x, vi);
+      if (typeof rawKey !== 'string') {
+        // A key that is not a string (map[interface{}]interface{}) is a short plain scalar.
+        const k = lead + nonString(deref(rawKey)) + ':';
+        if (s !== undefined) return k + ' ' + s;
+        return k + '\n' + (Array.isArray(x) ? seq(x, vi) : map(x, vi));
+      }
+      const k = rawKey;
       if (isSimpleKey(k)) {
         const key = lead + stringScalar(k, vi, true) + ':';
         if (s !== undefined) return key + ' ' + s;

@@ -1,13 +1,12 @@
 // The Helm-style functions OSM adds to OSP templates (pkg/util/funcmap): toYaml/fromYaml/fromYamlArray,
 // toToml/fromToml and fromJson/fromJsonArray (errors under key "Error"). OSM's toJson (errors swallowed)
 // behaves as sprig's.
-import { parse } from 'yaml';
 import { marshalYamlV3 } from './goYamlV3.ts';
 import { marshalToml, TomlEncodeError } from './toml.ts';
 import { goFunc, type FuncMap } from '../functions.ts';
-import { isGoMap } from '../values.ts';
 import { goJsonDecode } from './goJsonDecode.ts';
 import { decodeToml, TomlParseError } from './tomlDecode.ts';
+import { decodeYaml } from './yamlDecode.ts';
 
 
 /** gopkg.in/yaml.v3 Marshal, trailing newline trimmed like Helm. */
@@ -15,20 +14,14 @@ function toYaml(v: unknown): string {
   return marshalYamlV3(v).replace(/\n$/, '');
 }
 
-// yaml.v3 reads YAML 1.2-style (only true/false are booleans) and whole numbers as ints.
+/** yaml.Unmarshal into a map (the error added under "Error") or a slice (then just the error text). */
 function fromYaml(s: string, wantArray: boolean): unknown {
-  let v: unknown;
-  try {
-    v = parse(s, { intAsBigInt: true, uniqueKeys: true });
-  } catch (e) {
-    return wantArray ? [(e as Error).message] : { Error: (e as Error).message };
-  }
-  if (wantArray) {
-    if (Array.isArray(v) || v === null || v === undefined) return v ?? [];
-    return [`yaml: unmarshal errors:\n  line 1: cannot unmarshal !!${isGoMap(v) ? 'map' : 'str'} into []interface {}`];
-  }
-  if (isGoMap(v) || v === null || v === undefined) return v ?? {};
-  return { Error: `yaml: unmarshal errors:\n  line 1: cannot unmarshal !!${Array.isArray(v) ? 'seq' : 'str'} into map[string]interface {}` };
+  const r = decodeYaml(s, wantArray ? 'slice' : 'map');
+  if (r.error === undefined) return r.value;
+  if (wantArray) return [r.error];
+  const m = r.value as Record<string, unknown>;
+  Object.defineProperty(m, 'Error', { value: r.error, enumerable: true, writable: true, configurable: true });
+  return m;
 }
 
 export const osmExtraFuncs: FuncMap = {

@@ -3,7 +3,7 @@
 // of tables get [headers] indented two spaces per level, a blank line goes before each top-level table,
 // nil values are left out, and the Encoder's errors are returned as the text.
 import { GoCallError } from '../functions.ts';
-import { GoInt, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../values.ts';
+import { GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../values.ts';
 import { compareBytes, formatFloat, goTypeName } from '../goFormat.ts';
 import { formatGoTime, goTimeOf, RFC3339_NANO } from '../goTime.ts';
 import { tomlKey, tomlString } from '../../emit/containerd/toml.ts';
@@ -46,7 +46,7 @@ function tomlTypeOf(v: unknown): TomlType | undefined {
     case 'string': return 'String';
   }
   if (Array.isArray(v) || v instanceof Uint8Array) return isTableArray(v) ? 'ArrayHash' : 'Array';
-  if (v instanceof GoStruct || isGoMap(v)) return 'Hash';
+  if (v instanceof GoStruct || isGoMap(v) || v instanceof GoKeyedMap) return 'Hash';
   throw new TomlEncodeError(`unsupported type: ${v instanceof GoComplex ? 'complex128' : goTypeName(v)}`);
 }
 
@@ -104,7 +104,7 @@ class Encoder {
       if (isNilContainer(v)) return;
       return this.table(key, v);
     }
-    if (v instanceof GoStruct) return this.table(key, v);
+    if (v instanceof GoStruct || v instanceof GoKeyedMap) return this.table(key, v);
     throw new TomlEncodeError(`unsupported type for key '${keyText(key)}': ${v instanceof GoComplex ? 'complex128' : goTypeName(v)}`);
   }
 
@@ -134,7 +134,7 @@ class Encoder {
       return this.write(']');
     }
     if (v instanceof GoStruct) return this.struct([], v, true);
-    if (isGoMap(v)) return this.map([], v, true);
+    if (isGoMap(v) || v instanceof GoKeyedMap) return this.mapOrStruct([], v, true);
     throw new TomlEncodeError(`unexpected type: ${v === null || v === undefined ? '<nil>' : goTypeName(v)}`);
   }
 
@@ -168,6 +168,7 @@ class Encoder {
   }
 
   private mapOrStruct(key: Key, v: unknown, inline: boolean): void {
+    if (v instanceof GoKeyedMap) throw new TomlEncodeError('toml: cannot encode a map with non-string key type');
     if (v instanceof GoStruct) this.struct(key, v, inline);
     else this.map(key, v as Record<string, unknown>, inline);
   }
