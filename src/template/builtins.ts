@@ -88,6 +88,7 @@ function comparableType(v: unknown): boolean {
 
 function valuesEqual(a: unknown, b: unknown): boolean {
   if (a instanceof GoPointer && b instanceof GoPointer) return a.elem === b.elem && a.typeName === b.typeName;
+  if (a instanceof GoInt && b instanceof GoInt) return a.type === b.type && a.value === b.value;
   if (a instanceof GoStruct && b instanceof GoStruct) {
     if (a.typeName !== b.typeName) return false;
     const keys = Object.keys(a.fields);

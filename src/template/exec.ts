@@ -13,7 +13,7 @@ import type {
 } from './ast.ts';
 import { nodeString } from './ast.ts';
 import { GoCallError, type FuncMap, type GoFunction, type GoParamType } from './functions.ts';
-import { containerType, elemType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap, mapGet } from './values.ts';
+import { containerType, elemType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isExported, isGoMap, mapGet } from './values.ts';
 import { GoComplex } from './goComplex.ts';
 import { formatValue, goQuote, goTypeName, sortedKeyedEntries, sortedKeys } from './goFormat.ts';
 import { BUILTINS, isTrue, type BuiltinParam } from './builtins.ts';
@@ -65,13 +65,16 @@ type ParamType = BuiltinParam | GoParamType;
 const TYPE_NAMES: Readonly<Record<ParamType, string>> = {
   any: 'interface {}', string: 'string', int: 'int', float64: 'float64', bool: 'bool',
   '[]any': '[]interface {}', '[]string': '[]string', 'map[string]any': 'map[string]interface {}',
-  value: 'reflect.Value',
+  '[]byte': '[]uint8', 'time.Duration': 'time.Duration', 'time.Time': 'time.Time', '*time.Location': '*time.Location',
+  '*semver.Version': '*semver.Version', value: 'reflect.Value',
 };
+
 
 interface Callable {
   readonly params: readonly ParamType[];
   readonly variadic?: ParamType | undefined;
   readonly call: (...args: any[]) => unknown;
+  readonly results?: number;
 }
 
 const valOf = (v: unknown, iface = false): Val => (v === undefined ? INVALID : { v, iface });
@@ -411,14 +414,22 @@ export class Executor {
     let v: unknown = receiver.v;
     if (v === null) this.errorf(`nil pointer evaluating ${typ}.${fieldName}`); // a nil interface
     while (v instanceof GoPointer && v.elem !== null) v = v.elem;
-    // A Stringer's fields are those of the value it wraps.
-    if (v instanceof GoStringer && (v.value instanceof GoStruct || isGoMap(v.value))) v = v.value;
+    if (v instanceof GoStringer) {
+      if (v.methods !== undefined && Object.prototype.hasOwnProperty.call(v.methods, fieldName)) {
+        return this.evalCall(dot, v.methods[fieldName]!, false, node, fieldName, args, final, true);
+      }
+      // A Stringer's fields are those of the value it wraps.
+      let inner = v.value;
+      while (inner instanceof GoPointer && inner.elem !== null) inner = inner.elem;
+      if (inner instanceof GoStruct || isGoMap(inner)) v = inner;
+    }
     if (v instanceof GoStruct && v.methods !== undefined && Object.prototype.hasOwnProperty.call(v.methods, fieldName)) {
-      return this.evalCall(dot, v.methods[fieldName]!, false, node, fieldName, args, final);
+      return this.evalCall(dot, v.methods[fieldName]!, false, node, fieldName, args, final, true);
     }
     const hasArgs = (args !== undefined && args.length > 1) || final !== MISSING;
     if (v instanceof GoStruct) {
       if (Object.prototype.hasOwnProperty.call(v.fields, fieldName)) {
+        if (!isExported(fieldName)) this.errorf(`${fieldName} is an unexported field of struct type ${typ}`);
         if (hasArgs) this.errorf(`${fieldName} has arguments but cannot be invoked as function`);
         const f = v.fields[fieldName];
         // A nil field value can only be a nil interface{} field.
@@ -445,7 +456,7 @@ export class Executor {
    * Calls a builtin, a FuncMap function or a method. `args`, when given, starts with the function's own node
    * (as in a command); `final` is the previous pipeline stage's value.
    */
-  private evalCall(dot: Val, fn: Callable, isBuiltin: boolean, node: Node, name: string, allArgs: readonly Node[] | undefined, final: Val): Val {
+  private evalCall(dot: Val, fn: Callable, isBuiltin: boolean, node: Node, name: string, allArgs: readonly Node[] | undefined, final: Val, isMethod = false): Val {
     const args = allArgs === undefined ? [] : allArgs.slice(1);
     let numIn = args.length;
     if (final !== MISSING) numIn++;
@@ -458,6 +469,7 @@ export class Executor {
     } else if (numIn !== params.length) {
       this.errorf(`wrong number of args for ${name}: want ${params.length} got ${numIn}`);
     }
+    if (fn.results !== undefined) this.errorf(`can't call method/function ${goQuote(name)} with ${fn.results} results`);
 
     // and/or short-circuit and return the deciding operand itself.
     if (isBuiltin && (name === 'and' || name === 'or')) {
@@ -491,8 +503,8 @@ export class Executor {
       // Anything else escaping a function is a bug there; it still becomes a template error.
       this.errorf(`error calling ${name}: ${e instanceof Error ? e.message : String(e)}`);
     }
-    // Builtins returning Go values already tell their static type; other results may be interface{}.
-    return valOf(result, !isBuiltin || name === 'index');
+    // Builtins and methods return values of their static type; a function map's results may be interface{}.
+    return valOf(result, !isMethod && (!isBuiltin || name === 'index'));
   }
 
   /** Go's validateType: the value must be valid and assignable to the parameter type. */
@@ -536,7 +548,7 @@ export class Executor {
       case 'float64':
         if (n.kind === 'number' && n.isFloat) return { v: n.float, iface: false };
         this.errorf(`expected float; found ${nodeString(n)}`);
-      case 'int':
+      case 'int': case 'time.Duration':
         if (n.kind === 'number' && n.isInt) return { v: n.int, iface: false };
         this.errorf(`expected integer; found ${nodeString(n)}`);
       case 'string':
@@ -555,7 +567,11 @@ export class Executor {
 }
 
 function canBeNil(typ: ParamType): boolean {
-  return typ === 'any' || typ === 'value' || typ === '[]any' || typ === '[]string' || typ === 'map[string]any';
+  switch (typ) {
+    case 'any': case 'value': case '[]any': case '[]string': case 'map[string]any': case '[]byte': case '*time.Location': case '*semver.Version':
+      return true;
+  }
+  return false;
 }
 
 function assignable(v: unknown, typ: ParamType): boolean {
@@ -569,6 +585,8 @@ function assignable(v: unknown, typ: ParamType): boolean {
     case '[]any': return Array.isArray(v) && elemType(v) === 'interface {}';
     case '[]string': return Array.isArray(v) && elemType(v) === 'string';
     case 'map[string]any': return isGoMap(v) && elemType(v) === 'interface {}';
+    // Named types: only a value of that very type.
+    default: return goTypeName(v) === TYPE_NAMES[typ];
   }
 }
 

@@ -14,7 +14,13 @@ export type GoParamType =
   | 'bool'
   | '[]any' // []interface{}
   | '[]string'
-  | 'map[string]any'; // map[string]interface{}
+  | 'map[string]any' // map[string]interface{}
+  // Parameters of methods on the values of functions (time.Time, semver.Version).
+  | '[]byte'
+  | 'time.Duration' // an integer constant (bigint) or a time.Duration
+  | 'time.Time'
+  | '*time.Location'
+  | '*semver.Version';
 
 export interface GoFunction {
   /** Fixed parameter types, in order. */
@@ -27,6 +33,8 @@ export interface GoFunction {
    * GoCallError; the executor then reports `error calling <name>: <message>`.
    */
   readonly call: (...args: any[]) => unknown;
+  /** A method with more results than a value and an error: calling it is an error, as in Go. */
+  readonly results?: number;
 }
 
 export type FuncMap = Readonly<Record<string, GoFunction>>;

@@ -3,6 +3,7 @@
 // error forms (%!d(string=x), %!(EXTRA ...), %!v(MISSING), %!v(BADINDEX), ...).
 import { containerType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from './values.ts';
 import { GoComplex } from './goComplex.ts';
+import type { GoFunction } from './functions.ts';
 import { canBackquote, formatFloat, goQuote, goQuoteRune, isGoPrintable, type FloatFormat } from './goStrconv.ts';
 import { goBytes, goString } from './goBytes.ts';
 
@@ -80,6 +81,13 @@ function stringerText(v: unknown): string | undefined {
   // A pointer's method set includes its element's methods.
   if (v instanceof GoPointer && v.elem !== null) return stringerText(v.elem);
   return undefined;
+}
+
+/** A method of a value (a pointer's method set includes its element's). */
+function methodOf(v: unknown, name: string): GoFunction | undefined {
+  while (v instanceof GoPointer && v.elem !== null) v = v.elem;
+  const methods = v instanceof GoStruct || v instanceof GoStringer ? v.methods : undefined;
+  return methods !== undefined && Object.prototype.hasOwnProperty.call(methods, name) ? methods[name] : undefined;
 }
 
 const FAKE_ADDRESS = 0xc000010000n; // Go prints a real address here, different on every run
@@ -467,7 +475,13 @@ class Printer {
       this.badVerb(verb);
       return true;
     }
-    if (this.sharpV) return false;
+    if (this.sharpV) {
+      // A fmt.GoStringer (time.Time) prints itself for %#v.
+      const goString = methodOf(arg, 'GoString');
+      if (goString === undefined) return false;
+      this.fmtS(String(goString.call()));
+      return true;
+    }
     if (verb === 'v' || verb === 's' || verb === 'x' || verb === 'X' || verb === 'q') {
       const text = stringerText(arg);
       if (text !== undefined) {

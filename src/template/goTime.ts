@@ -1,10 +1,7 @@
-// Go time.Time values, as far as templates meet them (fromToml's datetimes, fromYaml's timestamps): Go's
-// layout formatting (Format, String, RFC 3339 in JSON and YAML), the parsing of the layouts BurntSushi/toml
-// and yaml.v3 try, and the methods a template can call without arguments. time.Local is taken to be UTC,
-// as in OSM's container.
-import { GoInt, GoStringer, GoStruct } from './values.ts';
-import { goFunc, type FuncMap } from './functions.ts';
-import { goQuote } from './goStrconv.ts';
+// Go's time.Time as templates meet it (fromToml's datetimes, fromYaml's timestamps): civil time in a zone
+// of fixed offset, the calendar, layout formatting (Format, String, RFC 3339 in JSON and YAML) and the
+// parsing of the layouts BurntSushi/toml and yaml.v3 try. time.Local is taken to be UTC, as in OSM's
+// container. The template values (methods, Duration, Location) are in goTimeValue.ts.
 
 export interface GoTime {
   /** Civil time in the time's zone. */
@@ -53,22 +50,36 @@ function civilFromDays(z: number): { y: number; m: number; d: number } {
 const isLeap = (y: number) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
 const daysIn = (m: number, y: number) => (m === 2 ? (isLeap(y) ? 29 : 28) : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!);
 
-const unixSeconds = (t: GoTime) => BigInt(daysFromCivil(t.year, t.month, t.day)) * 86400n + BigInt(t.hour * 3600 + t.min * 60 + t.sec - t.offset);
-const weekday = (t: GoTime) => ((daysFromCivil(t.year, t.month, t.day) % 7) + 11) % 7; // 1970-01-01 was a Thursday
-const yearDay = (t: GoTime) => daysFromCivil(t.year, t.month, t.day) - daysFromCivil(t.year, 1, 1) + 1;
+export const unixSeconds = (t: GoTime) => BigInt(daysFromCivil(t.year, t.month, t.day)) * 86400n + BigInt(t.hour * 3600 + t.min * 60 + t.sec - t.offset);
+export const weekday = (t: GoTime) => ((daysFromCivil(t.year, t.month, t.day) % 7) + 11) % 7; // 1970-01-01 was a Thursday
+export const yearDay = (t: GoTime) => daysFromCivil(t.year, t.month, t.day) - daysFromCivil(t.year, 1, 1) + 1;
 
-function inUTC(t: GoTime): GoTime {
-  const s = unixSeconds(t);
-  const days = Number(s / 86400n - (s % 86400n < 0n ? 1n : 0n));
-  const rest = Number(s - BigInt(days) * 86400n);
-  const { y, m, d } = civilFromDays(days);
-  return { year: y, month: m, day: d, hour: Math.floor(rest / 3600), min: Math.floor(rest / 60) % 60, sec: rest % 60, nsec: t.nsec, offset: 0, zone: 'UTC', loc: UTC_LOC };
+/** The time at an instant (seconds since 1970 and nanoseconds), in a zone. */
+export function atInstant(unix: bigint, nsec: number, where: GoLocation): GoTime {
+  const local = unix + BigInt(where.offset);
+  const days = local / 86400n - (local % 86400n < 0n ? 1n : 0n);
+  const rest = Number(local - days * 86400n);
+  const { y, m, d } = civilFromDays(Number(days));
+  return { year: y, month: m, day: d, hour: Math.floor(rest / 3600), min: Math.floor(rest / 60) % 60, sec: rest % 60, nsec, offset: where.offset, zone: where.zone, loc: where.loc };
 }
+
+export const inUTC = (t: GoTime): GoTime => atInstant(unixSeconds(t), t.nsec, UTC);
+
+/** time.Date: the fields normalised (a month or day out of range carries over), in a zone. */
+export function goDate(year: number, month: number, day: number, hour: number, min: number, sec: number, nsec: number, where: GoLocation): GoTime {
+  const m0 = month - 1;
+  year += Math.floor(m0 / 12);
+  const days = daysFromCivil(year, (((m0 % 12) + 12) % 12) + 1, 1) + day - 1;
+  return atInstant(BigInt(days) * 86400n + BigInt(hour * 3600 + min * 60 + sec - where.offset), nsec, where);
+}
+
+/** The zone a time is in. */
+export const locationOf = (t: GoTime): GoLocation => ({ loc: t.loc, zone: t.zone, offset: t.offset });
 
 // ---------------------------------------------------------------- layouts
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+export const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+export const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 type Chunk =
   | 'Jan' | 'January' | 'Mon' | 'Monday' | 'MST' | '1' | '01' | '2' | '02' | '_2' | '__2' | '002' | '06' | '2006'
@@ -358,58 +369,14 @@ export function parseGoTime(layout: string, value: string, where: GoLocation, lo
   const civil = { year, month, day, hour, min, sec, nsec };
   if (utc) return { ...civil, offset: 0, zone: 'UTC', loc: UTC_LOC };
   if (zoneOffset !== undefined) {
-    const inUtc = inUTC({ ...civil, offset: zoneOffset, zone: '', loc: '' });
+    const parsed = { ...civil, offset: zoneOffset, zone: '', loc: '' };
     // The local zone when its offset matches, else a zone made up for the offset.
     const z = zoneOffset === local.offset ? local : { loc: `fixed#${++fabricatedZones}`, zone: '', offset: zoneOffset };
-    return inLocation(inUtc, z);
+    return inLocation(parsed, z);
   }
   return { ...civil, offset: where.offset, zone: where.zone, loc: where.loc };
 }
 
-function inLocation(utc: GoTime, where: GoLocation): GoTime {
-  const shifted = inUTC({ ...utc, offset: -where.offset });
-  return { ...shifted, offset: where.offset, zone: where.zone, loc: where.loc };
-}
-
-// ---------------------------------------------------------------- template values
-
-const TIMES = new WeakMap<GoStruct, GoTime>();
-
-/** The GoTime of a time.Time template value. */
-export function goTimeOf(v: unknown): GoTime | undefined {
-  return v instanceof GoStruct ? TIMES.get(v) : undefined;
-}
-
-const int = (n: number) => BigInt(n);
-const int64 = (n: bigint) => new GoInt('int64', n);
-
-/** A time.Time as templates see it: printed as String(), with its argument-less methods and Format. */
-export function goTimeValue(t: GoTime): GoStruct {
-  const text = goTimeString(t);
-  const unix = unixSeconds(t);
-  const methods: FuncMap = {
-    String: goFunc([], () => text),
-    Format: goFunc(['string'], (layout: string) => formatGoTime(t, layout)),
-    MarshalText: goFunc([], () => formatGoTime(t, RFC3339_NANO)),
-    MarshalJSON: goFunc([], () => goQuote(formatGoTime(t, RFC3339_NANO))),
-    Year: goFunc([], () => int(t.year)),
-    Month: goFunc([], () => new GoStringer('time.Month', MONTHS[t.month - 1]!, int(t.month))),
-    Day: goFunc([], () => int(t.day)),
-    Weekday: goFunc([], () => new GoStringer('time.Weekday', DAYS[weekday(t)]!, int(weekday(t)))),
-    YearDay: goFunc([], () => int(yearDay(t))),
-    Hour: goFunc([], () => int(t.hour)),
-    Minute: goFunc([], () => int(t.min)),
-    Second: goFunc([], () => int(t.sec)),
-    Nanosecond: goFunc([], () => int(t.nsec)),
-    Unix: goFunc([], () => int64(unix)),
-    UnixMilli: goFunc([], () => int64(unix * 1000n + BigInt(Math.floor(t.nsec / 1e6)))),
-    UnixMicro: goFunc([], () => int64(unix * 1_000_000n + BigInt(Math.floor(t.nsec / 1e3)))),
-    UnixNano: goFunc([], () => int64(BigInt.asIntN(64, unix * 1_000_000_000n + BigInt(t.nsec)))),
-    IsZero: goFunc([], () => unix === -62135596800n && t.nsec === 0),
-    UTC: goFunc([], () => goTimeValue(inUTC(t))),
-  };
-  // Go compares times by instant and location; the field name cannot be written in a template.
-  const v = new GoStruct('time.Time', { ' instant': `${unix}.${t.nsec}@${t.loc}` }, text, methods);
-  TIMES.set(v, t);
-  return v;
+function inLocation(t: GoTime, where: GoLocation): GoTime {
+  return atInstant(unixSeconds(t), t.nsec, where);
 }

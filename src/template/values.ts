@@ -175,6 +175,12 @@ export class GoStruct {
   ) {}
 }
 
+/** Go's IsExported: a name starting with an upper-case letter. */
+export const isExported = (name: string) => /^\p{Lu}/u.test(name);
+
+/** The exported fields of a struct, the ones encoders (JSON, YAML, TOML) see. */
+export const exportedFields = (s: GoStruct): Array<[string, unknown]> => Object.entries(s.fields).filter(([k]) => isExported(k));
+
 /** A Go pointer. `elem === null` is a nil pointer of `typeName` (e.g. "*string"). */
 export class GoPointer {
   constructor(
@@ -192,6 +198,10 @@ export class GoStringer {
     readonly typeName: string,
     readonly text: string,
     readonly value: unknown = text,
+    /** Methods callable from templates besides String. */
+    readonly methods?: Readonly<Record<string, import('./functions.ts').GoFunction>>,
+    /** Whether the type is also an encoding.TextMarshaler (net.IP): encoders then write `text`, else `value`. */
+    readonly marshalsText = true,
   ) {}
 }
 

@@ -1,6 +1,6 @@
 // Encodings: base64/base32, JSON (Go encoding/json output), hashes, paths, regular expressions.
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
-import { GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../values.ts';
+import { exportedFields, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../values.ts';
 import { compareBytes, formatFloat, goQuote } from '../goFormat.ts';
 import { goJsonString } from '../../encoding/goJson.ts';
 import { strval } from './strings.ts';
@@ -27,11 +27,19 @@ export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
     if (x === null || x === undefined || isNilContainer(x)) return 'null';
     if (x instanceof GoKeyedMap) throw new GoCallError(`json: unsupported type: ${x.typeName}`);
     if (x instanceof GoInt) return x.value.toString();
-    if (x instanceof GoStringer) return jsonString(x.text);
+    // A Stringer that is not a TextMarshaler (time.Month, time.Duration) is written as its value.
+    if (x instanceof GoStringer) return x.marshalsText ? jsonString(x.text) : enc(x.value, depth);
     if (x instanceof GoPointer) return x.elem === null ? 'null' : enc(x.elem, depth);
-    // A json.Marshaler (semver.Version) writes itself.
+    // A json.Marshaler (semver.Version, time.Time) writes itself.
     const marshal = x instanceof GoStruct ? x.methods?.MarshalJSON : undefined;
-    if (marshal !== undefined) return String(marshal.call());
+    if (marshal !== undefined) {
+      try {
+        return goString(marshal.call() as Uint8Array);
+      } catch (e) {
+        if (!(e instanceof GoCallError)) throw e;
+        throw new GoCallError(`json: error calling MarshalJSON for type ${(x as GoStruct).typeName}: ${e.message}`);
+      }
+    }
     switch (typeof x) {
       case 'string': return jsonString(x);
       case 'boolean': return String(x);
@@ -49,7 +57,7 @@ export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
       if (x.length === 0) return '[]';
       return '[' + nl + x.map((e) => prefix + pad + enc(e, depth + 1)).join(',' + nl) + nl + (nl ? prefix + close : '') + ']';
     }
-    const entries: Array<[string, unknown]> = x instanceof GoStruct ? Object.entries(x.fields) : isGoMap(x) ? Object.keys(x).sort(compareBytes).map((k) => [k, x[k]]) : [];
+    const entries: Array<[string, unknown]> = x instanceof GoStruct ? exportedFields(x) : isGoMap(x) ? Object.keys(x).sort(compareBytes).map((k) => [k, x[k]]) : [];
     if (entries.length === 0) return '{}';
     const sep = indent === '' ? ':' : ': ';
     return '{' + nl + entries.map(([k, e]) => prefix + pad + jsonString(k) + sep + enc(e, depth + 1)).join(',' + nl) + nl + (nl ? prefix + close : '') + '}';

@@ -5,12 +5,13 @@
 // from plain to single to double quotes by what the text contains (indicators, leading or trailing
 // spaces, tabs, line breaks, characters it does not print: C1 controls, BOM and non-BMP runes), and
 // writes keys that span lines or exceed 128 bytes as "? " keys.
-import { GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap } from '../values.ts';
+import { exportedFields, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap } from '../values.ts';
 import { formatFloat, goTypeName } from '../goFormat.ts';
 import { parseGoFloat, parseGoInt } from '../goNumbers.ts';
-import { canonicalGoString, goByteLength, goBytes, hasRawBytes } from '../goBytes.ts';
+import { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes } from '../goBytes.ts';
 import { goRunes } from './goUnicode.ts';
-import { formatGoTime, goTimeOf, RFC3339_NANO } from '../goTime.ts';
+import { formatGoTime, RFC3339_NANO } from '../goTime.ts';
+import { goTimeOf } from '../goTimeValue.ts';
 
 // --- Which strings must be quoted (encoder.stringv): those that would read back as another type ---
 
@@ -303,7 +304,7 @@ function scalar(v: unknown, indent: number): string | undefined {
 
 const isMapLike = (v: unknown) => isGoMap(v) || v instanceof GoStruct || v instanceof GoKeyedMap;
 function entries(v: unknown): Array<[unknown, unknown]> {
-  if (v instanceof GoStruct) return Object.entries(v.fields);
+  if (v instanceof GoStruct) return exportedFields(v);
   if (v instanceof GoKeyedMap) {
     const idx = v.keys.map((_, i) => i).sort((i, j) => (keyLess(v.keys[i], v.keys[j]) ? -1 : keyLess(v.keys[j], v.keys[i]) ? 1 : 0));
     return idx.map((i) => [v.keys[i], v.values[i]]);
@@ -342,13 +343,14 @@ function keyLess(a: unknown, b: unknown): boolean {
 
 function deref(v: unknown): unknown {
   while (v instanceof GoPointer) v = v.elem;
-  if (v instanceof GoStringer) return v.text;
+  // yaml.v3 writes a time.Duration as its String(), other Stringers only when they are TextMarshalers.
+  if (v instanceof GoStringer) return v.marshalsText || v.typeName === 'time.Duration' ? v.text : deref(v.value);
   // A time.Time is written as an RFC 3339 timestamp, unquoted (before TextMarshalers are asked).
   const t = goTimeOf(v);
   if (t !== undefined) return new YamlTimestamp(formatGoTime(t, RFC3339_NANO));
   // An encoding.TextMarshaler (semver.Version) is written as its text.
   const text = v instanceof GoStruct ? v.methods?.MarshalText : undefined;
-  return text !== undefined ? String(text.call()) : v;
+  return text !== undefined ? goString(text.call() as Uint8Array) : v;
 }
 
 // The emitter's indentation (yaml_emitter_increase_indent): a sequence item's content is 2 columns past

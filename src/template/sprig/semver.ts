@@ -8,7 +8,9 @@
 // The constraint grammar is Masterminds' own regular expressions, run on our Go regexp engine: they are
 // ambiguous enough to backtrack exponentially in JavaScript's RegExp on hostile input.
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
-import { GoInt, GoStruct } from '../values.ts';
+import { GoInt, GoPointer, GoStruct } from '../values.ts';
+import { goBytes } from '../goBytes.ts';
+import { goJsonString } from '../../encoding/goJson.ts';
 import { compileGoRegexp } from './goRegexp.ts';
 
 export interface SemVer {
@@ -238,43 +240,74 @@ export function semverCompare(constraint: string, version: string): boolean {
 
 // --- *semver.Version values -------------------------------------------------------------------------
 
-const versionOf = (x: unknown): SemVer => {
-  if (!(x instanceof GoStruct) || (x.typeName !== '*semver.Version' && x.typeName !== 'semver.Version')) {
-    throw new GoCallError('runtime error: invalid memory address or nil pointer dereference');
-  }
-  const f = x.fields;
-  const n = (x: unknown) => (x as GoInt).value;
-  return { major: n(f.Major), minor: n(f.Minor), patch: n(f.Patch), pre: f.Prerelease as string, metadata: f.Metadata as string, original: f.Original as string };
+const VERSIONS = new WeakMap<GoStruct, SemVer>();
+
+/** A *semver.Version parameter (nil dereferences as in Go). */
+const versionOf = (x: GoPointer | null): SemVer => {
+  if (x === null) throw new GoCallError('runtime error: invalid memory address or nil pointer dereference');
+  return VERSIONS.get(x.elem as GoStruct)!;
 };
 
+const validIdentifier = (p: string) => /^[0-9A-Za-z-]+$/.test(p);
+
+/** v3.4.0's validatePrerelease and validateMetadata. */
+function validatePart(s: string, what: 'prerelease' | 'metadata'): void {
+  for (const p of s.split('.')) {
+    if (p === '') throw new GoCallError(`invalid ${what} string`);
+    if (what === 'prerelease' && /^[0-9]+$/.test(p)) {
+      if (p.length > 1 && p[0] === '0') throw new GoCallError('version segment starts with 0');
+    } else if (!validIdentifier(p)) throw new GoCallError(`invalid ${what} string`);
+  }
+}
+
 /**
- * A semver.Version as templates see it: its accessors as fields, its methods callable, printed (and
- * marshalled to JSON or YAML) as its String().
+ * A semver.Version as templates see it: printed (and marshalled) as its String(), with the methods of its
+ * value; `semver` returns a *semver.Version, which adds the pointer-receiver methods (Compare, Original...).
+ * The fields are the unexported ones of Masterminds' struct, for %#v and their error texts. The pointer
+ * methods that modify the version (Scan, UnmarshalJSON, UnmarshalText) are left out.
  */
-export function semverValue(v: SemVer, typeName = '*semver.Version'): GoStruct {
+export function semverValue(v: SemVer, pointer = true): GoPointer | GoStruct {
   const text = semverString(v);
-  const inc = (next: Omit<SemVer, 'original' | 'metadata' | 'pre'>) => {
-    const w: SemVer = { ...next, pre: '', metadata: '', original: '' };
-    return semverValue({ ...w, original: semverString(w) }, 'semver.Version');
-  };
-  const methods: FuncMap = {
-    Compare: goFunc(['any'], (o: unknown) => BigInt(compareSemVer(v, versionOf(o)))),
-    LessThan: goFunc(['any'], (o: unknown) => compareSemVer(v, versionOf(o)) < 0),
-    LessThanEqual: goFunc(['any'], (o: unknown) => compareSemVer(v, versionOf(o)) <= 0),
-    GreaterThan: goFunc(['any'], (o: unknown) => compareSemVer(v, versionOf(o)) > 0),
-    GreaterThanEqual: goFunc(['any'], (o: unknown) => compareSemVer(v, versionOf(o)) >= 0),
-    Equal: goFunc(['any'], (o: unknown) => compareSemVer(v, versionOf(o)) === 0),
-    IncPatch: goFunc([], () => (v.pre !== '' ? inc({ major: v.major, minor: v.minor, patch: v.patch }) : inc({ major: v.major, minor: v.minor, patch: v.patch + 1n }))),
-    IncMinor: goFunc([], () => inc({ major: v.major, minor: v.minor + 1n, patch: 0n })),
-    IncMajor: goFunc([], () => inc({ major: v.major + 1n, minor: 0n, patch: 0n })),
-    String: goFunc([], () => text),
-    MarshalJSON: goFunc([], () => JSON.stringify(text)),
-    MarshalText: goFunc([], () => text),
-  };
-  // Major, Minor and Patch are methods returning uint64.
+  const vPrefix = v.original.startsWith('v') ? 'v' : '';
+  const next = (w: Omit<SemVer, 'original'>) => semverValue({ ...w, original: vPrefix + semverString({ ...w, original: '' }) }, false);
   const uint64 = (x: bigint) => new GoInt('uint64', x);
-  const fields = { Major: uint64(v.major), Minor: uint64(v.minor), Patch: uint64(v.patch), Prerelease: v.pre, Metadata: v.metadata, Original: v.original };
-  return new GoStruct(typeName, fields, text, methods);
+  const methods: FuncMap = {
+    String: goFunc([], () => text),
+    Major: goFunc([], () => uint64(v.major)),
+    Minor: goFunc([], () => uint64(v.minor)),
+    Patch: goFunc([], () => uint64(v.patch)),
+    Prerelease: goFunc([], () => v.pre),
+    Metadata: goFunc([], () => v.metadata),
+    IncPatch: goFunc([], () => next({ ...v, pre: '', metadata: '', patch: v.pre !== '' ? v.patch : v.patch + 1n })),
+    IncMinor: goFunc([], () => next({ ...v, pre: '', metadata: '', patch: 0n, minor: v.minor + 1n })),
+    IncMajor: goFunc([], () => next({ ...v, pre: '', metadata: '', patch: 0n, minor: 0n, major: v.major + 1n })),
+    SetPrerelease: goFunc(['string'], (pre: string) => {
+      if (pre !== '') validatePart(pre, 'prerelease');
+      return next({ ...v, pre });
+    }),
+    SetMetadata: goFunc(['string'], (metadata: string) => {
+      if (metadata !== '') validatePart(metadata, 'metadata');
+      return next({ ...v, metadata });
+    }),
+    MarshalJSON: goFunc([], () => goBytes(goJsonString(text))),
+    MarshalText: goFunc([], () => goBytes(text)),
+    Value: goFunc([], () => text),
+    ...(pointer
+      ? {
+          Original: goFunc([], () => v.original),
+          Compare: goFunc(['*semver.Version'], (o: GoPointer | null) => BigInt(compareSemVer(v, versionOf(o)))),
+          LessThan: goFunc(['*semver.Version'], (o: GoPointer | null) => compareSemVer(v, versionOf(o)) < 0),
+          LessThanEqual: goFunc(['*semver.Version'], (o: GoPointer | null) => compareSemVer(v, versionOf(o)) <= 0),
+          GreaterThan: goFunc(['*semver.Version'], (o: GoPointer | null) => compareSemVer(v, versionOf(o)) > 0),
+          GreaterThanEqual: goFunc(['*semver.Version'], (o: GoPointer | null) => compareSemVer(v, versionOf(o)) >= 0),
+          Equal: goFunc(['*semver.Version'], (o: GoPointer | null) => o !== null && compareSemVer(v, versionOf(o)) === 0),
+        }
+      : {}),
+  };
+  const fields = { major: uint64(v.major), minor: uint64(v.minor), patch: uint64(v.patch), pre: v.pre, metadata: v.metadata, original: v.original };
+  const struct = new GoStruct('semver.Version', fields, text, methods);
+  VERSIONS.set(struct, v);
+  return pointer ? new GoPointer('*semver.Version', struct) : struct;
 }
 
 export const semverFuncs: FuncMap = {

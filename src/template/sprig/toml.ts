@@ -3,11 +3,13 @@
 // of tables get [headers] indented two spaces per level, a blank line goes before each top-level table,
 // nil values are left out, and the Encoder's errors are returned as the text.
 import { GoCallError } from '../functions.ts';
-import { GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../values.ts';
+import { GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isExported, isGoMap, isNilContainer } from '../values.ts';
 import { compareBytes, formatFloat, goTypeName } from '../goFormat.ts';
-import { formatGoTime, goTimeOf, RFC3339_NANO } from '../goTime.ts';
+import { formatGoTime, RFC3339_NANO } from '../goTime.ts';
+import { goTimeOf } from '../goTimeValue.ts';
 import { tomlKey, tomlString } from '../../emit/containerd/toml.ts';
 import { GoComplex } from '../goComplex.ts';
+import { goString } from '../goBytes.ts';
 
 /** An error the Encoder returns (toToml gives its text); other failures are Go panics. */
 export class TomlEncodeError extends Error {}
@@ -19,8 +21,12 @@ const keyText = (k: Key) => k.map(tomlKey).join('.');
 
 /** eindirect: through pointers (and interfaces) to the value. */
 function deref(v: unknown): unknown {
-  while (v instanceof GoPointer && v.elem !== null) v = v.elem;
-  return v;
+  for (;;) {
+    if (v instanceof GoPointer && v.elem !== null) v = v.elem;
+    // A Stringer that is not a TextMarshaler is its value (time.Month an integer); time.Duration is text.
+    else if (v instanceof GoStringer && !v.marshalsText && v.typeName !== 'time.Duration') v = v.value;
+    else return v;
+  }
 }
 
 const isNil = (v: unknown) => v === null || v === undefined || (v instanceof GoPointer && v.elem === null) || isNilContainer(v);
@@ -29,7 +35,7 @@ const isNil = (v: unknown) => v === null || v === undefined || (v instanceof GoP
 const marshalText = (v: unknown): string | undefined => {
   if (v instanceof GoStringer) return v.text;
   const m = v instanceof GoStruct ? v.methods?.MarshalText : undefined;
-  return m === undefined ? undefined : String(m.call());
+  return m === undefined ? undefined : goString(m.call() as Uint8Array);
 };
 const isMarshaler = (v: unknown) => v instanceof GoStringer || (v instanceof GoStruct && v.methods?.MarshalText !== undefined);
 
@@ -195,7 +201,7 @@ class Encoder {
   }
 
   private struct(key: Key, s: GoStruct, inline: boolean): void {
-    const names = Object.keys(s.fields);
+    const names = Object.keys(s.fields).filter(isExported);
     const direct: number[] = [];
     const sub: number[] = [];
     names.forEach((n, i) => (isTable(s.fields[n]) ? sub : direct).push(i));

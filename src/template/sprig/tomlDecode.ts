@@ -4,7 +4,8 @@
 // []map[string]interface{} for arrays of tables) and failing with the same ParseError texts,
 // "toml: line N (last key "k"): message".
 import { GoCallError } from '../functions.ts';
-import { goTimeValue, LOCAL, parseGoTime, RFC3339_NANO, type GoLocation } from '../goTime.ts';
+import { LOCAL, parseGoTime, RFC3339_NANO, type GoLocation } from '../goTime.ts';
+import { goTimeValue } from '../goTimeValue.ts';
 import { goQuote } from '../goStrconv.ts';
 import { containerType, goSlice, GoInt, type GoMap } from '../values.ts';
 import { goBytes } from '../goBytes.ts';

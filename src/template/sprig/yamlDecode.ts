@@ -8,7 +8,8 @@
 import { GoCallError } from '../functions.ts';
 import { goString, goBytes } from '../goBytes.ts';
 import { parseGoFloat, parseGoInt } from '../goNumbers.ts';
-import { goTimeValue, LOCAL, parseGoTime, UTC } from '../goTime.ts';
+import { LOCAL, parseGoTime, UTC } from '../goTime.ts';
+import { goTimeValue } from '../goTimeValue.ts';
 import { sprintf } from '../goFormat.ts';
 import { GoInt, GoKeyedMap, goNilMap, goNilSlice, interfaceKey, type GoMap } from '../values.ts';
 import { base64Decode } from './goStdlib.ts';

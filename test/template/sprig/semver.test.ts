@@ -1,6 +1,9 @@
 // semverCompare and semver (Masterminds/semver 3.4.0), checked against Go.
+import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkCases, type SprigCase } from './sprigCases.ts';
+import { render } from '../engine/goCases.ts';
+import { sprigFuncs } from '../../../src/template/sprig/index.ts';
 
 // Expected results were produced by Go: text/template with sprig 3.3.0 and OSM's dependency versions
 // (semver 3.4.0, xstrings 1.5.0, mergo 1.0.1, cast 1.7.0, decimal 1.4.0), printing each call with %v.
@@ -71,3 +74,21 @@ const CASES: SprigCase[] = [
 ];
 
 test('semver functions return what sprig returns', () => checkCases(CASES));
+
+// Methods of *semver.Version where v3.4.0 differs from the oracle's v3.2.0 (LessThanEqual and
+// GreaterThanEqual are new, SetPrerelease checks empty identifiers, Equal takes nil). Expected results were
+// produced by Go 1.19 with sprig 3.2.3 built against Masterminds/semver v3.4.0.
+test('semver v3.4.0 methods', () => {
+  const r = (t: string) => render(t, null, sprigFuncs);
+  assert.deepEqual(r('{{ $v := semver "1.2.3" }}{{ $v.LessThanEqual $v }} {{ $v.GreaterThanEqual (semver "1.2.4") }} {{ printf "%s" $v.MarshalText }}'), { out: 'true false 1.2.3' });
+  assert.deepEqual(r('{{ (semver "1.2.3").Equal nil }}'), { out: 'false' });
+  assert.deepEqual(r('{{ (semver "1.2.3").SetPrerelease "a..b" }}'), {
+    err: 'template: t:1:19: executing "t" at <(semver "1.2.3").SetPrerelease>: error calling SetPrerelease: invalid prerelease string',
+  });
+  assert.deepEqual(r('{{ (semver "1.2.3").SetPrerelease "01" }}'), {
+    err: 'template: t:1:19: executing "t" at <(semver "1.2.3").SetPrerelease>: error calling SetPrerelease: version segment starts with 0',
+  });
+  assert.deepEqual(r('{{ (semver "1.2.3").SetMetadata "é" }}'), {
+    err: 'template: t:1:19: executing "t" at <(semver "1.2.3").SetMetadata>: error calling SetMetadata: invalid metadata string',
+  });
+});
