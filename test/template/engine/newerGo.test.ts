@@ -1,12 +1,12 @@
 // Behaviour of Go releases newer than the 1.19 oracle, which OSM (built with a current Go) has:
-// range over an integer (Go 1.22), {{else with}} (Go 1.23), range assigning existing variables, and
-// strings.Split on an empty separator keeping invalid bytes.
+// range over an integer (Go 1.22), {{else with}} (Go 1.23), range assigning existing variables,
+// strings.Split on an empty separator keeping invalid bytes, and time.Time's newer methods and checks.
 // Expectations follow current Go's documentation and sources; Go 1.19 rejects the first two and got the
 // third wrong (it overwrote whatever variable was on top of its stack).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { render } from './goCases.ts';
-import { sprigFuncs } from '../../../src/template/sprig/index.ts';
+import { osmTemplateFuncs, sprigFuncs } from '../../../src/template/sprig/index.ts';
 
 test('Go 1.22: range over an integer n visits 0..n-1 as dot and as the element variable', () => {
   assert.deepEqual(render('{{ range 3 }}{{ . }}{{ end }}'), { out: '012' });
@@ -61,4 +61,30 @@ test('current Go: splitting on an empty separator keeps an invalid byte as it is
   const cut = '{{ $s := substr 0 2 "日" }}';
   assert.deepEqual(render(`${cut}{{ range splitList "" $s }}{{ printf "%q " . }}{{ end }}`, null, sprigFuncs), { out: '"\\xe6" "\\x97" ' });
   assert.deepEqual(render(`${cut}{{ range $k, $v := split "" $s }}{{ $k }}={{ printf "%q " $v }}{{ end }}`, null, sprigFuncs), { out: '_0="\\xe6" _1="\\x97" ' });
+});
+
+const t = (s: string) => `{{ $t := (fromToml "a = ${s}").a }}`;
+
+test('Go 1.20: Time.Compare', () => {
+  assert.deepEqual(render(t('1979-05-27T07:32:00Z') + '{{ $t.Compare $t }} {{ $t.Compare ($t.Add 1) }} {{ ($t.Add 1).Compare $t }} {{ printf "%T" ($t.Compare $t) }}', null, osmTemplateFuncs), {
+    out: '0 -1 1 int',
+  });
+});
+
+test('Go 1.20: JSON and text of a time refuse a zone offset of 24 hours, which RFC 3339 cannot write', () => {
+  // time.appendStrictRFC3339; Go 1.19 checked only the year.
+  assert.deepEqual(render(t('1985-06-18T17:04:07+24:00') + '[{{ toJson $t }}] [{{ toYaml $t }}]', null, osmTemplateFuncs), { out: '[] [1985-06-18T17:04:07+24:00]' });
+  assert.deepEqual(render(t('1985-06-18T17:04:07+24:00') + '{{ mustToJson $t }}', null, osmTemplateFuncs), {
+    err: 'template: t:1:59: executing "t" at <mustToJson $t>: error calling mustToJson: json: error calling MarshalJSON for type time.Time: Time.MarshalJSON: timezone hour outside of range [0,23]',
+  });
+  assert.deepEqual(render(t('1985-06-18T17:04:07+24:00') + '{{ $t.MarshalText }}', null, osmTemplateFuncs), {
+    err: 'template: t:1:61: executing "t" at <$t.MarshalText>: error calling MarshalText: Time.MarshalText: timezone hour outside of range [0,23]',
+  });
+});
+
+test('Go 1.24: Time.AppendText and Time.AppendBinary', () => {
+  // They append what MarshalText and MarshalBinary return (those bytes from the Go 1.19 oracle).
+  assert.deepEqual(render(t('1979-05-27T07:32:00Z') + '{{ printf "%s" ($t.AppendText nil) }}|{{ $t.AppendText $t.MarshalBinary | len }}|{{ $t.AppendBinary nil }}', null, osmTemplateFuncs), {
+    out: '1979-05-27T07:32:00Z|35|[1 0 0 0 14 137 64 78 112 0 0 0 0 255 255]',
+  });
 });
