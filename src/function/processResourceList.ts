@@ -18,7 +18,7 @@ import { EMBEDDED_PROFILES } from '../profiles/embeddedProfiles.ts';
 import { osmTemplateFuncs } from '../template/sprig/index.ts';
 import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
 import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
-import { emptyState, isStateObject, readState, stateKey, stateObject, STATE_PATH, type RenderState } from '../gitops/renderState.ts';
+import { emptyState, isStateObject, readState, stateKey, stateObject, STATE_PATH, type MachineDeploymentState, type RenderState } from '../gitops/renderState.ts';
 import { syncAnnotations } from '../gitops/syncAnnotations.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
 import { ResourceError, type Result } from './results.ts';
@@ -35,17 +35,48 @@ interface Classified {
 }
 
 export function processResourceList(list: ResourceList, env: Environment): OutputList {
-  const secrets = new SecretRegistry();
-  registerInputSecrets(secrets, list.items);
-  const out = renderResourceList(list, env, secrets);
-  return { ...out, results: secrets.redactResults([...out.results]) };
+  const plan = planRender(list, env);
+  if (!isRenderPlan(plan)) return plan;
+  const outcomes = plan.machineDeployments.map((_, i) => renderMachineDeploymentAt(plan, i));
+  return finishRender(plan, outcomes);
 }
 
-function renderResourceList(list: ResourceList, env: Environment, secrets: SecretRegistry): OutputList {
+/**
+ * Everything a run decides before rendering: config, classified items, cluster facts. Built the same way
+ * from the same input by every thread that renders (see parallelRender.ts), so MachineDeployment `i` is the
+ * same everywhere.
+ */
+export interface RenderPlan {
+  list: ResourceList;
+  config: OsmConfig;
+  classified: Classified;
+  inputs: RenderInputs | undefined;
+  secrets: SecretRegistry;
+  results: Result[];
+  nextState: RenderState;
+  generated: GeneratedOutput;
+  machineDeployments: ReadonlyArray<{ item: InputItem; md: MachineDeployment }>;
+}
+
+/** What rendering one MachineDeployment gives: output entries (identity + text), results, its revision state. */
+export interface MachineDeploymentOutcome {
+  objects: Array<{ id: string; entry: string }>;
+  results: Result[];
+  state?: { key: string; value: MachineDeploymentState };
+}
+
+export function isRenderPlan(p: RenderPlan | OutputList): p is RenderPlan {
+  return 'classified' in p;
+}
+
+/** Config, classification, profile checks and cluster facts; an OutputList when that already failed. */
+export function planRender(list: ResourceList, env: Environment): RenderPlan | OutputList {
+  const secrets = new SecretRegistry();
+  registerInputSecrets(secrets, list.items);
   const results: Result[] = [];
   const configRef = list.functionConfig ? refOf(list.functionConfig) : undefined;
   const configFile = list.functionConfig ? fileOf(list.functionConfig) : undefined;
-  const failed = (): OutputList => ({ kept: [...list.items].sort(compareItems), generated: [], results: sortResults(results) });
+  const failed = () => failedOutput(list, results, secrets);
 
   let config: OsmConfig;
   try {
@@ -72,8 +103,8 @@ function renderResourceList(list: ResourceList, env: Environment, secrets: Secre
   }
   if (hasError(results)) return failed();
 
+  let inputs: RenderInputs | undefined;
   if (c.machineDeployments.length > 0) {
-    let inputs: RenderInputs;
     try {
       // Only inputs count as facts: our own previous output (e.g. derived token Secrets) must not feed back.
       const facts = collectClusterFacts(config, c.kept, env);
@@ -86,22 +117,41 @@ function renderResourceList(list: ResourceList, env: Environment, secrets: Secre
       results.push(toResult(e, configRef, configFile));
       return failed();
     }
-    const owners = new Map<string, string>();
-    for (const { item, md } of c.machineDeployments) {
-      const rendered = renderOne(item, md, list, c, inputs, nextState, results);
-      for (const obj of rendered) {
-        const id = identityOf(obj as KrmObject);
-        const owner = owners.get(id);
-        if (owner !== undefined) {
-          results.push(toResult(new ResourceError(`${id} would be generated for both ${owner} and ${md.namespace}/${md.name}`, 'metadata.name'), refOf(item.object), fileOf(item.object)));
-          continue;
-        }
-        owners.set(id, `${md.namespace}/${md.name}`);
-        generated.add(withPathAnnotations(obj, generatedPath(md, obj as KrmObject, config.gitops.split)));
-      }
-    }
-    if (hasError(results)) return failed();
   }
+  return { list, config, classified: c, inputs, secrets, results, nextState, generated, machineDeployments: c.machineDeployments };
+}
+
+/** Renders the plan's MachineDeployment `index`; depends on nothing but the plan, so any thread can do it. */
+export function renderMachineDeploymentAt(plan: RenderPlan, index: number): MachineDeploymentOutcome {
+  const { item, md } = plan.machineDeployments[index]!;
+  const outcome: MachineDeploymentOutcome = { objects: [], results: [] };
+  const rendered = renderOne(item, md, plan, outcome);
+  for (const obj of rendered) {
+    const annotated = withPathAnnotations(obj, generatedPath(md, obj as KrmObject, plan.config.gitops.split));
+    outcome.objects.push({ id: identityOf(annotated as KrmObject), entry: generatedEntry(plan.list, annotated) });
+  }
+  return outcome;
+}
+
+/** Collision checks, the render state and the output, from every MachineDeployment's outcome in plan order. */
+export function finishRender(plan: RenderPlan, outcomes: readonly MachineDeploymentOutcome[]): OutputList {
+  const { list, config, classified: c, results, nextState, generated } = plan;
+  const owners = new Map<string, string>();
+  outcomes.forEach((outcome, i) => {
+    const { item, md } = plan.machineDeployments[i]!;
+    results.push(...outcome.results);
+    if (outcome.state) nextState.machineDeployments.set(outcome.state.key, outcome.state.value);
+    for (const { id, entry } of outcome.objects) {
+      const owner = owners.get(id);
+      if (owner !== undefined) {
+        results.push(toResult(new ResourceError(`${id} would be generated for both ${owner} and ${md.namespace}/${md.name}`, 'metadata.name'), refOf(item.object), fileOf(item.object)));
+        continue;
+      }
+      owners.set(id, `${md.namespace}/${md.name}`);
+      generated.addEntry(id, entry);
+    }
+  });
+  if (hasError(results)) return failedOutput(list, results, plan.secrets);
 
   if (c.machineDeployments.length > 0 || nextState.profiles.size > 0) {
     const state = stateObject(config.namespace, nextState);
@@ -109,7 +159,11 @@ function renderResourceList(list: ResourceList, env: Environment, secrets: Secre
   }
   // Generated objects replace input items of the same identity (kustomize/kpt upsert semantics).
   const kept = c.kept.filter((i) => !generated.ids.has(identityOf(i.object)));
-  return { kept: kept.sort(compareItems), generated: generated.entries, results: sortResults(results) };
+  return { kept: kept.sort(compareItems), generated: generated.entries, results: plan.secrets.redactResults(sortResults(results)) };
+}
+
+function failedOutput(list: ResourceList, results: Result[], secrets: SecretRegistry): OutputList {
+  return { kept: [...list.items].sort(compareItems), generated: [], results: secrets.redactResults(sortResults(results)) };
 }
 
 /** Generated objects, written out as soon as they are made: a run keeps their text and identities only. */
@@ -120,8 +174,12 @@ class GeneratedOutput {
   constructor(private readonly list: ResourceList) {}
 
   add(obj: Record<string, unknown>): void {
-    this.ids.add(identityOf(obj as KrmObject));
-    this.entries.push(generatedEntry(this.list, obj));
+    this.addEntry(identityOf(obj as KrmObject), generatedEntry(this.list, obj));
+  }
+
+  addEntry(id: string, entry: string): void {
+    this.ids.add(id);
+    this.entries.push(entry);
   }
 }
 
@@ -185,21 +243,21 @@ function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmCon
   }
 }
 
-function renderOne(
-  item: InputItem, md: MachineDeployment, list: ResourceList, c: Classified, inputs: RenderInputs, nextState: RenderState, results: Result[],
-): Record<string, unknown>[] {
+function renderOne(item: InputItem, md: MachineDeployment, plan: RenderPlan, outcome: MachineDeploymentOutcome): Record<string, unknown>[] {
+  const { list, classified: c } = plan;
+  const inputs = plan.inputs!;
   const { config } = inputs;
   let osp: ProfileEntry;
   try {
     osp = selectOperatingSystemProfile(md, c.profiles, config.namespace);
     const key = stateKey(md.namespace, md.name);
     const decision = decideRevision(md.annotations, (item.object.spec as any)?.template, c.previousState.machineDeployments.get(key));
-    nextState.machineDeployments.set(key, decision.state);
+    outcome.state = { key, value: decision.state };
     // What OSM would see in the cluster: the Git annotations plus machine-controller's revision.
     const inCluster: MachineDeployment = { ...md, annotations: { ...md.annotations, [REVISION_ANNOTATION]: decision.revision } };
     const rendered = renderMachineDeployment(inCluster, osp, inputs);
     for (const f of rendered.findings) {
-      results.push({ severity: f.severity, message: f.message, resourceRef: refOf(item.object), field: { path: 'spec.template.spec.providerSpec.value.cloudProvider' }, ...fileOf(item.object) });
+      outcome.results.push({ severity: f.severity, message: f.message, resourceRef: refOf(item.object), field: { path: 'spec.template.spec.providerSpec.value.cloudProvider' }, ...fileOf(item.object) });
     }
     if (rendered.findings.some((f) => f.severity === 'error')) return [];
     const objects = rendered.objects;
@@ -213,7 +271,7 @@ function renderOne(
     const target = idx !== undefined && idx >= 0 ? list.items[idx]!.object : item.object;
     const r = toResult(e, refOf(target), fileOf(target));
     if (target !== item.object) r.message = `rendering MachineDeployment ${md.namespace}/${md.name}: ${r.message}`;
-    results.push(r);
+    outcome.results.push(r);
     return [];
   }
 }
