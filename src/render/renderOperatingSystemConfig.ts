@@ -5,6 +5,7 @@
 //   text is interpreted a second time, as upstream);
 // - units and modules are copied, not rendered; permissions 0 become 644;
 // - registry hosts.toml files are appended to provisioningConfig, sorted by path.
+import { replaceRawBytes } from '../template/goBytes.ts';
 import { TemplateError } from '../template/index.ts';
 import { ResourceError } from '../function/results.ts';
 import type { CloudInitModules, File, OperatingSystemConfigSpec, OperatingSystemProfileSpec, OSPConfig, OSCConfig, ProvisioningUtility } from '../model/operatingSystemProfile.ts';
@@ -76,7 +77,10 @@ function renderConfigFiles(cfg: OSPConfig, path: string, ctx: RenderContext, pha
     if (inline === undefined || inline === null || typeof inline.data !== 'string') {
       throw new ResourceError(`file ${JSON.stringify(file?.path)} has no content.inline.data`, `${field}.content.inline.data`);
     }
-    const data = runTemplate(file.path, [inline.data, ...defines], ctx, `${field}.content.inline.data`, `failed to render ${phase} file templates: failed to populate OSP file template: failed to parse OSP file [${file.path}] template`);
+    const rendered = runTemplate(file.path, [inline.data, ...defines], ctx, `${field}.content.inline.data`, `failed to render ${phase} file templates: failed to populate OSP file template: failed to parse OSP file [${file.path}] template`);
+    // OSM's Secrets are made from the OSC as the API server stored it: its JSON makes each byte that is not
+    // UTF-8 a U+FFFD. (The named templates above keep their bytes: Go parses them as template text.)
+    const data = replaceRawBytes(rendered);
     const out: File = { path: file.path, permissions: file.permissions || 644, content: { inline: { ...inline, data } } };
     return out;
   });
