@@ -34,7 +34,7 @@ function main(argv: string[]): number {
     out(USAGE);
     return 0;
   }
-  if (command === 'template') return runTemplateCommand(rest, { stdout: out, stderr: err, readFile: (p) => readFileSync(p, 'utf8') });
+  if (command === 'template') return runTemplateCommand(rest, { stdout: out, stdoutBytes: (b) => writeAllSync(1, b), stderr: err, readFile: (p) => readFileSync(p, 'utf8') });
   const io: CommandIO = { stdout: out, stderr: err, env: process.env, cwd: process.cwd() };
   if (command === 'hydrate') return runHydrateCommand(rest, io);
   if (command === 'generate') return runArgoCDGenerateCommand(rest, io);

@@ -1,6 +1,6 @@
 // `osm-krm template FILE --data DATA.json [--name NAME] [--funcs builtin|sprig|osm]`: renders one OSP
 // template the way OSM would, so OSP authors can try templates without a cluster.
-//   exit 0: rendered text on stdout (exactly, no newline added)
+//   exit 0: rendered text on stdout (exactly Go's bytes, no newline added)
 //   exit 1: the template's parse/exec error (Go's message), unreadable files or invalid JSON, on stderr
 //   exit 2: usage error
 // `args` are the arguments after the `template` sub-command.
@@ -9,10 +9,13 @@ import type { FuncMap } from '../template/functions.ts';
 import { CommandError, runSubcommand, UsageError } from './commandIO.ts';
 import { newTemplate, TemplateError } from '../template/index.ts';
 import { JsonDataError, parseGoJson } from '../template/jsonData.ts';
+import { goBytes } from '../template/goBytes.ts';
 import { osmTemplateFuncs, sprigFuncs } from '../template/sprig/index.ts';
 
 export interface TemplateCommandIo {
   stdout: (s: string) => void;
+  /** The rendering: Go's bytes, which need not be UTF-8 (`b64dec` of binary data). */
+  stdoutBytes: (b: Uint8Array) => void;
   stderr: (s: string) => void;
   readFile: (path: string) => string;
 }
@@ -100,7 +103,7 @@ export function runTemplateCommand(args: string[], io: TemplateCommandIo): numbe
       const funcs = FUNC_MAPS[opts.funcs];
       const t = newTemplate(opts.name ?? opts.file, funcs === undefined ? undefined : { funcs });
       t.parse(source);
-      io.stdout(t.execute(data));
+      io.stdoutBytes(goBytes(t.execute(data)));
       return 0;
     } catch (e) {
       if (e instanceof CommandError) throw e;

@@ -2,8 +2,8 @@
 // modules (~12 ms of start-up, measured); a KRM function writes its output once, so fs.writeSync is enough.
 import { writeSync } from 'node:fs';
 
-export function writeAllSync(fd: number, text: string): void {
-  const buffer = Buffer.from(text, 'utf8');
+export function writeAllSync(fd: number, text: string | Uint8Array): void {
+  const buffer = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   let offset = 0;
   while (offset < buffer.length) {
     try {

@@ -6,19 +6,32 @@ import { runTemplateCommand } from '../../src/cli/templateCommand.ts';
 import { runOracle } from '../template/oracle/oracle.ts';
 import { parseGoJson } from '../../src/template/jsonData.ts';
 
-function run(args: string[], files: Record<string, string>): { code: number; stdout: string; stderr: string } {
-  let stdout = '';
+function runBytes(args: string[], files: Record<string, string>): { code: number; stdout: Buffer; stderr: string } {
+  const stdout: Buffer[] = [];
   let stderr = '';
   const code = runTemplateCommand(args, {
-    stdout: (s) => (stdout += s),
+    stdout: (s) => stdout.push(Buffer.from(s, 'utf8')),
+    stdoutBytes: (b) => stdout.push(Buffer.from(b)),
     stderr: (s) => (stderr += s),
     readFile: (p) => {
       if (!Object.prototype.hasOwnProperty.call(files, p)) throw new Error(`ENOENT: no such file or directory, open '${p}'`);
       return files[p]!;
     },
   });
-  return { code, stdout, stderr };
+  return { code, stdout: Buffer.concat(stdout), stderr };
 }
+
+function run(args: string[], files: Record<string, string>): { code: number; stdout: string; stderr: string } {
+  const r = runBytes(args, files);
+  return { ...r, stdout: r.stdout.toString('utf8') };
+}
+
+test('prints Go\'s bytes, also where they are not UTF-8', () => {
+  // 0xff, then "é" cut after its first byte by Go's byte-wise substr, then a whole "é".
+  const r = runBytes(['t'], { t: '{{ "/w==" | b64dec }}{{ substr 0 1 "é" }}é' });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual([...r.stdout], [0xff, 0xc3, 0xc3, 0xa9]);
+});
 
 test('renders FILE with --data and prints exactly the output', () => {
   const r = run(['t.tmpl', '--data', 'd.json'], {
