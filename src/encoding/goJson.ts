@@ -33,7 +33,7 @@ export function goJsonString(s: string): string {
         i++;
         continue;
       }
-      rep = '\ufffd';
+      rep = '\\ufffd';
     }
     if (rep !== undefined) {
       out += s.slice(start, i) + rep;
