@@ -176,7 +176,12 @@ export class GoStruct {
 }
 
 /** Go's IsExported: a name starting with an upper-case letter. */
-export const isExported = (name: string) => /^\p{Lu}/u.test(name);
+export const isExported = (name: string): boolean => {
+  // ASCII first: field names almost always are, and the Unicode test is the slow part of a field lookup.
+  const c = name.charCodeAt(0);
+  if (c < 0x80) return c >= 0x41 && c <= 0x5a;
+  return /^\p{Lu}/u.test(name);
+};
 
 /** The exported fields of a struct, the ones encoders (JSON, YAML, TOML) see. */
 export const exportedFields = (s: GoStruct): Array<[string, unknown]> => Object.entries(s.fields).filter(([k]) => isExported(k));

@@ -3,12 +3,14 @@
 // in semantics (\s and \w are ASCII-only in Go, $ is end-of-text only, empty matches after a match are
 // skipped by FindAll/ReplaceAll) and, above all, it backtracks: a hostile pattern can hang it. So we parse
 // Go's syntax ourselves (with Go's error messages) and run a Pike VM, whose cost is linear in the input
-// times the program size, like Go's own NFA.
+// times the program size, like Go's own NFA. Only match tests (regexMatch) may take a JS RegExp instead,
+// where it provably answers the same within a bounded cost (goRegexpJs.ts).
 //
 // Differences from Go, on purpose: the program size limit is lower than Go's (MAX_PROGRAM instructions,
 // reported as Go reports its own limit), matching is refused when input × program is very large, the
 // nesting-depth limit counts groups only, and Unicode tables are Node's (newer than Go 1.19's).
 
+import { jsMatcher, type JsMatcher } from './goRegexpJs.ts';
 import { canonicalGoString } from '../goBytes.ts';
 
 export class GoRegexpError extends Error {
@@ -55,9 +57,9 @@ const MAX_WORK = 200_000_000;
 
 // A class is a union of items, each a set of ranges or a Unicode property, possibly negated. Under (?i)
 // each item is folded before its own negation, as Go builds classes (so (?i)[\W] keeps excluding K).
-type ClassItem = { ranges: ReadonlyArray<readonly [number, number]>; negated: boolean } | { prop: RegExp; negated: boolean };
+export type ClassItem = { ranges: ReadonlyArray<readonly [number, number]>; negated: boolean } | { prop: RegExp; negated: boolean };
 
-interface CharClass {
+export interface CharClass {
   items: ClassItem[];
   negated: boolean;
   fold: boolean;
@@ -181,7 +183,7 @@ export function foldOrbitsOf(points: Iterable<number>): Map<number, number[]> {
   return out;
 }
 
-function orbit(c: number): readonly number[] {
+export function orbit(c: number): readonly number[] {
   orbits ??= foldOrbitsOf(casedCodePoints());
   return orbits.get(c) ?? [c];
 }
@@ -193,8 +195,9 @@ function classHas(cls: CharClass, c: number): boolean {
 // ---------------------------------------------------------------------------------------------------
 // Syntax tree
 
-type EmptyKind = 'beginLine' | 'endLine' | 'beginText' | 'endText' | 'wordBoundary' | 'noWordBoundary';
+export type EmptyKind = 'beginLine' | 'endLine' | 'beginText' | 'endText' | 'wordBoundary' | 'noWordBoundary';
 
+export type RegexpNode = Node;
 type Node =
   | { op: 'literal'; rune: number; fold: boolean }
   | { op: 'class'; cls: CharClass }
@@ -873,8 +876,12 @@ export class GoRegexp {
   readonly numSubexp: number;
   readonly subexpNames: readonly string[];
 
+  /** A JS RegExp that matches exactly the same strings, where one can be made safely (see goRegexpJs.ts). */
+  private readonly js: JsMatcher | undefined;
+
   constructor(readonly expr: string) {
     const parsed = parse(expr);
+    this.js = jsMatcher(parsed.tree, orbit);
     const c = new Compiler(expr);
     const f = c.compile(simplify(parsed.tree));
     const match = c.prog.length;
@@ -993,6 +1000,12 @@ export class GoRegexp {
   }
 
   matchString(s: string): boolean {
+    if (this.js !== undefined && this.js.applies(s)) return this.js.re.test(s);
+    return this.matchStringWithVM(s);
+  }
+
+  /** matchString without the JS fast path: the reference the fast path is tested against. */
+  matchStringWithVM(s: string): boolean {
     return this.exec(new Input(s), 0, 0) !== null;
   }
 
