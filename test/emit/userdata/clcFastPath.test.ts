@@ -1,10 +1,13 @@
-// The CLC fast path (nodes built by our block parser instead of the `yaml` package) must be invisible: the
-// same decoded config, positions included, and the same errors. Checked on upstream's generator vectors, on
+// The CLC fast paths (decoding our block parser's tree directly, or nodes built from it where that gives
+// up) must be invisible next to the `yaml` package: the same decoded config, positions included, and the
+// same errors. Checked on upstream's generator vectors, on
 // every Flatcar profile of ours rendered for each of its clouds, and on seeded random contents, paths, unit
 // names and SSH keys.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parse } from 'yaml';
+import { LineCounter, parse } from 'yaml';
+import { decodeBlockTree } from '../../../src/emit/userdata/ignition/clcBlockDecode.ts';
+import { prepareForParser } from '../../../src/emit/userdata/ignition/yamlV3.ts';
 import { parseContainerLinuxConfig } from '../../../src/emit/userdata/ignition/clcParse.ts';
 import { renderContainerLinuxConfig } from '../../../src/emit/userdata/ignition/clc.ts';
 import type { UserDataInput } from '../../../src/emit/userdata/input.ts';
@@ -24,6 +27,19 @@ function outcome(run: () => unknown): unknown {
 }
 
 let fastPathTaken = 0;
+let blockDecoded = 0;
+
+/** Whether the config decodes straight from the block tree (no `yaml` nodes built at all). */
+function decodesFromBlockTree(text: string): boolean {
+  const prepared = prepareForParser(text);
+  if (!prepared.ok) return false;
+  const tree = parseBlockYaml(prepared.text);
+  if (tree === undefined) return false;
+  const lines = new LineCounter();
+  lines.addNewLine(0);
+  for (let at = prepared.text.indexOf('\n'); at >= 0; at = prepared.text.indexOf('\n', at + 1)) lines.addNewLine(at + 1);
+  return decodeBlockTree(tree.root, prepared.text, lines) !== undefined;
+}
 
 function assertSame(input: UserDataInput, label: string): void {
   const text = renderContainerLinuxConfig(input);
@@ -31,6 +47,7 @@ function assertSame(input: UserDataInput, label: string): void {
   const full = outcome(() => parseContainerLinuxConfig(text, { fastPath: false }));
   assert.deepEqual(fast, full, `${label}\n${text}`);
   if (parseBlockYaml(text.replace(/\r\n?|\u0085/g, '\n')) !== undefined) fastPathTaken++;
+  if (decodesFromBlockTree(text)) blockDecoded++;
 }
 
 test('upstream generator vectors', () => {
@@ -50,6 +67,7 @@ test('our Flatcar profiles, every cloud: same config, and every one takes the fa
   const r = runOn(resourceList([...mds, ...clusterFacts()], functionConfig()));
   assert.equal(r.exitCode, 0, r.stderr);
   const before = fastPathTaken;
+  const decodedBefore = blockDecoded;
   let configs = 0;
   for (const osc of r.items.filter((i: any) => i.kind === 'OperatingSystemConfig')) {
     for (const secretType of ['bootstrap', 'provisioning'] as const) {
@@ -61,6 +79,7 @@ test('our Flatcar profiles, every cloud: same config, and every one takes the fa
   }
   assert.ok(configs >= 14);
   assert.equal(fastPathTaken - before, configs);
+  assert.equal(blockDecoded - decodedBefore, configs, 'every config of our profiles decodes straight from the block tree');
 });
 
 const LINES = ['echo hi', '', '', '  indented', '\tTab', '   ', '\t', '#!/bin/bash', '# comment', '---', '...', 'key: value', '- item', '|', '>', "'q'", '"q"',
@@ -79,6 +98,7 @@ function content(r: () => number): string {
 test('seeded random contents, paths and unit names: same config or same error', () => {
   const r = rng(Number(process.env.FUZZ_SEED ?? 11));
   const before = fastPathTaken;
+  const decodedBefore = blockDecoded;
   for (let n = 0; n < Number(process.env.FUZZ_COUNT ?? 1500); n++) {
     const files = Array.from({ length: Math.floor(r() * 4) }, () => ({
       path: NAMES[Math.floor(r() * NAMES.length)]!, permissions: [644, 755, 600, 0][Math.floor(r() * 4)]!, content: { inline: { data: content(r) } },
@@ -92,4 +112,35 @@ test('seeded random contents, paths and unit names: same config or same error', 
     assertSame(input, `random #${n}: ${JSON.stringify(parse(JSON.stringify(input.config)))}`);
   }
   assert.ok(fastPathTaken - before > 300, `the fast path took only ${fastPathTaken - before} random configs`);
+  // Both ways out of the block tree are exercised: decoded directly, and given up (then decoded from nodes).
+  const decoded = blockDecoded - decodedBefore;
+  assert.ok(decoded > 200 && decoded < fastPathTaken - before, `decoded straight from the block tree: ${decoded} of ${fastPathTaken - before}`);
+});
+
+test('hand-written configs at the edges of the direct decoding: same config or same error', () => {
+  const file = (body: string) => `passwd:\nstorage:\n  files:\n  - path: '/etc/a'\n${body}systemd:\n  units:\n  - name: a.service\n    enabled: true\n    mask: false\n`;
+  const texts = [
+    file('    mode: 0644\n    mode: 0600\n    filesystem: root\n    contents:\n        inline: |\n          x\n'), // duplicate key
+    file('    mode: 0644\n    user: root\n    contents:\n        inline: x\n'), // unmodelled key
+    file('    mode: 0x1A4\n    contents:\n        inline: x\n'),
+    file('    mode: 420.9\n    contents:\n        inline: x\n'),
+    file('    mode: "0644"\n    contents:\n        inline: x\n'), // a string where ct wants an int
+    file('    mode: ~\n    contents:\n'),
+    file('    mode: 0644\n    contents:\n        inline:\n'),
+    file('    mode: 0644\n    unknown_field: 1\n    contents:\n        inline: x\n'),
+    'passwd:\n  users:\n  - name: core\n    ssh_authorized_keys:\n    - ~\n    - "k"\n    - \'q\'\nstorage:\n  files: []\n',
+    'passwd:\n  users:\n  - ~\n  - name: core\nsystemd:\n  units:\n  - name: a.service\n    enabled: yes\n    mask: off\n  - name: b.service\n    enabled: null\n    mask: 1\n',
+    'systemd:\n  units:\n  - name: a.service\n    dropins:\n    - name: x.conf\n      contents: |\n        [Service]\n    - ~\n',
+    'storage:\n  files:\n  - path: /a\n    contents:\n      inline: |\n        \tTab first\n',
+    '~: x\nstorage:\n',
+    'version: 1\n',
+  ];
+  let decoded = 0;
+  for (const text of texts) {
+    const fast = outcome(() => parseContainerLinuxConfig(text));
+    const full = outcome(() => parseContainerLinuxConfig(text, { fastPath: false }));
+    assert.deepEqual(fast, full, text);
+    if (decodesFromBlockTree(text)) decoded++;
+  }
+  assert.ok(decoded >= 5 && decoded < texts.length, `decoded straight from the block tree: ${decoded} of ${texts.length}`);
 });

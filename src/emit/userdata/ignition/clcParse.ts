@@ -7,6 +7,7 @@ import { parseBlockYaml, type BlockNode } from '../../../io/blockYamlFastPath.ts
 import { goQuote } from '../../../template/goStrconv.ts';
 import { UserDataError } from '../errors.ts';
 import { blockScalarTabError, prepareForParser, resolvePlain, type Resolved } from './yamlV3.ts';
+import { decodeBlockTree, DOUBLE_QUOTED, SINGLE_QUOTED, UNMODELLED } from './clcBlockDecode.ts';
 
 /** yaml.v3's 1-based line and column of a node. */
 export interface Position {
@@ -55,20 +56,6 @@ export interface ClcConfig {
 }
 
 const PARSE_ERROR = 'failed to validate coreos cloud config';
-
-// ct fields we never render. Reaching one means rendered content changed the YAML structure; rather than
-// model all of ct, such input is refused.
-const UNMODELLED: Record<string, readonly string[]> = {
-  config: ['version', 'ignition', 'networkd', 'etcd', 'flannel', 'update', 'docker', 'locksmith'],
-  storage: ['disks', 'raid', 'filesystems', 'directories', 'links'],
-  file: ['user', 'group', 'overwrite', 'append'],
-  contents: ['remote', 'local'],
-  passwd: ['groups'],
-  user: ['password_hash', 'create', 'uid', 'gecos', 'home_dir', 'no_create_home', 'primary_group', 'groups', 'no_user_group', 'system', 'no_log_init', 'shell'],
-  systemd: [],
-  unit: ['enable'],
-  dropin: [],
-};
 
 class Decoder {
   readonly errors: string[] = [];
@@ -220,10 +207,6 @@ class Decoder {
 
 /** libyaml's anchor and alias names: ASCII letters, digits, '-' and '_'. */
 const ANCHOR_NAME = /^[0-9A-Za-z_-]+$/;
-/** Complete one-line quoted scalars; anything else is read differently by the two parsers. */
-const SINGLE_QUOTED = /^'(?:[^'\n]|'')*'$/;
-const DOUBLE_QUOTED = /^"(?:[^"\\\n]|\\.)*"$/;
-
 /**
  * What yaml.v3 refuses (or reads otherwise) and the `yaml` package accepts: entries without a key, a tab
  * where a block scalar's indentation is being detected, anchor names outside [0-9A-Za-z_-]. Quoted scalars
@@ -274,7 +257,17 @@ export function parseContainerLinuxConfig(clc: string, options: { fastPath: bool
   const prepared = prepareForParser(clc);
   if (!prepared.ok) throw new UserDataError(`${PARSE_ERROR}: error: ${prepared.error}`);
   const text = prepared.text;
-  const parsed = (options.fastPath ? parseWithFastPath(text) : undefined) ?? parseWithYamlPackage(text);
+  let parsed: ParsedClc | undefined;
+  if (options.fastPath) {
+    const tree = parseBlockYaml(text);
+    if (tree !== undefined) {
+      const lines = lineCounter(text);
+      const decoded = decodeBlockTree(tree.root, text, lines);
+      if (decoded !== undefined) return decoded;
+      parsed = yamlNodesOf(tree.root, lines);
+    }
+  }
+  parsed ??= parseWithYamlPackage(text);
   const config: ClcConfig = { users: [], files: [], units: [] };
   if (parsed === undefined) return config;
   const { doc, contents, lines } = parsed;
@@ -328,15 +321,20 @@ function parseWithYamlPackage(text: string): ParsedClc | undefined {
 const STYLES = { plain: Scalar.PLAIN, empty: Scalar.PLAIN, single: Scalar.QUOTE_SINGLE, double: Scalar.QUOTE_DOUBLE, literal: Scalar.BLOCK_LITERAL } as const;
 let emptyDocument: Document | undefined;
 
+function lineCounter(text: string): LineCounter {
+  const lines = new LineCounter();
+  lines.addNewLine(0);
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines.addNewLine(at + 1);
+  return lines;
+}
+
 /**
  * The `yaml` package's nodes for a CLC in the plain block subset (src/io/blockYamlFastPath.ts), built
- * directly: the package's per-node cost made parsing most of the cost of Ignition user-data. Same values,
- * styles and offsets as the package gives (test/emit/userdata/clcFastPath.test.ts); undefined for
- * anything else, which the package then parses.
+ * directly, for the general decoder where clcBlockDecode.ts gave up. Same values, styles and offsets as the
+ * package gives (test/emit/userdata/clcFastPath.test.ts); undefined for anything else (flow collections),
+ * which the package then parses.
  */
-function parseWithFastPath(text: string): ParsedClc | undefined {
-  const tree = parseBlockYaml(text);
-  if (tree === undefined) return undefined;
+function yamlNodesOf(root: BlockNode, lines: LineCounter): ParsedClc | undefined {
   const build = (n: BlockNode): Node | undefined => {
     if (n.kind === 'scalar') {
       const scalar = new Scalar(n.text);
@@ -365,11 +363,8 @@ function parseWithFastPath(text: string): ParsedClc | undefined {
     map.range = [n.start, n.start, n.start];
     return map;
   };
-  const contents = build(tree.root);
+  const contents = build(root);
   if (contents === undefined) return undefined;
-  const lines = new LineCounter();
-  lines.addNewLine(0);
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines.addNewLine(at + 1);
   emptyDocument ??= new Document();
   return { doc: emptyDocument, contents, lines };
 }
