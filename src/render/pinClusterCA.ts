@@ -55,7 +55,9 @@ export function pinCurlCommands(text: string, serverURL: string): { text: string
   let pinned = 0;
   // Only the lines naming the server can hold such a command (with their `\` continuation lines).
   for (const [from, to] of linesNaming(text, serverURL)) {
-    const segment = pinSegment(text.slice(from, to), serverURL);
+    const lines = text.slice(from, to);
+    if (!lines.includes('curl')) continue; // a kubeconfig's `server:` line, say
+    const segment = pinSegment(lines, serverURL);
     pinned += segment.pinned;
     for (const e of segment.edits) edits.push({ start: from + e.start, end: from + e.end, replacement: e.replacement });
   }

@@ -410,9 +410,10 @@ export class Executor {
 
   private evalField(dot: Val, fieldName: string, node: Node, args: readonly Node[] | undefined, final: Val, receiver: Val): Val {
     if (receiver.v === undefined) return INVALID; // nil data or a missing key: no value
-    const typ = receiver.iface ? 'interface {}' : goTypeName(receiver.v);
+    // The type name is for error messages only: worked out when one is written.
+    const typ = () => (receiver.iface ? 'interface {}' : goTypeName(receiver.v));
     let v: unknown = receiver.v;
-    if (v === null) this.errorf(`nil pointer evaluating ${typ}.${fieldName}`); // a nil interface
+    if (v === null) this.errorf(`nil pointer evaluating ${typ()}.${fieldName}`); // a nil interface
     while (v instanceof GoPointer && v.elem !== null) v = v.elem;
     if (v instanceof GoStringer) {
       if (v.methods !== undefined && Object.prototype.hasOwnProperty.call(v.methods, fieldName)) {
@@ -429,7 +430,7 @@ export class Executor {
     const hasArgs = (args !== undefined && args.length > 1) || final !== MISSING;
     if (v instanceof GoStruct) {
       if (Object.prototype.hasOwnProperty.call(v.fields, fieldName)) {
-        if (!isExported(fieldName)) this.errorf(`${fieldName} is an unexported field of struct type ${typ}`);
+        if (!isExported(fieldName)) this.errorf(`${fieldName} is an unexported field of struct type ${typ()}`);
         if (hasArgs) this.errorf(`${fieldName} has arguments but cannot be invoked as function`);
         const f = v.fields[fieldName];
         // A nil field value can only be a nil interface{} field.
@@ -445,9 +446,9 @@ export class Executor {
       return r.found ? valOf(r.value, true) : INVALID;
     } else if (v instanceof GoPointer) {
       // A nil pointer (we cannot tell whether its struct has the field; Go says "can't evaluate" if not).
-      this.errorf(`nil pointer evaluating ${typ}.${fieldName}`);
+      this.errorf(`nil pointer evaluating ${typ()}.${fieldName}`);
     }
-    this.errorf(`can't evaluate field ${fieldName} in type ${typ}`);
+    this.errorf(`can't evaluate field ${fieldName} in type ${typ()}`);
   }
 
   // ---- calls ----

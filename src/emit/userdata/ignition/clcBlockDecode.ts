@@ -6,7 +6,7 @@
 import { LineCounter } from 'yaml';
 import type { BlockMap, BlockNode, BlockScalar } from '../../../io/blockYamlFastPath.ts';
 import type { ClcConfig, ClcDropIn, ClcFile, ClcUnit, ClcUser, Position } from './clcParse.ts';
-import { blockScalarTabError, resolvePlain, type Resolved } from './yamlV3.ts';
+import { blockScalarTabError, isNullPlain, resolvePlain, type Resolved } from './yamlV3.ts';
 
 // ct fields we never render. Reaching one means rendered content changed the YAML structure; rather than
 // model all of ct, such input is refused.
@@ -67,7 +67,7 @@ function checkRestrictions(node: BlockNode, text: string): void {
   if (blockScalarTabError(text.slice(headerEnd + 1, node.end)) !== undefined) giveUp();
 }
 
-const isNull = (n: BlockNode): boolean => n.kind === 'scalar' && (n.style === 'plain' || n.style === 'empty') && resolvePlain(n.text).tag === '!!null';
+const isNull = (n: BlockNode): boolean => n.kind === 'scalar' && (n.style === 'plain' || n.style === 'empty') && isNullPlain(n.text);
 
 class BlockDecoder {
   constructor(private readonly text: string, private readonly lines: LineCounter) {}

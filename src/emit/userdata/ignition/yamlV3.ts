@@ -84,6 +84,11 @@ function parseBits(s: string, base: 2 | 8, signed: boolean): bigint | undefined 
 }
 
 /** yaml.v3's resolve() for an untagged plain scalar (timestamps count as strings here: nothing we decode takes one). */
+/** resolvePlain(text).tag === '!!null', without resolving anything else. */
+export function isNullPlain(text: string): boolean {
+  return NULLS.has(text);
+}
+
 export function resolvePlain(text: string): Resolved {
   if (NULLS.has(text)) return { tag: '!!null' };
   if (TRUES.has(text)) return { tag: '!!bool', value: true };
