@@ -5,7 +5,7 @@
 // Trade-off, documented in the README: OSM's tokens live one hour and are refreshed by its controller; a
 // derived token has no controller to refresh it, so it lives until `expiration` (when set) or until the key
 // changes. Rotate by changing the key (every token changes) or by bumping `generation`.
-import { createHmac } from 'node:crypto';
+import { hmacSha256 } from '../encoding/sha256.ts';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 export const BOOTSTRAP_TOKEN_GROUP = 'system:bootstrappers:machine-controller:default-node-token';
@@ -14,7 +14,7 @@ function derive(key: string, purpose: string, length: number): string {
   // Draw from successive HMAC blocks; reject bytes >= 252 so every character is equally likely.
   let out = '';
   for (let block = 0; out.length < length; block++) {
-    const bytes = createHmac('sha256', key).update(`osm-krm/${purpose}/${block}`).digest();
+    const bytes = hmacSha256(key, `osm-krm/${purpose}/${block}`);
     for (const b of bytes) {
       if (b < 252 && out.length < length) out += ALPHABET[b % 36];
     }

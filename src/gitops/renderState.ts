@@ -2,7 +2,7 @@
 // (never applied) holding, per MachineDeployment, the revision it computed and the hash of the template it
 // was computed for, and per OperatingSystemProfile the spec.version and a hash of its spec.
 // kpt and `osm-krm hydrate` feed it back on the next render; kustomize and Argo CD read it from Git.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../encoding/sha256.ts';
 import type { KrmObject } from '../io/resourceList.ts';
 
 export const STATE_NAME = 'osm-krm-state';
@@ -76,7 +76,7 @@ export function stateObject(namespace: string, state: RenderState): Record<strin
 
 /** sha256 over a canonical JSON form (sorted keys), so formatting and key order in Git never matter. */
 export function contentHash(value: unknown): string {
-  return 'sha256:' + createHash('sha256').update(canonicalJson(value)).digest('hex');
+  return 'sha256:' + sha256Hex(canonicalJson(value));
 }
 
 function canonicalJson(v: unknown): string {

@@ -1,5 +1,5 @@
 // The Kubernetes objects OSM writes for one MachineDeployment, named and annotated as OSM names them.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../encoding/sha256.ts';
 import { goJsonStringMap } from '../encoding/goJson.ts';
 import { OSM_API_VERSION, type OperatingSystemConfigSpec } from '../model/operatingSystemProfile.ts';
 import { REVISION_ANNOTATION, machineDeploymentKey, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
@@ -15,7 +15,7 @@ export const kubeletBootstrapSecretName = (md: MachineDeployment) => `${machineD
 
 /** sha256 of Go's json.Marshal(md.metadata.annotations), lowercase hex. */
 export function annotationsHash(annotations: Readonly<Record<string, string>>): string {
-  return createHash('sha256').update(goJsonStringMap(annotations)).digest('hex');
+  return sha256Hex(goJsonStringMap(annotations));
 }
 
 export function rotationAnnotations(md: MachineDeployment, ospVersion: string): Record<string, string> {

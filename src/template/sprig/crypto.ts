@@ -1,11 +1,12 @@
 // sprig's hermetic crypto helpers: digests of a string's bytes, and decryptAES (AES-256-CBC with
 // the IV in front, as encryptAES writes it; encryptAES itself draws a random IV and is left out).
-import { createDecipheriv, createHash } from 'node:crypto';
+// node:crypto is loaded on a template's first call of one of these, not at every start.
+const crypto = () => process.getBuiltinModule('node:crypto') as typeof import('node:crypto');
 import { goFunc, GoCallError, type FuncMap } from '../functions.ts';
 import { base64Decode, CorruptInputError } from './goStdlib.ts';
 import { goBytes, goString } from '../goBytes.ts';
 
-const digest = (algorithm: string) => goFunc(['string'], (s: string) => createHash(algorithm).update(goBytes(s)).digest('hex'));
+const digest = (algorithm: string) => goFunc(['string'], (s: string) => crypto().createHash(algorithm).update(goBytes(s)).digest('hex'));
 
 function adler32(s: string): string {
   let a = 1;
@@ -31,7 +32,7 @@ function decryptAES(password: string, crypt64: string): string {
   if (crypt.length < 16) throw new GoCallError(`runtime error: slice bounds out of range [:16] with capacity ${crypt.length}`);
   const body = crypt.subarray(16);
   if (body.length % 16 !== 0) throw new GoCallError('crypto/cipher: input not full blocks');
-  const decipher = createDecipheriv('aes-256-cbc', key, crypt.subarray(0, 16));
+  const decipher = crypto().createDecipheriv('aes-256-cbc', key, crypt.subarray(0, 16));
   decipher.setAutoPadding(false);
   const plain = Buffer.concat([decipher.update(body), decipher.final()]);
   if (plain.length === 0) throw new GoCallError('runtime error: index out of range [-1]');
