@@ -1,12 +1,12 @@
 // Benchmark inputs: N MachineDeployments spread over the default profiles and their clouds, with the
 // config and cluster facts a real setup has. Deterministic for a given N.
 import { stringify } from 'yaml';
-import { EMBEDDED_PROFILES } from '../src/profiles/embeddedProfiles.ts';
+import { embeddedProfiles } from '../src/profiles/embeddedProfiles.ts';
 
 // Every (default profile, supported cloud) pair, taken in turn: Ubuntu, RHEL, Rocky Linux, Amazon Linux 2 and
 // Flatcar (Ignition and cloud-init), as the function embeds them (the MachineDeployments name them; the
 // profiles themselves are not in the input, as in a real repository).
-const COMBOS: Array<{ profile: string; os: string; cloud: string; osSpec: Record<string, unknown> }> = EMBEDDED_PROFILES.flatMap((p: any) =>
+const COMBOS: Array<{ profile: string; os: string; cloud: string; osSpec: Record<string, unknown> }> = embeddedProfiles().flatMap((p: any) =>
   (p.spec.supportedCloudProviders as Array<{ name: string }>).map((c) => ({
     profile: p.metadata.name as string,
     os: p.spec.osName as string,

@@ -14,7 +14,8 @@ import { validateOperatingSystemProfile } from '../model/validateProfile.ts';
 import { profileKey, selectOperatingSystemProfile, type ProfileEntry } from '../render/selectOperatingSystemProfile.ts';
 import { containerRuntimeOutputs, renderMachineDeployment, type RenderInputs } from '../render/renderMachineDeployment.ts';
 import { TemplateCache } from '../render/templateCache.ts';
-import { EMBEDDED_PROFILES } from '../profiles/embeddedProfiles.ts';
+import { EMBEDDED_PROFILE_NAMES, embeddedProfile } from '../profiles/embeddedProfiles.ts';
+import type { OperatingSystemProfileSpec } from '../model/operatingSystemProfile.ts';
 import { osmTemplateFuncs } from '../template/sprig/index.ts';
 import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
 import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
@@ -226,19 +227,27 @@ function withProfileAnnotation(md: MachineDeployment, config: OsmConfig): boolea
   return true;
 }
 
-/** Embedded default profiles fill in names the inputs do not define; optionally they are emitted too. */
+/**
+ * Embedded default profiles fill in names the inputs do not define; optionally they are emitted too. Each
+ * is parsed and validated when a MachineDeployment first selects it.
+ */
 function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmConfig, generated: GeneratedOutput): void {
-  for (const embedded of EMBEDDED_PROFILES) {
-    const entry = profileEntry(embedded, -1, config.namespace);
-    entry.namespace = config.namespace;
-    entry.origin = { builtin: true };
-    const k = profileKey(entry.namespace, entry.name);
+  for (const name of EMBEDDED_PROFILE_NAMES) {
+    const k = profileKey(config.namespace, name);
     if (profiles.has(k)) continue; // an OSP of the same name in the inputs wins
-    profiles.set(k, entry);
+    let spec: OperatingSystemProfileSpec | undefined;
+    profiles.set(k, {
+      name,
+      namespace: config.namespace,
+      origin: { builtin: true },
+      get spec() {
+        return (spec ??= validateOperatingSystemProfile(embeddedProfile(name)));
+      },
+    });
     if (config.defaultProfiles.emit) {
-      const obj = structuredClone(embedded) as Record<string, any>;
+      const obj = structuredClone(embeddedProfile(name)) as Record<string, any>;
       obj.metadata = { ...obj.metadata, namespace: config.namespace };
-      generated.add(withPathAnnotations(obj, generatedSharedPath(`profiles/${entry.name}.yaml`, obj as KrmObject, config.gitops.split)));
+      generated.add(withPathAnnotations(obj, generatedSharedPath(`profiles/${name}.yaml`, obj as KrmObject, config.gitops.split)));
     }
   }
 }

@@ -1,3 +1,26 @@
 // The default OperatingSystemProfiles shipped inside the function: src/profiles/osp-*.yaml, generated into
 // embeddedProfiles.generated.ts by scripts/generate-embedded-profiles.mjs (a test fails when it is stale).
-export { GENERATED_PROFILES as EMBEDDED_PROFILES } from './embeddedProfiles.generated.ts';
+// A profile is parsed when a run first asks for it.
+import type { KrmObject } from '../io/resourceList.ts';
+import { EMBEDDED_PROFILE_JSON } from './embeddedProfiles.generated.ts';
+
+// In file order (the generated object keeps it), which is the order emitted profiles are written in.
+export const EMBEDDED_PROFILE_NAMES: readonly string[] = Object.keys(EMBEDDED_PROFILE_JSON);
+
+const parsed = new Map<string, KrmObject>();
+
+/** The embedded profile `name` (one of EMBEDDED_PROFILE_NAMES); the same object on every call. */
+export function embeddedProfile(name: string): KrmObject {
+  let p = parsed.get(name);
+  if (p === undefined) {
+    const json = EMBEDDED_PROFILE_JSON[name];
+    if (json === undefined) throw new Error(`no embedded profile ${name}`);
+    parsed.set(name, (p = JSON.parse(json) as KrmObject));
+  }
+  return p;
+}
+
+/** Every embedded profile, in file order. */
+export function embeddedProfiles(): KrmObject[] {
+  return EMBEDDED_PROFILE_NAMES.map(embeddedProfile);
+}

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { runOn, findItem } from '../support/runInProcess.ts';
 import { UPSTREAM_OSM } from '../support/paths.ts';
 import { ARTIFACT_DEFAULTS } from '../../src/profiles/artifactDefaults.ts';
-import { EMBEDDED_PROFILES } from '../../src/profiles/embeddedProfiles.ts';
+import { embeddedProfiles } from '../../src/profiles/embeddedProfiles.ts';
 import { functionConfig, machineDeployment, resourceList, userDataOf } from './support/profileRuns.ts';
 
 const OSP_ANNOTATION = 'k8c.io/operating-system-profile';
@@ -66,10 +66,10 @@ test('defaultProfiles.emit writes the embedded profiles into the output, in the 
   const r = runOn(resourceList([], functionConfig({ namespace: 'osm-system', defaultProfiles: { emit: true } })));
   assert.equal(r.exitCode, 0, r.stderr);
   const emitted = r.items.filter((i: any) => i.kind === 'OperatingSystemProfile');
-  assert.deepEqual(emitted.map((p: any) => p.metadata.name).sort(), (EMBEDDED_PROFILES as any[]).map((p) => p.metadata.name).sort());
+  assert.deepEqual(emitted.map((p: any) => p.metadata.name).sort(), (embeddedProfiles() as any[]).map((p) => p.metadata.name).sort());
   for (const p of emitted) {
     assert.equal(p.metadata.namespace, 'osm-system');
-    const embedded = (EMBEDDED_PROFILES as any[]).find((e) => e.metadata.name === p.metadata.name);
+    const embedded = (embeddedProfiles() as any[]).find((e) => e.metadata.name === p.metadata.name);
     assert.deepEqual(p.spec, embedded.spec);
   }
 });

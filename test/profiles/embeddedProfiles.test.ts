@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
-import { EMBEDDED_PROFILES } from '../../src/profiles/embeddedProfiles.ts';
+import { embeddedProfiles } from '../../src/profiles/embeddedProfiles.ts';
 import { ARTIFACT_DEFAULTS, ARTIFACT_URL_PATTERN, checkArtifactOverrides } from '../../src/profiles/artifactDefaults.ts';
 import { PARSE_OPTIONS } from '../../src/io/yamlSchema.ts';
 import { validateOperatingSystemProfile } from '../../src/model/validateProfile.ts';
@@ -18,7 +18,7 @@ const PROFILES_DIR = join(REPO_ROOT, 'src/profiles');
 const GENERATOR = join(REPO_ROOT, 'scripts/generate-embedded-profiles.mjs');
 const files = readdirSync(PROFILES_DIR).filter((f) => /^osp-.*\.yaml$/.test(f)).sort();
 const texts = new Map(files.map((f) => [f, readFileSync(join(PROFILES_DIR, f), 'utf8')]));
-const embedded = EMBEDDED_PROFILES as any[];
+const embedded = embeddedProfiles() as any[];
 const byName = new Map(embedded.map((p) => [p.metadata.name as string, p]));
 
 test('the generated module is up to date with src/profiles/*.yaml', () => {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { runOn } from '../support/runInProcess.ts';
-import { EMBEDDED_PROFILES } from '../../src/profiles/embeddedProfiles.ts';
+import { embeddedProfiles } from '../../src/profiles/embeddedProfiles.ts';
 import { checkUserDataSize, USER_DATA_LIMITS } from '../../src/render/userDataSizeCheck.ts';
 import { IP_FAMILIES, KUBELET_VERSIONS, TEST_TOKEN, functionConfig, isShellScript, machineDeployment, resourceList, userDataOf, type UserData } from './support/profileRuns.ts';
 import { checkConfigs, ignitionValidate, shellcheck, type Problem } from './support/validators.ts';
@@ -27,7 +27,7 @@ interface Combination {
   provisioning: UserData;
 }
 
-const profiles = EMBEDDED_PROFILES as any[];
+const profiles = embeddedProfiles() as any[];
 
 function renderMatrix(): Combination[] {
   const out: Combination[] = [];

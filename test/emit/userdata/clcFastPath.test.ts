@@ -15,7 +15,7 @@ import { parseBlockYaml } from '../../../src/io/blockYamlFastPath.ts';
 import { GENERATOR_VECTORS } from './generatorVectors.ts';
 import { clusterFacts, functionConfig, machineDeployment, resourceList } from '../../profiles/support/profileRuns.ts';
 import { runOn } from '../../support/runInProcess.ts';
-import { EMBEDDED_PROFILES } from '../../../src/profiles/embeddedProfiles.ts';
+import { embeddedProfiles } from '../../../src/profiles/embeddedProfiles.ts';
 import { rng } from '../../support/rng.ts';
 
 function outcome(run: () => unknown): unknown {
@@ -61,7 +61,7 @@ test('upstream generator vectors', () => {
 });
 
 test('our Flatcar profiles, every cloud: same config, and every one takes the fast path', () => {
-  const flatcar = EMBEDDED_PROFILES.find((p: any) => p.metadata.name === 'osp-flatcar') as any;
+  const flatcar = embeddedProfiles().find((p: any) => p.metadata.name === 'osp-flatcar') as any;
   const mds = (flatcar.spec.supportedCloudProviders as Array<{ name: string }>).map((c) =>
     machineDeployment({ profile: 'osp-flatcar', osName: 'flatcar', cloud: c.name, kubelet: '1.35.1', ipFamily: 'IPv4+IPv6' }));
   const r = runOn(resourceList([...mds, ...clusterFacts()], functionConfig()));
