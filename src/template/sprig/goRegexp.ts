@@ -876,12 +876,13 @@ export class GoRegexp {
   readonly numSubexp: number;
   readonly subexpNames: readonly string[];
 
-  /** A JS RegExp that matches exactly the same strings, where one can be made safely (see goRegexpJs.ts). */
-  private readonly js: JsMatcher | undefined;
+  /** A JS RegExp that matches exactly the same strings, where one can be made safely (see goRegexpJs.ts); made on first use. */
+  private js: JsMatcher | undefined | null = null;
+  private readonly tree: Node;
 
   constructor(readonly expr: string) {
     const parsed = parse(expr);
-    this.js = jsMatcher(parsed.tree, orbit);
+    this.tree = parsed.tree;
     const c = new Compiler(expr);
     const f = c.compile(simplify(parsed.tree));
     const match = c.prog.length;
@@ -1000,6 +1001,7 @@ export class GoRegexp {
   }
 
   matchString(s: string): boolean {
+    if (this.js === null) this.js = jsMatcher(this.tree, orbit);
     if (this.js !== undefined && this.js.applies(s)) return this.js.re.test(s);
     return this.matchStringWithVM(s);
   }
