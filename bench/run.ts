@@ -2,7 +2,8 @@
 //
 // For 1, 10, 100, 1,000 and 10,000 MachineDeployments: median wall time of the whole process, peak RSS
 // (GNU time), and two ratios measured in the same run: against `node -e 0` (start-up floor) and against the
-// IO floor (the same ResourceList parsed and the same output serialized, without rendering).
+// IO floor (the same ResourceList parsed and the same output serialized, without rendering). Each ratio
+// compares two commands run in turn, so machine-speed drift cancels out.
 // Also the cold start on examples/basic and the cost per MachineDeployment at 10,000.
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
@@ -68,11 +69,22 @@ function runs(n: number): number {
   return n <= 100 ? 9 : n <= 1000 ? 5 : 3;
 }
 
-function series(args: string[], stdin: string | undefined, count: number): Measure {
-  measure(args, stdin); // warm the page cache
-  const ms: Measure[] = [];
-  for (let i = 0; i < count; i++) ms.push(measure(args, stdin));
-  return { wallMs: median(ms.map((m) => m.wallMs)), rssMiB: Math.max(...ms.map((m) => m.rssMiB)) };
+const summary = (ms: Measure[]): Measure => ({ wallMs: median(ms.map((m) => m.wallMs)), rssMiB: Math.max(...ms.map((m) => m.rssMiB)) });
+
+/**
+ * Two commands run in turn, `count` times each, so that a ratio of their medians compares them over the same
+ * minutes: on a shared machine the speed drifts by tens of percent between one series and the next.
+ */
+function paired(a: { args: string[]; stdin?: string }, b: { args: string[]; stdin?: string }, count: number): [Measure, Measure] {
+  measure(a.args, a.stdin); // warm the page cache
+  measure(b.args, b.stdin);
+  const as: Measure[] = [];
+  const bs: Measure[] = [];
+  for (let i = 0; i < count; i++) {
+    as.push(measure(a.args, a.stdin));
+    bs.push(measure(b.args, b.stdin));
+  }
+  return [summary(as), summary(bs)];
 }
 
 async function main(): Promise<void> {
@@ -83,8 +95,7 @@ async function main(): Promise<void> {
   });
 
   const rows: string[] = [];
-  const nodeFloor = series(['node', '-e', '0'], undefined, 15);
-  const basic = series(['node', BUNDLE], join(ROOT, 'examples/basic/resourcelist.yaml'), 15);
+  const [nodeFloor, basic] = paired({ args: ['node', '-e', '0'] }, { args: ['node', BUNDLE], stdin: join(ROOT, 'examples/basic/resourcelist.yaml') }, 21);
   rows.push(`| examples/basic (cold start) | ${basic.wallMs.toFixed(1)} | ${basic.rssMiB.toFixed(0)} | ${(basic.wallMs / nodeFloor.wallMs).toFixed(2)}x | – |`);
 
   let perMd = '';
@@ -99,8 +110,7 @@ async function main(): Promise<void> {
     if (real.status !== 0) throw new Error(`function failed on ${n} MDs: ${real.stderr.toString().slice(0, 2000)}`);
     const generatedFile = join(CACHE, `generated-${n}.jsonl`);
     writeGeneratedItems(readFileSync(outputFile), generatedFile);
-    const fn = series(['node', BUNDLE], input, runs(n));
-    const io = series(['node', IO_FLOOR, generatedFile], input, runs(n));
+    const [fn, io] = paired({ args: ['node', BUNDLE], stdin: input }, { args: ['node', IO_FLOOR, generatedFile], stdin: input }, runs(n));
     rows.push(`| ${n} MachineDeployments | ${fn.wallMs.toFixed(1)} | ${fn.rssMiB.toFixed(0)} | ${(fn.wallMs / nodeFloor.wallMs).toFixed(2)}x | ${(fn.wallMs / io.wallMs).toFixed(2)}x (IO floor ${io.wallMs.toFixed(1)} ms) |`);
     if (n === Math.max(...SIZES)) {
       perMd = `Cost per MachineDeployment at ${n}: ${((fn.wallMs - nodeFloor.wallMs) / n).toFixed(3)} ms and ${((fn.rssMiB * 1024) / n).toFixed(1)} KiB of peak RSS.`;
