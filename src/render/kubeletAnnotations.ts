@@ -1,6 +1,6 @@
 // Kubelet settings OSM reads from the MachineDeployment's own annotations
 // (`v1.kubelet-config.machine-controller.kubermatic.io/<Setting>`), typed as OSM types them.
-import { GoPointer, GoStringer } from '../template/values.ts';
+import { goMap, GoPointer, GoStringer } from '../template/values.ts';
 import { ResourceError } from '../function/results.ts';
 import { formatGoDuration, parseGoDuration } from './goDuration.ts';
 
@@ -79,7 +79,7 @@ function keyValueMap(value: string, delimiter: string): Record<string, string> {
     if (i < 0) continue; // malformed pairs are skipped, as OSM does
     Object.defineProperty(m, pair.slice(0, i), { value: pair.slice(i + delimiter.length), enumerable: true, writable: true, configurable: true });
   }
-  return m;
+  return goMap('string', m);
 }
 
 function parseInt32(value: string, name: string, field: string): bigint {

@@ -1,6 +1,6 @@
 // The data OSP templates are executed with: OSM's `filesData` struct, field for field and type for type
 // (pointers stay pointers so `{{ if .HTTPProxy }}` and printing behave as in Go).
-import { GoPointer, GoStringer, GoStruct } from '../template/values.ts';
+import { goMap, goNilMap, goNilSlice, GoPointer, goSlice, GoStringer, GoStruct } from '../template/values.ts';
 import { ResourceError } from '../function/results.ts';
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { kubeletSettingsFromAnnotations } from './kubeletAnnotations.ts';
@@ -55,11 +55,11 @@ export function buildTemplateData(input: TemplateDataInput): GoPointer {
     BootstrapKubeconfig: input.bootstrapKubeconfig,
     InTreeCCMAvailable: input.cloud.inTreeCCMAvailable,
     CNIVersion: '',
-    ClusterDNSIPs: input.clusterDNS.map((ip, i) => {
+    ClusterDNSIPs: goSlice('net.IP', input.clusterDNS.map((ip, i) => {
       const parsed = parseIP(ip);
       if (parsed === undefined) throw new ResourceError(`invalid cluster DNS IP ${JSON.stringify(ip)}`, `spec.clusterDNS[${i}]`);
       return new GoStringer('net.IP', parsed);
-    }),
+    })),
     KubernetesCACert: input.kubernetesCACert,
     HostCACert: input.hostCACert,
     ServerAddress: '',
@@ -70,7 +70,7 @@ export function buildTemplateData(input: TemplateDataInput): GoPointer {
       ? new GoPointer('*providerconfig.NetworkConfig', new GoStruct('providerconfig.NetworkConfig', {
           CIDR: network.cidr ?? '',
           Gateway: network.gateway ?? '',
-          DNS: new GoStruct('providerconfig.DNSConfig', { Servers: network.dns?.servers ?? [] }),
+          DNS: new GoStruct('providerconfig.DNSConfig', { Servers: network.dns?.servers ? goSlice('string', [...network.dns.servers]) : goNilSlice('string') }),
           IPFamily: network.ipFamily ?? '',
         }))
       : new GoPointer('*providerconfig.NetworkConfig', null),
@@ -80,8 +80,8 @@ export function buildTemplateData(input: TemplateDataInput): GoPointer {
     NoProxy: new GoPointer('*string', input.nodeNoProxy === '' ? null : input.nodeNoProxy),
     ContainerRuntimeConfig: input.containerRuntimeConfig,
     ContainerRuntimeAuthConfig: '',
-    KubeletFeatureGates: { ...input.kubeletFeatureGates },
-    RHSubscription: {},
+    KubeletFeatureGates: goMap('bool', { ...input.kubeletFeatureGates }),
+    RHSubscription: goNilMap('string'), // never set by OSM
     NetworkIPFamily: network?.ipFamily ?? '',
     PauseImage: input.pauseImage,
     ...kubeletSettingsFromAnnotations(md.annotations),
@@ -90,7 +90,7 @@ export function buildTemplateData(input: TemplateDataInput): GoPointer {
     ServerURL: input.serverURL,
     SecretName: input.provisioningSecretName,
     BootstrapKubeconfigSecretName: input.bootstrapKubeconfigSecretName,
-    Artifacts: { ...input.artifacts },
+    Artifacts: goMap('string', { ...input.artifacts }),
   };
   return new GoPointer('*' + FILES_DATA_TYPE, new GoStruct(FILES_DATA_TYPE, fields));
 }
