@@ -43,9 +43,8 @@ export function processResourceList(list: ResourceList, env: Environment): Outpu
 }
 
 /**
- * Everything a run decides before rendering: config, classified items, cluster facts. Built the same way
- * from the same input by every thread that renders (see parallelRender.ts), so MachineDeployment `i` is the
- * same everywhere.
+ * Everything a run decides before rendering: config, classified items, cluster facts. Rendering one
+ * MachineDeployment then depends on the plan alone (the render of one never sees another's).
  */
 export interface RenderPlan {
   list: ResourceList;
@@ -122,7 +121,7 @@ export function planRender(list: ResourceList, env: Environment): RenderPlan | O
   return { list, config, classified: c, inputs, secrets, results, nextState, generated, machineDeployments: c.machineDeployments };
 }
 
-/** Renders the plan's MachineDeployment `index`; depends on nothing but the plan, so any thread can do it. */
+/** Renders the plan's MachineDeployment `index`; depends on nothing but the plan. */
 export function renderMachineDeploymentAt(plan: RenderPlan, index: number): MachineDeploymentOutcome {
   const { item, md } = plan.machineDeployments[index]!;
   const outcome: MachineDeploymentOutcome = { objects: [], results: [] };
