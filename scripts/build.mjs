@@ -40,7 +40,9 @@ const loader = `#!/usr/bin/env node
 const { readFileSync, writeFileSync } = require('node:fs');
 const { Script } = require('node:vm');
 const text = readFileSync(__filename, 'latin1'); // ASCII (esbuild escapes the rest), so latin1 is exact and cheaper
-const program = text.slice(text.lastIndexOf(${JSON.stringify(MARKER)}) + ${MARKER.length}, text.lastIndexOf('*/')).replaceAll(${JSON.stringify(CLOSE_ESCAPE)}, '*/');
+// The marker is the first one after this loader (whose own copy above is escaped): a forward search stops
+// there, where a backward one would scan the whole program.
+const program = text.slice(text.indexOf(${JSON.stringify(MARKER)}) + ${MARKER.length}, text.lastIndexOf('*/')).replaceAll(${JSON.stringify(CLOSE_ESCAPE)}, '*/');
 const cachePath = __filename.replace(/\\.cjs$/, '') + '.cache';
 let cachedData;
 try { cachedData = readFileSync(cachePath); } catch {}

@@ -1,10 +1,11 @@
 // The parts of Go's strconv that fmt and templates print with: FormatFloat (every format, exact rounding,
 // round half to even on exact ties), Quote / QuoteToASCII / QuoteRune, CanBackquote and IsPrint.
 import { canonicalGoString } from './goBytes.ts';
+import { lazyRegExp } from './lazyRegExp.ts';
 
 // ---------------------------------------------------------------- IsPrint
 
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+const PRINTABLE = lazyRegExp('^[\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}]$', 'u');
 
 /** unicode.IsPrint / strconv.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
 export function isGoPrintable(cp: number): boolean {

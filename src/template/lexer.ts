@@ -2,6 +2,7 @@
 // positions, trim markers and error texts come out exactly as Go's do. Positions are UTF-16 indices into
 // the JS string (errors convert them to Go's byte columns); lines count '\n' like Go.
 import { goQuote, isGoPrintable } from './goStrconv.ts';
+import { lazyRegExp } from './lazyRegExp.ts';
 
 export type ItemType =
   | 'error' | 'bool' | 'char' | 'charConstant' | 'complex' | 'assign' | 'declare' | 'eof' | 'field'
@@ -52,7 +53,7 @@ const TRIM_MARKER_LEN = 2; // marker plus the space before or after it
 type StateFn = ((l: Lexer) => StateFn) | null;
 
 const isSpace = (r: number) => r === 0x20 || r === 0x09 || r === 0x0d || r === 0x0a;
-const LETTER_OR_DIGIT = /^[\p{L}\p{Nd}]$/u;
+const LETTER_OR_DIGIT = lazyRegExp('^[\\p{L}\\p{Nd}]$', 'u');
 function isAlphaNumeric(r: number): boolean {
   if (r === 0x5f) return true;
   if (r < 0) return false;

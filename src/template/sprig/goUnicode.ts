@@ -4,15 +4,16 @@
 // point by code point and fall back to the simple mapping where JS's would be multi-character.
 
 import { canonicalGoString } from '../goBytes.ts';
+import { lazyRegExp } from '../lazyRegExp.ts';
 
 const SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
-const UPPER = /^\p{Lu}$/u;
-const LOWER = /^\p{Ll}$/u;
-const TITLE = /^\p{Lt}$/u;
-const LETTER = /^\p{L}$/u;
-const DIGIT = /^\p{Nd}$/u;
-const NUMBER = /^\p{N}$/u;
-const PUNCT = /^\p{P}$/u;
+const UPPER = lazyRegExp('^\\p{Lu}$', 'u');
+const LOWER = lazyRegExp('^\\p{Ll}$', 'u');
+const TITLE = lazyRegExp('^\\p{Lt}$', 'u');
+const LETTER = lazyRegExp('^\\p{L}$', 'u');
+const DIGIT = lazyRegExp('^\\p{Nd}$', 'u');
+const NUMBER = lazyRegExp('^\\p{N}$', 'u');
+const PUNCT = lazyRegExp('^\\p{P}$', 'u');
 
 const ch = (c: number) => String.fromCodePoint(c);
 

@@ -3,6 +3,7 @@
 // this one runs ahead and stops at its first error, which is the same as long as the parser handles
 // the items in order: the parser stops at an error item, or at an earlier item it rejects itself.
 import { goQuote, goQuoteRune } from '../goStrconv.ts';
+import { lazyRegExp } from '../lazyRegExp.ts';
 
 export type TomlItemType =
   | 'error' | 'eof' | 'text' | 'string' | 'stringEsc' | 'rawString' | 'multilineString' | 'rawMultilineString'
@@ -32,7 +33,7 @@ const isBinary = (r: number) => r === 0x30 || r === 0x31;
 const isOctal = (r: number) => r >= 0x30 && r <= 0x37;
 export const isHex = (r: number) => isDigit(r) || ((r | 0x20) >= 0x61 && (r | 0x20) <= 0x66);
 const isBareKeyChar = (r: number) => (r >= 0x41 && r <= 0x5a) || (r >= 0x61 && r <= 0x7a) || isDigit(r) || r === 0x5f || r === 0x2d;
-const LETTER = /^\p{L}$/u;
+const LETTER = lazyRegExp('^\\p{L}$', 'u');
 const isLetter = (r: number) => (r < 0x80 ? (r | 0x20) >= 0x61 && (r | 0x20) <= 0x7a : LETTER.test(String.fromCodePoint(r)));
 const hex2 = (n: number) => n.toString(16).padStart(2, '0');
 
