@@ -6,58 +6,15 @@ import { Document, isAlias, isMap, isScalar, isSeq, LineCounter, Pair, parseAllD
 import { parseBlockYaml, type BlockNode } from '../../../io/blockYamlFastPath.ts';
 import { goQuote } from '../../../template/goStrconv.ts';
 import { UserDataError } from '../errors.ts';
-import { blockScalarTabError, prepareForParser, resolvePlain, type Resolved } from './yamlV3.ts';
-import { decodeBlockTree, DOUBLE_QUOTED, SINGLE_QUOTED, UNMODELLED } from './clcBlockDecode.ts';
+import { blockScalarTabError, goBoolOf, goInt64Of, prepareForParser, resolvePlain, type Resolved } from './yamlV3.ts';
+import { decodeBlockTree, DOUBLE_QUOTED, SINGLE_QUOTED } from './clcBlockDecode.ts';
+import { decodeClcConfig, UNMODELLED, type ClcConfig, type ClcDecoder, type Position, type StructKind } from './clcSchema.ts';
 
-/** yaml.v3's 1-based line and column of a node. */
-export interface Position {
-  line: number;
-  column: number;
-}
-
-export interface ClcUser {
-  name: string;
-  sshAuthorizedKeys: string[];
-}
-
-export interface ClcFile {
-  at: Position;
-  path: string;
-  pathAt?: Position;
-  filesystem: string;
-  /** null when the YAML value is null: ct then defaults it to 0644. */
-  mode: bigint | null;
-  modeAt?: Position;
-  inline: string;
-}
-
-export interface ClcDropIn {
-  at: Position;
-  name: string;
-  contents: string;
-}
-
-export interface ClcUnit {
-  at: Position;
-  name: string;
-  nameAt?: Position;
-  /** ct's `enabled` is a *bool: null when absent or null. */
-  enabled: boolean | null;
-  mask: boolean;
-  contents: string;
-  contentsAt?: Position;
-  dropins: ClcDropIn[];
-}
-
-export interface ClcConfig {
-  users: ClcUser[];
-  files: ClcFile[];
-  units: ClcUnit[];
-}
+export type { ClcConfig, ClcDropIn, ClcFile, ClcUnit, ClcUser, Position } from './clcSchema.ts';
 
 const PARSE_ERROR = 'failed to validate coreos cloud config';
 
-class Decoder {
+class Decoder implements ClcDecoder<Node> {
   readonly errors: string[] = [];
 
   constructor(private readonly doc: Document, private readonly lines: LineCounter, private readonly text: string) {}
@@ -70,6 +27,10 @@ class Decoder {
     }
     const p = this.lines.linePos(offset);
     return { line: p.line, column: p.col };
+  }
+
+  position(node: Node): Position {
+    return this.at(this.deref(node));
   }
 
   /** Aliases decode as the node they point at. */
@@ -110,7 +71,7 @@ class Decoder {
    * A struct: calls `field` for each key in document order. Returns false (nothing decoded) when yaml.v3
    * would not decode it: null, a non-mapping (a type error), or duplicate keys.
    */
-  struct(node: Node, goType: string, kind: keyof typeof UNMODELLED, field: (key: string, value: Node) => void): boolean {
+  struct(node: Node, goType: string, kind: StructKind, field: (key: string, value: Node) => void): boolean {
     const n = this.deref(node);
     if (this.isNull(n)) return false;
     if (!isMap(n)) {
@@ -175,33 +136,18 @@ class Decoder {
   int(node: Node): bigint | undefined {
     const n = this.deref(node);
     if (this.isNull(n)) return undefined;
-    if (isScalar(n)) {
-      const r = this.resolved(n);
-      if (r.tag === '!!int') return r.value;
-      if (r.tag === '!!float' && r.value <= 9223372036854775807) {
-        // Go's float64 → int64 conversion; out of range it yields the minimum on amd64.
-        return Number.isFinite(r.value) && r.value > -9223372036854775808 ? BigInt(Math.trunc(r.value)) : -(2n ** 63n);
-      }
-    }
-    this.typeError(n, 'int');
-    return undefined;
+    const v = isScalar(n) ? goInt64Of(this.resolved(n)) : undefined;
+    if (v === undefined) this.typeError(n, 'int');
+    return v;
   }
 
   /** A Go bool, with yaml.v3's YAML 1.1 spellings (yes, on, ...) accepted for typed bools. */
   bool(node: Node): boolean | undefined {
     const n = this.deref(node);
     if (this.isNull(n)) return undefined;
-    if (isScalar(n)) {
-      const r = this.resolved(n);
-      if (r.tag === '!!bool') return r.value;
-      if (r.tag === '!!str') {
-        const s = String(n.value);
-        if (['y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON'].includes(s)) return true;
-        if (['n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF'].includes(s)) return false;
-      }
-    }
-    this.typeError(n, 'bool');
-    return undefined;
+    const v = isScalar(n) ? goBoolOf(this.resolved(n), String(n.value)) : undefined;
+    if (v === undefined) this.typeError(n, 'bool');
+    return v;
   }
 }
 
@@ -268,29 +214,13 @@ export function parseContainerLinuxConfig(clc: string, options: { fastPath: bool
     }
   }
   parsed ??= parseWithYamlPackage(text);
-  const config: ClcConfig = { users: [], files: [], units: [] };
-  if (parsed === undefined) return config;
+  if (parsed === undefined) return { users: [], files: [], units: [] };
   const { doc, contents, lines } = parsed;
   checkLibyamlRestrictions(contents, text, lines);
 
-  if (contents === null) return config;
+  if (contents === null) return { users: [], files: [], units: [] };
   const d = new Decoder(doc, lines, text);
-
-  d.struct(contents, 'types.Config', 'config', (key, value) => {
-    if (key === 'passwd') {
-      d.struct(value, 'types.Passwd', 'passwd', (k, v) => {
-        if (k === 'users') config.users = d.slice(v, '[]types.User', (item) => decodeUser(d, item));
-      });
-    } else if (key === 'storage') {
-      d.struct(value, 'types.Storage', 'storage', (k, v) => {
-        if (k === 'files') config.files = d.slice(v, '[]types.File', (item) => decodeFile(d, item));
-      });
-    } else if (key === 'systemd') {
-      d.struct(value, 'types.Systemd', 'systemd', (k, v) => {
-        if (k === 'units') config.units = d.slice(v, '[]types.SystemdUnit', (item) => decodeUnit(d, item));
-      });
-    }
-  });
+  const config = decodeClcConfig(d, contents);
   if (d.errors.length > 0) throw new UserDataError(`${PARSE_ERROR}: error: yaml: unmarshal errors:\n  ${d.errors.join('\n  ')}`);
   return config;
 }
@@ -367,57 +297,4 @@ function yamlNodesOf(root: BlockNode, lines: LineCounter): ParsedClc | undefined
   if (contents === undefined) return undefined;
   emptyDocument ??= new Document();
   return { doc: emptyDocument, contents, lines };
-}
-
-function decodeUser(d: Decoder, node: Node): ClcUser | undefined {
-  const user: ClcUser = { name: '', sshAuthorizedKeys: [] };
-  const ok = d.struct(node, 'types.User', 'user', (k, v) => {
-    if (k === 'name') user.name = d.string(v) ?? user.name;
-    else if (k === 'ssh_authorized_keys') user.sshAuthorizedKeys = d.slice(v, '[]string', (item) => d.string(item));
-  });
-  return ok ? user : undefined;
-}
-
-function decodeFile(d: Decoder, node: Node): ClcFile | undefined {
-  const file: ClcFile = { at: d.at(d.deref(node)), path: '', filesystem: '', mode: null, inline: '' };
-  const ok = d.struct(node, 'types.File', 'file', (k, v) => {
-    if (k === 'path') {
-      file.path = d.string(v) ?? file.path;
-      file.pathAt = d.at(d.deref(v));
-    } else if (k === 'filesystem') file.filesystem = d.string(v) ?? file.filesystem;
-    else if (k === 'mode') {
-      file.mode = d.int(v) ?? null;
-      file.modeAt = d.at(d.deref(v));
-    } else if (k === 'contents') {
-      d.struct(v, 'types.FileContents', 'contents', (ck, cv) => {
-        if (ck === 'inline') file.inline = d.string(cv) ?? file.inline;
-      });
-    }
-  });
-  return ok ? file : undefined;
-}
-
-function decodeUnit(d: Decoder, node: Node): ClcUnit | undefined {
-  const unit: ClcUnit = { at: d.at(d.deref(node)), name: '', enabled: null, mask: false, contents: '', dropins: [] };
-  const ok = d.struct(node, 'types.SystemdUnit', 'unit', (k, v) => {
-    if (k === 'name') {
-      unit.name = d.string(v) ?? unit.name;
-      unit.nameAt = d.at(d.deref(v));
-    } else if (k === 'enabled') unit.enabled = d.bool(v) ?? null;
-    else if (k === 'mask') unit.mask = d.bool(v) ?? unit.mask;
-    else if (k === 'contents') {
-      unit.contents = d.string(v) ?? unit.contents;
-      unit.contentsAt = d.at(d.deref(v));
-    } else if (k === 'dropins') unit.dropins = d.slice(v, '[]types.SystemdUnitDropIn', (item) => decodeDropIn(d, item));
-  });
-  return ok ? unit : undefined;
-}
-
-function decodeDropIn(d: Decoder, node: Node): ClcDropIn | undefined {
-  const dropin: ClcDropIn = { at: d.at(d.deref(node)), name: '', contents: '' };
-  const ok = d.struct(node, 'types.SystemdUnitDropIn', 'dropin', (k, v) => {
-    if (k === 'name') dropin.name = d.string(v) ?? dropin.name;
-    else if (k === 'contents') dropin.contents = d.string(v) ?? dropin.contents;
-  });
-  return ok ? dropin : undefined;
 }

@@ -83,12 +83,32 @@ function parseBits(s: string, base: 2 | 8, signed: boolean): bigint | undefined 
   return v;
 }
 
-/** yaml.v3's resolve() for an untagged plain scalar (timestamps count as strings here: nothing we decode takes one). */
 /** resolvePlain(text).tag === '!!null', without resolving anything else. */
 export function isNullPlain(text: string): boolean {
   return NULLS.has(text);
 }
 
+/** A resolved scalar as a Go int64, as yaml.v3 converts ints and floats; undefined where it is a type error. */
+export function goInt64Of(r: Resolved): bigint | undefined {
+  if (r.tag === '!!int') return r.value;
+  if (r.tag === '!!float' && r.value <= 9223372036854775807) {
+    // Go's float64 → int64 conversion; out of range it yields the minimum on amd64.
+    return Number.isFinite(r.value) && r.value > -9223372036854775808 ? BigInt(Math.trunc(r.value)) : -(2n ** 63n);
+  }
+  return undefined;
+}
+
+/** A resolved scalar as a Go bool, with the YAML 1.1 spellings yaml.v3 accepts for typed bools; undefined where it is a type error. */
+export function goBoolOf(r: Resolved, text: string): boolean | undefined {
+  if (r.tag === '!!bool') return r.value;
+  if (r.tag === '!!str') {
+    if (['y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON'].includes(text)) return true;
+    if (['n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF'].includes(text)) return false;
+  }
+  return undefined;
+}
+
+/** yaml.v3's resolve() for an untagged plain scalar (timestamps count as strings here: nothing we decode takes one). */
 export function resolvePlain(text: string): Resolved {
   if (NULLS.has(text)) return { tag: '!!null' };
   if (TRUES.has(text)) return { tag: '!!bool', value: true };
