@@ -46,7 +46,7 @@ export function processResourceList(list: ResourceList, env: Environment): Outpu
  * Everything a run decides before rendering: config, classified items, cluster facts. Rendering one
  * MachineDeployment then depends on the plan alone (the render of one never sees another's).
  */
-export interface RenderPlan {
+interface RenderPlan {
   list: ResourceList;
   config: OsmConfig;
   classified: Classified;
@@ -59,18 +59,18 @@ export interface RenderPlan {
 }
 
 /** What rendering one MachineDeployment gives: output entries (identity + text), results, its revision state. */
-export interface MachineDeploymentOutcome {
+interface MachineDeploymentOutcome {
   objects: Array<{ id: string; entry: string }>;
   results: Result[];
   state?: { key: string; value: MachineDeploymentState };
 }
 
-export function isRenderPlan(p: RenderPlan | OutputList): p is RenderPlan {
+function isRenderPlan(p: RenderPlan | OutputList): p is RenderPlan {
   return 'classified' in p;
 }
 
 /** Config, classification, profile checks and cluster facts; an OutputList when that already failed. */
-export function planRender(list: ResourceList, env: Environment): RenderPlan | OutputList {
+function planRender(list: ResourceList, env: Environment): RenderPlan | OutputList {
   const secrets = new SecretRegistry();
   registerInputSecrets(secrets, list.items);
   const results: Result[] = [];
@@ -122,7 +122,7 @@ export function planRender(list: ResourceList, env: Environment): RenderPlan | O
 }
 
 /** Renders the plan's MachineDeployment `index`; depends on nothing but the plan. */
-export function renderMachineDeploymentAt(plan: RenderPlan, index: number): MachineDeploymentOutcome {
+function renderMachineDeploymentAt(plan: RenderPlan, index: number): MachineDeploymentOutcome {
   const { item, md } = plan.machineDeployments[index]!;
   const outcome: MachineDeploymentOutcome = { objects: [], results: [] };
   const rendered = renderOne(item, md, plan, outcome);
@@ -134,7 +134,7 @@ export function renderMachineDeploymentAt(plan: RenderPlan, index: number): Mach
 }
 
 /** Collision checks, the render state and the output, from every MachineDeployment's outcome in plan order. */
-export function finishRender(plan: RenderPlan, outcomes: readonly MachineDeploymentOutcome[]): OutputList {
+function finishRender(plan: RenderPlan, outcomes: readonly MachineDeploymentOutcome[]): OutputList {
   const { list, config, classified: c, results, nextState, generated } = plan;
   const owners = new Map<string, string>();
   outcomes.forEach((outcome, i) => {

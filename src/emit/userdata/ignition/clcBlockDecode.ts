@@ -2,7 +2,8 @@
 // (src/io/blockYamlFastPath.ts) instead of on `yaml` package nodes built from it, for configs that decode
 // without a single complaint. At the first thing that would be an error (a type error, an unmodelled key,
 // a libyaml restriction; the block parser already leaves duplicate keys alone) it gives up and returns
-// undefined, and the general decoder runs on the same text to report it in its words. test/emit/userdata/clcFastPath.test.ts checks both agree.
+// undefined, and the general decoder runs on the same text to report it in its words.
+// test/emit/userdata/clcFastPath.test.ts checks both agree.
 import { LineCounter } from 'yaml';
 import type { BlockMap, BlockNode, BlockScalar } from '../../../io/blockYamlFastPath.ts';
 import { decodeClcConfig, UNMODELLED, type ClcConfig, type ClcDecoder, type Position, type StructKind } from './clcSchema.ts';
