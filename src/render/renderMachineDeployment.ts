@@ -118,6 +118,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
       secretType: type,
       distUpgradeOnBoot: distUpgradeOnBoot(md),
       machineDeploymentName: md.name,
+      omitEmptySSHKeys: true,
     };
     return spec.provisioningUtility === 'ignition' ? emitIgnition(input, config.ignitionSpec) : emitCloudInit(input);
   };
