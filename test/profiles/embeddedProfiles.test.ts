@@ -103,7 +103,7 @@ test('files the profiles share stay identical (a fix in one reaches all)', () =>
   ];
   // Deliberate differences, normalised away: Amazon Linux 2's CNI release, resolv.conf only where systemd-resolved runs.
   const normalise = (path: string, text: string) => {
-    if (path === '/opt/bin/install-kubernetes-binaries') return text.replace(/\n *# Amazon Linux 2 stays[^\n]*\n *cni_version='v1\.7\.1'/, "\ncni_version='v1.9.1'");
+    if (path === '/opt/bin/install-kubernetes-binaries') return text.replace(/\n *\{\{- \/\* Amazon Linux 2 stays[^\n]*\n *cni_version='v1\.7\.1'/, "\ncni_version='v1.9.1'");
     if (path === '/etc/kubernetes/kubelet.conf') return text.replace('resolvConf: /run/systemd/resolve/resolv.conf\n', '');
     return text;
   };
