@@ -265,7 +265,7 @@ function renderOne(item: InputItem, md: MachineDeployment, plan: RenderPlan, out
     const inCluster: MachineDeployment = { ...md, annotations: { ...md.annotations, [REVISION_ANNOTATION]: decision.revision } };
     const rendered = renderMachineDeployment(inCluster, osp, inputs);
     for (const f of rendered.findings) {
-      outcome.results.push({ severity: f.severity, message: f.message, resourceRef: refOf(item.object), field: { path: 'spec.template.spec.providerSpec.value.cloudProvider' }, ...fileOf(item.object) });
+      outcome.results.push({ severity: f.severity, message: f.message, resourceRef: refOf(item.object), field: { path: f.field }, ...fileOf(item.object) });
     }
     if (rendered.findings.some((f) => f.severity === 'error')) return [];
     const objects = rendered.objects;
