@@ -239,6 +239,9 @@ function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmCon
       name,
       namespace: config.namespace,
       origin: { builtin: true },
+      get annotations() {
+        return stringMap(embeddedProfile(name).metadata?.annotations);
+      },
       get spec() {
         return (spec ??= validateOperatingSystemProfile(embeddedProfile(name)));
       },
@@ -289,7 +292,12 @@ function profileEntry(o: KrmObject, index: number, defaultNamespace: string): Pr
   if (typeof name !== 'string' || name === '') throw new ResourceError('OperatingSystemProfile has no metadata.name', 'metadata.name');
   const ns = typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : defaultNamespace;
   const spec = validateOperatingSystemProfile(o);
-  return { name, namespace: ns, spec, origin: { itemIndex: index } };
+  return { name, namespace: ns, spec, annotations: stringMap(o.metadata?.annotations), origin: { itemIndex: index } };
+}
+
+function stringMap(v: unknown): Record<string, string> {
+  if (v === null || typeof v !== 'object') return {};
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string')) as Record<string, string>;
 }
 
 function hasError(results: readonly Result[]): boolean {

@@ -40,7 +40,10 @@ const CASES: GoldenCase[] = [
   },
   {
     name: 'rhel-azure-dualstack',
-    md: { profile: 'osp-rhel', osName: 'rhel', cloud: 'azure', kubelet: '1.35.1', ipFamily: 'IPv4+IPv6' },
+    md: {
+      profile: 'osp-rhel', osName: 'rhel', cloud: 'azure', kubelet: '1.35.1', ipFamily: 'IPv4+IPv6',
+      operatingSystemSpec: { rhelSubscriptionManagerUser: 'rhel-user', rhelSubscriptionManagerPassword: 'rhel-pass', attachSubscription: true },
+    },
   },
   {
     name: 'rockylinux-hetzner-mirrors',
