@@ -162,10 +162,15 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
   },
 };
 
+/** The flag-style name of a RHEL subscription field: rhelSubscriptionManagerPassword -> rhel-subscription-manager-password. */
+export function rhelSubscriptionFlag(field: RhelSubscriptionSecretField): string {
+  return field.replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`);
+}
+
 function rhelSubscriptionFlags(): Record<string, (c: OsmConfig, v: string) => void> {
   const out: Record<string, (c: OsmConfig, v: string) => void> = {};
   for (const field of RHEL_SUBSCRIPTION_SECRET_FIELDS) {
-    const flag = field.replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`);
+    const flag = rhelSubscriptionFlag(field);
     const set = (c: OsmConfig, source: SecretSource) => (c.rhelSubscription = { ...c.rhelSubscription, all: { ...c.rhelSubscription.all, [field]: source } });
     out[`${flag}-env`] = (c, v) => set(c, { env: v });
     out[`${flag}-file`] = (c, v) => set(c, { file: v });

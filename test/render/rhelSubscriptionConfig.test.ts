@@ -179,3 +179,10 @@ test('every config-supplied value is redacted from results, whatever reports it'
   assert.match(text, /user \[redacted\] password \[redacted\] token \[redacted\]/);
   for (const v of [USER, PASSWORD, OFFLINE]) assert.ok(!text.includes(v), v);
 });
+
+test('with the management/worker split the MachineDeployment goes with the Secrets to the worker cluster', () => {
+  const config = functionConfig({ gitops: { split: true }, rhelSubscription: { all: { rhelSubscriptionManagerPassword: { env: 'RHSM_PASSWORD' } } } });
+  const r = runOn(resourceList([rhelMachineDeployment('workers')], config), ENV);
+  assert.equal(r.exitCode, 0, r.stderr);
+  assert.equal(machineDeployments(r.items)[0].metadata.annotations[PATH_ANNOTATION], 'osm-generated/worker/kube-system/workers/machinedeployment_workers.yaml');
+});
