@@ -4,6 +4,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dataUrlError, validateIgnition23 } from './ignition23.ts';
 import { secretGoldens } from '../emit/userdata/secretGoldens.ts';
+import { rng } from './rng.ts';
+import { emitIgnition } from '../../src/emit/userdata/ignition/index.ts';
+import { UserDataError } from '../../src/emit/userdata/errors.ts';
+import type { UserDataInput } from '../../src/emit/userdata/input.ts';
+import type { OSCConfig } from '../../src/model/operatingSystemProfile.ts';
 
 const UNIT = '[Unit]\nDescription=x\n[Service]\nExecStart=/bin/true\n[Install]\nWantedBy=multi-user.target\n';
 const HASH = `sha512-${'a'.repeat(128)}`;
@@ -128,4 +133,40 @@ test('data URLs: what the emitter writes and RFC 2397 forms pass', () => {
   for (const ok of ['data:,', 'data:,%23!%2F~*\'()', 'data:;base64,', 'data:;base64,aGk=', 'data:text/plain;charset="utf-8",x', 'data:application/x-sh,a%0Ab', 'data:x-custom/y,a']) {
     assert.equal(dataUrlError(ok), undefined, ok);
   }
+});
+
+test('whatever the emitter accepts, the validator accepts: seeded random files, modes, units and keys', (t) => {
+  const random = rng(2303);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const text = () => Array.from({ length: Math.floor(random() * 40) }, () => pick(['a', ' ', '\n', '%', '#', '"', '\\', '{', 'ü', '€', '\u{1F600}', '<', '&', '\t', ':', '-', '0'])).join('');
+  let accepted = 0;
+  for (let i = 0; i < 300; i++) {
+    const files = Array.from({ length: 1 + Math.floor(random() * 3) }, (_, j) => ({
+      path: `/${pick(['etc', 'opt/bin', 'var/lib/x y', 'ü'])}/f${j}`,
+      ...(random() < 0.8 ? { permissions: pick([0, 600, 644, 755, 1777, 4755, 7777, 10000, 800]) } : {}),
+      content: { inline: { data: text() } },
+    }));
+    const units = Array.from({ length: Math.floor(random() * 3) }, (_, j) => ({
+      name: `u${j}${pick(['.service', '.timer', '.mount', '.txt'])}`,
+      ...(random() < 0.5 ? { enable: true } : {}),
+      ...(random() < 0.2 ? { mask: true } : {}),
+      content: pick(['', '[Unit]\nDescription=x\n[Install]\nWantedBy=multi-user.target\n', '[Service]\nExecStart=/bin/true\n', '# comment only\n', `[Service]\nEnvironment=${text().replace(/\n/g, '')}\n`]),
+      ...(random() < 0.3 ? { dropIns: [{ name: pick(['10-a.conf', 'b.txt']), content: '[Service]\nX=y\n' }] } : {}),
+    }));
+    const input: UserDataInput = {
+      config: { files, units, userSSHKeys: random() < 0.5 ? [`ssh-ed25519 AAAA${i} c`] : [] } as OSCConfig,
+      osName: 'flatcar', cloudProviderName: pick(['aws', 'azure', 'edge']), secretType: pick(['bootstrap', 'provisioning'] as const), distUpgradeOnBoot: false, machineDeploymentName: 'md',
+    };
+    let out: string;
+    try {
+      out = emitIgnition(input);
+    } catch (e) {
+      if (e instanceof UserDataError) continue; // refused at render time, as OSM would
+      throw e;
+    }
+    accepted++;
+    assert.deepEqual(validateIgnition23(out), [], `case ${i}: ${out.slice(0, 300)}`);
+  }
+  assert.ok(accepted > 50, `only ${accepted} of 300 emitted`);
+  t.diagnostic(`${accepted} of 300 random configs emitted and validated`);
 });
