@@ -141,6 +141,18 @@ test('hydrate (Flux): the copy is written under osm-generated/ and listed, the s
   checkNoSecretInUserFiles(out, 'hydrate');
   checkNoSecretInUserFiles(dir, 'hydrate SRC');
   checkApplied(parseStream(runOk('kubectl', ['kustomize', out]).stdout), 'hydrate + kustomize');
+  runOk(process.execPath, [BUNDLE, 'hydrate', dir, out], { env: ENV() });
+  assert.deepEqual(changedPaths(files, snapshot(out)), []);
+});
+
+test('the function on stdin/stdout: the output ResourceList holds the injected MachineDeployment, once', () => {
+  const { dir } = fixture();
+  const items = [SOURCE_MD, readFileSync(join(dir, 'cluster-info.yaml'), 'utf8')].flatMap(parseStream);
+  const fnConfig = parseStream(readFileSync(join(dir, 'osm-config.yaml'), 'utf8'))[0];
+  const input = JSON.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig: fnConfig });
+  const out = parseStream(runOk(process.execPath, [BUNDLE], { env: ENV(), input }).stdout)[0];
+  checkApplied(out.items, 'stdin/stdout');
+  assert.ok(!JSON.stringify(out.results ?? []).includes(PASSWORD));
 });
 
 test('kustomize (container transformer): the MachineDeployment in the build output carries the secrets, once', () => {
