@@ -29,6 +29,7 @@ import { compareItems, identityOf } from './itemOrder.ts';
 import { registerInputSecrets, SecretRegistry } from './redactSecrets.ts';
 import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
 import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInjection.ts';
+import { LOCAL_CONFIG_ANNOTATION, isLocalConfig } from '../io/localConfig.ts';
 
 interface Classified {
   kept: InputItem[];
@@ -286,8 +287,11 @@ function renderOne(item: InputItem, md: MachineDeployment, plan: RenderPlan, out
     const key = stateKey(md.namespace, md.name);
     // machine-controller counts revisions of the template the cluster gets, injected secrets included.
     const template = (injected?.object ?? (item.object as any)).spec?.template;
-    const decision = decideRevision(applied.annotations, template, c.previousState.machineDeployments.get(key));
-    outcome.state = { key, value: decision.state };
+    const previous = c.previousState.machineDeployments.get(key);
+    if (injected === undefined && previous?.generated && isLocalConfig(item.object)) throw droppedGeneratedMachineDeployment(md);
+    const decision = decideRevision(applied.annotations, template, previous);
+    const { revision, templateHash } = decision.state;
+    outcome.state = { key, value: { revision, templateHash, ...(injected !== undefined ? { generated: true as const } : {}) } };
     // What OSM would see in the cluster: the Git annotations plus machine-controller's revision.
     const inCluster: MachineDeployment = { ...applied, annotations: { ...applied.annotations, [REVISION_ANNOTATION]: decision.revision } };
     const rendered = renderMachineDeployment(inCluster, osp, inputs);
@@ -309,6 +313,17 @@ function renderOne(item: InputItem, md: MachineDeployment, plan: RenderPlan, out
     outcome.results.push(r);
     return [];
   }
+}
+
+/**
+ * The last render output this MachineDeployment as a generated copy; now its source (local-config) would be all
+ * that is left, so the MachineDeployment would vanish from what is applied and be pruned with its machines.
+ */
+function droppedGeneratedMachineDeployment(md: MachineDeployment): ResourceError {
+  return new ResourceError(
+    `the previous render output this MachineDeployment with RHEL subscription secrets from spec.rhelSubscription, which now gives none: its source is local-config, so nothing would apply it and the MachineDeployment (with its machines) would be pruned; restore spec.rhelSubscription for ${md.namespace}/${md.name}, or remove config.kubernetes.io/local-config from the source`,
+    `metadata.annotations.${LOCAL_CONFIG_ANNOTATION}`,
+  );
 }
 
 function profileEntry(o: KrmObject, index: number, defaultNamespace: string): ProfileEntry {

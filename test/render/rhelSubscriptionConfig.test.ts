@@ -186,3 +186,23 @@ test('with the management/worker split the MachineDeployment goes with the Secre
   assert.equal(r.exitCode, 0, r.stderr);
   assert.equal(machineDeployments(r.items)[0].metadata.annotations[PATH_ANNOTATION], 'osm-generated/worker/kube-system/workers/machinedeployment_workers.yaml');
 });
+
+test('dropping the config for a generated MachineDeployment whose source is local-config is an error, not a silent prune', () => {
+  const source = rhelMachineDeployment('workers', { attachSubscription: true }, { [LOCAL]: 'true' });
+  const config = functionConfig({ rhelSubscription: { all: { rhelSubscriptionManagerPassword: { env: 'RHSM_PASSWORD' } } } });
+  const first = runOn(resourceList([source], config), ENV);
+  assert.equal(first.exitCode, 0, first.stderr);
+  const state = findItem(first.items, 'ConfigMap', 'osm-krm-state');
+  assert.match(state.data['md.kube-system.workers'], /"generated":true/);
+
+  const without = runOn(resourceList([source, state]), ENV);
+  assert.equal(without.exitCode, 1);
+  assert.match(without.results[0].message, /previous render output this MachineDeployment .* would be pruned/);
+  assert.deepEqual(without.results[0].resourceRef, { apiVersion: 'cluster.k8s.io/v1alpha1', kind: 'MachineDeployment', name: 'workers', namespace: 'kube-system' });
+
+  // Unmarked, the source itself is applied again: fine, and the state forgets the copy.
+  const unmarked = rhelMachineDeployment('workers', { rhelSubscriptionManagerUser: 'inline-user', rhelSubscriptionManagerPassword: 'inline-password' });
+  const r = runOn(resourceList([unmarked, state]), ENV);
+  assert.equal(r.exitCode, 0, r.stderr);
+  assert.doesNotMatch(findItem(r.items, 'ConfigMap', 'osm-krm-state').data['md.kube-system.workers'], /generated/);
+});
