@@ -27,6 +27,9 @@ import { fileOf, refOf, toResult } from './resultFor.ts';
 import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
 import { compareItems, identityOf } from './itemOrder.ts';
 import { registerInputSecrets, SecretRegistry } from './redactSecrets.ts';
+import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
+import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInjection.ts';
+import { LOCAL_CONFIG_ANNOTATION, isLocalConfig } from '../io/localConfig.ts';
 
 interface Classified {
   kept: InputItem[];
@@ -56,6 +59,8 @@ interface RenderPlan {
   nextState: RenderState;
   generated: GeneratedOutput;
   machineDeployments: ReadonlyArray<{ item: InputItem; md: MachineDeployment }>;
+  /** Config-supplied RHEL subscription secrets by `<namespace>/<name>`. */
+  rhelSubscriptions: ReadonlyMap<string, RhelSubscriptionValues>;
 }
 
 /** What rendering one MachineDeployment gives: output entries (identity + text), results, its revision state. */
@@ -63,6 +68,8 @@ interface MachineDeploymentOutcome {
   objects: Array<{ id: string; entry: string }>;
   results: Result[];
   state?: { key: string; value: MachineDeploymentState };
+  /** The input MachineDeployment stays in the output beside its generated copy (see rhelSubscriptionInjection). */
+  keepSource?: boolean;
 }
 
 function isRenderPlan(p: RenderPlan | OutputList): p is RenderPlan {
@@ -104,6 +111,16 @@ function planRender(list: ResourceList, env: Environment): RenderPlan | OutputLi
   if (hasError(results)) return failed();
 
   let inputs: RenderInputs | undefined;
+  let rhelSubscriptions: ReadonlyMap<string, RhelSubscriptionValues> = new Map();
+  if (c.machineDeployments.length > 0 || config.rhelSubscription.machineDeployments !== undefined) {
+    try {
+      rhelSubscriptions = resolveRhelSubscriptions(config, c.machineDeployments.map((m) => m.md), c.kept, env);
+      for (const values of rhelSubscriptions.values()) for (const v of Object.values(values)) secrets.add(v);
+    } catch (e) {
+      results.push(toResult(e, configRef, configFile));
+      return failed();
+    }
+  }
   if (c.machineDeployments.length > 0) {
     try {
       // Only inputs count as facts: our own previous output (e.g. derived token Secrets) must not feed back.
@@ -118,7 +135,7 @@ function planRender(list: ResourceList, env: Environment): RenderPlan | OutputLi
       return failed();
     }
   }
-  return { list, config, classified: c, inputs, secrets, results, nextState, generated, machineDeployments: c.machineDeployments };
+  return { list, config, classified: c, inputs, secrets, results, nextState, generated, machineDeployments: c.machineDeployments, rhelSubscriptions };
 }
 
 /** Renders the plan's MachineDeployment `index`; depends on nothing but the plan. */
@@ -137,8 +154,10 @@ function renderMachineDeploymentAt(plan: RenderPlan, index: number): MachineDepl
 function finishRender(plan: RenderPlan, outcomes: readonly MachineDeploymentOutcome[]): OutputList {
   const { list, config, classified: c, results, nextState, generated } = plan;
   const owners = new Map<string, string>();
+  const keptSources = new Set<InputItem>();
   outcomes.forEach((outcome, i) => {
     const { item, md } = plan.machineDeployments[i]!;
+    if (outcome.keepSource) keptSources.add(item);
     results.push(...outcome.results);
     if (outcome.state) nextState.machineDeployments.set(outcome.state.key, outcome.state.value);
     for (const { id, entry } of outcome.objects) {
@@ -158,7 +177,7 @@ function finishRender(plan: RenderPlan, outcomes: readonly MachineDeploymentOutc
     generated.add(withPathAnnotations(state, generatedSharedPath(STATE_PATH.slice('osm-generated/'.length), state as KrmObject, config.gitops.split)));
   }
   // Generated objects replace input items of the same identity (kustomize/kpt upsert semantics).
-  const kept = c.kept.filter((i) => !generated.ids.has(identityOf(i.object)));
+  const kept = c.kept.filter((i) => keptSources.has(i) || !generated.ids.has(identityOf(i.object)));
   return { kept: kept.sort(compareItems), generated: generated.entries, results: plan.secrets.redactResults(sortResults(results)) };
 }
 
@@ -239,6 +258,9 @@ function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmCon
       name,
       namespace: config.namespace,
       origin: { builtin: true },
+      get annotations() {
+        return stringMap(embeddedProfile(name).metadata?.annotations);
+      },
       get spec() {
         return (spec ??= validateOperatingSystemProfile(embeddedProfile(name)));
       },
@@ -258,17 +280,26 @@ function renderOne(item: InputItem, md: MachineDeployment, plan: RenderPlan, out
   let osp: ProfileEntry;
   try {
     osp = selectOperatingSystemProfile(md, c.profiles, config.namespace);
+    const subscription = plan.rhelSubscriptions.get(`${md.namespace}/${md.name}`);
+    const injected = subscription !== undefined ? injectRhelSubscription(item.object, md, subscription) : undefined;
+    if (injected?.keepSource) outcome.keepSource = true;
+    const applied = injected?.md ?? md;
     const key = stateKey(md.namespace, md.name);
-    const decision = decideRevision(md.annotations, (item.object.spec as any)?.template, c.previousState.machineDeployments.get(key));
-    outcome.state = { key, value: decision.state };
+    // machine-controller counts revisions of the template the cluster gets, injected secrets included.
+    const template = (injected?.object ?? (item.object as any)).spec?.template;
+    const previous = c.previousState.machineDeployments.get(key);
+    if (injected === undefined && previous?.generated && isLocalConfig(item.object)) throw droppedGeneratedMachineDeployment(md);
+    const decision = decideRevision(applied.annotations, template, previous);
+    const { revision, templateHash } = decision.state;
+    outcome.state = { key, value: { revision, templateHash, ...(injected !== undefined ? { generated: true as const } : {}) } };
     // What OSM would see in the cluster: the Git annotations plus machine-controller's revision.
-    const inCluster: MachineDeployment = { ...md, annotations: { ...md.annotations, [REVISION_ANNOTATION]: decision.revision } };
+    const inCluster: MachineDeployment = { ...applied, annotations: { ...applied.annotations, [REVISION_ANNOTATION]: decision.revision } };
     const rendered = renderMachineDeployment(inCluster, osp, inputs);
     for (const f of rendered.findings) {
       outcome.results.push({ severity: f.severity, message: f.message, resourceRef: refOf(item.object), field: { path: f.field }, ...fileOf(item.object) });
     }
     if (rendered.findings.some((f) => f.severity === 'error')) return [];
-    const objects = rendered.objects;
+    const objects = injected !== undefined ? [injected.object, ...rendered.objects] : rendered.objects;
     const extra = syncAnnotations(config.gitops.syncAnnotations);
     if (Object.keys(extra).length === 0) return objects;
     return objects.map((o: any) => (o.kind === 'OperatingSystemConfig' || o.immutable === true ? { ...o, metadata: { ...o.metadata, annotations: { ...(o.metadata.annotations ?? {}), ...extra } } } : o));
@@ -284,12 +315,28 @@ function renderOne(item: InputItem, md: MachineDeployment, plan: RenderPlan, out
   }
 }
 
+/**
+ * The last render output this MachineDeployment as a generated copy; now its source (local-config) would be all
+ * that is left, so the MachineDeployment would vanish from what is applied and be pruned with its machines.
+ */
+function droppedGeneratedMachineDeployment(md: MachineDeployment): ResourceError {
+  return new ResourceError(
+    `the previous render output this MachineDeployment with RHEL subscription secrets from spec.rhelSubscription, which now gives none: its source is local-config, so nothing would apply it and the MachineDeployment (with its machines) would be pruned; restore spec.rhelSubscription for ${md.namespace}/${md.name}, or remove config.kubernetes.io/local-config from the source`,
+    `metadata.annotations.${LOCAL_CONFIG_ANNOTATION}`,
+  );
+}
+
 function profileEntry(o: KrmObject, index: number, defaultNamespace: string): ProfileEntry {
   const name = o.metadata?.name;
   if (typeof name !== 'string' || name === '') throw new ResourceError('OperatingSystemProfile has no metadata.name', 'metadata.name');
   const ns = typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : defaultNamespace;
   const spec = validateOperatingSystemProfile(o);
-  return { name, namespace: ns, spec, origin: { itemIndex: index } };
+  return { name, namespace: ns, spec, annotations: stringMap(o.metadata?.annotations), origin: { itemIndex: index } };
+}
+
+function stringMap(v: unknown): Record<string, string> {
+  if (v === null || typeof v !== 'object') return {};
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string')) as Record<string, string>;
 }
 
 function hasError(results: readonly Result[]): boolean {

@@ -11,6 +11,8 @@ export const STATE_PATH = 'osm-generated/state/osm-krm-state.yaml';
 export interface MachineDeploymentState {
   revision: string;
   templateHash: string;
+  /** The MachineDeployment itself was output as a generated copy (config-supplied RHEL subscription secrets). */
+  generated?: true;
 }
 
 export interface ProfileState {
@@ -47,7 +49,7 @@ export function readState(o: KrmObject | undefined): RenderState {
       continue;
     }
     if (key.startsWith('md.') && typeof v?.revision === 'string' && typeof v?.templateHash === 'string') {
-      state.machineDeployments.set(key.slice(3), { revision: v.revision, templateHash: v.templateHash });
+      state.machineDeployments.set(key.slice(3), { revision: v.revision, templateHash: v.templateHash, ...(v.generated === true ? { generated: true as const } : {}) });
     } else if (key.startsWith('osp.') && typeof v?.version === 'string' && typeof v?.specHash === 'string') {
       state.profiles.set(key.slice(4), { version: v.version, specHash: v.specHash });
     }

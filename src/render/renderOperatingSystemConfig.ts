@@ -18,7 +18,7 @@ export interface RenderContext {
   data: unknown;
   /** hosts.toml files OSM injects into provisioningConfig, already sorted by path. */
   registryHostFiles: ReadonlyArray<{ path: string; content: string }>;
-  /** RHEL only: the rh_subscription module OSM injects into both configs. */
+  /** RHEL only: the rh_subscription module OSM injects into both configs (none: the profile's modules as they are). */
   rhSubscription?: Record<string, string>;
 }
 
