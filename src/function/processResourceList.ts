@@ -19,7 +19,7 @@ import type { OperatingSystemProfileSpec } from '../model/operatingSystemProfile
 import { osmTemplateFuncs } from '../template/sprig/index.ts';
 import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
 import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
-import { emptyState, isStateObject, readState, stateKey, stateObject, STATE_PATH, type MachineDeploymentState, type RenderState } from '../gitops/renderState.ts';
+import { emptyState, isStateObject, readState, stateKey, stateObject, STATE_NAME, STATE_PATH, type MachineDeploymentState, type RenderState } from '../gitops/renderState.ts';
 import { syncAnnotations } from '../gitops/syncAnnotations.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
 import { ResourceError, type Result } from './results.ts';
@@ -185,13 +185,25 @@ class GeneratedOutput {
 
 function classify(list: ResourceList, config: OsmConfig, results: Result[]): Classified {
   const out: Classified = { kept: [], profiles: new Map(), machineDeployments: [], previousState: emptyState() };
+  let stateItem: KrmObject | undefined;
   for (const item of list.items) {
     const o = item.object;
-    if (isOwnedItem(o)) {
-      // Our previous output: regenerated below (or dropped when its MachineDeployment is gone).
-      if (isStateObject(o)) out.previousState = readState(o);
+    if (isStateObject(o)) {
+      // The previous render's state, from kpt's write-back, hydrate, or a file committed for kustomize/Argo CD.
+      if (stateItem !== undefined) {
+        results.push(toResult(new ResourceError(`more than one osm-krm-state ConfigMap in the inputs (${describeState(stateItem)} and ${describeState(o)}): keep one`, 'metadata.name'), refOf(o), fileOf(o)));
+        continue;
+      }
+      stateItem = o;
+      try {
+        out.previousState = readState(o);
+      } catch (e) {
+        results.push(toResult(e, refOf(o), fileOf(o)));
+      }
       continue;
     }
+    // Our previous output: regenerated below (or dropped when its MachineDeployment is gone).
+    if (isOwnedItem(o)) continue;
     out.kept.push(item);
     try {
       if (o.apiVersion === OSM_API_VERSION && o.kind === 'OperatingSystemProfile') {
@@ -211,6 +223,11 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
   }
   out.machineDeployments.sort((a, b) => compareStrings(`${a.md.namespace}/${a.md.name}`, `${b.md.namespace}/${b.md.name}`));
   return out;
+}
+
+function describeState(o: KrmObject): string {
+  const file = fileOf(o).file?.path;
+  return `${o.metadata?.namespace ?? ''}/${STATE_NAME}${file ? ` in ${file}` : ''}`;
 }
 
 /** Applies OSM's webhook default when enabled; false when the MachineDeployment is not ours to render. */
