@@ -143,6 +143,16 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
   },
 };
 
+/** The ConfigMap form's keys: OSM's flag names plus our cluster facts. */
+export const FLAG_NAMES: readonly string[] = Object.keys(FLAG_KEYS);
+
+/** What a run without any config uses, said in a result so that a missing config is never silent. */
+export function noConfigNotice(): string {
+  const d = DEFAULT_CONFIG;
+  return `no function config: OSM's defaults apply (namespace ${d.namespace}, cluster DNS ${d.clusterDNS.join(',')}, ${d.containerRuntime}, ` +
+    `no proxy or registry mirrors, pinClusterCA ${d.pinClusterCA}, Ignition ${d.ignitionSpec}; cluster facts and tokens only from local-config inputs)`;
+}
+
 function fromFlagConfigMap(data: unknown): OsmConfig {
   const config: OsmConfig = { ...DEFAULT_CONFIG, kubeletFeatureGates: { ...DEFAULT_CONFIG.kubeletFeatureGates }, cluster: {} };
   if (data === undefined || data === null) return config;

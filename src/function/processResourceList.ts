@@ -2,7 +2,7 @@
 // parse config -> classify items -> collect cluster facts -> per MachineDeployment: select OSP, decide the
 // revision, render, emit -> check name collisions -> output (+ the render state for the next run).
 // Any error: no generated output, every input item kept as it was.
-import { parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
+import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
 import { collectClusterFacts } from '../cluster/clusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { generatedEntry, type InputItem, type KrmObject, type OutputList, type ResourceList } from '../io/resourceList.ts';
@@ -79,6 +79,7 @@ function planRender(list: ResourceList, env: Environment): RenderPlan | OutputLi
   const failed = () => failedOutput(list, results, secrets);
 
   let config: OsmConfig;
+  if (list.functionConfig === undefined) results.push({ severity: 'info', message: noConfigNotice() });
   try {
     config = parseFunctionConfig(list.functionConfig);
   } catch (e) {
