@@ -123,8 +123,9 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
   'device-ownership-from-security-context': (c, v) => (c.deviceOwnershipFromSecurityContext = parseFlagBool(v, 'device-ownership-from-security-context')),
   'override-bootstrap-kubelet-apiserver': (c, v) => (c.overrideBootstrapKubeletAPIServer = v),
   // Upstream these two flags are file paths; so they are here.
-  'kubernetes-ca-bundle': (c, v) => (c.kubernetesCABundle = { file: v }),
-  'host-ca-bundle': (c, v) => (c.hostCABundle = { file: v }),
+  // An empty flag means none, as upstream.
+  'kubernetes-ca-bundle': (c, v) => (c.kubernetesCABundle = v === '' ? undefined : { file: v }),
+  'host-ca-bundle': (c, v) => (c.hostCABundle = v === '' ? '' : { file: v }),
   // Cluster facts (not OSM flags): `<fact>`, `<fact>-env` or `<fact>-file`.
   'cluster-server': (c, v) => (c.cluster.server = v),
   'cluster-ca-cert-file': (c, v) => (c.cluster.caCert = { file: v }),
