@@ -102,7 +102,8 @@ function planRender(list: ResourceList, env: Environment): RenderPlan | OutputLi
       results.push(toResult(e, refOf(o), fileOf(o)));
     }
   }
-  if (hasError(results)) return failed();
+  // An immutability error does not stop the run: rendering may find more (a template error in that very
+  // change), and every error found is reported; finishRender then outputs nothing generated.
 
   let inputs: RenderInputs | undefined;
   if (c.machineDeployments.length > 0) {
