@@ -24,6 +24,11 @@ export interface ClusterFacts {
 
 export const BOOTSTRAP_TOKEN_LABEL = 'machinedeployment.k8s.io/name';
 
+/** A fact neither the config nor the inputs give. */
+export class MissingClusterFactError extends ResourceError {
+  override name = 'MissingClusterFactError';
+}
+
 function secretValue(obj: any, key: string): string | undefined {
   const sd = obj?.stringData?.[key];
   if (typeof sd === 'string') return sd;
@@ -48,13 +53,13 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
   }
   if (config.cluster.server !== undefined || caOverride !== undefined) {
     const server = config.cluster.server ?? cluster?.server;
-    if (server === undefined) throw new ResourceError('missing cluster fact: the API server URL (spec.cluster.server or a kube-public/cluster-info ConfigMap)', 'spec.cluster.server');
+    if (server === undefined) throw new MissingClusterFactError('missing cluster fact: the API server URL (spec.cluster.server or a kube-public/cluster-info ConfigMap)', 'spec.cluster.server');
     const fields: Record<string, unknown> = { ...(cluster?.fields ?? {}), server };
     if (caOverride !== undefined) fields['certificate-authority-data'] = Buffer.from(caOverride, 'utf8').toString('base64');
     cluster = { server, fields, ...(typeof fields['certificate-authority-data'] === 'string' ? { certificateAuthorityData: fields['certificate-authority-data'] as string } : {}) };
   }
   if (cluster === undefined) {
-    throw new ResourceError('missing cluster fact: the API server URL; set spec.cluster.server or add the kube-public/cluster-info ConfigMap (local-config) to the inputs', 'spec.cluster.server');
+    throw new MissingClusterFactError('missing cluster fact: the API server URL; set spec.cluster.server or add the kube-public/cluster-info ConfigMap (local-config) to the inputs', 'spec.cluster.server');
   }
 
   let token = resolveValue(config.cluster.cloudInitGetterToken, 'spec.cluster.cloudInitGetterToken', env);
@@ -63,7 +68,7 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
     token = s ? secretValue(s.object, 'token') : undefined;
   }
   if (token === undefined || token === '') {
-    throw new ResourceError('missing cluster fact: the cloud-init-getter token; set spec.cluster.cloudInitGetterToken (env or file) or add the cloud-init-settings/cloud-init-getter-token Secret (local-config) to the inputs', 'spec.cluster.cloudInitGetterToken');
+    throw new MissingClusterFactError('missing cluster fact: the cloud-init-getter token; set spec.cluster.cloudInitGetterToken (env or file) or add the cloud-init-settings/cloud-init-getter-token Secret (local-config) to the inputs', 'spec.cluster.cloudInitGetterToken');
   }
 
   let kubernetesCACert = resolveValue(config.kubernetesCABundle, 'spec.kubernetesCABundle', env);
@@ -72,7 +77,7 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
     kubernetesCACert = Buffer.from(cluster.certificateAuthorityData, 'base64').toString('utf8');
   }
   if (kubernetesCACert === undefined) {
-    throw new ResourceError('missing cluster fact: the Kubernetes CA certificate; set spec.kubernetesCABundle or give the cluster-info kubeconfig a certificate-authority-data', 'spec.kubernetesCABundle');
+    throw new MissingClusterFactError('missing cluster fact: the Kubernetes CA certificate; set spec.kubernetesCABundle or give the cluster-info kubeconfig a certificate-authority-data', 'spec.kubernetesCABundle');
   }
   // An inline empty string is OSM's default: no host CA. From a file or the environment it must hold one.
   const inlineNone = config.hostCABundle === '' || (typeof config.hostCABundle === 'object' && config.hostCABundle?.value === '');

