@@ -199,12 +199,16 @@ test('a kustomization app reads the committed state: revisions from it reach the
   writeFileSync(config, readFileSync(config, 'utf8') + `  cluster:\n    server: ${kubeconfig.clusters[0].cluster.server}\n    caCert:\n      file: ca.crt\n`);
   mkdirp(join(app, 'osm-generated', 'state'));
   writeFileSync(join(app, 'osm-generated', 'state', 'osm-krm-state.yaml'), exampleStateText('3'));
-  // Listed or not, the state reaches the function (kustomize drops it from the build as local-config).
-  for (const listed of [false, true]) {
+  // Listed or not, the state reaches the function once (kustomize drops it from the build as local-config;
+  // one written without that annotation comes through the build).
+  const statePath = join(app, 'osm-generated', 'state', 'osm-krm-state.yaml');
+  for (const [listed, localConfig] of [[false, true], [true, true], [true, false]]) {
+    if (!localConfig) writeFileSync(statePath, readFileSync(statePath, 'utf8').replace(/\n  annotations:\n    config.kubernetes.io\/local-config: "true"/, ''));
     writeFileSync(join(app, 'kustomization.yaml'), `resources:\n  - operatingsystemprofile.yaml\n  - machinedeployment-workers-a.yaml\n  - machinedeployment-workers-b.yaml\n${listed ? '  - osm-generated/state/osm-krm-state.yaml\n' : ''}`);
     const r = generate(app);
     assert.equal(r.status, 0, r.stderr);
     const objects = assertOnlyManifests(r.stdout);
+    assert.ok(!objects.some((o) => o.metadata.name === 'osm-krm-state'), 'the state is never applied');
     assert.equal(secretRevision(objects, 'workers-a-kube-system-bootstrap-config'), '3', `listed: ${listed}`);
     assert.equal(secretRevision(objects, 'workers-b-kube-system-bootstrap-config'), '1', `listed: ${listed}`);
   }
