@@ -63,6 +63,18 @@ function appCopy(): string {
   return copyTree(join(ARGOCD, 'app'), join(tempDir('osm-krm-argocd-'), 'app'));
 }
 
+/** The example app without cluster-info (kustomize would drop it): server and CA come from the config. */
+function appWithFactsInConfig(): string {
+  const app = appCopy();
+  const info = parse(readFileSync(join(app, 'cluster-info.yaml'), 'utf8'));
+  const kubeconfig = parse(info.data.kubeconfig);
+  writeFileSync(join(app, 'ca.crt'), Buffer.from(kubeconfig.clusters[0].cluster['certificate-authority-data'], 'base64'));
+  rmSync(join(app, 'cluster-info.yaml'));
+  const config = join(app, 'osm-config.yaml');
+  writeFileSync(config, readFileSync(config, 'utf8') + `  cluster:\n    server: ${kubeconfig.clusters[0].cluster.server}\n    caCert:\n      file: ca.crt\n`);
+  return app;
+}
+
 function assertOnlyManifests(stdout: string): any[] {
   const objects = parseStream(stdout);
   for (const o of objects) {
@@ -169,14 +181,7 @@ test('cluster secrets in Git are refused: a token Secret in the app, an inline t
 });
 
 test('a kustomization app is built with kustomize (kubectl kustomize here) and gives the same manifests', () => {
-  const app = appCopy();
-  // kustomize drops local-config resources, cluster-info included: the cluster facts come from the config.
-  const info = parse(readFileSync(join(app, 'cluster-info.yaml'), 'utf8'));
-  const kubeconfig = parse(info.data.kubeconfig);
-  writeFileSync(join(app, 'ca.crt'), Buffer.from(kubeconfig.clusters[0].cluster['certificate-authority-data'], 'base64'));
-  rmSync(join(app, 'cluster-info.yaml'));
-  const config = join(app, 'osm-config.yaml');
-  writeFileSync(config, readFileSync(config, 'utf8') + `  cluster:\n    server: ${kubeconfig.clusters[0].cluster.server}\n    caCert:\n      file: ca.crt\n`);
+  const app = appWithFactsInConfig();
   writeFileSync(join(app, 'kustomization.yaml'), 'resources:\n  - operatingsystemprofile.yaml\n  - machinedeployment-workers-a.yaml\n  - machinedeployment-workers-b.yaml\ncommonLabels:\n  team: platform\n');
   const r = generate(app);
   assert.equal(r.status, 0, r.stderr);
@@ -190,13 +195,7 @@ test('a kustomization app is built with kustomize (kubectl kustomize here) and g
 });
 
 test('a kustomization app reads the committed state: revisions from it reach the Secrets', () => {
-  const app = appCopy();
-  const info = parse(readFileSync(join(app, 'cluster-info.yaml'), 'utf8'));
-  const kubeconfig = parse(info.data.kubeconfig);
-  writeFileSync(join(app, 'ca.crt'), Buffer.from(kubeconfig.clusters[0].cluster['certificate-authority-data'], 'base64'));
-  rmSync(join(app, 'cluster-info.yaml'));
-  const config = join(app, 'osm-config.yaml');
-  writeFileSync(config, readFileSync(config, 'utf8') + `  cluster:\n    server: ${kubeconfig.clusters[0].cluster.server}\n    caCert:\n      file: ca.crt\n`);
+  const app = appWithFactsInConfig();
   mkdirp(join(app, 'osm-generated', 'state'));
   writeFileSync(join(app, 'osm-generated', 'state', 'osm-krm-state.yaml'), exampleStateText('3'));
   // Listed or not, the state reaches the function once (kustomize drops it from the build as local-config;
