@@ -6,7 +6,7 @@ import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/o
 import { collectClusterFacts, MissingClusterFactError } from '../cluster/clusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { generatedEntry, type InputItem, type KrmObject, type OutputList, type ResourceList } from '../io/resourceList.ts';
-import { MD_API_VERSION, OSP_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
+import { MD_API_VERSION, OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
 import { validateMachineDeploymentValues } from '../machineDeployment/validateValues.ts';
 import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
@@ -34,6 +34,8 @@ interface Classified {
   profiles: Map<string, ProfileEntry>;
   machineDeployments: Array<{ item: InputItem; md: MachineDeployment }>;
   previousState: RenderState;
+  /** Profiles (namespace/name) whose item had an error: their MachineDeployments are not rendered. */
+  brokenProfiles: Set<string>;
 }
 
 export function processResourceList(list: ResourceList, env: Environment): OutputList {
@@ -88,8 +90,10 @@ function planRender(list: ResourceList, env: Environment): RenderPlan | OutputLi
     return failed();
   }
 
+  // Errors in some items do not stop the run: the others are still checked and rendered, so one run reports
+  // every error it can find. A MachineDeployment whose profile is broken is left out (its error is the OSP's).
   const c = classify(list, config, results);
-  if (hasError(results)) return failed();
+  c.machineDeployments = c.machineDeployments.filter(({ md }) => !c.brokenProfiles.has(profileKey(md.annotations[OSP_NAMESPACE_ANNOTATION] || config.namespace, md.annotations[OSP_ANNOTATION]!)));
 
   const nextState = emptyState();
   const generated = new GeneratedOutput(list);
@@ -190,7 +194,7 @@ class GeneratedOutput {
 }
 
 function classify(list: ResourceList, config: OsmConfig, results: Result[]): Classified {
-  const out: Classified = { kept: [], profiles: new Map(), machineDeployments: [], previousState: emptyState() };
+  const out: Classified = { kept: [], profiles: new Map(), machineDeployments: [], previousState: emptyState(), brokenProfiles: new Set() };
   let stateItem: KrmObject | undefined;
   for (const item of list.items) {
     const o = item.object;
@@ -225,6 +229,7 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
       }
     } catch (e) {
       results.push(toResult(e, refOf(o), fileOf(o)));
+      if (o.kind === 'OperatingSystemProfile') out.brokenProfiles.add(profileKey(profileNamespace(o, config.namespace), String(o.metadata?.name ?? '')));
     }
   }
   out.machineDeployments.sort((a, b) => compareStrings(`${a.md.namespace}/${a.md.name}`, `${b.md.namespace}/${b.md.name}`));
@@ -310,9 +315,13 @@ function renderOne(item: InputItem, md: MachineDeployment, plan: RenderPlan, out
 function profileEntry(o: KrmObject, index: number, defaultNamespace: string): ProfileEntry {
   const name = o.metadata?.name;
   if (typeof name !== 'string' || name === '') throw new ResourceError('OperatingSystemProfile has no metadata.name', 'metadata.name');
-  const ns = typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : defaultNamespace;
   const spec = validateOperatingSystemProfile(o);
-  return { name, namespace: ns, spec, origin: { itemIndex: index } };
+  return { name, namespace: profileNamespace(o, defaultNamespace), spec, origin: { itemIndex: index } };
+}
+
+/** An OSP without a namespace is in the config namespace, where OSM looks for them. */
+function profileNamespace(o: KrmObject, defaultNamespace: string): string {
+  return typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : defaultNamespace;
 }
 
 function hasError(results: readonly Result[]): boolean {
