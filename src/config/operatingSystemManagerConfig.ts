@@ -140,8 +140,9 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
   'device-ownership-from-security-context': (c, v) => (c.deviceOwnershipFromSecurityContext = parseFlagBool(v, 'device-ownership-from-security-context')),
   'override-bootstrap-kubelet-apiserver': (c, v) => (c.overrideBootstrapKubeletAPIServer = v),
   // Upstream these two flags are file paths; so they are here.
-  'kubernetes-ca-bundle': (c, v) => (c.kubernetesCABundle = { file: v }),
-  'host-ca-bundle': (c, v) => (c.hostCABundle = { file: v }),
+  // An empty flag means none, as upstream.
+  'kubernetes-ca-bundle': (c, v) => (c.kubernetesCABundle = v === '' ? undefined : { file: v }),
+  'host-ca-bundle': (c, v) => (c.hostCABundle = v === '' ? '' : { file: v }),
   // Cluster facts (not OSM flags): `<fact>`, `<fact>-env` or `<fact>-file`.
   'cluster-server': (c, v) => (c.cluster.server = v),
   'cluster-ca-cert-file': (c, v) => (c.cluster.caCert = { file: v }),
@@ -176,6 +177,16 @@ function rhelSubscriptionFlags(): Record<string, (c: OsmConfig, v: string) => vo
     out[`${flag}-file`] = (c, v) => set(c, { file: v });
   }
   return out;
+}
+
+/** The ConfigMap form's keys: OSM's flag names plus our cluster facts. */
+export const FLAG_NAMES: readonly string[] = Object.keys(FLAG_KEYS);
+
+/** What a run without any config uses, said in a result so that a missing config is never silent. */
+export function noConfigNotice(): string {
+  const d = DEFAULT_CONFIG;
+  return `no function config: OSM's defaults apply (namespace ${d.namespace}, cluster DNS ${d.clusterDNS.join(',')}, ${d.containerRuntime}, ` +
+    `no proxy or registry mirrors, pinClusterCA ${d.pinClusterCA}, Ignition ${d.ignitionSpec}; cluster facts and tokens only from local-config inputs)`;
 }
 
 function fromFlagConfigMap(data: unknown): OsmConfig {

@@ -2,11 +2,11 @@
 // parse config -> classify items -> collect cluster facts -> per MachineDeployment: select OSP, decide the
 // revision, render, emit -> check name collisions -> output (+ the render state for the next run).
 // Any error: no generated output, every input item kept as it was.
-import { parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
-import { collectClusterFacts } from '../cluster/clusterFacts.ts';
+import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
+import { collectClusterFacts, MissingClusterFactError } from '../cluster/clusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { generatedEntry, type InputItem, type KrmObject, type OutputList, type ResourceList } from '../io/resourceList.ts';
-import { MD_API_VERSION, OSP_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
+import { MD_API_VERSION, OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
 import { validateMachineDeploymentValues } from '../machineDeployment/validateValues.ts';
 import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
@@ -19,13 +19,14 @@ import type { OperatingSystemProfileSpec } from '../model/operatingSystemProfile
 import { osmTemplateFuncs } from '../template/sprig/index.ts';
 import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
 import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
-import { emptyState, isStateObject, readState, stateKey, stateObject, STATE_PATH, type MachineDeploymentState, type RenderState } from '../gitops/renderState.ts';
+import { emptyState, isStateObject, readState, stateKey, stateObject, STATE_NAME, STATE_PATH, type MachineDeploymentState, type RenderState } from '../gitops/renderState.ts';
 import { syncAnnotations } from '../gitops/syncAnnotations.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
 import { ResourceError, type Result } from './results.ts';
 import { fileOf, refOf, toResult } from './resultFor.ts';
 import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
 import { compareItems, identityOf } from './itemOrder.ts';
+import { kustomize4Hint } from './kustomizeInputs.ts';
 import { registerInputSecrets, SecretRegistry } from './redactSecrets.ts';
 import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
 import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInjection.ts';
@@ -36,6 +37,8 @@ interface Classified {
   profiles: Map<string, ProfileEntry>;
   machineDeployments: Array<{ item: InputItem; md: MachineDeployment }>;
   previousState: RenderState;
+  /** Profiles (namespace/name) whose item had an error: their MachineDeployments are not rendered. */
+  brokenProfiles: Set<string>;
 }
 
 export function processResourceList(list: ResourceList, env: Environment): OutputList {
@@ -86,6 +89,7 @@ function planRender(list: ResourceList, env: Environment): RenderPlan | OutputLi
   const failed = () => failedOutput(list, results, secrets);
 
   let config: OsmConfig;
+  if (list.functionConfig === undefined) results.push({ severity: 'info', message: noConfigNotice() });
   try {
     config = parseFunctionConfig(list.functionConfig);
   } catch (e) {
@@ -93,8 +97,10 @@ function planRender(list: ResourceList, env: Environment): RenderPlan | OutputLi
     return failed();
   }
 
+  // Errors in some items do not stop the run: the others are still checked and rendered, so one run reports
+  // every error it can find. A MachineDeployment whose profile is broken is left out (its error is the OSP's).
   const c = classify(list, config, results);
-  if (hasError(results)) return failed();
+  c.machineDeployments = c.machineDeployments.filter(({ md }) => !c.brokenProfiles.has(profileKey(md.annotations[OSP_NAMESPACE_ANNOTATION] || config.namespace, md.annotations[OSP_ANNOTATION]!)));
 
   const nextState = emptyState();
   const generated = new GeneratedOutput(list);
@@ -108,7 +114,8 @@ function planRender(list: ResourceList, env: Environment): RenderPlan | OutputLi
       results.push(toResult(e, refOf(o), fileOf(o)));
     }
   }
-  if (hasError(results)) return failed();
+  // An immutability error does not stop the run: rendering may find more (a template error in that very
+  // change), and every error found is reported; finishRender then outputs nothing generated.
 
   let inputs: RenderInputs | undefined;
   let rhelSubscriptions: ReadonlyMap<string, RhelSubscriptionValues> = new Map();
@@ -131,7 +138,10 @@ function planRender(list: ResourceList, env: Environment): RenderPlan | OutputLi
       const templates = new TemplateCache(osmTemplateFuncs, config.templateLimits);
       inputs = { config, facts, templates, containerRuntime, containerRuntimeOutputs: containerRuntimeOutputs(containerRuntime), secrets };
     } catch (e) {
-      results.push(toResult(e, configRef, configFile));
+      const r = toResult(e, configRef, configFile);
+      const hint = e instanceof MissingClusterFactError ? kustomize4Hint(c.kept) : undefined;
+      if (hint !== undefined) r.message += `; ${hint}`;
+      results.push(r);
       return failed();
     }
   }
@@ -203,14 +213,26 @@ class GeneratedOutput {
 }
 
 function classify(list: ResourceList, config: OsmConfig, results: Result[]): Classified {
-  const out: Classified = { kept: [], profiles: new Map(), machineDeployments: [], previousState: emptyState() };
+  const out: Classified = { kept: [], profiles: new Map(), machineDeployments: [], previousState: emptyState(), brokenProfiles: new Set() };
+  let stateItem: KrmObject | undefined;
   for (const item of list.items) {
     const o = item.object;
-    if (isOwnedItem(o)) {
-      // Our previous output: regenerated below (or dropped when its MachineDeployment is gone).
-      if (isStateObject(o)) out.previousState = readState(o);
+    if (isStateObject(o)) {
+      // The previous render's state, from kpt's write-back, hydrate, or a file committed for kustomize/Argo CD.
+      if (stateItem !== undefined) {
+        results.push(toResult(new ResourceError(`more than one osm-krm-state ConfigMap in the inputs (${describeState(stateItem)} and ${describeState(o)}): keep one`, 'metadata.name'), refOf(o), fileOf(o)));
+        continue;
+      }
+      stateItem = o;
+      try {
+        out.previousState = readState(o);
+      } catch (e) {
+        results.push(toResult(e, refOf(o), fileOf(o)));
+      }
       continue;
     }
+    // Our previous output: regenerated below (or dropped when its MachineDeployment is gone).
+    if (isOwnedItem(o)) continue;
     out.kept.push(item);
     try {
       if (o.apiVersion === OSM_API_VERSION && o.kind === 'OperatingSystemProfile') {
@@ -226,10 +248,16 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
       }
     } catch (e) {
       results.push(toResult(e, refOf(o), fileOf(o)));
+      if (o.kind === 'OperatingSystemProfile') out.brokenProfiles.add(profileKey(profileNamespace(o, config.namespace), String(o.metadata?.name ?? '')));
     }
   }
   out.machineDeployments.sort((a, b) => compareStrings(`${a.md.namespace}/${a.md.name}`, `${b.md.namespace}/${b.md.name}`));
   return out;
+}
+
+function describeState(o: KrmObject): string {
+  const file = fileOf(o).file?.path;
+  return `${o.metadata?.namespace ?? ''}/${STATE_NAME}${file ? ` in ${file}` : ''}`;
 }
 
 /** Applies OSM's webhook default when enabled; false when the MachineDeployment is not ours to render. */
@@ -329,9 +357,13 @@ function droppedGeneratedMachineDeployment(md: MachineDeployment): ResourceError
 function profileEntry(o: KrmObject, index: number, defaultNamespace: string): ProfileEntry {
   const name = o.metadata?.name;
   if (typeof name !== 'string' || name === '') throw new ResourceError('OperatingSystemProfile has no metadata.name', 'metadata.name');
-  const ns = typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : defaultNamespace;
   const spec = validateOperatingSystemProfile(o);
-  return { name, namespace: ns, spec, annotations: stringMap(o.metadata?.annotations), origin: { itemIndex: index } };
+  return { name, namespace: profileNamespace(o, defaultNamespace), spec, annotations: stringMap(o.metadata?.annotations), origin: { itemIndex: index } };
+}
+
+/** An OSP without a namespace is in the config namespace, where OSM looks for them. */
+function profileNamespace(o: KrmObject, defaultNamespace: string): string {
+  return typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : defaultNamespace;
 }
 
 function stringMap(v: unknown): Record<string, string> {
