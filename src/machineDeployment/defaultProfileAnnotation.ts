@@ -6,6 +6,15 @@ const DEFAULTED_OS = new Set(['ubuntu', 'flatcar', 'amzn2', 'rockylinux', 'rhel'
 /** The profile OSM's webhook would choose, or undefined for an OS it rejects. */
 export function defaultProfileName(md: MachineDeployment): string | undefined {
   const { cloudProvider, operatingSystem } = md.providerConfig;
-  if (cloudProvider === 'anexia' && operatingSystem === 'flatcar' && provisioningUtilityOf(md) === 'cloud-init') return 'osp-flatcar-cloud-init';
+  if (cloudProvider === 'anexia' && operatingSystem === 'flatcar' && provisioningUtilityOrError(md) === 'cloud-init') return 'osp-flatcar-cloud-init';
   return DEFAULTED_OS.has(operatingSystem) ? `osp-${operatingSystem}` : undefined;
+}
+
+// OSM's webhook ignores a spec it cannot decode here and falls through to the general rule.
+function provisioningUtilityOrError(md: MachineDeployment): string | undefined {
+  try {
+    return provisioningUtilityOf(md);
+  } catch {
+    return undefined;
+  }
 }

@@ -7,6 +7,7 @@ import { ResourceError } from '../function/results.ts';
 import { KUBELET_CONFIG_ANNOTATION_PREFIX } from '../render/kubeletAnnotations.ts';
 import { parseIP } from '../render/ipAddress.ts';
 import type { MachineDeployment } from './machineDeployment.ts';
+import { decodeOperatingSystemSpecWithKeys } from '../render/operatingSystemSpec.ts';
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -89,16 +90,20 @@ function validateKubeletAnnotations(md: MachineDeployment): void {
 }
 
 // rh_subscription values are written unquoted into cloud-config (as OSM does): each must read back as the
-// same plain YAML string, or it would change the meaning of the user-data.
+// same plain YAML string, or it would change the meaning of the user-data. Checked on the decoded spec, so a
+// key spelled in another case (encoding/json matches those too) is checked like the canonical one.
+const RHEL_UNQUOTED_FIELDS = ['RHELSubscriptionManagerUser', 'RHELSubscriptionManagerPassword', 'RHELSatelliteServer', 'RHELOrganizationName', 'RHELActivationKey'];
+
 function validateUnquotedSpecValues(md: MachineDeployment): void {
   if (md.providerConfig.operatingSystem !== 'rhel') return;
-  const spec = (md.providerConfig.operatingSystemSpec ?? {}) as Record<string, unknown>;
-  for (const k of ['rhelSubscriptionManagerUser', 'rhelSubscriptionManagerPassword', 'rhelSatelliteServer', 'rhelOrganizationName', 'rhelActivationKey']) {
-    const v = spec[k];
+  const { value, sourceKeys } = decodeOperatingSystemSpecWithKeys('rhel', md.providerConfig.operatingSystemSpec);
+  for (const goName of RHEL_UNQUOTED_FIELDS) {
+    const v = value.fields[goName];
     if (typeof v !== 'string' || v === '') continue;
     if (!readsBackAsPlainString(v)) {
+      const key = sourceKeys[goName]!;
       // The value itself may be a secret: never echo it.
-      throw new ResourceError(`operatingSystemSpec.${k} contains characters that cloud-config's unquoted rh_subscription values cannot carry (line breaks, leading or trailing spaces, ": ", " #", or YAML indicators)`, `${PROVIDER}.operatingSystemSpec.${k}`);
+      throw new ResourceError(`operatingSystemSpec.${key} contains characters that cloud-config's unquoted rh_subscription values cannot carry (line breaks, leading or trailing spaces, ": ", " #", or YAML indicators)`, `${PROVIDER}.operatingSystemSpec.${key}`);
     }
   }
 }

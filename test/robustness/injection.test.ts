@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { parse } from 'yaml';
 import { runFunction } from '../../src/cli/runFunction.ts';
 import { noEnvironment } from '../support/runInProcess.ts';
-import { baseItems, machineDeployment, resourceList } from './inputCorpus.ts';
+import { baseItems, machineDeployment, resourceList, SMALL_OSP } from './inputCorpus.ts';
 
 function run(items: unknown[]) {
   let stdout = '';
@@ -58,4 +58,23 @@ test('legitimate values still render', () => {
   md.metadata.annotations['v1.kubelet-config.machine-controller.kubermatic.io/EvictionHard'] = 'memory.available<100Mi,nodefs.available<10%';
   const r = run([...baseItems(), md]);
   assert.equal(r.code, 0, JSON.stringify(r.out.results));
+});
+
+// issue 17: encoding/json matches operatingSystemSpec keys case-insensitively, so a check that reads only the
+// lower-case key let `RHELSubscriptionManagerUser` carry a line break into the unquoted rh_subscription module.
+test('a differently-cased operatingSystemSpec key is checked like the canonical one', () => {
+  const rhelOsp = structuredClone(SMALL_OSP);
+  rhelOsp.metadata.name = 'osp-rhel-small';
+  rhelOsp.spec.osName = 'rhel';
+  for (const key of ['RHELSubscriptionManagerUser', 'rhelsubscriptionmanageruser', 'RhelSubscriptionManagerUser']) {
+    const md = machineDeployment('x', { operatingSystem: 'rhel', operatingSystemSpec: { [key]: 'user\nruncmd: [reboot]' } });
+    md.metadata.annotations['k8c.io/operating-system-profile'] = 'osp-rhel-small';
+    const r = run([...baseItems(), rhelOsp, md]);
+    const provisioning = r.out.items.find((i: any) => i.kind === 'Secret' && i.metadata?.name === 'x-kube-system-provisioning-config');
+    const userData = provisioning ? Buffer.from(provisioning.data['cloud-config'], 'base64').toString() : '';
+    assert.ok(!/^runcmd:/m.test(userData), `${key}: runcmd injected:\n${userData}`);
+    assert.equal(r.code, 1, `${key}: accepted`);
+    const errors = r.out.results.filter((x: any) => x.severity === 'error');
+    assert.ok(errors.some((e: any) => e.field?.path === `spec.template.spec.providerSpec.value.operatingSystemSpec.${key}`), `${key}: ${JSON.stringify(errors)}`);
+  }
 });
