@@ -3,7 +3,6 @@
 // writes values unescaped; an ordinary value is still written exactly as OSM writes it (the goldens stay
 // byte-identical), and any other value is written so that PyYAML reads back exactly that value: a scalar in
 // double quotes with escapes, a file's content in base64. What has no such form (a unit's content) is refused.
-import { parse } from 'yaml';
 import { UserDataError } from './errors.ts';
 
 /** Every character PyYAML takes as a line break. */
@@ -39,19 +38,21 @@ export function doubleQuotedAsWritten(value: string): string {
 
 /**
  * A value OSM writes unquoted (module entries, map keys and values): kept as written when it is one plain
- * scalar there (PyYAML then resolves it as OSM's output would, `true` to a bool), or a one-line flow
- * collection (cloud-init's `[ cmd, arg ]` form); anything else is double-quoted, so it stays one string.
+ * scalar there (PyYAML then resolves it as OSM's output would, `true` to a bool) or, for a command, a simple
+ * one-line flow sequence (cloud-init's `[ cmd, arg ]` form); anything else is double-quoted, so it stays one
+ * string.
  */
-export function plainScalar(value: string): string {
+export function plainScalar(value: string, options: { flowSequence?: boolean } = {}): string {
   if (value === '') return value; // null to cloud-init, as OSM writes it
   if (UNSAFE_ON_ONE_LINE.test(value)) return doubleQuoted(value);
-  if (isPlainToken(value) || isFlowCollection(value)) return value;
+  if (isPlainToken(value) || (options.flowSequence === true && isSimpleFlowSequence(value))) return value;
   return doubleQuoted(value);
 }
 
 /** Whether PyYAML reads `value` in block context (after `key: ` or `- `) as one plain scalar with that text. */
 export function isPlainToken(value: string): boolean {
-  if (value === '' || value !== value.trim() || /^\t|\t$/.test(value)) return false;
+  // PyYAML ends a plain scalar at a tab (then refuses the tab), so none may appear in one.
+  if (value === '' || value !== value.trim() || value.includes('\t')) return false;
   if (UNSAFE_ON_ONE_LINE.test(value)) return false;
   const first = value[0]!;
   if (',[]{}#&*!|>\'"%@`'.includes(first)) return false;
@@ -60,14 +61,14 @@ export function isPlainToken(value: string): boolean {
   return !/:(?:[ \t]|$)|[ \t]#/.test(value);
 }
 
-function isFlowCollection(value: string): boolean {
-  if (!/^[[{]/.test(value) || /[#&*!]/.test(value)) return false;
-  try {
-    const v = parse(value, { version: '1.1' });
-    return typeof v === 'object' && v !== null;
-  } catch {
-    return false;
-  }
+// `[ a, 'b c', "d" ]`: items that are plain words or quoted strings without escapes, read alike by every YAML
+// reader (PyYAML refuses some flow forms other parsers take, such as `[:]`).
+const FLOW_ITEM = /^(?:[A-Za-z0-9_./=+~$^-][^,[\]{}#'"&*!|>`:?\\]*|'[^']*'|"[^"\\]*")$/;
+
+function isSimpleFlowSequence(value: string): boolean {
+  if (!/^\[[\x20-\x7e]*\]$/.test(value)) return false;
+  const inner = value.slice(1, -1).trim();
+  return inner === '' || inner.split(',').every((item) => FLOW_ITEM.test(item.trim()) && !/[ ]$/.test(item.trim()));
 }
 
 /**

@@ -72,9 +72,9 @@ const sortedKeys = (m: Record<string, unknown>): string[] => Object.keys(m).sort
 function modules(m: CloudInitModules): string {
   let s = '';
   const bootcmd = m.bootcmd ?? [];
-  if (bootcmd.length > 0) s += '\nbootcmd:' + bootcmd.map((c) => `\n- ${plainScalar(c)}`).join('') + '\n';
+  if (bootcmd.length > 0) s += '\nbootcmd:' + bootcmd.map((c) => `\n- ${plainScalar(c, { flowSequence: true })}`).join('') + '\n';
   const runcmd = m.runcmd ?? [];
-  if (runcmd.length > 0) s += '\nruncmd:' + runcmd.map((c) => `\n- ${plainScalar(c)}`).join('') + '\n';
+  if (runcmd.length > 0) s += '\nruncmd:' + runcmd.map((c) => `\n- ${plainScalar(c, { flowSequence: true })}`).join('') + '\n';
   const rh = m.rh_subscription ?? {};
   if (Object.keys(rh).length > 0) s += '\nrh_subscription:' + sortedKeys(rh).map((k) => `\n    ${plainScalar(k)}: ${plainScalar(rh[k]!)}`).join('') + '\n';
   const repos = m.yum_repos ?? {};
