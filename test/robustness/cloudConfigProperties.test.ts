@@ -11,7 +11,7 @@ import { deduplicateSSHKeys } from '../../src/emit/userdata/input.ts';
 import { compareBytes } from '../../src/template/goFormat.ts';
 import { isPlainToken } from '../../src/emit/userdata/cloudConfigYaml.ts';
 import type { OSCConfig } from '../../src/model/operatingSystemProfile.ts';
-import { readBack } from './support/readBack.ts';
+import { literalBlockReadBack as blockReadBack, readBack, stripTrailingBreaks } from './support/readBack.ts';
 import { hostileString } from './support/hostileStrings.ts';
 
 // Fixed for reproducibility; PROPERTY_SEED and PROPERTY_RUNS explore further.
@@ -39,16 +39,6 @@ const configArb = fc.record({
   modules: { runcmd, rh_subscription: rh, ...(repoDir ? { yum_repo_dir: repoDir } : {}) },
 }));
 
-const stripTrailingBreaks = (s: string) => s.replace(/\n+$/, '');
-
-/** What cloud-init reads for a `content: |-` block: the text without its trailing line breaks, and without
- * the first line's indentation on every line (OSM's output shows both). */
-function blockReadBack(text: string): string {
-  const lines = text.split('\n');
-  const first = lines.find((l) => /[^ ]/.test(l));
-  const indent = first === undefined ? 0 : /^ */.exec(first)![0].length;
-  return stripTrailingBreaks(lines.map((l) => (/^ *$/.test(l) && l.length <= indent ? '' : l.slice(indent))).join('\n'));
-}
 
 /** A plain value may be read as another scalar type (`true`, `1`): as in OSM's output. */
 function scalarMatches(got: unknown, value: string): boolean {
@@ -69,7 +59,7 @@ test('cloud-config: every value reads back exactly through PyYAML, or is refused
       assert.match(e.message, /^(unit "|file ")/, e.message);
       cases.push({ config, refused: e.message });
     }
-  }), { seed: SEED, numRuns: RUNS });
+  }), { seed: SEED, numRuns: RUNS, includeErrorInReport: true });
 
   const written = cases.filter((c) => c.yaml !== undefined);
   const results = readBack(written.map((c) => ({ kind: 'yaml' as const, text: c.yaml! })));

@@ -20,3 +20,14 @@ export function readBack(docs: ReadonlyArray<{ kind: ReaderKind; text: string }>
   });
   return JSON.parse(stdout) as ReadResult[];
 }
+
+export const stripTrailingBreaks = (s: string) => s.replace(/\n+$/, '');
+
+/** What cloud-init reads for a `content: |-` block: the text without its trailing line breaks, and without
+ * the first line's indentation on every line (OSM's output shows both). */
+export function literalBlockReadBack(text: string): string {
+  const lines = text.split('\n');
+  const first = lines.find((l) => /[^ ]/.test(l));
+  const indent = first === undefined ? 0 : /^ */.exec(first)![0].length;
+  return stripTrailingBreaks(lines.map((l) => (/^ *$/.test(l) && l.length <= indent ? '' : l.slice(indent))).join('\n'));
+}
