@@ -8,6 +8,7 @@ import { KUBELET_CONFIG_ANNOTATION_PREFIX } from '../render/kubeletAnnotations.t
 import { parseIP } from '../render/ipAddress.ts';
 import type { MachineDeployment } from './machineDeployment.ts';
 import { decodeOperatingSystemSpecWithKeys } from '../render/operatingSystemSpec.ts';
+import { isPlainToken } from '../emit/userdata/cloudConfigYaml.ts';
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -109,7 +110,8 @@ function validateUnquotedSpecValues(md: MachineDeployment): void {
 }
 
 function readsBackAsPlainString(v: string): boolean {
-  if (/[\n\r\t]/.test(v) || v !== v.trim()) return false;
+  // PyYAML (cloud-init) also breaks lines at NEL, LS and PS, and cannot load a plain `=` or `<<`.
+  if (/[\n\r\t\u0085\u2028\u2029]/.test(v) || v !== v.trim() || !isPlainToken(v)) return false;
   // Fast path: letters, digits and a few inert punctuation marks, no indicator at the start, never a bool/null/number.
   if (/^[A-Za-z0-9_/.=+@-][A-Za-z0-9_/.=+@ -]*$/.test(v) && !/^(?:y|n|yes|no|on|off|true|false|null|~|[-+.0-9][-+.0-9eE_]*)$/i.test(v)) return true;
   try {

@@ -51,8 +51,9 @@ export function plainScalar(value: string, options: { flowSequence?: boolean } =
 
 /** Whether PyYAML reads `value` in block context (after `key: ` or `- `) as one plain scalar with that text. */
 export function isPlainToken(value: string): boolean {
-  // PyYAML ends a plain scalar at a tab (then refuses the tab), so none may appear in one.
-  if (value === '' || value !== value.trim() || value.includes('\t')) return false;
+  // PyYAML ends a plain scalar at a tab (then refuses the tab), so none may appear in one; and it resolves a
+  // plain `=` and `<<` to tags its safe loader cannot construct, which makes the whole document unreadable.
+  if (value === '' || value !== value.trim() || value.includes('\t') || value === '=' || value === '<<') return false;
   if (UNSAFE_ON_ONE_LINE.test(value)) return false;
   const first = value[0]!;
   if (',[]{}#&*!|>\'"%@`'.includes(first)) return false;
