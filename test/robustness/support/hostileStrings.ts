@@ -13,3 +13,9 @@ export const HOSTILE_PIECES = [
 export function hostileString(options: { minLength?: number; maxLength?: number } = {}): fc.Arbitrary<string> {
   return fc.array(fc.constantFrom(...HOSTILE_PIECES), { minLength: options.minLength ?? 0, maxLength: options.maxLength ?? 6 }).map((parts) => parts.join(''));
 }
+
+/** The pieces without line breaks and control characters: strings most renders accept, indicators and all. */
+export function oneLineString(): fc.Arbitrary<string> {
+  const pieces = HOSTILE_PIECES.filter((p) => !/[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800]/.test(p));
+  return fc.array(fc.constantFrom(...pieces), { maxLength: 6 }).map((parts) => parts.join(''));
+}
