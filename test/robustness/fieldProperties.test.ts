@@ -1,11 +1,16 @@
 // issue 17 §1, generatively and end to end: every MachineDeployment and config field that reaches a node's
 // configuration gets hostile strings (every Unicode line break, quotes, YAML indicators, `#`, `:`, shell
 // metacharacters, control bytes). Each run either fails with an error naming that field, or its cloud-configs
-// are read by cloud-init's own readers (PyYAML, cloud-init's schema) and its scripts by `bash -n` exactly as
+// are read by cloud-init's own readers (PyYAML, cloud-init's schema), its scripts by `bash -n` and its units by
+// `systemd-analyze verify` (where the machine has it) exactly as
 // the value was given: the files holding the value say exactly it, and no key, file, command or line is added.
 // The readers run once for all documents (one Python process).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse } from 'yaml';
 import { runFunction } from '../../src/cli/runFunction.ts';
@@ -29,7 +34,7 @@ function profile(osName: string, expr: string, cloud: string, shellExpr = expr):
       provisioningConfig: {
         files: [
           { path: '/opt/bin/use-value', permissions: 755, content: { inline: { data: `#!/bin/bash\nset -eu\nvalue=${shellExpr}\necho ${shellExpr}\n` } } },
-          { path: '/etc/systemd/system/use-value.service', permissions: 644, content: { inline: { data: `[Service]\nEnvironment=VALUE=${expr}\nExecStart=/opt/bin/use-value\n` } } },
+          { path: '/etc/systemd/system/use-value.service', permissions: 644, content: { inline: { data: `[Service]\nEnvironment=VALUE=${expr}\nExecStart=/bin/true\n` } } },
           { path: '/etc/osm/value', permissions: 600, content: { inline: { data: `${expr}` } } },
         ],
         modules: { runcmd: ['systemctl start use-value.service'] },
@@ -94,6 +99,24 @@ const userData = (out: any) => {
   return secret ? Buffer.from(secret.data['cloud-config'], 'base64').toString('utf8') : undefined;
 };
 
+/** `systemd-analyze verify` on every one-line unit at once, where the machine has it: not a word of complaint. */
+function verifyUnits(units: string[]): void {
+  if (spawnSync('systemd-analyze', ['--version']).status !== 0 || units.length === 0) return;
+  const dir = mkdtempSync(join(tmpdir(), 'osm-krm-units-'));
+  try {
+    const files = units.map((text, i) => {
+      const file = join(dir, `use-value-${i}.service`);
+      writeFileSync(file, text);
+      return file;
+    });
+    const r = spawnSync('systemd-analyze', ['verify', '--man=no', ...files], { encoding: 'utf8', timeout: 60_000 });
+    const complaints = `${r.stdout}${r.stderr}`.split('\n').filter((l) => l.includes(dir));
+    assert.deepEqual(complaints, [], complaints.map((l) => units[Number(/use-value-(\d+)/.exec(l)?.[1])]).join('\n---\n'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 test('every field that reaches a node: read back exactly by cloud-init\'s readers and bash, or refused naming the field', () => {
   const runs: Run[] = [];
   for (const field of FIELDS) {
@@ -113,6 +136,7 @@ test('every field that reaches a node: read back exactly by cloud-init\'s reader
   for (const r of accepted) docs.push({ kind: 'yaml', text: userData(r.out)! }, { kind: 'schema', text: userData(r.out)! });
   const read = readBack(docs);
   const scripts: Array<{ kind: ReaderKind; text: string }> = [];
+  const units: string[] = [];
   accepted.forEach((r, n) => {
     const label = `${r.field.name} ${JSON.stringify(r.value)}\n${userData(r.out)}`;
     const doc = read[2 * n]!;
@@ -130,16 +154,18 @@ test('every field that reaches a node: read back exactly by cloud-init\'s reader
     // base64, or, like any OSM file, without its trailing line breaks and its first line's indentation.
     const v = r.field.name === 'KubeReserved' ? `cpu=${r.value}` : r.field.name === 'sshPublicKeys' ? 'fixed' : r.value;
     const sh = r.field.notInShell ? 'fixed' : v;
-    const written = [`#!/bin/bash\nset -eu\nvalue=${sh}\necho ${sh}\n`, `[Service]\nEnvironment=VALUE=${v}\nExecStart=/opt/bin/use-value\n`, v];
+    const written = [`#!/bin/bash\nset -eu\nvalue=${sh}\necho ${sh}\n`, `[Service]\nEnvironment=VALUE=${v}\nExecStart=/bin/true\n`, v];
     written.forEach((text, i) => {
       assert.equal(content(files[i]), files[i].encoding === 'b64' ? text : literalBlockReadBack(text), `${files[i].path}\n${label}`);
     });
     if (r.field.name === 'sshPublicKeys') assert.deepEqual(cfg.ssh_authorized_keys, [`ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 ${r.value}`.trim()], label);
     if (r.field.rh) assert.equal(cfg.rh_subscription[r.field.rh], r.value, `rh_subscription.${r.field.rh}\n${label}`);
     if (!/[\n\r]/.test(sh)) scripts.push({ kind: 'bash', text: written[0]! });
+    if (!/[\n\r]/.test(v)) units.push(content(files[1]));
   });
   const bash = readBack(scripts);
   bash.forEach((b, i) => assert.ok('value' in b, `bash -n: ${'error' in b ? b.error : ''}\n${scripts[i]!.text}`));
+  verifyUnits(units);
   // Both outcomes are reached: hostile values refused, ordinary ones written.
   assert.ok(accepted.length >= FIELDS.length, `only ${accepted.length} of ${runs.length} rendered`);
   assert.ok(runs.length - accepted.length > FIELDS.length, 'nothing refused');
