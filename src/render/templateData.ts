@@ -40,7 +40,7 @@ const PROVIDER = 'spec.template.spec.providerSpec.value';
 /** The MachineDeployment's and the config's strings the templates see, each through the choke point. */
 function checkTemplateValues(input: TemplateDataInput): void {
   const pc = input.md.providerConfig;
-  const checks: Array<[value: string, kind: ValueKind, field: string]> = [
+  const checks: Array<[value: string, kind: ValueKind, field: string, label?: string]> = [
     [pc.cloudProvider, 'word', `${PROVIDER}.cloudProvider`],
     [input.cloud.cloudConfig, 'text', `${PROVIDER}.overwriteCloudConfig`],
     [input.initialTaints, 'word', 'functionConfig spec.initialTaints'],
@@ -48,13 +48,14 @@ function checkTemplateValues(input: TemplateDataInput): void {
     [input.nodeNoProxy, 'word', 'functionConfig spec.nodeNoProxy'],
     [input.pauseImage, 'word', 'functionConfig spec.pauseImage'],
     [input.containerRuntime, 'word', 'functionConfig spec.containerRuntime'],
+    [input.token, 'word', 'functionConfig spec.cluster.cloudInitGetterToken', 'the cloud-init-getter token (spec.cluster.cloudInitGetterToken or its Secret)'],
     [input.serverURL, 'word', 'functionConfig spec.cluster.server (or cluster-info, or spec.overrideBootstrapKubeletAPIServer)'],
     [input.kubernetesCACert, 'text', 'functionConfig spec.kubernetesCABundle'],
     [input.hostCACert, 'text', 'functionConfig spec.hostCABundle'],
     ...Object.keys(input.kubeletFeatureGates).map((k): [string, ValueKind, string] => [k, 'word', 'functionConfig spec.kubeletFeatureGates']),
     ...Object.entries(input.artifacts).flatMap(([k, v]): Array<[string, ValueKind, string]> => [[k, 'word', 'functionConfig spec.artifacts'], [v, 'word', `functionConfig spec.artifacts.${k}`]]),
   ];
-  for (const [value, kind, field] of checks) scriptValue(value, kind, field.replace(/^functionConfig /, ''), field);
+  for (const [value, kind, field, label] of checks) scriptValue(value, kind, field.replace(/^functionConfig /, ''), label ?? field);
 }
 
 /** Strings of a decoded operatingSystemSpec: one line each (RHEL passwords may hold any printable character). */
