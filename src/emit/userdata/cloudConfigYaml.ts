@@ -79,8 +79,11 @@ function isSimpleFlowSequence(value: string): boolean {
  * that much from every line (OSM's output shows that too) and ends the block at a line indented less,
  * leaving the rest to break the document: such content does not fit either.
  */
+// What nearly every content is made of, checked in one pass (astral characters go the slow way).
+const ORDINARY_TEXT = /^[\t\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufffd]*$/;
+
 export function fitsLiteralBlock(content: string): boolean {
-  if (/[\r\u0085\u2028\u2029]/.test(content) || NOT_PRINTABLE.test(content)) return false;
+  if (!ORDINARY_TEXT.test(content) && (/[\r\u0085\u2028\u2029]/.test(content) || NOT_PRINTABLE.test(content))) return false;
   if (/^\n*(?:[^ \n]|$)/.test(content)) return true; // indentation 0: every line fits
   const lines = content.split('\n');
   const first = lines.findIndex((l) => l.trim() !== '');
