@@ -7,6 +7,7 @@
 import { CONFIG_API_VERSION, CONFIG_KIND, RHEL_SUBSCRIPTION_SECRET_FIELDS, rhelSubscriptionFlag } from '../config/operatingSystemManagerConfig.ts';
 import type { KrmObject } from '../io/resourceList.ts';
 import { CommandError } from './commandIO.ts';
+import { JsonDataError, parseGoJson } from '../template/jsonData.ts';
 
 export interface PluginSetting {
   /** Normalised name, e.g. `cluster-dns`. */
@@ -44,12 +45,22 @@ export function readPluginSettings(env: Readonly<Record<string, string | undefin
   return settings;
 }
 
+function jsonErrorPlace(json: string): string {
+  try {
+    parseGoJson(json);
+  } catch (e) {
+    if (e instanceof JsonDataError) return e.message.replace(/^invalid JSON data /, '');
+  }
+  return 'syntax error';
+}
+
 function parseParametersJson(json: string): Array<{ name: string; value: string }> {
   let list: unknown;
   try {
     list = JSON.parse(json);
-  } catch (e) {
-    throw new CommandError(`ARGOCD_APP_PARAMETERS is not JSON: ${(e as Error).message}`);
+  } catch {
+    // V8's message quotes the text around the error, where a secret may sit: place it by line and column.
+    throw new CommandError(`ARGOCD_APP_PARAMETERS is not JSON: ${jsonErrorPlace(json)}`);
   }
   if (!Array.isArray(list)) throw new CommandError('ARGOCD_APP_PARAMETERS must be a JSON list');
   return list.map((p: any) => {

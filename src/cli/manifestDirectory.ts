@@ -11,6 +11,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, join, relative, resolve, sep } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { yamlErrorText } from '../io/parseErrorMessage.ts';
 import type { KrmObject } from '../io/resourceList.ts';
 import { PARSE_OPTIONS } from '../io/yamlSchema.ts';
 import { generatedSharedPath } from '../function/generatedPaths.ts';
@@ -109,7 +110,7 @@ export function readManifestFile(root: string, rel: string): KrmObject[] {
 export function parseManifests(text: string, where: string): KrmObject[] {
   const objects: KrmObject[] = [];
   parseAllDocuments(text, PARSE_OPTIONS).forEach((doc, i) => {
-    if (doc.errors.length > 0) throw new CommandError(`${where}: document ${i + 1} is not valid YAML: ${doc.errors[0]!.message}`);
+    if (doc.errors.length > 0) throw new CommandError(`${where}: document ${i + 1} is not valid YAML at ${yamlErrorText(doc.errors[0]!, text)}`);
     const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
     if (value === null || value === undefined) return;
     const o = value as KrmObject;

@@ -1,6 +1,7 @@
 // Kubeconfigs as OSM handles them: the cluster-info kubeconfig in, the kubelet bootstrap kubeconfig out
 // (client-go clientcmd.Write layout: sorted keys, one cluster/context/user named "c").
-import { parse } from 'yaml';
+import { parse, YAMLError } from 'yaml';
+import { yamlErrorText } from '../io/parseErrorMessage.ts';
 import { ResourceError } from '../function/results.ts';
 import { createBlockYamlFastPath, type FastParse } from '../io/blockYamlFastPath.ts';
 
@@ -19,7 +20,9 @@ export function readClusterInfoKubeconfig(text: string, field: string): Kubeconf
     fastPath ??= createBlockYamlFastPath({});
     doc = fastPath(text)?.root ?? parse(text);
   } catch (e) {
-    throw new ResourceError(`cluster-info kubeconfig is not valid YAML: ${(e as Error).message}`, field);
+    // A kubeconfig may hold credentials: never the parser's message, which quotes the text at the error.
+    const where = e instanceof YAMLError ? yamlErrorText(e, text) : 'unreadable';
+    throw new ResourceError(`cluster-info kubeconfig is not valid YAML at ${where}`, field);
   }
   const clusters = doc?.clusters;
   if (!Array.isArray(clusters) || clusters.length !== 1 || typeof clusters[0]?.cluster !== 'object' || clusters[0].cluster === null) {

@@ -5,6 +5,7 @@
 // byte for byte. Flow-style or JSON input is re-serialized from its values.
 import { isMap, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { PARSE_OPTIONS } from './yamlSchema.ts';
+import { yamlErrorText } from './parseErrorMessage.ts';
 import { createBlockYamlFastPath, type FastParse } from './blockYamlFastPath.ts';
 import { writeYaml } from './yamlWriter.ts';
 import type { Result } from '../function/results.ts';
@@ -72,9 +73,10 @@ function parseWithYamlLibrary(text: string): FastParse | { root: unknown; itemDa
   try {
     doc = parseDocument(text, PARSE_OPTIONS);
   } catch (e) {
+    // Only limits the parser itself enforces get here; their messages hold no source text.
     throw new ResourceListParseError(`malformed YAML: ${(e as Error).message}`);
   }
-  if (doc.errors.length > 0) throw new ResourceListParseError(`malformed YAML: ${doc.errors[0]!.message}`);
+  if (doc.errors.length > 0) throw new ResourceListParseError(`malformed YAML at ${yamlErrorText(doc.errors[0]!, text)}`);
   const root = doc.contents;
   if (!isMap(root)) return { root: doc.toJS() };
   const itemsNode = root.get('items', true) as Node | undefined;

@@ -7,6 +7,15 @@ const DEFAULTED_OS = new Set(['ubuntu', 'flatcar', 'amzn2', 'rockylinux', 'rhel'
 export function defaultProfileName(md: MachineDeployment): string | undefined {
   const { cloudProvider, operatingSystem } = md.providerConfig;
   // OSM's webhook does this for Anexia only; OpenNebula's Flatcar also boots with cloud-init (its only profile).
-  if ((cloudProvider === 'anexia' || cloudProvider === 'opennebula') && operatingSystem === 'flatcar' && provisioningUtilityOf(md) === 'cloud-init') return 'osp-flatcar-cloud-init';
+  if ((cloudProvider === 'anexia' || cloudProvider === 'opennebula') && operatingSystem === 'flatcar' && provisioningUtilityOrError(md) === 'cloud-init') return 'osp-flatcar-cloud-init';
   return DEFAULTED_OS.has(operatingSystem) ? `osp-${operatingSystem}` : undefined;
+}
+
+// OSM's webhook ignores a spec it cannot decode here and falls through to the general rule.
+function provisioningUtilityOrError(md: MachineDeployment): string | undefined {
+  try {
+    return provisioningUtilityOf(md);
+  } catch {
+    return undefined;
+  }
 }

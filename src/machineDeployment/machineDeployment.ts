@@ -1,6 +1,7 @@
 // MachineDeployment (cluster.k8s.io/v1alpha1): the parts OSM reads, decoded as strictly as OSM does.
 import { ResourceError } from '../function/results.ts';
 import type { KrmObject } from '../io/resourceList.ts';
+import { decodeOperatingSystemSpec } from '../render/operatingSystemSpec.ts';
 
 export const MD_API_VERSION = 'cluster.k8s.io/v1alpha1';
 export const OSP_ANNOTATION = 'k8c.io/operating-system-profile';
@@ -152,7 +153,6 @@ export function machineDeploymentKey(md: Pick<MachineDeployment, 'name' | 'names
 /** Provisioning utility the MD asks for: flatcar's operatingSystemSpec.provisioningUtility (default ignition); cloud-init elsewhere. */
 export function provisioningUtilityOf(md: MachineDeployment): string {
   if (md.providerConfig.operatingSystem !== 'flatcar') return 'cloud-init';
-  const spec = md.providerConfig.operatingSystemSpec as Record<string, unknown> | null;
-  const pu = spec && typeof spec === 'object' ? spec.provisioningUtility : undefined;
+  const pu = decodeOperatingSystemSpec('flatcar', md.providerConfig.operatingSystemSpec).fields.ProvisioningUtility;
   return typeof pu === 'string' && pu !== '' ? pu : 'ignition';
 }

@@ -7,6 +7,8 @@ import { ResourceError } from '../function/results.ts';
 import { KUBELET_CONFIG_ANNOTATION_PREFIX } from '../render/kubeletAnnotations.ts';
 import { parseIP } from '../render/ipAddress.ts';
 import type { MachineDeployment } from './machineDeployment.ts';
+import { decodeOperatingSystemSpecWithKeys } from '../render/operatingSystemSpec.ts';
+import { isPlainToken } from '../emit/userdata/cloudConfigYaml.ts';
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -89,22 +91,27 @@ function validateKubeletAnnotations(md: MachineDeployment): void {
 }
 
 // rh_subscription values are written unquoted into cloud-config (as OSM does): each must read back as the
-// same plain YAML string, or it would change the meaning of the user-data.
+// same plain YAML string, or it would change the meaning of the user-data. Checked on the decoded spec, so a
+// key spelled in another case (encoding/json matches those too) is checked like the canonical one.
+const RHEL_UNQUOTED_FIELDS = ['RHELSubscriptionManagerUser', 'RHELSubscriptionManagerPassword', 'RHELSatelliteServer', 'RHELOrganizationName', 'RHELActivationKey'];
+
 function validateUnquotedSpecValues(md: MachineDeployment): void {
   if (md.providerConfig.operatingSystem !== 'rhel') return;
-  const spec = (md.providerConfig.operatingSystemSpec ?? {}) as Record<string, unknown>;
-  for (const k of ['rhelSubscriptionManagerUser', 'rhelSubscriptionManagerPassword', 'rhelSatelliteServer', 'rhelOrganizationName', 'rhelActivationKey']) {
-    const v = spec[k];
+  const { value, sourceKeys } = decodeOperatingSystemSpecWithKeys('rhel', md.providerConfig.operatingSystemSpec);
+  for (const goName of RHEL_UNQUOTED_FIELDS) {
+    const v = value.fields[goName];
     if (typeof v !== 'string' || v === '') continue;
     if (!readsBackAsPlainString(v)) {
+      const key = sourceKeys[goName]!;
       // The value itself may be a secret: never echo it.
-      throw new ResourceError(`operatingSystemSpec.${k} contains characters that cloud-config's unquoted rh_subscription values cannot carry (line breaks, leading or trailing spaces, ": ", " #", or YAML indicators)`, `${PROVIDER}.operatingSystemSpec.${k}`);
+      throw new ResourceError(`operatingSystemSpec.${key} contains characters that cloud-config's unquoted rh_subscription values cannot carry (line breaks, leading or trailing spaces, ": ", " #", or YAML indicators)`, `${PROVIDER}.operatingSystemSpec.${key}`);
     }
   }
 }
 
 function readsBackAsPlainString(v: string): boolean {
-  if (/[\n\r\t]/.test(v) || v !== v.trim()) return false;
+  // PyYAML (cloud-init) also breaks lines at NEL, LS and PS, and cannot load a plain `=` or `<<`.
+  if (/[\n\r\t\u0085\u2028\u2029]/.test(v) || v !== v.trim() || !isPlainToken(v)) return false;
   // Fast path: letters, digits and a few inert punctuation marks, no indicator at the start, never a bool/null/number.
   if (/^[A-Za-z0-9_/.=+@-][A-Za-z0-9_/.=+@ -]*$/.test(v) && !/^(?:y|n|yes|no|on|off|true|false|null|~|[-+.0-9][-+.0-9eE_]*)$/i.test(v)) return true;
   try {

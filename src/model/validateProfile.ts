@@ -2,7 +2,11 @@
 import { validate } from './validateOperatingSystemProfile.generated.js';
 import { schemaError } from '../schema/schemaError.ts';
 import { ResourceError } from '../function/results.ts';
-import type { OperatingSystemProfileSpec } from './operatingSystemProfile.ts';
+import type { OperatingSystemProfileSpec, OSPConfig } from './operatingSystemProfile.ts';
+import { isSafeValue } from '../render/scriptValues.ts';
+
+// systemd's unit name alphabet (unit_name_is_valid); drop-ins are file names in the unit's .d directory.
+const UNIT_NAME = /^[A-Za-z0-9:_.\\@-]+$/;
 
 export function validateOperatingSystemProfile(obj: unknown): OperatingSystemProfileSpec {
   if (!validate(obj)) throw schemaError('OperatingSystemProfile', validate.errors);
@@ -14,5 +18,25 @@ export function validateOperatingSystemProfile(obj: unknown): OperatingSystemPro
       }
     }
   }
+  for (const half of ['bootstrapConfig', 'provisioningConfig'] as const) checkNamesAndPaths(spec[half], `spec.${half}`);
   return spec;
+}
+
+// Paths and unit names go into cloud-config, the Container Linux Config and systemd as they are.
+function checkNamesAndPaths(cfg: OSPConfig | undefined, at: string): void {
+  const files = [
+    ...(cfg?.files ?? []).map((f, i) => [f, `${at}.files[${i}]`] as const),
+    ...(cfg?.supportedContainerRuntimes ?? []).flatMap((r, j) => (r.files ?? []).map((f, i) => [f, `${at}.supportedContainerRuntimes[${j}].files[${i}]`] as const)),
+  ];
+  for (const [file, field] of files) {
+    if (typeof file.path !== 'string' || !file.path.startsWith('/') || !isSafeValue(file.path, 'line')) {
+      throw new ResourceError('a file path must be absolute and one line without control characters (no line break of any kind)', `${field}.path`);
+    }
+  }
+  (cfg?.units ?? []).forEach((unit, i) => {
+    if (!UNIT_NAME.test(unit.name)) throw new ResourceError('a unit name may only contain letters, digits and : _ . \\ @ -', `${at}.units[${i}].name`);
+    (unit.dropIns ?? []).forEach((d, j) => {
+      if (!UNIT_NAME.test(d.name)) throw new ResourceError('a drop-in name may only contain letters, digits and : _ . \\ @ -', `${at}.units[${i}].dropIns[${j}].name`);
+    });
+  });
 }

@@ -51,22 +51,36 @@ export const OS_CONFIG_FIELDS: Record<string, string> = {
 
 const FIELD = 'spec.template.spec.providerSpec.value.operatingSystemSpec';
 
+export interface DecodedOperatingSystemSpec {
+  value: GoStruct;
+  /** For each Go field set from the input: the key as written, whatever its case. */
+  sourceKeys: Record<string, string>;
+}
+
 /** Decode `spec` for `os`; `undefined` spec (or another OS) gives the zero value. */
 export function decodeOperatingSystemSpec(os: string, spec: unknown): GoStruct {
+  return decodeOperatingSystemSpecWithKeys(os, spec).value;
+}
+
+/**
+ * Decoded as encoding/json does: each key of the object, in order, sets the field whose JSON name it matches
+ * exactly or, failing that, case-insensitively (Go's folding); a later key overwrites an earlier one.
+ */
+export function decodeOperatingSystemSpecWithKeys(os: string, spec: unknown): DecodedOperatingSystemSpec {
   const def = STRUCTS[os];
   if (def === undefined) throw new ResourceError('failed to add operating system spec: unknown OperatingSystem', 'spec.template.spec.providerSpec.value.operatingSystem');
   const fields: Record<string, unknown> = {};
+  const sourceKeys: Record<string, string> = {};
   for (const [goName, , type] of def.fields) fields[goName] = type === 'bool' ? false : '';
-  if (spec === null || spec === undefined) return new GoStruct(def.goType, fields);
+  if (spec === null || spec === undefined) return { value: new GoStruct(def.goType, fields), sourceKeys };
   if (typeof spec !== 'object' || Array.isArray(spec)) {
     throw new ResourceError(`failed to add operating system spec: json: cannot unmarshal ${Array.isArray(spec) ? 'array' : typeof spec} into Go value of type ${def.goType}`, FIELD);
   }
-  const raw = spec as Record<string, unknown>;
-  for (const [goName, jsonName, type] of def.fields) {
-    // encoding/json matches keys case-insensitively when no exact match exists.
-    const key = jsonName in raw ? jsonName : Object.keys(raw).find((k) => k.toLowerCase() === jsonName.toLowerCase());
-    if (key === undefined) continue;
-    const v = raw[key];
+  for (const [key, v] of Object.entries(spec as Record<string, unknown>)) {
+    const folded = goFoldName(key);
+    const field = def.fields.find(([, jsonName]) => jsonName === key) ?? def.fields.find(([, jsonName]) => goFoldName(jsonName) === folded);
+    if (field === undefined) continue;
+    const [goName, jsonName, type] = field;
     if (v === null) continue;
     const ok = type === 'bool' ? typeof v === 'boolean' : typeof v === 'string';
     if (!ok) {
@@ -74,8 +88,21 @@ export function decodeOperatingSystemSpec(os: string, spec: unknown): GoStruct {
       throw new ResourceError(`failed to add operating system spec: json: cannot unmarshal ${got} into Go struct field Config.${jsonName} of type ${type}`, `${FIELD}.${key}`);
     }
     fields[goName] = v;
+    sourceKeys[goName] = key;
   }
-  return new GoStruct(def.goType, fields);
+  return { value: new GoStruct(def.goType, fields), sourceKeys };
+}
+
+/** encoding/json's foldName: each rune through unicode.ToUpper(unicode.ToLower(r)), so "ſ" matches "s" and "K" (Kelvin) "k". */
+function goFoldName(name: string): string {
+  let out = '';
+  for (const ch of name) {
+    const lower = ch.toLowerCase();
+    const l = [...lower].length === 1 ? lower : ch;
+    const upper = l.toUpperCase();
+    out += [...upper].length === 1 ? upper : l;
+  }
+  return out;
 }
 
 export function zeroOperatingSystemConfig(os: string): GoStruct {

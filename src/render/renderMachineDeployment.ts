@@ -19,6 +19,7 @@ import { renderOperatingSystemConfigSpec } from './renderOperatingSystemConfig.t
 import { pinClusterCA } from './pinClusterCA.ts';
 import type { ProfileEntry } from './selectOperatingSystemProfile.ts';
 import { rhSubscription } from './rhelSubscription.ts';
+import { decodeOperatingSystemSpec } from './operatingSystemSpec.ts';
 import {
   cloudConfigSecretName, cloudConfigSecretObject, kubeletBootstrapSecretName, kubeletBootstrapSecretObject,
   operatingSystemConfigObject, rotationAnnotations,
@@ -147,7 +148,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
   return { objects, findings };
 }
 
+// OSM decodes the common {distUpgradeOnBoot} from every OS's spec, with encoding/json's key matching.
 function distUpgradeOnBoot(md: MachineDeployment): boolean {
-  const spec = md.providerConfig.operatingSystemSpec as Record<string, unknown> | null;
-  return !!spec && typeof spec === 'object' && spec.distUpgradeOnBoot === true;
+  return decodeOperatingSystemSpec('ubuntu', md.providerConfig.operatingSystemSpec).fields.DistUpgradeOnBoot === true;
 }

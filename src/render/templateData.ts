@@ -4,10 +4,11 @@ import { goMap, goNilMap, goNilSlice, GoPointer, goSlice, GoStringer, GoStruct }
 import { ResourceError } from '../function/results.ts';
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { kubeletSettingsFromAnnotations } from './kubeletAnnotations.ts';
-import { decodeOperatingSystemSpec, OS_CONFIG_FIELDS } from './operatingSystemSpec.ts';
+import { decodeOperatingSystemSpec, decodeOperatingSystemSpecWithKeys, OS_CONFIG_FIELDS } from './operatingSystemSpec.ts';
 import type { KubeletVersion } from './kubeletVersion.ts';
 import type { CloudProviderSettings } from './cloudProviderSettings.ts';
 import { parseIP } from './ipAddress.ts';
+import { scriptValue, type ValueKind } from './scriptValues.ts';
 
 export const FILES_DATA_TYPE = 'resources.filesData';
 
@@ -34,8 +35,42 @@ export interface TemplateDataInput {
   artifacts: Readonly<Record<string, string>>;
 }
 
+const PROVIDER = 'spec.template.spec.providerSpec.value';
+
+/** The MachineDeployment's and the config's strings the templates see, each through the choke point. */
+function checkTemplateValues(input: TemplateDataInput): void {
+  const pc = input.md.providerConfig;
+  const checks: Array<[value: string, kind: ValueKind, field: string, label?: string]> = [
+    [pc.cloudProvider, 'word', `${PROVIDER}.cloudProvider`],
+    [input.cloud.cloudConfig, 'text', `${PROVIDER}.overwriteCloudConfig`],
+    [input.initialTaints, 'word', 'functionConfig spec.initialTaints'],
+    [input.nodeHTTPProxy, 'word', 'functionConfig spec.nodeHTTPProxy'],
+    [input.nodeNoProxy, 'word', 'functionConfig spec.nodeNoProxy'],
+    [input.pauseImage, 'word', 'functionConfig spec.pauseImage'],
+    [input.containerRuntime, 'word', 'functionConfig spec.containerRuntime'],
+    [input.token, 'word', 'functionConfig spec.cluster.cloudInitGetterToken', 'the cloud-init-getter token (spec.cluster.cloudInitGetterToken or its Secret)'],
+    [input.serverURL, 'word', 'functionConfig spec.cluster.server (or cluster-info, or spec.overrideBootstrapKubeletAPIServer)'],
+    [input.kubernetesCACert, 'text', 'functionConfig spec.kubernetesCABundle'],
+    [input.hostCACert, 'text', 'functionConfig spec.hostCABundle'],
+    ...Object.keys(input.kubeletFeatureGates).map((k): [string, ValueKind, string] => [k, 'word', 'functionConfig spec.kubeletFeatureGates']),
+    ...Object.entries(input.artifacts).flatMap(([k, v]): Array<[string, ValueKind, string]> => [[k, 'word', 'functionConfig spec.artifacts'], [v, 'word', `functionConfig spec.artifacts.${k}`]]),
+  ];
+  for (const [value, kind, field, label] of checks) scriptValue(value, kind, field.replace(/^functionConfig /, ''), label ?? field);
+}
+
+/** Strings of a decoded operatingSystemSpec: one line each (RHEL passwords may hold any printable character). */
+function checkOperatingSystemSpec(config: GoStruct, sourceKeys: Record<string, string>): void {
+  for (const [goName, v] of Object.entries(config.fields)) {
+    if (typeof v === 'string' && sourceKeys[goName] !== undefined) {
+      const field = `${PROVIDER}.operatingSystemSpec.${sourceKeys[goName]}`;
+      scriptValue(v, goName === 'ProvisioningUtility' ? 'word' : 'line', field);
+    }
+  }
+}
+
 export function buildTemplateData(input: TemplateDataInput): GoPointer {
   const { md } = input;
+  checkTemplateValues(input);
   const pc = md.providerConfig;
   const network = pc.network;
   const isStatic = !!network && (!!network.cidr || !!network.gateway || (network.dns?.servers?.length ?? 0) > 0);
@@ -44,7 +79,9 @@ export function buildTemplateData(input: TemplateDataInput): GoPointer {
   }
   const osConfigs: Record<string, GoStruct> = {};
   for (const [os, field] of Object.entries(OS_CONFIG_FIELDS)) {
-    osConfigs[field] = decodeOperatingSystemSpec(os, os === pc.operatingSystem ? pc.operatingSystemSpec : null);
+    const { value, sourceKeys } = decodeOperatingSystemSpecWithKeys(os, os === pc.operatingSystem ? pc.operatingSystemSpec : null);
+    checkOperatingSystemSpec(value, sourceKeys);
+    osConfigs[field] = value;
   }
   if (!(pc.operatingSystem in OS_CONFIG_FIELDS)) decodeOperatingSystemSpec(pc.operatingSystem, null);
 

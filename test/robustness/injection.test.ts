@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { parse } from 'yaml';
 import { runFunction } from '../../src/cli/runFunction.ts';
 import { noEnvironment } from '../support/runInProcess.ts';
-import { baseItems, machineDeployment, resourceList } from './inputCorpus.ts';
+import { BASE_CONFIG, baseItems, machineDeployment, resourceList, SMALL_OSP } from './inputCorpus.ts';
 
 function run(items: unknown[]) {
   let stdout = '';
@@ -58,4 +58,88 @@ test('legitimate values still render', () => {
   md.metadata.annotations['v1.kubelet-config.machine-controller.kubermatic.io/EvictionHard'] = 'memory.available<100Mi,nodefs.available<10%';
   const r = run([...baseItems(), md]);
   assert.equal(r.code, 0, JSON.stringify(r.out.results));
+});
+
+// issue 17: encoding/json matches operatingSystemSpec keys case-insensitively, so a check that reads only the
+// lower-case key let `RHELSubscriptionManagerUser` carry a line break into the unquoted rh_subscription module.
+test('a differently-cased operatingSystemSpec key is checked like the canonical one', () => {
+  const rhelOsp = structuredClone(SMALL_OSP);
+  rhelOsp.metadata.name = 'osp-rhel-small';
+  rhelOsp.spec.osName = 'rhel';
+  for (const key of ['RHELSubscriptionManagerUser', 'rhelsubscriptionmanageruser', 'RhelSubscriptionManagerUser']) {
+    const md = machineDeployment('x', { operatingSystem: 'rhel', operatingSystemSpec: { [key]: 'user\nruncmd: [reboot]' } });
+    md.metadata.annotations['k8c.io/operating-system-profile'] = 'osp-rhel-small';
+    const r = run([...baseItems(), rhelOsp, md]);
+    const provisioning = r.out.items.find((i: any) => i.kind === 'Secret' && i.metadata?.name === 'x-kube-system-provisioning-config');
+    const userData = provisioning ? Buffer.from(provisioning.data['cloud-config'], 'base64').toString() : '';
+    assert.ok(!/^runcmd:/m.test(userData), `${key}: runcmd injected:\n${userData}`);
+    assert.equal(r.code, 1, `${key}: accepted`);
+    const errors = r.out.results.filter((x: any) => x.severity === 'error');
+    assert.ok(errors.some((e: any) => e.field?.path === `spec.template.spec.providerSpec.value.operatingSystemSpec.${key}`), `${key}: ${JSON.stringify(errors)}`);
+  }
+});
+
+// issue 17 §1 corpus: one case per class and target syntax, each with its exit code and the field and file its
+// result names (or, when accepted, what cloud-init reads back).
+interface CorpusCase {
+  name: string;
+  items: () => any[];
+  config?: (c: any) => void;
+  field?: string;
+  file?: string;
+  /** Accepted: the provisioning cloud-config holds this text (the value encoded so it reads back exactly). */
+  written?: string;
+}
+
+const withPath = <T extends { metadata: any }>(o: T, path: string): T => {
+  o.metadata.annotations = { ...(o.metadata.annotations ?? {}), 'config.kubernetes.io/path': path };
+  return o;
+};
+const ospWith = (edit: (spec: any) => void) => {
+  const osp = withPath(structuredClone(SMALL_OSP) as any, 'osp.yaml');
+  edit(osp.spec);
+  return osp;
+};
+const mdWith = (extra: Record<string, unknown>) => withPath(machineDeployment('x', extra), 'md.yaml');
+const flatcarOsp = (data: string) => ospWith((s) => {
+  Object.assign(s, { osName: 'flatcar', provisioningUtility: 'ignition' });
+  s.provisioningConfig.files[0].content.inline.data = data;
+});
+
+const CORPUS: CorpusCase[] = [
+  { name: 'LS in an SSH key comment', items: () => [mdWith({ sshPublicKeys: ['ssh-ed25519 AAAAC3Nza x\u2028runcmd: [reboot]'] })], field: `${'spec.template.spec.providerSpec.value'}.sshPublicKeys[0]`, file: 'md.yaml' },
+  { name: 'NEL in the HTTP proxy', items: () => [mdWith({})], config: (c) => (c.spec.nodeHTTPProxy = 'http://p:3128\u0085runcmd: [reboot]'), field: 'spec.nodeHTTPProxy' },
+  { name: 'shell metacharacters in the initial taints', items: () => [mdWith({})], config: (c) => (c.spec.initialTaints = 'a=b:NoSchedule;reboot'), field: 'spec.initialTaints' },
+  { name: 'PS in overwriteCloudConfig', items: () => [mdWith({ overwriteCloudConfig: '[Global]\u2029runcmd: [reboot]' })], field: 'spec.template.spec.providerSpec.value.overwriteCloudConfig', file: 'md.yaml' },
+  { name: 'LS in an OSP file path', items: () => [ospWith((s) => (s.provisioningConfig.files[0].path = '/opt/x\u2028runcmd: [reboot]')), mdWith({})], field: 'spec.provisioningConfig.files[0].path', file: 'osp.yaml' },
+  { name: 'a line break in an OSP unit name', items: () => [ospWith((s) => Object.assign(s, { osName: 'flatcar', provisioningUtility: 'ignition', provisioningConfig: { ...s.provisioningConfig, units: [{ name: 'a.service\n  - name: evil.service' }] } })), mdWith({ operatingSystem: 'flatcar', operatingSystemSpec: {} })], field: 'spec.provisioningConfig.units[0].name', file: 'osp.yaml' },
+  { name: 'a lone NEL in Ignition content', items: () => [flatcarOsp('x\u0085  - path: /root/.ssh/authorized_keys'), mdWith({ operatingSystem: 'flatcar', operatingSystemSpec: {} })], file: 'md.yaml' },
+  { name: 'a line break in the getter token', items: () => [mdWith({}), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cloud-init-getter-token', namespace: 'cloud-init-settings', annotations: { 'config.kubernetes.io/local-config': 'true' } }, stringData: { token: 'tok\nruncmd: [reboot]' } }], field: 'spec.cluster.cloudInitGetterToken' },
+  { name: 'LS in an OSP runcmd entry: double-quoted', items: () => [ospWith((s) => (s.provisioningConfig.modules = { runcmd: ['echo a\u2028runcmd: [reboot]'] })), mdWith({})], written: '\nruncmd:\n- "echo a\\u2028runcmd: [reboot]"\n' },
+  { name: 'LS in rendered file content: base64', items: () => [ospWith((s) => (s.provisioningConfig.files[0].content.inline.data = 'x\u2028runcmd: [reboot]\n')), mdWith({})], written: `  encoding: 'b64'\n  content: |-\n    ${Buffer.from('x\u2028runcmd: [reboot]\n').toString('base64')}\n` },
+];
+
+test('hostile-input corpus for values reaching cloud-config, Ignition, scripts, units and paths', () => {
+  for (const c of CORPUS) {
+    const config = structuredClone(BASE_CONFIG) as any;
+    c.config?.(config);
+    let stdout = '';
+    const items = c.items();
+    const osp = items.some((i) => i.kind === 'OperatingSystemProfile') ? [] : [SMALL_OSP];
+    const secrets = items.some((i) => i.kind === 'Secret') ? [] : baseItems().filter((i) => i.kind === 'Secret');
+    const code = runFunction(resourceList([...secrets, ...osp, ...items], config), { stdout: (s) => (stdout += s), stderr: () => {}, env: noEnvironment });
+    const out = parse(stdout);
+    const errors = (out.results ?? []).filter((r: any) => r.severity === 'error');
+    if (c.written !== undefined) {
+      assert.equal(code, 0, `${c.name}: ${JSON.stringify(errors)}`);
+      const secret = out.items.find((i: any) => i.metadata?.name === 'x-kube-system-provisioning-config');
+      assert.ok(Buffer.from(secret.data['cloud-config'], 'base64').toString('utf8').includes(c.written), c.name);
+      continue;
+    }
+    assert.equal(code, 1, `${c.name}: accepted`);
+    assert.ok(!errors.some((e: any) => /duplicate/.test(e.message)), c.name);
+    const match = errors.find((e: any) => (c.field === undefined || e.field?.path === c.field) && (c.file === undefined || e.file?.path === c.file));
+    assert.ok(match, `${c.name}: ${JSON.stringify(errors)}`);
+    assert.ok(!out.items.some((i: any) => i.metadata?.name === 'x-kube-system-provisioning-config'), `${c.name}: generated anyway`);
+  }
 });

@@ -72,9 +72,11 @@ test('edge: the MachineDeployment name replaces <MACHINE_NAME> in the envelope o
     + "- path: /etc/machine-name\n  permissions: '0600'\n  content: |-\n        edge-pool\n");
 });
 
-test('modules: empty lists and maps are skipped, maps sorted by bytes, values unquoted, yum_repo_dir last without newline', () => {
+// A value that would not stay one plain scalar (here ": " and " #") is double-quoted where OSM would write a
+// different config; ordinary values stay unquoted.
+test('modules: empty lists and maps are skipped, maps sorted by bytes, plain values unquoted, yum_repo_dir last without newline', () => {
   const out = emitCloudInit(provisioning({ modules: { runcmd: [], rh_subscription: { username: 'u', Org: 'o', password: 'p: w #x' }, yum_repo_dir: '/etc/yum.repos.d' } }, { osName: 'rhel', cloudProviderName: 'azure' }));
-  assertBytes(out, HEAD + 'write_files:\nrh_subscription:\n    Org: o\n    password: p: w #x\n    username: u\n\nyum_repo_dir: /etc/yum.repos.d');
+  assertBytes(out, HEAD + 'write_files:\nrh_subscription:\n    Org: o\n    password: "p: w #x"\n    username: u\n\nyum_repo_dir: /etc/yum.repos.d');
   assertBytes(emitCloudInit(provisioning({ modules: {} })), HEAD + 'write_files:');
 });
 

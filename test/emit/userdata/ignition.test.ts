@@ -118,9 +118,14 @@ test('<MACHINE_NAME> stays a placeholder, escaped as %3CMACHINE_NAME%3E, even fo
   assertBytes(out, filesOnly(fileJson('/etc/machine-name', '%3CMACHINE_NAME%3E', 384), fileJson('/etc/x', '%3CMACHINE_NAME%3E%0A', 384)));
 });
 
-test('SSH keys are plain YAML: a " #" starts a comment, "null" drops the key; JSON escapes <, > and &', () => {
-  const out = emitIgnition(flatcar({ userSSHKeys: ['ssh-rsa AAA user@host #comment', 'null', ' ssh-rsa AAA user@host #comment ', 'ssh-ed25519 <B&B>'] }, { cloudProviderName: 'aws', secretType: 'bootstrap' }));
+// OSM writes keys as plain YAML, so a " #" would cut a key short and "null" drop it: a key that does not read
+// back as written is refused (validateValues refuses such MachineDeployment keys before they get here).
+test('SSH keys are plain YAML: one that does not read back as written is refused; JSON escapes <, > and &', () => {
+  const out = emitIgnition(flatcar({ userSSHKeys: ['ssh-rsa AAA user@host', ' ssh-rsa AAA user@host ', 'ssh-ed25519 <B&B>'] }, { cloudProviderName: 'aws', secretType: 'bootstrap' }));
   assertBytes(out, `${HEAD},"passwd":{"users":[{"name":"core","sshAuthorizedKeys":["ssh-rsa AAA user@host","ssh-ed25519 \\u003cB\\u0026B\\u003e"]}]},"storage":{},"systemd":{}}`);
+  for (const key of ['ssh-rsa AAA user@host #comment', 'null']) {
+    assert.throws(() => emitIgnition(flatcar({ userSSHKeys: [key] })), (e) => e instanceof UserDataError && /SSH key 1 does not read back/.test(e.message), key);
+  }
 });
 
 test('units: any report entry fails, warnings included, with ct\'s positions and order', () => {
@@ -143,9 +148,20 @@ test('a relative path is refused by Ignition\'s validation', () => {
 });
 
 test('inputs ct reads differently from any YAML library we could use are refused, not guessed', () => {
-  // A CR in content puts "..." at the start of a line: yaml.v3 would silently drop the rest of the config.
-  assert.throws(() => emitIgnition(flatcar({ files: [inline('/p', 'a\r...'), inline('/q', 'b')] })), (e) => e instanceof UserDataError && /document marker/.test(e.message));
+  // A CR in content would put "..." at the start of a line (yaml.v3 would silently drop the rest of the config):
+  // a lone CR or NEL never reaches the parser.
+  assert.throws(() => emitIgnition(flatcar({ files: [inline('/p', 'a\r...'), inline('/q', 'b')] })), (e) => e instanceof UserDataError && /lone CR or NEL/.test(e.message));
   assert.throws(() => emitIgnition(flatcar({ userSSHKeys: ['!tagged'] })), (e) => e instanceof UserDataError && /YAML tag/.test(e.message));
   assert.throws(() => emitIgnition(flatcar({ files: [inline("/it's", 'x', 644)] })), UserDataError);
   assert.throws(() => emitIgnition(flatcar({ files: [inline('/a', 'x\u2028y')] })), (e) => e instanceof UserDataError && /U\+2028/.test(e.message));
+});
+
+// issue 17: yaml.v3 breaks lines at CR and NEL too, and sprig's indent only indents after "\n".
+test('a lone CR or NEL cannot end a block and add a file; CR LF stays one line break', () => {
+  for (const br of ['\r', '\u0085']) {
+    const injected = `x${br}  - path: /root/.ssh/authorized_keys${br}    filesystem: root${br}    contents:${br}        inline: evil`;
+    assert.throws(() => emitIgnition(flatcar({ files: [inline('/etc/a', injected, 644)] })), (e) => e instanceof UserDataError && /file "\/etc\/a"/.test(e.message), JSON.stringify(br));
+    assert.throws(() => emitIgnition(flatcar({ units: [{ name: `a${br}.service`, content: '[Unit]\n' }] })), (e) => e instanceof UserDataError && /unit name/.test(e.message), JSON.stringify(br));
+  }
+  assert.match(emitIgnition(flatcar({ files: [inline('/etc/a', 'a\r\nb\r\n', 644)] })), /"path":"\/etc\/a","contents":{"source":"data:,a%0Ab%0A"/);
 });

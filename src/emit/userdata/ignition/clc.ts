@@ -3,7 +3,32 @@
 // escaping, so everything OSM's Ignition output shows of that trip (one trailing newline, the first line's
 // indentation stripped from every line, `#` comments cut off keys) comes from parsing this very text.
 import { deduplicateSSHKeys, envelopeFiles, envelopeUnits, sprigIndent, writesMachineName, type UserDataInput } from '../input.ts';
+import { checkClcContent, checkClcName, type ClcExpectation } from './clcValues.ts';
 
+/** The CLC text, and what parsing it must give back; values that would break out of it refused (clcValues.ts). */
+export function containerLinuxConfig(input: UserDataInput): { text: string; expected: ClcExpectation } {
+  const config = input.config;
+  const keys = deduplicateSSHKeys(config.userSSHKeys);
+  const files = envelopeFiles(config, false);
+  const units = envelopeUnits(config);
+  keys.forEach((key, i) => checkClcName(key, `SSH key ${i + 1}`));
+  for (const file of envelopeFiles(config, false)) {
+    checkClcName(file.path, `file path ${JSON.stringify(file.path)}`);
+    checkClcContent(file.content, `file ${JSON.stringify(file.path)}`);
+  }
+  for (const unit of units) {
+    checkClcName(unit.name, `unit name ${JSON.stringify(unit.name)}`);
+    checkClcContent(unit.content, `unit ${JSON.stringify(unit.name)}`);
+    for (const d of unit.dropIns) {
+      checkClcName(d.name, `drop-in name ${JSON.stringify(d.name)}`);
+      checkClcContent(d.content, `unit ${JSON.stringify(unit.name)} drop-in ${JSON.stringify(d.name)}`);
+    }
+  }
+  const machineNameFile = input.secretType === 'bootstrap' && writesMachineName(input);
+  return { text: renderContainerLinuxConfig(input), expected: { keys, filePaths: [...(machineNameFile ? ['/etc/machine-name'] : []), ...files.map((f) => f.path)], units } };
+}
+
+/** The CLC text exactly as OSM's template writes it, values unchecked. */
 export function renderContainerLinuxConfig(input: UserDataInput): string {
   const config = input.config;
   const keys = deduplicateSSHKeys(config.userSSHKeys);

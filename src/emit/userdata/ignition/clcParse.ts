@@ -6,6 +6,7 @@ import { Document, isAlias, isMap, isScalar, isSeq, LineCounter, Pair, parseAllD
 import { parseBlockYaml, type BlockNode } from '../../../io/blockYamlFastPath.ts';
 import { goQuote } from '../../../template/goStrconv.ts';
 import { UserDataError } from '../errors.ts';
+import { yamlErrorText } from '../../../io/parseErrorMessage.ts';
 import { blockScalarTabError, goBoolOf, goInt64Of, prepareForParser, resolvePlain, type Resolved } from './yamlV3.ts';
 import { decodeBlockTree, DOUBLE_QUOTED, SINGLE_QUOTED } from './clcBlockDecode.ts';
 import { decodeClcConfig, UNMODELLED, type ClcConfig, type ClcDecoder, type Position, type StructKind } from './clcSchema.ts';
@@ -243,7 +244,8 @@ function parseWithYamlPackage(text: string): ParsedClc | undefined {
   const doc = docs[0]!;
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
-    throw new UserDataError(`${PARSE_ERROR}: error: yaml: line ${lines.linePos(e.pos[0]).line}: ${e.message}`);
+    // The config holds tokens: the position and the kind of problem, never the text there.
+    throw new UserDataError(`${PARSE_ERROR}: error: yaml: ${yamlErrorText(e, text)}`);
   }
   return { doc, contents: doc.contents as Node | null, lines };
 }

@@ -1,0 +1,58 @@
+// issue 17 §5: a parse error never quotes the input near it (a token written without its quotes sits exactly
+// there; V8's JSON.parse and the `yaml` package both quote that text). It gives the line and column instead.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parse, parseDocument } from 'yaml';
+import { runFunction } from '../../src/cli/runFunction.ts';
+import { parseManifests } from '../../src/cli/manifestDirectory.ts';
+import { readPluginSettings } from '../../src/cli/argocdParameters.ts';
+import { readClusterInfoKubeconfig } from '../../src/cluster/kubeconfig.ts';
+import { parseGoJson } from '../../src/template/jsonData.ts';
+import { noEnvironment } from '../support/runInProcess.ts';
+
+const TOKEN = 'Sk3tchT0ken98765';
+// Each fragment of the token a message could quote (V8 quotes about ten characters).
+const leaks = (message: string) => [TOKEN, TOKEN.slice(0, 6), TOKEN.slice(-6), 'Sk3t'].some((part) => message.includes(part));
+
+function messageOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  assert.fail('no error');
+}
+
+test('the readers we replace do quote the token (so the tests below can fail)', () => {
+  assert.ok(leaks(messageOf(() => JSON.parse(`[{"name": "t", "string": ${TOKEN}}]`))));
+  assert.ok(leaks(messageOf(() => parse(`users:\n- user:\n    token: ]${TOKEN}\n`))));
+  assert.ok(leaks(parseDocument(`a: b\nc: d e: ]${TOKEN}\n`, { prettyErrors: false }).errors.map((e) => e.message).join('\n')));
+});
+
+test('a malformed ResourceList: error result with line and column, no input text', () => {
+  for (const text of [
+    `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- kind: Secret\n  stringData:\n    token: ]${TOKEN}\n`,
+    `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- kind: Secret\n  stringData: {token: ${TOKEN}}}\n`,
+    `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- kind: Secret\n  stringData:\n    token: "${TOKEN}\\q"\n`,
+  ]) {
+    let stdout = '';
+    let stderr = '';
+    const code = runFunction(text, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env: noEnvironment });
+    assert.equal(code, 1);
+    assert.ok(!leaks(stdout) && !leaks(stderr), `${stdout}\n${stderr}`);
+    assert.match(stdout, /malformed YAML at line [56], column \d+: /);
+  }
+});
+
+test('manifests, the cluster-info kubeconfig, Argo CD parameters and template data: line and column only', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['manifest', messageOf(() => parseManifests(`kind: Secret\nstringData:\n  token: ]${TOKEN}\n`, 'a.yaml')), /a\.yaml: document 1 is not valid YAML at line 3, column 10: /],
+    ['kubeconfig', messageOf(() => readClusterInfoKubeconfig(`clusters:\n- cluster:\n    server: https://x\nusers:\n- user:\n    token: ]${TOKEN}\n`, 'data.kubeconfig')), /not valid YAML at line 6, column 12: /],
+    ['ARGOCD_APP_PARAMETERS', messageOf(() => readPluginSettings({ ARGOCD_APP_PARAMETERS: `[{"name": "token",\n "string": ${TOKEN}}]` })), /not JSON: at line 2, column 12: unexpected character, expected a value/],
+    ['template data', messageOf(() => parseGoJson(`{"token": ${TOKEN}}`)), /line 1, column 11: unexpected character, expected a value/],
+  ];
+  for (const [what, message, expected] of cases) {
+    assert.ok(!leaks(message), `${what}: ${message}`);
+    assert.match(message, expected, what);
+  }
+});
