@@ -5,7 +5,7 @@
 // character turned into `_`). Names are matched after normalising both forms to OSM's flag spelling
 // (`CLUSTER_DNS`, `cluster-dns` -> cluster-dns). Parameters win over env entries of the same name.
 import { CONFIG_API_VERSION, CONFIG_KIND } from '../config/operatingSystemManagerConfig.ts';
-import type { KrmObject } from '../io/resourceList.ts';
+import type { KrmObject } from '../krm/resourceList.ts';
 import { CommandError } from './commandIO.ts';
 
 export interface PluginSetting {

@@ -11,8 +11,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, join, relative, resolve, sep } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { KrmObject } from '../io/resourceList.ts';
-import { PARSE_OPTIONS } from '../io/yamlSchema.ts';
+import type { KrmObject } from '../krm/resourceList.ts';
+import { PARSE_OPTIONS } from '../krm/yamlSchema.ts';
 import { generatedSharedPath } from '../function/generatedPaths.ts';
 import { STATE_PATH } from '../gitops/renderState.ts';
 import { CommandError, type CommandIO } from './commandIO.ts';

@@ -5,7 +5,7 @@
 import { parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
 import { collectClusterFacts } from '../cluster/clusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
-import { generatedEntry, type InputItem, type KrmObject, type OutputList, type ResourceList } from '../io/resourceList.ts';
+import { generatedEntry, type InputItem, type KrmObject, type OutputList, type ResourceList } from '../krm/resourceList.ts';
 import { MD_API_VERSION, OSP_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
 import { validateMachineDeploymentValues } from '../machineDeployment/validateValues.ts';
@@ -16,17 +16,17 @@ import { containerRuntimeOutputs, renderMachineDeployment, type RenderInputs } f
 import { TemplateCache } from '../render/templateCache.ts';
 import { EMBEDDED_PROFILE_NAMES, embeddedProfile } from '../profiles/embeddedProfiles.ts';
 import type { OperatingSystemProfileSpec } from '../model/operatingSystemProfile.ts';
-import { osmTemplateFuncs } from '../template/sprig/index.ts';
+import { osmTemplateFuncs } from '../sprig/index.ts';
 import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
 import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
 import { emptyState, isStateObject, readState, stateKey, stateObject, STATE_PATH, type MachineDeploymentState, type RenderState } from '../gitops/renderState.ts';
 import { syncAnnotations } from '../gitops/syncAnnotations.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
-import { ResourceError, type Result } from './results.ts';
-import { fileOf, refOf, toResult } from './resultFor.ts';
+import { ResourceError, type Result } from '../krm/results.ts';
+import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
 import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
-import { compareItems, identityOf } from './itemOrder.ts';
-import { registerInputSecrets, SecretRegistry } from './redactSecrets.ts';
+import { compareItems, identityOf } from '../krm/itemOrder.ts';
+import { registerInputSecrets, SecretRegistry } from '../krm/redactSecrets.ts';
 
 interface Classified {
   kept: InputItem[];

@@ -1,7 +1,7 @@
 // Validation of an input OperatingSystemProfile: our JSON Schema of the CRD, plus OSM's webhook rule.
-import { validate } from './validateOperatingSystemProfile.generated.js';
-import { schemaError } from '../schema/schemaError.ts';
-import { ResourceError } from '../function/results.ts';
+import { validate } from './generated/validateOperatingSystemProfile.generated.js';
+import { schemaError } from '../krm/schemaError.ts';
+import { ResourceError } from '../krm/results.ts';
 import type { OperatingSystemProfileSpec } from './operatingSystemProfile.ts';
 
 export function validateOperatingSystemProfile(obj: unknown): OperatingSystemProfileSpec {

@@ -1,7 +1,7 @@
 // The per-OS `operatingSystemSpec`, decoded like OSM: non-strict JSON into the OS's struct (unknown keys
 // ignored, wrong types rejected), null or absent meaning all zero values.
-import { GoStruct } from '../template/values.ts';
-import { ResourceError } from '../function/results.ts';
+import { GoStruct } from '../go/reflect/value.ts';
+import { ResourceError } from '../krm/results.ts';
 
 type FieldType = 'bool' | 'string';
 interface StructDef {

@@ -12,13 +12,13 @@ import type {
   TemplateNode, VariableNode,
 } from './ast.ts';
 import { nodeString } from './ast.ts';
-import { GoCallError, type FuncMap, type GoFunction, type GoParamType } from './functions.ts';
-import { containerType, elemType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isExported, isGoMap, mapGet } from './values.ts';
-import { GoComplex } from './goComplex.ts';
-import { formatValue, goQuote, goTypeName, sortedKeyedEntries, sortedKeys } from './goFormat.ts';
+import { GoCallError, type FuncMap, type GoFunction, type GoParamType } from '../go/reflect/func.ts';
+import { containerType, elemType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isExported, isGoMap, mapGet } from '../go/reflect/value.ts';
+import { GoComplex } from '../go/reflect/complex.ts';
+import { formatValue, goQuote, goTypeName, sortedKeyedEntries, sortedKeys } from '../go/fmt/format.ts';
 import { BUILTINS, isTrue, type BuiltinParam } from './builtins.ts';
 import { errorLocation, execErrorMessage, ExecError, LimitError } from './errors.ts';
-import { canonicalGoString, goByteLength, hasRawBytes } from './goBytes.ts';
+import { canonicalGoString, goByteLength, hasRawBytes } from '../go/reflect/byteString.ts';
 
 export interface TemplateLimits {
   /** Nested {{template}} calls (Go: 100000). */

@@ -2,7 +2,7 @@
 // same order with the same blank lines, indentation and (lack of) quoting. Values are not escaped: OSM
 // writes them as they are, so the output is only as well-formed as its input, exactly like upstream's.
 import type { CloudInitModules } from '../../model/operatingSystemProfile.ts';
-import { compareBytes } from '../../template/goFormat.ts';
+import { compareBytes } from '../../go/fmt/format.ts';
 import {
   deduplicateSSHKeys, envelopeFiles, envelopeUnits, sprigIndent, writesMachineName,
   type EnvelopeFile, type EnvelopeUnit, type UserDataInput,

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { goJsonStringify } from './goJsonStringify.ts';
-import { goString } from '../../../src/template/goBytes.ts';
+import { goString } from '../../../src/go/reflect/byteString.ts';
 
 export type OracleFuncs = 'builtin' | 'sprig' | 'osm';
 

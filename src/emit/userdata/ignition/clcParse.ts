@@ -3,10 +3,10 @@
 // reproduce them. Only the fields our CLC uses are modelled; the positions kept are the ones Ignition's
 // validation report points at.
 import { Document, isAlias, isMap, isScalar, isSeq, LineCounter, Pair, parseAllDocuments, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
-import { parseBlockYaml, type BlockNode } from '../../../io/blockYamlFastPath.ts';
-import { goQuote } from '../../../template/goStrconv.ts';
+import { parseBlockYaml, type BlockNode } from '../../../krm/blockYamlFastPath.ts';
+import { goQuote } from '../../../go/strconv/format.ts';
 import { UserDataError } from '../errors.ts';
-import { blockScalarTabError, goBoolOf, goInt64Of, prepareForParser, resolvePlain, type Resolved } from './yamlV3.ts';
+import { blockScalarTabError, goBoolOf, goInt64Of, prepareForParser, resolvePlain, type Resolved } from '../../../go/yaml.v3/resolvePlain.ts';
 import { decodeBlockTree, DOUBLE_QUOTED, SINGLE_QUOTED } from './clcBlockDecode.ts';
 import { decodeClcConfig, UNMODELLED, type ClcConfig, type ClcDecoder, type Position, type StructKind } from './clcSchema.ts';
 
@@ -259,7 +259,7 @@ function lineCounter(text: string): LineCounter {
 }
 
 /**
- * The `yaml` package's nodes for a CLC in the plain block subset (src/io/blockYamlFastPath.ts), built
+ * The `yaml` package's nodes for a CLC in the plain block subset (src/krm/blockYamlFastPath.ts), built
  * directly, for the general decoder where clcBlockDecode.ts gave up. Same values, styles and offsets as the
  * package gives (test/emit/userdata/clcFastPath.test.ts); undefined for anything else (flow collections),
  * which the package then parses.

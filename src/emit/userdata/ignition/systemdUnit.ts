@@ -4,7 +4,7 @@
 // text before the first section is skipped rune by rune, a comment may start anywhere there, and the
 // "line too long" check looks at the 2048 bytes ahead of each lexer step only while a bufio.Reader (4096
 // bytes, filled from a strings.Reader) happens to hold that many. That reader is modelled here exactly.
-import { goTrimSpace, isGoSpace } from '../../containerd/goStrings.ts';
+import { goTrimSpace, isGoSpace } from '../../../go/strings/strings.ts';
 
 /** An option as go-systemd reports it; its value is left out, nothing here needs it. */
 export interface UnitOption {

@@ -1,0 +1,141 @@
+// Where gopkg.in/yaml.v3 (the parser inside ct, hence inside OSM) reads YAML differently from the `yaml`
+// package, for text shaped like our Container Linux Config. The `yaml` package parses; these rules make its
+// result the one yaml.v3 would give, or fail where yaml.v3 fails:
+//  - yaml.v3 rejects control characters anywhere in the input;
+//  - it takes CR, CR LF, NEL (U+0085), LS (U+2028) and PS (U+2029) as line breaks, and in scalar values
+//    CR and NEL become "\n" (so they are normalised here, which keeps line numbers right as well);
+//  - a block scalar with auto-detected indentation whose first non-blank line starts with a tab is an error;
+//  - plain scalars resolve to null/bool/int/float/string with yaml.v3's rules (0755 is octal, 0800 a float)
+//    and decode into Go types with its conversions and its error texts.
+
+import { parseGoFloat, parseGoInt } from '../strconv/parseNumber.ts';
+
+/** yaml.v3's reader: #x9 | #xA | #xD | [#x20-#x7E] | #x85 | [#xA0-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]. */
+function isAllowedChar(cp: number): boolean {
+  return cp === 0x09 || cp === 0x0a || cp === 0x0d || (cp >= 0x20 && cp <= 0x7e) || cp === 0x85
+    || (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+}
+
+export type Prepared = { ok: true; text: string } | { ok: false; error: string };
+
+/**
+ * The text as yaml.v3's scanner sees it, with line breaks the `yaml` package would not recognise rewritten
+ * as "\n". LS and PS are refused: yaml.v3 keeps them in values as line breaks, which no rewrite reproduces.
+ */
+// Everything yaml.v3 reads as is: the common case, checked at once.
+const PLAIN_TEXT = /^[\t\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd]*$/;
+
+export function prepareForParser(text: string): Prepared {
+  if (PLAIN_TEXT.test(text)) return { ok: true, text };
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (!isAllowedChar(cp)) return { ok: false, error: 'yaml: control characters are not allowed' };
+    if (cp === 0x2028 || cp === 0x2029) {
+      return { ok: false, error: `yaml: U+${cp.toString(16).toUpperCase()} would be read as a line break by ct's YAML parser (not supported)` };
+    }
+  }
+  return { ok: true, text: text.replace(/\r\n?|\u0085/g, '\n') };
+}
+
+/**
+ * yaml.v3 refuses a tab where it is still looking for a block scalar's indentation: on its first non-blank
+ * line, right after the leading spaces. `body` is the text after the block header's line break.
+ */
+export function blockScalarTabError(body: string): string | undefined {
+  // Only the lines up to the first non-blank one matter: scanned in place, not split (contents are large).
+  let p = 0;
+  while (p < body.length) {
+    while (body[p] === ' ') p++;
+    if (body[p] === '\t') return 'found a tab character where an indentation space is expected';
+    if (p < body.length && body[p] !== '\n') return undefined;
+    p++;
+  }
+  return undefined;
+}
+
+export type Resolved =
+  | { tag: '!!null' }
+  | { tag: '!!bool'; value: boolean }
+  | { tag: '!!int'; value: bigint }
+  | { tag: '!!float'; value: number }
+  | { tag: '!!str' };
+
+const NULLS = new Set(['', '~', 'null', 'Null', 'NULL']);
+const TRUES = new Set(['true', 'True', 'TRUE']);
+const FALSES = new Set(['false', 'False', 'FALSE']);
+const SPECIAL_FLOATS: Record<string, number> = {
+  '.inf': Infinity, '.Inf': Infinity, '.INF': Infinity, '+.inf': Infinity, '+.Inf': Infinity, '+.INF': Infinity,
+  '-.inf': -Infinity, '-.Inf': -Infinity, '-.INF': -Infinity, '.nan': NaN, '.NaN': NaN, '.NAN': NaN,
+};
+const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
+
+function parseBits(s: string, base: 2 | 8, signed: boolean): bigint | undefined {
+  const neg = s.startsWith('-');
+  const digits = neg ? s.slice(1) : s;
+  if (!(base === 2 ? /^[01]+$/ : /^[0-7]+$/).test(digits)) return undefined;
+  let v = 0n;
+  for (const d of digits) v = v * BigInt(base) + BigInt(d);
+  if (neg) v = -v;
+  if (signed ? v < INT64_MIN || v > INT64_MAX : v > UINT64_MAX) return undefined;
+  return v;
+}
+
+/** resolvePlain(text).tag === '!!null', without resolving anything else. */
+export function isNullPlain(text: string): boolean {
+  return NULLS.has(text);
+}
+
+/** A resolved scalar as a Go int64, as yaml.v3 converts ints and floats; undefined where it is a type error. */
+export function goInt64Of(r: Resolved): bigint | undefined {
+  if (r.tag === '!!int') return r.value;
+  if (r.tag === '!!float' && r.value <= 9223372036854775807) {
+    // Go's float64 → int64 conversion; out of range it yields the minimum on amd64.
+    return Number.isFinite(r.value) && r.value > -9223372036854775808 ? BigInt(Math.trunc(r.value)) : -(2n ** 63n);
+  }
+  return undefined;
+}
+
+/** A resolved scalar as a Go bool, with the YAML 1.1 spellings yaml.v3 accepts for typed bools; undefined where it is a type error. */
+export function goBoolOf(r: Resolved, text: string): boolean | undefined {
+  if (r.tag === '!!bool') return r.value;
+  if (r.tag === '!!str') {
+    if (['y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON'].includes(text)) return true;
+    if (['n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF'].includes(text)) return false;
+  }
+  return undefined;
+}
+
+/** yaml.v3's resolve() for an untagged plain scalar (timestamps count as strings here: nothing we decode takes one). */
+export function resolvePlain(text: string): Resolved {
+  if (NULLS.has(text)) return { tag: '!!null' };
+  if (TRUES.has(text)) return { tag: '!!bool', value: true };
+  if (FALSES.has(text)) return { tag: '!!bool', value: false };
+  if (text in SPECIAL_FLOATS) return { tag: '!!float', value: SPECIAL_FLOATS[text]! };
+  const hint = text[0]!;
+  if (hint === '.') {
+    const f = goParseFloat(text);
+    return f === undefined ? { tag: '!!str' } : { tag: '!!float', value: f };
+  }
+  if (!/[-+0-9]/.test(hint)) return { tag: '!!str' };
+  const plain = text.replace(/_/g, '');
+  const asInt = parseGoInt(plain, false) ?? parseGoInt(plain, true);
+  if (asInt !== undefined) return { tag: '!!int', value: asInt };
+  if (YAML_STYLE_FLOAT.test(plain)) {
+    const f = goParseFloat(plain);
+    if (f !== undefined) return { tag: '!!float', value: f };
+  }
+  let bits: bigint | undefined;
+  if (plain.startsWith('0b')) bits = parseBits(plain.slice(2), 2, true) ?? parseBits(plain.slice(2), 2, false);
+  else if (plain.startsWith('-0b')) bits = parseBits('-' + plain.slice(3), 2, true);
+  else if (plain.startsWith('0o')) bits = parseBits(plain.slice(2), 8, true) ?? parseBits(plain.slice(2), 8, false);
+  else if (plain.startsWith('-0o')) bits = parseBits('-' + plain.slice(3), 8, true);
+  return bits === undefined ? { tag: '!!str' } : { tag: '!!int', value: bits };
+}
+
+// Only the decimal forms yaml.v3 hands to strconv.ParseFloat (a leading dot or YAML_STYLE_FLOAT) reach it.
+function goParseFloat(s: string): number | undefined {
+  return YAML_STYLE_FLOAT.test(s) ? parseGoFloat(s) : undefined;
+}
