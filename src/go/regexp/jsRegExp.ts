@@ -11,7 +11,7 @@
 // - work: a quantifier may only apply to one character (no nesting, no alternation under it), and the
 //   backtracking bound (input length times each quantifier's span, times alternatives) must stay under
 //   MAX_BACKTRACKING for the string at hand, else the VM answers.
-import type { CharClass, ClassItem, EmptyKind, RegexpNode } from './regexp.ts';
+import type { CharClass, ClassItem, EmptyKind, RegexpNode } from './syntaxTree.ts';
 
 const MAX_BACKTRACKING = 20_000_000;
 const SURROGATE = /[\ud800-\udfff]/;

@@ -4,13 +4,14 @@
 // skipped by FindAll/ReplaceAll) and, above all, it backtracks: a hostile pattern can hang it. So we parse
 // Go's syntax ourselves (with Go's error messages) and run a Pike VM, whose cost is linear in the input
 // times the program size, like Go's own NFA. Only match tests (regexMatch) may take a JS RegExp instead,
-// where it provably answers the same within a bounded cost (goRegexpJs.ts).
+// where it provably answers the same within a bounded cost (jsRegExp.ts).
 //
 // Differences from Go, on purpose: the program size limit is lower than Go's (MAX_PROGRAM instructions,
 // reported as Go reports its own limit), matching is refused when input × program is very large, the
 // nesting-depth limit counts groups only, and Unicode tables are Node's (newer than Go 1.19's).
 
 import { jsMatcher, type JsMatcher } from './jsRegExp.ts';
+import type { CharClass, ClassItem, EmptyKind, RegexpNode as Node } from './syntaxTree.ts';
 import { canonicalGoString } from '../reflect/byteString.ts';
 
 export class GoRegexpError extends Error {
@@ -53,17 +54,7 @@ const MAX_NESTING = 1000;
 const MAX_WORK = 200_000_000;
 
 // ---------------------------------------------------------------------------------------------------
-// Character classes
-
-// A class is a union of items, each a set of ranges or a Unicode property, possibly negated. Under (?i)
-// each item is folded before its own negation, as Go builds classes (so (?i)[\W] keeps excluding K).
-export type ClassItem = { ranges: ReadonlyArray<readonly [number, number]>; negated: boolean } | { prop: RegExp; negated: boolean };
-
-export interface CharClass {
-  items: ClassItem[];
-  negated: boolean;
-  fold: boolean;
-}
+// Character classes (their types are in syntaxTree.ts)
 
 const ascii = (spec: string): Array<[number, number]> => {
   const out: Array<[number, number]> = [];
@@ -193,23 +184,7 @@ function classHas(cls: CharClass, c: number): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Syntax tree
-
-export type EmptyKind = 'beginLine' | 'endLine' | 'beginText' | 'endText' | 'wordBoundary' | 'noWordBoundary';
-
-export type RegexpNode = Node;
-type Node =
-  | { op: 'literal'; rune: number; fold: boolean }
-  | { op: 'class'; cls: CharClass }
-  | { op: 'anyChar' }
-  | { op: 'anyCharNotNL' }
-  | { op: 'empty'; kind: EmptyKind }
-  | { op: 'emptyMatch' }
-  | { op: 'capture'; index: number; sub: Node }
-  | { op: 'star' | 'plus' | 'quest'; sub: Node; nonGreedy: boolean }
-  | { op: 'repeat'; sub: Node; min: number; max: number; nonGreedy: boolean }
-  | { op: 'concat'; subs: Node[] }
-  | { op: 'alternate'; subs: Node[] };
+// Parser (the tree it builds is in syntaxTree.ts)
 
 interface Flags {
   fold: boolean;
@@ -876,7 +851,7 @@ export class GoRegexp {
   readonly numSubexp: number;
   readonly subexpNames: readonly string[];
 
-  /** A JS RegExp that matches exactly the same strings, where one can be made safely (see goRegexpJs.ts); made on first use. */
+  /** A JS RegExp that matches exactly the same strings, where one can be made safely (see jsRegExp.ts); made on first use. */
   private js: JsMatcher | undefined | null = null;
   private readonly tree: Node;
 
