@@ -1,6 +1,13 @@
 // One readable error from ajv's output: the first problem, with its field path in KRM form (a.b[0].c).
 import { ResourceError } from './results.ts';
-import type { SchemaError } from '../config/generated/validateOperatingSystemManager.generated.js';
+
+/** An error of ajv's output, as the generated validators (config/generated/, model/generated/) report it. */
+export interface SchemaError {
+  instancePath: string;
+  message?: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
 
 export function schemaError(what: string, errors: readonly SchemaError[] | null | undefined): ResourceError {
   // Prefer the deepest error: for oneOf/anyOf, ajv lists the umbrella error last.
