@@ -9,7 +9,9 @@ import { goJsonDecode } from '../go/encoding/json/decode.ts';
 import { formatGoUrl, GoUrlError, parseGoUrl, type GoUrl } from '../go/net/url/url.ts';
 import { canonicalGoString, goBytes, goString, hasRawBytes } from '../go/reflect/byteString.ts';
 import { goKind } from './collections.ts';
-import { base32Decode, base32Encode, base64Decode, CorruptInputError, pathBase, pathClean, pathDir, pathExt } from '../go/encoding/base64.ts';
+import { base64Decode, CorruptInputError } from '../go/encoding/base64.ts';
+import { base32Decode, base32Encode } from '../go/encoding/base32.ts';
+import { pathBase, pathClean, pathDir, pathExt } from '../go/path/path.ts';
 
 /** encoding/json's string: as goJsonString, and each byte that is not UTF-8 written as \ufffd, as Go does. */
 function jsonString(s: string): string {
