@@ -1,4 +1,5 @@
 // Go net.ParseIP + IP.String() for the cluster DNS addresses (IPv4, IPv6 in canonical RFC 5952 form).
+// Follows Go 1.26 (OSM's go.mod).
 import { isGoIPv4, isGoIPv6 } from './ip.ts';
 
 export function parseIP(s: string): string | undefined {

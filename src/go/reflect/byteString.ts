@@ -3,6 +3,8 @@
 // invalid byte at a time) is held as the lone surrogate U+DC80..U+DCFF standing for byte 0x80..0xFF
 // ("surrogateescape"). Valid text is therefore its ordinary JS string, and every byte sequence has exactly
 // one such form; byte-level functions (substr, slice, index, %x, b64dec, ...) go through goBytes/goString.
+// Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
+// test/template/engine/newerGo.test.ts).
 import { isUtf8 } from 'node:buffer';
 
 /** A raw byte (a lone surrogate U+DC80..U+DCFF; a surrogate pair never matches in a `u` regexp). */

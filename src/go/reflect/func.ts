@@ -4,6 +4,8 @@
 // A Go function is called through reflection, and text/template converts each argument to the declared
 // parameter type (evalArg). We declare those types so the executor can do the same checks and produce
 // the same errors ("wrong type for value; expected int; got string").
+// Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
+// test/template/engine/newerGo.test.ts).
 
 /** Parameter types that occur in sprig and OSM's function signatures. */
 export type GoParamType =

@@ -21,6 +21,8 @@
 //
 // The type of a tagged slice or map shows only where Go shows it: %T, typeOf, error texts, the static
 // type of its elements (range, index), the zero value `index` gives for a missing key, nil in JSON.
+// Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
+// test/template/engine/newerGo.test.ts).
 
 export type GoIntType = 'int8' | 'int16' | 'int32' | 'int64' | 'uint' | 'uint8' | 'uint16' | 'uint32' | 'uint64' | 'uintptr';
 

@@ -11,6 +11,8 @@
 // - work: a quantifier may only apply to one character (no nesting, no alternation under it), and the
 //   backtracking bound (input length times each quantifier's span, times alternatives) must stay under
 //   MAX_BACKTRACKING for the string at hand, else the VM answers.
+// Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
+// test/template/engine/newerGo.test.ts).
 import type { CharClass, ClassItem, EmptyKind, RegexpNode } from './syntaxTree.ts';
 
 const MAX_BACKTRACKING = 20_000_000;

@@ -9,6 +9,8 @@
 // Differences from Go, on purpose: the program size limit is lower than Go's (MAX_PROGRAM instructions,
 // reported as Go reports its own limit), matching is refused when input × program is very large, the
 // nesting-depth limit counts groups only, and Unicode tables are Node's (newer than Go 1.19's).
+// Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
+// test/template/engine/newerGo.test.ts).
 
 import { jsMatcher, type JsMatcher } from './jsRegExp.ts';
 import type { CharClass, ClassItem, EmptyKind, RegexpNode as Node } from './syntaxTree.ts';

@@ -1,5 +1,7 @@
 // The parts of Go's strconv that fmt and templates print with: FormatFloat (every format, exact rounding,
 // round half to even on exact ties), Quote / QuoteToASCII / QuoteRune, CanBackquote and IsPrint.
+// Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
+// test/template/engine/newerGo.test.ts).
 import { canonicalGoString } from '../reflect/byteString.ts';
 import { lazyRegExp } from '../internal/lazyRegExp.ts';
 

@@ -1,6 +1,8 @@
 // strconv.ParseInt / ParseUint (base 0, 64 bits) and ParseFloat (64 bits) as text/template uses them for
 // number constants: Go's prefixes (0x, 0o, 0b, legacy leading-0 octal), underscores between digits, hex
 // floats with a p exponent.
+// Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
+// test/template/engine/newerGo.test.ts).
 
 // Go's underscoreOK: '_' only between digits, or between a base prefix and a digit.
 function underscoreOK(s: string): boolean {

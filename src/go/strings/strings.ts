@@ -1,6 +1,7 @@
 // Go string semantics that OSM's containerd code relies on and JavaScript does not share: Unicode
 // White_Space trimming, byte-order comparison and strconv.ParseBool. Go strings are bytes, so the URL and
 // JSON code works on "byte strings" (one char per byte, 0-255) converted at its edges.
+// Follows Go 1.26 (OSM's go.mod).
 
 const GO_SPACE = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000]);
 

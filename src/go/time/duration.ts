@@ -1,5 +1,6 @@
 // Go's time.ParseDuration and time.Duration.String(), for the ImageMinimumGCAge/ImageMaximumGCAge
 // kubelet annotations (OSM parses them into a metav1.Duration, which templates print as e.g. "2m0s").
+// Follows Go 1.26 (OSM's go.mod).
 
 const UNITS: Record<string, bigint> = {
   ns: 1n, us: 1000n, 'µs': 1000n, 'μs': 1000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n,

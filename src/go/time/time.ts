@@ -2,6 +2,8 @@
 // of fixed offset, the calendar, layout formatting (Format, String, RFC 3339 in JSON and YAML) and the
 // parsing of the layouts BurntSushi/toml and yaml.v3 try. time.Local is taken to be UTC, as in OSM's
 // container. The template values (methods, Duration, Location) are in goTimeValue.ts.
+// Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
+// test/template/engine/newerGo.test.ts).
 
 export interface GoTime {
   /** Civil time in the time's zone. */

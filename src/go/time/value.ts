@@ -3,6 +3,8 @@
 // GoString for %#v) and compare (== on time.Time compares wall clock, seconds and location pointer, so the
 // struct carries those fields). Pointer-receiver methods (UnmarshalJSON, GobDecode...) are absent: a time
 // reached through a map or a method result is not addressable, so Go cannot call them either.
+// Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
+// test/template/engine/newerGo.test.ts).
 import { goFunc, GoCallError, type FuncMap, type GoFunction } from '../reflect/func.ts';
 import { goBytes } from '../reflect/byteString.ts';
 import {

@@ -1,5 +1,6 @@
 // The TOML pieces BurntSushi/toml's encoder writes for OSM's containerd files: keys bare when they only hold
 // [A-Za-z0-9_-] (else quoted), basic strings escaped with the encoder's replacer, inline string arrays.
+// Follows github.com/BurntSushi/toml v1.6.0 (OSM's go.mod).
 
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
 

@@ -2,6 +2,8 @@
 // functions use. JavaScript's toUpperCase/toLowerCase apply full (multi-character, context-dependent)
 // mappings: "ß" becomes "SS" and a final "Σ" becomes "ς". Go maps one rune to one rune, so we map code
 // point by code point and fall back to the simple mapping where JS's would be multi-character.
+// Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
+// test/template/engine/newerGo.test.ts).
 
 import { canonicalGoString } from '../reflect/byteString.ts';
 import { lazyRegExp } from '../internal/lazyRegExp.ts';

@@ -5,6 +5,7 @@
 // decoded with yaml.v3's rules: duplicate keys, "<<" merges, string keys for a map[string]interface{} and
 // map[interface{}]interface{} for other keys, and its error texts ("yaml: line N: ...", "yaml: unmarshal
 // errors:\n  line N: cannot unmarshal ...").
+// Follows gopkg.in/yaml.v3 v3.0.1 (its latest release, and the differential oracle's).
 import { GoCallError } from '../reflect/func.ts';
 import { goString, goBytes } from '../reflect/byteString.ts';
 import { parseGoFloat, parseGoInt } from '../strconv/parseNumber.ts';

@@ -5,6 +5,7 @@
 // from plain to single to double quotes by what the text contains (indicators, leading or trailing
 // spaces, tabs, line breaks, characters it does not print: C1 controls, BOM and non-BMP runes), and
 // writes keys that span lines or exceed 128 bytes as "? " keys.
+// Follows gopkg.in/yaml.v3 v3.0.1 (its latest release, and the differential oracle's).
 import { exportedFields, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap } from '../reflect/value.ts';
 import { formatFloat, goTypeName } from '../fmt/format.ts';
 import { parseGoFloat, parseGoInt } from '../strconv/parseNumber.ts';

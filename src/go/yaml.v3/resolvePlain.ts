@@ -7,6 +7,7 @@
 //  - a block scalar with auto-detected indentation whose first non-blank line starts with a tab is an error;
 //  - plain scalars resolve to null/bool/int/float/string with yaml.v3's rules (0755 is octal, 0800 a float)
 //    and decode into Go types with its conversions and its error texts.
+// Follows gopkg.in/yaml.v3 v3.0.1 (its latest release, and the differential oracle's).
 
 import { parseGoFloat, parseGoInt } from '../strconv/parseNumber.ts';
 

@@ -3,6 +3,7 @@
 // scanning and error problems and marks, so that a document fails where and as yaml.v3 fails. The reader
 // decodes the input in 512-byte chunks, as yaml.v3 does; that decides whether a bad byte or an earlier
 // syntax error is reported. Marks count characters; the buffer holds the UTF-8 bytes.
+// Follows gopkg.in/yaml.v3 v3.0.1 (its latest release, and the differential oracle's).
 
 export interface Mark {
   index: number;

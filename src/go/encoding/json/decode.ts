@@ -4,6 +4,8 @@
 // numbers become float64 (one out of float64 range is an error and decodes as nil), duplicate keys keep
 // the last value, a lone surrogate escape becomes U+FFFD, and a top-level value of the wrong kind for a
 // map or slice target is an UnmarshalTypeError that leaves the target empty.
+// Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
+// test/template/engine/newerGo.test.ts).
 import { goNilMap, goNilSlice, type GoMap } from '../../reflect/value.ts';
 import { canonicalGoString, goBytes } from '../../reflect/byteString.ts';
 

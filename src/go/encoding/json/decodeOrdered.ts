@@ -1,6 +1,7 @@
 // JSON read the way Go's encoding/json sees it, for decoding registry credentials like OSM's json.Unmarshal:
 // objects keep every member in order (duplicates included, since Go applies each one in turn), invalid
 // UTF-8 and lone surrogate escapes become U+FFFD, and errors give a byte offset, never the text itself.
+// Follows Go 1.26 (OSM's go.mod).
 
 export type GoJsonValue =
   | { kind: 'object'; members: Array<[string, GoJsonValue]> }

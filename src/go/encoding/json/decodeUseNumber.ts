@@ -5,6 +5,8 @@
 //   - objects → plain objects (map[string]interface{}); a duplicate key keeps the last value, as in Go;
 //   - strings: escapes decoded, an unpaired surrogate escape becomes U+FFFD, as Go does.
 // Keys are defined as own properties, so "__proto__" is an ordinary key and can never change a prototype.
+// Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
+// test/template/engine/newerGo.test.ts).
 
 export class JsonDataError extends Error {
   override name = 'JsonDataError';
