@@ -20,7 +20,7 @@
 // value (mergo 0.3.x kept the old value); semver error texts (capitalised before 3.4.0), hyphen-range
 // rewriting and the pre-release rule within AND groups (see semver.ts).
 //
-// Results carry sprig's Go types (values.ts): int64 from the integer arithmetic, []string, []int,
+// Results carry sprig's Go types (src/go/reflect/value.ts): int64 from the integer arithmetic, []string, []int,
 // map[string]string, nil slices and maps where sprig returns nil (null in toJson).
 import type { FuncMap } from '../go/reflect/func.ts';
 import { stringFuncs } from './strings.ts';

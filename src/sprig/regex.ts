@@ -1,4 +1,4 @@
-// sprig's regular-expression functions on Go's regexp semantics (./goRegexp.ts). The plain forms compile
+// sprig's regular-expression functions on Go's regexp semantics (src/go/regexp/regexp.ts). The plain forms compile
 // with regexp.MustCompile, so a bad pattern is a panic that text/template reports as
 // "regexp: Compile(`re`): error parsing regexp: ..."; regexMatch swallows the error and is false; the
 // must* forms return Go's error.

@@ -1,6 +1,6 @@
 // sprig's string functions (the hermetic ones), with Go's semantics. Several of them work on the UTF-8
 // bytes rather than on characters, exactly like sprig: substr, trunc, abbrev, abbrevboth, wrap and
-// wrapWith slice bytes (a cut inside a multi-byte character leaves raw bytes, see goBytes.ts), and
+// wrapWith slice bytes (a cut inside a multi-byte character leaves raw bytes, see src/go/reflect/byteString.ts), and
 // initials and nospace read each byte as a character of its own (so non-ASCII text comes out as Latin-1
 // mojibake, as in Go). Case mappings are Go's one-rune-to-one-rune mappings.
 import { goFunc, GoCallError, type FuncMap } from '../go/reflect/func.ts';
@@ -196,7 +196,7 @@ function deleteWhiteSpace(s: string): string {
   return kept.length === b.length ? s : latin1OfUtf8(kept);
 }
 
-/** A rune as Go decodes it: a raw byte (goBytes.ts) is utf8.RuneError. */
+/** A rune as Go decodes it: a raw byte (src/go/reflect/byteString.ts) is utf8.RuneError. */
 const runeOf = (x: string) => {
   const c = x.codePointAt(0)!;
   return c >= 0xdc80 && c <= 0xdcff ? 0xfffd : c;

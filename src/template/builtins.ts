@@ -47,7 +47,7 @@ export const truth = isTrue;
 
 const enum Kind { Invalid, Bool, Complex, Int, Uint, Float, String }
 
-// Values implementing fmt.Stringer compare by their underlying value (values.ts).
+// Values implementing fmt.Stringer compare by their underlying value (src/go/reflect/value.ts).
 const comparisonValue = (v: unknown) => (v === null ? undefined : v instanceof GoStringer ? v.value : v);
 
 function basicKind(v: unknown): Kind {

@@ -3,7 +3,7 @@
 // truthiness and error texts. Our additions are limits on output size, range iterations and steps, so a
 // hostile template can neither hang nor exhaust memory.
 //
-// Values follow values.ts. Go's reflect.Value also knows a value's static type; the only part of that which
+// Values follow src/go/reflect/value.ts. Go's reflect.Value also knows a value's static type; the only part of that which
 // changes behaviour is "this came out of an interface{}" (map and slice elements of JSON-like data, function
 // results), so values travel as `Val` = {v, iface}. `undefined` is Go's invalid value ("no value"), `null` a
 // nil interface.
@@ -82,7 +82,7 @@ const valOf = (v: unknown, iface = false): Val => (v === undefined ? INVALID : {
 export class Executor {
   private readonly out: string[] = [];
   private outBytes = 0;
-  /** Some output held raw bytes (goBytes.ts), so the joined output must be put in its one form. */
+  /** Some output held raw bytes (src/go/reflect/byteString.ts), so the joined output must be put in its one form. */
   private rawOutput = false;
   private vars: Variable[] = [];
   private depth = 0;

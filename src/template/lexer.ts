@@ -93,7 +93,7 @@ class Lexer {
     const r = this.input.codePointAt(this.pos)!;
     this.pos += r > 0xffff ? 2 : 1;
     if (r === 0x0a) this.line++;
-    // A raw byte (goBytes.ts) reads as utf8.RuneError.
+    // A raw byte (src/go/reflect/byteString.ts) reads as utf8.RuneError.
     return r >= 0xdc80 && r <= 0xdcff ? 0xfffd : r;
   }
 

@@ -1,5 +1,5 @@
 // Go's fmt as templates see it (print.go / format.go): Sprint, Sprintln, Sprintf and the printing of every
-// value kind of values.ts — verbs, flags (+ - # 0 space), width, precision, `*`, argument indexes and the
+// value kind of src/go/reflect/value.ts — verbs, flags (+ - # 0 space), width, precision, `*`, argument indexes and the
 // error forms (%!d(string=x), %!(EXTRA ...), %!v(MISSING), %!v(BADINDEX), ...).
 // Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
 // test/template/engine/newerGo.test.ts).

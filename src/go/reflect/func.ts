@@ -1,5 +1,6 @@
-// The contract between the executor and every function map (Go builtins are built into the executor;
-// sprig and OSM's extras live in ./sprig and are plain GoFunction tables).
+// Go function values, and so the contract between the template executor and every function map (Go's
+// builtins are built into the executor; sprig and OSM's extras, in src/sprig/, are plain GoFunction tables).
+// It sits in src/go/ because Go values have methods too (time.Time's, in src/go/time/value.ts).
 //
 // A Go function is called through reflection, and text/template converts each argument to the declared
 // parameter type (evalArg). We declare those types so the executor can do the same checks and produce

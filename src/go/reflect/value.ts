@@ -2,7 +2,7 @@
 //
 //   Go                         JS
 //   string (and named strings) string        (Go's bytes; one not part of valid UTF-8 is held as described
-//                                             in goBytes.ts)
+//                                             in byteString.ts)
 //   bool                       boolean
 //   int                        bigint        (an int is never a JS number, so `%d` and `lt .n 10` behave as in Go)
 //   int8..int64, uint*         GoInt         (type and value: sprig's int64 results, the bytes of a string)

@@ -818,7 +818,7 @@ class Queue {
 
 /**
  * Input as code points, with the UTF-16 offset of each (plus the end) for slicing the original. A raw
- * byte (goBytes.ts) reads as U+FFFD, as Go's regexp decodes invalid UTF-8.
+ * byte (src/go/reflect/byteString.ts) reads as U+FFFD, as Go's regexp decodes invalid UTF-8.
  */
 class Input {
   readonly runes: number[] = [];

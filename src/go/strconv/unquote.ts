@@ -1,5 +1,5 @@
 // Go's strconv.UnquoteChar / Unquote for template string, raw string and character constants.
-// A `\xNN` or octal escape is a byte in Go, so "\xe6\x97\xa5" is "日" and "\xff" a raw byte (goBytes.ts).
+// A `\xNN` or octal escape is a byte in Go, so "\xe6\x97\xa5" is "日" and "\xff" a raw byte (src/go/reflect/byteString.ts).
 // Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
 // test/template/engine/newerGo.test.ts).
 import { canonicalGoString, hasRawBytes } from '../reflect/byteString.ts';

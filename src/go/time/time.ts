@@ -1,7 +1,7 @@
 // Go's time.Time as templates meet it (fromToml's datetimes, fromYaml's timestamps): civil time in a zone
 // of fixed offset, the calendar, layout formatting (Format, String, RFC 3339 in JSON and YAML) and the
 // parsing of the layouts BurntSushi/toml and yaml.v3 try. time.Local is taken to be UTC, as in OSM's
-// container. The template values (methods, Duration, Location) are in goTimeValue.ts.
+// container. The template values (methods, Duration, Location) are in value.ts.
 // Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
 // test/template/engine/newerGo.test.ts).
 

@@ -1,5 +1,5 @@
 // toml.Unmarshal into a map[string]interface{} as github.com/BurntSushi/toml v1.6.0 does it (OSM's
-// fromToml): its parser over the items of ./tomlLex.ts, building the same Go values (int64, float64,
+// fromToml): its parser over the items of lex.ts, building the same Go values (int64, float64,
 // string, bool, time.Time, []interface{} for arrays, map[string]interface{} for tables and
 // []map[string]interface{} for arrays of tables) and failing with the same ParseError texts,
 // "toml: line N (last key "k"): message".

@@ -79,7 +79,7 @@ class Lexer {
     }
     if (this.input.charCodeAt(this.pos) === 0x0a) this.line++;
     const r = this.input.codePointAt(this.pos)!;
-    // A raw byte (goBytes.ts) is invalid UTF-8.
+    // A raw byte (src/go/reflect/byteString.ts) is invalid UTF-8.
     if (r >= 0xdc80 && r <= 0xdcff) this.fail(`invalid UTF-8 byte: 0x${hex2(r - 0xdc00)}`);
     if (isControl(r) || (r === 0x0d && this.input.charCodeAt(this.pos + 1) !== 0x0a)) {
       this.fail(`TOML files cannot contain control characters: '0x${hex2(r)}'`);

@@ -76,7 +76,7 @@ export function toTitle(c: number): number {
   return toUpper(c);
 }
 
-/** []rune(s) in Go: a raw byte (goBytes.ts) is utf8.RuneError. */
+/** []rune(s) in Go: a raw byte (src/go/reflect/byteString.ts) is utf8.RuneError. */
 export function goRunes(s: string): number[] {
   const out: number[] = [];
   for (const x of canonicalGoString(s)) {

@@ -1,4 +1,4 @@
-// gopkg.in/yaml.v3's parser (its port of libyaml's): tokens from ./yamlScan.ts in, events out, with the
+// gopkg.in/yaml.v3's parser (its port of libyaml's): tokens from scan.ts in, events out, with the
 // same states and parser errors. Comments are not carried into events (nothing OSM's functions decode
 // looks at them); the scanner still scans them, as they move the marks of block ends.
 // Follows gopkg.in/yaml.v3 v3.0.1 (its latest release, and the differential oracle's).

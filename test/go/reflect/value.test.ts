@@ -1,4 +1,4 @@
-// Go structs, pointers and Stringers (values.ts) behave as their Go counterparts do in templates. The
+// Go structs, pointers and Stringers (src/go/reflect/value.ts) behave as their Go counterparts do in templates. The
 // expectations are Go 1.19's output for the same templates over this Go data:
 //
 //   type Inner struct{ X int }

@@ -26,7 +26,7 @@ export interface OracleCase {
 }
 
 export interface OracleResult {
-  /** What Execute wrote (a Go string in our representation, see goBytes.ts); partial when error is set. */
+  /** What Execute wrote (a Go string in our representation, see src/go/reflect/byteString.ts); partial when error is set. */
   output: string;
   /** Go's error text, or null on success. */
   error: string | null;

@@ -1,5 +1,5 @@
 // ct's config.Parse for the Container Linux Config we render: YAML → ct's config types, decoded with
-// gopkg.in/yaml.v3's rules (see ./yamlV3.ts) and failing where it fails, with its error texts where we can
+// gopkg.in/yaml.v3's rules (see src/go/yaml.v3/resolvePlain.ts) and failing where it fails, with its error texts where we can
 // reproduce them. Only the fields our CLC uses are modelled; the positions kept are the ones Ignition's
 // validation report points at.
 import { Document, isAlias, isMap, isScalar, isSeq, LineCounter, Pair, parseAllDocuments, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';

@@ -1,4 +1,4 @@
-// Decodes JSON template data into the JS representation of Go values (see values.ts), the way a Go
+// Decodes JSON template data into the JS representation of Go values (see src/go/reflect/value.ts), the way a Go
 // program decoding with json.Decoder.UseNumber and converting numbers would see it:
 //   - an integer literal (no fraction, no exponent) within int64 → bigint (Go int), exact at any size;
 //   - every other number (and integers outside int64) → number (float64);

@@ -2,7 +2,7 @@
 // URL.String, ParseQuery, Values.Encode and the escaping rules behind them. OSM is built with go 1.26 in
 // go.mod, so hosts follow that release: bracketed hosts must be IP literals (not IPv4) and an http(s) host
 // may hold only one colon (urlstrictcolons=1); ParseQuery refuses more than 10000 parameters.
-// Every string here is a byte string (see goStrings.ts), because Go escapes and unescapes bytes.
+// Every string here is a byte string (see src/go/strings/strings.ts), because Go escapes and unescapes bytes.
 import { isGoIPv4, isGoIPv6 } from '../ip.ts';
 
 export class GoUrlError extends Error {
