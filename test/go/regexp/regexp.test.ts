@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { casedCodePoints, compileGoRegexp, foldOrbitsOf, GoRegexpError } from '../../../src/go/regexp/regexp.ts';
-import { semverCompare } from '../../../src/sprig/semver.ts';
+import { semverCompare } from '../../../src/go/semver/semver.ts';
 import { GoCallError } from '../../../src/go/reflect/func.ts';
 import { call } from '../../sprig/sprigCases.ts';
 
