@@ -1,4 +1,4 @@
-// snakecase, kebabcase and camelcase as sprig 3.3.0 computes them with huandu/xstrings 1.5.0
+// snakecase, kebabcase and camelcase as sprig 3.3.0 computes them with huandu/xstrings v1.5.0
 // (ToSnakeCase, ToKebabCase and ToPascalCase; sprig 3.2.3 called xstrings' older ToCamelCase, which
 // kept the case of letters inside words: "fooBar_baz" gave "FoobarBaz"... in 1.3.3 and "FooBarBaz" now).
 // The word splitter below follows xstrings' rules: runs of upper-case letters, "alphabet" letters
