@@ -7,7 +7,7 @@ import { goFunc, GoCallError, type FuncMap } from '../go/reflect/func.ts';
 import { elemType, goMap, goSlice, GoStringer, GoStruct } from '../go/reflect/value.ts';
 import { compareBytes, formatValue, goQuote } from '../go/fmt/format.ts';
 import { isLetter, isDigit, isLower, isSpace, isTitle, isUpper, latin1OfUtf8, mapRunes, toLower, toTitle, toUpper } from '../go/unicode/unicode.ts';
-import { toKebabCase, toPascalCase, toSnakeCase } from './caseConversion.ts';
+import { toKebabCase, toPascalCase, toSnakeCase } from '../go/xstrings/caseConversion.ts';
 import { canonicalGoString, goBytes, goString, hasRawBytes } from '../go/reflect/byteString.ts';
 
 /** sprig's strval: strings as is, []byte as text, Stringers through String(), the rest through fmt's %v. */

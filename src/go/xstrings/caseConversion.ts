@@ -4,7 +4,7 @@
 // The word splitter below follows xstrings' rules: runs of upper-case letters, "alphabet" letters
 // (letters that are not CJK ideographs), numbers, punctuation, connectors (space, '-' and '_') and
 // anything else; "HTTPServer" splits as HTTP + Server, "Bld4Floor" keeps "bld4" together.
-import { goRunes, isLetter, isNumber, isPunct, isSpace, isUpper, toLower, toUpper } from '../go/unicode/unicode.ts';
+import { goRunes, isLetter, isNumber, isPunct, isSpace, isUpper, toLower, toUpper } from '../unicode/unicode.ts';
 
 const RUNE_ERROR = 0xfffd;
 
