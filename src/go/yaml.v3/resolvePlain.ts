@@ -9,7 +9,8 @@
 //    and decode into Go types with its conversions and its error texts.
 // Follows gopkg.in/yaml.v3 v3.0.1 (its latest release, and the differential oracle's).
 
-import { parseGoFloat, parseGoInt } from '../strconv/parseNumber.ts';
+import { GoInt } from '../reflect/value.ts';
+import { resolve } from './decode.ts';
 
 /** yaml.v3's reader: #x9 | #xA | #xD | [#x20-#x7E] | #x85 | [#xA0-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]. */
 function isAllowedChar(cp: number): boolean {
@@ -62,27 +63,8 @@ export type Resolved =
   | { tag: '!!str' };
 
 const NULLS = new Set(['', '~', 'null', 'Null', 'NULL']);
-const TRUES = new Set(['true', 'True', 'TRUE']);
-const FALSES = new Set(['false', 'False', 'FALSE']);
-const SPECIAL_FLOATS: Record<string, number> = {
-  '.inf': Infinity, '.Inf': Infinity, '.INF': Infinity, '+.inf': Infinity, '+.Inf': Infinity, '+.INF': Infinity,
-  '-.inf': -Infinity, '-.Inf': -Infinity, '-.INF': -Infinity, '.nan': NaN, '.NaN': NaN, '.NAN': NaN,
-};
-const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-const UINT64_MAX = 2n ** 64n - 1n;
-
-function parseBits(s: string, base: 2 | 8, signed: boolean): bigint | undefined {
-  const neg = s.startsWith('-');
-  const digits = neg ? s.slice(1) : s;
-  if (!(base === 2 ? /^[01]+$/ : /^[0-7]+$/).test(digits)) return undefined;
-  let v = 0n;
-  for (const d of digits) v = v * BigInt(base) + BigInt(d);
-  if (neg) v = -v;
-  if (signed ? v < INT64_MIN || v > INT64_MAX : v > UINT64_MAX) return undefined;
-  return v;
-}
+const NULL: Resolved = { tag: '!!null' };
+const STR: Resolved = { tag: '!!str' };
 
 /** resolvePlain(text).tag === '!!null', without resolving anything else. */
 export function isNullPlain(text: string): boolean {
@@ -109,34 +91,17 @@ export function goBoolOf(r: Resolved, text: string): boolean | undefined {
   return undefined;
 }
 
-/** yaml.v3's resolve() for an untagged plain scalar (timestamps count as strings here: nothing we decode takes one). */
+/**
+ * yaml.v3's resolve() for an untagged plain scalar: decode.ts's, the one fromYaml uses, with its values as plain
+ * JS values. A timestamp counts as a string here (nothing the CLC decodes takes one).
+ */
 export function resolvePlain(text: string): Resolved {
-  if (NULLS.has(text)) return { tag: '!!null' };
-  if (TRUES.has(text)) return { tag: '!!bool', value: true };
-  if (FALSES.has(text)) return { tag: '!!bool', value: false };
-  if (text in SPECIAL_FLOATS) return { tag: '!!float', value: SPECIAL_FLOATS[text]! };
-  const hint = text[0]!;
-  if (hint === '.') {
-    const f = goParseFloat(text);
-    return f === undefined ? { tag: '!!str' } : { tag: '!!float', value: f };
+  const r = resolve('', text);
+  switch (r.tag) {
+    case '!!null': return NULL;
+    case '!!bool': return { tag: '!!bool', value: r.value as boolean };
+    case '!!int': return { tag: '!!int', value: r.value instanceof GoInt ? r.value.value : (r.value as bigint) };
+    case '!!float': return { tag: '!!float', value: r.value as number };
+    default: return STR;
   }
-  if (!/[-+0-9]/.test(hint)) return { tag: '!!str' };
-  const plain = text.replace(/_/g, '');
-  const asInt = parseGoInt(plain, false) ?? parseGoInt(plain, true);
-  if (asInt !== undefined) return { tag: '!!int', value: asInt };
-  if (YAML_STYLE_FLOAT.test(plain)) {
-    const f = goParseFloat(plain);
-    if (f !== undefined) return { tag: '!!float', value: f };
-  }
-  let bits: bigint | undefined;
-  if (plain.startsWith('0b')) bits = parseBits(plain.slice(2), 2, true) ?? parseBits(plain.slice(2), 2, false);
-  else if (plain.startsWith('-0b')) bits = parseBits('-' + plain.slice(3), 2, true);
-  else if (plain.startsWith('0o')) bits = parseBits(plain.slice(2), 8, true) ?? parseBits(plain.slice(2), 8, false);
-  else if (plain.startsWith('-0o')) bits = parseBits('-' + plain.slice(3), 8, true);
-  return bits === undefined ? { tag: '!!str' } : { tag: '!!int', value: bits };
-}
-
-// Only the decimal forms yaml.v3 hands to strconv.ParseFloat (a leading dot or YAML_STYLE_FLOAT) reach it.
-function goParseFloat(s: string): number | undefined {
-  return YAML_STYLE_FLOAT.test(s) ? parseGoFloat(s) : undefined;
 }

@@ -18,6 +18,9 @@ test('plain scalars resolve as yaml.v3 resolves them', () => {
   assert.deepEqual(resolvePlain('18446744073709551615'), { tag: '!!int', value: 18446744073709551615n });
   assert.deepEqual(resolvePlain('1e3'), { tag: '!!float', value: 1000 });
   assert.deepEqual(resolvePlain('.5'), { tag: '!!float', value: 0.5 });
+  assert.deepEqual(resolvePlain('.5_0'), { tag: '!!float', value: 0.5 }); // strconv.ParseFloat takes Go's underscores (yaml.v3 3.0.1, Go 1.19)
+  assert.deepEqual(resolvePlain('.1_'), { tag: '!!str' });
+  assert.deepEqual(resolvePlain('2001-12-14'), { tag: '!!str' }); // a timestamp: the CLC decodes none
   assert.deepEqual(resolvePlain('-.inf'), { tag: '!!float', value: -Infinity });
   for (const n of ['', '~', 'null', 'Null', 'NULL']) assert.deepEqual(resolvePlain(n), { tag: '!!null' });
   assert.deepEqual(resolvePlain('True'), { tag: '!!bool', value: true });
