@@ -8,6 +8,7 @@
 // test/template/engine/newerGo.test.ts).
 import { goNilMap, goNilSlice, type GoMap } from '../../reflect/value.ts';
 import { canonicalGoString, goBytes } from '../../reflect/byteString.ts';
+import { goQuote } from '../../strconv/format.ts';
 
 export type JsonTarget = 'any' | 'map' | 'slice';
 
@@ -17,30 +18,11 @@ export interface JsonDecoded {
   error?: string;
 }
 
-/** The scanner's quoting of an offending byte. */
+/** The scanner's quoting of an offending byte: strconv.Quote of string(rune(c)), in single quotes. */
 function quoteChar(c: number): string {
   if (c === 0x27) return `'\\''`;
   if (c === 0x22) return `'"'`;
-  const s = JSON.stringify(String.fromCharCode(c));
-  return "'" + goQuoteBody(c, s) + "'";
-}
-
-function goQuoteBody(c: number, fallback: string): string {
-  // strconv.Quote of string(rune(c)) for a byte value c (0..255).
-  switch (c) {
-    case 7: return '\\a';
-    case 8: return '\\b';
-    case 12: return '\\f';
-    case 10: return '\\n';
-    case 13: return '\\r';
-    case 9: return '\\t';
-    case 11: return '\\v';
-    case 0x5c: return '\\\\';
-  }
-  if (c < 0x20 || c === 0x7f) return '\\x' + c.toString(16).padStart(2, '0');
-  if (c >= 0x80 && c <= 0x9f) return '\\u00' + c.toString(16).padStart(2, '0');
-  if (c === 0xa0 || c === 0xad) return '\\u00' + c.toString(16);
-  return fallback.slice(1, -1);
+  return "'" + goQuote(String.fromCharCode(c)).slice(1, -1) + "'";
 }
 
 const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
