@@ -11,12 +11,7 @@
 
 import { GoInt } from '../reflect/value.ts';
 import { resolve } from './decode.ts';
-
-/** yaml.v3's reader: #x9 | #xA | #xD | [#x20-#x7E] | #x85 | [#xA0-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]. */
-function isAllowedChar(cp: number): boolean {
-  return cp === 0x09 || cp === 0x0a || cp === 0x0d || (cp >= 0x20 && cp <= 0x7e) || cp === 0x85
-    || (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
-}
+import { isAllowedChar } from './scan.ts';
 
 export type Prepared = { ok: true; text: string } | { ok: false; error: string };
 

@@ -5,6 +5,12 @@
 // syntax error is reported. Marks count characters; the buffer holds the UTF-8 bytes.
 // Follows gopkg.in/yaml.v3 v3.0.1 (its latest release, and the differential oracle's).
 
+/** yaml.v3's reader: #x9 | #xA | #xD | [#x20-#x7E] | #x85 | [#xA0-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]. */
+export function isAllowedChar(cp: number): boolean {
+  return cp === 0x09 || cp === 0x0a || cp === 0x0d || (cp >= 0x20 && cp <= 0x7e) || cp === 0x85
+    || (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+}
+
 export interface Mark {
   index: number;
   line: number;
@@ -224,9 +230,7 @@ export class Scanner {
             value = 0x10000 + ((value & 0x3ff) << 10) + (value2 & 0x3ff);
           } else w = 2;
         }
-        const allowed = value === 0x09 || value === 0x0a || value === 0x0d || (value >= 0x20 && value <= 0x7e) || value === 0x85
-          || (value >= 0xa0 && value <= 0xd7ff) || (value >= 0xe000 && value <= 0xfffd) || (value >= 0x10000 && value <= 0x10ffff);
-        if (!allowed) return this.readerError('control characters are not allowed', this.offset, value);
+        if (!isAllowedChar(value)) return this.readerError('control characters are not allowed', this.offset, value);
         this.rawPos += w;
         this.offset += w;
         if (value <= 0x7f) this.append(value);
