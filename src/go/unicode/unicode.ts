@@ -8,7 +8,7 @@
 import { canonicalGoString } from '../reflect/byteString.ts';
 import { lazyRegExp } from '../internal/lazyRegExp.ts';
 
-const SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
+const SPACE = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000]);
 const UPPER = lazyRegExp('^\\p{Lu}$', 'u');
 const LOWER = lazyRegExp('^\\p{Ll}$', 'u');
 const TITLE = lazyRegExp('^\\p{Lt}$', 'u');
@@ -19,8 +19,8 @@ const PUNCT = lazyRegExp('^\\p{P}$', 'u');
 
 const ch = (c: number) => String.fromCodePoint(c);
 
-/** unicode.IsSpace (no U+FEFF, unlike JS's \s). */
-export const isSpace = (c: number) => SPACE.test(ch(c));
+/** unicode.IsSpace: unlike JS's \s and String.prototype.trim, NEL (U+0085) is a space and BOM (U+FEFF) is not. */
+export const isSpace = (c: number) => SPACE.has(c) || (c >= 0x2000 && c <= 0x200a);
 export const isUpper = (c: number) => UPPER.test(ch(c));
 export const isLower = (c: number) => LOWER.test(ch(c));
 export const isTitle = (c: number) => TITLE.test(ch(c));
