@@ -6,6 +6,7 @@
 // Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
 // test/template/engine/newerGo.test.ts).
 import { isUtf8 } from 'node:buffer';
+import { validSequenceLength } from '../unicode/utf8.ts';
 
 /** A raw byte (a lone surrogate U+DC80..U+DCFF; a surrogate pair never matches in a `u` regexp). */
 const RAW_BYTE = /[\uDC80-\uDCFF]/u;
@@ -40,26 +41,6 @@ export function goByteLength(s: string): number {
   return n - 2 * raw;
 }
 
-/** The length of the valid UTF-8 sequence starting at b[i], or 0 when b[i] starts none (Go's acceptance ranges). */
-function validSequence(b: Uint8Array, i: number): number {
-  const c = b[i]!;
-  const cont = (k: number, lo = 0x80, hi = 0xbf) => i + k < b.length && b[i + k]! >= lo && b[i + k]! <= hi;
-  if (c < 0x80) return 1;
-  if (c < 0xc2) return 0;
-  if (c < 0xe0) return cont(1) ? 2 : 0;
-  if (c < 0xf0) {
-    const lo = c === 0xe0 ? 0xa0 : 0x80;
-    const hi = c === 0xed ? 0x9f : 0xbf;
-    return cont(1, lo, hi) && cont(2) ? 3 : 0;
-  }
-  if (c < 0xf5) {
-    const lo = c === 0xf0 ? 0x90 : 0x80;
-    const hi = c === 0xf4 ? 0x8f : 0xbf;
-    return cont(1, lo, hi) && cont(2) && cont(3) ? 4 : 0;
-  }
-  return 0;
-}
-
 /** The Go string of some bytes (string(b) in Go). */
 export function goString(b: Uint8Array): string {
   if (isUtf8(b)) return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
@@ -67,7 +48,7 @@ export function goString(b: Uint8Array): string {
   let start = 0;
   let i = 0;
   while (i < b.length) {
-    const n = validSequence(b, i);
+    const n = validSequenceLength(b, i);
     if (n > 0) {
       i += n;
       continue;

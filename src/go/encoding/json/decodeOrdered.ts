@@ -2,6 +2,7 @@
 // objects keep every member in order (duplicates included, since Go applies each one in turn), invalid
 // UTF-8 and lone surrogate escapes become U+FFFD, and errors give a byte offset, never the text itself.
 // Follows Go 1.26 (OSM's go.mod).
+import { decodeRune } from '../../unicode/utf8.ts';
 
 export type GoJsonValue =
   | { kind: 'object'; members: Array<[string, GoJsonValue]> }
@@ -24,25 +25,6 @@ export class GoJsonSyntaxError extends Error {
 const MAX_DEPTH = 10000; // Go's decoder limit
 /** \" \\ \/ \b \f \n \r \t */
 const SIMPLE_ESCAPES: Record<number, number> = { 0x22: 0x22, 0x5c: 0x5c, 0x2f: 0x2f, 0x62: 0x08, 0x66: 0x0c, 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09 };
-
-/** utf8.DecodeRune: the code point and its length, or U+FFFD and 1 for any invalid byte sequence. */
-function decodeRune(b: Uint8Array, i: number): [number, number] {
-  const b0 = b[i]!;
-  if (b0 < 0x80) return [b0, 1];
-  const cont = (k: number, lo = 0x80, hi = 0xbf) => i + k < b.length && b[i + k]! >= lo && b[i + k]! <= hi;
-  if (b0 >= 0xc2 && b0 <= 0xdf && cont(1)) return [((b0 & 0x1f) << 6) | (b[i + 1]! & 0x3f), 2];
-  if (b0 >= 0xe0 && b0 <= 0xef) {
-    const [lo, hi] = b0 === 0xe0 ? [0xa0, 0xbf] : b0 === 0xed ? [0x80, 0x9f] : [0x80, 0xbf];
-    if (cont(1, lo, hi) && cont(2)) return [((b0 & 0x0f) << 12) | ((b[i + 1]! & 0x3f) << 6) | (b[i + 2]! & 0x3f), 3];
-  }
-  if (b0 >= 0xf0 && b0 <= 0xf4) {
-    const [lo, hi] = b0 === 0xf0 ? [0x90, 0xbf] : b0 === 0xf4 ? [0x80, 0x8f] : [0x80, 0xbf];
-    if (cont(1, lo, hi) && cont(2) && cont(3)) {
-      return [((b0 & 0x07) << 18) | ((b[i + 1]! & 0x3f) << 12) | ((b[i + 2]! & 0x3f) << 6) | (b[i + 3]! & 0x3f), 4];
-    }
-  }
-  return [0xfffd, 1];
-}
 
 function codePointsToString(cps: readonly number[]): string {
   let out = '';
