@@ -1,7 +1,7 @@
 // The IO floor of the function: the same process reads and parses the same ResourceList and writes the
 // same output, without rendering anything. `node bench-io-floor.mjs GENERATED.jsonl < INPUT.yaml`
 import { readFileSync } from 'node:fs';
-import { generatedEntry, parseResourceList, writeResourceList } from '../src/io/resourceList.ts';
+import { generatedEntry, parseResourceList, writeResourceList } from '../src/krm/resourceList.ts';
 import { writeAllSync } from '../src/cli/writeAllSync.ts';
 
 const list = parseResourceList(readFileSync(0, 'utf8'));

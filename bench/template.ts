@@ -8,7 +8,7 @@
 
 import { pathToFileURL } from 'node:url';
 import { newTemplate } from '../src/template/index.ts';
-import { osmTemplateFuncs } from '../src/template/sprig/index.ts';
+import { osmTemplateFuncs } from '../src/sprig/index.ts';
 import { benchOracle, runOracle, type OracleCase } from '../test/template/oracle/oracle.ts';
 import { goldenCases } from '../test/template/osp/osmTemplateData.ts';
 import { fileCases, loadOspFiles, namedCases, ospTemplates, type ConfigTemplates } from '../test/template/osp/ospTemplates.ts';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Turns the default profiles (src/profiles/*.yaml) into src/profiles/embeddedProfiles.generated.ts, so the
+// Turns the default profiles (src/profiles/*.yaml) into src/profiles/generated/embeddedProfiles.generated.ts, so the
 // function's single bundle carries them without reading files or parsing YAML at start-up.
 //
 //   node scripts/generate-embedded-profiles.mjs           write the generated file
@@ -16,7 +16,7 @@ import { parseDocument, visit } from 'yaml';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const profilesDir = join(root, 'src/profiles');
-const outFile = join(profilesDir, 'embeddedProfiles.generated.ts');
+const outFile = join(profilesDir, 'generated/embeddedProfiles.generated.ts');
 
 /** The generated module's text for the given profile files ({name, text} pairs, in order). */
 export function generate(files) {
@@ -68,7 +68,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       current = readFileSync(outFile, 'utf8');
     } catch {}
     if (current !== text) {
-      console.error('src/profiles/embeddedProfiles.generated.ts is stale: run node scripts/generate-embedded-profiles.mjs');
+      console.error('src/profiles/generated/embeddedProfiles.generated.ts is stale: run node scripts/generate-embedded-profiles.mjs');
       process.exit(1);
     }
   } else {

@@ -6,8 +6,8 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const targets = [
-  ['src/config/operatingSystemManager.schema.json', 'src/config/validateOperatingSystemManager.generated.js'],
-  ['src/model/operatingSystemProfile.schema.json', 'src/model/validateOperatingSystemProfile.generated.js'],
+  ['src/config/operatingSystemManager.schema.json', 'src/config/generated/validateOperatingSystemManager.generated.js'],
+  ['src/model/operatingSystemProfile.schema.json', 'src/model/generated/validateOperatingSystemProfile.generated.js'],
 ];
 
 export function generate(schemaPath) {

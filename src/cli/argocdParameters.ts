@@ -5,9 +5,9 @@
 // character turned into `_`). Names are matched after normalising both forms to OSM's flag spelling
 // (`CLUSTER_DNS`, `cluster-dns` -> cluster-dns). Parameters win over env entries of the same name.
 import { CONFIG_API_VERSION, CONFIG_KIND, RHEL_SUBSCRIPTION_SECRET_FIELDS, rhelSubscriptionFlag } from '../config/operatingSystemManagerConfig.ts';
-import type { KrmObject } from '../io/resourceList.ts';
+import type { KrmObject } from '../krm/resourceList.ts';
 import { CommandError } from './commandIO.ts';
-import { JsonDataError, parseGoJson } from '../template/jsonData.ts';
+import { JsonDataError, parseGoJson } from '../go/encoding/json/decodeUseNumber.ts';
 
 export interface PluginSetting {
   /** Normalised name, e.g. `cluster-dns`. */

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { CONFIG_API_VERSION, CONFIG_KIND, RHEL_SUBSCRIPTION_SECRET_FIELDS, rhelSubscriptionFlag } from '../config/operatingSystemManagerConfig.ts';
-import type { KrmObject } from '../io/resourceList.ts';
+import type { KrmObject } from '../krm/resourceList.ts';
 import { GENERATED_PATH_PREFIX } from '../function/generatedPaths.ts';
 import type { PluginSetting } from './argocdParameters.ts';
 import { CommandError } from './commandIO.ts';

@@ -2,7 +2,7 @@
 // of OSM flag names that is not the config in use. Taken for a plain manifest, such a file would leave the
 // run on defaults without a word (and be applied to the cluster), so a directory holding one is an error.
 import { CONFIG_API_VERSION, CONFIG_KIND, FLAG_NAMES } from '../config/operatingSystemManagerConfig.ts';
-import type { KrmObject } from '../io/resourceList.ts';
+import type { KrmObject } from '../krm/resourceList.ts';
 
 export interface Lookalike {
   field: string;

@@ -2,7 +2,7 @@
 // `OperatingSystemManager` object found in the directory (as a kpt package keeps its configPath file).
 import { existsSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
-import type { KrmObject } from '../io/resourceList.ts';
+import type { KrmObject } from '../krm/resourceList.ts';
 import { CommandError } from './commandIO.ts';
 import { listYamlFiles, readManifestFile, withSourceAnnotations, type ManifestDirectory } from './manifestDirectory.ts';
 import { isOsmConfig } from './renderManifests.ts';

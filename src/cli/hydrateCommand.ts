@@ -10,8 +10,8 @@
 // that this command did not write is never overwritten or deleted.
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import type { KrmObject } from '../io/resourceList.ts';
-import { stringifyForOutput } from '../io/yamlSchema.ts';
+import type { KrmObject } from '../krm/resourceList.ts';
+import { stringifyForOutput } from '../krm/yamlSchema.ts';
 import { GENERATED_PATH_PREFIX } from '../function/generatedPaths.ts';
 import { isStateObject } from '../gitops/renderState.ts';
 import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';

@@ -11,9 +11,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, join, relative, resolve, sep } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { yamlErrorText } from '../io/parseErrorMessage.ts';
-import type { KrmObject } from '../io/resourceList.ts';
-import { PARSE_OPTIONS } from '../io/yamlSchema.ts';
+import { yamlErrorText } from '../krm/parseErrorMessage.ts';
+import type { KrmObject } from '../krm/resourceList.ts';
+import { PARSE_OPTIONS } from '../krm/yamlSchema.ts';
 import { generatedSharedPath } from '../function/generatedPaths.ts';
 import { isStateObject, STATE_PATH } from '../gitops/renderState.ts';
 import { CommandError, type CommandIO } from './commandIO.ts';

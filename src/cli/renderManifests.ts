@@ -5,11 +5,11 @@ import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import { CONFIG_API_VERSION, CONFIG_KIND } from '../config/operatingSystemManagerConfig.ts';
 import type { Environment } from '../cluster/valueSource.ts';
-import { parseResourceList, type KrmObject } from '../io/resourceList.ts';
-import { PARSE_OPTIONS, stringifyForOutput } from '../io/yamlSchema.ts';
-import type { Result } from '../function/results.ts';
+import { parseResourceList, type KrmObject } from '../krm/resourceList.ts';
+import { PARSE_OPTIONS, stringifyForOutput } from '../krm/yamlSchema.ts';
+import type { Result } from '../krm/results.ts';
 import { runFunction } from './runFunction.ts';
-import { isLocalConfig } from '../io/localConfig.ts';
+import { isLocalConfig } from '../krm/localConfig.ts';
 
 export { isLocalConfig };
 import type { CommandIO } from './commandIO.ts';

@@ -1,9 +1,9 @@
 // The KRM function as a process: ResourceList on stdin, ResourceList on stdout, exit 1 on error results.
 // Diagnostics go to stderr; stdout only ever holds a ResourceList.
 import { readFileSync } from 'node:fs';
-import { parseResourceList, ResourceListParseError, serializeResourceList, writeResourceList } from '../io/resourceList.ts';
+import { parseResourceList, ResourceListParseError, serializeResourceList, writeResourceList } from '../krm/resourceList.ts';
 import { processResourceList } from '../function/processResourceList.ts';
-import { hasErrors } from '../function/results.ts';
+import { hasErrors } from '../krm/results.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 
 export interface ProcessIO {

@@ -5,12 +5,12 @@
 //   exit 2: usage error
 // `args` are the arguments after the `template` sub-command.
 
-import type { FuncMap } from '../template/functions.ts';
+import type { FuncMap } from '../go/reflect/func.ts';
 import { CommandError, runSubcommand, UsageError } from './commandIO.ts';
 import { newTemplate, TemplateError } from '../template/index.ts';
-import { JsonDataError, parseGoJson } from '../template/jsonData.ts';
-import { goBytes } from '../template/goBytes.ts';
-import { osmTemplateFuncs, sprigFuncs } from '../template/sprig/index.ts';
+import { JsonDataError, parseGoJson } from '../go/encoding/json/decodeUseNumber.ts';
+import { goBytes } from '../go/reflect/byteString.ts';
+import { osmTemplateFuncs, sprigFuncs } from '../sprig/index.ts';
 
 export interface TemplateCommandIo {
   stdout: (s: string) => void;

@@ -2,7 +2,7 @@
 // kubelet, curl and update-ca-certificates read them. Each must be PEM holding certificates that parse; a
 // wrong value (a path pasted where the content belongs, a key, a token) is refused with what it looks like,
 // never with its text: a mis-pasted secret must not reach the results.
-import { ResourceError } from '../function/results.ts';
+import { ResourceError } from '../krm/results.ts';
 
 const BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n([\s\S]*?)-----END \1-----/g;
 const PEM_ONLY_CERTIFICATES = /^(?:\s*-----BEGIN CERTIFICATE-----\r?\n(?:[A-Za-z0-9+/=]+\r?\n)+-----END CERTIFICATE-----)+\s*$/;

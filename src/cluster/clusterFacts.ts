@@ -1,10 +1,10 @@
 // Facts OSM reads from the live cluster, taken here from the config (inline, env or file) or from
 // local-config resources in the ResourceList: the cluster-info ConfigMap, the cloud-init-getter token
 // Secret and bootstrap token Secrets.
-import { ResourceError } from '../function/results.ts';
+import { ResourceError } from '../krm/results.ts';
 import type { OsmConfig, ValueSource } from '../config/operatingSystemManagerConfig.ts';
 import { checkCACertificates } from './caCertificates.ts';
-import type { InputItem } from '../io/resourceList.ts';
+import type { InputItem } from '../krm/resourceList.ts';
 import { readClusterInfoKubeconfig, type KubeconfigCluster } from './kubeconfig.ts';
 import { resolveValue, type Environment } from './valueSource.ts';
 

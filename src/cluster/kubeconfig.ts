@@ -1,9 +1,9 @@
 // Kubeconfigs as OSM handles them: the cluster-info kubeconfig in, the kubelet bootstrap kubeconfig out
 // (client-go clientcmd.Write layout: sorted keys, one cluster/context/user named "c").
 import { parse, YAMLError } from 'yaml';
-import { yamlErrorText } from '../io/parseErrorMessage.ts';
-import { ResourceError } from '../function/results.ts';
-import { createBlockYamlFastPath, type FastParse } from '../io/blockYamlFastPath.ts';
+import { yamlErrorText } from '../krm/parseErrorMessage.ts';
+import { ResourceError } from '../krm/results.ts';
+import { createBlockYamlFastPath, type FastParse } from '../krm/blockYamlFastPath.ts';
 
 // Same options as `parse(text)`; the fast path saves the full parser's start-up cost on the common path.
 let fastPath: ((text: string) => FastParse | undefined) | undefined;

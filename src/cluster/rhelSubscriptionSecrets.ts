@@ -1,11 +1,11 @@
 // RHEL subscription secrets from the config (spec.rhelSubscription): resolved once per run for every rendered
 // RHEL MachineDeployment they apply to, from the environment, files or local-config Secrets among the inputs.
-import { ResourceError } from '../function/results.ts';
+import { ResourceError } from '../krm/results.ts';
 import {
   RHEL_SUBSCRIPTION_SECRET_FIELDS, type OsmConfig, type RhelSubscriptionSecretField, type RhelSubscriptionSecrets, type SecretSource,
 } from '../config/operatingSystemManagerConfig.ts';
-import type { InputItem } from '../io/resourceList.ts';
-import { isLocalConfig } from '../io/localConfig.ts';
+import type { InputItem } from '../krm/resourceList.ts';
+import { isLocalConfig } from '../krm/localConfig.ts';
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { resolveValue, type Environment } from './valueSource.ts';
 

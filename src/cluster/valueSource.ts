@@ -1,5 +1,5 @@
 // Resolving config values that may come from the environment or a file, so secrets need not live in Git.
-import { ResourceError } from '../function/results.ts';
+import { ResourceError } from '../krm/results.ts';
 import type { ValueSource } from '../config/operatingSystemManagerConfig.ts';
 
 /** Where the function may read values from; injected so the core stays free of process state. */

@@ -1,8 +1,8 @@
 // The function's configuration: a typed `OperatingSystemManager` (osm-krm.dev/v1alpha1) or, kpt style, a
 // ConfigMap whose keys are OSM's controller flag names. Both become one OsmConfig with OSM's defaults.
-import { validate } from './validateOperatingSystemManager.generated.js';
-import { ResourceError } from '../function/results.ts';
-import { schemaError } from '../schema/schemaError.ts';
+import { validate } from './generated/validateOperatingSystemManager.generated.js';
+import { ResourceError } from '../krm/results.ts';
+import { schemaError } from '../krm/schemaError.ts';
 
 export const CONFIG_API_VERSION = 'osm-krm.dev/v1alpha1';
 export const CONFIG_KIND = 'OperatingSystemManager';

@@ -1,8 +1,8 @@
 // containerd options from the config flags plus the registry credentials Secret named by the config.
 import type { OsmConfig } from '../config/operatingSystemManagerConfig.ts';
-import type { InputItem } from '../io/resourceList.ts';
+import type { InputItem } from '../krm/resourceList.ts';
 import { parseRegistryCredentials, parseRegistryFlags, type ContainerRuntimeOptions } from '../emit/containerd/registryOptions.ts';
-import { ResourceError } from './results.ts';
+import { ResourceError } from '../krm/results.ts';
 
 export function buildContainerRuntimeOptions(config: OsmConfig, items: readonly InputItem[]): ContainerRuntimeOptions {
   const opts = parseRegistryFlags({

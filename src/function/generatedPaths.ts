@@ -1,7 +1,7 @@
 // Where generated resources go when kpt writes them back, and how we recognise our previous output.
 // Every generated file lives under one folder, so re-rendering replaces it and a deleted MachineDeployment's
 // files disappear, without adding any marker to the objects themselves (they stay byte-identical to OSM's).
-import type { KrmObject } from '../io/resourceList.ts';
+import type { KrmObject } from '../krm/resourceList.ts';
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 
 export const GENERATED_PATH_PREFIX = 'osm-generated/';

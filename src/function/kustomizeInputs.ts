@@ -1,7 +1,7 @@
 // kustomize 4.x never hands local-config resources (cluster-info, token Secrets, the state) to transformers;
 // v5 does. Both mark every item with kustomize.config.k8s.io/id, so inputs from kustomize that hold no
 // local-config resource at all are what kustomize 4 leaves: a missing cluster fact then says so.
-import type { InputItem } from '../io/resourceList.ts';
+import type { InputItem } from '../krm/resourceList.ts';
 
 const KUSTOMIZE_ID = 'kustomize.config.k8s.io/id';
 

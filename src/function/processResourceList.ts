@@ -5,7 +5,7 @@
 import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
 import { collectClusterFacts, MissingClusterFactError } from '../cluster/clusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
-import { generatedEntry, type InputItem, type KrmObject, type OutputList, type ResourceList } from '../io/resourceList.ts';
+import { generatedEntry, type InputItem, type KrmObject, type OutputList, type ResourceList } from '../krm/resourceList.ts';
 import { MD_API_VERSION, OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
 import { validateMachineDeploymentValues } from '../machineDeployment/validateValues.ts';
@@ -16,21 +16,21 @@ import { containerRuntimeOutputs, renderMachineDeployment, type RenderInputs } f
 import { TemplateCache } from '../render/templateCache.ts';
 import { EMBEDDED_PROFILE_NAMES, embeddedProfile } from '../profiles/embeddedProfiles.ts';
 import type { OperatingSystemProfileSpec } from '../model/operatingSystemProfile.ts';
-import { osmTemplateFuncs } from '../template/sprig/index.ts';
+import { osmTemplateFuncs } from '../sprig/index.ts';
 import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
 import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
 import { emptyState, isStateObject, readState, stateKey, stateObject, STATE_NAME, STATE_PATH, type MachineDeploymentState, type RenderState } from '../gitops/renderState.ts';
 import { syncAnnotations } from '../gitops/syncAnnotations.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
-import { ResourceError, type Result } from './results.ts';
-import { fileOf, refOf, toResult } from './resultFor.ts';
+import { ResourceError, type Result } from '../krm/results.ts';
+import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
 import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
-import { compareItems, identityOf } from './itemOrder.ts';
+import { compareItems, identityOf } from '../krm/itemOrder.ts';
 import { kustomize4Hint } from './kustomizeInputs.ts';
-import { registerInputSecrets, SecretRegistry } from './redactSecrets.ts';
+import { registerInputSecrets, SecretRegistry } from '../krm/redactSecrets.ts';
 import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
 import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInjection.ts';
-import { LOCAL_CONFIG_ANNOTATION, isLocalConfig } from '../io/localConfig.ts';
+import { LOCAL_CONFIG_ANNOTATION, isLocalConfig } from '../krm/localConfig.ts';
 
 interface Classified {
   kept: InputItem[];

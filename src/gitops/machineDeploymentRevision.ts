@@ -5,7 +5,7 @@
 // of spec.template, including a roll back to an older template. In Git we reproduce that count from the
 // previous render: same template hash, same revision; different hash, revision + 1. An explicit value wins:
 // the real annotation (machinedeployment.clusters.k8s.io/revision) if it is in Git, else osm-krm.dev/revision.
-import { ResourceError } from '../function/results.ts';
+import { ResourceError } from '../krm/results.ts';
 import { REVISION_ANNOTATION } from '../machineDeployment/machineDeployment.ts';
 import { contentHash, type MachineDeploymentState } from './renderState.ts';
 

@@ -1,6 +1,6 @@
 // OSM's webhook refuses a changed OSP spec under the same spec.version (and OSM would never roll nodes
 // for it). Git cannot refuse an edit, so we catch it at render time against the previous render's state.
-import { ResourceError } from '../function/results.ts';
+import { ResourceError } from '../krm/results.ts';
 import { contentHash, type ProfileState } from './renderState.ts';
 
 export function checkProfileImmutable(name: string, version: string, spec: unknown, previous: ProfileState | undefined): ProfileState {

@@ -2,9 +2,9 @@
 // (never applied) holding, per MachineDeployment, the revision it computed and the hash of the template it
 // was computed for, and per OperatingSystemProfile the spec.version and a hash of its spec.
 // kpt and `osm-krm hydrate` feed it back on the next render; kustomize and Argo CD read it from Git.
-import { sha256Hex } from '../encoding/sha256.ts';
-import type { KrmObject } from '../io/resourceList.ts';
-import { ResourceError } from '../function/results.ts';
+import { sha256Hex } from '../go/crypto/sha256.ts';
+import type { KrmObject } from '../krm/resourceList.ts';
+import { ResourceError } from '../krm/results.ts';
 
 export const STATE_NAME = 'osm-krm-state';
 export const STATE_PATH = 'osm-generated/state/osm-krm-state.yaml';

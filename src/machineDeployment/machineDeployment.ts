@@ -1,7 +1,7 @@
 // MachineDeployment (cluster.k8s.io/v1alpha1): the parts OSM reads, decoded as strictly as OSM does.
-import { ResourceError } from '../function/results.ts';
-import type { KrmObject } from '../io/resourceList.ts';
-import { decodeOperatingSystemSpec } from '../render/operatingSystemSpec.ts';
+import { ResourceError } from '../krm/results.ts';
+import type { KrmObject } from '../krm/resourceList.ts';
+import { decodeOperatingSystemSpec } from './operatingSystemSpec.ts';
 
 export const MD_API_VERSION = 'cluster.k8s.io/v1alpha1';
 export const OSP_ANNOTATION = 'k8c.io/operating-system-profile';

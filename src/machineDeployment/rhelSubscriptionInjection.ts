@@ -4,12 +4,12 @@
 // - replaced by it when the source has no file to be written back to (kustomize, plain stdin);
 // - kept byte for byte when it has one (kpt writes every output item back to its file; generate and hydrate
 //   read plain directories the same way), and must then be local-config so only the copy is ever applied.
-import { ResourceError } from '../function/results.ts';
-import { fileOf } from '../function/resultFor.ts';
+import { ResourceError } from '../krm/results.ts';
+import { fileOf } from '../krm/resultFor.ts';
 import { RHEL_SUBSCRIPTION_SECRET_FIELDS } from '../config/operatingSystemManagerConfig.ts';
 import type { RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
-import type { KrmObject } from '../io/resourceList.ts';
-import { LOCAL_CONFIG_ANNOTATION, isLocalConfig } from '../io/localConfig.ts';
+import type { KrmObject } from '../krm/resourceList.ts';
+import { LOCAL_CONFIG_ANNOTATION, isLocalConfig } from '../krm/localConfig.ts';
 import { clusterVisible, type MachineDeployment } from './machineDeployment.ts';
 import { validateMachineDeploymentValues } from './validateValues.ts';
 

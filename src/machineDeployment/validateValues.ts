@@ -3,12 +3,12 @@
 // value could rewrite the node's configuration. We accept exactly what Kubernetes and the formats allow
 // and refuse the rest with a clear error instead of emitting a config that means something else.
 import { parse } from 'yaml';
-import { ResourceError } from '../function/results.ts';
-import { KUBELET_CONFIG_ANNOTATION_PREFIX } from '../render/kubeletAnnotations.ts';
-import { parseIP } from '../render/ipAddress.ts';
+import { ResourceError } from '../krm/results.ts';
+import { KUBELET_CONFIG_ANNOTATION_PREFIX } from './kubeletAnnotations.ts';
+import { parseIP } from '../go/net/parseIP.ts';
 import type { MachineDeployment } from './machineDeployment.ts';
-import { decodeOperatingSystemSpecWithKeys } from '../render/operatingSystemSpec.ts';
-import { isPlainToken } from '../emit/userdata/cloudConfigYaml.ts';
+import { decodeOperatingSystemSpecWithKeys } from './operatingSystemSpec.ts';
+import { isPlainToken } from '../model/pyyamlPlainScalar.ts';
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;

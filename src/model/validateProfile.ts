@@ -1,9 +1,9 @@
 // Validation of an input OperatingSystemProfile: our JSON Schema of the CRD, plus OSM's webhook rule.
-import { validate } from './validateOperatingSystemProfile.generated.js';
-import { schemaError } from '../schema/schemaError.ts';
-import { ResourceError } from '../function/results.ts';
+import { validate } from './generated/validateOperatingSystemProfile.generated.js';
+import { schemaError } from '../krm/schemaError.ts';
+import { ResourceError } from '../krm/results.ts';
 import type { OperatingSystemProfileSpec, OSPConfig } from './operatingSystemProfile.ts';
-import { isSafeValue } from '../render/scriptValues.ts';
+import { isSafeValue } from './scriptValues.ts';
 
 // systemd's unit name alphabet (unit_name_is_valid); drop-ins are file names in the unit's .d directory.
 const UNIT_NAME = /^[A-Za-z0-9:_.\\@-]+$/;

@@ -1,8 +1,8 @@
 // The default OperatingSystemProfiles shipped inside the function: src/profiles/osp-*.yaml, generated into
 // embeddedProfiles.generated.ts by scripts/generate-embedded-profiles.mjs (a test fails when it is stale).
 // A profile is parsed when a run first asks for it.
-import type { KrmObject } from '../io/resourceList.ts';
-import { EMBEDDED_PROFILE_JSON } from './embeddedProfiles.generated.ts';
+import type { KrmObject } from '../krm/resourceList.ts';
+import { EMBEDDED_PROFILE_JSON } from './generated/embeddedProfiles.generated.ts';
 
 // In file order (the generated object keeps it), which is the order emitted profiles are written in.
 export const EMBEDDED_PROFILE_NAMES: readonly string[] = Object.keys(EMBEDDED_PROFILE_JSON);

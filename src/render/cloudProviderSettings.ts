@@ -1,5 +1,5 @@
 // Values OSM derives from the cloud provider: whether an in-tree CCM exists, and the cloud-config file.
-import { ResourceError } from '../function/results.ts';
+import { ResourceError } from '../krm/results.ts';
 import type { ProviderConfig } from '../machineDeployment/machineDeployment.ts';
 import { atLeast, type KubeletVersion } from './kubeletVersion.ts';
 

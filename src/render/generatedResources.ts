@@ -1,6 +1,6 @@
 // The Kubernetes objects OSM writes for one MachineDeployment, named and annotated as OSM names them.
-import { sha256Hex } from '../encoding/sha256.ts';
-import { goJsonStringMap } from '../encoding/goJson.ts';
+import { sha256Hex } from '../go/crypto/sha256.ts';
+import { goJsonStringMap } from '../go/encoding/json/encodeString.ts';
 import { OSM_API_VERSION, type OperatingSystemConfigSpec } from '../model/operatingSystemProfile.ts';
 import { REVISION_ANNOTATION, machineDeploymentKey, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 

@@ -1,6 +1,6 @@
 // The MachineDeployment's kubelet version as OSM normalises it: Masterminds/semver NewVersion (lenient:
 // "1.31" is 1.31.0, a leading "v" is accepted), printed without "v", then "v" prefixed: "v1.31.0".
-import { ResourceError } from '../function/results.ts';
+import { ResourceError } from '../krm/results.ts';
 
 const LOOSE = /^v?([0-9]+)(?:\.([0-9]+))?(?:\.([0-9]+))?(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$/;
 

@@ -1,6 +1,6 @@
 // One MachineDeployment -> the objects OSM would write for it: the OSC, the bootstrap and provisioning
 // Secrets, the kubelet bootstrap kubeconfig Secret and, for `edge`, the script Secret.
-import { ResourceError } from '../function/results.ts';
+import { ResourceError } from '../krm/results.ts';
 import type { OsmConfig } from '../config/operatingSystemManagerConfig.ts';
 import type { ClusterFacts } from '../cluster/clusterFacts.ts';
 import { bootstrapKubeconfig } from '../cluster/kubeconfig.ts';
@@ -19,7 +19,7 @@ import { renderOperatingSystemConfigSpec } from './renderOperatingSystemConfig.t
 import { pinClusterCA } from './pinClusterCA.ts';
 import type { ProfileEntry } from './selectOperatingSystemProfile.ts';
 import { rhSubscription } from './rhelSubscription.ts';
-import { decodeOperatingSystemSpec } from './operatingSystemSpec.ts';
+import { decodeOperatingSystemSpec } from '../machineDeployment/operatingSystemSpec.ts';
 import {
   cloudConfigSecretName, cloudConfigSecretObject, kubeletBootstrapSecretName, kubeletBootstrapSecretObject,
   operatingSystemConfigObject, rotationAnnotations,
@@ -28,7 +28,7 @@ import { edgeProviderScriptSecret } from './edgeProviderScript.ts';
 import { ARTIFACT_DEFAULTS } from '../profiles/artifactDefaults.ts';
 import { checkUserDataSize } from './userDataSizeCheck.ts';
 import { checkKubeletVersionSupport } from './kubeletVersionSupport.ts';
-import { bootstrapTokenSecret, deriveBootstrapToken } from '../gitops/derivedBootstrapToken.ts';
+import { bootstrapTokenSecret, deriveBootstrapToken } from '../cluster/derivedBootstrapToken.ts';
 
 export interface RenderInputs {
   config: OsmConfig;

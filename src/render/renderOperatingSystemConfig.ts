@@ -5,9 +5,9 @@
 //   text is interpreted a second time, as upstream);
 // - units and modules are copied, not rendered; permissions 0 become 644;
 // - registry hosts.toml files are appended to provisioningConfig, sorted by path.
-import { replaceRawBytes } from '../template/goBytes.ts';
+import { replaceRawBytes } from '../go/reflect/byteString.ts';
 import { TemplateError } from '../template/index.ts';
-import { ResourceError } from '../function/results.ts';
+import { ResourceError } from '../krm/results.ts';
 import type { CloudInitModules, File, OperatingSystemConfigSpec, OperatingSystemProfileSpec, OSPConfig, OSCConfig, ProvisioningUtility } from '../model/operatingSystemProfile.ts';
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import type { TemplateCache } from './templateCache.ts';

@@ -1,6 +1,6 @@
 // RHEL: OSM writes a cloud-init rh_subscription module from the MachineDeployment's operatingSystemSpec.
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
-import { decodeOperatingSystemSpec } from './operatingSystemSpec.ts';
+import { decodeOperatingSystemSpec } from '../machineDeployment/operatingSystemSpec.ts';
 
 /**
  * A profile annotated `osm-krm.dev/rh-subscription: when-given` gets the module only when the

@@ -1,5 +1,5 @@
 // Which OSP renders a MachineDeployment, and OSM's compatibility checks between the two.
-import { ResourceError } from '../function/results.ts';
+import { ResourceError } from '../krm/results.ts';
 import { OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, provisioningUtilityOf, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import type { OperatingSystemProfileSpec } from '../model/operatingSystemProfile.ts';
 

@@ -1,14 +1,14 @@
 // The data OSP templates are executed with: OSM's `filesData` struct, field for field and type for type
 // (pointers stay pointers so `{{ if .HTTPProxy }}` and printing behave as in Go).
-import { goMap, goNilMap, goNilSlice, GoPointer, goSlice, GoStringer, GoStruct } from '../template/values.ts';
-import { ResourceError } from '../function/results.ts';
+import { goMap, goNilMap, goNilSlice, GoPointer, goSlice, GoStringer, GoStruct } from '../go/reflect/value.ts';
+import { ResourceError } from '../krm/results.ts';
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
-import { kubeletSettingsFromAnnotations } from './kubeletAnnotations.ts';
-import { decodeOperatingSystemSpec, decodeOperatingSystemSpecWithKeys, OS_CONFIG_FIELDS } from './operatingSystemSpec.ts';
+import { kubeletSettingsFromAnnotations } from '../machineDeployment/kubeletAnnotations.ts';
+import { decodeOperatingSystemSpec, decodeOperatingSystemSpecWithKeys, OS_CONFIG_FIELDS } from '../machineDeployment/operatingSystemSpec.ts';
 import type { KubeletVersion } from './kubeletVersion.ts';
 import type { CloudProviderSettings } from './cloudProviderSettings.ts';
-import { parseIP } from './ipAddress.ts';
-import { scriptValue, type ValueKind } from './scriptValues.ts';
+import { parseIP } from '../go/net/parseIP.ts';
+import { scriptValue, type ValueKind } from '../model/scriptValues.ts';
 
 export const FILES_DATA_TYPE = 'resources.filesData';
 

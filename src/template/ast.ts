@@ -1,7 +1,7 @@
 // The parse tree of a Go template (Go's parse/node.go). Every node keeps its position (a UTF-16 index into
 // the text it was parsed from; errors turn it into Go's line and byte column) and prints as Go's
 // Node.String() does, which is what Go shows in "executing ... at <...>".
-import { goQuote } from './goFormat.ts';
+import { goQuote } from '../go/fmt/format.ts';
 
 export type Node =
   | ListNode | TextNode | ActionNode | IfNode | RangeNode | WithNode | TemplateNode | BreakNode | ContinueNode

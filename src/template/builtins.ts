@@ -2,12 +2,12 @@
 // executor passes them: for `value` parameters (Go's reflect.Value) `undefined` is the invalid value and
 // `null` a nil interface. A Go error return, or a panic Go's safeCall recovers, is thrown as GoCallError
 // with Go's text. `and` and `or` are evaluated by the executor (they short-circuit).
-import { GoCallError, type GoParamType } from './functions.ts';
-import { elemType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer, mapGet, sameContainerType, zeroValue } from './values.ts';
-import { compareBytes, goTypeName, sprint, sprintf, sprintln } from './goFormat.ts';
-import { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes } from './goBytes.ts';
-import { isGoPrintable } from './goStrconv.ts';
-import { GoComplex } from './goComplex.ts';
+import { GoCallError, type GoParamType } from '../go/reflect/func.ts';
+import { elemType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer, mapGet, sameContainerType, zeroValue } from '../go/reflect/value.ts';
+import { compareBytes, goTypeName, sprint, sprintf, sprintln } from '../go/fmt/format.ts';
+import { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes } from '../go/reflect/byteString.ts';
+import { isGoPrintable } from '../go/strconv/format.ts';
+import { GoComplex } from '../go/reflect/complex.ts';
 
 /** A reflect.Value parameter: the function sees the value as is, invalid and nil included. */
 export type BuiltinParam = 'value';
@@ -47,7 +47,7 @@ export const truth = isTrue;
 
 const enum Kind { Invalid, Bool, Complex, Int, Uint, Float, String }
 
-// Values implementing fmt.Stringer compare by their underlying value (values.ts).
+// Values implementing fmt.Stringer compare by their underlying value (src/go/reflect/value.ts).
 const comparisonValue = (v: unknown) => (v === null ? undefined : v instanceof GoStringer ? v.value : v);
 
 function basicKind(v: unknown): Kind {

@@ -1,8 +1,8 @@
 // Errors of the template engine, and the one place their texts are put together the way Go's are:
 //   parse: template: NAME:LINE: message
 //   exec:  template: NAME:LINE:COL: executing "NAME" at <node>: message
-import { goQuote } from './goFormat.ts';
-import { goByteLength } from './goBytes.ts';
+import { goQuote } from '../go/fmt/format.ts';
+import { goByteLength } from '../go/reflect/byteString.ts';
 
 /** The one error type the template module lets out. `message` is exactly Go's error text. */
 export class TemplateError extends Error {

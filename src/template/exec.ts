@@ -3,7 +3,7 @@
 // truthiness and error texts. Our additions are limits on output size, range iterations and steps, so a
 // hostile template can neither hang nor exhaust memory.
 //
-// Values follow values.ts. Go's reflect.Value also knows a value's static type; the only part of that which
+// Values follow src/go/reflect/value.ts. Go's reflect.Value also knows a value's static type; the only part of that which
 // changes behaviour is "this came out of an interface{}" (map and slice elements of JSON-like data, function
 // results), so values travel as `Val` = {v, iface}. `undefined` is Go's invalid value ("no value"), `null` a
 // nil interface.
@@ -12,13 +12,13 @@ import type {
   TemplateNode, VariableNode,
 } from './ast.ts';
 import { nodeString } from './ast.ts';
-import { GoCallError, type FuncMap, type GoFunction, type GoParamType } from './functions.ts';
-import { containerType, elemType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isExported, isGoMap, mapGet } from './values.ts';
-import { GoComplex } from './goComplex.ts';
-import { formatValue, goQuote, goTypeName, sortedKeyedEntries, sortedKeys } from './goFormat.ts';
+import { GoCallError, type FuncMap, type GoFunction, type GoParamType } from '../go/reflect/func.ts';
+import { containerType, elemType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isExported, isGoMap, mapGet } from '../go/reflect/value.ts';
+import { GoComplex } from '../go/reflect/complex.ts';
+import { formatValue, goQuote, goTypeName, sortedKeyedEntries, sortedKeys } from '../go/fmt/format.ts';
 import { BUILTINS, isTrue, type BuiltinParam } from './builtins.ts';
 import { errorLocation, execErrorMessage, ExecError, LimitError } from './errors.ts';
-import { canonicalGoString, goByteLength, hasRawBytes } from './goBytes.ts';
+import { canonicalGoString, goByteLength, hasRawBytes } from '../go/reflect/byteString.ts';
 
 export interface TemplateLimits {
   /** Nested {{template}} calls (Go: 100000). */
@@ -82,7 +82,7 @@ const valOf = (v: unknown, iface = false): Val => (v === undefined ? INVALID : {
 export class Executor {
   private readonly out: string[] = [];
   private outBytes = 0;
-  /** Some output held raw bytes (goBytes.ts), so the joined output must be put in its one form. */
+  /** Some output held raw bytes (src/go/reflect/byteString.ts), so the joined output must be put in its one form. */
   private rawOutput = false;
   private vars: Variable[] = [];
   private depth = 0;

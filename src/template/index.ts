@@ -2,6 +2,6 @@
 export { newTemplate, Template, DEFAULT_LIMITS } from './template.ts';
 export type { TemplateLimits } from './exec.ts';
 export { TemplateError } from './errors.ts';
-export * from './values.ts';
-export * from './functions.ts';
-export { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes, replaceRawBytes } from './goBytes.ts';
+export * from '../go/reflect/value.ts';
+export * from '../go/reflect/func.ts';
+export { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes, replaceRawBytes } from '../go/reflect/byteString.ts';

@@ -1,8 +1,8 @@
 // Lexer for Go's text/template language, shaped like Go's parse/lex.go state machine so that items,
 // positions, trim markers and error texts come out exactly as Go's do. Positions are UTF-16 indices into
 // the JS string (errors convert them to Go's byte columns); lines count '\n' like Go.
-import { goQuote, isGoPrintable } from './goStrconv.ts';
-import { lazyRegExp } from './lazyRegExp.ts';
+import { goQuote, isGoPrintable } from '../go/strconv/format.ts';
+import { lazyRegExp } from '../go/internal/lazyRegExp.ts';
 
 export type ItemType =
   | 'error' | 'bool' | 'char' | 'charConstant' | 'complex' | 'assign' | 'declare' | 'eof' | 'field'
@@ -93,7 +93,7 @@ class Lexer {
     const r = this.input.codePointAt(this.pos)!;
     this.pos += r > 0xffff ? 2 : 1;
     if (r === 0x0a) this.line++;
-    // A raw byte (goBytes.ts) reads as utf8.RuneError.
+    // A raw byte (src/go/reflect/byteString.ts) reads as utf8.RuneError.
     return r >= 0xdc80 && r <= 0xdcff ? 0xfffd : r;
   }
 

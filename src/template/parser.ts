@@ -6,10 +6,10 @@ import { itemString, lex, ZERO_ITEM, type Item, type ItemType } from './lexer.ts
 import type {
   BranchNode, CommandNode, IfNode, ListNode, Node, NumberNode, PipeNode, RangeNode, TemplateNode, VariableNode, WithNode,
 } from './ast.ts';
-import { GoSyntaxError, unquoteGoChar, unquoteGoString } from './goLiterals.ts';
-import { goQuote } from './goFormat.ts';
+import { GoSyntaxError, unquoteGoChar, unquoteGoString } from '../go/strconv/unquote.ts';
+import { goQuote } from '../go/fmt/format.ts';
 import { parseErrorMessage } from './errors.ts';
-import { parseGoFloat, parseGoInt } from './goNumbers.ts';
+import { parseGoFloat, parseGoInt } from '../go/strconv/parseNumber.ts';
 
 /** A parse failure; the message is Go's, complete ("template: NAME:LINE: ..."). */
 export class ParseError extends Error {

@@ -2,10 +2,10 @@
 // parsed into several times (adding or redefining {{define}}s) and executed many times.
 import { Executor, type TemplateLimits, type TreeEntry } from './exec.ts';
 import { ParseError, parseTemplate } from './parser.ts';
-import type { FuncMap } from './functions.ts';
+import type { FuncMap } from '../go/reflect/func.ts';
 import { errorLocation, ExecError, LimitError, TemplateError } from './errors.ts';
 import { isEmptyTree } from './parser.ts';
-import { goQuote } from './goFormat.ts';
+import { goQuote } from '../go/fmt/format.ts';
 
 export const DEFAULT_LIMITS: Readonly<TemplateLimits> = Object.freeze({
   // Go stops at 100000 nested template calls, deeper than a JS stack reaches; legit OSPs nest a few levels.

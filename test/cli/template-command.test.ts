@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runTemplateCommand } from '../../src/cli/templateCommand.ts';
 import { runOracle } from '../template/oracle/oracle.ts';
-import { parseGoJson } from '../../src/template/jsonData.ts';
+import { parseGoJson } from '../../src/go/encoding/json/decodeUseNumber.ts';
 
 function runBytes(args: string[], files: Record<string, string>): { code: number; stdout: Buffer; stderr: string } {
   const stdout: Buffer[] = [];

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
 import { embeddedProfiles } from '../../src/profiles/embeddedProfiles.ts';
 import { ARTIFACT_DEFAULTS, ARTIFACT_URL_PATTERN, checkArtifactOverrides } from '../../src/profiles/artifactDefaults.ts';
-import { PARSE_OPTIONS } from '../../src/io/yamlSchema.ts';
+import { PARSE_OPTIONS } from '../../src/krm/yamlSchema.ts';
 import { validateOperatingSystemProfile } from '../../src/model/validateProfile.ts';
 import { REPO_ROOT, UPSTREAM_OSM } from '../support/paths.ts';
 
@@ -34,7 +34,7 @@ test('the generator notices a changed profile and refuses authoring mistakes', a
     generate(files: Array<{ name: string; text: string }>): string;
     profileFiles(): Array<{ name: string; text: string }>;
   };
-  const current = readFileSync(join(PROFILES_DIR, 'embeddedProfiles.generated.ts'), 'utf8');
+  const current = readFileSync(join(PROFILES_DIR, 'generated/embeddedProfiles.generated.ts'), 'utf8');
   assert.equal(generate(profileFiles()), current);
   const changed = profileFiles().map((f) => (f.name === 'osp-ubuntu.yaml' ? { ...f, text: f.text.replace('SystemMaxUse=5G', 'SystemMaxUse=4G') } : f));
   assert.notEqual(generate(changed), current);

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TemplateCache } from '../../src/render/templateCache.ts';
 import { renderOperatingSystemConfigSpec } from '../../src/render/renderOperatingSystemConfig.ts';
-import { osmTemplateFuncs } from '../../src/template/sprig/index.ts';
+import { osmTemplateFuncs } from '../../src/sprig/index.ts';
 import type { OperatingSystemProfileSpec } from '../../src/model/operatingSystemProfile.ts';
 import type { MachineDeployment } from '../../src/machineDeployment/machineDeployment.ts';
 

@@ -7,7 +7,7 @@ import { runFunction } from '../../src/cli/runFunction.ts';
 import { parseManifests } from '../../src/cli/manifestDirectory.ts';
 import { readPluginSettings } from '../../src/cli/argocdParameters.ts';
 import { readClusterInfoKubeconfig } from '../../src/cluster/kubeconfig.ts';
-import { parseGoJson } from '../../src/template/jsonData.ts';
+import { parseGoJson } from '../../src/go/encoding/json/decodeUseNumber.ts';
 import { noEnvironment } from '../support/runInProcess.ts';
 
 const TOKEN = 'Sk3tchT0ken98765';

@@ -1,6 +1,6 @@
 // Adapts our template engine's public API to the harness: one case in, one outcome out.
 
-import type { FuncMap } from '../../src/template/functions.ts';
+import type { FuncMap } from '../../src/go/reflect/func.ts';
 import type { Engine, Outcome } from './harness.ts';
 import type { OracleCase } from './oracle/oracle.ts';
 

@@ -1,7 +1,7 @@
 // Compares our template engine with the Go oracle, case by case, and formats readable diffs.
 //
 // Comparison rules: on success the outputs must be byte-identical (both are Go strings in the form of
-// src/template/goBytes.ts, in which equal bytes are equal strings); on error both sides must fail and
+// src/go/reflect/byteString.ts, in which equal bytes are equal strings); on error both sides must fail and
 // the messages must be identical. No normalisation is applied: both engines are given the same template
 // name, so even the "template: NAME:LINE:COL: executing ..." prefix must match. Go's partial output on
 // an execution error is not compared (our execute returns nothing when it throws).

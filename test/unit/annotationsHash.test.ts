@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { goJsonStringMap } from '../../src/encoding/goJson.ts';
+import { goJsonStringMap } from '../../src/go/encoding/json/encodeString.ts';
 import { annotationsHash } from '../../src/render/generatedResources.ts';
 
 test('annotations hash matches the value in upstream goldens', () => {

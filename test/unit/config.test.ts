@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_CONFIG, parseFunctionConfig } from '../../src/config/operatingSystemManagerConfig.ts';
-import { ResourceError } from '../../src/function/results.ts';
+import { ResourceError } from '../../src/krm/results.ts';
 
 const typed = (spec: unknown) => ({ apiVersion: 'osm-krm.dev/v1alpha1', kind: 'OperatingSystemManager', metadata: { name: 'osm' }, spec });
 

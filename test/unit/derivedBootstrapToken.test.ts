@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bootstrapTokenSecret, deriveBootstrapToken } from '../../src/gitops/derivedBootstrapToken.ts';
+import { bootstrapTokenSecret, deriveBootstrapToken } from '../../src/cluster/derivedBootstrapToken.ts';
 
 test('derived tokens are deterministic, per MachineDeployment and per key, in the bootstrap token format', () => {
   const a = deriveBootstrapToken('0123456789abcdef-key', 'kube-system-workers');

@@ -8,8 +8,8 @@ import { REPO_ROOT } from '../support/paths.ts';
 import { generate } from '../../scripts/generate-validators.mjs';
 
 for (const [schema, out] of [
-  ['src/config/operatingSystemManager.schema.json', 'src/config/validateOperatingSystemManager.generated.js'],
-  ['src/model/operatingSystemProfile.schema.json', 'src/model/validateOperatingSystemProfile.generated.js'],
+  ['src/config/operatingSystemManager.schema.json', 'src/config/generated/validateOperatingSystemManager.generated.js'],
+  ['src/model/operatingSystemProfile.schema.json', 'src/model/generated/validateOperatingSystemProfile.generated.js'],
 ]) {
   test(`${out} is current`, () => {
     process.chdir(REPO_ROOT);

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { validateOperatingSystemProfile } from '../../src/model/validateProfile.ts';
-import { ResourceError } from '../../src/function/results.ts';
+import { ResourceError } from '../../src/krm/results.ts';
 import { UPSTREAM_OSM } from '../support/paths.ts';
 
 const upstream = [

@@ -1,9 +1,9 @@
 // /etc/containerd/config.toml exactly as OSM's Containerd.Config() encodes it with BurntSushi/toml v1.6.0
 // (Indent ""): a table's plain keys before its sub-tables, map keys sorted, a blank line only before
 // top-level tables.
-import { tomlKeyPath, tomlString, tomlStringArray } from './toml.ts';
-import { GoUrlError, parseGoUrl } from './goUrl.ts';
-import { compareGoStrings, fromByteString, toByteString } from './goStrings.ts';
+import { tomlKeyPath, tomlString, tomlStringArray } from '../../go/toml/encodeString.ts';
+import { GoUrlError, parseGoUrl } from '../../go/net/url/url.ts';
+import { compareGoStrings, fromByteString, toByteString } from '../../go/strings/strings.ts';
 import type { ContainerRuntimeOptions, RegistryAuth } from './registryOptions.ts';
 
 const IMAGES = ['plugins', 'io.containerd.cri.v1.images'];

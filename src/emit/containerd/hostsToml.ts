@@ -1,7 +1,7 @@
 // /etc/containerd/certs.d/<dir>/hosts.toml files, as OSM's Containerd.RegistryHostConfigs() builds them from
 // registry mirrors and insecure registries and encodes them with BurntSushi/toml (Indent "").
-import { tomlKeyPath, tomlString, tomlStringArray } from './toml.ts';
-import { compareGoStrings } from './goStrings.ts';
+import { tomlKeyPath, tomlString, tomlStringArray } from '../../go/toml/encodeString.ts';
+import { compareGoStrings } from '../../go/strings/strings.ts';
 import { parseMirrorEndpoint, type MirrorEndpoint } from './mirrorEndpoint.ts';
 import type { ContainerRuntimeOptions } from './registryOptions.ts';
 

@@ -3,7 +3,7 @@
 // of its .dockerconfigjson; any other type has one registry per data key, each value a JSON AuthConfig.
 // Messages name keys and byte offsets only: the values are secrets.
 import { ContainerRuntimeConfigError } from './errors.ts';
-import { goFoldedName, parseGoJson, GoJsonSyntaxError, type GoJsonValue } from './goJson.ts';
+import { goFoldedName, parseGoJson, GoJsonSyntaxError, type GoJsonValue } from '../../go/encoding/json/decodeOrdered.ts';
 
 export interface RegistryAuth {
   username?: string;

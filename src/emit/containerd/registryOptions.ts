@@ -1,7 +1,7 @@
 // containerd options from OSM's flags (containerruntime.BuildConfig) and the registry credentials Secret.
 import { ContainerRuntimeConfigError } from './errors.ts';
-import { parseGoUrl, GoUrlError } from './goUrl.ts';
-import { goTrimSpace, toByteString } from './goStrings.ts';
+import { parseGoUrl, GoUrlError } from '../../go/net/url/url.ts';
+import { goTrimSpace, toByteString } from '../../go/strings/strings.ts';
 import type { RegistryAuth } from './registryCredentials.ts';
 
 export { ContainerRuntimeConfigError } from './errors.ts';

@@ -4,12 +4,12 @@
 // byte-identical), and any other value is written so that PyYAML reads back exactly that value: a scalar in
 // double quotes with escapes, a file's content in base64. What has no such form (a unit's content) is refused.
 import { UserDataError } from './errors.ts';
+import { isPlainToken, UNSAFE_ON_ONE_LINE } from '../../model/pyyamlPlainScalar.ts';
 
 /** Every character PyYAML takes as a line break. */
 export const YAML_LINE_BREAK = /[\n\r\u0085\u2028\u2029]/;
 // PyYAML's reader refuses anything else (and a lone surrogate cannot be written as UTF-8).
 const NOT_PRINTABLE = /[^\t\n\r\x20-\x7e\u0085\u00a0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
-const UNSAFE_ON_ONE_LINE = /[^\t\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
 
 /** A YAML double-quoted scalar that reads back as exactly `value`: everything outside printable ASCII escaped. */
 export function doubleQuoted(value: string): string {
@@ -47,19 +47,6 @@ export function plainScalar(value: string, options: { flowSequence?: boolean } =
   if (UNSAFE_ON_ONE_LINE.test(value)) return doubleQuoted(value);
   if (isPlainToken(value) || (options.flowSequence === true && isSimpleFlowSequence(value))) return value;
   return doubleQuoted(value);
-}
-
-/** Whether PyYAML reads `value` in block context (after `key: ` or `- `) as one plain scalar with that text. */
-export function isPlainToken(value: string): boolean {
-  // PyYAML ends a plain scalar at a tab (then refuses the tab), so none may appear in one; and it resolves a
-  // plain `=` and `<<` to tags its safe loader cannot construct, which makes the whole document unreadable.
-  if (value === '' || value !== value.trim() || value.includes('\t') || value === '=' || value === '<<') return false;
-  if (UNSAFE_ON_ONE_LINE.test(value)) return false;
-  const first = value[0]!;
-  if (',[]{}#&*!|>\'"%@`'.includes(first)) return false;
-  if ('-?:'.includes(first) && (value.length === 1 || value[1] === ' ' || value[1] === '\t')) return false;
-  // A ": " (or a final ":") makes a mapping, a " #" starts a comment.
-  return !/:(?:[ \t]|$)|[ \t]#/.test(value);
 }
 
 // `[ a, 'b c', "d" ]`: items that are plain words or quoted strings without escapes, read alike by every YAML

@@ -3,7 +3,7 @@
 // writes them as they are; every value passes through cloudConfigYaml.ts, which keeps ordinary values as
 // OSM writes them and encodes the rest so that cloud-init reads back exactly the value (or refuses it).
 import type { CloudInitModules } from '../../model/operatingSystemProfile.ts';
-import { compareBytes } from '../../template/goFormat.ts';
+import { compareBytes } from '../../go/fmt/format.ts';
 import { doubleQuotedAsWritten, fitsLiteralBlock, literalBlockOrRefuse, plainScalar, singleQuoted } from './cloudConfigYaml.ts';
 import { UserDataError } from './errors.ts';
 import {

@@ -1,7 +1,7 @@
 // What a user-data emitter needs (one half of an OSC and where it goes), and the normalised file and unit
 // lists both envelopes are written from: OSM builds the same lists before running either template.
 import type { OSCConfig, SecretType } from '../../model/operatingSystemProfile.ts';
-import { goTrimSpace } from '../containerd/goStrings.ts';
+import { goTrimSpace } from '../../go/strings/strings.ts';
 import { UserDataError } from './errors.ts';
 
 export interface UserDataInput {

@@ -1,7 +1,7 @@
 // Key and string quoting as BurntSushi/toml v1.6.0 encodes them (checked with Go).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tomlKey, tomlKeyPath, tomlString, tomlStringArray } from '../../../src/emit/containerd/toml.ts';
+import { tomlKey, tomlKeyPath, tomlString, tomlStringArray } from '../../../src/go/toml/encodeString.ts';
 
 test('keys are bare only when made of A-Z a-z 0-9 _ -', () => {
   assert.equal(tomlKey('A-z_09'), 'A-z_09');

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GoCallError, goFunc, type FuncMap } from '../../../src/template/index.ts';
-import { sprintf } from '../../../src/template/goFormat.ts';
+import { sprintf } from '../../../src/go/fmt/format.ts';
 import { render } from './goCases.ts';
 
 const funcs: FuncMap = {

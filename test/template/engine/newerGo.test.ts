@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { render } from './goCases.ts';
-import { osmTemplateFuncs, sprigFuncs } from '../../../src/template/sprig/index.ts';
+import { osmTemplateFuncs, sprigFuncs } from '../../../src/sprig/index.ts';
 
 test('Go 1.22: range over an integer n visits 0..n-1 as dot and as the element variable', () => {
   assert.deepEqual(render('{{ range 3 }}{{ . }}{{ end }}'), { out: '012' });

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { goJsonStringify } from './goJsonStringify.ts';
-import { goString } from '../../../src/template/goBytes.ts';
+import { goString } from '../../../src/go/reflect/byteString.ts';
 
 export type OracleFuncs = 'builtin' | 'sprig' | 'osm';
 
@@ -26,7 +26,7 @@ export interface OracleCase {
 }
 
 export interface OracleResult {
-  /** What Execute wrote (a Go string in our representation, see goBytes.ts); partial when error is set. */
+  /** What Execute wrote (a Go string in our representation, see src/go/reflect/byteString.ts); partial when error is set. */
   output: string;
   /** Go's error text, or null on success. */
   error: string | null;

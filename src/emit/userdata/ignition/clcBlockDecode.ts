@@ -1,13 +1,13 @@
 // The decoding of clcParse.ts (the same walk, clcSchema.ts), done directly on the fast path's block tree
-// (src/io/blockYamlFastPath.ts) instead of on `yaml` package nodes built from it, for configs that decode
+// (src/krm/blockYamlFastPath.ts) instead of on `yaml` package nodes built from it, for configs that decode
 // without a single complaint. At the first thing that would be an error (a type error, an unmodelled key,
 // a libyaml restriction; the block parser already leaves duplicate keys alone) it gives up and returns
 // undefined, and the general decoder runs on the same text to report it in its words.
 // test/emit/userdata/clcFastPath.test.ts checks both agree.
 import { LineCounter } from 'yaml';
-import type { BlockMap, BlockNode, BlockScalar } from '../../../io/blockYamlFastPath.ts';
+import type { BlockMap, BlockNode, BlockScalar } from '../../../krm/blockYamlFastPath.ts';
 import { decodeClcConfig, UNMODELLED, type ClcConfig, type ClcDecoder, type Position, type StructKind } from './clcSchema.ts';
-import { blockScalarTabError, goBoolOf, goInt64Of, isNullPlain, resolvePlain, type Resolved } from './yamlV3.ts';
+import { blockScalarTabError, goBoolOf, goInt64Of, isNullPlain, resolvePlain, type Resolved } from '../../../go/yaml.v3/resolvePlain.ts';
 
 /** Complete one-line quoted scalars; anything else is read differently by the two parsers. */
 export const SINGLE_QUOTED = /^'(?:[^'\n]|'')*'$/;

@@ -3,11 +3,11 @@
 // reproduce them. Only the fields our CLC uses are modelled; the positions kept are the ones Ignition's
 // validation report points at.
 import { Document, isAlias, isMap, isScalar, isSeq, LineCounter, Pair, parseAllDocuments, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
-import { parseBlockYaml, type BlockNode } from '../../../io/blockYamlFastPath.ts';
-import { goQuote } from '../../../template/goStrconv.ts';
+import { parseBlockYaml, type BlockNode } from '../../../krm/blockYamlFastPath.ts';
+import { goQuote } from '../../../go/strconv/format.ts';
 import { UserDataError } from '../errors.ts';
-import { yamlErrorText } from '../../../io/parseErrorMessage.ts';
-import { blockScalarTabError, goBoolOf, goInt64Of, prepareForParser, resolvePlain, type Resolved } from './yamlV3.ts';
+import { yamlErrorText } from '../../../krm/parseErrorMessage.ts';
+import { blockScalarTabError, goBoolOf, goInt64Of, prepareForParser, resolvePlain, type Resolved } from '../../../go/yaml.v3/resolvePlain.ts';
 import { decodeBlockTree, DOUBLE_QUOTED, SINGLE_QUOTED } from './clcBlockDecode.ts';
 import { decodeClcConfig, UNMODELLED, type ClcConfig, type ClcDecoder, type Position, type StructKind } from './clcSchema.ts';
 

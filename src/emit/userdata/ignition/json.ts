@@ -1,7 +1,7 @@
 // Go's json.Marshal of an Ignition 2.3.0 config (flatcar/ignition v2_3 types): compact, struct field order,
 // `omitempty` dropping empty strings, false, nil pointers and empty slices but never structs (hence
 // "config":{}, "networkd":{}, "verification":{}), strings escaped as Go does (<, > and & as \u003c...).
-import { goJsonString as str } from '../../../encoding/goJson.ts';
+import { goJsonString as str } from '../../../go/encoding/json/encodeString.ts';
 import type { Ignition23Config, Ignition23DropIn, Ignition23File, Ignition23Unit, Ignition23User } from './types23.ts';
 
 type Field = [key: string, json: string | undefined];

@@ -4,7 +4,7 @@
 // accepted in order, and Ignition before spec 3.4.0 ignores setuid/setgid/sticky bits that 2.3.0 applied:
 // both are refused here with a clear message rather than changed silently.
 // Keys follow the Go struct order of Ignition's v3_3 types, empty fields left out.
-import { goJsonString as str } from '../../../encoding/goJson.ts';
+import { goJsonString as str } from '../../../go/encoding/json/encodeString.ts';
 import { UserDataError } from '../errors.ts';
 import type { Ignition23Config } from './types23.ts';
 

@@ -4,7 +4,8 @@
 // text before the first section is skipped rune by rune, a comment may start anywhere there, and the
 // "line too long" check looks at the 2048 bytes ahead of each lexer step only while a bufio.Reader (4096
 // bytes, filled from a strings.Reader) happens to hold that many. That reader is modelled here exactly.
-import { goTrimSpace, isGoSpace } from '../../containerd/goStrings.ts';
+import { goTrimSpace } from '../../../go/strings/strings.ts';
+import { isSpace } from '../../../go/unicode/unicode.ts';
 
 /** An option as go-systemd reports it; its value is left out, nothing here needs it. */
 export interface UnitOption {
@@ -138,14 +139,14 @@ function trimSpaceBytes(b: Uint8Array): Uint8Array {
   let end = b.length;
   while (start < end) {
     const [r, n] = decodeRune(b, start, end);
-    if (!isGoSpace(r)) break;
+    if (!isSpace(r)) break;
     start += n;
   }
   while (end > start) {
     let k = end - 1;
     while (k > start && (b[k]! & 0xc0) === 0x80) k--;
     const [r] = decodeRune(b, k, end);
-    if (!isGoSpace(r)) break;
+    if (!isSpace(r)) break;
     end = k;
   }
   return b.subarray(start, end);
@@ -202,7 +203,7 @@ export function parseUnitContent(content: string): UnitParse {
   const nextSectionOrOption = (section: string): Step => () => {
     const r = buf.readRune();
     if (r === undefined) return null;
-    if (isGoSpace(r)) return nextSectionOrOption(section);
+    if (isSpace(r)) return nextSectionOrOption(section);
     if (r === 0x5b) return sectionName;
     if (isComment(r)) return ignoreLine(nextSectionOrOption(section));
     buf.unreadRune();

@@ -2,7 +2,7 @@
 // Ignition's validation report. OSM refuses the result when that report has any entry at all, warnings
 // included (an enabled unit without an [Install] section is the one warning our input can draw), so this
 // throws on the first report, with every entry in ct's order and format.
-import { goQuote } from '../../../template/goStrconv.ts';
+import { goQuote } from '../../../go/strconv/format.ts';
 import { UserDataError } from '../errors.ts';
 import type { ClcConfig, Position } from './clcParse.ts';
 import { dataUrl } from './dataUrl.ts';

@@ -1,0 +1,233 @@
+// OSM's toToml: github.com/BurntSushi/toml v1.6.0's Encoder over our values. Plain values of a table come
+// before its sub-tables (each group sorted by key for maps, in field order for structs), tables and arrays
+// of tables get [headers] indented two spaces per level, a blank line goes before each top-level table,
+// nil values are left out, and the Encoder's errors are returned as the text.
+import { GoCallError } from '../reflect/func.ts';
+import { GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isExported, isGoMap, isNilContainer } from '../reflect/value.ts';
+import { compareBytes, formatFloat, goTypeName } from '../fmt/format.ts';
+import { formatGoTime, RFC3339_NANO } from '../time/time.ts';
+import { goTimeOf } from '../time/value.ts';
+import { tomlKey, tomlString } from './encodeString.ts';
+import { GoComplex } from '../reflect/complex.ts';
+import { goString } from '../reflect/byteString.ts';
+
+/** An error the Encoder returns (toToml gives its text); other failures are Go panics. */
+export class TomlEncodeError extends Error {}
+
+type Key = readonly string[];
+type TomlType = 'Bool' | 'Integer' | 'Float' | 'String' | 'Datetime' | 'Array' | 'ArrayHash' | 'Hash';
+
+const keyText = (k: Key) => k.map(tomlKey).join('.');
+
+/** eindirect: through pointers (and interfaces) to the value. */
+function deref(v: unknown): unknown {
+  for (;;) {
+    if (v instanceof GoPointer && v.elem !== null) v = v.elem;
+    // A Stringer that is not a TextMarshaler is its value (time.Month an integer); time.Duration is text.
+    else if (v instanceof GoStringer && !v.marshalsText && v.typeName !== 'time.Duration') v = v.value;
+    else return v;
+  }
+}
+
+const isNil = (v: unknown) => v === null || v === undefined || (v instanceof GoPointer && v.elem === null) || isNilContainer(v);
+
+/** A value that writes itself as text (encoding.TextMarshaler): semver.Version, net.IP, time.Time. */
+const marshalText = (v: unknown): string | undefined => {
+  if (v instanceof GoStringer) return v.text;
+  const m = v instanceof GoStruct ? v.methods?.MarshalText : undefined;
+  return m === undefined ? undefined : goString(m.call() as Uint8Array);
+};
+const isMarshaler = (v: unknown) => v instanceof GoStringer || (v instanceof GoStruct && v.methods?.MarshalText !== undefined);
+
+function tomlTypeOf(v: unknown): TomlType | undefined {
+  v = deref(v);
+  if (isNil(v)) return undefined;
+  if (goTimeOf(v) !== undefined) return 'Datetime';
+  if (isMarshaler(v)) return 'String';
+  if (v instanceof GoInt) return 'Integer';
+  switch (typeof v) {
+    case 'boolean': return 'Bool';
+    case 'bigint': return 'Integer';
+    case 'number': return 'Float';
+    case 'string': return 'String';
+  }
+  if (Array.isArray(v) || v instanceof Uint8Array) return isTableArray(v) ? 'ArrayHash' : 'Array';
+  if (v instanceof GoStruct || isGoMap(v) || v instanceof GoKeyedMap) return 'Hash';
+  throw new TomlEncodeError(`unsupported type: ${v instanceof GoComplex ? 'complex128' : goTypeName(v)}`);
+}
+
+function isTableArray(a: ArrayLike<unknown>): boolean {
+  if (a.length === 0) return false;
+  let tables = true;
+  for (let i = 0; i < a.length; i++) {
+    const t = a instanceof Uint8Array ? 'Integer' : tomlTypeOf(a[i]);
+    if (t === undefined) throw new TomlEncodeError('toml: cannot encode array with nil element');
+    if (t !== 'Hash') tables = false;
+  }
+  return tables;
+}
+
+const isTable = (v: unknown) => {
+  const t = tomlTypeOf(v);
+  return t === 'Hash' || t === 'ArrayHash';
+};
+
+/** strconv.FormatFloat(f, 'g', -1, 64) with ".0" added when it has neither a point nor an exponent. */
+function tomlFloat(f: number): string {
+  if (Number.isNaN(f)) return 'nan';
+  if (!Number.isFinite(f)) return f < 0 ? '-inf' : 'inf';
+  const s = formatFloat(f, 'g', -1);
+  return /[.e]/.test(s) ? s : s + '.0';
+}
+
+class Encoder {
+  out = '';
+
+  private write(s: string): void {
+    this.out += s;
+  }
+
+  private newline(): void {
+    if (this.out !== '') this.write('\n');
+  }
+
+  private indent(key: Key): string {
+    return '  '.repeat(Math.max(0, key.length - 1));
+  }
+
+  encode(key: Key, v: unknown): void {
+    v = deref(v);
+    if (isMarshaler(v)) return this.keyValue(key, v, false);
+    if (v === null || v === undefined || v instanceof GoPointer) return;
+    if (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'number' || v instanceof GoInt) {
+      return this.keyValue(key, v, false);
+    }
+    if (Array.isArray(v) || v instanceof Uint8Array) {
+      if (tomlTypeOf(v) === 'ArrayHash') return this.arrayOfTables(key, v as unknown[]);
+      return this.keyValue(key, v, false);
+    }
+    if (isGoMap(v)) {
+      if (isNilContainer(v)) return;
+      return this.table(key, v);
+    }
+    if (v instanceof GoStruct || v instanceof GoKeyedMap) return this.table(key, v);
+    throw new TomlEncodeError(`unsupported type for key '${keyText(key)}': ${v instanceof GoComplex ? 'complex128' : goTypeName(v)}`);
+  }
+
+  private element(v: unknown): void {
+    v = deref(v);
+    const t = goTimeOf(v);
+    if (t !== undefined) {
+      // Local datetimes, dates and times are written without a zone.
+      const layout = t.loc === 'datetime-local' ? '2006-01-02T15:04:05.999999999' : t.loc === 'date-local' ? '2006-01-02' : t.loc === 'time-local' ? '15:04:05.999999999' : RFC3339_NANO;
+      return this.write(formatGoTime(t, layout));
+    }
+    const text = marshalText(v);
+    if (text !== undefined) return this.write(tomlString(text));
+    if (v instanceof GoInt) return this.write(v.value.toString());
+    switch (typeof v) {
+      case 'string': return this.write(tomlString(v));
+      case 'boolean': return this.write(String(v));
+      case 'bigint': return this.write(v.toString());
+      case 'number': return this.write(tomlFloat(v));
+    }
+    if (Array.isArray(v) || v instanceof Uint8Array) {
+      this.write('[');
+      for (let i = 0; i < v.length; i++) {
+        this.element(v instanceof Uint8Array ? new GoInt('uint8', BigInt(v[i]!)) : v[i]);
+        if (i !== v.length - 1) this.write(', ');
+      }
+      return this.write(']');
+    }
+    if (v instanceof GoStruct) return this.struct([], v, true);
+    if (isGoMap(v) || v instanceof GoKeyedMap) return this.mapOrStruct([], v, true);
+    throw new TomlEncodeError(`unexpected type: ${v === null || v === undefined ? '<nil>' : goTypeName(v)}`);
+  }
+
+  private keyValue(key: Key, v: unknown, inline: boolean): void {
+    // A top-level value that is not a table is written on its own.
+    if (key.length === 0) return this.element(v);
+    this.write(`${this.indent(key)}${tomlKey(key[key.length - 1]!)} = `);
+    this.element(v);
+    if (!inline) this.newline();
+  }
+
+  private arrayOfTables(key: Key, tables: unknown[]): void {
+    if (key.length === 0) throw new TomlEncodeError('toml: top-level values must be Go maps or structs');
+    for (const t of tables) {
+      const tv = deref(t);
+      if (isNil(tv)) continue;
+      this.newline();
+      this.write(`${this.indent(key)}[[${keyText(key)}]]`);
+      this.newline();
+      this.mapOrStruct(key, tv, false);
+    }
+  }
+
+  private table(key: Key, v: unknown): void {
+    if (key.length === 1) this.newline();
+    if (key.length > 0) {
+      this.write(`${this.indent(key)}[${keyText(key)}]`);
+      this.newline();
+    }
+    this.mapOrStruct(key, v, false);
+  }
+
+  private mapOrStruct(key: Key, v: unknown, inline: boolean): void {
+    if (v instanceof GoKeyedMap) throw new TomlEncodeError('toml: cannot encode a map with non-string key type');
+    if (v instanceof GoStruct) this.struct(key, v, inline);
+    else this.map(key, v as Record<string, unknown>, inline);
+  }
+
+  private map(key: Key, m: Record<string, unknown>, inline: boolean): void {
+    const direct: string[] = [];
+    const sub: string[] = [];
+    for (const k of Object.keys(m)) (isTable(m[k]) ? sub : direct).push(k);
+    const writeKeys = (keys: string[], trailingComma: boolean) => {
+      keys.sort(compareBytes);
+      keys.forEach((k, i) => {
+        const val = deref(m[k]);
+        if (isNil(val)) return;
+        if (inline) {
+          this.keyValue([k], val, true);
+          if (trailingComma || i !== keys.length - 1) this.write(', ');
+        } else this.encode([...key, k], val);
+      });
+    };
+    if (inline) this.write('{');
+    writeKeys(direct, sub.length > 0);
+    writeKeys(sub, false);
+    if (inline) this.write('}');
+  }
+
+  private struct(key: Key, s: GoStruct, inline: boolean): void {
+    const names = Object.keys(s.fields).filter(isExported);
+    const direct: number[] = [];
+    const sub: number[] = [];
+    names.forEach((n, i) => (isTable(s.fields[n]) ? sub : direct).push(i));
+    const writeFields = (fields: number[]) => {
+      for (const i of fields) {
+        const val = deref(s.fields[names[i]!]);
+        if (isNil(val)) continue;
+        if (inline) {
+          this.keyValue([names[i]!], val, true);
+          // As in Go, the comma depends on the field's position among all fields.
+          if (i !== names.length - 1) this.write(', ');
+        } else this.encode([...key, names[i]!], val);
+      }
+    };
+    if (inline) this.write('{');
+    writeFields(direct);
+    writeFields(sub);
+    if (inline) this.write('}');
+  }
+}
+
+/** toml.NewEncoder(&buf).Encode(v): the document; throws TomlEncodeError for the Encoder's errors. */
+export function marshalToml(v: unknown): string {
+  // reflect on an untyped nil panics inside the Encoder.
+  if (v === null || v === undefined) throw new GoCallError('reflect: call of reflect.Value.Type on zero Value');
+  const enc = new Encoder();
+  enc.encode([], v);
+  return enc.out;
+}

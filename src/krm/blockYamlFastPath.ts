@@ -1,0 +1,475 @@
+// A small parser for the plain block YAML that kpt, kustomize and people write in ResourceLists, because
+// the full parser (the `yaml` package) costs more at start-up than everything else the function does: about
+// 200 M instructions (valgrind) for the 8 KB example, against 20 M here; README.md, Benchmark.
+//
+// It is a fast path, not a second YAML implementation: it accepts block mappings and sequences, plain and
+// quoted one-line scalars, literal block scalars, empty flow collections and comments, and returns undefined
+// for anything else (anchors, aliases, tags, flow collections, folded or multi-line scalars, tabs, CRLF,
+// duplicate or non-string keys, several documents...), so the caller falls back to the full parser. Plain
+// scalars are resolved with the full parser's own schema tags, so `0644`, `1e3` or `~` mean the same in both.
+// test/krm/blockYamlFastPath.test.ts checks that both give identical results on every input it accepts.
+import { Document, isScalar, type ParseOptions, type DocumentOptions, type SchemaOptions } from 'yaml';
+
+export interface FastParse {
+  root: Record<string, unknown>;
+  /** Offsets of the `-` of each entry of the root's block sequence `items` (absent for a flow `items`). */
+  itemDashes?: number[];
+}
+
+/** The parse tree, with the offsets the `yaml` package gives its nodes (see toYamlNodes in clcParse.ts). */
+export type BlockNode = BlockMap | BlockSeq | BlockScalar;
+
+export interface BlockScalar {
+  kind: 'scalar';
+  /** `empty` is an absent value (`key:`), which the `yaml` package reads as an empty plain scalar. */
+  style: 'plain' | 'single' | 'double' | 'literal' | 'empty';
+  /** The scalar's text (unresolved: `0644` is still a string here). */
+  text: string;
+  start: number;
+  end: number;
+}
+
+export interface BlockMap {
+  kind: 'map';
+  flow: boolean;
+  start: number;
+  pairs: Array<{ key: BlockScalar; value: BlockNode }>;
+}
+
+export interface BlockSeq {
+  kind: 'seq';
+  flow: boolean;
+  start: number;
+  items: BlockNode[];
+}
+
+class Unsupported extends Error {}
+
+interface Line {
+  start: number;
+  /** Column of the first non-space character; -1 for a blank line. */
+  indent: number;
+  text: string;
+}
+
+interface ScalarTag {
+  default?: boolean | 'key';
+  test?: RegExp;
+  resolve: (value: string, onError: (message: string) => void, options: unknown) => unknown;
+}
+
+/** The tree of a document in the subset, or undefined when the text is anything else. */
+export function parseBlockYaml(text: string): { root: BlockMap; itemDashes?: number[] } | undefined {
+  try {
+    return new BlockParser(text).parseDocument();
+  } catch (e) {
+    // Nesting deep enough to exhaust the stack is left to the full parser too (which reports it).
+    if (e instanceof Unsupported || e instanceof RangeError) return undefined;
+    throw e;
+  }
+}
+
+/** Plain values with the `yaml` package's resolution of plain scalars under `options` (its schema tags). */
+export function createBlockYamlFastPath(options: ParseOptions & DocumentOptions & SchemaOptions): (text: string) => FastParse | undefined {
+  const doc = new Document(undefined, options);
+  const tags = (doc.schema as unknown as { tags: ScalarTag[] }).tags.filter((t) => t.default === true && t.test !== undefined);
+  const resolveOptions = doc.options;
+  const resolvePlain = (value: string): unknown => {
+    const tag = tags.find((t) => t.test!.test(value));
+    if (tag === undefined) return value;
+    let failed = false;
+    let result = tag.resolve(value, () => (failed = true), resolveOptions);
+    // Some resolvers return a Scalar to keep formatting (`1.50`); its value is what the document holds.
+    if (isScalar(result)) result = result.value;
+    if (failed || (result !== null && typeof result === 'object')) throw new Unsupported();
+    return result;
+  };
+  const toValue = (node: BlockNode): unknown => {
+    if (node.kind === 'seq') return node.items.map(toValue);
+    if (node.kind === 'map') {
+      const map: Record<string, unknown> = {};
+      for (const { key, value } of node.pairs) {
+        const k = key.style === 'plain' ? resolvePlain(key.text) : key.text;
+        if (typeof k !== 'string') throw new Unsupported();
+        map[k] = toValue(value);
+      }
+      return map;
+    }
+    return node.style === 'plain' || node.style === 'empty' ? resolvePlain(node.text) : node.text;
+  };
+  return (text) => {
+    const tree = parseBlockYaml(text);
+    if (tree === undefined) return undefined;
+    try {
+      return { root: toValue(tree.root) as Record<string, unknown>, ...(tree.itemDashes ? { itemDashes: tree.itemDashes } : {}) };
+    } catch (e) {
+      if (e instanceof Unsupported) return undefined;
+      throw e;
+    }
+  };
+}
+
+// Characters that may not start a plain scalar (YAML 1.2 c-indicator), besides `-`, `?` and `:` which may
+// when followed by a non-space.
+const PLAIN_FORBIDDEN_START = new Set(['[', ']', '{', '}', ',', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`']);
+
+const DOUBLE_QUOTE_ESCAPES: Record<string, string> = {
+  '0': '\0', a: '\x07', b: '\b', t: '\t', '\t': '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b', ' ': ' ',
+  '"': '"', '/': '/', '\\': '\\', N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029',
+};
+
+class BlockParser {
+  private readonly lines: Line[] = [];
+  private i = 0;
+  private itemDashes: number[] | undefined;
+
+  constructor(private readonly source: string) {
+    if (source.includes('\r') || source.charCodeAt(0) === 0xfeff) throw new Unsupported();
+    let start = 0;
+    while (start < source.length) {
+      let end = source.indexOf('\n', start);
+      if (end < 0) end = source.length;
+      const text = source.slice(start, end);
+      let indent = 0;
+      while (text.charCodeAt(indent) === 32) indent++;
+      this.lines.push({ start, indent: indent === text.length ? -1 : indent, text });
+      start = end + 1;
+    }
+  }
+
+  parseDocument(): { root: BlockMap; itemDashes?: number[] } {
+    this.skipInsignificant();
+    const first = this.lines[this.i];
+    if (first !== undefined && /^---(?:\s|$)/.test(first.text)) {
+      if (!onlySpaces(stripComment(first.text.slice(3)))) throw new Unsupported();
+      this.i++;
+      this.skipInsignificant();
+    }
+    const line = this.lines[this.i];
+    if (line === undefined || line.indent !== 0 || isSequenceEntry(line.text, 0)) throw new Unsupported();
+    const root = this.parseMapping(0, 0, true);
+    this.skipInsignificant();
+    if (this.i < this.lines.length) throw new Unsupported(); // a second document, `...`, or bad indentation
+    return { root, ...(this.itemDashes ? { itemDashes: this.itemDashes } : {}) };
+  }
+
+  /** Blank lines and comment-only lines; a tab anywhere outside block scalars is left to the full parser. */
+  private skipInsignificant(): void {
+    while (this.i < this.lines.length) {
+      const l = this.lines[this.i]!;
+      if (l.text.includes('\t')) throw new Unsupported();
+      if (l.indent >= 0 && l.text[l.indent] !== '#') return;
+      this.i++;
+    }
+  }
+
+  /**
+   * A block mapping whose keys sit at `column`. The first key may start mid-line (`- key: v`), at `offset`
+   * of the current line.
+   */
+  private parseMapping(column: number, offset: number, isRoot = false): BlockMap {
+    const map: BlockMap = { kind: 'map', flow: false, start: this.lines[this.i]!.start + offset, pairs: [] };
+    const seen = new Set<string>();
+    let first = true;
+    for (;;) {
+      if (!first) {
+        this.skipInsignificant();
+        const l = this.lines[this.i];
+        if (l === undefined || l.indent < column) break;
+        if (l.indent > column || isSequenceEntry(l.text, column)) throw new Unsupported();
+      }
+      const line = this.lines[this.i]!;
+      const at = first ? offset : column;
+      first = false;
+      const { key, rest } = this.parseKey(line, at);
+      // Duplicates are an error or a special case for one parser or the other: not ours.
+      if (seen.has(key.text) || key.text === '__proto__' || key.text === '<<') throw new Unsupported();
+      seen.add(key.text);
+      map.pairs.push({ key, value: this.parseValue(line, rest, column, isRoot && key.text === 'items') });
+    }
+    return map;
+  }
+
+  /** `key:` at `at`; returns the key and the offset just after the colon. */
+  private parseKey(line: Line, at: number): { key: BlockScalar; rest: number } {
+    const text = line.text;
+    const c = text[at];
+    if (c === '"' || c === "'") {
+      const { value, end } = c === '"' ? parseDoubleQuoted(text, at) : parseSingleQuoted(text, at);
+      if (text[end] !== ':' || (end + 1 < text.length && text[end + 1] !== ' ')) throw new Unsupported();
+      return { key: { kind: 'scalar', style: c === '"' ? 'double' : 'single', text: value, start: line.start + at, end: line.start + end }, rest: end + 1 };
+    }
+    if (c === undefined || c === '?' || c === ':' || PLAIN_FORBIDDEN_START.has(c) || (c === '-' && isSequenceEntry(text, at))) throw new Unsupported();
+    let colon = text.indexOf(':', at);
+    while (colon >= 0 && colon + 1 < text.length && text[colon + 1] !== ' ') colon = text.indexOf(':', colon + 1);
+    if (colon < 0) throw new Unsupported();
+    const raw = text.slice(at, colon);
+    if (raw === '' || raw.includes(' #') || raw !== trimSpaces(raw)) throw new Unsupported();
+    return { key: { kind: 'scalar', style: 'plain', text: raw, start: line.start + at, end: line.start + colon }, rest: colon + 1 };
+  }
+
+  /**
+   * The value after `key:` (or after `- `) on `line` from offset `rest`; `parent` is the column of the key
+   * (or dash). Advances past every line the value uses.
+   */
+  private parseValue(line: Line, rest: number, parent: number, recordDashes = false): BlockNode {
+    const text = line.text;
+    let p = rest;
+    while (text[p] === ' ') p++;
+    if (p > rest || p === text.length) {
+      // Something follows on this line, unless only a comment does.
+      if (p < text.length && text[p] !== '#') {
+        this.i++;
+        return this.inlineValue(line, p, parent);
+      }
+    } else if (p < text.length) {
+      throw new Unsupported(); // `key:value` is one plain scalar, not a pair
+    }
+    // The `yaml` package puts an absent value after the blanks that follow the indicator.
+    const empty: BlockScalar = { kind: 'scalar', style: 'empty', text: '', start: line.start + p, end: line.start + p };
+    this.i++;
+    // Nothing on the line: the value is the following more-indented block, or a sequence at the key's
+    // column (`key:\n- a`), or empty.
+    this.skipInsignificant();
+    const next = this.lines[this.i];
+    if (next === undefined) return empty;
+    if (next.indent > parent) {
+      if (isSequenceEntry(next.text, next.indent)) return this.parseSequence(next.indent, recordDashes);
+      return this.parseMapping(next.indent, next.indent);
+    }
+    if (next.indent === parent && isSequenceEntry(next.text, parent) && !this.inSequenceAt(parent)) {
+      return this.parseSequence(parent, recordDashes);
+    }
+    return empty;
+  }
+
+  // A sequence entry at the same column as the current key would belong to an enclosing sequence only
+  // when that sequence's dashes are at this column; `- key:\n- x` is such a case and is left to the full parser.
+  private readonly sequenceColumns: number[] = [];
+  private inSequenceAt(column: number): boolean {
+    if (this.sequenceColumns.includes(column)) throw new Unsupported();
+    return false;
+  }
+
+  private parseSequence(column: number, recordDashes: boolean): BlockSeq {
+    const seq: BlockSeq = { kind: 'seq', flow: false, start: this.lines[this.i]!.start + column, items: [] };
+    if (recordDashes) this.itemDashes = [];
+    this.sequenceColumns.push(column);
+    for (;;) {
+      this.skipInsignificant();
+      const l = this.lines[this.i];
+      if (l === undefined || l.indent < column) break;
+      if (l.indent > column || !isSequenceEntry(l.text, column)) {
+        // A key at the dash column ends the sequence (`key:\n- a\nnext: b`); anything else is not ours.
+        if (l.indent === column && !isSequenceEntry(l.text, column)) break;
+        throw new Unsupported();
+      }
+      if (recordDashes) this.itemDashes!.push(l.start + column);
+      seq.items.push(this.parseEntry(l, column));
+    }
+    this.sequenceColumns.pop();
+    return seq;
+  }
+
+  private parseEntry(line: Line, column: number): BlockNode {
+    const text = line.text;
+    let p = column + 1;
+    while (text[p] === ' ') p++;
+    if (p === text.length || text[p] === '#') return this.parseValue(line, column + 1, column);
+    if (isSequenceEntry(text, p)) throw new Unsupported(); // `- - x`
+    if (startsMapping(text, p)) return this.parseMapping(p, p);
+    this.i++;
+    return this.inlineValue(line, p, column);
+  }
+
+  /** A value that starts at offset `p` of `line` (the line is already consumed). */
+  private inlineValue(line: Line, p: number, parent: number): BlockNode {
+    const text = line.text;
+    const c = text[p]!;
+    let node: BlockNode;
+    if (c === '|') return this.literalBlock(line, p, parent);
+    if (c === '"' || c === "'") {
+      const { value, end } = c === '"' ? parseDoubleQuoted(text, p) : parseSingleQuoted(text, p);
+      if (!onlySpaces(stripComment(text.slice(end))) || (end < text.length && text[end] !== ' ')) throw new Unsupported();
+      node = { kind: 'scalar', style: c === '"' ? 'double' : 'single', text: value, start: line.start + p, end: line.start + end };
+    } else if (c === '{') {
+      if (trimSpaces(stripComment(text.slice(p))) !== '{}') throw new Unsupported();
+      node = { kind: 'map', flow: true, start: line.start + p, pairs: [] };
+    } else if (c === '[') {
+      node = this.flowSequence(line, p);
+    } else {
+      if (PLAIN_FORBIDDEN_START.has(c) || ((c === '-' || c === '?' || c === ':') && (p + 1 >= text.length || text[p + 1] === ' '))) throw new Unsupported();
+      const raw = trimSpaces(stripComment(text.slice(p)));
+      if (raw.includes(': ') || raw.endsWith(':')) throw new Unsupported();
+      node = { kind: 'scalar', style: 'plain', text: raw, start: line.start + p, end: line.start + p + raw.length };
+    }
+    // A more-indented line after a one-line scalar would continue it (or be an error): not ours.
+    this.skipInsignificant();
+    const next = this.lines[this.i];
+    if (next !== undefined && next.indent > parent) throw new Unsupported();
+    return node;
+  }
+
+  /** `[a, 'b', "c"]` on one line: scalars only (`clusterDNS: [10.96.0.10]`); nesting and comments inside are not ours. */
+  private flowSequence(line: Line, p: number): BlockSeq {
+    const text = line.text;
+    const seq: BlockSeq = { kind: 'seq', flow: true, start: line.start + p, items: [] };
+    let q = p + 1;
+    for (;;) {
+      while (text[q] === ' ') q++;
+      if (text[q] === ']') break; // also after a trailing comma, which YAML allows
+      const c = text[q];
+      if (c === '"' || c === "'") {
+        const { value, end } = c === '"' ? parseDoubleQuoted(text, q) : parseSingleQuoted(text, q);
+        seq.items.push({ kind: 'scalar', style: c === '"' ? 'double' : 'single', text: value, start: line.start + q, end: line.start + end });
+        q = end;
+      } else {
+        let end = q;
+        while (end < text.length && !',[]{}#'.includes(text[end]!)) end++;
+        const raw = trimSpaces(text.slice(q, end));
+        if (raw === '' || PLAIN_FORBIDDEN_START.has(raw[0]!) || /^[-?:](?: |$)/.test(raw) || /:(?: |$)/.test(raw)) throw new Unsupported();
+        seq.items.push({ kind: 'scalar', style: 'plain', text: raw, start: line.start + q, end: line.start + q + raw.length });
+        q = end;
+      }
+      while (text[q] === ' ') q++;
+      if (text[q] === ',') q++;
+      else if (text[q] !== ']') throw new Unsupported();
+    }
+    if (!onlySpaces(stripComment(text.slice(q + 1))) || (q + 1 < text.length && text[q + 1] !== ' ')) throw new Unsupported();
+    return seq;
+  }
+
+  /** `|`, `|-` or `|+`: literal lines more indented than the parent, auto-detected indentation. */
+  private literalBlock(line: Line, p: number, parent: number): BlockScalar {
+    const header = trimSpaces(stripComment(line.text.slice(p)));
+    const chomp = header === '|' ? 'clip' : header === '|-' ? 'strip' : header === '|+' ? 'keep' : undefined;
+    if (chomp === undefined) throw new Unsupported();
+    const body: string[] = [];
+    let indent = -1;
+    let trailingBlank = 0;
+    let leadingBlankWidth = 0;
+    let end = line.start + line.text.length;
+    let blankEnd = end + 1;
+    while (this.i < this.lines.length) {
+      const l = this.lines[this.i]!;
+      if (l.indent < 0) {
+        // Blank: spaces beyond the content indentation would be content; leading blank lines wider than the
+        // first content line are an error. Either way, not ours.
+        if (indent < 0) {
+          leadingBlankWidth = Math.max(leadingBlankWidth, l.text.length);
+          blankEnd = l.start + l.text.length + 1;
+        }
+        if (indent >= 0 && l.text.length > indent) throw new Unsupported();
+        body.push('');
+        trailingBlank++;
+        this.i++;
+        continue;
+      }
+      if (indent < 0) {
+        if (l.indent <= parent) break;
+        indent = l.indent;
+        if (leadingBlankWidth > indent) throw new Unsupported();
+        // A tab where the indentation is still being detected is an error for yaml.v3 (CLC): not ours.
+        if (l.text[indent] === '\t') throw new Unsupported();
+      }
+      if (l.indent < indent) break;
+      body.push(l.text.slice(indent));
+      trailingBlank = 0;
+      end = l.start + l.text.length + 1;
+      this.i++;
+    }
+    // The last line of a file without a final newline has no line break to keep.
+    if (this.i === this.lines.length && !this.source.endsWith('\n')) throw new Unsupported();
+    if (indent < 0) {
+      // No content: the value is empty, or (keep) the blank lines' line breaks; the node spans the blank lines.
+      const value = chomp === 'keep' ? '\n'.repeat(body.length) : '';
+      return { kind: 'scalar', style: 'literal', text: value, start: line.start + p, end: Math.min(blankEnd, this.source.length) };
+    }
+    const content = body.slice(0, body.length - trailingBlank).join('\n');
+    const value = chomp === 'strip' ? content : chomp === 'clip' ? content + '\n' : content + '\n' + '\n'.repeat(trailingBlank);
+    return { kind: 'scalar', style: 'literal', text: value, start: line.start + p, end: Math.min(end, this.source.length) };
+  }
+}
+
+function isSequenceEntry(text: string, at: number): boolean {
+  return text[at] === '-' && (at + 1 === text.length || text[at + 1] === ' ');
+}
+
+/** Whether a mapping key starts at `p` (a plain or quoted key followed by `:` and a space or line end). */
+function startsMapping(text: string, p: number): boolean {
+  const c = text[p];
+  if (c === '"' || c === "'") {
+    try {
+      const { end } = c === '"' ? parseDoubleQuoted(text, p) : parseSingleQuoted(text, p);
+      return text[end] === ':' && (end + 1 === text.length || text[end + 1] === ' ');
+    } catch {
+      return false;
+    }
+  }
+  const body = stripComment(text.slice(p));
+  return /:(?: |$)/.test(body);
+}
+
+// YAML's white space is the space and the tab (tabs never reach these), not JavaScript's \s.
+function trimSpaces(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 32) end--;
+  return s.slice(0, end);
+}
+
+function onlySpaces(s: string): boolean {
+  return trimSpaces(s) === '';
+}
+
+/** The text before a comment: `#` at the start or after a space, outside quotes (callers pass unquoted text). */
+function stripComment(s: string): string {
+  if (s.startsWith('#')) return '';
+  const hash = s.indexOf(' #');
+  return hash < 0 ? s : s.slice(0, hash);
+}
+
+function parseSingleQuoted(text: string, at: number): { value: string; end: number } {
+  let value = '';
+  let p = at + 1;
+  for (;;) {
+    const q = text.indexOf("'", p);
+    if (q < 0) throw new Unsupported(); // continues on the next line
+    value += text.slice(p, q);
+    if (text[q + 1] === "'") {
+      value += "'";
+      p = q + 2;
+      continue;
+    }
+    return { value, end: q + 1 };
+  }
+}
+
+function parseDoubleQuoted(text: string, at: number): { value: string; end: number } {
+  let value = '';
+  let p = at + 1;
+  while (p < text.length) {
+    const c = text[p]!;
+    if (c === '"') return { value, end: p + 1 };
+    if (c !== '\\') {
+      value += c;
+      p++;
+      continue;
+    }
+    const e = text[p + 1];
+    if (e === undefined) break;
+    const simple = DOUBLE_QUOTE_ESCAPES[e];
+    if (simple !== undefined) {
+      value += simple;
+      p += 2;
+      continue;
+    }
+    const width = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
+    const hex = text.slice(p + 2, p + 2 + width);
+    if (width === 0 || !/^[0-9a-fA-F]+$/.test(hex) || hex.length !== width) throw new Unsupported();
+    const code = parseInt(hex, 16);
+    if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) throw new Unsupported();
+    value += String.fromCodePoint(code);
+    p += 2 + width;
+  }
+  throw new Unsupported(); // unterminated on this line
+}

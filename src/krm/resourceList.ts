@@ -1,0 +1,217 @@
+// Reading and writing the KRM ResourceList.
+//
+// Items the function does not own are written back as their exact input text whenever the input is
+// block-style YAML (what kpt and kustomize send), so comments, key order, quoting and `0644` survive
+// byte for byte. Flow-style or JSON input is re-serialized from its values.
+import { isMap, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { PARSE_OPTIONS } from './yamlSchema.ts';
+import { yamlErrorText } from './parseErrorMessage.ts';
+import { createBlockYamlFastPath, type FastParse } from './blockYamlFastPath.ts';
+import { writeYaml } from './yamlWriter.ts';
+import type { Result } from './results.ts';
+
+export interface KrmObject {
+  apiVersion?: unknown;
+  kind?: unknown;
+  metadata?: { name?: unknown; namespace?: unknown; annotations?: Record<string, unknown>; labels?: Record<string, unknown> } & Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface InputItem {
+  /** Position in the input `items`. */
+  readonly index: number;
+  readonly object: KrmObject;
+  /** Exact input text of the sequence entry, from its `-` to the end of the item, when available. */
+  readonly sourceText?: string;
+}
+
+export interface ResourceList {
+  readonly items: InputItem[];
+  readonly functionConfig: KrmObject | undefined;
+  /** Column of the `-` of input items, reused for generated ones so the output stays consistent. */
+  readonly itemIndent: number;
+}
+
+export class ResourceListParseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ResourceListParseError';
+  }
+}
+
+export function parseResourceList(text: string): ResourceList {
+  if (text.trim() === '') throw new ResourceListParseError('empty input: expected a ResourceList on stdin');
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('{')) return fromJson(trimmed);
+  fastPath ??= createBlockYamlFastPath(PARSE_OPTIONS);
+  const fast = fastPath(text);
+  const { root, itemDashes } = fast ?? parseWithYamlLibrary(text);
+  if (root === null || typeof root !== 'object' || Array.isArray(root)) {
+    throw new ResourceListParseError('input is not a ResourceList: expected a YAML mapping');
+  }
+  const { kind, items: rawItems, functionConfig: fc } = root as Record<string, unknown>;
+  if (kind !== 'ResourceList' && kind !== 'List') {
+    throw new ResourceListParseError(`input is not a ResourceList: kind is ${JSON.stringify(kind ?? null)}`);
+  }
+  const functionConfig = fc === undefined || fc === null ? undefined : asObject(fc, 'functionConfig');
+  if (rawItems === undefined || rawItems === null) return { items: [], functionConfig, itemIndent: 0 };
+  if (!Array.isArray(rawItems)) throw new ResourceListParseError('ResourceList.items must be a list');
+  const texts = itemDashes !== undefined && itemDashes.length === rawItems.length && itemDashes.length > 0 ? itemTexts(text, itemDashes) : undefined;
+  const items = rawItems.map((o, index): InputItem => {
+    const object = asObject(o, `items[${index}]`);
+    return texts === undefined ? { index, object } : { index, object, sourceText: texts[index]! };
+  });
+  const itemIndent = texts === undefined ? 0 : itemDashes![0]! - lineStart(text, itemDashes![0]!);
+  return { items, functionConfig, itemIndent };
+}
+
+let fastPath: ((text: string) => FastParse | undefined) | undefined;
+
+/** The full parser, for whatever the fast path leaves: the root as plain values and the items' dashes. */
+function parseWithYamlLibrary(text: string): FastParse | { root: unknown; itemDashes?: number[] } {
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(text, PARSE_OPTIONS);
+  } catch (e) {
+    // Only limits the parser itself enforces get here; their messages hold no source text.
+    throw new ResourceListParseError(`malformed YAML: ${(e as Error).message}`);
+  }
+  if (doc.errors.length > 0) throw new ResourceListParseError(`malformed YAML at ${yamlErrorText(doc.errors[0]!, text)}`);
+  const root = doc.contents;
+  if (!isMap(root)) return { root: doc.toJS() };
+  const itemsNode = root.get('items', true) as Node | undefined;
+  if (itemsNode === undefined || !isSeq(itemsNode) || itemsNode.flow) return { root: doc.toJS() };
+  const itemDashes: number[] = [];
+  for (const node of itemsNode.items) {
+    const range = (node as Node).range;
+    const dash = range ? dashPosition(text, range[0]) : undefined;
+    if (dash === undefined) return { root: doc.toJS() };
+    itemDashes.push(dash);
+  }
+  return { root: doc.toJS(), itemDashes };
+}
+
+/**
+ * Each item's exact input text: from the line of its `-` to the line of the next item's `-` (comments and
+ * blank lines between belong to the item before); the last one runs to the next key of the ResourceList,
+ * without the comment lines right before that key.
+ */
+function itemTexts(text: string, dashes: readonly number[]): string[] {
+  const starts = dashes.map((d) => lineStart(text, d));
+  const column = dashes[0]! - starts[0]!;
+  const texts: string[] = [];
+  for (let i = 0; i + 1 < dashes.length; i++) texts.push(text.slice(starts[i], starts[i + 1]));
+  const lastLine = text.indexOf('\n', dashes[dashes.length - 1]!);
+  let end = lastLine === -1 ? text.length : lastLine + 1;
+  for (let p = end; p < text.length; ) {
+    const next = text.indexOf('\n', p);
+    const stop = next === -1 ? text.length : next + 1;
+    const line = text.slice(p, stop);
+    const indent = line.length - line.trimStart().length;
+    const blank = line.trim() === '';
+    if (!blank && indent <= column && line[indent] !== '#') break;
+    // Blank lines count: they may be the kept final lines of a `|+` scalar.
+    if (blank || indent > column) end = stop;
+    p = stop;
+  }
+  texts.push(text.slice(starts[starts.length - 1], end));
+  return texts;
+}
+
+function fromJson(text: string): ResourceList {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new ResourceListParseError(`malformed JSON: ${(e as Error).message}`);
+  }
+  const root = asObject(value, 'input');
+  if (root.kind !== 'ResourceList' && root.kind !== 'List') {
+    throw new ResourceListParseError(`input is not a ResourceList: kind is ${JSON.stringify(root.kind ?? null)}`);
+  }
+  const rawItems = root.items ?? [];
+  if (!Array.isArray(rawItems)) throw new ResourceListParseError('ResourceList.items must be a list');
+  return {
+    items: rawItems.map((o, index) => ({ index, object: asObject(o, `items[${index}]`) })),
+    functionConfig: root.functionConfig === undefined || root.functionConfig === null ? undefined : asObject(root.functionConfig, 'functionConfig'),
+    itemIndent: 0,
+  };
+}
+
+function asObject(v: unknown, where: string): KrmObject {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    throw new ResourceListParseError(`${where} is not an object`);
+  }
+  return v as KrmObject;
+}
+
+function lineStart(text: string, pos: number): number {
+  return text.lastIndexOf('\n', pos - 1) + 1;
+}
+
+/** Find the `-` that opens the sequence entry whose node starts at `nodeStart`. */
+function dashPosition(text: string, nodeStart: number): number | undefined {
+  let ls = lineStart(text, nodeStart);
+  let prefix = text.slice(ls, nodeStart);
+  for (;;) {
+    const m = /^(\s*)-(?:\s|$)/.exec(prefix);
+    if (m) return ls + m[1]!.length;
+    if (ls === 0) return undefined;
+    // Walk up over blank and comment lines (a head comment can sit between `-` and the node).
+    if (prefix.trim() !== '' && !prefix.trim().startsWith('#') && ls !== lineStart(text, nodeStart)) return undefined;
+    ls = lineStart(text, ls - 1);
+    prefix = text.slice(ls, text.indexOf('\n', ls));
+  }
+}
+
+export interface OutputList {
+  readonly kept: readonly InputItem[];
+  /** Generated items, each already written as a sequence entry by `generatedEntry`. */
+  readonly generated: readonly string[];
+  readonly results: readonly Result[];
+}
+
+/**
+ * A generated object as an entry of the output's `items`. Written as soon as an object is made, so a run
+ * holds the output text of its objects but not the objects themselves (10,000 MachineDeployments).
+ */
+export function generatedEntry(input: Pick<ResourceList, 'itemIndent'>, obj: object): string {
+  return asSequenceEntry(writeYaml(obj), ' '.repeat(input.itemIndent));
+}
+
+/**
+ * Write the output ResourceList in pieces: kept input items (verbatim when possible), then generated ones,
+ * then results. Pieces, because the whole text can be hundreds of megabytes.
+ */
+export function writeResourceList(input: Pick<ResourceList, 'itemIndent'>, out: OutputList, write: (text: string) => void): void {
+  const pad = ' '.repeat(input.itemIndent);
+  let pending = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n';
+  pending += out.kept.length === 0 && out.generated.length === 0 ? 'items: []\n' : 'items:\n';
+  // Small pieces are batched so that a run makes a few large writes rather than many small ones.
+  const put = (text: string) => {
+    pending += text;
+    if (pending.length >= 1 << 16) {
+      write(pending);
+      pending = '';
+    }
+  };
+  for (const item of out.kept) {
+    if (item.sourceText !== undefined) put(item.sourceText.endsWith('\n') ? item.sourceText : item.sourceText + '\n');
+    else put(asSequenceEntry(writeYaml(item.object), pad));
+  }
+  for (const entry of out.generated) put(entry);
+  if (out.results.length > 0) put('results:\n' + writeYaml(out.results));
+  if (pending !== '') write(pending);
+}
+
+/** The whole output ResourceList as one string (small outputs, tests). */
+export function serializeResourceList(input: Pick<ResourceList, 'itemIndent'>, out: OutputList): string {
+  const parts: string[] = [];
+  writeResourceList(input, out, (text) => parts.push(text));
+  return parts.join('');
+}
+
+function asSequenceEntry(body: string, pad: string): string {
+  const lines = body.endsWith('\n') ? body.slice(0, -1).split('\n') : body.split('\n');
+  return lines.map((l, i) => (i === 0 ? `${pad}- ${l}` : l === '' ? '' : `${pad}  ${l}`)).join('\n') + '\n';
+}

@@ -1,0 +1,84 @@
+// sprig's semver and semverCompare (sprig 3.3.0 over Masterminds/semver v3.4.0, src/go/semver/semver.ts), and
+// *semver.Version as a template value with its methods.
+import { goFunc, GoCallError, type FuncMap } from '../go/reflect/func.ts';
+import { GoInt, GoPointer, GoStruct } from '../go/reflect/value.ts';
+import { goBytes } from '../go/reflect/byteString.ts';
+import { goJsonString } from '../go/encoding/json/encodeString.ts';
+import { compareSemVer, parseSemVer, semverCompare, semverString, type SemVer } from '../go/semver/semver.ts';
+
+// --- *semver.Version values -------------------------------------------------------------------------
+
+const VERSIONS = new WeakMap<GoStruct, SemVer>();
+
+/** A *semver.Version parameter (nil dereferences as in Go). */
+const versionOf = (x: GoPointer | null): SemVer => {
+  if (x === null) throw new GoCallError('runtime error: invalid memory address or nil pointer dereference');
+  return VERSIONS.get(x.elem as GoStruct)!;
+};
+
+const validIdentifier = (p: string) => /^[0-9A-Za-z-]+$/.test(p);
+
+/** v3.4.0's validatePrerelease and validateMetadata. */
+function validatePart(s: string, what: 'prerelease' | 'metadata'): void {
+  for (const p of s.split('.')) {
+    if (p === '') throw new GoCallError(`invalid ${what} string`);
+    if (what === 'prerelease' && /^[0-9]+$/.test(p)) {
+      if (p.length > 1 && p[0] === '0') throw new GoCallError('version segment starts with 0');
+    } else if (!validIdentifier(p)) throw new GoCallError(`invalid ${what} string`);
+  }
+}
+
+/**
+ * A semver.Version as templates see it: printed (and marshalled) as its String(), with the methods of its
+ * value; `semver` returns a *semver.Version, which adds the pointer-receiver methods (Compare, Original...).
+ * The fields are the unexported ones of Masterminds' struct, for %#v and their error texts. The pointer
+ * methods that modify the version (Scan, UnmarshalJSON, UnmarshalText) are left out.
+ */
+export function semverValue(v: SemVer, pointer = true): GoPointer | GoStruct {
+  const text = semverString(v);
+  const vPrefix = v.original.startsWith('v') ? 'v' : '';
+  const next = (w: Omit<SemVer, 'original'>) => semverValue({ ...w, original: vPrefix + semverString({ ...w, original: '' }) }, false);
+  const uint64 = (x: bigint) => new GoInt('uint64', x);
+  const methods: FuncMap = {
+    String: goFunc([], () => text),
+    Major: goFunc([], () => uint64(v.major)),
+    Minor: goFunc([], () => uint64(v.minor)),
+    Patch: goFunc([], () => uint64(v.patch)),
+    Prerelease: goFunc([], () => v.pre),
+    Metadata: goFunc([], () => v.metadata),
+    IncPatch: goFunc([], () => next({ ...v, pre: '', metadata: '', patch: v.pre !== '' ? v.patch : v.patch + 1n })),
+    IncMinor: goFunc([], () => next({ ...v, pre: '', metadata: '', patch: 0n, minor: v.minor + 1n })),
+    IncMajor: goFunc([], () => next({ ...v, pre: '', metadata: '', patch: 0n, minor: 0n, major: v.major + 1n })),
+    SetPrerelease: goFunc(['string'], (pre: string) => {
+      if (pre !== '') validatePart(pre, 'prerelease');
+      return next({ ...v, pre });
+    }),
+    SetMetadata: goFunc(['string'], (metadata: string) => {
+      if (metadata !== '') validatePart(metadata, 'metadata');
+      return next({ ...v, metadata });
+    }),
+    MarshalJSON: goFunc([], () => goBytes(goJsonString(text))),
+    MarshalText: goFunc([], () => goBytes(text)),
+    Value: goFunc([], () => text),
+    ...(pointer
+      ? {
+          Original: goFunc([], () => v.original),
+          Compare: goFunc(['*semver.Version'], (o: GoPointer | null) => BigInt(compareSemVer(v, versionOf(o)))),
+          LessThan: goFunc(['*semver.Version'], (o: GoPointer | null) => compareSemVer(v, versionOf(o)) < 0),
+          LessThanEqual: goFunc(['*semver.Version'], (o: GoPointer | null) => compareSemVer(v, versionOf(o)) <= 0),
+          GreaterThan: goFunc(['*semver.Version'], (o: GoPointer | null) => compareSemVer(v, versionOf(o)) > 0),
+          GreaterThanEqual: goFunc(['*semver.Version'], (o: GoPointer | null) => compareSemVer(v, versionOf(o)) >= 0),
+          Equal: goFunc(['*semver.Version'], (o: GoPointer | null) => o !== null && compareSemVer(v, versionOf(o)) === 0),
+        }
+      : {}),
+  };
+  const fields = { major: uint64(v.major), minor: uint64(v.minor), patch: uint64(v.patch), pre: v.pre, metadata: v.metadata, original: v.original };
+  const struct = new GoStruct('semver.Version', fields, text, methods);
+  VERSIONS.set(struct, v);
+  return pointer ? new GoPointer('*semver.Version', struct) : struct;
+}
+
+export const semverFuncs: FuncMap = {
+  semverCompare: goFunc(['string', 'string'], semverCompare),
+  semver: goFunc(['string'], (s: string) => semverValue(parseSemVer(s))),
+};

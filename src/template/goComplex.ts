@@ -1,8 +1,0 @@
-// A Go complex128. Templates only make one from a complex constant ({{ 1i }}, {{ 1+2i }}); template data
-// and function maps never hold one, so it lives here rather than in values.ts.
-export class GoComplex {
-  constructor(
-    readonly re: number,
-    readonly im: number,
-  ) {}
-}
