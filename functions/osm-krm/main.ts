@@ -12,6 +12,7 @@ import { runHydrateCommand } from '../../src/cli/hydrateCommand.ts';
 import { runArgoCDGenerateCommand } from '../../src/cli/argocdGenerateCommand.ts';
 import { runRenderCommand } from '../../src/cli/renderCommand.ts';
 import { runDiffCommand } from '../../src/cli/diffCommand.ts';
+import { runLintCommand } from '../../src/cli/lintCommand.ts';
 import type { CommandIO } from '../../src/cli/commandIO.ts';
 import { writeAllSync } from '../../src/cli/writeAllSync.ts';
 
@@ -30,6 +31,8 @@ Usage:
                                        what each MachineDeployment's nodes get, decoded (files, units)
   osm-krm diff BASE HEAD | diff --git REV [PATH]
                                        what a change does to nodes (exit 1 when any node changes)
+  osm-krm lint PATH... [--format text|json|github]
+                                       render OSPs for every cloud and a matrix of machines, and check them
   osm-krm --help
 `;
 
@@ -47,6 +50,7 @@ function main(argv: string[]): number {
   if (command === 'generate') return runArgoCDGenerateCommand(rest, io);
   if (command === 'render') return runRenderCommand(rest, io);
   if (command === 'diff') return runDiffCommand(rest, io);
+  if (command === 'lint') return runLintCommand(rest, io);
   if (command !== undefined) {
     err(`osm-krm: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
     return 2;

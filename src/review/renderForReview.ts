@@ -42,6 +42,9 @@ export interface MachineDeploymentReview {
   template: unknown;
   /** `.Field = value` lines of the template data, as Go prints each value (secrets masked). */
   templateData: string[];
+  /** The user-data as the cloud gets it (not masked: for validators, never printed). */
+  userData: { bootstrap: string; provisioning: string };
+  cloudProvider: string;
 }
 
 export interface ReviewRender {
@@ -98,6 +101,8 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
       provisioning: maskView(viewUserData(userDataOf(provisioning)), mask),
       template: (mdObject?.spec as any)?.template,
       templateData: describeTemplateData(data).map(mask),
+      userData: { bootstrap: userDataOf(bootstrap), provisioning: userDataOf(provisioning) },
+      cloudProvider: md.providerConfig.cloudProvider,
     });
   }
   return {
