@@ -1,10 +1,11 @@
 // `osm-krm diff BASE HEAD` / `osm-krm diff --git REV [PATH]`: what a change (a pull request) does to nodes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { compareReviews } from '../review/compareReviews.ts';
 import type { KrmObject } from '../io/resourceList.ts';
 import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
+import { isDirectory } from './manifestDirectory.ts';
 import { reviewRender, selectReviews, type ReviewCommandOptions } from './renderCommand.ts';
 
 export const DIFF_USAGE = `usage: osm-krm diff BASE HEAD [--config FILE] [--md NAME]... [--show-secrets]
@@ -107,14 +108,16 @@ function diff(opts: Options, io: CommandIO): number {
 function checkoutRevision(rev: string, path: string, io: CommandIO): { root: string; path: string } {
   const { spawnSync } = process.getBuiltinModule('node:child_process');
   const abs = resolve(io.cwd, path);
-  const git = (args: string[], input?: Buffer) => spawnSync('git', args, { cwd: abs, env: io.env as NodeJS.ProcessEnv, maxBuffer: 1024 * 1024 * 1024, ...(input ? { input } : {}) });
+  const cwd = isDirectory(abs) ? abs : dirname(abs);
+  const git = (args: string[], input?: Buffer) => spawnSync('git', args, { cwd, env: io.env as NodeJS.ProcessEnv, maxBuffer: 1024 * 1024 * 1024, ...(input ? { input } : {}) });
   const top = git(['rev-parse', '--show-toplevel']);
   if (top.error || top.status !== 0) throw new CommandError(`--git: ${path} is not inside a git repository${top.error ? ` (${top.error.message})` : ''}`);
   const root = top.stdout.toString('utf8').trim();
   const verify = git(['rev-parse', '--verify', '--quiet', `${rev}^{tree}`]);
   if (verify.status !== 0) throw new CommandError(`--git: ${JSON.stringify(rev)} is not a revision of ${root}`);
   const tree = verify.stdout.toString('utf8').trim();
-  const archive = git(['archive', '--format=tar', tree]);
+  // From the top: in a subdirectory git archive would export only that subdirectory.
+  const archive = git(['-C', root, 'archive', '--format=tar', tree]);
   if (archive.status !== 0) throw new CommandError(`--git: git archive ${rev} failed: ${archive.stderr.toString('utf8').trim()}`);
   const dir = mkdtempSync(join(tmpdir(), 'osm-krm-diff-'));
   const untar = spawnSync('tar', ['-x', '-f', '-', '-C', dir], { input: archive.stdout, maxBuffer: 64 * 1024 * 1024 });

@@ -55,9 +55,10 @@ export interface ReviewRender {
   config: { source: string; settings: string[]; clusterFacts: string[] };
   /** Every generated object, as the function output it (secrets not masked). */
   generated: KrmObject[];
+  /** Replaces every secret value the run knows with <masked> (whatever showSecrets said). */
+  mask(text: string): string;
   /** The render state this run hands to the next (revisions, profile versions). */
   state: KrmObject | undefined;
-  mask(text: string): string;
 }
 
 export interface ReviewOptions {
@@ -82,7 +83,8 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
     },
     templateData: (md, profile, data) => seen.set(`${md.namespace}/${md.name}`, { md, profile, data }),
   });
-  const mask = (text: string) => (options.showSecrets || secrets === undefined ? text : secrets.redact(text).replaceAll('[redacted]', MASK));
+  const redact = (text: string) => (secrets === undefined ? text : secrets.redact(text).replaceAll('[redacted]', MASK));
+  const mask = (text: string) => (options.showSecrets ? text : redact(text));
   const objects = parseResourceList(serializeResourceList(list, out)).items.map((i) => i.object);
   const generated = objects.filter((o) => isGenerated(o));
   const reviews: MachineDeploymentReview[] = [];
@@ -112,7 +114,7 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
     config: { ...describeConfig(inputs.functionConfig), clusterFacts },
     generated,
     state: generated.find(isStateObject),
-    mask,
+    mask: redact,
   };
 }
 
