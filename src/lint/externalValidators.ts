@@ -124,3 +124,44 @@ export function runIgnitionValidate(configs: readonly string[]): ToolRun {
     }),
   }));
 }
+
+export interface UnitFile {
+  /** The unit's name (its suffix gives the unit type). */
+  name: string;
+  content: string;
+}
+
+// What a unit cannot know outside the node: binaries and units that setup installs later.
+const ENVIRONMENT_NOISE = /is not executable|not found|Failed to create|Failed to load|No such file or directory|Unit .* is not loaded|Failed to prepare filename/;
+
+/**
+ * systemd-analyze verify on each unit file, keeping what is about the unit's text (unknown keys and sections,
+ * values that do not parse); what only the booted node has (binaries, other units) is left to the boot tests.
+ */
+export function runSystemdAnalyzeVerify(units: readonly UnitFile[]): ToolRun {
+  const tool = 'systemd-analyze verify';
+  if (units.length === 0) return { tool, findings: [] };
+  if (onPath('systemd-analyze') === undefined) return { tool, skipped: 'systemd-analyze is not installed', findings: [] };
+  const dir = mkdtempSync(join(tmpdir(), 'osm-krm-lint-units-'));
+  try {
+    const paths = units.map((u, i) => {
+      mkdirSync(join(dir, String(i)));
+      const p = join(dir, String(i), u.name.replaceAll('/', '_'));
+      writeFileSync(p, u.content);
+      return p;
+    });
+    const findings: ToolFinding[] = [];
+    // One unit per call: a unit that fails to load hides the ones after it.
+    paths.forEach((p, input) => {
+      const r = spawn()('systemd-analyze', ['verify', '--man=no', p], { encoding: 'utf8' });
+      for (const line of `${r.stderr}${r.stdout}`.split('\n')) {
+        if (line.trim() === '' || ENVIRONMENT_NOISE.test(line)) continue;
+        const at = line.startsWith(p + ':') ? /^[^:]+:(\d+): (.*)$/.exec(line) : null;
+        findings.push({ input, severity: 'warning', message: (at ? at[2]! : line).replaceAll(p, units[input]!.name), ...(at ? { line: Number(at[1]) } : {}) });
+      }
+    });
+    return { tool, findings };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

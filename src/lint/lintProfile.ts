@@ -7,7 +7,7 @@ import type { NodeFile } from '../review/nodeConfigView.ts';
 import { STAGES } from '../review/formatReview.ts';
 import { lintRuns } from './lintScenarios.ts';
 import { alignRenderedLines, templateLocations, type TemplateLocation } from './profileSourceMap.ts';
-import { runCloudInitSchema, runIgnitionValidate, runShellcheck, type ToolRun } from './externalValidators.ts';
+import { runCloudInitSchema, runIgnitionValidate, runShellcheck, runSystemdAnalyzeVerify, type ToolRun } from './externalValidators.ts';
 
 export interface LintFinding {
   severity: 'error' | 'warning';
@@ -46,6 +46,8 @@ interface Located {
 export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport {
   const findings: LintFinding[] = [];
   const scripts: Located[] = [];
+  // Unit files by name and content: most scenarios render the same unit.
+  const units = new Map<string, Located & { name: string }>();
   const cloudConfigs: Array<{ scenario: string; text: string }> = [];
   const ignitionConfigs: Array<{ scenario: string; text: string }> = [];
   let rendered = 0;
@@ -73,6 +75,11 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
           if (view.format === 'cloud-init' && osName !== 'flatcar') cloudConfigs.push({ scenario, text: userData });
           if (view.format === 'ignition' && /"version":\s*"3\./.test(userData)) ignitionConfigs.push({ scenario, text: userData });
           for (const f of view.files) {
+            const unit = /^\/etc\/systemd\/system\/([^/]+\.(?:service|socket|timer|path|mount|target))$/.exec(f.path)?.[1];
+            if (unit !== undefined && !units.has(`${unit}\u0000${f.content}`)) {
+              const location = locations.get(`${stage}:${f.path}`);
+              units.set(`${unit}\u0000${f.content}`, { name: unit, scenario: `${scenario}, ${f.path}`, file: p.file, rendered: f.content, ...(location ? { location } : {}) });
+            }
             if (!isShellScript(f)) continue;
             const location = locations.get(`${stage}:${f.path}`);
             scripts.push({ scenario: `${scenario}, ${f.path}`, file: p.file, rendered: f.content, ...(location ? { location } : {}) });
@@ -82,8 +89,18 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
       }
     }
   }
-  const runs: ToolRun[] = [runShellcheck(scripts.map((s) => s.rendered)), runCloudInitSchema(cloudConfigs.map((c) => c.text)), runIgnitionValidate(ignitionConfigs.map((c) => c.text))];
-  const [shellcheck, cloudInit, ignition] = runs as [ToolRun, ToolRun, ToolRun];
+  const unitList = [...units.values()];
+  const runs: ToolRun[] = [
+    runShellcheck(scripts.map((s) => s.rendered)),
+    runCloudInitSchema(cloudConfigs.map((c) => c.text)),
+    runIgnitionValidate(ignitionConfigs.map((c) => c.text)),
+    runSystemdAnalyzeVerify(unitList.map((u) => ({ name: u.name, content: u.rendered }))),
+  ];
+  const [shellcheck, cloudInit, ignition, systemd] = runs as [ToolRun, ToolRun, ToolRun, ToolRun];
+  for (const f of systemd.findings) {
+    const u = unitList[f.input];
+    if (u !== undefined) findings.push({ severity: f.severity, check: 'systemd-analyze verify', message: f.message, ...place(u, f.line, undefined), scenarios: [u.scenario] });
+  }
   for (const f of shellcheck.findings) {
     const s = scripts[f.input];
     if (s === undefined) continue;
@@ -92,7 +109,6 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
   for (const f of cloudInit.findings) findings.push({ severity: f.severity, check: 'cloud-init schema', message: f.message, scenarios: [cloudConfigs[f.input]?.scenario ?? '?'] });
   for (const f of ignition.findings) findings.push({ severity: f.severity, check: 'ignition-validate', message: f.message, scenarios: [ignitionConfigs[f.input]?.scenario ?? '?'] });
   const skipped = runs.filter((r) => r.skipped).map((r) => `${r.tool}: ${r.skipped}`);
-  skipped.push('systemd-analyze verify: not run by lint (it needs the files in place on a systemd host; the project suite runs it on its own profiles)');
   if (ignitionConfigs.length === 0 && profiles.some((p) => (p.object.spec as any)?.provisioningUtility === 'ignition')) {
     skipped.push('Ignition 2.x configs: no external validator knows spec 2.x; rendered and decoded only');
   }

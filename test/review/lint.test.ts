@@ -54,6 +54,22 @@ test('a shellcheck finding points at the OSP line of the script line, through te
   assert.match(gh.stdout, new RegExp(`^::(error|warning) file=osp\\.yaml,line=${lsLine},col=\\d+,title=osm-krm lint \\(shellcheck\\)::SC2045`, 'm'));
 });
 
+test('systemd-analyze verify: an unknown key in a unit is reported on its OSP line', { timeout: 300_000 }, () => {
+  const example = (parse(readFileSync(join(REPO_ROOT, 'examples/basic/resourcelist.yaml'), 'utf8')) as any).items.find((i: any) => i.metadata?.name === 'example-ubuntu');
+  example.spec.provisioningConfig.files.push({
+    path: '/etc/systemd/system/lint-me.service',
+    permissions: 644,
+    content: { inline: { data: '[Unit]\nDescription=lint me\n[Service]\nType=oneshot\nExecStart=/bin/true\nRestartSecs=5\n[Install]\nWantedBy=multi-user.target\n' } },
+  });
+  const dir = tempDir();
+  const text = stringify(example, { lineWidth: 0, blockQuote: 'literal' });
+  writeFileSync(join(dir, 'osp.yaml'), text);
+  const line = text.split('\n').findIndex((l) => l.includes('RestartSecs=5')) + 1;
+  const r = runCommand(runLintCommand, ['osp.yaml', '--format', 'json'], dir);
+  const findings = JSON.parse(r.stdout).findings.filter((f: any) => f.check === 'systemd-analyze verify');
+  assert.deepEqual(findings.map((f: any) => [f.line, f.message]), [[line, "Unknown key 'RestartSecs' in section [Service], ignoring."]]);
+});
+
 test('usage errors exit 2; a path without profiles is an error', () => {
   assert.equal(runCommand(runLintCommand, [], REPO_ROOT).code, 2);
   assert.equal(runCommand(runLintCommand, ['x', '--format', 'xml'], REPO_ROOT).code, 2);
