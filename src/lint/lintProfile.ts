@@ -120,8 +120,9 @@ function place(s: Located, line: number | undefined, column: number | undefined)
   const file = s.file;
   if (s.location === undefined || line === undefined) return { file };
   if (!s.location.block) return { file, line: s.location.firstLine };
-  const templateLine = alignRenderedLines(s.location.template, s.rendered)[line - 1] ?? 0;
-  return { file, line: s.location.firstLine + templateLine, ...(column !== undefined ? { column } : {}) };
+  const at = alignRenderedLines(s.location.template, s.rendered)[line - 1] ?? { line: 0, exact: false };
+  // A column means something only on a line the template wrote as it is.
+  return { file, line: s.location.firstLine + at.line, ...(column !== undefined && at.exact ? { column: column + s.location.indent } : {}) };
 }
 
 function resultFinding(r: Result, p: LintProfileInput, scenario: string): LintFinding {
@@ -159,7 +160,8 @@ function staticChecks(p: LintProfileInput): LintFinding[] {
 /** curl or wget writing what it fetches to a file (not to /dev/null or a pipe). */
 function isDownloadLine(line: string): boolean {
   if (/^\s*#/.test(line)) return false;
-  if (/\bcurl\b/.test(line)) {
+  // Fetches from the API server are the curl-insecure check's business, not artifacts to verify.
+  if (/\bcurl\b/.test(line) && !/ServerURL|\/api\/v1\//.test(line)) {
     const target = /(?:\s-[a-zA-Z]*o\s*|\s--output[=\s]\s*|\s>\s*)([^\s;|&)]+)/.exec(line)?.[1];
     return (target !== undefined && target !== '/dev/null') || /\s-[a-zA-Z]*O\b|\s--remote-name\b/.test(line);
   }

@@ -8,6 +8,8 @@ export interface TemplateLocation {
   firstLine: number;
   /** Whether the template is a block scalar (then its lines are the file's lines, one for one). */
   block: boolean;
+  /** The block scalar's indentation in the file: a column in the template is this much further right. */
+  indent: number;
   template: string;
 }
 
@@ -27,7 +29,9 @@ export function templateLocations(ospText: string, documentIndex = 0): Map<strin
       if (!isScalar(path) || !isScalar(data) || typeof data.value !== 'string' || data.range === undefined || data.range === null) continue;
       const block = data.type === 'BLOCK_LITERAL' || data.type === 'BLOCK_FOLDED';
       const line = lc.linePos(data.range[0]).line;
-      out.set(`${stage}:${String(path.value)}`, { firstLine: block ? line + 1 : line, block, template: data.value });
+      const firstLine = block ? line + 1 : line;
+      const indent = block ? (/^ */.exec(ospText.split('\n', firstLine)[firstLine - 1] ?? '')?.[0].length ?? 0) : 0;
+      out.set(`${stage}:${String(path.value)}`, { firstLine, block, indent, template: data.value });
     }
   }
   return out;
@@ -49,25 +53,30 @@ function getIn(node: Node | null | undefined, keys: readonly string[]): Node | u
 
 /**
  * For each rendered line (0-based), the template line (0-based) it most likely came from: equal lines map
- * to each other; a line an action produced maps to the last template line before it that is not kept.
+ * to each other; lines an action produced map to the first line of their changed block that calls a named
+ * template, else that holds an action other than a comment, else the block's first line, else the line before.
  */
-export function alignRenderedLines(template: string, rendered: string): number[] {
+export function alignRenderedLines(template: string, rendered: string): Array<{ line: number; exact: boolean }> {
   const t = template.split('\n');
-  const r = rendered.split('\n');
-  const map: number[] = [];
+  const edits = diffLines(t, rendered.split('\n'));
+  const map: Array<{ line: number; exact: boolean }> = [];
   let ti = 0;
-  let pendingTemplate = -1;
-  for (const e of diffLines(t, r)) {
-    if (e.op === ' ') {
-      map.push(ti);
-      ti++;
-      pendingTemplate = -1;
-    } else if (e.op === '-') {
-      if (pendingTemplate < 0) pendingTemplate = ti;
-      ti++;
-    } else {
-      map.push(pendingTemplate >= 0 ? pendingTemplate : Math.max(0, ti - 1));
+  for (let i = 0; i < edits.length; ) {
+    if (edits[i]!.op === ' ') {
+      map.push({ line: ti++, exact: true });
+      i++;
+      continue;
     }
+    const deleted: number[] = [];
+    let inserted = 0;
+    for (; i < edits.length && edits[i]!.op !== ' '; i++) {
+      if (edits[i]!.op === '-') deleted.push(ti++);
+      else inserted++;
+    }
+    // A `template` call writes many lines; other actions a value each.
+    const action = deleted.find((d) => /\{\{-?\s*(template|include)\b/.test(t[d]!)) ?? deleted.find((d) => /\{\{/.test(t[d]!) && !/^\s*\{\{-?\s*\/\*/.test(t[d]!));
+    const target = action ?? deleted[0] ?? Math.max(0, ti - 1);
+    for (let k = 0; k < inserted; k++) map.push({ line: target, exact: false });
   }
   return map;
 }

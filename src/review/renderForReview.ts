@@ -147,7 +147,7 @@ function profileSource(profile: ProfileEntry, items: readonly KrmObject[]): Prof
   const o = profile.origin.itemIndex === undefined ? undefined : items[profile.origin.itemIndex];
   const a = o?.metadata?.annotations ?? {};
   const path = a['internal.config.kubernetes.io/path'] ?? a['config.kubernetes.io/path'];
-  return { ...base, source: typeof path === 'string' ? `file ${path}` : 'the inputs' };
+  return { ...base, source: typeof path === 'string' ? `file ${path}` : `input item ${profile.origin.itemIndex}` };
 }
 
 function describeConfig(fc: KrmObject | undefined): { source: string; settings: string[] } {
