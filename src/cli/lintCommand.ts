@@ -65,7 +65,7 @@ function readProfiles(path: string, io: CommandIO): LintProfileInput[] {
     const text = readFileSync(file, 'utf8');
     const shown = relative(io.cwd, file) || file;
     // Other YAML of a repository (kustomizations, patches) is no concern of lint's, unless it claims to be an OSP.
-    if (!/^kind:\s*OperatingSystemProfile\s*$/m.test(text)) continue;
+    if (!/\bkind["']?\s*:\s*["']?OperatingSystemProfile\b/.test(text)) continue;
     parseManifests(text, shown).forEach((object, documentIndex) => {
       if (object.kind === 'OperatingSystemProfile') out.push({ object, file: shown, text, documentIndex });
     });
