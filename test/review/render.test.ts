@@ -2,6 +2,7 @@
 // decoded independently here (base64 + YAML/JSON), secrets masked, --out trees, --explain, --md.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
@@ -105,4 +106,19 @@ test('errors: an unknown --md, a render error, a missing path', () => {
   assert.equal(failed.code, 1);
   assert.match(failed.stderr, /error: .*OperatingSystemProfile/);
   assert.equal(runCommand(runRenderCommand, ['missing'], dir).code, 1);
+});
+
+test('the bundle runs render, diff and lint', () => {
+  const bundle = join(REPO_ROOT, 'dist', 'osm-krm.cjs');
+  const run = (args: string[]) => spawnSync(process.execPath, [bundle, ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
+  const render = run(['render', 'examples/basic/resourcelist.yaml', '--md', 'ubuntu-workers']);
+  assert.equal(render.status, 0, render.stderr);
+  assert.equal(render.stdout, runCommand(runRenderCommand, ['examples/basic/resourcelist.yaml', '--md', 'ubuntu-workers'], REPO_ROOT).stdout);
+  const diff = run(['diff', 'examples/basic/resourcelist.yaml', 'examples/basic/resourcelist.yaml']);
+  assert.equal(diff.status, 0, diff.stderr);
+  for (const command of ['render', 'diff', 'lint']) {
+    const help = run([command, '--help']);
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, new RegExp(`^usage: osm-krm ${command} `));
+  }
 });
