@@ -4,7 +4,8 @@
 // (GNU time), and two ratios measured in the same run: against `node -e 0` (start-up floor) and against the
 // IO floor (the same ResourceList parsed and the same output serialized, without rendering). Each ratio
 // compares two commands run in turn, so machine-speed drift cancels out.
-// Also the cold start on examples/basic and the cost per MachineDeployment at 10,000.
+// Also the cold start on examples/basic, the cost per MachineDeployment at 10,000, and the bootstrap user-data
+// bytes per default profile and cloud against upstream OSM's (bootstrapSizes.ts; alone: `node --import tsx bench/bootstrapSizes.ts`).
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { build } from 'esbuild';
 import { parse } from 'yaml';
 import { benchResourceList } from './inputs.ts';
 import { benchTemplate } from './template.ts';
+import { bootstrapSizes, bootstrapSizeTable } from './bootstrapSizes.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CACHE = join(ROOT, '.cache', 'bench');
@@ -123,6 +125,9 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|');
   for (const r of rows) console.log(r);
   console.log(`\n${perMd}`);
+
+  console.log('\nBootstrap user-data per default profile and cloud, ours against upstream OSM\'s default OSP (bytes):\n');
+  for (const line of bootstrapSizeTable(bootstrapSizes())) console.log(line);
 
   console.log('\nTemplate engine (osp-ubuntu, parse + execute of every template):');
   for (const r of await benchTemplate()) {

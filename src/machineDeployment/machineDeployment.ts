@@ -96,6 +96,15 @@ export function parseMachineDeployment(obj: KrmObject): MachineDeployment {
   }
   const value = spec?.template?.spec?.providerSpec?.value;
   if (value === undefined || value === null || (typeof value === 'object' && Object.keys(value).length === 0)) {
+    const legacy = spec?.template?.spec?.providerConfig;
+    if (legacy !== undefined && legacy !== null) {
+      // machine-controller's conversion moves it the same way (sdk/apis/cluster/v1alpha1/conversions).
+      throw new ResourceError(
+        'providerSpec cannot be empty: this MachineDeployment uses the legacy field spec.template.spec.providerConfig; ' +
+          'rename it to spec.template.spec.providerSpec (its value stays under .value)',
+        'spec.template.spec.providerConfig',
+      );
+    }
     throw new ResourceError('providerSpec cannot be empty', PROVIDER_SPEC_PATH);
   }
   checkProviderConfig(value, PROVIDER_SPEC_PATH);
@@ -117,7 +126,7 @@ export function parseMachineDeployment(obj: KrmObject): MachineDeployment {
 // the MachineDeployment in the cluster never has them, so they must not change the annotations hash.
 const ORCHESTRATOR_ANNOTATION = /^(?:internal\.config\.kubernetes\.io\/|config\.kubernetes\.io\/(?:path|index)$|config\.k8s\.io\/id$|kustomize\.config\.k8s\.io\/)/;
 
-function clusterVisible(annotations: Record<string, string>): Record<string, string> {
+export function clusterVisible(annotations: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(annotations)) if (!ORCHESTRATOR_ANNOTATION.test(k)) out[k] = v;
   return out;

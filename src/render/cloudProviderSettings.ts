@@ -6,6 +6,8 @@ import { atLeast, type KubeletVersion } from './kubeletVersion.ts';
 const IN_TREE_CCM = new Set(['aws', 'azure', 'gce', 'vsphere']);
 const NO_CLOUD_CONFIG = new Set([
   'alibaba', 'anexia', 'digitalocean', 'hetzner', 'linode', 'scaleway', 'nutanix', 'vmware-cloud-director', 'opennebula', 'edge', 'baremetal',
+  // machine-controller providers OSM does not know; neither has an in-tree cloud provider.
+  'equinixmetal', 'vultr',
 ]);
 
 export interface CloudProviderSettings {

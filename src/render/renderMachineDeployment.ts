@@ -25,7 +25,8 @@ import {
 } from './generatedResources.ts';
 import { edgeProviderScriptSecret } from './edgeProviderScript.ts';
 import { ARTIFACT_DEFAULTS } from '../profiles/artifactDefaults.ts';
-import { checkUserDataSize, type UserDataSizeFinding } from './userDataSizeCheck.ts';
+import { checkUserDataSize } from './userDataSizeCheck.ts';
+import { checkKubeletVersionSupport } from './kubeletVersionSupport.ts';
 import { bootstrapTokenSecret, deriveBootstrapToken } from '../gitops/derivedBootstrapToken.ts';
 
 export interface RenderInputs {
@@ -53,8 +54,15 @@ export function containerRuntimeOutputs(options: ContainerRuntimeOptions): Conta
 
 export interface RenderedMachineDeployment {
   objects: Record<string, unknown>[];
-  /** Size findings for the bootstrap user-data (the part the cloud receives). */
-  findings: UserDataSizeFinding[];
+  /** Warnings and errors about what was rendered: kubelet version support, bootstrap user-data size. */
+  findings: RenderFinding[];
+}
+
+export interface RenderFinding {
+  severity: 'warning' | 'error';
+  message: string;
+  /** The MachineDeployment field the finding is about. */
+  field: string;
 }
 
 export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry, inputs: RenderInputs): RenderedMachineDeployment {
@@ -78,6 +86,9 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
   const serverURL = config.overrideBootstrapKubeletAPIServer || facts.cluster.server;
 
   const kubelet = parseKubeletVersion(md.kubeletVersion);
+  const findings: RenderFinding[] = [];
+  const versionFinding = checkKubeletVersionSupport(kubelet, { name: osp.name, builtin: osp.origin.builtin === true });
+  if (versionFinding) findings.push(versionFinding);
   const cloud = cloudProviderSettings(md.providerConfig, kubelet, config.externalCloudProvider);
   const crOptions = inputs.containerRuntime;
   const data = buildTemplateData({
@@ -108,7 +119,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
     containerRuntime: config.containerRuntime,
     data,
     registryHostFiles: inputs.containerRuntimeOutputs.registryHostFiles,
-    ...(md.providerConfig.operatingSystem === 'rhel' ? { rhSubscription: rhSubscription(md) } : {}),
+    ...(md.providerConfig.operatingSystem === 'rhel' ? { rhSubscription: rhSubscription(md, osp.annotations) } : {}),
   });
   const spec = config.pinClusterCA ? pinClusterCA(rendered, serverURL, facts.apiServerCACert) : rendered;
 
@@ -121,11 +132,13 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
       secretType: type,
       distUpgradeOnBoot: distUpgradeOnBoot(md),
       machineDeploymentName: md.name,
+      omitEmptySSHKeys: true,
     };
     return spec.provisioningUtility === 'ignition' ? emitIgnition(input, config.ignitionSpec) : emitCloudInit(input);
   };
   const bootstrapUserData = userData(spec.bootstrapConfig, 'bootstrap');
   const sizeFinding = checkUserDataSize(spec.cloudProvider.name, Buffer.byteLength(bootstrapUserData, 'utf8'));
+  if (sizeFinding) findings.push({ ...sizeFinding, field: 'spec.template.spec.providerSpec.value.cloudProvider' });
   const objects: Record<string, unknown>[] = [
     operatingSystemConfigObject(md, config.namespace, annotations, spec),
     cloudConfigSecretObject(md, 'bootstrap', annotations, bootstrapUserData),
@@ -134,7 +147,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
   ];
   if (tokenSecret !== undefined) objects.push(tokenSecret);
   if (spec.cloudProvider.name === 'edge') objects.push(edgeProviderScriptSecret(md, facts.cloudInitGetterToken, serverURL, config.pinClusterCA ? facts.apiServerCACert : undefined));
-  return { objects, findings: sizeFinding ? [sizeFinding] : [] };
+  return { objects, findings };
 }
 
 function distUpgradeOnBoot(md: MachineDeployment): boolean {

@@ -1,7 +1,7 @@
 // The user-data size check: nothing below 90 % of a cloud's limit, a warning from there, an error above it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkUserDataSize, USER_DATA_LIMITS, WARNING_RATIO } from '../../src/render/userDataSizeCheck.ts';
+import { checkUserDataSize, DEFAULT_UNDOCUMENTED_LIMIT, USER_DATA_LIMITS, WARNING_RATIO } from '../../src/render/userDataSizeCheck.ts';
 
 test('AWS: 16384 bytes of raw user-data, warning from 90 %', () => {
   assert.equal(checkUserDataSize('aws', 8687), undefined);
@@ -16,7 +16,7 @@ test('AWS: 16384 bytes of raw user-data, warning from 90 %', () => {
 });
 
 test('every documented limit follows the same rule', () => {
-  for (const [cloud, limit] of Object.entries(USER_DATA_LIMITS)) {
+  for (const [cloud, limit] of Object.entries(USER_DATA_LIMITS).filter(([, l]) => l.documented)) {
     const warnFrom = Math.ceil(limit.bytes * WARNING_RATIO);
     assert.equal(checkUserDataSize(cloud, warnFrom - 1), undefined, cloud);
     assert.equal(checkUserDataSize(cloud, warnFrom)?.severity, 'warning', cloud);
@@ -27,8 +27,20 @@ test('every documented limit follows the same rule', () => {
   assert.equal(USER_DATA_LIMITS.openstack!.bytes, Math.floor(65535 / 4) * 3);
 });
 
-test('clouds without a documented limit, and odd names, get no finding', () => {
-  for (const cloud of ['vsphere', 'anexia', 'edge', 'baremetal', 'nutanix', 'vmware-cloud-director', 'toString', '__proto__', '']) {
-    assert.equal(checkUserDataSize(cloud, 10 * 1024 * 1024), undefined, cloud);
+test('clouds without a documented limit: a warning over the 32 KiB default, never an error', () => {
+  const undocumented = Object.entries(USER_DATA_LIMITS).filter(([, l]) => !l.documented).map(([c]) => c).sort();
+  assert.deepEqual(undocumented, ['anexia', 'baremetal', 'edge', 'equinixmetal', 'linode', 'nutanix', 'opennebula', 'scaleway', 'vmware-cloud-director', 'vsphere', 'vultr']);
+  for (const cloud of undocumented) {
+    assert.equal(USER_DATA_LIMITS[cloud]!.bytes, DEFAULT_UNDOCUMENTED_LIMIT, cloud);
+    assert.equal(checkUserDataSize(cloud, Math.ceil(DEFAULT_UNDOCUMENTED_LIMIT * WARNING_RATIO) - 1), undefined, cloud);
+    const over = checkUserDataSize(cloud, 10 * 1024 * 1024);
+    assert.equal(over?.severity, 'warning', cloud);
+    assert.match(over!.message, new RegExp(`larger than osm-krm's default limit for ${cloud}: .*no documented limit`), cloud);
   }
+});
+
+test('every machine-controller cloud has an entry; odd names get no finding', () => {
+  const mcClouds = ['aws', 'azure', 'digitalocean', 'equinixmetal', 'gce', 'hetzner', 'kubevirt', 'linode', 'nutanix', 'openstack', 'vsphere', 'vmware-cloud-director', 'edge', 'alibaba', 'anexia', 'scaleway', 'baremetal', 'vultr', 'opennebula'];
+  assert.deepEqual(Object.keys(USER_DATA_LIMITS).sort(), [...mcClouds].sort());
+  for (const cloud of ['toString', '__proto__', '', 'fake', 'external']) assert.equal(checkUserDataSize(cloud, 10 * 1024 * 1024), undefined, cloud);
 });

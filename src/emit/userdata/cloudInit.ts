@@ -20,8 +20,10 @@ export function emitCloudInit(input: UserDataInput): string {
   if (namesMachine) out += `\nhostname: ${machineName}`;
   out += '\n\n';
   if (input.distUpgradeOnBoot) out += 'package_upgrade: true\npackage_reboot_if_required: true\n';
-  out += 'ssh_pwauth: false\n\nssh_authorized_keys:\n';
-  for (const key of deduplicateSSHKeys(config.userSSHKeys)) out += `- '${key}'\n`;
+  out += 'ssh_pwauth: false\n\n';
+  const keys = deduplicateSSHKeys(config.userSSHKeys);
+  if (keys.length > 0 || !input.omitEmptySSHKeys) out += 'ssh_authorized_keys:\n';
+  for (const key of keys) out += `- '${key}'\n`;
 
   out += 'write_files:';
   for (const file of envelopeFiles(config, true)) out += writeFilesEntry(file);

@@ -12,6 +12,12 @@ export interface UserDataInput {
   distUpgradeOnBoot: boolean;
   /** Replaces <MACHINE_NAME> in the cloud-init envelope for `edge`, whose machines are named after their MachineDeployment. */
   machineDeploymentName: string;
+  /**
+   * Leave `ssh_authorized_keys` out of a cloud-config when there are no keys. OSM writes the key with a null
+   * value, which cloud-init's schema rejects and its ssh module fails on (skipping the cloud's own keys too);
+   * the function always sets this. Unset, the emitter writes OSM's bytes (upstream's generator vector 08).
+   */
+  omitEmptySSHKeys?: boolean;
 }
 
 export interface EnvelopeFile {
