@@ -4,11 +4,15 @@
 //   osm-krm template FILE --data DATA.json [--name NAME]
 //   osm-krm hydrate SRC OUT [--config FILE]
 //   osm-krm generate [DIR] [--config FILE]   (Argo CD plugin)
+//   osm-krm render | diff | lint ...          (for OSP authors and reviewers)
 import { readFileSync } from 'node:fs';
 import { processEnvironment, runFunction } from '../../src/cli/runFunction.ts';
 import { runTemplateCommand } from '../../src/cli/templateCommand.ts';
 import { runHydrateCommand } from '../../src/cli/hydrateCommand.ts';
 import { runArgoCDGenerateCommand } from '../../src/cli/argocdGenerateCommand.ts';
+import { runRenderCommand } from '../../src/cli/renderCommand.ts';
+import { runDiffCommand } from '../../src/cli/diffCommand.ts';
+import { runLintCommand } from '../../src/cli/lintCommand.ts';
 import type { CommandIO } from '../../src/cli/commandIO.ts';
 import { writeAllSync } from '../../src/cli/writeAllSync.ts';
 
@@ -23,6 +27,12 @@ Usage:
                                        plus a kustomization.yaml (Flux, rendered manifests)
   osm-krm generate [DIR] [--config FILE]
                                        print DIR's manifests and the generated ones (Argo CD plugin)
+  osm-krm render [PATH] [--md NAME] [--explain] [--show-secrets] [--out DIR]
+                                       what each MachineDeployment's nodes get, decoded (files, units)
+  osm-krm diff BASE HEAD | diff --git REV [PATH]
+                                       what a change does to nodes (exit 1 when any node changes)
+  osm-krm lint PATH... [--format text|json|github]
+                                       render OSPs for every cloud and a matrix of machines, and check them
   osm-krm --help
 `;
 
@@ -38,6 +48,9 @@ function main(argv: string[]): number {
   const io: CommandIO = { stdout: out, stderr: err, env: process.env, cwd: process.cwd() };
   if (command === 'hydrate') return runHydrateCommand(rest, io);
   if (command === 'generate') return runArgoCDGenerateCommand(rest, io);
+  if (command === 'render') return runRenderCommand(rest, io);
+  if (command === 'diff') return runDiffCommand(rest, io);
+  if (command === 'lint') return runLintCommand(rest, io);
   if (command !== undefined) {
     err(`osm-krm: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
     return 2;

@@ -42,7 +42,7 @@ export function renderManifests(objects: readonly KrmObject[], functionConfig: K
   return { exitCode, objects: parseResourceList(stdout).items.map((i) => i.object), results };
 }
 
-function describeResult(r: Result): string {
+export function describeResult(r: Result): string {
   const ref = r.resourceRef ? `${r.resourceRef.kind} ${r.resourceRef.namespace ? `${r.resourceRef.namespace}/` : ''}${r.resourceRef.name}` : '';
   const where = [ref, r.file ? `(${r.file.path})` : ''].filter(Boolean).join(' ');
   return where ? `${where}: ${r.message}` : r.message;

@@ -41,8 +41,20 @@ interface Classified {
   brokenProfiles: Set<string>;
 }
 
-export function processResourceList(list: ResourceList, env: Environment): OutputList {
-  const plan = planRender(list, env);
+/**
+ * What `render --explain` and `diff` want to see of a run besides its output; the function itself passes none.
+ * Called synchronously while the run renders.
+ */
+export interface RenderObserver {
+  /** The run's secret registry (filled as the run resolves tokens): what a review must mask. */
+  secrets?(registry: SecretRegistry): void;
+  config?(config: OsmConfig, facts: RenderInputs['facts'] | undefined): void;
+  /** One MachineDeployment about to be rendered: the profile chosen and the template data built for it. */
+  templateData?(md: MachineDeployment, profile: ProfileEntry, data: unknown): void;
+}
+
+export function processResourceList(list: ResourceList, env: Environment, observer?: RenderObserver): OutputList {
+  const plan = planRender(list, env, observer);
   if (!isRenderPlan(plan)) return plan;
   const outcomes = plan.machineDeployments.map((_, i) => renderMachineDeploymentAt(plan, i));
   return finishRender(plan, outcomes);
@@ -80,8 +92,9 @@ function isRenderPlan(p: RenderPlan | OutputList): p is RenderPlan {
 }
 
 /** Config, classification, profile checks and cluster facts; an OutputList when that already failed. */
-function planRender(list: ResourceList, env: Environment): RenderPlan | OutputList {
+function planRender(list: ResourceList, env: Environment, observer: RenderObserver | undefined): RenderPlan | OutputList {
   const secrets = new SecretRegistry();
+  observer?.secrets?.(secrets);
   registerInputSecrets(secrets, list.items);
   const results: Result[] = [];
   const configRef = list.functionConfig ? refOf(list.functionConfig) : undefined;
@@ -137,6 +150,7 @@ function planRender(list: ResourceList, env: Environment): RenderPlan | OutputLi
       const containerRuntime = buildContainerRuntimeOptions(config, c.kept);
       const templates = new TemplateCache(osmTemplateFuncs, config.templateLimits);
       inputs = { config, facts, templates, containerRuntime, containerRuntimeOutputs: containerRuntimeOutputs(containerRuntime), secrets };
+      if (observer?.templateData) inputs.onTemplateData = observer.templateData;
     } catch (e) {
       const r = toResult(e, configRef, configFile);
       const hint = e instanceof MissingClusterFactError ? kustomize4Hint(c.kept) : undefined;
@@ -145,6 +159,7 @@ function planRender(list: ResourceList, env: Environment): RenderPlan | OutputLi
       return failed();
     }
   }
+  observer?.config?.(config, inputs?.facts);
   return { list, config, classified: c, inputs, secrets, results, nextState, generated, machineDeployments: c.machineDeployments, rhelSubscriptions };
 }
 

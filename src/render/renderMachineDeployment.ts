@@ -40,6 +40,8 @@ export interface RenderInputs {
   containerRuntimeOutputs: ContainerRuntimeOutputs;
   /** Told about every token this render embeds, so no error message can carry one. */
   secrets: { add(value: string | undefined): void };
+  /** Told the template data of each MachineDeployment (`osm-krm render --explain`); unset for the function. */
+  onTemplateData?(md: MachineDeployment, profile: ProfileEntry, data: unknown): void;
 }
 
 export interface ContainerRuntimeOutputs {
@@ -111,6 +113,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
     bootstrapKubeconfigSecretName: kubeletBootstrapSecretName(md),
     artifacts: { ...ARTIFACT_DEFAULTS, ...config.artifacts },
   });
+  inputs.onTemplateData?.(md, osp, data);
 
   const rendered = renderOperatingSystemConfigSpec(osp.spec, md, {
     templates: inputs.templates,

@@ -17,7 +17,8 @@ const LAYERS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['render', ['src/render/']],
   ['gitops', ['src/gitops/']],
   ['function', ['src/function/']],
-  ['cli', ['src/cli/']],
+  // The review tools (render, diff, lint) run the function like the other commands do.
+  ['cli', ['src/cli/', 'src/review/', 'src/lint/']],
   ['entry', ['functions/']],
 ];
 

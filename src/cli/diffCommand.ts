@@ -1,0 +1,129 @@
+// `osm-krm diff BASE HEAD` / `osm-krm diff --git REV [PATH]`: what a change (a pull request) does to nodes.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { compareReviews } from '../review/compareReviews.ts';
+import type { KrmObject } from '../krm/resourceList.ts';
+import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
+import { isDirectory } from './manifestDirectory.ts';
+import { reviewRender, selectReviews, type ReviewCommandOptions } from './renderCommand.ts';
+
+export const DIFF_USAGE = `usage: osm-krm diff BASE HEAD [--config FILE] [--md NAME]... [--show-secrets]
+       osm-krm diff --git REV [PATH] [--config FILE] [--md NAME]... [--show-secrets]
+
+Renders two versions of the same inputs and prints, per MachineDeployment, a unified diff of what its
+nodes get (decoded files, units, settings) and what the change does in the cluster: revisions, machines
+that roll, immutable Secrets that are re-created.
+  BASE HEAD       two directories (or ResourceList files) as render reads them
+  --git REV       BASE is PATH (default: the current directory) as committed at REV in its git
+                  repository, HEAD is PATH in the working tree
+  --config FILE   the function config for both sides (default: the one found in each)
+  --md NAME       only this MachineDeployment (NAME or NAMESPACE/NAME); repeatable
+  --show-secrets  print tokens and passwords instead of <masked>
+Exit 0 when no node changes, 1 when some node does, 2 on errors (either side fails to render).
+`;
+
+interface Options {
+  base?: string;
+  head: string;
+  gitRev?: string;
+  config?: string;
+  machineDeployments: string[];
+  showSecrets: boolean;
+}
+
+export function runDiffCommand(args: string[], io: CommandIO): number {
+  return runSubcommand('diff', DIFF_USAGE, args, io, parseArgs, (opts) => {
+    // diff(1)'s convention: 1 means "different", so trouble is 2.
+    try {
+      return diff(opts, io);
+    } catch (e) {
+      if (!(e instanceof CommandError)) throw e;
+      io.stderr(`osm-krm diff: ${e.message}\n`);
+      return 2;
+    }
+  });
+}
+
+function parseArgs(args: readonly string[]): Options | 'help' {
+  const positional: string[] = [];
+  const opts: Options = { head: '.', machineDeployments: [], showSecrets: false };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const value = () => {
+      const v = args[++i];
+      if (v === undefined || v === '') throw new UsageError(`${a} needs a value`);
+      return v;
+    };
+    if (a === '-h' || a === '--help') return 'help';
+    else if (a === '--git') opts.gitRev = value();
+    else if (a === '--config') opts.config = value();
+    else if (a === '--md') opts.machineDeployments.push(value());
+    else if (a === '--show-secrets') opts.showSecrets = true;
+    else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
+    else positional.push(a);
+  }
+  if (opts.gitRev !== undefined) {
+    if (opts.gitRev.startsWith('-')) throw new UsageError(`--git needs a revision, got ${opts.gitRev}`);
+    if (positional.length > 1) throw new UsageError(`with --git, expected at most one PATH, got ${positional.length}`);
+    opts.head = positional[0] ?? '.';
+    return opts;
+  }
+  if (positional.length !== 2) throw new UsageError(`expected BASE and HEAD, got ${positional.length} argument(s)`);
+  opts.base = positional[0]!;
+  opts.head = positional[1]!;
+  return opts;
+}
+
+function diff(opts: Options, io: CommandIO): number {
+  const checkout = opts.gitRev === undefined ? undefined : checkoutRevision(opts.gitRev, opts.head, io);
+  try {
+    const side = (path: string, label: string, previousState?: KrmObject) => {
+      const common: ReviewCommandOptions = { path, machineDeployments: [], showSecrets: true, ...(opts.config !== undefined ? { config: opts.config } : {}) };
+      const r = reviewRender(common, io, `${label}: `, previousState);
+      if (r.exitCode !== 0) throw new CommandError(`${label} does not render (errors above)`);
+      return r;
+    };
+    const base = side(checkout?.path ?? opts.base!, checkout ? `base (${opts.gitRev})` : 'base');
+    // HEAD starts from the state BASE leaves behind, as if BASE had been applied: revisions move as they would.
+    const head = side(opts.head, 'head', base.state);
+    const mask = (s: string) => (opts.showSecrets ? s : head.mask(base.mask(s)));
+    const changes = compareReviews(selectReviews(base.reviews, []), selectReviews(head.reviews, []), mask).filter(
+      (c) => opts.machineDeployments.length === 0 || opts.machineDeployments.some((n) => (n.includes('/') ? c.key === n : c.key.endsWith(`/${n}`))),
+    );
+    if (changes.length === 0) {
+      io.stdout('osm-krm diff: no node changes\n');
+      return 0;
+    }
+    for (const c of changes) {
+      io.stdout(`# MachineDeployment ${c.key}\n${c.consequences.map((l) => `- ${l}\n`).join('')}${c.diff === '' ? '' : '\n' + c.diff}\n`);
+    }
+    return 1;
+  } finally {
+    if (checkout) rmSync(checkout.root, { recursive: true, force: true });
+  }
+}
+
+/** PATH as committed at REV: the whole tree of REV exported to a temporary directory (kustomizations may reach up). */
+function checkoutRevision(rev: string, path: string, io: CommandIO): { root: string; path: string } {
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
+  const abs = resolve(io.cwd, path);
+  const cwd = isDirectory(abs) ? abs : dirname(abs);
+  const git = (args: string[], input?: Buffer) => spawnSync('git', args, { cwd, env: io.env as NodeJS.ProcessEnv, maxBuffer: 1024 * 1024 * 1024, ...(input ? { input } : {}) });
+  const top = git(['rev-parse', '--show-toplevel']);
+  if (top.error || top.status !== 0) throw new CommandError(`--git: ${path} is not inside a git repository${top.error ? ` (${top.error.message})` : ''}`);
+  const root = top.stdout.toString('utf8').trim();
+  const verify = git(['rev-parse', '--verify', '--quiet', `${rev}^{tree}`]);
+  if (verify.status !== 0) throw new CommandError(`--git: ${JSON.stringify(rev)} is not a revision of ${root}`);
+  const tree = verify.stdout.toString('utf8').trim();
+  // From the top: in a subdirectory git archive would export only that subdirectory.
+  const archive = git(['-C', root, 'archive', '--format=tar', tree]);
+  if (archive.status !== 0) throw new CommandError(`--git: git archive ${rev} failed: ${archive.stderr.toString('utf8').trim()}`);
+  const dir = mkdtempSync(join(tmpdir(), 'osm-krm-diff-'));
+  const untar = spawnSync('tar', ['-x', '-f', '-', '-C', dir], { input: archive.stdout, maxBuffer: 64 * 1024 * 1024 });
+  if (untar.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new CommandError(`--git: cannot unpack ${rev}: ${untar.stderr?.toString('utf8').trim() ?? untar.error?.message}`);
+  }
+  return { root: dir, path: join(dir, relative(root, abs)) };
+}

@@ -1,0 +1,110 @@
+// `osm-krm render [PATH]`: what will this node get? Per MachineDeployment, the decoded bootstrap and
+// provisioning user-data (files with mode, owner and content; units and drop-ins), secrets masked.
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { renderForReview, type MachineDeploymentReview, type ReviewRender } from '../review/renderForReview.ts';
+import { readReviewInputs } from '../review/reviewInputs.ts';
+import { formatReview, reviewFiles } from '../review/formatReview.ts';
+import type { KrmObject } from '../krm/resourceList.ts';
+import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
+import { commandEnvironment, describeResult } from './renderManifests.ts';
+
+export const RENDER_USAGE = `usage: osm-krm render [PATH] [--config FILE] [--md NAME]... [--explain] [--show-secrets] [--out DIR]
+
+Shows, per MachineDeployment, what its nodes get: every file of the bootstrap and provisioning
+user-data with path, mode, owner and content, every systemd unit and drop-in (cloud-init and Ignition).
+  PATH            a directory as generate/hydrate read it, or a ResourceList (or manifests) file;
+                  default: the current directory
+  --config FILE   the function config (default: the one found in PATH)
+  --md NAME       only this MachineDeployment (NAME or NAMESPACE/NAME); repeatable
+  --explain       also where things came from: the profile (embedded or its file), the config fields,
+                  the cluster facts and the template data the profile was rendered with (Go's %#v)
+  --show-secrets  print tokens and passwords instead of ${'<masked>'}
+  --out DIR       also write each MachineDeployment's files as a tree: DIR/NAMESPACE/NAME/{bootstrap,
+                  provisioning}/<node path> and a listing per stage (DIR must be new or empty)
+Exit 0 when everything rendered, 1 on errors (printed on stderr, as the function reports them).
+`;
+
+export interface ReviewCommandOptions {
+  path: string;
+  config?: string;
+  machineDeployments: string[];
+  showSecrets: boolean;
+}
+
+interface Options extends ReviewCommandOptions {
+  explain: boolean;
+  out?: string;
+}
+
+export function runRenderCommand(args: string[], io: CommandIO): number {
+  return runSubcommand('render', RENDER_USAGE, args, io, parseArgs, (opts) => render(opts, io));
+}
+
+function parseArgs(args: readonly string[]): Options | 'help' {
+  const positional: string[] = [];
+  const opts: Options = { path: '.', machineDeployments: [], showSecrets: false, explain: false };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const value = () => {
+      const v = args[++i];
+      if (v === undefined || v === '') throw new UsageError(`${a} needs a value`);
+      return v;
+    };
+    if (a === '-h' || a === '--help') return 'help';
+    else if (a === '--config') opts.config = value();
+    else if (a === '--md') opts.machineDeployments.push(value());
+    else if (a === '--out') opts.out = value();
+    else if (a === '--explain') opts.explain = true;
+    else if (a === '--show-secrets') opts.showSecrets = true;
+    else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
+    else positional.push(a);
+  }
+  if (positional.length > 1) throw new UsageError(`expected at most one PATH, got ${positional.length}`);
+  if (positional[0] !== undefined) opts.path = positional[0];
+  return opts;
+}
+
+function render(opts: Options, io: CommandIO): number {
+  const rendered = reviewRender(opts, io);
+  const selected = selectReviews(rendered.reviews, opts.machineDeployments);
+  if (opts.out !== undefined) writeTree(resolve(io.cwd, opts.out), selected);
+  io.stdout(selected.map((r) => formatReview(r, opts.explain ? rendered : undefined)).join('\n'));
+  return rendered.exitCode;
+}
+
+/** Renders PATH as the function would; results go to stderr (errors included: the exit code says so). */
+export function reviewRender(opts: ReviewCommandOptions, io: CommandIO, label = '', previousState?: KrmObject): ReviewRender {
+  const inputs = readReviewInputs(opts.path, io, opts.config);
+  const rendered = renderForReview(inputs, commandEnvironment(io), { showSecrets: opts.showSecrets, ...(previousState ? { previousState } : {}) });
+  for (const r of rendered.results) io.stderr(`osm-krm: ${label}${r.severity}: ${describeResult(r)}\n`);
+  return rendered;
+}
+
+/** The reviews named by --md (all when none is named); a name that matches nothing is an error. */
+export function selectReviews(reviews: readonly MachineDeploymentReview[], names: readonly string[]): MachineDeploymentReview[] {
+  if (names.length === 0) return [...reviews];
+  const matches = (r: MachineDeploymentReview, n: string) => (n.includes('/') ? `${r.namespace}/${r.name}` === n : r.name === n);
+  for (const n of names) {
+    if (!reviews.some((r) => matches(r, n))) throw new CommandError(`no rendered MachineDeployment named ${JSON.stringify(n)}`);
+  }
+  return reviews.filter((r) => names.some((n) => matches(r, n)));
+}
+
+function writeTree(dir: string, reviews: readonly MachineDeploymentReview[]): void {
+  let existing: string[] = [];
+  try {
+    existing = readdirSync(dir);
+  } catch {
+    // a new directory
+  }
+  if (existing.length > 0) throw new CommandError(`--out ${dir} is not empty; give a new or empty directory`);
+  for (const r of reviews) {
+    for (const [rel, content] of reviewFiles(r)) {
+      const target = join(dir, r.namespace, r.name, rel);
+      mkdirSync(dirname(target), { recursive: true });
+      // 'wx': never through a file or link that is already there.
+      writeFileSync(target, content, { flag: 'wx' });
+    }
+  }
+}

@@ -1,0 +1,22 @@
+// A throwaway self-signed CA (no key kept anywhere) standing in for a cluster's CA when lint renders: scripts
+// that look for a PEM find a real one. Not a secret and trusted by nothing.
+export const LINT_CLUSTER_CA = `-----BEGIN CERTIFICATE-----
+MIIDJzCCAg+gAwIBAgIUIxzNm2ujITBpBm4Tw5ewo2NUdd0wDQYJKoZIhvcNAQEL
+BQAwIjEgMB4GA1UEAwwXb3NtLWtybSBwcm9maWxlIHRlc3QgQ0EwIBcNMjYxMTIy
+MTMyOTU3WhgPMjEyNjEwMjkxMzI5NTdaMCIxIDAeBgNVBAMMF29zbS1rcm0gcHJv
+ZmlsZSB0ZXN0IENBMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAvIwL
+NWKo8XUtkWrGam7XxooasjQAzhB42yDJU4aXNUaUeXiAVeLJZaxwGVQWkSVAeCAJ
+mHNBBR3FpJ/2zy1bm2KjVb5Xxfd9sUP61lkNcJ2mF+P/o4pv1sxLb7oWfs3qCqsg
+334nLGjStMoCoQ6OsmrG1khlaJs2dCHC5TaRsl+J71eoyS6DjVuakfo114nFT65k
+Ej3mDgzqV2Zbjb4nUgoOWgGQ04Z5vELDdRpWX+ZKKNIaplen/usi28fP0UjXg9gL
+SFlgaziSinVG25s6rPo1VOmFEFLrtISiU5prV3URNoxXdMONOmffO28eudJ4pHId
+umz/iAZy8H8ELmDdrwIDAQABo1MwUTAdBgNVHQ4EFgQUsXI3AatIvSC1Gy5zp+Gc
+fKVDzQYwHwYDVR0jBBgwFoAUsXI3AatIvSC1Gy5zp+GcfKVDzQYwDwYDVR0TAQH/
+BAUwAwEB/zANBgkqhkiG9w0BAQsFAAOCAQEAhwS+lBXIi6LvAeYXm0QmIhPzhxam
+M3udnlytzIuSNFX8EYjKTHGJuCpOKPLhMvvE/jh76nm0D0zyfC+2h79/pxOzOLFF
+gXAwtJEZrrjcnn3uGTM9UfLPt36P/vsi/FQt9yyoQSyhwucEr1Jpo2DCb45wQDeV
+q05/PUaK2517eDjxOdurimc/RCH886vMRzvpq0EWauYvmsBjfdJPHEfSvkR230EL
+URVb4r9Hhsd/nPD5xQyt8CPZ6XOPyIDiGTJ82/gZN5+bYWzcO4JPQ/IBCqZipO14
+ALVpGGbdNWvRbGvIzMb3oNtT7VFdbr670NySOCelFut7xCtfaj4lnDp6nA==
+-----END CERTIFICATE-----
+`;

@@ -1,0 +1,194 @@
+// `osm-krm lint`: an OSP rendered for every cloud it lists and a small matrix of MachineDeployments, and every
+// check we run on our own profiles, with findings placed at the OSP file's line where the template sits.
+import type { KrmObject } from '../krm/resourceList.ts';
+import type { Result } from '../krm/results.ts';
+import { renderForReview } from '../review/renderForReview.ts';
+import type { NodeFile } from '../review/nodeConfigView.ts';
+import { STAGES } from '../review/formatReview.ts';
+import { lintRuns } from './lintScenarios.ts';
+import { alignRenderedLines, templateLocations, type TemplateLocation } from './profileSourceMap.ts';
+import { runCloudInitSchema, runIgnitionValidate, runShellcheck, runSystemdAnalyzeVerify, type ToolRun } from './externalValidators.ts';
+
+export interface LintFinding {
+  severity: 'error' | 'warning';
+  check: string;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  /** The renders that showed it (profile, cloud, variant, stage). */
+  scenarios: string[];
+}
+
+export interface LintProfileInput {
+  object: KrmObject;
+  /** The OSP file's text and the document's index in it, for placing findings on lines. */
+  file: string;
+  text: string;
+  documentIndex: number;
+}
+
+export interface LintReport {
+  findings: LintFinding[];
+  skipped: string[];
+  /** How many user-data configs were rendered and checked. */
+  rendered: number;
+}
+
+interface Located {
+  scenario: string;
+  /** The OSP file. */
+  file: string;
+  location?: TemplateLocation;
+  rendered: string;
+}
+
+export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport {
+  const findings: LintFinding[] = [];
+  const scripts: Located[] = [];
+  // Unit files by name and content: most scenarios render the same unit.
+  const units = new Map<string, Located & { name: string }>();
+  const cloudConfigs: Array<{ scenario: string; text: string }> = [];
+  const ignitionConfigs: Array<{ scenario: string; text: string }> = [];
+  let rendered = 0;
+  for (const p of profiles) {
+    const spec = (p.object.spec ?? {}) as Record<string, any>;
+    const name = String(p.object.metadata?.name ?? '');
+    const namespace = String(p.object.metadata?.namespace ?? 'kube-system');
+    const clouds: string[] = (Array.isArray(spec.supportedCloudProviders) ? spec.supportedCloudProviders : []).map((c: any) => String(c?.name ?? '')).filter(Boolean);
+    const osName = String(spec.osName ?? '');
+    findings.push(...staticChecks(p));
+    if (clouds.length === 0) {
+      findings.push({ severity: 'error', check: 'profile', message: 'spec.supportedCloudProviders lists no cloud: nothing can render with this profile', file: p.file, scenarios: [name] });
+      continue;
+    }
+    const locations = templateLocations(p.text, p.documentIndex);
+    for (const run of lintRuns({ name, namespace, osName, clouds, provisioningUtility: String(spec.provisioningUtility ?? '') }, p.object)) {
+      const out = renderForReview({ objects: run.objects, functionConfig: run.functionConfig }, { env: () => undefined, readFile: () => { throw new Error('lint reads no files'); } }, { showSecrets: true });
+      for (const r of out.results) if (r.severity !== 'info') findings.push(resultFinding(r, p, `${name}, ${run.label}`));
+      for (const review of out.reviews) {
+        for (const stage of STAGES) {
+          rendered++;
+          const scenario = `${name}, ${review.cloudProvider}, ${run.label}, ${stage}`;
+          const userData = review.userData[stage];
+          const view = review[stage];
+          if (view.format === 'cloud-init' && osName !== 'flatcar') cloudConfigs.push({ scenario, text: userData });
+          if (view.format === 'ignition' && /"version":\s*"3\./.test(userData)) ignitionConfigs.push({ scenario, text: userData });
+          for (const f of view.files) {
+            const unit = /^\/etc\/systemd\/system\/([^/]+\.(?:service|socket|timer|path|mount|target))$/.exec(f.path)?.[1];
+            if (unit !== undefined && !units.has(`${unit}\u0000${f.content}`)) {
+              const location = locations.get(`${stage}:${f.path}`);
+              units.set(`${unit}\u0000${f.content}`, { name: unit, scenario: `${scenario}, ${f.path}`, file: p.file, rendered: f.content, ...(location ? { location } : {}) });
+            }
+            if (!isShellScript(f)) continue;
+            const location = locations.get(`${stage}:${f.path}`);
+            scripts.push({ scenario: `${scenario}, ${f.path}`, file: p.file, rendered: f.content, ...(location ? { location } : {}) });
+            findings.push(...downloadChecks(f, location, p.file, `${scenario}, ${f.path}`));
+          }
+        }
+      }
+    }
+  }
+  const unitList = [...units.values()];
+  const runs: ToolRun[] = [
+    runShellcheck(scripts.map((s) => s.rendered)),
+    runCloudInitSchema(cloudConfigs.map((c) => c.text)),
+    runIgnitionValidate(ignitionConfigs.map((c) => c.text)),
+    runSystemdAnalyzeVerify(unitList.map((u) => ({ name: u.name, content: u.rendered }))),
+  ];
+  const [shellcheck, cloudInit, ignition, systemd] = runs as [ToolRun, ToolRun, ToolRun, ToolRun];
+  for (const f of systemd.findings) {
+    const u = unitList[f.input];
+    if (u !== undefined) findings.push({ severity: f.severity, check: 'systemd-analyze verify', message: f.message, ...place(u, f.line, undefined), scenarios: [u.scenario] });
+  }
+  for (const f of shellcheck.findings) {
+    const s = scripts[f.input];
+    if (s === undefined) continue;
+    findings.push({ severity: f.severity, check: 'shellcheck', message: f.message, ...place(s, f.line, f.column), scenarios: [s.scenario] });
+  }
+  for (const f of cloudInit.findings) findings.push({ severity: f.severity, check: 'cloud-init schema', message: f.message, scenarios: [cloudConfigs[f.input]?.scenario ?? '?'] });
+  for (const f of ignition.findings) findings.push({ severity: f.severity, check: 'ignition-validate', message: f.message, scenarios: [ignitionConfigs[f.input]?.scenario ?? '?'] });
+  const skipped = runs.filter((r) => r.skipped).map((r) => `${r.tool}: ${r.skipped}`);
+  if (ignitionConfigs.length === 0 && profiles.some((p) => (p.object.spec as any)?.provisioningUtility === 'ignition')) {
+    skipped.push('Ignition 2.x configs: no external validator knows spec 2.x; rendered and decoded only');
+  }
+  return { findings: mergeFindings(findings), skipped, rendered };
+}
+
+/** A finding at line `line` of a rendered file, placed on the OSP file's line that produced it. */
+function place(s: Located, line: number | undefined, column: number | undefined): Pick<LintFinding, 'file' | 'line' | 'column'> {
+  const file = s.file;
+  if (s.location === undefined || line === undefined) return { file };
+  if (!s.location.block) return { file, line: s.location.firstLine };
+  const at = alignRenderedLines(s.location.template, s.rendered)[line - 1] ?? { line: 0, exact: false };
+  // A column means something only on a line the template wrote as it is.
+  return { file, line: s.location.firstLine + at.line, ...(column !== undefined && at.exact ? { column: column + s.location.indent } : {}) };
+}
+
+function resultFinding(r: Result, p: LintProfileInput, scenario: string): LintFinding {
+  const onProfile = r.file?.path !== undefined && r.resourceRef?.kind === 'OperatingSystemProfile';
+  return { severity: r.severity === 'error' ? 'error' : 'warning', check: 'render', message: r.message, ...(onProfile ? { file: p.file } : {}), scenarios: [scenario] };
+}
+
+export function isShellScript(f: NodeFile): boolean {
+  return /^#!\s*\S*\/(env\s+)?(ba)?sh\b/.test(f.content) || f.path.endsWith('.sh');
+}
+
+const CURL_INSECURE = /\bcurl\b[^\n]*\s(?:-[a-zA-Z]*k[a-zA-Z]*|--insecure)\b/;
+
+/** On the OSP's text: curl that skips TLS verification (an error when it talks to the API server). */
+function staticChecks(p: LintProfileInput): LintFinding[] {
+  const out: LintFinding[] = [];
+  const name = String(p.object.metadata?.name ?? '');
+  p.text.split('\n').forEach((line, i) => {
+    if (!CURL_INSECURE.test(line)) return;
+    const api = /ServerURL|\/api\/v1\//.test(line);
+    out.push({
+      severity: api ? 'error' : 'warning',
+      check: 'curl-insecure',
+      message: api
+        ? 'curl -k towards the API server: anyone answering at its address can hand the node its configuration and receive its token; verify against the cluster CA (--cacert)'
+        : 'curl -k/--insecure skips TLS verification',
+      file: p.file,
+      line: i + 1,
+      scenarios: [name],
+    });
+  });
+  return out;
+}
+
+/** curl or wget writing what it fetches to a file (not to /dev/null or a pipe). */
+function isDownloadLine(line: string): boolean {
+  if (/^\s*#/.test(line)) return false;
+  // Fetches from the API server are the curl-insecure check's business, not artifacts to verify.
+  if (/\bcurl\b/.test(line) && !/ServerURL|\/api\/v1\//.test(line)) {
+    const target = /(?:\s-[a-zA-Z]*o\s*|\s--output[=\s]\s*|\s>\s*)([^\s;|&)]+)/.exec(line)?.[1];
+    return (target !== undefined && target !== '/dev/null') || /\s-[a-zA-Z]*O\b|\s--remote-name\b/.test(line);
+  }
+  // wget as a command with a URL (not the package name in an install list).
+  return /\bwget\s+(?:-\S+\s+)*["']?(?:https?:|ftp:|\$)/.test(line) && !/-O\s*(-|\/dev\/null)(\s|$)/.test(line);
+}
+const VERIFY = /\b(?:sha(?:1|224|256|384|512)sum|b2sum|gpg\s+--verify|gpgv|cosign\s+verify|--checksum)\b/;
+
+/** A script that downloads to a file and never checks a checksum or signature. */
+function downloadChecks(f: NodeFile, location: TemplateLocation | undefined, file: string, scenario: string): LintFinding[] {
+  if (VERIFY.test(f.content)) return [];
+  const lines = f.content.split('\n');
+  const at = lines.findIndex(isDownloadLine);
+  if (at < 0) return [];
+  const s: Located = { scenario, file, rendered: f.content, ...(location ? { location } : {}) };
+  return [{ severity: 'warning', check: 'unverified-download', message: `${f.path} downloads files but never verifies a checksum or signature`, ...place(s, at + 1, undefined), scenarios: [scenario] }];
+}
+
+/** One finding per place and message, with every scenario that showed it. */
+function mergeFindings(findings: readonly LintFinding[]): LintFinding[] {
+  const byKey = new Map<string, LintFinding>();
+  for (const f of findings) {
+    const key = [f.severity, f.check, f.file ?? '', f.line ?? '', f.column ?? '', f.message].join('\u0000');
+    const seen = byKey.get(key);
+    if (seen) seen.scenarios.push(...f.scenarios);
+    else byKey.set(key, { ...f, scenarios: [...f.scenarios] });
+  }
+  const order = (f: LintFinding) => `${f.file ?? '~'}\u0000${String(f.line ?? 0).padStart(8, '0')}\u0000${f.check}\u0000${f.message}`;
+  return [...byKey.values()].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+}

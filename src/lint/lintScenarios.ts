@@ -1,0 +1,94 @@
+// The MachineDeployments lint renders an OSP with: every cloud the OSP lists, each at both ends of the
+// kubelet versions machine-controller supports, IPv4 without a proxy and dual-stack with one (the proxy is a
+// config flag, so the two halves are two runs). Cluster facts are stand-ins: a throwaway CA and fake tokens.
+import type { KrmObject } from '../krm/resourceList.ts';
+import { LINT_CLUSTER_CA } from './lintClusterCA.ts';
+
+export const LINT_KUBELET_VERSIONS = { oldest: '1.33.0', newest: '1.36.0' } as const;
+
+export interface LintRun {
+  label: string;
+  objects: KrmObject[];
+  functionConfig: KrmObject;
+}
+
+export interface ScenarioProfile {
+  name: string;
+  namespace: string;
+  osName: string;
+  clouds: string[];
+  provisioningUtility: string;
+}
+
+export function lintRuns(profile: ScenarioProfile, ospObject: KrmObject): LintRun[] {
+  const halves = [
+    { label: `kubelet ${LINT_KUBELET_VERSIONS.oldest}, IPv4, no proxy`, kubelet: LINT_KUBELET_VERSIONS.oldest, ipFamily: 'IPv4', proxy: false },
+    { label: `kubelet ${LINT_KUBELET_VERSIONS.newest}, IPv4+IPv6, proxy`, kubelet: LINT_KUBELET_VERSIONS.newest, ipFamily: 'IPv4+IPv6', proxy: true },
+  ];
+  return halves.map((h) => ({
+    label: h.label,
+    objects: [ospObject, ...profile.clouds.map((cloud) => machineDeployment(profile, cloud, h.kubelet, h.ipFamily)), ...clusterFacts()],
+    functionConfig: {
+      apiVersion: 'osm-krm.dev/v1alpha1',
+      kind: 'OperatingSystemManager',
+      metadata: { name: 'osm-krm-lint' },
+      spec: {
+        namespace: profile.namespace,
+        clusterDNS: ['10.96.0.10', 'fd00:10:96::a'].slice(0, h.ipFamily === 'IPv4' ? 1 : 2),
+        cluster: { bootstrapToken: 'abcdef.0123456789abcdef' },
+        ...(h.proxy ? { nodeHTTPProxy: 'http://proxy.lint.example:3128', nodeNoProxy: '.svc,.cluster.local,localhost,127.0.0.1' } : {}),
+      },
+    },
+  }));
+}
+
+function machineDeployment(p: ScenarioProfile, cloud: string, kubelet: string, ipFamily: string): KrmObject {
+  const osSpec =
+    p.osName === 'flatcar' ? { provisioningUtility: p.provisioningUtility || 'ignition' }
+    : p.osName === 'rhel' ? { rhelSubscriptionManagerUser: 'lint-user', rhelSubscriptionManagerPassword: 'lint-password', attachSubscription: true }
+    : {};
+  return {
+    apiVersion: 'cluster.k8s.io/v1alpha1',
+    kind: 'MachineDeployment',
+    metadata: {
+      name: `lint-${cloud}`,
+      namespace: 'kube-system',
+      annotations: { 'k8c.io/operating-system-profile': p.name, 'k8c.io/operating-system-profile-namespace': p.namespace },
+    },
+    spec: {
+      template: {
+        spec: {
+          providerSpec: {
+            value: {
+              sshPublicKeys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOsmKrmLintKey000000000000000000000000000 lint'],
+              cloudProvider: cloud,
+              cloudProviderSpec: {},
+              operatingSystem: p.osName,
+              operatingSystemSpec: osSpec,
+              network: { ipFamily },
+            },
+          },
+          versions: { kubelet },
+        },
+      },
+    },
+  };
+}
+
+function clusterFacts(): KrmObject[] {
+  const local = { 'config.kubernetes.io/local-config': 'true' };
+  const kubeconfig = [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    '- name: ""',
+    '  cluster:',
+    '    server: https://api.lint.example:6443',
+    `    certificate-authority-data: ${Buffer.from(LINT_CLUSTER_CA).toString('base64')}`,
+    '',
+  ].join('\n');
+  return [
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cluster-info', namespace: 'kube-public', annotations: local }, data: { kubeconfig } },
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cloud-init-getter-token', namespace: 'cloud-init-settings', annotations: local }, stringData: { token: 'lint.getter.token-0000000000000000' } },
+  ];
+}

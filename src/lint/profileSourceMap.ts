@@ -1,0 +1,82 @@
+// Where a rendered line comes from in the OSP file: the line of each file template inside the OSP's YAML, and
+// an alignment of template lines to rendered lines (lines without actions render as themselves).
+import { LineCounter, parseAllDocuments, isMap, isScalar, isSeq, type Node } from 'yaml';
+import { diffLines } from '../review/unifiedDiff.ts';
+
+export interface TemplateLocation {
+  /** 1-based line in the OSP file of the template's first line. */
+  firstLine: number;
+  /** Whether the template is a block scalar (then its lines are the file's lines, one for one). */
+  block: boolean;
+  /** The block scalar's indentation in the file: a column in the template is this much further right. */
+  indent: number;
+  template: string;
+}
+
+/** stage ("bootstrap" | "provisioning") + node path -> where its template sits in the OSP file text. */
+export function templateLocations(ospText: string, documentIndex = 0): Map<string, TemplateLocation> {
+  const out = new Map<string, TemplateLocation>();
+  const lc = new LineCounter();
+  const docs = parseDocumentsWithLines(ospText, lc);
+  const doc = docs[documentIndex];
+  if (doc === undefined) return out;
+  for (const stage of ['bootstrap', 'provisioning'] as const) {
+    const files = getIn(doc, ['spec', `${stage}Config`, 'files']);
+    if (!isSeq(files)) continue;
+    for (const f of files.items) {
+      const path = getIn(f as Node, ['path']);
+      const data = getIn(f as Node, ['content', 'inline', 'data']);
+      if (!isScalar(path) || !isScalar(data) || typeof data.value !== 'string' || data.range === undefined || data.range === null) continue;
+      const block = data.type === 'BLOCK_LITERAL' || data.type === 'BLOCK_FOLDED';
+      const line = lc.linePos(data.range[0]).line;
+      const firstLine = block ? line + 1 : line;
+      const indent = block ? (/^ */.exec(ospText.split('\n', firstLine)[firstLine - 1] ?? '')?.[0].length ?? 0) : 0;
+      out.set(`${stage}:${String(path.value)}`, { firstLine, block, indent, template: data.value });
+    }
+  }
+  return out;
+}
+
+function parseDocumentsWithLines(text: string, lc: LineCounter): Node[] {
+  return parseAllDocuments(text, { lineCounter: lc }).flatMap((d) => ('contents' in d && d.contents ? [d.contents as Node] : []));
+}
+
+function getIn(node: Node | null | undefined, keys: readonly string[]): Node | undefined {
+  let cur: Node | null | undefined = node;
+  for (const k of keys) {
+    if (!isMap(cur)) return undefined;
+    const pair = cur.items.find((p) => isScalar(p.key) && p.key.value === k);
+    cur = pair?.value as Node | undefined;
+  }
+  return cur ?? undefined;
+}
+
+/**
+ * For each rendered line (0-based), the template line (0-based) it most likely came from: equal lines map
+ * to each other; lines an action produced map to the first line of their changed block that calls a named
+ * template, else that holds an action other than a comment, else the block's first line, else the line before.
+ */
+export function alignRenderedLines(template: string, rendered: string): Array<{ line: number; exact: boolean }> {
+  const t = template.split('\n');
+  const edits = diffLines(t, rendered.split('\n'));
+  const map: Array<{ line: number; exact: boolean }> = [];
+  let ti = 0;
+  for (let i = 0; i < edits.length; ) {
+    if (edits[i]!.op === ' ') {
+      map.push({ line: ti++, exact: true });
+      i++;
+      continue;
+    }
+    const deleted: number[] = [];
+    let inserted = 0;
+    for (; i < edits.length && edits[i]!.op !== ' '; i++) {
+      if (edits[i]!.op === '-') deleted.push(ti++);
+      else inserted++;
+    }
+    // A `template` call writes many lines; other actions a value each.
+    const action = deleted.find((d) => /\{\{-?\s*(template|include)\b/.test(t[d]!)) ?? deleted.find((d) => /\{\{/.test(t[d]!) && !/^\s*\{\{-?\s*\/\*/.test(t[d]!));
+    const target = action ?? deleted[0] ?? Math.max(0, ti - 1);
+    for (let k = 0; k < inserted; k++) map.push({ line: target, exact: false });
+  }
+  return map;
+}

@@ -1,0 +1,88 @@
+// What a change does to nodes: two renders compared per MachineDeployment, as unified diffs of the decoded
+// files and units, plus what follows in the cluster (revision, machines rolling, Secrets re-created).
+import { isDeepStrictEqual } from 'node:util';
+import type { MachineDeploymentReview } from './renderForReview.ts';
+import { STAGES } from './formatReview.ts';
+import type { NodeConfigView } from './nodeConfigView.ts';
+import { unifiedDiff } from './unifiedDiff.ts';
+
+export interface MachineDeploymentChange {
+  key: string;
+  /** One line each: what happens in the cluster. */
+  consequences: string[];
+  /** Unified diffs of the decoded user-data, masked. */
+  diff: string;
+}
+
+export function compareReviews(base: readonly MachineDeploymentReview[], head: readonly MachineDeploymentReview[], mask: (s: string) => string): MachineDeploymentChange[] {
+  const byKey = (rs: readonly MachineDeploymentReview[]) => new Map(rs.map((r) => [`${r.namespace}/${r.name}`, r]));
+  const a = byKey(base);
+  const b = byKey(head);
+  const keys = [...new Set([...a.keys(), ...b.keys()])].sort();
+  const changes: MachineDeploymentChange[] = [];
+  for (const key of keys) {
+    const before = a.get(key);
+    const after = b.get(key);
+    if (before === undefined) {
+      changes.push({ key, consequences: [`new: rendered with ${after!.profile.name} ${after!.profile.version}, revision ${after!.revision}; its Secrets are created`], diff: viewDiff(undefined, after!, mask) });
+      continue;
+    }
+    if (after === undefined) {
+      changes.push({ key, consequences: ['no longer rendered: its OperatingSystemConfig and Secrets are removed from the output'], diff: '' });
+      continue;
+    }
+    const diff = viewDiff(before, after, mask);
+    const consequences: string[] = [];
+    const templateChanged = !isDeepStrictEqual(before.template, after.template);
+    if (templateChanged) consequences.push('spec.template changed: machine-controller rolls the machines');
+    if (before.revision !== after.revision) consequences.push(`revision ${before.revision} -> ${after.revision}`);
+    else if (templateChanged) {
+      consequences.push(
+        `warning: the revision stays ${after.revision} because Git sets it (machinedeployment.clusters.k8s.io/revision or osm-krm.dev/revision): machine-controller will move to a new revision and ignore these Secrets until that annotation is updated`,
+      );
+    }
+    if (before.profile.name !== after.profile.name || before.profile.version !== after.profile.version) {
+      consequences.push(`profile ${before.profile.name} ${before.profile.version} -> ${after.profile.name} ${after.profile.version}`);
+    }
+    for (const stage of STAGES) {
+      if (!sameView(before[stage], after[stage])) consequences.push(`the ${stage} Secret changes: it is immutable, so it is re-created`);
+    }
+    if (!templateChanged && diff !== '') consequences.push('existing machines keep their configuration: only new machines (scale-up, replacement) get the new one');
+    if (consequences.length > 0 || diff !== '') changes.push({ key, consequences, diff });
+  }
+  return changes;
+}
+
+function sameView(a: NodeConfigView, b: NodeConfigView): boolean {
+  return isDeepStrictEqual({ ...a, bytes: 0 }, { ...b, bytes: 0 });
+}
+
+/** The node's files as `stage/path` -> text (a header line with mode and owner, then the content). */
+function flatten(r: MachineDeploymentReview | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (r === undefined) return out;
+  for (const stage of STAGES) {
+    const v = r[stage];
+    const settings = v.settings.map((s) => `${s.key}: ${s.value}\n`).join('');
+    if (settings !== '') out.set(`${stage}/(settings)`, settings);
+    for (const f of v.files) out.set(`${stage}${f.path.startsWith('/') ? '' : '/'}${f.path}`, `# mode ${f.mode || '(default)'} owner ${f.owner || '(default)'}\n${f.content}`);
+    for (const u of v.units) {
+      out.set(`${stage}/(unit) ${u.name}`, `# ${u.state || 'not enabled'}\n${u.content}`);
+      for (const d of u.dropIns) out.set(`${stage}/(unit) ${u.name}.d/${d.name}`, d.content);
+    }
+  }
+  return out;
+}
+
+function viewDiff(before: MachineDeploymentReview | undefined, after: MachineDeploymentReview | undefined, mask: (s: string) => string): string {
+  const a = flatten(before);
+  const b = flatten(after);
+  const paths = [...new Set([...a.keys(), ...b.keys()])].sort();
+  let out = '';
+  for (const p of paths) {
+    const x = a.get(p);
+    const y = b.get(p);
+    out += unifiedDiff(x ?? '', y ?? '', x === undefined ? '/dev/null' : `a/${p}`, y === undefined ? '/dev/null' : `b/${p}`);
+  }
+  return mask(out);
+}

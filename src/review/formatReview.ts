@@ -1,0 +1,77 @@
+// A MachineDeployment's review as text for a person (`osm-krm render`), and as a tree of files (`--out DIR`):
+// what each node is given, file by file and unit by unit.
+import type { MachineDeploymentReview, ReviewRender } from './renderForReview.ts';
+import type { NodeConfigView } from './nodeConfigView.ts';
+
+export const STAGES = ['bootstrap', 'provisioning'] as const;
+
+export function formatReview(r: MachineDeploymentReview, explain: ReviewRender | undefined): string {
+  const lines: string[] = [];
+  lines.push(`# MachineDeployment ${r.namespace}/${r.name}`);
+  lines.push(`profile: ${r.profile.namespace}/${r.profile.name} ${r.profile.version} (${r.profile.source})`);
+  lines.push(`revision: ${r.revision}`);
+  if (explain !== undefined) {
+    lines.push('', `## config: ${explain.config.source}`);
+    for (const s of explain.config.settings) lines.push(`  ${explain.mask(s)}`);
+    lines.push('', '## cluster facts');
+    for (const s of explain.config.clusterFacts) lines.push(`  ${s}`);
+    lines.push('', '## template data (Go %#v)');
+    for (const s of r.templateData) lines.push(`  ${s}`);
+  }
+  for (const stage of STAGES) lines.push('', ...formatView(stage, r[stage]));
+  return lines.join('\n') + '\n';
+}
+
+function formatView(stage: string, v: NodeConfigView): string[] {
+  const lines = [`## ${stage} (${v.format}, ${v.bytes} bytes)${v.unreadable ? `: unreadable, ${v.unreadable}` : ''}`];
+  for (const s of v.settings) lines.push(`setting ${s.key}: ${indentBlock(s.value)}`);
+  for (const f of v.files) {
+    lines.push('', `file ${f.path}  mode ${f.mode || '(default)'}  owner ${f.owner || '(default)'}`, ...contentLines(f.content));
+  }
+  for (const u of v.units) {
+    lines.push('', `unit ${u.name}${u.state ? `  ${u.state}` : ''}`);
+    if (u.content !== '') lines.push(...contentLines(u.content));
+    for (const d of u.dropIns) lines.push(`drop-in ${u.name}.d/${d.name}`, ...contentLines(d.content));
+  }
+  return lines;
+}
+
+function contentLines(content: string): string[] {
+  const body = content.endsWith('\n') ? content.slice(0, -1) : content;
+  const out = body === '' ? [] : body.split('\n').map((l) => `  | ${l}`);
+  if (!content.endsWith('\n') && content !== '') out.push('  (no newline at end)');
+  return out;
+}
+
+function indentBlock(text: string): string {
+  return text.includes('\n') ? '\n' + contentLines(text).join('\n') : text;
+}
+
+/**
+ * The node's view as files: `<stage>/<absolute path>` for every file, units at `<stage>/etc/systemd/system/`
+ * (where the node gets them), plus `<stage>.txt`, the listing with modes, owners and settings.
+ */
+export function reviewFiles(r: MachineDeploymentReview): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const stage of STAGES) {
+    const v = r[stage];
+    files.set(`${stage}.txt`, formatView(stage, v).join('\n') + '\n');
+    for (const f of v.files) files.set(`${stage}${nodePath(f.path)}`, f.content);
+    for (const u of v.units) {
+      const unitPath = `${stage}/etc/systemd/system/${safeName(u.name)}`;
+      if (u.content !== '') files.set(unitPath, u.content);
+      for (const d of u.dropIns) files.set(`${unitPath}.d/${safeName(d.name)}`, d.content);
+    }
+  }
+  return files;
+}
+
+/** An absolute node path as a relative one that cannot leave the stage directory. */
+export function nodePath(p: string): string {
+  const parts = p.split('/').filter((s) => s !== '' && s !== '.' && s !== '..');
+  return '/' + (parts.length === 0 ? '(unnamed)' : parts.join('/'));
+}
+
+function safeName(name: string): string {
+  return name.replaceAll('/', '_').replace(/^\.+$/, '_') || '(unnamed)';
+}

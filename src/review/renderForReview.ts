@@ -1,0 +1,175 @@
+// Runs the function on a set of inputs and turns its output into what a person reviews: per MachineDeployment,
+// the profile chosen, the revision, and the decoded bootstrap and provisioning user-data (secrets masked
+// unless asked otherwise). `render`, `diff` and `lint` all start here, so they see exactly what the function
+// would output.
+import type { Environment } from '../cluster/valueSource.ts';
+import { parseResourceList, serializeResourceList, type KrmObject } from '../krm/resourceList.ts';
+import { stringifyForOutput } from '../krm/yamlSchema.ts';
+import { processResourceList } from '../function/processResourceList.ts';
+import type { SecretRegistry } from '../krm/redactSecrets.ts';
+import type { Result } from '../krm/results.ts';
+import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
+import type { ProfileEntry } from '../render/selectOperatingSystemProfile.ts';
+import { ANNOTATION_MD_REVISION, CLOUD_INIT_SETTINGS_NAMESPACE, cloudConfigSecretName } from '../render/generatedResources.ts';
+import { isStateObject } from '../gitops/renderState.ts';
+import { viewUserData, type NodeConfigView } from './nodeConfigView.ts';
+import { describeTemplateData } from './templateDataText.ts';
+
+export const MASK = '<masked>';
+
+export interface ReviewInputs {
+  objects: readonly KrmObject[];
+  functionConfig: KrmObject | undefined;
+}
+
+export interface ProfileSource {
+  name: string;
+  namespace: string;
+  version: string;
+  /** "embedded", or the file (and document index) the profile was read from. */
+  source: string;
+}
+
+export interface MachineDeploymentReview {
+  namespace: string;
+  name: string;
+  profile: ProfileSource;
+  /** k8c.io/machine-deployment-revision of the generated Secrets. */
+  revision: string;
+  bootstrap: NodeConfigView;
+  provisioning: NodeConfigView;
+  /** The MachineDeployment's spec.template, for telling whether machines roll. */
+  template: unknown;
+  /** `.Field = value` lines of the template data, as Go prints each value (secrets masked). */
+  templateData: string[];
+  /** The user-data as the cloud gets it (not masked: for validators, never printed). */
+  userData: { bootstrap: string; provisioning: string };
+  cloudProvider: string;
+}
+
+export interface ReviewRender {
+  exitCode: number;
+  results: Result[];
+  reviews: MachineDeploymentReview[];
+  /** The config fields that were set (functionConfig's spec or data), and where the cluster facts came from. */
+  config: { source: string; settings: string[]; clusterFacts: string[] };
+  /** Every generated object, as the function output it (secrets not masked). */
+  generated: KrmObject[];
+  /** Replaces every secret value the run knows with <masked> (whatever showSecrets said). */
+  mask(text: string): string;
+  /** The render state this run hands to the next (revisions, profile versions). */
+  state: KrmObject | undefined;
+}
+
+export interface ReviewOptions {
+  showSecrets?: boolean;
+  /** The render state the run starts from instead of the inputs' own (diff: the base's, as if it had been applied). */
+  previousState?: KrmObject;
+}
+
+export function renderForReview(inputs: ReviewInputs, env: Environment, options: ReviewOptions = {}): ReviewRender {
+  const items = options.previousState === undefined ? inputs.objects : [...inputs.objects.filter((o) => !isStateObject(o)), options.previousState];
+  const list = parseResourceList(stringifyForOutput({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, ...(inputs.functionConfig ? { functionConfig: inputs.functionConfig } : {}) }));
+  let secrets: SecretRegistry | undefined;
+  const seen = new Map<string, { md: MachineDeployment; profile: ProfileEntry; data: unknown }>();
+  const clusterFacts: string[] = [];
+  const out = processResourceList(list, env, {
+    secrets: (registry) => (secrets = registry),
+    config: (_config, facts) => {
+      if (facts === undefined) return;
+      clusterFacts.push(`server: ${facts.cluster.server}`, `API server CA: ${certificateSummary(facts.apiServerCACert)}`, `cloud-init getter token: ${facts.cloudInitGetterToken ? MASK : '(none)'}`);
+      if (facts.hostCACert) clusterFacts.push(`host CA bundle: ${certificateSummary(facts.hostCACert)}`);
+      if (facts.bootstrapTokenKey) clusterFacts.push(`bootstrap token key: ${MASK} (tokens derived per MachineDeployment)`);
+    },
+    templateData: (md, profile, data) => seen.set(`${md.namespace}/${md.name}`, { md, profile, data }),
+  });
+  const redact = (text: string) => (secrets === undefined ? text : secrets.redact(text).replaceAll('[redacted]', MASK));
+  const mask = (text: string) => (options.showSecrets ? text : redact(text));
+  const objects = parseResourceList(serializeResourceList(list, out)).items.map((i) => i.object);
+  const generated = objects.filter((o) => isGenerated(o));
+  const reviews: MachineDeploymentReview[] = [];
+  for (const [, { md, profile, data }] of [...seen].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const bootstrap = findSecret(generated, cloudConfigSecretName(md, 'bootstrap'));
+    const provisioning = findSecret(generated, cloudConfigSecretName(md, 'provisioning'));
+    if (bootstrap === undefined || provisioning === undefined) continue; // its render failed: the results say why
+
+    const mdObject = objects.find((o) => o.kind === 'MachineDeployment' && o.metadata?.name === md.name && (o.metadata?.namespace ?? 'default') === md.namespace);
+    reviews.push({
+      namespace: md.namespace,
+      name: md.name,
+      profile: profileSource(profile, list.items.map((i) => i.object)),
+      revision: String(bootstrap.metadata?.annotations?.[ANNOTATION_MD_REVISION] ?? ''),
+      bootstrap: maskView(viewUserData(userDataOf(bootstrap)), mask),
+      provisioning: maskView(viewUserData(userDataOf(provisioning)), mask),
+      template: (mdObject?.spec as any)?.template,
+      templateData: describeTemplateData(data).map(mask),
+      userData: { bootstrap: userDataOf(bootstrap), provisioning: userDataOf(provisioning) },
+      cloudProvider: md.providerConfig.cloudProvider,
+    });
+  }
+  return {
+    exitCode: out.results.some((r) => r.severity === 'error') ? 1 : 0,
+    results: [...out.results],
+    reviews,
+    config: { ...describeConfig(inputs.functionConfig), clusterFacts },
+    generated,
+    state: generated.find(isStateObject),
+    mask: redact,
+  };
+}
+
+function isGenerated(o: KrmObject): boolean {
+  const path = o.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? o.metadata?.annotations?.['config.kubernetes.io/path'];
+  return typeof path === 'string' && path.startsWith('osm-generated/');
+}
+
+function findSecret(objects: readonly KrmObject[], name: string): KrmObject | undefined {
+  return objects.find((o) => o.kind === 'Secret' && o.metadata?.name === name && o.metadata?.namespace === CLOUD_INIT_SETTINGS_NAMESPACE);
+}
+
+function userDataOf(secret: KrmObject): string {
+  const data = (secret.data as Record<string, string> | undefined)?.['cloud-config'] ?? '';
+  return Buffer.from(data, 'base64').toString('utf8');
+}
+
+function maskView(view: NodeConfigView, mask: (s: string) => string): NodeConfigView {
+  return {
+    ...view,
+    files: view.files.map((f) => ({ ...f, content: mask(f.content) })),
+    units: view.units.map((u) => ({ ...u, content: mask(u.content), dropIns: u.dropIns.map((d) => ({ ...d, content: mask(d.content) })) })),
+    settings: view.settings.map((s) => ({ ...s, value: mask(s.value) })),
+  };
+}
+
+function profileSource(profile: ProfileEntry, items: readonly KrmObject[]): ProfileSource {
+  const base = { name: profile.name, namespace: profile.namespace, version: profile.spec.version ?? '' };
+  if (profile.origin.builtin) return { ...base, source: 'embedded (osm-krm default profile)' };
+  const o = profile.origin.itemIndex === undefined ? undefined : items[profile.origin.itemIndex];
+  const a = o?.metadata?.annotations ?? {};
+  const path = a['internal.config.kubernetes.io/path'] ?? a['config.kubernetes.io/path'];
+  return { ...base, source: typeof path === 'string' ? `file ${path}` : `input item ${profile.origin.itemIndex}` };
+}
+
+function describeConfig(fc: KrmObject | undefined): { source: string; settings: string[] } {
+  if (fc === undefined) return { source: 'none (defaults apply)', settings: [] };
+  const a = fc.metadata?.annotations ?? {};
+  const path = a['internal.config.kubernetes.io/path'] ?? a['config.kubernetes.io/path'];
+  const source = `${String(fc.kind)} ${String(fc.metadata?.name ?? '')}${typeof path === 'string' ? ` (${path})` : ''}`;
+  const body = (fc.kind === 'ConfigMap' ? fc.data : fc.spec) as Record<string, unknown> | undefined;
+  const settings = Object.keys(body ?? {}).sort().map((k) => `${k}: ${JSON.stringify(body![k])}`);
+  return { source, settings };
+}
+
+function certificateSummary(pem: string): string {
+  const count = (pem.match(/-----BEGIN CERTIFICATE-----/g) ?? []).length;
+  if (count === 0) return '(none)';
+  try {
+    const { X509Certificate } = process.getBuiltinModule('node:crypto');
+    const cert = new X509Certificate(pem);
+    return `${count} certificate(s), first: ${cert.subject.replaceAll('\n', ', ')} (SHA-256 ${cert.fingerprint256})`;
+  } catch {
+    return `${count} certificate(s)`;
+  }
+}
+
+

@@ -1,0 +1,110 @@
+// Line diffs in the unified format of `diff -u` / `git diff` (Myers' O(ND) algorithm; three lines of context).
+
+type Edit = { op: ' ' | '-' | '+'; line: string };
+
+/** The shortest edit script turning `a` into `b`, as kept/removed/added lines in order. */
+export function diffLines(a: readonly string[], b: readonly string[]): Edit[] {
+  const n = a.length;
+  const m = b.length;
+  const max = n + m;
+  const offset = max + 1;
+  const v = new Int32Array(2 * max + 3);
+  const trace: Int32Array[] = [];
+  let found = false;
+  for (let d = 0; d <= max && !found; d++) {
+    trace.push(v.slice());
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
+      v[offset + k] = x;
+      if (x >= n && y >= m) {
+        found = true;
+        break;
+      }
+    }
+  }
+  // Walk back through the saved frontiers.
+  const edits: Edit[] = [];
+  let x = n;
+  let y = m;
+  for (let d = trace.length - 1; d >= 0; d--) {
+    const vd = trace[d]!;
+    const k = x - y;
+    const prevK = k === -d || (k !== d && vd[offset + k - 1]! < vd[offset + k + 1]!) ? k + 1 : k - 1;
+    const prevX = d === 0 ? 0 : vd[offset + prevK]!;
+    const prevY = prevX - prevK;
+    while (x > prevX && y > prevY) {
+      x--;
+      y--;
+      edits.push({ op: ' ', line: a[x]! });
+    }
+    if (d === 0) break;
+    if (x === prevX) edits.push({ op: '+', line: b[--y]! });
+    else edits.push({ op: '-', line: a[--x]! });
+  }
+  while (x > 0 && y > 0) {
+    x--;
+    y--;
+    edits.push({ op: ' ', line: a[x]! });
+  }
+  return edits.reverse();
+}
+
+/** `--- a/…`/`+++ b/…` and @@ hunks; "" when the texts are equal. */
+export function unifiedDiff(before: string, after: string, fromName: string, toName: string, context = 3): string {
+  if (before === after) return '';
+  const a = splitLines(before);
+  const b = splitLines(after);
+  const edits = diffLines(a, b);
+  const out = [`--- ${fromName}`, `+++ ${toName}`];
+  let i = 0;
+  let aLine = 1;
+  let bLine = 1;
+  while (i < edits.length) {
+    if (edits[i]!.op === ' ') {
+      i++;
+      aLine++;
+      bLine++;
+      continue;
+    }
+    // A hunk: back up to `context` kept lines, then run until `2*context` kept lines in a row (or the end).
+    const start = Math.max(0, i - context);
+    let aStart = aLine - (i - start);
+    let bStart = bLine - (i - start);
+    let end = i;
+    let kept = 0;
+    while (end < edits.length && (edits[end]!.op !== ' ' || kept < 2 * context)) {
+      kept = edits[end]!.op === ' ' ? kept + 1 : 0;
+      end++;
+    }
+    // Trailing context is at most `context` lines.
+    if (kept > context) end -= kept - context;
+    const hunk = edits.slice(start, end);
+    const aCount = hunk.filter((e) => e.op !== '+').length;
+    const bCount = hunk.filter((e) => e.op !== '-').length;
+    if (aCount === 0) aStart--;
+    if (bCount === 0) bStart--;
+    out.push(`@@ -${aStart},${aCount} +${bStart},${bCount} @@`, ...hunk.map((e) => e.op + e.line.replace(NO_NEWLINE, '\n\\ No newline at end of file')));
+    for (const e of edits.slice(i, end)) {
+      if (e.op !== '+') aLine++;
+      if (e.op !== '-') bLine++;
+    }
+    i = end;
+  }
+  return out.join('\n') + '\n';
+}
+
+// A last line without its newline differs from the same line with one, as in diff -u.
+const NO_NEWLINE = '\u0000no-newline';
+
+function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  else lines[lines.length - 1] += NO_NEWLINE;
+  return lines;
+}
