@@ -6,7 +6,7 @@ import { renderForReview } from '../review/renderForReview.ts';
 import type { NodeFile } from '../review/nodeConfigView.ts';
 import { STAGES } from '../review/formatReview.ts';
 import { lintRuns } from './lintScenarios.ts';
-import { alignRenderedLines, templateLocations, type TemplateLocation } from './profileSourceMap.ts';
+import { alignRenderedLines, fieldLocation, templateLocations, type TemplateLocation } from './profileSourceMap.ts';
 import { runCloudInitSchema, runIgnitionValidate, runShellcheck, runSystemdAnalyzeVerify, type ToolRun } from './externalValidators.ts';
 
 export interface LintFinding {
@@ -125,9 +125,17 @@ function place(s: Located, line: number | undefined, column: number | undefined)
   return { file, line: s.location.firstLine + at.line, ...(column !== undefined && at.exact ? { column: column + s.location.indent } : {}) };
 }
 
+/** A function result; one about the OSP is placed on its file, at the template's line and column when it says. */
 function resultFinding(r: Result, p: LintProfileInput, scenario: string): LintFinding {
-  const onProfile = r.file?.path !== undefined && r.resourceRef?.kind === 'OperatingSystemProfile';
-  return { severity: r.severity === 'error' ? 'error' : 'warning', check: 'render', message: r.message, ...(onProfile ? { file: p.file } : {}), scenarios: [scenario] };
+  const finding: LintFinding = { severity: r.severity === 'error' ? 'error' : 'warning', check: 'render', message: r.message, scenarios: [scenario] };
+  if (r.resourceRef?.kind !== 'OperatingSystemProfile') return finding;
+  finding.file = p.file;
+  const location = r.field?.path === undefined ? undefined : fieldLocation(p.text, p.documentIndex, r.field.path);
+  if (location === undefined) return finding;
+  // Go's notation NAME:LINE:COL, the last one in the message (an error inside a named template names it last).
+  const at = [...r.message.matchAll(/:(\d+):(\d+)\b/g)].pop();
+  if (at === undefined || !location.block) return { ...finding, line: location.firstLine };
+  return { ...finding, line: location.firstLine + Number(at[1]) - 1, column: Number(at[2]) + location.indent };
 }
 
 export function isShellScript(f: NodeFile): boolean {

@@ -1,6 +1,7 @@
 // The MachineDeployments lint renders an OSP with: every cloud the OSP lists, each at both ends of the
-// kubelet versions machine-controller supports, IPv4 without a proxy and dual-stack with one (the proxy is a
-// config flag, so the two halves are two runs). Cluster facts are stand-ins: a throwaway CA and fake tokens.
+// kubelet versions machine-controller supports, IPv4 without a proxy, dual-stack with one and IPv6 alone (the
+// proxy is a config flag, so each variant is a run), and Flatcar's Ignition also as 3.3.0. Cluster facts are
+// stand-ins: a throwaway CA and fake tokens.
 import type { KrmObject } from '../krm/resourceList.ts';
 import { LINT_CLUSTER_CA } from './lintClusterCA.ts';
 
@@ -21,11 +22,16 @@ export interface ScenarioProfile {
 }
 
 export function lintRuns(profile: ScenarioProfile, ospObject: KrmObject): LintRun[] {
-  const halves = [
+  const variants: Array<{ label: string; kubelet: string; ipFamily: string; proxy: boolean; ignitionSpec?: string }> = [
     { label: `kubelet ${LINT_KUBELET_VERSIONS.oldest}, IPv4, no proxy`, kubelet: LINT_KUBELET_VERSIONS.oldest, ipFamily: 'IPv4', proxy: false },
     { label: `kubelet ${LINT_KUBELET_VERSIONS.newest}, IPv4+IPv6, proxy`, kubelet: LINT_KUBELET_VERSIONS.newest, ipFamily: 'IPv4+IPv6', proxy: true },
+    { label: `kubelet ${LINT_KUBELET_VERSIONS.newest}, IPv6, no proxy`, kubelet: LINT_KUBELET_VERSIONS.newest, ipFamily: 'IPv6', proxy: false },
   ];
-  return halves.map((h) => ({
+  // Ignition 2.3.0 (OSM's) has no external validator: the same OSCs are also emitted as 3.3.0 for ignition-validate.
+  if (profile.osName === 'flatcar' && profile.provisioningUtility !== 'cloud-init') {
+    variants.push({ label: `kubelet ${LINT_KUBELET_VERSIONS.oldest}, IPv4, no proxy, Ignition 3.3.0`, kubelet: LINT_KUBELET_VERSIONS.oldest, ipFamily: 'IPv4', proxy: false, ignitionSpec: '3.3.0' });
+  }
+  return variants.map((h) => ({
     label: h.label,
     objects: [ospObject, ...profile.clouds.map((cloud) => machineDeployment(profile, cloud, h.kubelet, h.ipFamily)), ...clusterFacts()],
     functionConfig: {
@@ -34,7 +40,8 @@ export function lintRuns(profile: ScenarioProfile, ospObject: KrmObject): LintRu
       metadata: { name: 'osm-krm-lint' },
       spec: {
         namespace: profile.namespace,
-        clusterDNS: ['10.96.0.10', 'fd00:10:96::a'].slice(0, h.ipFamily === 'IPv4' ? 1 : 2),
+        clusterDNS: h.ipFamily === 'IPv4' ? ['10.96.0.10'] : h.ipFamily === 'IPv6' ? ['fd00:10:96::a'] : ['10.96.0.10', 'fd00:10:96::a'],
+        ...(h.ignitionSpec ? { ignitionSpec: h.ignitionSpec } : {}),
         cluster: { bootstrapToken: 'abcdef.0123456789abcdef' },
         ...(h.proxy ? { nodeHTTPProxy: 'http://proxy.lint.example:3128', nodeNoProxy: '.svc,.cluster.local,localhost,127.0.0.1' } : {}),
       },

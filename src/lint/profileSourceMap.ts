@@ -37,6 +37,23 @@ export function templateLocations(ospText: string, documentIndex = 0): Map<strin
   return out;
 }
 
+/** Where the scalar at a field path (`spec.provisioningConfig.files[2].content.inline.data`) sits in the file. */
+export function fieldLocation(ospText: string, documentIndex: number, fieldPath: string): TemplateLocation | undefined {
+  const lc = new LineCounter();
+  let node: Node | undefined = parseDocumentsWithLines(ospText, lc)[documentIndex];
+  for (const part of fieldPath.split('.').flatMap((p) => p.split(/\[(\d+)\]/).filter((x) => x !== ''))) {
+    if (isSeq(node) && /^\d+$/.test(part)) node = node.items[Number(part)] as Node | undefined;
+    else node = getIn(node, [part]);
+    if (node === undefined) return undefined;
+  }
+  if (!isScalar(node) || node.range === undefined || node.range === null) return undefined;
+  const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
+  const line = lc.linePos(node.range[0]).line;
+  const firstLine = block ? line + 1 : line;
+  const indent = block ? (/^ */.exec(ospText.split('\n', firstLine)[firstLine - 1] ?? '')?.[0].length ?? 0) : 0;
+  return { firstLine, block, indent, template: String(node.value) };
+}
+
 function parseDocumentsWithLines(text: string, lc: LineCounter): Node[] {
   return parseAllDocuments(text, { lineCounter: lc }).flatMap((d) => ('contents' in d && d.contents ? [d.contents as Node] : []));
 }
