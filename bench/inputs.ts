@@ -1,5 +1,6 @@
 // Benchmark inputs: N MachineDeployments spread over the default profiles and their clouds, with the
 // config and cluster facts a real setup has. Deterministic for a given N.
+import { readFileSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { embeddedProfiles } from '../src/profiles/embeddedProfiles.ts';
 
@@ -17,7 +18,8 @@ const COMBOS: Array<{ profile: string; os: string; cloud: string; osSpec: Record
   })),
 );
 
-const CA = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIBbench\n-----END CERTIFICATE-----\n').toString('base64');
+// CA inputs must be real certificates: the test CA.
+const CA = Buffer.from(readFileSync(new URL('../testdata/profiles/cases/test-ca.pem', import.meta.url), 'utf8')).toString('base64');
 
 export function benchResourceList(n: number): string {
   const items: unknown[] = [];

@@ -7,6 +7,7 @@
 // the directory), overlaid with the Application's plugin env (ARGOCD_ENV_*) and parameters (PARAM_*); the
 // cluster secrets from files in OSM_KRM_SECRETS_DIR or env vars of the sidecar, never from Git.
 import { resolve } from 'node:path';
+import { noConfigNotice } from '../config/operatingSystemManagerConfig.ts';
 import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
 import { applySettings, readPluginSettings } from './argocdParameters.ts';
 import { checkNoSecretsFromGit, mountedSecretSettings, secretsDirectory } from './clusterSecrets.ts';
@@ -73,6 +74,8 @@ function generate(dirArg: string, configArg: string | undefined, io: CommandIO):
   const chosen = chooseFunctionConfig(dir, input, configFile);
   let config = applySettings(chosen.config, [...settings.values()]);
   config = applySettings(config, mountedSecretSettings(config, secretsDirectory(io.env)));
+  // Without a config the function says so itself; with settings only, say it here.
+  if (chosen.config === undefined && config !== undefined) io.stderr(`osm-krm: info: ${noConfigNotice()}, under the plugin settings and mounted secrets\n`);
   checkNoSecretsFromGit(config, chosen.objects, input.paths);
 
   const rendered = renderManifests(chosen.objects, config, { ...io, cwd: dir });

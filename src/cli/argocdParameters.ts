@@ -4,7 +4,7 @@
 // JSON in ARGOCD_APP_PARAMETERS (and, derived from it, PARAM_<NAME>, with names upper-cased and every other
 // character turned into `_`). Names are matched after normalising both forms to OSM's flag spelling
 // (`CLUSTER_DNS`, `cluster-dns` -> cluster-dns). Parameters win over env entries of the same name.
-import { CONFIG_API_VERSION, CONFIG_KIND } from '../config/operatingSystemManagerConfig.ts';
+import { CONFIG_API_VERSION, CONFIG_KIND, RHEL_SUBSCRIPTION_SECRET_FIELDS, rhelSubscriptionFlag } from '../config/operatingSystemManagerConfig.ts';
 import type { KrmObject } from '../io/resourceList.ts';
 import { CommandError } from './commandIO.ts';
 
@@ -89,6 +89,9 @@ const TYPED_SETTERS: Record<string, Setter> = {
   'bootstrap-token-file': clusterSource('bootstrapToken', 'file'),
   'bootstrap-token-key-env': clusterSource('bootstrapTokenKey', 'env'),
   'bootstrap-token-key-file': clusterSource('bootstrapTokenKey', 'file'),
+  ...Object.fromEntries(RHEL_SUBSCRIPTION_SECRET_FIELDS.flatMap((field) => (['env', 'file'] as const).map((kind) => [
+    `${rhelSubscriptionFlag(field)}-${kind}`, ((spec, v) => setPath(spec, ['rhelSubscription', 'all', field], { [kind]: v })) as Setter,
+  ]))),
   'gitops-split': bool('gitops', 'split'),
   'gitops-sync-annotations': list('gitops', 'syncAnnotations'),
 };

@@ -1,10 +1,11 @@
 // Where `osm-krm generate` (Argo CD) takes the cluster's secrets from: a mounted Secret or the sidecar's
 // environment, never the Git repository it renders. The cloud-init-getter token, the bootstrap token and the
 // bootstrap token key default to files in OSM_KRM_SECRETS_DIR (a Kubernetes Secret mounted into the plugin
-// sidecar); a config or a manifest that carries one of them in Git is refused.
+// sidecar), and so do the RHEL subscription secrets (files named like their flags); a config or a manifest
+// that carries one of them in Git is refused.
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { CONFIG_API_VERSION, CONFIG_KIND } from '../config/operatingSystemManagerConfig.ts';
+import { CONFIG_API_VERSION, CONFIG_KIND, RHEL_SUBSCRIPTION_SECRET_FIELDS, rhelSubscriptionFlag } from '../config/operatingSystemManagerConfig.ts';
 import type { KrmObject } from '../io/resourceList.ts';
 import { GENERATED_PATH_PREFIX } from '../function/generatedPaths.ts';
 import type { PluginSetting } from './argocdParameters.ts';
@@ -20,6 +21,9 @@ const CLUSTER_SECRETS = [
   { file: 'bootstrap-token-key', field: 'bootstrapTokenKey' },
 ] as const;
 
+/** RHEL subscription secrets: file `rhel-subscription-manager-password` etc., for every RHEL MachineDeployment. */
+const RHEL_SECRETS = RHEL_SUBSCRIPTION_SECRET_FIELDS.map((field) => ({ file: rhelSubscriptionFlag(field), field }));
+
 export function secretsDirectory(env: Readonly<Record<string, string | undefined>>): string {
   const d = env[SECRETS_DIR_ENV];
   return d === undefined || d === '' ? DEFAULT_SECRETS_DIR : d;
@@ -33,12 +37,24 @@ export function mountedSecretSettings(config: KrmObject | undefined, dir: string
     if (hasSource(config, s.field, s.file) || !existsSync(path)) continue;
     out.push({ name: `${s.file}-file`, value: path, source: SECRETS_DIR_ENV });
   }
+  for (const s of RHEL_SECRETS) {
+    const path = join(dir, s.file);
+    if (hasRhelSource(config, s.field, s.file) || !existsSync(path)) continue;
+    out.push({ name: `${s.file}-file`, value: path, source: SECRETS_DIR_ENV });
+  }
   return out;
 }
 
 function hasSource(config: KrmObject | undefined, field: string, flag: string): boolean {
   if (config === undefined) return false;
   if (isTyped(config)) return (config.spec as any)?.cluster?.[field] !== undefined;
+  const data = (config.data as Record<string, unknown> | undefined) ?? {};
+  return data[`${flag}-env`] !== undefined || data[`${flag}-file`] !== undefined;
+}
+
+function hasRhelSource(config: KrmObject | undefined, field: string, flag: string): boolean {
+  if (config === undefined) return false;
+  if (isTyped(config)) return (config.spec as any)?.rhelSubscription?.all?.[field] !== undefined;
   const data = (config.data as Record<string, unknown> | undefined) ?? {};
   return data[`${flag}-env`] !== undefined || data[`${flag}-file`] !== undefined;
 }
@@ -56,9 +72,18 @@ export function checkNoSecretsFromGit(config: KrmObject | undefined, objects: re
         throw new CommandError(`spec.cluster.${s.field}.file ${JSON.stringify(v.file)} is relative, i.e. a file in Git; ${advice}`);
       }
     }
+    const rhel = (config.spec as any)?.rhelSubscription ?? {};
+    const entries: Array<[string, any]> = [['all', rhel.all], ...Object.entries(rhel.machineDeployments ?? {}).map(([k, v]) => [`machineDeployments.${k}`, v] as [string, any])];
+    for (const [at, entry] of entries) {
+      for (const [field, src] of Object.entries(entry ?? {}) as Array<[string, any]>) {
+        const where = `spec.rhelSubscription.${at}.${field}`;
+        if (src?.secretKeyRef !== undefined) throw new CommandError(`${where}.secretKeyRef names a Secret in the app directory, i.e. in Git; ${advice}`);
+        if (typeof src?.file === 'string' && !isAbsolute(src.file)) throw new CommandError(`${where}.file ${JSON.stringify(src.file)} is relative, i.e. a file in Git; ${advice}`);
+      }
+    }
   } else if (config !== undefined) {
     const data = (config.data as Record<string, unknown> | undefined) ?? {};
-    for (const s of CLUSTER_SECRETS) {
+    for (const s of [...CLUSTER_SECRETS, ...RHEL_SECRETS]) {
       const f = data[`${s.file}-file`];
       if (typeof f === 'string' && !isAbsolute(f.trim())) throw new CommandError(`${s.file}-file ${JSON.stringify(f)} is relative, i.e. a file in Git; ${advice}`);
     }

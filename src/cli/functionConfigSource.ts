@@ -6,6 +6,7 @@ import type { KrmObject } from '../io/resourceList.ts';
 import { CommandError } from './commandIO.ts';
 import { listYamlFiles, readManifestFile, withSourceAnnotations, type ManifestDirectory } from './manifestDirectory.ts';
 import { isOsmConfig } from './renderManifests.ts';
+import { configLookalike } from './configLookalike.ts';
 
 export interface ChosenConfig {
   /** undefined: no config anywhere, the function's defaults apply. */
@@ -24,33 +25,42 @@ export function readConfigFile(path: string): KrmObject {
 }
 
 export function chooseFunctionConfig(dir: string, input: ManifestDirectory, explicitFile: string | undefined): ChosenConfig {
+  const found =
+    input.layout === 'plain'
+      ? input.objects.map((object) => ({ object, path: input.paths.get(object) ?? '?' }))
+      : scanFiles(dir, explicitFile);
+  // A look-alike is never a manifest to pass on silently: the user meant a config.
+  for (const { object, path } of found) {
+    const lookalike = isOsmConfig(object) ? undefined : configLookalike(object);
+    if (lookalike !== undefined) {
+      throw new CommandError(`${path}: ${String(object.kind)} ${String(object.metadata?.name ?? '')}: ${lookalike.why} (field ${lookalike.field})`);
+    }
+  }
   const objects = input.objects.filter((o) => !isOsmConfig(o));
   if (explicitFile !== undefined) {
     return { config: withSourceAnnotations(readConfigFile(explicitFile), relative(dir, explicitFile).split(sep).join('/'), 0), objects };
   }
-  const candidates =
-    input.layout === 'plain'
-      ? input.objects.filter(isOsmConfig).map((object) => ({ object, path: input.paths.get(object) ?? '?' }))
-      : scanForConfigs(dir);
+  const candidates = found.filter((c) => isOsmConfig(c.object));
   if (candidates.length > 1) {
     throw new CommandError(`several OperatingSystemManager configs in ${dir} (${candidates.map((c) => c.path).join(', ')}); name one explicitly`);
   }
-  const found = candidates[0];
+  const chosen = candidates[0];
   // The path annotation lets the function's results name the config's file.
-  return { config: found === undefined ? undefined : withSourceAnnotations(found.object, found.path, 0), objects };
+  return { config: chosen === undefined ? undefined : withSourceAnnotations(chosen.object, chosen.path, 0), objects };
 }
 
-/** kustomize drops local-config objects, so look for the config in the files themselves. */
-function scanForConfigs(dir: string): Array<{ object: KrmObject; path: string }> {
+/** kustomize drops local-config objects, so look for configs in the files themselves (but the named one). */
+function scanFiles(dir: string, skipFile: string | undefined): Array<{ object: KrmObject; path: string }> {
   const found: Array<{ object: KrmObject; path: string }> = [];
   for (const rel of listYamlFiles(dir)) {
+    if (skipFile !== undefined && resolve(dir, rel) === resolve(skipFile)) continue;
     let objects: KrmObject[];
     try {
       objects = readManifestFile(dir, rel);
     } catch {
       continue; // patches and other non-manifest YAML of a kustomization
     }
-    for (const object of objects.filter(isOsmConfig)) found.push({ object, path: rel });
+    for (const object of objects) found.push({ object, path: rel });
   }
   return found;
 }

@@ -14,7 +14,7 @@ import { parseAllDocuments } from 'yaml';
 import type { KrmObject } from '../io/resourceList.ts';
 import { PARSE_OPTIONS } from '../io/yamlSchema.ts';
 import { generatedSharedPath } from '../function/generatedPaths.ts';
-import { STATE_PATH } from '../gitops/renderState.ts';
+import { isStateObject, STATE_PATH } from '../gitops/renderState.ts';
 import { CommandError, type CommandIO } from './commandIO.ts';
 
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
@@ -47,7 +47,8 @@ export function readManifestDirectory(dir: string, io: CommandIO, skipFiles: rea
   };
   if (isKustomizationDirectory(dir)) {
     objects.push(...parseManifests(kustomizeBuild(dir, io), 'kustomize build output'));
-    for (const p of statePaths()) if (existsSync(join(dir, p))) add(p);
+    // A state without the local-config annotation survives the build: then it is already here.
+    if (!objects.some(isStateObject)) for (const p of statePaths()) if (existsSync(join(dir, p))) add(p);
     return { layout: 'kustomization', objects, paths };
   }
   const skip = new Set(skipFiles.map((f) => resolve(f)));

@@ -9,6 +9,9 @@ import { parseResourceList, type KrmObject } from '../io/resourceList.ts';
 import { PARSE_OPTIONS, stringifyForOutput } from '../io/yamlSchema.ts';
 import type { Result } from '../function/results.ts';
 import { runFunction } from './runFunction.ts';
+import { isLocalConfig } from '../io/localConfig.ts';
+
+export { isLocalConfig };
 import type { CommandIO } from './commandIO.ts';
 
 export interface RenderOutput {
@@ -45,11 +48,6 @@ function describeResult(r: Result): string {
   return where ? `${where}: ${r.message}` : r.message;
 }
 
-/** kustomize's rule: anything but "false" makes a resource local-config (never applied). */
-export function isLocalConfig(o: KrmObject): boolean {
-  const v = o.metadata?.annotations?.['config.kubernetes.io/local-config'];
-  return v !== undefined && v !== 'false';
-}
 
 export function isOsmConfig(o: KrmObject): boolean {
   return o.apiVersion === CONFIG_API_VERSION && o.kind === CONFIG_KIND;

@@ -2,7 +2,8 @@
 // local-config resources in the ResourceList: the cluster-info ConfigMap, the cloud-init-getter token
 // Secret and bootstrap token Secrets.
 import { ResourceError } from '../function/results.ts';
-import type { OsmConfig } from '../config/operatingSystemManagerConfig.ts';
+import type { OsmConfig, ValueSource } from '../config/operatingSystemManagerConfig.ts';
+import { checkCACertificates } from './caCertificates.ts';
 import type { InputItem } from '../io/resourceList.ts';
 import { readClusterInfoKubeconfig, type KubeconfigCluster } from './kubeconfig.ts';
 import { resolveValue, type Environment } from './valueSource.ts';
@@ -23,6 +24,11 @@ export interface ClusterFacts {
 
 export const BOOTSTRAP_TOKEN_LABEL = 'machinedeployment.k8s.io/name';
 
+/** A fact neither the config nor the inputs give. */
+export class MissingClusterFactError extends ResourceError {
+  override name = 'MissingClusterFactError';
+}
+
 function secretValue(obj: any, key: string): string | undefined {
   const sd = obj?.stringData?.[key];
   if (typeof sd === 'string') return sd;
@@ -41,15 +47,19 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
   const infoText = (clusterInfo?.object as any)?.data?.kubeconfig;
   if (typeof infoText === 'string') cluster = readClusterInfoKubeconfig(infoText, 'data.kubeconfig');
   const caOverride = resolveValue(config.cluster.caCert, 'spec.cluster.caCert', env);
+  if (caOverride !== undefined) checkCACertificates(caOverride, sourceName('spec.cluster.caCert', config.cluster.caCert), 'spec.cluster.caCert');
+  else if (cluster?.certificateAuthorityData !== undefined) {
+    checkCACertificates(Buffer.from(cluster.certificateAuthorityData, 'base64').toString('utf8'), "the kube-public/cluster-info ConfigMap's certificate-authority-data", 'spec.cluster.caCert');
+  }
   if (config.cluster.server !== undefined || caOverride !== undefined) {
     const server = config.cluster.server ?? cluster?.server;
-    if (server === undefined) throw new ResourceError('missing cluster fact: the API server URL (spec.cluster.server or a kube-public/cluster-info ConfigMap)', 'spec.cluster.server');
+    if (server === undefined) throw new MissingClusterFactError('missing cluster fact: the API server URL (spec.cluster.server or a kube-public/cluster-info ConfigMap)', 'spec.cluster.server');
     const fields: Record<string, unknown> = { ...(cluster?.fields ?? {}), server };
     if (caOverride !== undefined) fields['certificate-authority-data'] = Buffer.from(caOverride, 'utf8').toString('base64');
     cluster = { server, fields, ...(typeof fields['certificate-authority-data'] === 'string' ? { certificateAuthorityData: fields['certificate-authority-data'] as string } : {}) };
   }
   if (cluster === undefined) {
-    throw new ResourceError('missing cluster fact: the API server URL; set spec.cluster.server or add the kube-public/cluster-info ConfigMap (local-config) to the inputs', 'spec.cluster.server');
+    throw new MissingClusterFactError('missing cluster fact: the API server URL; set spec.cluster.server or add the kube-public/cluster-info ConfigMap (local-config) to the inputs', 'spec.cluster.server');
   }
 
   let token = resolveValue(config.cluster.cloudInitGetterToken, 'spec.cluster.cloudInitGetterToken', env);
@@ -58,25 +68,23 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
     token = s ? secretValue(s.object, 'token') : undefined;
   }
   if (token === undefined || token === '') {
-    throw new ResourceError('missing cluster fact: the cloud-init-getter token; set spec.cluster.cloudInitGetterToken (env or file) or add the cloud-init-settings/cloud-init-getter-token Secret (local-config) to the inputs', 'spec.cluster.cloudInitGetterToken');
+    throw new MissingClusterFactError('missing cluster fact: the cloud-init-getter token; set spec.cluster.cloudInitGetterToken (env or file) or add the cloud-init-settings/cloud-init-getter-token Secret (local-config) to the inputs', 'spec.cluster.cloudInitGetterToken');
   }
 
   let kubernetesCACert = resolveValue(config.kubernetesCABundle, 'spec.kubernetesCABundle', env);
+  if (kubernetesCACert !== undefined) checkCACertificates(kubernetesCACert, sourceName('spec.kubernetesCABundle', config.kubernetesCABundle), 'spec.kubernetesCABundle');
   if (kubernetesCACert === undefined && cluster.certificateAuthorityData !== undefined) {
     kubernetesCACert = Buffer.from(cluster.certificateAuthorityData, 'base64').toString('utf8');
   }
   if (kubernetesCACert === undefined) {
-    throw new ResourceError('missing cluster fact: the Kubernetes CA certificate; set spec.kubernetesCABundle or give the cluster-info kubeconfig a certificate-authority-data', 'spec.kubernetesCABundle');
+    throw new MissingClusterFactError('missing cluster fact: the Kubernetes CA certificate; set spec.kubernetesCABundle or give the cluster-info kubeconfig a certificate-authority-data', 'spec.kubernetesCABundle');
   }
-  const hostCACert = resolveValue(config.hostCABundle, 'spec.hostCABundle', env) ?? '';
+  // An inline empty string is OSM's default: no host CA. From a file or the environment it must hold one.
+  const inlineNone = config.hostCABundle === '' || (typeof config.hostCABundle === 'object' && config.hostCABundle?.value === '');
+  const hostCACert = inlineNone ? '' : resolveValue(config.hostCABundle, 'spec.hostCABundle', env) ?? '';
+  if (!inlineNone && config.hostCABundle !== undefined) checkCACertificates(hostCACert, sourceName('spec.hostCABundle', config.hostCABundle), 'spec.hostCABundle');
+  // Checked above: cluster-info's or spec.cluster.caCert's PEM, else the Kubernetes CA.
   const apiServerCACert = cluster.certificateAuthorityData !== undefined ? Buffer.from(cluster.certificateAuthorityData, 'base64').toString('utf8') : kubernetesCACert;
-  // Nodes write this text to a file and hand it to curl (and, for edge, through a here-document).
-  if (config.pinClusterCA && !isPemCertificates(apiServerCACert)) {
-    throw new ResourceError(
-      'spec.pinClusterCA needs the API server CA as PEM certificates, but the certificate-authority-data of the cluster (spec.cluster.caCert or cluster-info) is not; fix it, or set pinClusterCA: false to fetch without verification as OSM does',
-      'spec.pinClusterCA',
-    );
-  }
 
   const fixedBootstrapToken = resolveValue(config.cluster.bootstrapToken, 'spec.cluster.bootstrapToken', env);
   const bootstrapTokenKey = resolveValue(config.cluster.bootstrapTokenKey, 'spec.cluster.bootstrapTokenKey', env);
@@ -104,8 +112,9 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
   };
 }
 
-const PEM_CERTIFICATES = /^(?:\s*-----BEGIN CERTIFICATE-----\r?\n(?:[A-Za-z0-9+/=]+\r?\n)+-----END CERTIFICATE-----)+\s*$/;
-
-export function isPemCertificates(text: string): boolean {
-  return PEM_CERTIFICATES.test(text);
+/** How an input was given, for messages: the field and, for env and file, where the value came from. */
+function sourceName(field: string, src: ValueSource | undefined): string {
+  if (typeof src === 'object' && src.file !== undefined) return `${field} (file ${src.file})`;
+  if (typeof src === 'object' && src.env !== undefined) return `${field} (env ${src.env})`;
+  return field;
 }

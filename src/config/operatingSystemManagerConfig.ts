@@ -10,6 +10,20 @@ export const CONFIG_KIND = 'OperatingSystemManager';
 /** A value inline, or read at run time from an environment variable or file. */
 export type ValueSource = string | { value?: string; env?: string; file?: string };
 
+/** A secret from the environment, a file or a key of a local-config Secret among the inputs; never inline. */
+export type SecretSource = { env: string } | { file: string } | { secretKeyRef: { namespace: string; name: string; key: string } };
+
+/** The operatingSystemSpec fields of a RHEL MachineDeployment that hold secrets. */
+export const RHEL_SUBSCRIPTION_SECRET_FIELDS = ['rhelSubscriptionManagerUser', 'rhelSubscriptionManagerPassword', 'rhsmOfflineToken', 'rhelActivationKey'] as const;
+export type RhelSubscriptionSecretField = (typeof RHEL_SUBSCRIPTION_SECRET_FIELDS)[number];
+export type RhelSubscriptionSecrets = Partial<Record<RhelSubscriptionSecretField, SecretSource>>;
+
+export interface RhelSubscriptionConfig {
+  all?: RhelSubscriptionSecrets;
+  /** Keyed `<namespace>/<name>`; an entry replaces `all`. */
+  machineDeployments?: Record<string, RhelSubscriptionSecrets>;
+}
+
 export interface ClusterFactsConfig {
   server?: string;
   caCert?: ValueSource;
@@ -43,6 +57,7 @@ export interface OsmConfig {
   kubernetesCABundle?: ValueSource;
   hostCABundle?: ValueSource;
   cluster: ClusterFactsConfig;
+  rhelSubscription: RhelSubscriptionConfig;
   artifacts: Record<string, string>;
   defaultProfiles: { defaultAnnotation: boolean; emit: boolean };
   ignitionSpec: '2.3.0' | '3.3.0';
@@ -69,6 +84,7 @@ export const DEFAULT_CONFIG: Readonly<OsmConfig> = Object.freeze({
   deviceOwnershipFromSecurityContext: false,
   overrideBootstrapKubeletAPIServer: '',
   cluster: {},
+  rhelSubscription: {},
   artifacts: {},
   defaultProfiles: { defaultAnnotation: false, emit: false },
   ignitionSpec: '2.3.0',
@@ -79,7 +95,7 @@ export const DEFAULT_CONFIG: Readonly<OsmConfig> = Object.freeze({
 
 /** Parse and validate the functionConfig. `undefined` (no config at all) means all defaults. */
 export function parseFunctionConfig(fc: unknown): OsmConfig {
-  if (fc === undefined || fc === null) return { ...DEFAULT_CONFIG, cluster: {} };
+  if (fc === undefined || fc === null) return { ...DEFAULT_CONFIG, cluster: {}, rhelSubscription: {} };
   const obj = fc as { apiVersion?: unknown; kind?: unknown; data?: unknown; spec?: unknown };
   if (obj.kind === 'ConfigMap' && obj.apiVersion === 'v1') return fromFlagConfigMap(obj.data);
   if (obj.kind !== CONFIG_KIND || obj.apiVersion !== CONFIG_API_VERSION) {
@@ -95,6 +111,7 @@ export function parseFunctionConfig(fc: unknown): OsmConfig {
     ...DEFAULT_CONFIG,
     ...spec,
     cluster: { ...(spec.cluster ?? {}) },
+    rhelSubscription: { ...(spec.rhelSubscription ?? {}) },
     defaultProfiles: { ...DEFAULT_CONFIG.defaultProfiles, ...(spec.defaultProfiles ?? {}) },
     gitops: { ...DEFAULT_CONFIG.gitops, ...(spec.gitops ?? {}) },
   } as OsmConfig;
@@ -123,8 +140,9 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
   'device-ownership-from-security-context': (c, v) => (c.deviceOwnershipFromSecurityContext = parseFlagBool(v, 'device-ownership-from-security-context')),
   'override-bootstrap-kubelet-apiserver': (c, v) => (c.overrideBootstrapKubeletAPIServer = v),
   // Upstream these two flags are file paths; so they are here.
-  'kubernetes-ca-bundle': (c, v) => (c.kubernetesCABundle = { file: v }),
-  'host-ca-bundle': (c, v) => (c.hostCABundle = { file: v }),
+  // An empty flag means none, as upstream.
+  'kubernetes-ca-bundle': (c, v) => (c.kubernetesCABundle = v === '' ? undefined : { file: v }),
+  'host-ca-bundle': (c, v) => (c.hostCABundle = v === '' ? '' : { file: v }),
   // Cluster facts (not OSM flags): `<fact>`, `<fact>-env` or `<fact>-file`.
   'cluster-server': (c, v) => (c.cluster.server = v),
   'cluster-ca-cert-file': (c, v) => (c.cluster.caCert = { file: v }),
@@ -134,6 +152,8 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
   'bootstrap-token-file': (c, v) => (c.cluster.bootstrapToken = { file: v }),
   'bootstrap-token-key-env': (c, v) => (c.cluster.bootstrapTokenKey = { env: v }),
   'bootstrap-token-key-file': (c, v) => (c.cluster.bootstrapTokenKey = { file: v }),
+  // RHEL subscription secrets for every RHEL MachineDeployment: `<operatingSystemSpec field in kebab case>-env|-file`.
+  ...rhelSubscriptionFlags(),
   'pin-cluster-ca': (c, v) => (c.pinClusterCA = parseFlagBool(v, 'pin-cluster-ca')),
   'gitops-split': (c, v) => (c.gitops = { ...c.gitops, split: parseFlagBool(v, 'gitops-split') }),
   'gitops-sync-annotations': (c, v) => {
@@ -143,8 +163,34 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
   },
 };
 
+/** The flag-style name of a RHEL subscription field: rhelSubscriptionManagerPassword -> rhel-subscription-manager-password. */
+export function rhelSubscriptionFlag(field: RhelSubscriptionSecretField): string {
+  return field.replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`);
+}
+
+function rhelSubscriptionFlags(): Record<string, (c: OsmConfig, v: string) => void> {
+  const out: Record<string, (c: OsmConfig, v: string) => void> = {};
+  for (const field of RHEL_SUBSCRIPTION_SECRET_FIELDS) {
+    const flag = rhelSubscriptionFlag(field);
+    const set = (c: OsmConfig, source: SecretSource) => (c.rhelSubscription = { ...c.rhelSubscription, all: { ...c.rhelSubscription.all, [field]: source } });
+    out[`${flag}-env`] = (c, v) => set(c, { env: v });
+    out[`${flag}-file`] = (c, v) => set(c, { file: v });
+  }
+  return out;
+}
+
+/** The ConfigMap form's keys: OSM's flag names plus our cluster facts. */
+export const FLAG_NAMES: readonly string[] = Object.keys(FLAG_KEYS);
+
+/** What a run without any config uses, said in a result so that a missing config is never silent. */
+export function noConfigNotice(): string {
+  const d = DEFAULT_CONFIG;
+  return `no function config: OSM's defaults apply (namespace ${d.namespace}, cluster DNS ${d.clusterDNS.join(',')}, ${d.containerRuntime}, ` +
+    `no proxy or registry mirrors, pinClusterCA ${d.pinClusterCA}, Ignition ${d.ignitionSpec}; cluster facts and tokens only from local-config inputs)`;
+}
+
 function fromFlagConfigMap(data: unknown): OsmConfig {
-  const config: OsmConfig = { ...DEFAULT_CONFIG, kubeletFeatureGates: { ...DEFAULT_CONFIG.kubeletFeatureGates }, cluster: {} };
+  const config: OsmConfig = { ...DEFAULT_CONFIG, kubeletFeatureGates: { ...DEFAULT_CONFIG.kubeletFeatureGates }, cluster: {}, rhelSubscription: {} };
   if (data === undefined || data === null) return config;
   if (typeof data !== 'object' || Array.isArray(data)) throw new ResourceError('ConfigMap data must be a map of strings', 'data');
   for (const [key, raw] of Object.entries(data as Record<string, unknown>)) {

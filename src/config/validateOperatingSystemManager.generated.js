@@ -5,14 +5,964 @@ const runtime_0 = runtime_0_module.default ?? runtime_0_module;
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://osm-krm.dev/schemas/v1alpha1/operatingsystemmanager.json","title":"OperatingSystemManager (osm-krm.dev/v1alpha1)","description":"functionConfig of the osm-krm function: what OSM takes as controller flags, plus the cluster facts OSM reads from the cluster.","type":"object","required":["apiVersion","kind"],"properties":{"apiVersion":{"const":"osm-krm.dev/v1alpha1"},"kind":{"const":"OperatingSystemManager"},"metadata":{"type":"object"},"spec":{"$ref":"#/definitions/spec"}},"additionalProperties":false,"definitions":{"valueSource":{"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]},"spec":{"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"pinClusterCA":{"type":"boolean","description":"Verify the API server against the cluster CA where a profile fetches from it with `curl -k`: the flag becomes `--cacert /etc/osm-krm/cluster-ca.crt` and that file is added to the same config. Default true; false reproduces OSM byte for byte."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated Secrets and OSCs so Argo CD (Force=true,Replace=true) and/or Flux (force: enabled) re-create them when they change."}}},"templateLimits":{"type":"object","additionalProperties":false,"description":"Bounds for executing OSP templates (defaults: depth 1000, 16 MiB output, 1,000,000 range iterations, 10,000,000 steps).","properties":{"maxDepth":{"type":"integer","minimum":1,"maximum":1000},"maxOutputBytes":{"type":"integer","minimum":1},"maxRangeIterations":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1}}}}}}};
-const schema12 = {"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"pinClusterCA":{"type":"boolean","description":"Verify the API server against the cluster CA where a profile fetches from it with `curl -k`: the flag becomes `--cacert /etc/osm-krm/cluster-ca.crt` and that file is added to the same config. Default true; false reproduces OSM byte for byte."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated Secrets and OSCs so Argo CD (Force=true,Replace=true) and/or Flux (force: enabled) re-create them when they change."}}},"templateLimits":{"type":"object","additionalProperties":false,"description":"Bounds for executing OSP templates (defaults: depth 1000, 16 MiB output, 1,000,000 range iterations, 10,000,000 steps).","properties":{"maxDepth":{"type":"integer","minimum":1,"maximum":1000},"maxOutputBytes":{"type":"integer","minimum":1},"maxRangeIterations":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1}}}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://osm-krm.dev/schemas/v1alpha1/operatingsystemmanager.json","title":"OperatingSystemManager (osm-krm.dev/v1alpha1)","description":"functionConfig of the osm-krm function: what OSM takes as controller flags, plus the cluster facts OSM reads from the cluster.","type":"object","required":["apiVersion","kind"],"properties":{"apiVersion":{"const":"osm-krm.dev/v1alpha1"},"kind":{"const":"OperatingSystemManager"},"metadata":{"type":"object"},"spec":{"$ref":"#/definitions/spec"}},"additionalProperties":false,"definitions":{"valueSource":{"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]},"secretSource":{"description":"A secret read at run time, never given inline: from an environment variable, a file, or a key of a local-config Secret among the inputs.","type":"object","properties":{"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."},"secretKeyRef":{"type":"object","additionalProperties":false,"required":["namespace","name","key"],"properties":{"namespace":{"type":"string","pattern":"."},"name":{"type":"string","pattern":"."},"key":{"type":"string","pattern":"."}}}},"additionalProperties":false,"minProperties":1,"maxProperties":1},"rhelSubscriptionSecrets":{"description":"RHEL subscription secrets, named like the operatingSystemSpec fields they fill in.","type":"object","additionalProperties":false,"properties":{"rhelSubscriptionManagerUser":{"$ref":"#/definitions/secretSource"},"rhelSubscriptionManagerPassword":{"$ref":"#/definitions/secretSource"},"rhsmOfflineToken":{"$ref":"#/definitions/secretSource"},"rhelActivationKey":{"$ref":"#/definitions/secretSource"}}},"spec":{"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets."}}},"rhelSubscription":{"type":"object","additionalProperties":false,"description":"RHEL subscription secrets injected at render time into the operatingSystemSpec of RHEL MachineDeployments (the generated copy that is applied, and the user-data), so Git never holds them.","properties":{"all":{"$ref":"#/definitions/rhelSubscriptionSecrets","description":"For every rendered RHEL MachineDeployment without an entry of its own."},"machineDeployments":{"type":"object","propertyNames":{"pattern":"^[^/]+/[^/]+$"},"additionalProperties":{"$ref":"#/definitions/rhelSubscriptionSecrets"},"description":"Per MachineDeployment, keyed <namespace>/<name>; an entry replaces `all` (an empty entry: none)."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"pinClusterCA":{"type":"boolean","description":"Verify the API server against the cluster CA where a profile fetches from it with `curl -k`: the flag becomes `--cacert /etc/osm-krm/cluster-ca.crt` and that file is added to the same config. Default true; false reproduces OSM byte for byte."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated Secrets and OSCs so Argo CD (Force=true,Replace=true) and/or Flux (force: enabled) re-create them when they change."}}},"templateLimits":{"type":"object","additionalProperties":false,"description":"Bounds for executing OSP templates (defaults: depth 1000, 16 MiB output, 1,000,000 range iterations, 10,000,000 steps).","properties":{"maxDepth":{"type":"integer","minimum":1,"maximum":1000},"maxOutputBytes":{"type":"integer","minimum":1},"maxRangeIterations":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1}}}}}}};
+const schema12 = {"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets."}}},"rhelSubscription":{"type":"object","additionalProperties":false,"description":"RHEL subscription secrets injected at render time into the operatingSystemSpec of RHEL MachineDeployments (the generated copy that is applied, and the user-data), so Git never holds them.","properties":{"all":{"$ref":"#/definitions/rhelSubscriptionSecrets","description":"For every rendered RHEL MachineDeployment without an entry of its own."},"machineDeployments":{"type":"object","propertyNames":{"pattern":"^[^/]+/[^/]+$"},"additionalProperties":{"$ref":"#/definitions/rhelSubscriptionSecrets"},"description":"Per MachineDeployment, keyed <namespace>/<name>; an entry replaces `all` (an empty entry: none)."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"pinClusterCA":{"type":"boolean","description":"Verify the API server against the cluster CA where a profile fetches from it with `curl -k`: the flag becomes `--cacert /etc/osm-krm/cluster-ca.crt` and that file is added to the same config. Default true; false reproduces OSM byte for byte."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated Secrets and OSCs so Argo CD (Force=true,Replace=true) and/or Flux (force: enabled) re-create them when they change."}}},"templateLimits":{"type":"object","additionalProperties":false,"description":"Bounds for executing OSP templates (defaults: depth 1000, 16 MiB output, 1,000,000 range iterations, 10,000,000 steps).","properties":{"maxDepth":{"type":"integer","minimum":1,"maximum":1000},"maxOutputBytes":{"type":"integer","minimum":1},"maxRangeIterations":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1}}}}};
 const schema13 = {"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]};
 const func2 = Object.prototype.hasOwnProperty;
 const func0 = runtime_0;
 const pattern0 = new RegExp(".", "u");
 const pattern1 = new RegExp("^[^/]+/[^/]+$", "u");
 const pattern14 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$", "u");
+const schema19 = {"description":"RHEL subscription secrets, named like the operatingSystemSpec fields they fill in.","type":"object","additionalProperties":false,"properties":{"rhelSubscriptionManagerUser":{"$ref":"#/definitions/secretSource"},"rhelSubscriptionManagerPassword":{"$ref":"#/definitions/secretSource"},"rhsmOfflineToken":{"$ref":"#/definitions/secretSource"},"rhelActivationKey":{"$ref":"#/definitions/secretSource"}}};
+const schema20 = {"description":"A secret read at run time, never given inline: from an environment variable, a file, or a key of a local-config Secret among the inputs.","type":"object","properties":{"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."},"secretKeyRef":{"type":"object","additionalProperties":false,"required":["namespace","name","key"],"properties":{"namespace":{"type":"string","pattern":"."},"name":{"type":"string","pattern":"."},"key":{"type":"string","pattern":"."}}}},"additionalProperties":false,"minProperties":1,"maxProperties":1};
+
+function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((((key0 === "rhelSubscriptionManagerUser") || (key0 === "rhelSubscriptionManagerPassword")) || (key0 === "rhsmOfflineToken")) || (key0 === "rhelActivationKey"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.rhelSubscriptionManagerUser !== undefined){
+let data0 = data.rhelSubscriptionManagerUser;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(Object.keys(data0).length > 1){
+const err1 = {instancePath:instancePath+"/rhelSubscriptionManagerUser",schemaPath:"#/definitions/secretSource/maxProperties",keyword:"maxProperties",params:{limit: 1},message:"must NOT have more than 1 properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(Object.keys(data0).length < 1){
+const err2 = {instancePath:instancePath+"/rhelSubscriptionManagerUser",schemaPath:"#/definitions/secretSource/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((key1 === "env") || (key1 === "file")) || (key1 === "secretKeyRef"))){
+const err3 = {instancePath:instancePath+"/rhelSubscriptionManagerUser",schemaPath:"#/definitions/secretSource/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.env !== undefined){
+let data1 = data0.env;
+if(typeof data1 === "string"){
+if(!pattern0.test(data1)){
+const err4 = {instancePath:instancePath+"/rhelSubscriptionManagerUser/env",schemaPath:"#/definitions/secretSource/properties/env/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/rhelSubscriptionManagerUser/env",schemaPath:"#/definitions/secretSource/properties/env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data0.file !== undefined){
+let data2 = data0.file;
+if(typeof data2 === "string"){
+if(!pattern0.test(data2)){
+const err6 = {instancePath:instancePath+"/rhelSubscriptionManagerUser/file",schemaPath:"#/definitions/secretSource/properties/file/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/rhelSubscriptionManagerUser/file",schemaPath:"#/definitions/secretSource/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data0.secretKeyRef !== undefined){
+let data3 = data0.secretKeyRef;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.namespace === undefined){
+const err8 = {instancePath:instancePath+"/rhelSubscriptionManagerUser/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "namespace"},message:"must have required property '"+"namespace"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data3.name === undefined){
+const err9 = {instancePath:instancePath+"/rhelSubscriptionManagerUser/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data3.key === undefined){
+const err10 = {instancePath:instancePath+"/rhelSubscriptionManagerUser/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+for(const key2 in data3){
+if(!(((key2 === "namespace") || (key2 === "name")) || (key2 === "key"))){
+const err11 = {instancePath:instancePath+"/rhelSubscriptionManagerUser/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data3.namespace !== undefined){
+let data4 = data3.namespace;
+if(typeof data4 === "string"){
+if(!pattern0.test(data4)){
+const err12 = {instancePath:instancePath+"/rhelSubscriptionManagerUser/secretKeyRef/namespace",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/namespace/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/rhelSubscriptionManagerUser/secretKeyRef/namespace",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data3.name !== undefined){
+let data5 = data3.name;
+if(typeof data5 === "string"){
+if(!pattern0.test(data5)){
+const err14 = {instancePath:instancePath+"/rhelSubscriptionManagerUser/secretKeyRef/name",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/name/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/rhelSubscriptionManagerUser/secretKeyRef/name",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data3.key !== undefined){
+let data6 = data3.key;
+if(typeof data6 === "string"){
+if(!pattern0.test(data6)){
+const err16 = {instancePath:instancePath+"/rhelSubscriptionManagerUser/secretKeyRef/key",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/key/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/rhelSubscriptionManagerUser/secretKeyRef/key",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/rhelSubscriptionManagerUser/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/rhelSubscriptionManagerUser",schemaPath:"#/definitions/secretSource/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.rhelSubscriptionManagerPassword !== undefined){
+let data7 = data.rhelSubscriptionManagerPassword;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(Object.keys(data7).length > 1){
+const err20 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword",schemaPath:"#/definitions/secretSource/maxProperties",keyword:"maxProperties",params:{limit: 1},message:"must NOT have more than 1 properties"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(Object.keys(data7).length < 1){
+const err21 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword",schemaPath:"#/definitions/secretSource/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+for(const key3 in data7){
+if(!(((key3 === "env") || (key3 === "file")) || (key3 === "secretKeyRef"))){
+const err22 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword",schemaPath:"#/definitions/secretSource/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data7.env !== undefined){
+let data8 = data7.env;
+if(typeof data8 === "string"){
+if(!pattern0.test(data8)){
+const err23 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword/env",schemaPath:"#/definitions/secretSource/properties/env/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword/env",schemaPath:"#/definitions/secretSource/properties/env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data7.file !== undefined){
+let data9 = data7.file;
+if(typeof data9 === "string"){
+if(!pattern0.test(data9)){
+const err25 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword/file",schemaPath:"#/definitions/secretSource/properties/file/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword/file",schemaPath:"#/definitions/secretSource/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data7.secretKeyRef !== undefined){
+let data10 = data7.secretKeyRef;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.namespace === undefined){
+const err27 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "namespace"},message:"must have required property '"+"namespace"+"'"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data10.name === undefined){
+const err28 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data10.key === undefined){
+const err29 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+for(const key4 in data10){
+if(!(((key4 === "namespace") || (key4 === "name")) || (key4 === "key"))){
+const err30 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data10.namespace !== undefined){
+let data11 = data10.namespace;
+if(typeof data11 === "string"){
+if(!pattern0.test(data11)){
+const err31 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword/secretKeyRef/namespace",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/namespace/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword/secretKeyRef/namespace",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data10.name !== undefined){
+let data12 = data10.name;
+if(typeof data12 === "string"){
+if(!pattern0.test(data12)){
+const err33 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword/secretKeyRef/name",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/name/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword/secretKeyRef/name",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data10.key !== undefined){
+let data13 = data10.key;
+if(typeof data13 === "string"){
+if(!pattern0.test(data13)){
+const err35 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword/secretKeyRef/key",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/key/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword/secretKeyRef/key",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/rhelSubscriptionManagerPassword",schemaPath:"#/definitions/secretSource/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.rhsmOfflineToken !== undefined){
+let data14 = data.rhsmOfflineToken;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(Object.keys(data14).length > 1){
+const err39 = {instancePath:instancePath+"/rhsmOfflineToken",schemaPath:"#/definitions/secretSource/maxProperties",keyword:"maxProperties",params:{limit: 1},message:"must NOT have more than 1 properties"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(Object.keys(data14).length < 1){
+const err40 = {instancePath:instancePath+"/rhsmOfflineToken",schemaPath:"#/definitions/secretSource/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+for(const key5 in data14){
+if(!(((key5 === "env") || (key5 === "file")) || (key5 === "secretKeyRef"))){
+const err41 = {instancePath:instancePath+"/rhsmOfflineToken",schemaPath:"#/definitions/secretSource/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data14.env !== undefined){
+let data15 = data14.env;
+if(typeof data15 === "string"){
+if(!pattern0.test(data15)){
+const err42 = {instancePath:instancePath+"/rhsmOfflineToken/env",schemaPath:"#/definitions/secretSource/properties/env/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/rhsmOfflineToken/env",schemaPath:"#/definitions/secretSource/properties/env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data14.file !== undefined){
+let data16 = data14.file;
+if(typeof data16 === "string"){
+if(!pattern0.test(data16)){
+const err44 = {instancePath:instancePath+"/rhsmOfflineToken/file",schemaPath:"#/definitions/secretSource/properties/file/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/rhsmOfflineToken/file",schemaPath:"#/definitions/secretSource/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data14.secretKeyRef !== undefined){
+let data17 = data14.secretKeyRef;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.namespace === undefined){
+const err46 = {instancePath:instancePath+"/rhsmOfflineToken/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "namespace"},message:"must have required property '"+"namespace"+"'"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(data17.name === undefined){
+const err47 = {instancePath:instancePath+"/rhsmOfflineToken/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(data17.key === undefined){
+const err48 = {instancePath:instancePath+"/rhsmOfflineToken/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+for(const key6 in data17){
+if(!(((key6 === "namespace") || (key6 === "name")) || (key6 === "key"))){
+const err49 = {instancePath:instancePath+"/rhsmOfflineToken/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data17.namespace !== undefined){
+let data18 = data17.namespace;
+if(typeof data18 === "string"){
+if(!pattern0.test(data18)){
+const err50 = {instancePath:instancePath+"/rhsmOfflineToken/secretKeyRef/namespace",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/namespace/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/rhsmOfflineToken/secretKeyRef/namespace",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data17.name !== undefined){
+let data19 = data17.name;
+if(typeof data19 === "string"){
+if(!pattern0.test(data19)){
+const err52 = {instancePath:instancePath+"/rhsmOfflineToken/secretKeyRef/name",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/name/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/rhsmOfflineToken/secretKeyRef/name",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data17.key !== undefined){
+let data20 = data17.key;
+if(typeof data20 === "string"){
+if(!pattern0.test(data20)){
+const err54 = {instancePath:instancePath+"/rhsmOfflineToken/secretKeyRef/key",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/key/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/rhsmOfflineToken/secretKeyRef/key",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/rhsmOfflineToken/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/rhsmOfflineToken",schemaPath:"#/definitions/secretSource/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data.rhelActivationKey !== undefined){
+let data21 = data.rhelActivationKey;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(Object.keys(data21).length > 1){
+const err58 = {instancePath:instancePath+"/rhelActivationKey",schemaPath:"#/definitions/secretSource/maxProperties",keyword:"maxProperties",params:{limit: 1},message:"must NOT have more than 1 properties"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if(Object.keys(data21).length < 1){
+const err59 = {instancePath:instancePath+"/rhelActivationKey",schemaPath:"#/definitions/secretSource/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+for(const key7 in data21){
+if(!(((key7 === "env") || (key7 === "file")) || (key7 === "secretKeyRef"))){
+const err60 = {instancePath:instancePath+"/rhelActivationKey",schemaPath:"#/definitions/secretSource/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data21.env !== undefined){
+let data22 = data21.env;
+if(typeof data22 === "string"){
+if(!pattern0.test(data22)){
+const err61 = {instancePath:instancePath+"/rhelActivationKey/env",schemaPath:"#/definitions/secretSource/properties/env/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/rhelActivationKey/env",schemaPath:"#/definitions/secretSource/properties/env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data21.file !== undefined){
+let data23 = data21.file;
+if(typeof data23 === "string"){
+if(!pattern0.test(data23)){
+const err63 = {instancePath:instancePath+"/rhelActivationKey/file",schemaPath:"#/definitions/secretSource/properties/file/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/rhelActivationKey/file",schemaPath:"#/definitions/secretSource/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+if(data21.secretKeyRef !== undefined){
+let data24 = data21.secretKeyRef;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.namespace === undefined){
+const err65 = {instancePath:instancePath+"/rhelActivationKey/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "namespace"},message:"must have required property '"+"namespace"+"'"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(data24.name === undefined){
+const err66 = {instancePath:instancePath+"/rhelActivationKey/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if(data24.key === undefined){
+const err67 = {instancePath:instancePath+"/rhelActivationKey/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+for(const key8 in data24){
+if(!(((key8 === "namespace") || (key8 === "name")) || (key8 === "key"))){
+const err68 = {instancePath:instancePath+"/rhelActivationKey/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data24.namespace !== undefined){
+let data25 = data24.namespace;
+if(typeof data25 === "string"){
+if(!pattern0.test(data25)){
+const err69 = {instancePath:instancePath+"/rhelActivationKey/secretKeyRef/namespace",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/namespace/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/rhelActivationKey/secretKeyRef/namespace",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/namespace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data24.name !== undefined){
+let data26 = data24.name;
+if(typeof data26 === "string"){
+if(!pattern0.test(data26)){
+const err71 = {instancePath:instancePath+"/rhelActivationKey/secretKeyRef/name",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/name/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/rhelActivationKey/secretKeyRef/name",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data24.key !== undefined){
+let data27 = data24.key;
+if(typeof data27 === "string"){
+if(!pattern0.test(data27)){
+const err73 = {instancePath:instancePath+"/rhelActivationKey/secretKeyRef/key",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/key/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/rhelActivationKey/secretKeyRef/key",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/rhelActivationKey/secretKeyRef",schemaPath:"#/definitions/secretSource/properties/secretKeyRef/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/rhelActivationKey",schemaPath:"#/definitions/secretSource/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+else {
+const err77 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+validate12.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1345,12 +2295,12 @@ vErrors.push(err93);
 errors++;
 }
 }
-if(data.artifacts !== undefined){
-let data47 = data.artifacts;
+if(data.rhelSubscription !== undefined){
+let data47 = data.rhelSubscription;
 if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
 for(const key9 in data47){
-if(typeof data47[key9] !== "string"){
-const err94 = {instancePath:instancePath+"/artifacts/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/artifacts/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!((key9 === "all") || (key9 === "machineDeployments"))){
+const err94 = {instancePath:instancePath+"/rhelSubscription",schemaPath:"#/properties/rhelSubscription/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1360,9 +2310,20 @@ vErrors.push(err94);
 errors++;
 }
 }
+if(data47.all !== undefined){
+if(!(validate12(data47.all, {instancePath:instancePath+"/rhelSubscription/all",parentData:data47,parentDataProperty:"all",rootData}))){
+vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+errors = vErrors.length;
 }
-else {
-const err95 = {instancePath:instancePath+"/artifacts",schemaPath:"#/properties/artifacts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+if(data47.machineDeployments !== undefined){
+let data49 = data47.machineDeployments;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+for(const key10 in data49){
+const _errs139 = errors;
+if(typeof key10 === "string"){
+if(!pattern1.test(key10)){
+const err95 = {instancePath:instancePath+"/rhelSubscription/machineDeployments",schemaPath:"#/properties/rhelSubscription/properties/machineDeployments/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^/]+/[^/]+$"},message:"must match pattern \""+"^[^/]+/[^/]+$"+"\"",propertyName:key10};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1372,12 +2333,9 @@ vErrors.push(err95);
 errors++;
 }
 }
-if(data.defaultProfiles !== undefined){
-let data49 = data.defaultProfiles;
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-for(const key10 in data49){
-if(!((key10 === "defaultAnnotation") || (key10 === "emit"))){
-const err96 = {instancePath:instancePath+"/defaultProfiles",schemaPath:"#/properties/defaultProfiles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+var valid30 = _errs139 === errors;
+if(!valid30){
+const err96 = {instancePath:instancePath+"/rhelSubscription/machineDeployments",schemaPath:"#/properties/rhelSubscription/properties/machineDeployments/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1387,9 +2345,15 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data49.defaultAnnotation !== undefined){
-if(typeof data49.defaultAnnotation !== "boolean"){
-const err97 = {instancePath:instancePath+"/defaultProfiles/defaultAnnotation",schemaPath:"#/properties/defaultProfiles/properties/defaultAnnotation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+for(const key11 in data49){
+if(!(validate12(data49[key11], {instancePath:instancePath+"/rhelSubscription/machineDeployments/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data49,parentDataProperty:key11,rootData}))){
+vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/rhelSubscription/machineDeployments",schemaPath:"#/properties/rhelSubscription/properties/machineDeployments/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1399,9 +2363,9 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(data49.emit !== undefined){
-if(typeof data49.emit !== "boolean"){
-const err98 = {instancePath:instancePath+"/defaultProfiles/emit",schemaPath:"#/properties/defaultProfiles/properties/emit/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err98 = {instancePath:instancePath+"/rhelSubscription",schemaPath:"#/properties/rhelSubscription/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1411,9 +2375,12 @@ vErrors.push(err98);
 errors++;
 }
 }
-}
-else {
-const err99 = {instancePath:instancePath+"/defaultProfiles",schemaPath:"#/properties/defaultProfiles/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.artifacts !== undefined){
+let data51 = data.artifacts;
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+for(const key12 in data51){
+if(typeof data51[key12] !== "string"){
+const err99 = {instancePath:instancePath+"/artifacts/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/artifacts/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1423,10 +2390,9 @@ vErrors.push(err99);
 errors++;
 }
 }
-if(data.ignitionSpec !== undefined){
-let data52 = data.ignitionSpec;
-if(!((data52 === "2.3.0") || (data52 === "3.3.0"))){
-const err100 = {instancePath:instancePath+"/ignitionSpec",schemaPath:"#/properties/ignitionSpec/enum",keyword:"enum",params:{allowedValues: schema12.properties.ignitionSpec.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err100 = {instancePath:instancePath+"/artifacts",schemaPath:"#/properties/artifacts/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1436,9 +2402,12 @@ vErrors.push(err100);
 errors++;
 }
 }
-if(data.pinClusterCA !== undefined){
-if(typeof data.pinClusterCA !== "boolean"){
-const err101 = {instancePath:instancePath+"/pinClusterCA",schemaPath:"#/properties/pinClusterCA/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.defaultProfiles !== undefined){
+let data53 = data.defaultProfiles;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+for(const key13 in data53){
+if(!((key13 === "defaultAnnotation") || (key13 === "emit"))){
+const err101 = {instancePath:instancePath+"/defaultProfiles",schemaPath:"#/properties/defaultProfiles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1448,12 +2417,9 @@ vErrors.push(err101);
 errors++;
 }
 }
-if(data.gitops !== undefined){
-let data54 = data.gitops;
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-for(const key11 in data54){
-if(!((key11 === "split") || (key11 === "syncAnnotations"))){
-const err102 = {instancePath:instancePath+"/gitops",schemaPath:"#/properties/gitops/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(data53.defaultAnnotation !== undefined){
+if(typeof data53.defaultAnnotation !== "boolean"){
+const err102 = {instancePath:instancePath+"/defaultProfiles/defaultAnnotation",schemaPath:"#/properties/defaultProfiles/properties/defaultAnnotation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1463,9 +2429,9 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data54.split !== undefined){
-if(typeof data54.split !== "boolean"){
-const err103 = {instancePath:instancePath+"/gitops/split",schemaPath:"#/properties/gitops/properties/split/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data53.emit !== undefined){
+if(typeof data53.emit !== "boolean"){
+const err103 = {instancePath:instancePath+"/defaultProfiles/emit",schemaPath:"#/properties/defaultProfiles/properties/emit/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1475,14 +2441,9 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(data54.syncAnnotations !== undefined){
-let data56 = data54.syncAnnotations;
-if(Array.isArray(data56)){
-const len4 = data56.length;
-for(let i4=0; i4<len4; i4++){
-let data57 = data56[i4];
-if(!((data57 === "argocd") || (data57 === "flux"))){
-const err104 = {instancePath:instancePath+"/gitops/syncAnnotations/" + i4,schemaPath:"#/properties/gitops/properties/syncAnnotations/items/enum",keyword:"enum",params:{allowedValues: schema12.properties.gitops.properties.syncAnnotations.items.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err104 = {instancePath:instancePath+"/defaultProfiles",schemaPath:"#/properties/defaultProfiles/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1492,14 +2453,10 @@ vErrors.push(err104);
 errors++;
 }
 }
-let i5 = data56.length;
-let j0;
-if(i5 > 1){
-outer0:
-for(;i5--;){
-for(j0 = i5; j0--;){
-if(func0(data56[i5], data56[j0])){
-const err105 = {instancePath:instancePath+"/gitops/syncAnnotations",schemaPath:"#/properties/gitops/properties/syncAnnotations/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i5+" are identical)"};
+if(data.ignitionSpec !== undefined){
+let data56 = data.ignitionSpec;
+if(!((data56 === "2.3.0") || (data56 === "3.3.0"))){
+const err105 = {instancePath:instancePath+"/ignitionSpec",schemaPath:"#/properties/ignitionSpec/enum",keyword:"enum",params:{allowedValues: schema12.properties.ignitionSpec.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1507,14 +2464,11 @@ else {
 vErrors.push(err105);
 }
 errors++;
-break outer0;
 }
 }
-}
-}
-}
-else {
-const err106 = {instancePath:instancePath+"/gitops/syncAnnotations",schemaPath:"#/properties/gitops/properties/syncAnnotations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.pinClusterCA !== undefined){
+if(typeof data.pinClusterCA !== "boolean"){
+const err106 = {instancePath:instancePath+"/pinClusterCA",schemaPath:"#/properties/pinClusterCA/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1524,9 +2478,12 @@ vErrors.push(err106);
 errors++;
 }
 }
-}
-else {
-const err107 = {instancePath:instancePath+"/gitops",schemaPath:"#/properties/gitops/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.gitops !== undefined){
+let data58 = data.gitops;
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+for(const key14 in data58){
+if(!((key14 === "split") || (key14 === "syncAnnotations"))){
+const err107 = {instancePath:instancePath+"/gitops",schemaPath:"#/properties/gitops/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1536,12 +2493,9 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data.templateLimits !== undefined){
-let data58 = data.templateLimits;
-if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
-for(const key12 in data58){
-if(!((((key12 === "maxDepth") || (key12 === "maxOutputBytes")) || (key12 === "maxRangeIterations")) || (key12 === "maxSteps"))){
-const err108 = {instancePath:instancePath+"/templateLimits",schemaPath:"#/properties/templateLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+if(data58.split !== undefined){
+if(typeof data58.split !== "boolean"){
+const err108 = {instancePath:instancePath+"/gitops/split",schemaPath:"#/properties/gitops/properties/split/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1551,10 +2505,14 @@ vErrors.push(err108);
 errors++;
 }
 }
-if(data58.maxDepth !== undefined){
-let data59 = data58.maxDepth;
-if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
-const err109 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data58.syncAnnotations !== undefined){
+let data60 = data58.syncAnnotations;
+if(Array.isArray(data60)){
+const len4 = data60.length;
+for(let i4=0; i4<len4; i4++){
+let data61 = data60[i4];
+if(!((data61 === "argocd") || (data61 === "flux"))){
+const err109 = {instancePath:instancePath+"/gitops/syncAnnotations/" + i4,schemaPath:"#/properties/gitops/properties/syncAnnotations/items/enum",keyword:"enum",params:{allowedValues: schema12.properties.gitops.properties.syncAnnotations.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1563,9 +2521,15 @@ vErrors.push(err109);
 }
 errors++;
 }
-if((typeof data59 == "number") && (isFinite(data59))){
-if(data59 > 1000 || isNaN(data59)){
-const err110 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+}
+let i5 = data60.length;
+let j0;
+if(i5 > 1){
+outer0:
+for(;i5--;){
+for(j0 = i5; j0--;){
+if(func0(data60[i5], data60[j0])){
+const err110 = {instancePath:instancePath+"/gitops/syncAnnotations",schemaPath:"#/properties/gitops/properties/syncAnnotations/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i5+" are identical)"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1573,9 +2537,14 @@ else {
 vErrors.push(err110);
 }
 errors++;
+break outer0;
 }
-if(data59 < 1 || isNaN(data59)){
-const err111 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+}
+}
+else {
+const err111 = {instancePath:instancePath+"/gitops/syncAnnotations",schemaPath:"#/properties/gitops/properties/syncAnnotations/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1586,10 +2555,8 @@ errors++;
 }
 }
 }
-if(data58.maxOutputBytes !== undefined){
-let data60 = data58.maxOutputBytes;
-if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
-const err112 = {instancePath:instancePath+"/templateLimits/maxOutputBytes",schemaPath:"#/properties/templateLimits/properties/maxOutputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err112 = {instancePath:instancePath+"/gitops",schemaPath:"#/properties/gitops/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1598,9 +2565,13 @@ vErrors.push(err112);
 }
 errors++;
 }
-if((typeof data60 == "number") && (isFinite(data60))){
-if(data60 < 1 || isNaN(data60)){
-const err113 = {instancePath:instancePath+"/templateLimits/maxOutputBytes",schemaPath:"#/properties/templateLimits/properties/maxOutputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.templateLimits !== undefined){
+let data62 = data.templateLimits;
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+for(const key15 in data62){
+if(!((((key15 === "maxDepth") || (key15 === "maxOutputBytes")) || (key15 === "maxRangeIterations")) || (key15 === "maxSteps"))){
+const err113 = {instancePath:instancePath+"/templateLimits",schemaPath:"#/properties/templateLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1610,11 +2581,10 @@ vErrors.push(err113);
 errors++;
 }
 }
-}
-if(data58.maxRangeIterations !== undefined){
-let data61 = data58.maxRangeIterations;
-if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
-const err114 = {instancePath:instancePath+"/templateLimits/maxRangeIterations",schemaPath:"#/properties/templateLimits/properties/maxRangeIterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data62.maxDepth !== undefined){
+let data63 = data62.maxDepth;
+if(!(((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63))) && (isFinite(data63)))){
+const err114 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1623,9 +2593,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-if((typeof data61 == "number") && (isFinite(data61))){
-if(data61 < 1 || isNaN(data61)){
-const err115 = {instancePath:instancePath+"/templateLimits/maxRangeIterations",schemaPath:"#/properties/templateLimits/properties/maxRangeIterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data63 == "number") && (isFinite(data63))){
+if(data63 > 1000 || isNaN(data63)){
+const err115 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1634,12 +2604,8 @@ vErrors.push(err115);
 }
 errors++;
 }
-}
-}
-if(data58.maxSteps !== undefined){
-let data62 = data58.maxSteps;
-if(!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))){
-const err116 = {instancePath:instancePath+"/templateLimits/maxSteps",schemaPath:"#/properties/templateLimits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data63 < 1 || isNaN(data63)){
+const err116 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1648,9 +2614,12 @@ vErrors.push(err116);
 }
 errors++;
 }
-if((typeof data62 == "number") && (isFinite(data62))){
-if(data62 < 1 || isNaN(data62)){
-const err117 = {instancePath:instancePath+"/templateLimits/maxSteps",schemaPath:"#/properties/templateLimits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data62.maxOutputBytes !== undefined){
+let data64 = data62.maxOutputBytes;
+if(!(((typeof data64 == "number") && (!(data64 % 1) && !isNaN(data64))) && (isFinite(data64)))){
+const err117 = {instancePath:instancePath+"/templateLimits/maxOutputBytes",schemaPath:"#/properties/templateLimits/properties/maxOutputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1659,11 +2628,9 @@ vErrors.push(err117);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err118 = {instancePath:instancePath+"/templateLimits",schemaPath:"#/properties/templateLimits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data64 == "number") && (isFinite(data64))){
+if(data64 < 1 || isNaN(data64)){
+const err118 = {instancePath:instancePath+"/templateLimits/maxOutputBytes",schemaPath:"#/properties/templateLimits/properties/maxOutputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1674,13 +2641,76 @@ errors++;
 }
 }
 }
-else {
-const err119 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data62.maxRangeIterations !== undefined){
+let data65 = data62.maxRangeIterations;
+if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
+const err119 = {instancePath:instancePath+"/templateLimits/maxRangeIterations",schemaPath:"#/properties/templateLimits/properties/maxRangeIterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err119];
 }
 else {
 vErrors.push(err119);
+}
+errors++;
+}
+if((typeof data65 == "number") && (isFinite(data65))){
+if(data65 < 1 || isNaN(data65)){
+const err120 = {instancePath:instancePath+"/templateLimits/maxRangeIterations",schemaPath:"#/properties/templateLimits/properties/maxRangeIterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+}
+if(data62.maxSteps !== undefined){
+let data66 = data62.maxSteps;
+if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
+const err121 = {instancePath:instancePath+"/templateLimits/maxSteps",schemaPath:"#/properties/templateLimits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+if((typeof data66 == "number") && (isFinite(data66))){
+if(data66 < 1 || isNaN(data66)){
+const err122 = {instancePath:instancePath+"/templateLimits/maxSteps",schemaPath:"#/properties/templateLimits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err123 = {instancePath:instancePath+"/templateLimits",schemaPath:"#/properties/templateLimits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+}
+else {
+const err124 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
 }
 errors++;
 }

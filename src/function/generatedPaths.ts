@@ -9,9 +9,12 @@ export const GENERATED_PATH_PREFIX = 'osm-generated/';
 const PATH = 'internal.config.kubernetes.io/path';
 const LEGACY_PATH = 'config.kubernetes.io/path';
 
-/** With the management/worker split, OSCs, OSPs and our state go to management/, Secrets to worker/. */
+/**
+ * With the management/worker split, OSCs, OSPs and our state go to management/, Secrets (and MachineDeployments
+ * with injected secrets, which machine-controller reads in the worker cluster) to worker/.
+ */
 export function outputSet(obj: KrmObject): 'management' | 'worker' {
-  return obj.kind === 'Secret' ? 'worker' : 'management';
+  return obj.kind === 'Secret' || obj.kind === 'MachineDeployment' ? 'worker' : 'management';
 }
 
 export function generatedPath(md: MachineDeployment, obj: KrmObject, split: boolean): string {

@@ -2,11 +2,11 @@
 // parse config -> classify items -> collect cluster facts -> per MachineDeployment: select OSP, decide the
 // revision, render, emit -> check name collisions -> output (+ the render state for the next run).
 // Any error: no generated output, every input item kept as it was.
-import { parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
-import { collectClusterFacts } from '../cluster/clusterFacts.ts';
+import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
+import { collectClusterFacts, MissingClusterFactError } from '../cluster/clusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { generatedEntry, type InputItem, type KrmObject, type OutputList, type ResourceList } from '../io/resourceList.ts';
-import { MD_API_VERSION, OSP_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
+import { MD_API_VERSION, OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
 import { validateMachineDeploymentValues } from '../machineDeployment/validateValues.ts';
 import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
@@ -19,20 +19,26 @@ import type { OperatingSystemProfileSpec } from '../model/operatingSystemProfile
 import { osmTemplateFuncs } from '../template/sprig/index.ts';
 import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
 import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
-import { emptyState, isStateObject, readState, stateKey, stateObject, STATE_PATH, type MachineDeploymentState, type RenderState } from '../gitops/renderState.ts';
+import { emptyState, isStateObject, readState, stateKey, stateObject, STATE_NAME, STATE_PATH, type MachineDeploymentState, type RenderState } from '../gitops/renderState.ts';
 import { syncAnnotations } from '../gitops/syncAnnotations.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
 import { ResourceError, type Result } from './results.ts';
 import { fileOf, refOf, toResult } from './resultFor.ts';
 import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
 import { compareItems, identityOf } from './itemOrder.ts';
+import { kustomize4Hint } from './kustomizeInputs.ts';
 import { registerInputSecrets, SecretRegistry } from './redactSecrets.ts';
+import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
+import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInjection.ts';
+import { LOCAL_CONFIG_ANNOTATION, isLocalConfig } from '../io/localConfig.ts';
 
 interface Classified {
   kept: InputItem[];
   profiles: Map<string, ProfileEntry>;
   machineDeployments: Array<{ item: InputItem; md: MachineDeployment }>;
   previousState: RenderState;
+  /** Profiles (namespace/name) whose item had an error: their MachineDeployments are not rendered. */
+  brokenProfiles: Set<string>;
 }
 
 export function processResourceList(list: ResourceList, env: Environment): OutputList {
@@ -56,6 +62,8 @@ interface RenderPlan {
   nextState: RenderState;
   generated: GeneratedOutput;
   machineDeployments: ReadonlyArray<{ item: InputItem; md: MachineDeployment }>;
+  /** Config-supplied RHEL subscription secrets by `<namespace>/<name>`. */
+  rhelSubscriptions: ReadonlyMap<string, RhelSubscriptionValues>;
 }
 
 /** What rendering one MachineDeployment gives: output entries (identity + text), results, its revision state. */
@@ -63,6 +71,8 @@ interface MachineDeploymentOutcome {
   objects: Array<{ id: string; entry: string }>;
   results: Result[];
   state?: { key: string; value: MachineDeploymentState };
+  /** The input MachineDeployment stays in the output beside its generated copy (see rhelSubscriptionInjection). */
+  keepSource?: boolean;
 }
 
 function isRenderPlan(p: RenderPlan | OutputList): p is RenderPlan {
@@ -79,6 +89,7 @@ function planRender(list: ResourceList, env: Environment): RenderPlan | OutputLi
   const failed = () => failedOutput(list, results, secrets);
 
   let config: OsmConfig;
+  if (list.functionConfig === undefined) results.push({ severity: 'info', message: noConfigNotice() });
   try {
     config = parseFunctionConfig(list.functionConfig);
   } catch (e) {
@@ -86,8 +97,10 @@ function planRender(list: ResourceList, env: Environment): RenderPlan | OutputLi
     return failed();
   }
 
+  // Errors in some items do not stop the run: the others are still checked and rendered, so one run reports
+  // every error it can find. A MachineDeployment whose profile is broken is left out (its error is the OSP's).
   const c = classify(list, config, results);
-  if (hasError(results)) return failed();
+  c.machineDeployments = c.machineDeployments.filter(({ md }) => !c.brokenProfiles.has(profileKey(md.annotations[OSP_NAMESPACE_ANNOTATION] || config.namespace, md.annotations[OSP_ANNOTATION]!)));
 
   const nextState = emptyState();
   const generated = new GeneratedOutput(list);
@@ -101,9 +114,20 @@ function planRender(list: ResourceList, env: Environment): RenderPlan | OutputLi
       results.push(toResult(e, refOf(o), fileOf(o)));
     }
   }
-  if (hasError(results)) return failed();
+  // An immutability error does not stop the run: rendering may find more (a template error in that very
+  // change), and every error found is reported; finishRender then outputs nothing generated.
 
   let inputs: RenderInputs | undefined;
+  let rhelSubscriptions: ReadonlyMap<string, RhelSubscriptionValues> = new Map();
+  if (c.machineDeployments.length > 0 || config.rhelSubscription.machineDeployments !== undefined) {
+    try {
+      rhelSubscriptions = resolveRhelSubscriptions(config, c.machineDeployments.map((m) => m.md), c.kept, env);
+      for (const values of rhelSubscriptions.values()) for (const v of Object.values(values)) secrets.add(v);
+    } catch (e) {
+      results.push(toResult(e, configRef, configFile));
+      return failed();
+    }
+  }
   if (c.machineDeployments.length > 0) {
     try {
       // Only inputs count as facts: our own previous output (e.g. derived token Secrets) must not feed back.
@@ -114,11 +138,14 @@ function planRender(list: ResourceList, env: Environment): RenderPlan | OutputLi
       const templates = new TemplateCache(osmTemplateFuncs, config.templateLimits);
       inputs = { config, facts, templates, containerRuntime, containerRuntimeOutputs: containerRuntimeOutputs(containerRuntime), secrets };
     } catch (e) {
-      results.push(toResult(e, configRef, configFile));
+      const r = toResult(e, configRef, configFile);
+      const hint = e instanceof MissingClusterFactError ? kustomize4Hint(c.kept) : undefined;
+      if (hint !== undefined) r.message += `; ${hint}`;
+      results.push(r);
       return failed();
     }
   }
-  return { list, config, classified: c, inputs, secrets, results, nextState, generated, machineDeployments: c.machineDeployments };
+  return { list, config, classified: c, inputs, secrets, results, nextState, generated, machineDeployments: c.machineDeployments, rhelSubscriptions };
 }
 
 /** Renders the plan's MachineDeployment `index`; depends on nothing but the plan. */
@@ -137,8 +164,10 @@ function renderMachineDeploymentAt(plan: RenderPlan, index: number): MachineDepl
 function finishRender(plan: RenderPlan, outcomes: readonly MachineDeploymentOutcome[]): OutputList {
   const { list, config, classified: c, results, nextState, generated } = plan;
   const owners = new Map<string, string>();
+  const keptSources = new Set<InputItem>();
   outcomes.forEach((outcome, i) => {
     const { item, md } = plan.machineDeployments[i]!;
+    if (outcome.keepSource) keptSources.add(item);
     results.push(...outcome.results);
     if (outcome.state) nextState.machineDeployments.set(outcome.state.key, outcome.state.value);
     for (const { id, entry } of outcome.objects) {
@@ -158,7 +187,7 @@ function finishRender(plan: RenderPlan, outcomes: readonly MachineDeploymentOutc
     generated.add(withPathAnnotations(state, generatedSharedPath(STATE_PATH.slice('osm-generated/'.length), state as KrmObject, config.gitops.split)));
   }
   // Generated objects replace input items of the same identity (kustomize/kpt upsert semantics).
-  const kept = c.kept.filter((i) => !generated.ids.has(identityOf(i.object)));
+  const kept = c.kept.filter((i) => keptSources.has(i) || !generated.ids.has(identityOf(i.object)));
   return { kept: kept.sort(compareItems), generated: generated.entries, results: plan.secrets.redactResults(sortResults(results)) };
 }
 
@@ -184,14 +213,26 @@ class GeneratedOutput {
 }
 
 function classify(list: ResourceList, config: OsmConfig, results: Result[]): Classified {
-  const out: Classified = { kept: [], profiles: new Map(), machineDeployments: [], previousState: emptyState() };
+  const out: Classified = { kept: [], profiles: new Map(), machineDeployments: [], previousState: emptyState(), brokenProfiles: new Set() };
+  let stateItem: KrmObject | undefined;
   for (const item of list.items) {
     const o = item.object;
-    if (isOwnedItem(o)) {
-      // Our previous output: regenerated below (or dropped when its MachineDeployment is gone).
-      if (isStateObject(o)) out.previousState = readState(o);
+    if (isStateObject(o)) {
+      // The previous render's state, from kpt's write-back, hydrate, or a file committed for kustomize/Argo CD.
+      if (stateItem !== undefined) {
+        results.push(toResult(new ResourceError(`more than one osm-krm-state ConfigMap in the inputs (${describeState(stateItem)} and ${describeState(o)}): keep one`, 'metadata.name'), refOf(o), fileOf(o)));
+        continue;
+      }
+      stateItem = o;
+      try {
+        out.previousState = readState(o);
+      } catch (e) {
+        results.push(toResult(e, refOf(o), fileOf(o)));
+      }
       continue;
     }
+    // Our previous output: regenerated below (or dropped when its MachineDeployment is gone).
+    if (isOwnedItem(o)) continue;
     out.kept.push(item);
     try {
       if (o.apiVersion === OSM_API_VERSION && o.kind === 'OperatingSystemProfile') {
@@ -207,10 +248,16 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
       }
     } catch (e) {
       results.push(toResult(e, refOf(o), fileOf(o)));
+      if (o.kind === 'OperatingSystemProfile') out.brokenProfiles.add(profileKey(profileNamespace(o, config.namespace), String(o.metadata?.name ?? '')));
     }
   }
   out.machineDeployments.sort((a, b) => compareStrings(`${a.md.namespace}/${a.md.name}`, `${b.md.namespace}/${b.md.name}`));
   return out;
+}
+
+function describeState(o: KrmObject): string {
+  const file = fileOf(o).file?.path;
+  return `${o.metadata?.namespace ?? ''}/${STATE_NAME}${file ? ` in ${file}` : ''}`;
 }
 
 /** Applies OSM's webhook default when enabled; false when the MachineDeployment is not ours to render. */
@@ -239,6 +286,9 @@ function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmCon
       name,
       namespace: config.namespace,
       origin: { builtin: true },
+      get annotations() {
+        return stringMap(embeddedProfile(name).metadata?.annotations);
+      },
       get spec() {
         return (spec ??= validateOperatingSystemProfile(embeddedProfile(name)));
       },
@@ -258,17 +308,26 @@ function renderOne(item: InputItem, md: MachineDeployment, plan: RenderPlan, out
   let osp: ProfileEntry;
   try {
     osp = selectOperatingSystemProfile(md, c.profiles, config.namespace);
+    const subscription = plan.rhelSubscriptions.get(`${md.namespace}/${md.name}`);
+    const injected = subscription !== undefined ? injectRhelSubscription(item.object, md, subscription) : undefined;
+    if (injected?.keepSource) outcome.keepSource = true;
+    const applied = injected?.md ?? md;
     const key = stateKey(md.namespace, md.name);
-    const decision = decideRevision(md.annotations, (item.object.spec as any)?.template, c.previousState.machineDeployments.get(key));
-    outcome.state = { key, value: decision.state };
+    // machine-controller counts revisions of the template the cluster gets, injected secrets included.
+    const template = (injected?.object ?? (item.object as any)).spec?.template;
+    const previous = c.previousState.machineDeployments.get(key);
+    if (injected === undefined && previous?.generated && isLocalConfig(item.object)) throw droppedGeneratedMachineDeployment(md);
+    const decision = decideRevision(applied.annotations, template, previous);
+    const { revision, templateHash } = decision.state;
+    outcome.state = { key, value: { revision, templateHash, ...(injected !== undefined ? { generated: true as const } : {}) } };
     // What OSM would see in the cluster: the Git annotations plus machine-controller's revision.
-    const inCluster: MachineDeployment = { ...md, annotations: { ...md.annotations, [REVISION_ANNOTATION]: decision.revision } };
+    const inCluster: MachineDeployment = { ...applied, annotations: { ...applied.annotations, [REVISION_ANNOTATION]: decision.revision } };
     const rendered = renderMachineDeployment(inCluster, osp, inputs);
     for (const f of rendered.findings) {
       outcome.results.push({ severity: f.severity, message: f.message, resourceRef: refOf(item.object), field: { path: f.field }, ...fileOf(item.object) });
     }
     if (rendered.findings.some((f) => f.severity === 'error')) return [];
-    const objects = rendered.objects;
+    const objects = injected !== undefined ? [injected.object, ...rendered.objects] : rendered.objects;
     const extra = syncAnnotations(config.gitops.syncAnnotations);
     if (Object.keys(extra).length === 0) return objects;
     return objects.map((o: any) => (o.kind === 'OperatingSystemConfig' || o.immutable === true ? { ...o, metadata: { ...o.metadata, annotations: { ...(o.metadata.annotations ?? {}), ...extra } } } : o));
@@ -284,12 +343,32 @@ function renderOne(item: InputItem, md: MachineDeployment, plan: RenderPlan, out
   }
 }
 
+/**
+ * The last render output this MachineDeployment as a generated copy; now its source (local-config) would be all
+ * that is left, so the MachineDeployment would vanish from what is applied and be pruned with its machines.
+ */
+function droppedGeneratedMachineDeployment(md: MachineDeployment): ResourceError {
+  return new ResourceError(
+    `the previous render output this MachineDeployment with RHEL subscription secrets from spec.rhelSubscription, which now gives none: its source is local-config, so nothing would apply it and the MachineDeployment (with its machines) would be pruned; restore spec.rhelSubscription for ${md.namespace}/${md.name}, or remove config.kubernetes.io/local-config from the source`,
+    `metadata.annotations.${LOCAL_CONFIG_ANNOTATION}`,
+  );
+}
+
 function profileEntry(o: KrmObject, index: number, defaultNamespace: string): ProfileEntry {
   const name = o.metadata?.name;
   if (typeof name !== 'string' || name === '') throw new ResourceError('OperatingSystemProfile has no metadata.name', 'metadata.name');
-  const ns = typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : defaultNamespace;
   const spec = validateOperatingSystemProfile(o);
-  return { name, namespace: ns, spec, origin: { itemIndex: index } };
+  return { name, namespace: profileNamespace(o, defaultNamespace), spec, annotations: stringMap(o.metadata?.annotations), origin: { itemIndex: index } };
+}
+
+/** An OSP without a namespace is in the config namespace, where OSM looks for them. */
+function profileNamespace(o: KrmObject, defaultNamespace: string): string {
+  return typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : defaultNamespace;
+}
+
+function stringMap(v: unknown): Record<string, string> {
+  if (v === null || typeof v !== 'object') return {};
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string')) as Record<string, string>;
 }
 
 function hasError(results: readonly Result[]): boolean {

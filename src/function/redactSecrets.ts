@@ -22,6 +22,8 @@ export class SecretRegistry {
   }
 }
 
+const SECRET_SPEC_KEYS = new Set(['rhelSubscriptionManagerPassword', 'rhsmOfflineToken', 'rhelActivationKey'].map((k) => k.toLowerCase()));
+
 /** Every value of every Secret in the inputs, and the secret fields of MachineDeployments' OS specs. */
 export function registerInputSecrets(registry: SecretRegistry, items: ReadonlyArray<{ object: Record<string, any> }>): void {
   for (const { object: o } of items) {
@@ -30,8 +32,10 @@ export function registerInputSecrets(registry: SecretRegistry, items: ReadonlyAr
       for (const v of Object.values(o.data ?? {})) if (typeof v === 'string') registry.add(Buffer.from(v, 'base64').toString('utf8'));
     } else if (o.kind === 'MachineDeployment') {
       const spec = o.spec?.template?.spec?.providerSpec?.value?.operatingSystemSpec;
-      for (const k of ['rhelSubscriptionManagerPassword', 'rhsmOfflineToken', 'rhelActivationKey']) {
-        if (typeof spec?.[k] === 'string') registry.add(spec[k]);
+      if (spec === null || typeof spec !== 'object') continue;
+      // Any spelling: OSM and machine-controller decode these keys case-insensitively.
+      for (const [k, v] of Object.entries(spec)) {
+        if (typeof v === 'string' && SECRET_SPEC_KEYS.has(k.toLowerCase())) registry.add(v);
       }
     }
   }

@@ -4,6 +4,7 @@
 // kpt and `osm-krm hydrate` feed it back on the next render; kustomize and Argo CD read it from Git.
 import { sha256Hex } from '../encoding/sha256.ts';
 import type { KrmObject } from '../io/resourceList.ts';
+import { ResourceError } from '../function/results.ts';
 
 export const STATE_NAME = 'osm-krm-state';
 export const STATE_PATH = 'osm-generated/state/osm-krm-state.yaml';
@@ -11,6 +12,8 @@ export const STATE_PATH = 'osm-generated/state/osm-krm-state.yaml';
 export interface MachineDeploymentState {
   revision: string;
   templateHash: string;
+  /** The MachineDeployment itself was output as a generated copy (config-supplied RHEL subscription secrets). */
+  generated?: true;
 }
 
 export interface ProfileState {
@@ -30,26 +33,44 @@ export function emptyState(): RenderState {
   return { machineDeployments: new Map(), profiles: new Map() };
 }
 
+/** The state is recognised by what it is, wherever it comes from (kpt and hydrate give a path, kustomize none). */
 export function isStateObject(o: KrmObject): boolean {
   return o.apiVersion === 'v1' && o.kind === 'ConfigMap' && o.metadata?.name === STATE_NAME;
 }
 
-/** Read the previous state; unreadable entries are ignored (state is advisory, never a reason to fail). */
-export function readState(o: KrmObject | undefined): RenderState {
+const HASH = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * Reads the previous state. It is input like any other (a pull request can edit it), and a wrong entry would
+ * give nodes a revision machine-controller never uses, so anything unexpected is an error naming the entry.
+ */
+export function readState(o: KrmObject): RenderState {
   const state = emptyState();
-  const data = (o as { data?: Record<string, unknown> } | undefined)?.data ?? {};
+  const data = (o as { data?: unknown }).data ?? {};
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new ResourceError('the state\'s data must be a map', 'data');
   for (const [key, raw] of Object.entries(data)) {
-    if (typeof raw !== 'string') continue;
-    let v: any;
+    const fail = (why: string) => new ResourceError(`state entry data.${key} ${why}`, `data.${key}`);
+    const kind = key.startsWith('md.') ? 'md' : key.startsWith('osp.') ? 'osp' : undefined;
+    if (kind === undefined) throw fail('is not a state entry (md.<namespace>.<name> or osp.<namespace>/<name>)');
+    if (typeof raw !== 'string') throw fail('must be a string of JSON');
+    let v: unknown;
     try {
       v = JSON.parse(raw);
     } catch {
-      continue;
+      throw fail('is not JSON');
     }
-    if (key.startsWith('md.') && typeof v?.revision === 'string' && typeof v?.templateHash === 'string') {
-      state.machineDeployments.set(key.slice(3), { revision: v.revision, templateHash: v.templateHash });
-    } else if (key.startsWith('osp.') && typeof v?.version === 'string' && typeof v?.specHash === 'string') {
-      state.profiles.set(key.slice(4), { version: v.version, specHash: v.specHash });
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw fail('must be a JSON object');
+    const e = v as Record<string, unknown>;
+    if (kind === 'md') {
+      const revision = e.revision;
+      if (typeof revision !== 'string' || !/^[1-9][0-9]*$/.test(revision) || !Number.isSafeInteger(Number(revision))) throw fail('has no valid revision: the revision must be a positive integer');
+      if (typeof e.templateHash !== 'string' || !HASH.test(e.templateHash)) throw fail('has no valid hash: templateHash must be sha256:<64 hex digits>');
+      if (e.generated !== undefined && typeof e.generated !== 'boolean') throw fail('has a generated flag that is not a boolean');
+      state.machineDeployments.set(key.slice(3), { revision, templateHash: e.templateHash, ...(e.generated === true ? { generated: true as const } : {}) });
+    } else {
+      if (typeof e.version !== 'string') throw fail('has no version (a string)');
+      if (typeof e.specHash !== 'string' || !HASH.test(e.specHash)) throw fail('has no valid hash: specHash must be sha256:<64 hex digits>');
+      state.profiles.set(key.slice(4), { version: e.version, specHash: e.specHash });
     }
   }
   return state;

@@ -126,7 +126,7 @@ export function parseMachineDeployment(obj: KrmObject): MachineDeployment {
 // the MachineDeployment in the cluster never has them, so they must not change the annotations hash.
 const ORCHESTRATOR_ANNOTATION = /^(?:internal\.config\.kubernetes\.io\/|config\.kubernetes\.io\/(?:path|index)$|config\.k8s\.io\/id$|kustomize\.config\.k8s\.io\/)/;
 
-function clusterVisible(annotations: Record<string, string>): Record<string, string> {
+export function clusterVisible(annotations: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(annotations)) if (!ORCHESTRATOR_ANNOTATION.test(k)) out[k] = v;
   return out;

@@ -116,7 +116,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
     containerRuntime: config.containerRuntime,
     data,
     registryHostFiles: inputs.containerRuntimeOutputs.registryHostFiles,
-    ...(md.providerConfig.operatingSystem === 'rhel' ? { rhSubscription: rhSubscription(md) } : {}),
+    ...(md.providerConfig.operatingSystem === 'rhel' ? { rhSubscription: rhSubscription(md, osp.annotations) } : {}),
   });
   const spec = config.pinClusterCA ? pinClusterCA(rendered, serverURL, facts.apiServerCACert) : rendered;
 

@@ -18,7 +18,7 @@ export interface RenderContext {
   data: unknown;
   /** hosts.toml files OSM injects into provisioningConfig, already sorted by path. */
   registryHostFiles: ReadonlyArray<{ path: string; content: string }>;
-  /** RHEL only: the rh_subscription module OSM injects into both configs. */
+  /** RHEL only: the rh_subscription module OSM injects into both configs (none: the profile's modules as they are). */
   rhSubscription?: Record<string, string>;
 }
 
@@ -91,7 +91,9 @@ function runTemplate(name: string, texts: string[], ctx: RenderContext, field: s
     return ctx.templates.get(name, texts).execute(ctx.data);
   } catch (e) {
     if (e instanceof TemplateError) {
-      throw new ResourceError(e.phase === 'parse' ? `${parseContext}: ${e.message}` : e.message, field);
+      // Parse errors (Go's text gives a line only) get the column too, in Go's NAME:LINE:COL notation.
+      const at = e.phase === 'parse' && e.line !== undefined && e.column !== undefined ? ` (at ${e.templateName}:${e.line}:${e.column})` : '';
+      throw new ResourceError(e.phase === 'parse' ? `${parseContext}: ${e.message}${at}` : e.message, field);
     }
     throw e;
   }

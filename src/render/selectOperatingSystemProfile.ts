@@ -7,6 +7,8 @@ export interface ProfileEntry {
   name: string;
   namespace: string;
   spec: OperatingSystemProfileSpec;
+  /** metadata.annotations (osm-krm reads its own, e.g. RH_SUBSCRIPTION_ANNOTATION). */
+  annotations: Readonly<Record<string, string>>;
   /** Where the profile came from, for error results. */
   origin: { itemIndex?: number; builtin?: boolean };
 }

@@ -16,6 +16,8 @@ export class ParseError extends Error {
   constructor(
     message: string,
     readonly line: number,
+    /** UTF-16 index of the item the error was found at (Go reports only the line; we add its column). */
+    readonly pos: number,
   ) {
     super(message);
     this.name = 'ParseError';
@@ -131,7 +133,7 @@ class TreeParser {
   errorf(message: string): never {
     // Go reports the line of the last item read from the lexer by this tree.
     const line = this.token[0]!.line;
-    throw new ParseError(parseErrorMessage(this.parseName, line, message), line);
+    throw new ParseError(parseErrorMessage(this.parseName, line, message), line, this.token[0]!.pos);
   }
 
   private expect(expected: ItemType, context: string): Item {

@@ -3,7 +3,7 @@
 import { Executor, type TemplateLimits, type TreeEntry } from './exec.ts';
 import { ParseError, parseTemplate } from './parser.ts';
 import type { FuncMap } from './functions.ts';
-import { ExecError, LimitError, TemplateError } from './errors.ts';
+import { errorLocation, ExecError, LimitError, TemplateError } from './errors.ts';
 import { isEmptyTree } from './parser.ts';
 import { goQuote } from './goFormat.ts';
 
@@ -39,7 +39,11 @@ export class Template {
     try {
       trees = parseTemplate(this.name, text, this.hasFunction);
     } catch (e) {
-      if (e instanceof ParseError) throw new TemplateError(e.message, 'parse', this.name, e.line);
+      if (e instanceof ParseError) {
+        // Go's parse errors give a line only; the position of the offending item adds the column.
+        const at = errorLocation(text, e.pos);
+        throw new TemplateError(e.message, 'parse', this.name, at.line, at.column);
+      }
       if (e instanceof RangeError) {
         throw new TemplateError(`template: ${this.name}: template is too deeply nested to parse`, 'parse', this.name);
       }

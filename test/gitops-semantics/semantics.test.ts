@@ -90,3 +90,40 @@ test('derived bootstrap tokens: a token Secret per MachineDeployment, stable acr
   assert.ok(!r1.stderr.includes('a-long-enough-secret-key-for-tests'));
   void md;
 });
+
+test('a template error and the version rule are both reported, the template error with its file, line and column', () => {
+  const l = base();
+  const osp = l.items.find((i: any) => i.metadata?.name === 'example-ubuntu');
+  osp.metadata.annotations = { ...(osp.metadata.annotations ?? {}), 'config.kubernetes.io/path': 'osp.yaml' };
+  const r1 = runOn(l);
+  assert.equal(r1.exitCode, 0, r1.stderr);
+  const r2 = rerender(r1.items, (items) => (items.find((i: any) => i.metadata?.name === 'example-ubuntu').spec.provisioningConfig.files[0].content.inline.data += 'line\n{{ .Broken \n'), l.functionConfig);
+  assert.equal(r2.exitCode, 1);
+  const errors = r2.results.filter((x: any) => x.severity === 'error');
+  assert.ok(errors.some((x: any) => x.field?.path === 'spec.version' && /bump spec.version/.test(x.message)), JSON.stringify(errors));
+  const template = errors.find((x: any) => x.field?.path !== 'spec.version');
+  assert.ok(template, JSON.stringify(errors));
+  assert.equal(template.resourceRef?.name, 'example-ubuntu');
+  assert.equal(template.file?.path, 'osp.yaml');
+  assert.match(template.field?.path ?? '', /^spec\.provisioningConfig\.files\[0\]/);
+  assert.match(template.message, /:\d+:\d+/, template.message);
+});
+
+test('errors in several items are all reported: an invalid MachineDeployment and a template error elsewhere', () => {
+  const l = base();
+  const flatcar = l.items.find((i: any) => i.kind === 'MachineDeployment' && i.metadata.name === 'flatcar-workers');
+  flatcar.spec.template.spec.providerSpec.value.sshPublicKeys = ['not a key\nwith a line break'];
+  l.items.find((i: any) => i.metadata?.name === 'example-ubuntu').spec.provisioningConfig.files[0].content.inline.data += '{{ .Broken \n';
+  const r = runOn(l);
+  assert.equal(r.exitCode, 1);
+  const errors = r.results.filter((x: any) => x.severity === 'error');
+  assert.ok(errors.some((x: any) => x.resourceRef?.name === 'flatcar-workers'), JSON.stringify(errors));
+  assert.ok(errors.some((x: any) => x.resourceRef?.name === 'example-ubuntu' && /unclosed action/.test(x.message)), JSON.stringify(errors));
+  // A broken profile: its own error only, not "not found" on the MachineDeployments that name it.
+  const m = base();
+  m.items.find((i: any) => i.metadata?.name === 'example-ubuntu').spec.osName = 42;
+  const broken = runOn(m);
+  assert.equal(broken.exitCode, 1);
+  assert.ok(broken.results.some((x: any) => x.severity === 'error' && x.resourceRef?.name === 'example-ubuntu'), JSON.stringify(broken.results));
+  assert.ok(!broken.results.some((x: any) => /not found/.test(x.message)), JSON.stringify(broken.results));
+});

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { REPO_ROOT } from '../support/paths.ts';
 import { normaliseName, readPluginSettings, TYPED_SETTING_NAMES } from '../../src/cli/argocdParameters.ts';
 import { runArgoCDGenerateCommand } from '../../src/cli/argocdGenerateCommand.ts';
-import { EXAMPLE_MANIFESTS, EXAMPLE_SECRETS, EXAMPLES, ORCHESTRATOR_ANNOTATION, byIdentity, copyTree, identity, isLocalConfig, mkdirp, parseStream, run, runOk, secretText, tempDir, toolEnv } from './support.ts';
+import { EXAMPLE_MANIFESTS, EXAMPLE_SECRETS, EXAMPLES, ORCHESTRATOR_ANNOTATION, byIdentity, copyTree, exampleStateText, identity, isLocalConfig, mkdirp, parseStream, run, runOk, secretRevision, secretText, tempDir, toolEnv } from './support.ts';
 
 const ARGOCD = join(EXAMPLES, 'argocd');
 const plugin = parse(readFileSync(join(REPO_ROOT, 'plugin.yaml'), 'utf8'));
@@ -61,6 +61,18 @@ function generate(appDir: string, opts: { app?: any; secrets?: string; extraEnv?
 
 function appCopy(): string {
   return copyTree(join(ARGOCD, 'app'), join(tempDir('osm-krm-argocd-'), 'app'));
+}
+
+/** The example app without cluster-info (kustomize would drop it): server and CA come from the config. */
+function appWithFactsInConfig(): string {
+  const app = appCopy();
+  const info = parse(readFileSync(join(app, 'cluster-info.yaml'), 'utf8'));
+  const kubeconfig = parse(info.data.kubeconfig);
+  writeFileSync(join(app, 'ca.crt'), Buffer.from(kubeconfig.clusters[0].cluster['certificate-authority-data'], 'base64'));
+  rmSync(join(app, 'cluster-info.yaml'));
+  const config = join(app, 'osm-config.yaml');
+  writeFileSync(config, readFileSync(config, 'utf8') + `  cluster:\n    server: ${kubeconfig.clusters[0].cluster.server}\n    caCert:\n      file: ca.crt\n`);
+  return app;
 }
 
 function assertOnlyManifests(stdout: string): any[] {
@@ -169,14 +181,7 @@ test('cluster secrets in Git are refused: a token Secret in the app, an inline t
 });
 
 test('a kustomization app is built with kustomize (kubectl kustomize here) and gives the same manifests', () => {
-  const app = appCopy();
-  // kustomize drops local-config resources, cluster-info included: the cluster facts come from the config.
-  const info = parse(readFileSync(join(app, 'cluster-info.yaml'), 'utf8'));
-  const kubeconfig = parse(info.data.kubeconfig);
-  writeFileSync(join(app, 'ca.crt'), Buffer.from(kubeconfig.clusters[0].cluster['certificate-authority-data'], 'base64'));
-  rmSync(join(app, 'cluster-info.yaml'));
-  const config = join(app, 'osm-config.yaml');
-  writeFileSync(config, readFileSync(config, 'utf8') + `  cluster:\n    server: ${kubeconfig.clusters[0].cluster.server}\n    caCert:\n      file: ca.crt\n`);
+  const app = appWithFactsInConfig();
   writeFileSync(join(app, 'kustomization.yaml'), 'resources:\n  - operatingsystemprofile.yaml\n  - machinedeployment-workers-a.yaml\n  - machinedeployment-workers-b.yaml\ncommonLabels:\n  team: platform\n');
   const r = generate(app);
   assert.equal(r.status, 0, r.stderr);
@@ -187,6 +192,25 @@ test('a kustomization app is built with kustomize (kubectl kustomize here) and g
   const plain = byIdentity(parseStream(generate(join(ARGOCD, 'app')).stdout));
   const built = byIdentity(objects);
   for (const id of EXAMPLE_MANIFESTS.filter((i) => i.includes('/Secret/'))) assert.deepEqual(built[id], plain[id], id);
+});
+
+test('a kustomization app reads the committed state: revisions from it reach the Secrets', () => {
+  const app = appWithFactsInConfig();
+  mkdirp(join(app, 'osm-generated', 'state'));
+  writeFileSync(join(app, 'osm-generated', 'state', 'osm-krm-state.yaml'), exampleStateText('3'));
+  // Listed or not, the state reaches the function once (kustomize drops it from the build as local-config;
+  // one written without that annotation comes through the build).
+  const statePath = join(app, 'osm-generated', 'state', 'osm-krm-state.yaml');
+  for (const [listed, localConfig] of [[false, true], [true, true], [true, false]]) {
+    if (!localConfig) writeFileSync(statePath, readFileSync(statePath, 'utf8').replace(/\n  annotations:\n    config.kubernetes.io\/local-config: "true"/, ''));
+    writeFileSync(join(app, 'kustomization.yaml'), `resources:\n  - operatingsystemprofile.yaml\n  - machinedeployment-workers-a.yaml\n  - machinedeployment-workers-b.yaml\n${listed ? '  - osm-generated/state/osm-krm-state.yaml\n' : ''}`);
+    const r = generate(app);
+    assert.equal(r.status, 0, r.stderr);
+    const objects = assertOnlyManifests(r.stdout);
+    assert.ok(!objects.some((o) => o.metadata.name === 'osm-krm-state'), 'the state is never applied');
+    assert.equal(secretRevision(objects, 'workers-a-kube-system-bootstrap-config'), '3', `listed: ${listed}`);
+    assert.equal(secretRevision(objects, 'workers-b-kube-system-bootstrap-config'), '1', `listed: ${listed}`);
+  }
 });
 
 test('settings without a config file, or over a ConfigMap of OSM flags named by the `config` setting', () => {

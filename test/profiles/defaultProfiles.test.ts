@@ -3,7 +3,8 @@
 // from configurable artifact locations.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { runOn, findItem } from '../support/runInProcess.ts';
@@ -11,6 +12,7 @@ import { UPSTREAM_OSM } from '../support/paths.ts';
 import { ARTIFACT_DEFAULTS } from '../../src/profiles/artifactDefaults.ts';
 import { embeddedProfiles } from '../../src/profiles/embeddedProfiles.ts';
 import { functionConfig, machineDeployment, resourceList, userDataOf } from './support/profileRuns.ts';
+import { checkConfigs } from './support/validators.ts';
 
 const OSP_ANNOTATION = 'k8c.io/operating-system-profile';
 const secret = (items: any[], md: string, type: string) => findItem(items, 'Secret', `${md}-kube-system-${type}-config`);
@@ -146,4 +148,33 @@ test('Amazon Linux 2 gets containerd 1.7\'s version 2 config, with the pause ima
     'username = "puller"',
     'password = "s3cr\\"et"',
   ].join('\n'));
+});
+
+test('osp-rhel without subscription data renders a valid cloud-config with no rh_subscription; upstream osp-rhel keeps OSM\'s empty module', async () => {
+  const md = machineDeployment({ profile: 'osp-rhel', osName: 'rhel', cloud: 'aws', kubelet: '1.35.1', ipFamily: 'IPv4', name: 'workers', operatingSystemSpec: {} });
+  const r = runOn(resourceList([md]));
+  assert.equal(r.exitCode, 0, r.stderr);
+  const dir = mkdtempSync(join(tmpdir(), 'osm-krm-rhel-'));
+  const paths = ['bootstrap', 'provisioning'].map((type) => {
+    const ud = userDataOf(secret(r.items, 'workers', type));
+    assert.ok(!ud.text.includes('rh_subscription'), type);
+    const path = join(dir, `${type}.yaml`);
+    writeFileSync(path, ud.text);
+    return path;
+  });
+  assert.deepEqual(await checkConfigs(paths, []), []);
+  // The OSC shows the same: no module to inject.
+  const osc = findItem(r.items, 'OperatingSystemConfig', 'workers-kube-system-config');
+  assert.equal(osc.spec.bootstrapConfig.modules.rh_subscription, undefined);
+
+  // Given subscription data, the module is there.
+  const given = machineDeployment({ profile: 'osp-rhel', osName: 'rhel', cloud: 'aws', kubelet: '1.35.1', ipFamily: 'IPv4', name: 'workers', operatingSystemSpec: { rhelSubscriptionManagerUser: 'rhel-user', rhelSubscriptionManagerPassword: 'rhel-pass' } });
+  const g = runOn(resourceList([given]));
+  assert.match(userDataOf(secret(g.items, 'workers', 'bootstrap')).text, /\nrh_subscription:\n {4}auto-attach: false\n {4}password: rhel-pass\n {4}username: rhel-user\n/);
+
+  // Upstream's profile keeps upstream's output: the module with empty values, as OSM writes it.
+  const upstream = parse(readFileSync(join(UPSTREAM_OSM, 'deploy/osps/default/osp-rhel.yaml'), 'utf8'));
+  const u = runOn(resourceList([upstream, md]));
+  assert.equal(u.exitCode, 0, u.stderr);
+  assert.match(userDataOf(secret(u.items, 'workers', 'bootstrap')).text, /\nrh_subscription:\n {4}auto-attach: false\n {4}password: \n {4}username: \n/);
 });

@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runOn } from '../support/runInProcess.ts';
 import { lineDiff } from '../support/lineDiff.ts';
+import { validateIgnition23 } from '../support/ignition23.ts';
 import { TESTDATA } from '../support/paths.ts';
 import { TEST_CA, functionConfig, machineDeployment, resourceList, userDataOf, type MachineDeploymentOptions } from './support/profileRuns.ts';
 
@@ -40,7 +41,10 @@ const CASES: GoldenCase[] = [
   },
   {
     name: 'rhel-azure-dualstack',
-    md: { profile: 'osp-rhel', osName: 'rhel', cloud: 'azure', kubelet: '1.35.1', ipFamily: 'IPv4+IPv6' },
+    md: {
+      profile: 'osp-rhel', osName: 'rhel', cloud: 'azure', kubelet: '1.35.1', ipFamily: 'IPv4+IPv6',
+      operatingSystemSpec: { rhelSubscriptionManagerUser: 'rhel-user', rhelSubscriptionManagerPassword: 'rhel-pass', attachSubscription: true },
+    },
   },
   {
     name: 'rockylinux-hetzner-mirrors',
@@ -100,6 +104,7 @@ for (const c of CASES) {
       const secret = r.items.find((i: any) => i.kind === 'Secret' && i.metadata.name === `workers-kube-system-${phase}-config`);
       const raw = Buffer.from(secret.data['cloud-config'], 'base64').toString('utf8');
       const ignition = raw.startsWith('{');
+      if (ignition && JSON.parse(raw).ignition.version === '2.3.0') assert.deepEqual(validateIgnition23(raw), [], `${c.name} ${phase}`);
       const actual = ignition ? ignitionListing(raw) : raw;
       const path = join(EXPECTED, c.name, `${phase}.${ignition ? 'ignition.txt' : 'yaml'}`);
       if (process.env.UPDATE_GOLDENS === '1') {

@@ -1,7 +1,8 @@
 // The embedded default profiles x every cloud each supports x kubelet 1.33-1.36 x IPv4 / dual-stack, rendered
 // through the function in-process (Flatcar's Ignition both as 2.3.0, the default, and as 3.3.0). Every config
 // we emit is validated: cloud-configs with cloud-init's schema, containerd's TOML with a TOML parser, every shell
-// script with shellcheck, every Ignition 3.x config with ignition-validate; bootstrap user-data against the
+// script with shellcheck, every Ignition 3.x config with ignition-validate and every 2.3.0 config with our own
+// 2.3.0 validator (test/support/ignition23.ts); bootstrap user-data against the
 // cloud's size limit. The negative tests prove each validator rejects a broken input.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,6 +17,7 @@ import { embeddedProfiles } from '../../src/profiles/embeddedProfiles.ts';
 import { checkUserDataSize, USER_DATA_LIMITS } from '../../src/render/userDataSizeCheck.ts';
 import { IP_FAMILIES, KUBELET_VERSIONS, TEST_TOKEN, functionConfig, isShellScript, machineDeployment, resourceList, userDataOf, type UserData } from './support/profileRuns.ts';
 import { checkConfigs, ignitionValidate, shellcheck, type Problem } from './support/validators.ts';
+import { validateIgnition23 } from '../support/ignition23.ts';
 
 interface Combination {
   profile: string;
@@ -158,6 +160,34 @@ test('Ignition 2.3.0 stays the default; every 3.3.0 config passes ignition-valid
   assert.ok(paths.length >= 100);
   assert.deepEqual(problems, [], report(problems, origin));
 });
+
+test('every Ignition 2.3.0 config passes our 2.3.0 validator and describes what its 3.3.0 rendering describes', (t) => {
+  const key = (c: Combination) => `${c.profile}/${c.cloud}/${c.kubelet}/${c.ipFamily}`;
+  const v33 = new Map(matrix.filter((c) => c.ignitionSpec === '3.3.0').map((c) => [key(c), c]));
+  let validated = 0;
+  for (const c of matrix) {
+    if (c.ignitionSpec !== '2.3.0' || c.bootstrap.format !== 'ignition') continue;
+    const other = v33.get(key(c));
+    assert.ok(other, `${label(c, '')}: no 3.3.0 rendering`);
+    for (const [phase, ud] of phases(c)) {
+      assert.deepEqual(validateIgnition23(ud.text), [], label(c, phase));
+      validated++;
+      assert.deepEqual(ignitionContent(ud.text), ignitionContent(phase === 'bootstrap' ? other.bootstrap.text : other.provisioning.text), `${label(c, phase)}: 2.3.0 and 3.3.0 differ`);
+    }
+  }
+  t.diagnostic(`${validated} Ignition 2.3.0 configs validated and compared with 3.3.0`);
+  assert.ok(validated >= 100, `only ${validated}`);
+});
+
+/** What a node ends up with from an Ignition config of either spec: users, files (decoded) and units. */
+function ignitionContent(text: string): unknown {
+  const c = JSON.parse(text);
+  return {
+    users: (c.passwd?.users ?? []).map((u: any) => ({ name: u.name, keys: u.sshAuthorizedKeys ?? [] })),
+    files: (c.storage?.files ?? []).map((f: any) => ({ path: f.path, mode: f.mode, source: f.contents?.source })),
+    units: (c.systemd?.units ?? []).map((u: any) => ({ name: u.name, enabled: u.enabled ?? null, mask: u.mask ?? false, contents: u.contents ?? '', dropins: u.dropins ?? [] })),
+  };
+}
 
 test('every bootstrap user-data fits its cloud (size report)', (t) => {
   const largest = new Map<string, { bytes: number; c: Combination }>();

@@ -59,7 +59,7 @@ test('proxies, host CA and cluster DNS reach the templates; an unannotated Machi
   // so the file gets "\n" + "\nHTTP_PROXY=..\nNO_PROXY=.." + its own "\n", then `indent 4` pads every line.
   assert.equal(env, '    \n    \n    HTTP_PROXY=http://proxy.fixture:3128\n    NO_PROXY=.svc,.cluster.local\n    ');
   const prov = userData(r.items, 'rocky-workers-kube-system-provisioning-config');
-  assert.ok(prov.includes(`    ${Buffer.from('-----BEGIN CERTIFICATE-----\nMIIBhostca\n-----END CERTIFICATE-----\n').toString('base64')}`));
+  assert.ok(prov.includes(`    ${Buffer.from(readFileSync(join(TESTDATA, 'profiles/cases/test-ca.pem'), 'utf8')).toString('base64')}`));
   assert.ok(prov.includes('    10.96.0.10 fd00::a '));
   // Without the annotation: passed through unchanged, with an info result and no output.
   assert.ok(findItem(r.items, 'MachineDeployment', 'unmanaged'));

@@ -123,13 +123,13 @@ test('every upstream default OSP: no curl towards the API server keeps -k, and e
       fetching += pinned;
       const ca = files.find((f) => f.path === CLUSTER_CA_PATH);
       assert.equal(ca !== undefined, pinned > 0, `${file} ${half}`);
-      if (ca) assert.match(ca.content.inline.data, /^-----BEGIN CERTIFICATE-----\nMIIBfixture\n-----END CERTIFICATE-----\n$/);
+      if (ca) assert.equal(ca.content.inline.data, readFileSync(join(import.meta.dirname, '../../testdata/profiles/cases/test-ca.pem'), 'utf8'));
     }
     assert.ok(fetching >= 1, `${file}: expected at least one fetch from the API server`);
   }
 });
 
-test('config: pin-cluster-ca in the flag ConfigMap; a CA that is not PEM is refused only when pinning', () => {
+test('config: pin-cluster-ca in the flag ConfigMap; a CA that is not PEM is refused', () => {
   const osp = upstreamProfile('osp-ubuntu');
   const md = machineDeployment(osp, 'aws');
   const flagConfig = (pin: string) => runOn({
@@ -142,14 +142,16 @@ test('config: pin-cluster-ca in the flag ConfigMap; a CA that is not PEM is refu
   assert.ok(JSON.stringify(flagConfig('true').items).includes(CLUSTER_CA_PATH));
   assert.equal(flagConfig('maybe').exitCode, 1);
 
+  // Any CA input must be PEM certificates, pinned or not (test/render/caInputs.test.ts has every input).
   const notPem = { caCert: 'not a certificate' };
-  const refused = render([osp, md], { cluster: notPem });
-  assert.equal(refused.exitCode, 1);
-  assert.equal(refused.items.filter((i: any) => i.kind === 'OperatingSystemConfig').length, 0);
-  const result = refused.results.find((r: any) => r.severity === 'error');
-  assert.match(result.message, /pinClusterCA needs the API server CA as PEM certificates/);
-  assert.equal(result.field.path, 'spec.pinClusterCA');
-  assert.equal(render([osp, md], { cluster: notPem, pinClusterCA: false }).exitCode, 0);
+  for (const pinClusterCA of [true, false]) {
+    const refused = render([osp, md], { cluster: notPem, pinClusterCA });
+    assert.equal(refused.exitCode, 1);
+    assert.equal(refused.items.filter((i: any) => i.kind === 'OperatingSystemConfig').length, 0);
+    const result = refused.results.find((r: any) => r.severity === 'error');
+    assert.match(result.message, /spec\.cluster\.caCert is not PEM/);
+    assert.equal(result.field.path, 'spec.cluster.caCert');
+  }
 });
 
 // Real TLS: a CA and an API server certificate signed by it, and an impostor with its own CA for the same address.

@@ -1,6 +1,11 @@
 // Inputs for the robustness suite: a valid base ResourceList (a small OSP of our own, two MachineDeployments,
 // cluster facts with recognisable test secrets) and seeded mutations of it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { TESTDATA } from '../support/paths.ts';
+
+const TEST_CA = readFileSync(join(TESTDATA, 'profiles/cases/test-ca.pem'), 'utf8');
 
 export const TEST_SECRETS = ['getter-token-7f3a9c1e5b', 'bootstrapsecret42', 'Rhel-Passw0rd-Secret', 'registry-pass-99x'];
 
@@ -43,7 +48,7 @@ export const BASE_CONFIG = {
   apiVersion: 'osm-krm.dev/v1alpha1', kind: 'OperatingSystemManager', metadata: { name: 'osm' },
   spec: {
     clusterDNS: ['10.96.0.10'],
-    kubernetesCABundle: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+    kubernetesCABundle: TEST_CA,
     cluster: { server: 'https://api.robust.example:6443', bootstrapToken: `abcdef.${TEST_SECRETS[1]}` },
   },
 };

@@ -28,10 +28,8 @@ export interface MachineDeploymentOptions {
 export function machineDeployment(o: MachineDeploymentOptions): Record<string, unknown> {
   const name = o.name ?? `${o.profile}-${o.cloud}-${o.kubelet.replaceAll('.', '-')}-${o.ipFamily === 'IPv4' ? 'v4' : 'ds'}`;
   const osSpec = o.operatingSystemSpec ?? (
-    o.osName === 'flatcar' ? { provisioningUtility: o.provisioningUtility ?? 'ignition' }
-    // cloud-init's schema wants rh_subscription values; a real RHEL MachineDeployment carries them.
-    : o.osName === 'rhel' ? { rhelSubscriptionManagerUser: 'rhel-user', rhelSubscriptionManagerPassword: 'rhel-pass', attachSubscription: true }
-    : {});
+    // RHEL without subscription data (cloud repositories): osp-rhel then writes no rh_subscription.
+    o.osName === 'flatcar' ? { provisioningUtility: o.provisioningUtility ?? 'ignition' } : {});
   return {
     apiVersion: 'cluster.k8s.io/v1alpha1',
     kind: 'MachineDeployment',
