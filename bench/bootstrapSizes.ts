@@ -19,6 +19,9 @@ export interface BootstrapSize {
   cloud: string;
   ours: number;
   upstream?: number;
+  /** The bootstrap user-data itself, ours and upstream's. */
+  text: string;
+  upstreamText?: string;
 }
 
 function machineDeployment(profile: string, os: string, utility: string, cloud: string): unknown {
@@ -33,7 +36,8 @@ function machineDeployment(profile: string, os: string, utility: string, cloud: 
   };
 }
 
-function bootstrapBytes(items: unknown[], pinClusterCA: boolean): Map<string, number> {
+/** Bootstrap user-data per MachineDeployment name. */
+export function bootstrapTexts(items: unknown[], pinClusterCA: boolean): Map<string, string> {
   const kubeconfig = `apiVersion: v1\nkind: Config\nclusters:\n- name: ""\n  cluster:\n    server: https://api.bench.example:6443\n    certificate-authority-data: ${Buffer.from(CA).toString('base64')}\n`;
   const local = { 'config.kubernetes.io/local-config': 'true' };
   const list = {
@@ -48,14 +52,14 @@ function bootstrapBytes(items: unknown[], pinClusterCA: boolean): Map<string, nu
   let stdout = '';
   const code = runFunction(stringify(list, { lineWidth: 0 }), { stdout: (s) => (stdout += s), stderr: () => {}, env: { env: () => undefined, readFile: () => { throw new Error('no files'); } } });
   if (code !== 0) throw new Error(`render failed: ${stdout.slice(-2000)}`);
-  const sizes = new Map<string, number>();
+  const texts = new Map<string, string>();
   for (const item of (parse(stdout) as { items: any[] }).items) {
     const name: string = item.metadata?.name ?? '';
     if (item.kind === 'Secret' && name.endsWith('-kube-system-bootstrap-config')) {
-      sizes.set(name.slice(0, -'-kube-system-bootstrap-config'.length), Buffer.from(item.data['cloud-config'], 'base64').length);
+      texts.set(name.slice(0, -'-kube-system-bootstrap-config'.length), Buffer.from(item.data['cloud-config'], 'base64').toString('utf8'));
     }
   }
-  return sizes;
+  return texts;
 }
 
 export function bootstrapSizes(): BootstrapSize[] {
@@ -66,21 +70,50 @@ export function bootstrapSizes(): BootstrapSize[] {
   }));
   const pairs = embeddedProfiles().flatMap((p: any) => p.spec.supportedCloudProviders.map((c: any) => ({ p, cloud: c.name as string })));
   const mds = pairs.map(({ p, cloud }) => machineDeployment(p.metadata.name, p.spec.osName, p.spec.provisioningUtility, cloud));
-  const ours = bootstrapBytes(mds, true);
+  const ours = bootstrapTexts(mds, true);
   const upstreamPairs = pairs.filter(({ p, cloud }) => upstream.get(p.metadata.name)?.spec.supportedCloudProviders.some((c: any) => c.name === cloud));
-  const theirs = bootstrapBytes([...upstream.values(), ...upstreamPairs.map(({ p, cloud }) => machineDeployment(p.metadata.name, p.spec.osName, p.spec.provisioningUtility, cloud))], false);
+  const theirs = bootstrapTexts([...upstream.values(), ...upstreamPairs.map(({ p, cloud }) => machineDeployment(p.metadata.name, p.spec.osName, p.spec.provisioningUtility, cloud))], false);
   return pairs.map(({ p, cloud }) => {
     const key = `${p.metadata.name}-${cloud}`;
-    return { profile: p.metadata.name, cloud, ours: ours.get(key)!, ...(theirs.has(key) ? { upstream: theirs.get(key)! } : {}) };
+    const text = ours.get(key)!;
+    const upstreamText = theirs.get(key);
+    return { profile: p.metadata.name, cloud, ours: Buffer.byteLength(text), text, ...(upstreamText === undefined ? {} : { upstream: Buffer.byteLength(upstreamText), upstreamText }) };
   });
 }
 
+const CA_PATH = '/etc/kubernetes/pki/ca.crt';
+const CACERT_ARGUMENT = ` --cacert ${CA_PATH}`;
+
+/**
+ * Bytes of a bootstrap of ours that are there only because it verifies the API server (OSM's profiles fetch with
+ * `curl -k` and carry no CA): the CA's file entry and the `--cacert` argument, each as the user-data encodes it.
+ */
+export function clusterCACost(text: string): number {
+  if (text.startsWith('{')) {
+    // Ignition 2.3.0 JSON: the file object (with the comma that separates it) and the percent-encoded argument.
+    const at = text.indexOf(`"path":"${CA_PATH}"`);
+    if (at < 0) return 0;
+    const start = text.lastIndexOf('{', at);
+    const end = text.indexOf('}', text.indexOf('"mode":', at)) + 1;
+    const entry = JSON.parse(text.slice(start, end));
+    if (entry.path !== CA_PATH) throw new Error('unexpected Ignition layout around the CA file');
+    return end - start + 1 + count(text, encodeURIComponent(CACERT_ARGUMENT)) * encodeURIComponent(CACERT_ARGUMENT).length;
+  }
+  // cloud-config: the write_files entry, up to the next entry or top-level key.
+  const match = new RegExp(`^- path: '${CA_PATH.replaceAll('.', '\\.')}'\n(?:(?: .*)?\n)*`, 'm').exec(text);
+  return (match ? Buffer.byteLength(match[0]) : 0) + count(text, CACERT_ARGUMENT) * CACERT_ARGUMENT.length;
+}
+
+function count(text: string, needle: string): number {
+  return text.split(needle).length - 1;
+}
+
 export function bootstrapSizeTable(rows: BootstrapSize[]): string[] {
-  const out = ['| profile | cloud | ours (bytes) | upstream (bytes) | ours − upstream | limit |', '|---|---|---|---|---|---|'];
+  const out = ['| profile | cloud | ours (bytes) | of which the cluster CA | upstream (bytes) | ours − upstream | limit |', '|---|---|---|---|---|---|---|'];
   for (const r of rows) {
     const limit = USER_DATA_LIMITS[r.cloud];
     const finding = checkUserDataSize(r.cloud, r.ours);
-    out.push(`| ${r.profile} | ${r.cloud} | ${r.ours} | ${r.upstream ?? '–'} | ${r.upstream === undefined ? '–' : r.ours - r.upstream} | ${limit ? `${limit.bytes}${limit.documented ? '' : ' (default)'}` : '–'}${finding ? ` ${finding.severity}` : ''} |`);
+    out.push(`| ${r.profile} | ${r.cloud} | ${r.ours} | ${clusterCACost(r.text)} | ${r.upstream ?? '–'} | ${r.upstream === undefined ? '–' : r.ours - r.upstream} | ${limit ? `${limit.bytes}${limit.documented ? '' : ' (default)'}` : '–'}${finding ? ` ${finding.severity}` : ''} |`);
   }
   return out;
 }

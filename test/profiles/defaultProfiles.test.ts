@@ -29,7 +29,7 @@ test('a MachineDeployment naming osp-ubuntu renders with the embedded profile', 
   assert.equal(r.exitCode, 0, r.stderr);
   assert.equal(ospVersion(r.items, 'workers'), 'v1.0.0');
   const boot = userDataOf(secret(r.items, 'workers', 'bootstrap'));
-  assert.ok(boot.files.some((f) => f.path === '/opt/bin/osm-fetch-secret'));
+  assert.match(boot.files.find((f) => f.path === '/opt/bin/bootstrap')!.content, / --cacert \/etc\/kubernetes\/pki\/ca\.crt /);
   // Not emitted unless asked for.
   assert.ok(!r.items.some((i: any) => i.kind === 'OperatingSystemProfile'));
 });
@@ -40,7 +40,7 @@ test('an OperatingSystemProfile of the same name in the inputs wins over the emb
   assert.equal(r.exitCode, 0, r.stderr);
   assert.equal(ospVersion(r.items, 'workers'), upstream.spec.version);
   const boot = userDataOf(secret(r.items, 'workers', 'bootstrap'));
-  assert.ok(!boot.files.some((f) => f.path === '/opt/bin/osm-fetch-secret'));
+  assert.ok(!boot.files.some((f) => f.path === '/etc/osm/cloud-init-getter-token'));
 });
 
 test('webhook default: an unannotated MachineDeployment uses osp-<os> (osp-flatcar-cloud-init on Anexia with cloud-init)', () => {

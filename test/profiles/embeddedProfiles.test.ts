@@ -117,6 +117,10 @@ test('files the profiles share stay identical (a fix in one reaches all)', () =>
       assert.equal(normalise(path, mine.get(path)!), normalise(path, reference.get(path)!), `${p.metadata.name} ${path} differs from osp-ubuntu`);
     }
   }
+  // The proxy merge the provisioning runs before setup (Flatcar with cloud-init merges within its setup script).
+  for (const p of embedded.filter((e) => e.metadata.name !== 'osp-flatcar-cloud-init')) {
+    assert.equal(filesOf(p).get('/opt/bin/merge-proxy-environment'), reference.get('/opt/bin/merge-proxy-environment'), p.metadata.name);
+  }
   // The two Flatcar profiles share their Flatcar-specific files too.
   const flatcar = filesOf(byName.get('osp-flatcar'));
   const flatcarCloudInit = filesOf(byName.get('osp-flatcar-cloud-init'));

@@ -233,6 +233,9 @@ test('node behaviour across the matrix: versions, dual-stack, pinned CA, token o
     // The API server is reached with the cluster CA the config gave us.
     assert.ok(file('/etc/kubernetes/pki/ca.crt')!.content.includes('BEGIN CERTIFICATE'), label(c, 'ca'));
     assert.match(file('/opt/bin/osm-fetch-secret')!.content, /--cacert "\$\{ca_file\}"/);
+    // The bootstrap's own fetch too (Flatcar with cloud-init has no bootstrap script: osm-fetch-secret fetches).
+    const bootstrapScript = c.bootstrap.files.find((f) => f.path === '/opt/bin/bootstrap');
+    if (c.profile !== 'osp-flatcar-cloud-init') assert.match(bootstrapScript!.content, / --cacert \/etc\/kubernetes\/pki\/ca\.crt /, label(c, 'bootstrap'));
   }
 });
 
