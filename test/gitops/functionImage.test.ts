@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { REPO_ROOT } from '../support/paths.ts';
 import { BUNDLE, EXAMPLE_IMAGE, EXAMPLE_SECRETS, EXAMPLES, changedPaths, copyTree, run, runOk, snapshot, tempDir, toolEnv } from './support.ts';
 
 interface Call {
@@ -140,4 +141,15 @@ test('kpt fn render with an image: entry and secrets only in the environment: th
   assert.notEqual(r.status, 0);
   assert.match(r.stderr, /environment variable OSM_CLOUD_INIT_GETTER_TOKEN \(named by spec\.cluster\.cloudInitGetterToken\.env\) is not set/);
   assert.deepEqual(changedPaths(before, snapshot(pkg)), []);
+});
+
+// The cache is made at build time by the build machine's Node.js; the image's Node.js (the official 20.20.2
+// binary) must accept it, or the image starts as slowly as without one (bench/imageStartup.mjs measures both).
+test('in the image, V8 accepts the code cache the build wrote', () => {
+  const r = runOk('podman', ['run', '--rm', '--network', 'none', '--read-only', '--tmpfs', '/tmp', '--user', 'nobody',
+    '-v', `${join(REPO_ROOT, 'bench', 'imageStartup.mjs')}:/bench.mjs:ro`, '-v', `${join(EXAMPLES, 'basic', 'resourcelist.yaml')}:/in.yaml:ro`,
+    '--entrypoint', 'node', EXAMPLE_IMAGE, '/bench.mjs', '/in.yaml', '1']);
+  const result = JSON.parse(r.stdout);
+  assert.equal(result.node, 'v20.20.2');
+  assert.equal(result.cacheRejected, false);
 });
