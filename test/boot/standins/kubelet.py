@@ -30,7 +30,7 @@ CONFIG_FIELDS = {"apiVersion", "kind", "authentication", "authorization", "cgrou
                  "imageGCLowThresholdPercent", "resolvConf", "seccompDefault", "shutdownGracePeriod",
                  "shutdownGracePeriodCriticalPods", "registerWithTaints", "providerID", "podPidsLimit", "cpuManagerPolicy",
                  "memorySwap", "failSwapOn", "kubeAPIQPS", "kubeAPIBurst", "serializeImagePulls", "maxParallelImagePulls",
-                 "healthzBindAddress", "healthzPort", "enableDebuggingHandlers"}
+                 "healthzBindAddress", "healthzPort", "enableDebuggingHandlers", "imageMinimumGCAge", "imageMaximumGCAge"}
 
 flags = {}
 for arg in sys.argv[1:]:

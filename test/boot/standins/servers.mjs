@@ -4,10 +4,12 @@
 //                           token (401 Unauthorized otherwise); certificate from the test's cluster CA
 //   https://127.0.0.1:6444  an impostor: the same answers, with a certificate from another CA
 //   http://127.0.0.1:8080   the artifact mirror: the files below DIR/mirror
+//   http://127.0.0.1:3128   an HTTP proxy (absolute-URI requests and CONNECT), to loopback targets only
 // DIR (argv[2]) holds api.crt/api.key, impostor.crt/impostor.key, token and secrets.json ({name: {key: base64}}).
 // One JSON line per request on stdout: {server, method, path, bearer: "getter" | "other" | "none", status}.
 import { readFileSync, statSync } from 'node:fs';
-import { createServer as createHttp } from 'node:http';
+import { createServer as createHttp, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { createServer as createHttps } from 'node:https';
 import { join, normalize } from 'node:path';
 
@@ -56,4 +58,41 @@ createHttp((req, res) => {
   }
   log({ server: 'mirror', method: req.method, path, status });
 }).listen(8080, '127.0.0.1');
+const loopback = (host) => host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+const proxy = createHttp((req, res) => {
+  let target;
+  try {
+    target = new URL(req.url ?? '');
+  } catch {
+    target = undefined;
+  }
+  log({ server: 'proxy', method: req.method, target: req.url });
+  if (!target || target.protocol !== 'http:' || !loopback(target.hostname)) {
+    res.writeHead(403);
+    return res.end();
+  }
+  const upstream = httpRequest({ host: target.hostname, port: target.port || 80, method: req.method, path: target.pathname + target.search, headers: req.headers }, (r) => {
+    res.writeHead(r.statusCode ?? 502, r.headers);
+    r.pipe(res);
+  });
+  upstream.on('error', () => {
+    res.writeHead(502);
+    res.end();
+  });
+  req.pipe(upstream);
+});
+proxy.on('connect', (req, socket, head) => {
+  const [host, port] = (req.url ?? '').split(/:(?=\d+$)/);
+  log({ server: 'proxy', method: 'CONNECT', target: req.url });
+  if (!loopback(host)) return socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+  const upstream = connect(Number(port), host, () => {
+    socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    upstream.write(head);
+    upstream.pipe(socket);
+    socket.pipe(upstream);
+  });
+  upstream.on('error', () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+  socket.on('error', () => upstream.destroy());
+});
+proxy.listen(3128, '127.0.0.1');
 log({ ready: true });
