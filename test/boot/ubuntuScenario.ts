@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { parse } from 'yaml';
 import { REPO_ROOT } from '../support/paths.ts';
 import { tempDir } from '../gitops/support.ts';
-import { machineDeployment, userDataOf } from '../profiles/support/profileRuns.ts';
+import { machineDeployment } from '../profiles/support/profileRuns.ts';
 import { BOOT_IMAGE, makeAptRepo, makeCA, makeSigningKey, publish, shOk, startPod, tarGz, waitFor, type Pod } from './bootNode.ts';
 
 const KUBELET = '1.34.3';
