@@ -2,14 +2,14 @@
 // app path, the Application's plugin env and parameters as ARGOCD_ENV_* / ARGOCD_APP_PARAMETERS / PARAM_*,
 // the sidecar's env with the mounted secrets), plus the sidecar Dockerfile and the repo-server patch.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
 import { REPO_ROOT } from '../support/paths.ts';
 import { normaliseName, readPluginSettings, TYPED_SETTING_NAMES } from '../../src/cli/argocdParameters.ts';
 import { runArgoCDGenerateCommand } from '../../src/cli/argocdGenerateCommand.ts';
-import { EXAMPLE_MANIFESTS, EXAMPLE_SECRETS, EXAMPLES, ORCHESTRATOR_ANNOTATION, byIdentity, copyTree, exampleStateText, identity, isLocalConfig, mkdirp, parseStream, run, runOk, secretRevision, secretText, tempDir, toolEnv } from './support.ts';
+import { CMP_IMAGE, EXAMPLE_MANIFESTS, EXAMPLE_SECRETS, EXAMPLES, ORCHESTRATOR_ANNOTATION, byIdentity, copyTree, exampleStateText, identity, isLocalConfig, mkdirp, parseStream, run, runOk, secretRevision, secretText, tempDir, toolEnv } from './support.ts';
 
 const ARGOCD = join(EXAMPLES, 'argocd');
 const plugin = parse(readFileSync(join(REPO_ROOT, 'plugin.yaml'), 'utf8'));
@@ -286,22 +286,6 @@ function dockerfileStages(): Stage[] {
   return stages;
 }
 
-/** The files the image gets, laid out under a temp root as the build would (stage chain, COPY, --chmod). */
-function emulateImage(stages: Stage[], target: Stage): string {
-  const root = tempDir('osm-krm-image-');
-  const chain: Stage[] = [];
-  for (let s: Stage | undefined = target; s; s = stages.find((x) => x.name === s!.from)) chain.unshift(s);
-  for (const s of chain) {
-    for (const c of s.copies) {
-      const dst = join(root, c.dst);
-      mkdirSync(join(dst, '..'), { recursive: true });
-      cpSync(join(REPO_ROOT, c.src), dst);
-      if (c.chmod) runOk('chmod', [c.chmod, dst]);
-    }
-  }
-  return root;
-}
-
 test('Dockerfile: pinned node base, copies files that exist after the build, sidecar entrypoint and user as Argo CD documents', () => {
   const stages = dockerfileStages();
   const sidecar = stages[stages.length - 1]!;
@@ -327,23 +311,62 @@ test('Dockerfile: pinned node base, copies files that exist after the build, sid
   assert.equal(String(container.securityContext.runAsUser), sidecar.user);
 });
 
-test('in the image layout, plugin.yaml\'s command and the function entrypoint work', () => {
-  const stages = dockerfileStages();
-  const sidecar = stages[stages.length - 1]!;
-  const fn = stages.find((s) => s.name === 'function')!;
-  const root = emulateImage(stages, sidecar);
-  // argocd-cmp-server reads the baked-in plugin.yaml and runs its command with the image's PATH.
-  const baked = parse(readFileSync(join(root, 'home/argocd/cmp-server/config/plugin.yaml'), 'utf8'));
-  const [cmd, ...args] = baked.spec.generate.command;
-  const env = { ...toolEnv({ OSM_KRM_SECRETS_DIR: secretsDir() }), PATH: `${join(root, 'usr/local/bin')}:${process.env.PATH}` };
-  const r = run(cmd, args, { cwd: join(ARGOCD, 'app'), env });
-  assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(parseStream(r.stdout).map(identity).sort(), EXAMPLE_MANIFESTS);
-  // The function image: `docker run IMAGE` runs the entrypoint with a ResourceList on stdin.
-  const entry = join(root, fn.entrypoint![0]!);
-  const out = runOk(entry, fn.entrypoint!.slice(1), { input: 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n' });
-  assert.equal(parse(out.stdout).kind, 'ResourceList');
-  assert.match(runOk(entry, ['--help']).stdout, /osm-krm generate/);
+/** The sidecar as the repo-server patch runs it: its user, its env, the cluster secrets mounted where it says. */
+function sidecarContainer() {
+  const container = parse(readFileSync(join(ARGOCD, 'argocd-repo-server-patch.yaml'), 'utf8')).spec.template.spec.containers[0];
+  const env: Record<string, string> = Object.fromEntries(container.env.map((e: any) => [e.name, e.value]));
+  const secretsMount = container.volumeMounts.find((m: any) => m.name === 'osm-krm-secrets');
+  return { user: String(container.securityContext.runAsUser), env, secretsMount };
+}
+
+/** Runs the argocd-cmp image's plugin.yaml `generate` as argocd-cmp-server does, and returns its output. */
+function generateInImage(app: string, secrets: string, application_: any = application) {
+  const sidecar = sidecarContainer();
+  assert.equal(sidecar.secretsMount.readOnly, true);
+  // argocd-cmp-server runs the plugin's command in the app's directory below its own temp dir.
+  const appPath = '/tmp/_cmp_server/0f1e2d3c/examples/argocd/app';
+  const env = pluginEnv(application_, sidecar.env);
+  const [cmd, ...args] = [...plugin.spec.generate.command, ...(plugin.spec.generate.args ?? [])];
+  const podmanArgs = ['run', '--rm', '-i', '--network', 'none', '--read-only', '--tmpfs', '/tmp', '--user', sidecar.user,
+    '-v', `${app}:${appPath}:ro`, '-v', `${secrets}:${sidecar.secretsMount.mountPath}:ro`, '-w', appPath,
+    ...Object.keys(env).flatMap((k) => ['-e', k]), '--entrypoint', cmd!, CMP_IMAGE, ...args];
+  return { container: run('podman', podmanArgs, { env: { ...toolEnv(), ...env } }), env };
+}
+
+test('the argocd-cmp image: plugin.yaml\'s generate, as user 999 with the app read-only and the secrets mounted, prints the bundle\'s bytes', () => {
+  // The image holds this plugin.yaml where argocd-cmp-server reads it.
+  const baked = run('podman', ['run', '--rm', '--network', 'none', '--entrypoint', 'cat', CMP_IMAGE, '/home/argocd/cmp-server/config/plugin.yaml']);
+  assert.equal(baked.stdout, readFileSync(join(REPO_ROOT, 'plugin.yaml'), 'utf8'));
+  // Mounted Secret volumes are world-readable files (defaultMode 0644) in a directory the sidecar's user can enter.
+  const secrets = secretsDir();
+  chmodSync(secrets, 0o755);
+  const app = appCopy();
+  chmodSync(join(app, '..'), 0o755);
+  // A parameter the config file does not hold, to see ARGOCD_APP_PARAMETERS reach the container.
+  const withParams = structuredClone(application);
+  withParams.spec.source.plugin.parameters = [{ name: 'cluster-dns', array: ['10.0.0.10'] }];
+  const { container } = generateInImage(app, secrets, withParams);
+  assert.equal(container.status, 0, container.stderr);
+  assert.equal(container.stderr, '');
+  assert.deepEqual(parseStream(container.stdout).map(identity).sort(), EXAMPLE_MANIFESTS);
+  assert.match(container.stdout, /cluster DNS 10\.0\.0\.10'/);
+  const host = generate(app, { secrets, app: withParams });
+  assert.equal(host.status, 0, host.stderr);
+  assert.equal(container.stdout, host.stdout);
+  // Both secrets came from the mounted files, the sync annotations from ARGOCD_ENV_GITOPS_SYNC_ANNOTATIONS.
+  assert.match(secretText(parseStream(container.stdout), 'workers-b-kube-system-bootstrap-config'), /Bearer example-cloud-init-getter-token/);
+  assert.match(container.stdout, /argocd\.argoproj\.io\/sync-options: Force=true,Replace=true/);
+});
+
+test('the argocd-cmp image: without the mounted secrets generate fails with the reason, nothing on stdout', () => {
+  const empty = tempDir('osm-krm-secrets-');
+  chmodSync(empty, 0o755);
+  const app = appCopy();
+  chmodSync(join(app, '..'), 0o755);
+  const { container } = generateInImage(app, empty);
+  assert.equal(container.status, 1);
+  assert.equal(container.stdout, '');
+  assert.match(container.stderr, /missing cluster fact: the cloud-init-getter token/);
 });
 
 test('the repo-server patch applies (kubectl patch --local) and mounts what the plugin needs', () => {

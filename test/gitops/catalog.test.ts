@@ -44,8 +44,8 @@ test('the documented FunctionConfig is a valid config', () => {
   assert.deepEqual(parseFunctionConfig({ apiVersion: 'v1', kind: 'ConfigMap', data: { 'cluster-dns': '10.96.0.10', 'cloud-init-getter-token-env': 'OSM_CLOUD_INIT_GETTER_TOKEN' } }).clusterDNS, ['10.96.0.10']);
 });
 
-test('kpt fn doc --image prints the help (docker run --rm IMAGE --help, through the shim)', () => {
-  const r = runOk('kpt', ['fn', 'doc', '--image', EXAMPLE_IMAGE], { env: toolEnv({ OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE }) });
+test('kpt fn doc --image prints the help (podman run --rm IMAGE --help, the real image)', () => {
+  const r = runOk('kpt', ['fn', 'doc', '--image', EXAMPLE_IMAGE], { env: toolEnv({ KPT_FN_RUNTIME: 'podman' }) });
   assert.match(r.stdout, /^osm-krm: /);
   for (const cmd of ['osm-krm < resourcelist.yaml', 'osm-krm hydrate SRC OUT', 'osm-krm generate']) assert.ok(r.stdout.includes(cmd), `help lacks ${cmd}`);
 });

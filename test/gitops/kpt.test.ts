@@ -81,12 +81,12 @@ test('kpt fn eval --exec writes exactly what the pipeline writes', () => {
   assert.deepEqual(snapshot(evaluated), snapshot(rendered));
 });
 
-test('kpt fn eval -i (the container, through the docker shim) with -e writes what the pipeline writes', () => {
+test('kpt fn eval -i (the image, KPT_FN_RUNTIME=podman) with -e writes what the pipeline writes', () => {
   const rendered = examplePackage();
   render(rendered);
   const evaluated = examplePackage();
   runOk('kpt', ['fn', 'eval', evaluated, '-i', EXAMPLE_IMAGE, '--fn-config', join(evaluated, 'osm-config.yaml'), '-e', 'OSM_CLOUD_INIT_GETTER_TOKEN', '-e', 'OSM_BOOTSTRAP_TOKEN'], {
-    env: { ...env, OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE },
+    env: { ...env, KPT_FN_RUNTIME: 'podman' },
   });
   assert.deepEqual(snapshot(evaluated), snapshot(rendered));
 });

@@ -1,6 +1,6 @@
 // kustomize route, end to end with the real `kubectl kustomize` (kustomize v5.5.0): osm-krm declared as a
 // transformer with `config.kubernetes.io/function`. kubectl runs container functions with `docker run`;
-// the `docker` shim on PATH runs the built bundle, so kustomize's real container path is exercised.
+// the `docker` on PATH is the real podman (a logging wrapper), running the image built from the Dockerfile.
 import assert from 'node:assert/strict';
 import { accessSync, constants, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -13,7 +13,7 @@ const KUSTOMIZE = join(EXAMPLES, 'kustomize');
 function kustomizeContainer(extraEnv: Record<string, string>) {
   const log = join(tempDir(), 'docker.log');
   const r = run('kubectl', ['kustomize', '--enable-alpha-plugins', join(KUSTOMIZE, 'container')], {
-    env: toolEnv({ OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE, OSM_KRM_SHIM_LOG: log, ...extraEnv }),
+    env: toolEnv({ OSM_KRM_SHIM_LOG: log, ...extraEnv }),
   });
   let calls: Array<{ argv: string[]; stdin: string }> = [];
   try {
@@ -24,8 +24,9 @@ function kustomizeContainer(extraEnv: Record<string, string>) {
   return { ...r, calls };
 }
 
-test('kubectl kustomize runs the container function through docker and outputs the generated manifests', () => {
-  const r = kustomizeContainer(EXAMPLE_SECRETS);
+for (const readOnly of [false, true]) {
+test(`kubectl kustomize runs the image through docker and outputs the generated manifests${readOnly ? ' (container --read-only)' : ''}`, () => {
+  const r = kustomizeContainer({ ...EXAMPLE_SECRETS, ...(readOnly ? { OSM_KRM_SHIM_RUN_FLAGS: '--read-only' } : {}) });
   assert.equal(r.status, 0, r.stderr);
   const objects = parseStream(r.stdout);
   assert.deepEqual(objects.map(identity).sort(), EXAMPLE_MANIFESTS);
@@ -55,12 +56,14 @@ test('kubectl kustomize runs the container function through docker and outputs t
     'v1/ConfigMap/kube-public/cluster-info',
   ]);
 });
+}
 
 test('a function error fails the kustomize build, with the message on stderr', () => {
   const r = kustomizeContainer({ OSM_BOOTSTRAP_TOKEN: EXAMPLE_SECRETS.OSM_BOOTSTRAP_TOKEN });
   assert.notEqual(r.status, 0);
   assert.equal(r.stdout, '');
   assert.match(r.stderr, /environment variable OSM_CLOUD_INIT_GETTER_TOKEN \(named by spec\.cluster\.cloudInitGetterToken\.env\) is not set/);
+  assert.match(r.stderr, /couldn't execute function: exit status 1/);
 });
 
 test('kubectl kustomize silently skips the exec variant (the standalone kustomize with --enable-exec is needed)', () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { BUNDLE, EXAMPLE_IMAGE, EXAMPLE_MANIFESTS, EXAMPLE_SECRETS, EXAMPLES, byIdentity, copyTree, isLocalConfig, objectsInFiles, parseStream, runOk, tempDir, toolEnv } from './support.ts';
+import { BUNDLE, EXAMPLE_MANIFESTS, EXAMPLE_SECRETS, EXAMPLES, byIdentity, copyTree, isLocalConfig, objectsInFiles, parseStream, runOk, tempDir, toolEnv } from './support.ts';
 
 const INPUT_FILES = ['operatingsystemprofile.yaml', 'machinedeployment-workers-a.yaml', 'machinedeployment-workers-b.yaml', 'cluster-info.yaml'];
 const INPUT_DIRS = ['kpt', 'kustomize/base', 'argocd/app', 'flux/source'];
@@ -20,7 +20,7 @@ test('kustomize, kpt, generate and hydrate produce the same manifests', () => {
   const env = toolEnv(EXAMPLE_SECRETS);
   const applied = (objects: any[]) => byIdentity(objects.filter((o) => !isLocalConfig(o) && o.kind !== 'OperatingSystemManager'));
 
-  const kustomize = applied(parseStream(runOk('kubectl', ['kustomize', '--enable-alpha-plugins', join(EXAMPLES, 'kustomize', 'container')], { env: { ...env, OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE } }).stdout));
+  const kustomize = applied(parseStream(runOk('kubectl', ['kustomize', '--enable-alpha-plugins', join(EXAMPLES, 'kustomize', 'container')], { env }).stdout));
 
   const pkg = copyTree(join(EXAMPLES, 'kpt'), join(tempDir(), 'pkg'));
   runOk('kpt', ['fn', 'render', pkg, '--allow-exec'], { env });

@@ -1,5 +1,5 @@
 // Shared pieces of the GitOps end-to-end tests: the built bundle, a bin directory with `osm-krm` and the
-// `docker` shim in front of PATH, temp directories, process runs, directory snapshots, manifest parsing.
+// `docker`/`podman` wrapper (the real podman, logging) in front of PATH, temp directories, process runs, directory snapshots, manifest parsing.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
@@ -11,9 +11,11 @@ import { REPO_ROOT } from '../support/paths.ts';
 
 export const BUNDLE = join(REPO_ROOT, 'dist', 'osm-krm.cjs');
 export const EXAMPLES = join(REPO_ROOT, 'examples');
-export const DOCKER_SHIM = join(REPO_ROOT, 'test', 'gitops', 'shims', 'docker.mjs');
-/** The image the examples name for the container route. */
+export const RUNTIME_SHIM = join(REPO_ROOT, 'test', 'gitops', 'shims', 'container-runtime.mjs');
+/** The image the examples name for the container route: the Dockerfile's `function` target (scripts/test-images.sh). */
 export const EXAMPLE_IMAGE = 'localhost/osm-krm:0.1.0';
+/** The Dockerfile's `argocd-cmp` target (scripts/test-images.sh). */
+export const CMP_IMAGE = 'localhost/osm-krm-argocd-cmp:0.1.0';
 /** The secrets the examples read from the environment (example values). */
 export const EXAMPLE_SECRETS = {
   OSM_CLOUD_INIT_GETTER_TOKEN: 'example-cloud-init-getter-token',
@@ -33,14 +35,15 @@ export function tempDir(prefix = 'osm-krm-gitops-'): string {
 
 let bin: string | undefined;
 
-/** A directory holding `osm-krm` (the bundle, as `npm link` or the image installs it) and the `docker` shim. */
+/** A directory holding `osm-krm` (the bundle, as `npm link` or the image installs it) and `docker`/`podman` (the wrapper). */
 export function toolBin(): string {
   if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run \`npm run build\` first (npm test does)`);
   if (bin !== undefined) return bin;
   bin = tempDir('osm-krm-bin-');
-  chmodSync(DOCKER_SHIM, 0o755);
+  chmodSync(RUNTIME_SHIM, 0o755);
   symlinkSync(BUNDLE, join(bin, 'osm-krm'));
-  symlinkSync(DOCKER_SHIM, join(bin, 'docker'));
+  symlinkSync(RUNTIME_SHIM, join(bin, 'docker'));
+  symlinkSync(RUNTIME_SHIM, join(bin, 'podman'));
   return bin;
 }
 
@@ -61,7 +64,7 @@ export interface RunResult {
 }
 
 export function run(cmd: string, args: readonly string[], opts: { cwd?: string; env?: Record<string, string>; input?: string } = {}): RunResult {
-  const r = spawnSync(cmd, args, { cwd: opts.cwd ?? REPO_ROOT, env: opts.env ?? toolEnv(), input: opts.input ?? '', encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 60_000 });
+  const r = spawnSync(cmd, args, { cwd: opts.cwd ?? REPO_ROOT, env: opts.env ?? toolEnv(), input: opts.input ?? '', encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 300_000 });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -1,0 +1,98 @@
+// The boot test's stand-in servers, run with Node.js in the node's pod (so on its loopback only):
+//   https://127.0.0.1:6443  the API server: GET /api/v1/namespaces/cloud-init-settings/secrets/NAME answered as
+//                           kube-apiserver answers (a v1 Secret as JSON), only with the getter token as bearer
+//                           token (401 Unauthorized otherwise); certificate from the test's cluster CA
+//   https://127.0.0.1:6444  an impostor: the same answers, with a certificate from another CA
+//   http://127.0.0.1:8080   the artifact mirror: the files below DIR/mirror
+//   http://127.0.0.1:3128   an HTTP proxy (absolute-URI requests and CONNECT), to loopback targets only
+// DIR (argv[2]) holds api.crt/api.key, impostor.crt/impostor.key, token and secrets.json ({name: {key: base64}}).
+// One JSON line per request on stdout: {server, method, path, bearer: "getter" | "other" | "none", status}.
+import { readFileSync, statSync } from 'node:fs';
+import { createServer as createHttp, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { createServer as createHttps } from 'node:https';
+import { join, normalize } from 'node:path';
+
+const dir = process.argv[2];
+const token = readFileSync(join(dir, 'token'), 'utf8').trim();
+const secrets = JSON.parse(readFileSync(join(dir, 'secrets.json'), 'utf8'));
+const log = (entry) => process.stdout.write(JSON.stringify(entry) + '\n');
+
+function apiServer(name) {
+  return (req, res) => {
+    const auth = req.headers.authorization;
+    const bearer = auth === undefined ? 'none' : auth === `Bearer ${token}` ? 'getter' : 'other';
+    const send = (status, body) => {
+      log({ server: name, method: req.method, path: req.url, bearer, status });
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const status = (code, reason, message) => send(code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+    if (bearer !== 'getter') return status(401, 'Unauthorized', 'Unauthorized');
+    const m = /^\/api\/v1\/namespaces\/cloud-init-settings\/secrets\/([a-z0-9.-]+)$/.exec(req.url ?? '');
+    if (req.method !== 'GET' || !m) return status(404, 'NotFound', 'the server could not find the requested resource');
+    const data = secrets[m[1]];
+    if (data === undefined) return status(404, 'NotFound', `secrets "${m[1]}" not found`);
+    send(200, { kind: 'Secret', apiVersion: 'v1', metadata: { name: m[1], namespace: 'cloud-init-settings' }, data, type: 'Opaque' });
+  };
+}
+
+const tls = (prefix) => ({ cert: readFileSync(join(dir, `${prefix}.crt`)), key: readFileSync(join(dir, `${prefix}.key`)) });
+createHttps(tls('api'), apiServer('api')).listen(6443, '127.0.0.1');
+createHttps(tls('impostor'), apiServer('impostor')).listen(6444, '127.0.0.1');
+
+const mirror = join(dir, 'mirror');
+createHttp((req, res) => {
+  const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0]));
+  const file = join(mirror, path);
+  let status = 404;
+  try {
+    if (!path.startsWith('/') || path.includes('..') || !statSync(file).isFile()) throw new Error('not a file');
+    const body = readFileSync(file);
+    status = 200;
+    res.writeHead(200, { 'Content-Length': body.length });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  } catch {
+    res.writeHead(404);
+    res.end();
+  }
+  log({ server: 'mirror', method: req.method, path, status });
+}).listen(8080, '127.0.0.1');
+const loopback = (host) => host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+const proxy = createHttp((req, res) => {
+  let target;
+  try {
+    target = new URL(req.url ?? '');
+  } catch {
+    target = undefined;
+  }
+  log({ server: 'proxy', method: req.method, target: req.url });
+  if (!target || target.protocol !== 'http:' || !loopback(target.hostname)) {
+    res.writeHead(403);
+    return res.end();
+  }
+  const upstream = httpRequest({ host: target.hostname, port: target.port || 80, method: req.method, path: target.pathname + target.search, headers: req.headers }, (r) => {
+    res.writeHead(r.statusCode ?? 502, r.headers);
+    r.pipe(res);
+  });
+  upstream.on('error', () => {
+    res.writeHead(502);
+    res.end();
+  });
+  req.pipe(upstream);
+});
+proxy.on('connect', (req, socket, head) => {
+  const [host, port] = (req.url ?? '').split(/:(?=\d+$)/);
+  log({ server: 'proxy', method: 'CONNECT', target: req.url });
+  if (!loopback(host)) return socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+  const upstream = connect(Number(port), host, () => {
+    socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    upstream.write(head);
+    upstream.pipe(socket);
+    socket.pipe(upstream);
+  });
+  upstream.on('error', () => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+  socket.on('error', () => upstream.destroy());
+});
+proxy.listen(3128, '127.0.0.1');
+log({ ready: true });
