@@ -13,7 +13,7 @@ import { delimiter, join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { KrmObject } from '../io/resourceList.ts';
 import { PARSE_OPTIONS } from '../io/yamlSchema.ts';
-import { boundedToJS, decodeUtf8, InputLimitError, isStackOverflow, nestingError, parseWithinStack, readTextFileBounded } from '../io/inputBounds.ts';
+import { boundedToJS, checkFullParserSize, decodeUtf8, InputLimitError, isStackOverflow, nestingError, parseWithinStack, readTextFileBounded } from '../io/inputBounds.ts';
 import { containedPath, errnoReason, followLink } from './containedPath.ts';
 import { generatedSharedPath } from '../function/generatedPaths.ts';
 import { STATE_PATH } from '../gitops/renderState.ts';
@@ -136,6 +136,7 @@ export function parseManifests(text: string, where: string): KrmObject[] {
   const objects: KrmObject[] = [];
   let docs: ReturnType<typeof parseAllDocuments>;
   try {
+    checkFullParserSize(text, where);
     docs = parseWithinStack(() => parseAllDocuments(text, PARSE_OPTIONS), where);
   } catch (e) {
     if (e instanceof InputLimitError) throw new CommandError(e.message);

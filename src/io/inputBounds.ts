@@ -4,8 +4,15 @@
 import { constants } from 'node:buffer';
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
 
-/** Input larger than this cannot be decoded into one JavaScript string (V8's limit: 2^29 - 24 characters). */
-export const MAX_INPUT_BYTES = constants.MAX_STRING_LENGTH;
+/**
+ * The most osm-krm reads from one input (stdin, a file): reading costs up to ~12 times the input's size
+ * (a block scalar of millions of lines, measured: README.md, Threat model), so this keeps a run within its
+ * 2 GiB memory target. It is also far below what one JavaScript string holds (V8: 2^29 - 24 characters),
+ * so a bigger input ends in this error, not a crash.
+ */
+export const MAX_INPUT_BYTES = Math.min(96 * 1024 * 1024, constants.MAX_STRING_LENGTH);
+/** The `yaml` package needs up to ~25 times the text: input beyond the fast path is bounded lower. */
+export const MAX_FULL_PARSER_BYTES = 64 * 1024 * 1024;
 /** Deeper than any Kubernetes object; well within what the parsers and our own recursive code can follow. */
 export const MAX_NESTING_DEPTH = 256;
 /** What aliases may add beyond the input's own size: the input once more, plus this. */
@@ -42,7 +49,7 @@ export function readAllBounded(fd: number, where: string, limit = MAX_INPUT_BYTE
     }
     if (n === 0) break;
     total += n;
-    if (total > limit) throw new InputLimitError(`${where} is larger than ${MiB(limit)}, the most osm-krm reads (a JavaScript string holds no more); split the package`);
+    if (total > limit) throw new InputLimitError(`${where} is larger than ${MiB(limit)}, the most osm-krm reads (to stay within 2 GiB of memory); split the package`);
     chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
     if (n === chunk.length) chunk = Buffer.allocUnsafe(Math.min(chunk.length * 2, 1 << 24));
     else chunk = chunk.subarray(n);
@@ -117,6 +124,13 @@ function firstInvalidUtf8(b: Uint8Array): number {
     i += n + 1;
   }
   return b.length;
+}
+
+/** Text for the `yaml` package: at most MAX_FULL_PARSER_BYTES (UTF-16 units, which is at most its bytes). */
+export function checkFullParserSize(text: string, where: string): void {
+  if (text.length > MAX_FULL_PARSER_BYTES) {
+    throw new InputLimitError(`${where} is larger than ${MiB(MAX_FULL_PARSER_BYTES)} and not plain block YAML (anchors, flow collections, folded or multi-line scalars, tags...), which osm-krm reads only up to that size (to stay within 2 GiB of memory)`);
+  }
 }
 
 /** A parse that overflowed the stack was nested too deeply; anything else is passed on. */

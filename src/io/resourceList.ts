@@ -5,7 +5,7 @@
 // byte for byte. Flow-style or JSON input is re-serialized from its values.
 import { isMap, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
 import { PARSE_OPTIONS } from './yamlSchema.ts';
-import { boundedToJS, checkNesting, isStackOverflow, nestingError, parseWithinStack } from './inputBounds.ts';
+import { boundedToJS, checkFullParserSize, checkNesting, isStackOverflow, nestingError, parseWithinStack } from './inputBounds.ts';
 import { createBlockYamlFastPath, type FastParse } from './blockYamlFastPath.ts';
 import { writeYaml } from './yamlWriter.ts';
 import type { Result } from '../function/results.ts';
@@ -77,6 +77,7 @@ interface LibraryParse {
 
 /** The full parser, for whatever the fast path leaves: the root as plain values and the items' dashes. */
 function parseWithYamlLibrary(text: string): LibraryParse {
+  checkFullParserSize(text, 'the input');
   let doc: Document.Parsed;
   try {
     doc = parseWithinStack(() => parseDocument(text, PARSE_OPTIONS), 'the input');

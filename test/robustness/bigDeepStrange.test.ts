@@ -84,7 +84,7 @@ test('a ResourceList larger than a JavaScript string can hold, streamed to the b
   child.stdin.end();
   const status = await exited;
   const out = parse(stdout);
-  assertRefused({ status, out, stderr }, /the input is larger than 511 MiB, the most osm-krm reads/);
+  assertRefused({ status, out, stderr }, /the input is larger than 96 MiB, the most osm-krm reads/);
 });
 
 test('bytes that are not UTF-8 are refused naming the item, never replaced by U+FFFD', () => {
