@@ -191,7 +191,7 @@ export function boundedToJS(doc: Document, textLength: number, where: string): u
       result = { size: 1 + (typeof v === 'string' ? v.length : 8), height: 0 };
     } else if (isAlias(n)) {
       const target = n.resolve(doc);
-      if (target === undefined) return { size: 1, height: 0 }; // the parser reported it
+      if (target === undefined) throw new InputLimitError(`${where}: alias *${n.source} has no anchor &${n.source} before it`);
       if (inProgress.has(target)) throw new InputLimitError(`${where}: alias *${n.source} refers to a node that contains it`);
       result = measure(target, depth);
     } else if (isMap(n) || isSeq(n)) {

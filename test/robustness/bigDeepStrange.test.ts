@@ -5,7 +5,10 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { BUNDLE } from '../gitops/support.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUNDLE, EXAMPLE_SECRETS, EXAMPLES, copyTree, tempDir, toolEnv } from '../gitops/support.ts';
+import { runHydrateCommand } from '../../src/cli/hydrateCommand.ts';
 import { runFunction } from '../../src/cli/runFunction.ts';
 import { MAX_INPUT_BYTES } from '../../src/io/inputBounds.ts';
 import { noEnvironment } from '../support/runInProcess.ts';
@@ -156,4 +159,54 @@ items:
   assert.deepEqual(byName.anchor.data, { k: 'v' });
   // The self-contained item keeps its exact text.
   assert.ok(r.stdout.includes('  data: &mine\n    k: v\n'));
+});
+
+test('large scalars in an unrelated item pass through byte for byte within the memory target, or are refused', () => {
+  const GiB2 = 2 * 1024 * 1024; // KiB, as GNU time reports
+  const cases: Record<string, string> = {
+    '30 MB plain': `    x: ${'y'.repeat(30e6)}\n`,
+    '2 million lines': '    x: |\n' + '      line\n'.repeat(2e6),
+    '3 million escapes': `    x: "${'\\n\\t\\u00e9\\"'.repeat(3e6)}"\n`,
+    '1 million folded lines (full parser)': '    x: >\n' + '      line\n'.repeat(1e6),
+  };
+  for (const [label, data] of Object.entries(cases)) {
+    const input = HEAD + configMap('big', data);
+    const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, BUNDLE], { input, encoding: 'utf8', maxBuffer: 1 << 30, timeout: 120_000 });
+    assert.equal(r.status, 0, `${label}: ${r.stderr.slice(0, 500)}`);
+    assert.ok(r.stdout === input, `${label}: passed through unchanged`);
+    const rssKiB = Number(r.stderr.trim().split('\n').pop());
+    assert.ok(rssKiB > 0 && rssKiB < GiB2, `${label}: peak RSS ${rssKiB} KiB`);
+  }
+  // Beyond what the full parser reads within the target: refused, with the reason.
+  const folded = HEAD + configMap('big', '    x: >\n' + '      line\n'.repeat(6.2e6));
+  assertRefused(runBundle(folded), /the input is larger than 64 MiB and not plain block YAML .* \(to stay within 2 GiB of memory\)/);
+});
+
+test('the files of hydrate and generate get the same bounds: nesting, UTF-8, aliases by expanded size', () => {
+  const root = tempDir('osm-krm-file-bounds-');
+  const src = copyTree(join(EXAMPLES, 'flux', 'source'), join(root, 'src'));
+  const hydrate = () => {
+    let stderr = '';
+    const code = runHydrateCommand(['src', 'out'], { stdout: () => {}, stderr: (s) => (stderr += s), env: { ...toolEnv(), ...EXAMPLE_SECRETS }, cwd: root });
+    return { code, stderr };
+  };
+  const cm = (name: string, data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: kube-system\ndata:\n${data}`;
+  // 150 aliases in one object (hand-written YAML does this): read like any file.
+  writeFileSync(join(src, 'aliases.yaml'), cm('aliases', Array.from({ length: 150 }, (_, i) => (i === 0 ? '  k0: &v value\n' : `  k${i}: *v\n`)).join('')));
+  const ok = hydrate();
+  assert.equal(ok.code, 0, ok.stderr);
+  const cases: Array<[string, string | Buffer, RegExp]> = [
+    ['deep.yaml', cm('deep', `  a: ${'['.repeat(3000)}${']'.repeat(3000)}\n`), /deep\.yaml is nested more than 256 levels deep/],
+    ['latin1.yaml', Buffer.concat([Buffer.from(cm('latin1', '  a: caf')), Buffer.from([0xe9, 0x0a])]), /latin1\.yaml is not valid UTF-8: byte 0xe9 at line 7, column 9/],
+    ['dangling.yaml', cm('a', '  a: 1\n') + '---\n' + cm('b', '  b: *nowhere\n'), /dangling\.yaml: document 2: alias \*nowhere has no anchor &nowhere before it/],
+    ['bomb.yaml', cm('bomb', '  a: &a [x,x,x,x,x,x,x,x,x,x]\n' + Array.from({ length: 8 }, (_, i) => `  ${'bcdefghi'[i]}: &${'bcdefghi'[i]} [${Array(10).fill('*' + 'abcdefghi'[i]).join(',')}]\n`).join('')), /bomb\.yaml: document 1: its aliases expand to more than 16 MiB/],
+  ];
+  for (const [name, content, message] of cases) {
+    writeFileSync(join(src, name), content);
+    const r = hydrate();
+    assert.equal(r.code, 1, name);
+    assert.match(r.stderr, message, name);
+    assert.doesNotMatch(r.stderr, /internal error/);
+    writeFileSync(join(src, name), cm(name.replace('.yaml', ''), '  a: b\n'));
+  }
 });
