@@ -6,7 +6,8 @@
 // path ever leads out of OUT (containedPath.ts).
 //
 // All or nothing. The new contents are first written under OUT/.osm-krm-hydrate.swap/new (inside OUT: the
-// same file system, so every rename below is atomic, and nothing is written outside OUT). A full disk or a
+// same file system, so every rename below is atomic, and nothing is written outside OUT; made by mkdir, it
+// is also the lock against a second run at the same time). A full disk or a
 // file name the file system refuses fails there, with OUT untouched. Then a journal of the swap is committed
 // (written, then renamed into place) and each file is swapped by two renames: the old one into .../old, the
 // new one into OUT. When the journal is gone the swap is complete. If the process dies in between, the next
@@ -19,6 +20,7 @@ import { containedPath, errnoReason } from './containedPath.ts';
 
 export const MARKER_FILE = '.osm-krm-hydrate';
 export const SWAP_DIR = '.osm-krm-hydrate.swap';
+const OWNER_FILE = 'owner'; // the pid of the run that made the swap directory
 const MARKER_HEADER = '# Files written by `osm-krm hydrate` and their SHA-256; the next run replaces or removes exactly these. Do not edit.';
 
 /** The file-system calls that change OUT: injectable, so tests can fail or interrupt any one of them. */
@@ -118,15 +120,22 @@ export function updateOutputDirectory(out: string, label: string, files: Readonl
 
 /** Writes the new contents under swap/new, with their real names: OUT is not touched yet. */
 function stage(swap: string, contents: ReadonlyMap<string, string>, label: string, fs: OutputFileSystem): void {
-  for (const [rel, content] of contents) {
+  try {
+    fs.mkdirSync(swap); // also the lock: a second run at the same time fails here
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException)?.code === 'EEXIST') throw new CommandError(`${label} is being updated by another osm-krm hydrate (${label}/${SWAP_DIR} exists)`);
+    if (!isFileSystemError(e)) throw e;
+    throw writeError(`${label}/${SWAP_DIR}`, e);
+  }
+  for (const [rel, content] of [[OWNER_FILE, String(process.pid)] as const, ...contents]) {
+    const path = rel === OWNER_FILE ? join(swap, rel) : join(swap, 'new', rel);
     try {
-      if (!nodeFs.existsSync(swap)) fs.mkdirSync(swap);
-      makeDirectories(join(swap, 'new'), dirname(rel), fs);
-      fs.writeFileSync(join(swap, 'new', rel), content);
+      if (rel !== OWNER_FILE) makeDirectories(join(swap, 'new'), dirname(rel), fs);
+      fs.writeFileSync(path, content);
     } catch (e) {
       if (!isFileSystemError(e)) throw e;
       discard(swap);
-      throw writeError(`${label}/${rel}`, e);
+      throw writeError(rel === OWNER_FILE ? `${label}/${SWAP_DIR}/${OWNER_FILE}` : `${label}/${rel}`, e);
     }
   }
 }
@@ -163,6 +172,10 @@ export function recoverInterruptedUpdate(out: string, label: string, fs: OutputF
   if (!st.isDirectory()) {
     nodeFs.unlinkSync(swap); // not ours (a link or a file under our reserved name): removed, never followed
     return;
+  }
+  const owner = Number(readIfFile(join(swap, OWNER_FILE), OWNER_FILE, []) ?? 0);
+  if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
+    throw new CommandError(`${label} is being updated by another osm-krm hydrate (pid ${owner}); if none is running, remove ${label}/${SWAP_DIR} and run again`);
   }
   const journalPath = join(swap, 'journal');
   if (nodeFs.existsSync(journalPath) && !isLink(journalPath)) {
@@ -244,6 +257,15 @@ function readIfFile(path: string, rel: string, conflicts: string[]): string | un
     return undefined;
   }
   return nodeFs.readFileSync(path, 'utf8');
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function isLink(path: string): boolean {

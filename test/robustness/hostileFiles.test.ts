@@ -272,3 +272,17 @@ echo $? > "$ROOT/status"
   assert.ok(readFileSync(join(root, 'before'), 'utf8').includes('kustomization.yaml'));
   assert.equal(readFileSync(join(root, 'after'), 'utf8'), readFileSync(join(root, 'before'), 'utf8'));
 });
+
+test('a second hydrate while one is swapping is refused; a swap directory of a dead run is undone', () => {
+  const { root, out } = workspace();
+  const before = tree(root);
+  mkdirSync(join(out, SWAP_DIR));
+  writeFileSync(join(out, SWAP_DIR, 'owner'), String(process.ppid)); // a live process that is not us
+  const r = hydrate(['src', 'out'], root);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, new RegExp(`out is being updated by another osm-krm hydrate \\(pid ${process.ppid}\\); if none is running, remove out/\\.osm-krm-hydrate\\.swap`));
+  writeFileSync(join(out, SWAP_DIR, 'owner'), '999999999'); // no such process
+  const ok = hydrate(['src', 'out'], root);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.deepEqual(tree(root), before);
+});
