@@ -286,3 +286,19 @@ test('a second hydrate while one is swapping is refused; a swap directory of a d
   assert.equal(ok.code, 0, ok.stderr);
   assert.deepEqual(tree(root), before);
 });
+
+test('the config file: inside SRC its links must stay inside; a --config path elsewhere is the user\'s and is followed', () => {
+  const { root, src, outside } = workspace();
+  const config = readFileSync(join(src, 'osm-config.yaml'), 'utf8');
+  rmSync(join(src, 'osm-config.yaml'));
+  writeFileSync(join(outside, 'osm.yaml'), config);
+  symlinkSync(join(outside, 'osm.yaml'), join(src, 'osm.yaml'));
+  const refused = hydrate(['src', 'out', '--config', 'src/osm.yaml'], root);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /symbolic link .*src\/osm\.yaml -> .*outside\/osm\.yaml leads outside/);
+  rmSync(join(src, 'osm.yaml'));
+  mkdirSync(join(root, 'configs'));
+  symlinkSync(join(outside, 'osm.yaml'), join(root, 'configs', 'osm.yaml'));
+  const ok = hydrate(['src', 'out', '--config', 'configs/osm.yaml'], root);
+  assert.equal(ok.code, 0, ok.stderr);
+});
