@@ -416,10 +416,16 @@ class BlockParser {
     }
     // The content lines without their indentation (blank lines within are no wider than it), in one pass
     // over the text instead of a string per line.
-    const content = ('\n' + this.source.slice(bodyStart, contentEnd)).replace(new RegExp(`\n {1,${indent}}`, 'g'), '\n').slice(1);
+    const content = ('\n' + this.source.slice(bodyStart, contentEnd)).replace(indentationPattern(indent), '\n').slice(1);
     const value = chomp === 'strip' ? content : chomp === 'clip' ? content + '\n' : content + '\n' + '\n'.repeat(trailingBlank);
     return { kind: 'scalar', style: 'literal', text: value, start: line.start + p, end: Math.min(end, this.source.length) };
   }
+}
+
+const indentationPatterns: RegExp[] = [];
+/** A line break and up to `indent` spaces after it; made once per width. */
+function indentationPattern(indent: number): RegExp {
+  return (indentationPatterns[indent] ??= new RegExp(`\n {1,${indent}}`, 'g'));
 }
 
 function isSequenceEntry(text: string, at: number): boolean {
