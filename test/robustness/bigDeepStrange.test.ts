@@ -2,6 +2,7 @@
 // stdin, the built function prints a ResourceList and exits 0 or 1, never an internal error with an empty
 // stdout; bytes that are not UTF-8 are refused naming the item; aliases are bounded by what they expand to.
 import assert from 'node:assert/strict';
+import { constants } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { parse } from 'yaml';
@@ -71,7 +72,9 @@ test('a ResourceList larger than a JavaScript string can hold, streamed to the b
   // A block literal of short lines, streamed in chunks: the test never holds the whole input.
   const line = Buffer.from('      ' + 'x'.repeat(57) + '\n'); // 64 bytes
   const chunk = Buffer.concat(Array.from({ length: (16 << 20) / 64 }, () => line));
-  const total = MAX_INPUT_BYTES + (32 << 20);
+  // More than one string holds; the function stops reading at its own, lower limit (and the rest gets EPIPE).
+  const total = constants.MAX_STRING_LENGTH + (32 << 20);
+  assert.ok(MAX_INPUT_BYTES < constants.MAX_STRING_LENGTH);
   const child = spawn(process.execPath, [BUNDLE], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
