@@ -246,7 +246,7 @@ class BlockParser {
       // Something follows on this line, unless only a comment does.
       if (p < text.length && text[p] !== '#') {
         this.i++;
-        return this.inlineValue(line, p, parent);
+        return this.inlineValue(line, p, parent, true);
       }
     } else if (p < text.length) {
       throw new Unsupported(); // `key:value` is one plain scalar, not a pair
@@ -309,11 +309,11 @@ class BlockParser {
   }
 
   /** A value that starts at offset `p` of `line` (the line is already consumed). */
-  private inlineValue(line: Line, p: number, parent: number): BlockNode {
+  private inlineValue(line: Line, p: number, parent: number, inMapping = false): BlockNode {
     const text = line.text;
     const c = text[p]!;
     let node: BlockNode;
-    if (c === '|') return this.literalBlock(line, p, parent);
+    if (c === '|') return this.literalBlock(line, p, parent, inMapping);
     if (c === '"' || c === "'") {
       const { value, end } = c === '"' ? parseDoubleQuoted(text, p) : parseSingleQuoted(text, p);
       if (!onlySpaces(stripComment(text.slice(end))) || (end < text.length && text[end] !== ' ')) throw new Unsupported();
@@ -365,11 +365,19 @@ class BlockParser {
     return seq;
   }
 
-  /** `|`, `|-` or `|+`: literal lines more indented than the parent, auto-detected indentation. */
-  private literalBlock(line: Line, p: number, parent: number): BlockScalar {
-    const header = trimSpaces(stripComment(line.text.slice(p)));
-    const chomp = header === '|' ? 'clip' : header === '|-' ? 'strip' : header === '|+' ? 'keep' : undefined;
-    if (chomp === undefined) throw new Unsupported();
+  /**
+   * `|`, `|-` or `|+`: literal lines more indented than the parent, auto-detected indentation; as a mapping
+   * value also with an indentation indicator (`|2`, `|2-`...: the key's column plus that), which our own
+   * writer uses for text that starts with a space or a blank line.
+   */
+  private literalBlock(line: Line, p: number, parent: number, inMapping: boolean): BlockScalar {
+    const header = /^\|(?:([-+]?)([1-9])|([1-9])?([-+]?))$/.exec(trimSpaces(stripComment(line.text.slice(p))));
+    if (header === null) throw new Unsupported();
+    const indicator = header[2] ?? header[3];
+    if (indicator !== undefined && !inMapping) throw new Unsupported();
+    const explicit = indicator === undefined ? undefined : parent + Number(indicator);
+    const chompSign = header[1] || header[4];
+    const chomp = chompSign === '-' ? 'strip' : chompSign === '+' ? 'keep' : 'clip';
     let lines = 0;
     let indent = -1;
     let trailingBlank = 0;
@@ -395,7 +403,8 @@ class BlockParser {
       }
       if (indent < 0) {
         if (l.indent <= parent) break;
-        indent = l.indent;
+        indent = explicit ?? l.indent;
+        if (l.indent < indent) throw new Unsupported(); // less indented than the indicator says: an error
         if (leadingBlankWidth > indent) throw new Unsupported();
         // A tab where the indentation is still being detected is an error for yaml.v3 (CLC): not ours.
         if (l.text[indent] === '\t') throw new Unsupported();
