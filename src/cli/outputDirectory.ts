@@ -12,7 +12,7 @@
 // (written, then renamed into place) and each file is swapped by two renames: the old one into .../old, the
 // new one into OUT. When the journal is gone the swap is complete. If the process dies in between, the next
 // run finds the journal and first moves every file back (recoverInterruptedUpdate), so OUT is as before.
-import * as nodeFs from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../encoding/sha256.ts';
 import { CommandError } from './commandIO.ts';
@@ -31,9 +31,9 @@ export interface OutputFileSystem {
 }
 
 export const NODE_FILE_SYSTEM: OutputFileSystem = {
-  writeFileSync: (path, data) => nodeFs.writeFileSync(path, data),
-  renameSync: (from, to) => nodeFs.renameSync(from, to),
-  mkdirSync: (path) => nodeFs.mkdirSync(path),
+  writeFileSync: (path, data) => writeFileSync(path, data),
+  renameSync: (from, to) => renameSync(from, to),
+  mkdirSync: (path) => mkdirSync(path),
 };
 
 export interface OutputUpdate {
@@ -57,7 +57,7 @@ interface Journal {
  */
 export function updateOutputDirectory(out: string, label: string, files: ReadonlyMap<string, string>, fs: OutputFileSystem = NODE_FILE_SYSTEM): OutputUpdate {
   for (const rel of files.keys()) checkRelativePath(rel);
-  if (!nodeFs.existsSync(out)) nodeFs.mkdirSync(out, { recursive: true });
+  if (!existsSync(out)) mkdirSync(out, { recursive: true });
   recoverInterruptedUpdate(out, label, fs);
   const owned = readMarker(out, label);
   const at = (rel: string) => containedPath(out, rel, label);
@@ -112,7 +112,7 @@ export function updateOutputDirectory(out: string, label: string, files: Readonl
     throw writeError(`${label}/${SWAP_DIR}/journal`, e);
   }
   apply(out, label, journal, fs);
-  nodeFs.unlinkSync(join(swap, 'journal')); // the swap is complete
+  unlinkSync(join(swap, 'journal')); // the swap is complete
   discard(swap);
   for (const op of ops) if (op.hash === null) removeEmptyParents(out, op.rel);
   return result;
@@ -146,7 +146,7 @@ function apply(out: string, label: string, journal: Journal, fs: OutputFileSyste
     for (const d of journal.dirs) fs.mkdirSync(join(out, d));
     for (const { rel, hash } of journal.ops) {
       const target = join(out, rel);
-      if (nodeFs.existsSync(target) || isLink(target)) {
+      if (existsSync(target) || isLink(target)) {
         makeDirectories(join(swap, 'old'), dirname(rel), fs);
         fs.renameSync(target, join(swap, 'old', rel));
       }
@@ -165,12 +165,12 @@ export function recoverInterruptedUpdate(out: string, label: string, fs: OutputF
   const swap = join(out, SWAP_DIR);
   let st;
   try {
-    st = nodeFs.lstatSync(swap);
+    st = lstatSync(swap);
   } catch {
     return;
   }
   if (!st.isDirectory()) {
-    nodeFs.unlinkSync(swap); // not ours (a link or a file under our reserved name): removed, never followed
+    unlinkSync(swap); // not ours (a link or a file under our reserved name): removed, never followed
     return;
   }
   const owner = Number(readIfFile(join(swap, OWNER_FILE), OWNER_FILE, []) ?? 0);
@@ -178,10 +178,10 @@ export function recoverInterruptedUpdate(out: string, label: string, fs: OutputF
     throw new CommandError(`${label} is being updated by another osm-krm hydrate (pid ${owner}); if none is running, remove ${label}/${SWAP_DIR} and run again`);
   }
   const journalPath = join(swap, 'journal');
-  if (nodeFs.existsSync(journalPath) && !isLink(journalPath)) {
+  if (existsSync(journalPath) && !isLink(journalPath)) {
     let journal: Journal;
     try {
-      journal = JSON.parse(nodeFs.readFileSync(journalPath, 'utf8')) as Journal;
+      journal = JSON.parse(readFileSync(journalPath, 'utf8')) as Journal;
       if (!Array.isArray(journal.ops) || !Array.isArray(journal.dirs)) throw new Error('not a journal');
       for (const op of journal.ops) checkRelativePath(op.rel);
       for (const d of journal.dirs) checkRelativePath(d);
@@ -199,13 +199,13 @@ function rollBack(out: string, label: string, journal: Journal, fs: OutputFileSy
     const target = containedPath(out, rel, label);
     const staged = join(swap, 'new', rel);
     const old = join(swap, 'old', rel);
-    const movedIn = hash !== null && !nodeFs.existsSync(staged);
-    if (nodeFs.existsSync(old) || isLink(old)) fs.renameSync(old, join(out, rel));
-    else if (movedIn && nodeFs.existsSync(target) && sha256Hex(nodeFs.readFileSync(target)) === hash) nodeFs.unlinkSync(target);
+    const movedIn = hash !== null && !existsSync(staged);
+    if (existsSync(old) || isLink(old)) fs.renameSync(old, join(out, rel));
+    else if (movedIn && existsSync(target) && sha256Hex(readFileSync(target)) === hash) unlinkSync(target);
   }
   for (const d of [...journal.dirs].reverse()) {
     try {
-      nodeFs.rmdirSync(containedPath(out, d, label));
+      rmdirSync(containedPath(out, d, label));
     } catch {
       // not empty, or already gone
     }
@@ -223,7 +223,7 @@ function missingDirectories(out: string, label: string, rels: readonly string[])
       const real = containedPath(out, d, label);
       let st;
       try {
-        st = nodeFs.statSync(real);
+        st = statSync(real);
       } catch {
         dirs.add(d);
         continue;
@@ -235,12 +235,12 @@ function missingDirectories(out: string, label: string, rels: readonly string[])
 }
 
 function makeDirectories(base: string, rel: string, fs: OutputFileSystem): void {
-  if (!nodeFs.existsSync(base)) fs.mkdirSync(base);
+  if (!existsSync(base)) fs.mkdirSync(base);
   if (rel === '.' || rel === '') return;
   let p = base;
   for (const part of rel.split('/')) {
     p = join(p, part);
-    if (!nodeFs.existsSync(p)) fs.mkdirSync(p);
+    if (!existsSync(p)) fs.mkdirSync(p);
   }
 }
 
@@ -248,7 +248,7 @@ function makeDirectories(base: string, rel: string, fs: OutputFileSystem): void 
 function readIfFile(path: string, rel: string, conflicts: string[]): string | undefined {
   let st;
   try {
-    st = nodeFs.statSync(path);
+    st = statSync(path);
   } catch {
     return undefined;
   }
@@ -256,7 +256,7 @@ function readIfFile(path: string, rel: string, conflicts: string[]): string | un
     conflicts.push(rel);
     return undefined;
   }
-  return nodeFs.readFileSync(path, 'utf8');
+  return readFileSync(path, 'utf8');
 }
 
 function isRunning(pid: number): boolean {
@@ -270,14 +270,14 @@ function isRunning(pid: number): boolean {
 
 function isLink(path: string): boolean {
   try {
-    return nodeFs.lstatSync(path).isSymbolicLink();
+    return lstatSync(path).isSymbolicLink();
   } catch {
     return false;
   }
 }
 
 function discard(swap: string): void {
-  nodeFs.rmSync(swap, { recursive: true, force: true });
+  rmSync(swap, { recursive: true, force: true });
 }
 
 function removeEmptyParents(out: string, rel: string): void {
@@ -285,8 +285,8 @@ function removeEmptyParents(out: string, rel: string): void {
   for (let i = parts.length; i > 0; i--) {
     const d = join(out, ...parts.slice(0, i));
     try {
-      if (nodeFs.readdirSync(d).length > 0) return;
-      nodeFs.rmdirSync(d);
+      if (readdirSync(d).length > 0) return;
+      rmdirSync(d);
     } catch {
       return;
     }
@@ -308,7 +308,7 @@ export function readMarker(out: string, label: string): Map<string, string | und
   const p = containedPath(out, MARKER_FILE, label);
   let text: string;
   try {
-    text = nodeFs.readFileSync(p, 'utf8');
+    text = readFileSync(p, 'utf8');
   } catch {
     return owned;
   }

@@ -9,6 +9,7 @@
 // scalars are resolved with the full parser's own schema tags, so `0644`, `1e3` or `~` mean the same in both.
 // test/unit/blockYamlFastPath.test.ts checks that both give identical results on every input it accepts.
 import { Document, isScalar, type ParseOptions, type DocumentOptions, type SchemaOptions } from 'yaml';
+import { MAX_NESTING_DEPTH } from './inputBounds.ts';
 
 export interface FastParse {
   root: Record<string, unknown>;
@@ -154,6 +155,12 @@ class BlockParser {
     }
   }
 
+  // Nesting deeper than the function accepts is left to the full parser, which reports it (inputBounds.ts).
+  private depth = 0;
+  private enter(): void {
+    if (++this.depth >= MAX_NESTING_DEPTH) throw new Unsupported();
+  }
+
   private line(k: number): Line | undefined {
     if (k >= this.lineCount) return undefined;
     if (k !== this.cachedIndex) {
@@ -194,6 +201,7 @@ class BlockParser {
    * of the current line.
    */
   private parseMapping(column: number, offset: number, isRoot = false): BlockMap {
+    this.enter();
     const map: BlockMap = { kind: 'map', flow: false, start: this.line(this.i)!.start + offset, pairs: [] };
     const seen = new Set<string>();
     let first = true;
@@ -213,6 +221,7 @@ class BlockParser {
       seen.add(key.text);
       map.pairs.push({ key, value: this.parseValue(line, rest, column, isRoot && key.text === 'items') });
     }
+    this.depth--;
     return map;
   }
 
@@ -278,6 +287,7 @@ class BlockParser {
   }
 
   private parseSequence(column: number, recordDashes: boolean): BlockSeq {
+    this.enter();
     const seq: BlockSeq = { kind: 'seq', flow: false, start: this.line(this.i)!.start + column, items: [] };
     if (recordDashes) this.itemDashes = [];
     this.sequenceColumns.push(column);
@@ -294,6 +304,7 @@ class BlockParser {
       seq.items.push(this.parseEntry(l, column));
     }
     this.sequenceColumns.pop();
+    this.depth--;
     return seq;
   }
 

@@ -45,7 +45,6 @@ export function parseResourceList(text: string): ResourceList {
   if (trimmed.startsWith('{')) return fromJson(trimmed);
   fastPath ??= createBlockYamlFastPath(PARSE_OPTIONS);
   const fast = fastPath(text);
-  if (fast !== undefined) checkNesting(fast.root, 'the input');
   const { root, itemDashes, notSelfContained }: LibraryParse = fast ?? parseWithYamlLibrary(text);
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
     throw new ResourceListParseError('input is not a ResourceList: expected a YAML mapping');
