@@ -6,7 +6,7 @@
 //   osm-krm generate [DIR] [--config FILE]   (Argo CD plugin)
 //   osm-krm render | diff | lint ...          (for OSP authors and reviewers)
 import { readFileSync } from 'node:fs';
-import { processEnvironment, runFunction } from '../../src/cli/runFunction.ts';
+import { processEnvironment, runFunctionOnFd } from '../../src/cli/runFunction.ts';
 import { runTemplateCommand } from '../../src/cli/templateCommand.ts';
 import { runHydrateCommand } from '../../src/cli/hydrateCommand.ts';
 import { runArgoCDGenerateCommand } from '../../src/cli/argocdGenerateCommand.ts';
@@ -55,7 +55,7 @@ function main(argv: string[]): number {
     err(`osm-krm: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
     return 2;
   }
-  return runFunction(readFileSync(0, 'utf8'), { stdout: out, stderr: err, env: processEnvironment });
+  return runFunctionOnFd(0, { stdout: out, stderr: err, env: processEnvironment });
 }
 
 let exitCode: number;

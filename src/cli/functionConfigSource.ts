@@ -1,7 +1,8 @@
 // Which functionConfig a directory-based command uses: an explicit file, or else the one
 // `OperatingSystemManager` object found in the directory (as a kpt package keeps its configPath file).
-import { existsSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { isInside } from './containedPath.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { CommandError } from './commandIO.ts';
 import { listYamlFiles, readManifestFile, withSourceAnnotations, type ManifestDirectory } from './manifestDirectory.ts';
@@ -15,11 +16,17 @@ export interface ChosenConfig {
   objects: KrmObject[];
 }
 
-/** Reads a config file: exactly one object, a typed OperatingSystemManager or a ConfigMap of OSM flags. */
-export function readConfigFile(path: string): KrmObject {
+/**
+ * Reads a config file: exactly one object, a typed OperatingSystemManager or a ConfigMap of OSM flags. Inside
+ * the directory being read (`within`: SRC, the app directory) its links must stay inside it, like any file
+ * there; a path elsewhere is the user's own choice and is followed.
+ */
+export function readConfigFile(path: string, within?: string): KrmObject {
   if (!existsSync(path)) throw new CommandError(`config file ${path} does not exist`);
-  const dir = resolve(path, '..');
-  const objects = readManifestFile(dir, relative(dir, path));
+  const inside = within !== undefined && isInside(resolve(path), resolve(within));
+  const real = inside ? path : realpathSync(path);
+  const dir = inside ? within : dirname(real);
+  const objects = readManifestFile(dir, relative(dir, real).split(sep).join('/'));
   if (objects.length !== 1) throw new CommandError(`config file ${path} must hold exactly one object, found ${objects.length}`);
   return objects[0]!;
 }
@@ -38,7 +45,7 @@ export function chooseFunctionConfig(dir: string, input: ManifestDirectory, expl
   }
   const objects = input.objects.filter((o) => !isOsmConfig(o));
   if (explicitFile !== undefined) {
-    return { config: withSourceAnnotations(readConfigFile(explicitFile), relative(dir, explicitFile).split(sep).join('/'), 0), objects };
+    return { config: withSourceAnnotations(readConfigFile(explicitFile, dir), relative(dir, explicitFile).split(sep).join('/'), 0), objects };
   }
   const candidates = found.filter((c) => isOsmConfig(c.object));
   if (candidates.length > 1) {

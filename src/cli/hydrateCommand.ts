@@ -5,11 +5,13 @@
 //   OUT/osm-generated/<md-ns>/<md>/...       the generated OSCs and Secrets (the function's own paths)
 //   OUT/osm-generated/state/osm-krm-state.yaml   the function's state (local-config, not listed; read back
 //                                               on the next run so MachineDeployment revisions carry on)
-//   OUT/.osm-krm-hydrate          the files this command owns: the next run rewrites or removes exactly those
+//   OUT/.osm-krm-hydrate          the files this command wrote, with their SHA-256: the next run rewrites or
+//                                 removes exactly those that still have it
 // Local-config resources and the function config are not written. Running twice changes nothing; a file
-// that this command did not write is never overwritten or deleted.
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+// that this command did not write is never overwritten or deleted; OUT changes all or nothing
+// (outputDirectory.ts); no symbolic link is followed out of SRC or OUT (containedPath.ts).
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { stringifyForOutput } from '../krm/yamlSchema.ts';
 import { GENERATED_PATH_PREFIX } from '../function/generatedPaths.ts';
@@ -17,6 +19,7 @@ import { isStateObject } from '../gitops/renderState.ts';
 import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
 import { chooseFunctionConfig } from './functionConfigSource.ts';
 import { isDirectory, readManifestDirectory, readManifestFile, statePaths } from './manifestDirectory.ts';
+import { checkRelativePath, readMarker, recoverInterruptedUpdate, updateOutputDirectory } from './outputDirectory.ts';
 import { isAppliedManifest, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
 
 export const HYDRATE_USAGE = `usage: osm-krm hydrate SRC OUT [--config FILE]
@@ -29,11 +32,11 @@ kustomization.yaml listing them (for Flux, Argo CD, kubectl apply -k).
   --config FILE  the function config (OperatingSystemManager, or a ConfigMap of OSM flags); default:
                  the one OperatingSystemManager object found in SRC
 Running it again with the same SRC changes nothing; files of resources that are gone are removed.
-Only files listed in OUT/.osm-krm-hydrate (written by the previous run) are ever replaced or removed.
+Only files listed in OUT/.osm-krm-hydrate (written by the previous run, unchanged since) are ever
+replaced or removed. OUT changes all or nothing: on any error it stays as it was.
 `;
 
-export const MARKER_FILE = '.osm-krm-hydrate';
-const MARKER_HEADER = '# Files written by `osm-krm hydrate`; the next run replaces or removes exactly these. Do not edit.';
+export { MARKER_FILE } from './outputDirectory.ts';
 const KUSTOMIZATION_HEADER = '# Written by `osm-krm hydrate`; do not edit: the next run rewrites it.\n';
 export const INPUTS_DIR = 'inputs/';
 
@@ -76,7 +79,9 @@ function hydrate(opts: Options, io: CommandIO): number {
   if (!isDirectory(src)) throw new CommandError(`SRC ${opts.src} is not a directory`);
   checkSeparate(src, out, opts);
 
-  const previouslyOwned = readMarker(out);
+  // A run that died mid-swap is undone first: OUT is then as that run found it.
+  if (existsSync(out)) recoverInterruptedUpdate(out, opts.out);
+  const previouslyOwned = existsSync(out) ? readMarker(out, opts.out) : new Map<string, string | undefined>();
   const input = readManifestDirectory(src, io, configFile === undefined ? [] : [configFile]);
   const chosen = chooseFunctionConfig(src, input, configFile);
 
@@ -90,28 +95,14 @@ function hydrate(opts: Options, io: CommandIO): number {
     io.stderr(`osm-krm hydrate: nothing written to ${opts.out}\n`);
     return 1;
   }
+  return writeOutput(out, opts.out, plannedFiles(rendered.objects), io);
+}
 
-  const files = plannedFiles(rendered.objects);
-  const conflicts = [...files.keys()].filter((rel) => existsSync(join(out, rel)) && !previouslyOwned.has(rel));
-  if (conflicts.length > 0) {
-    const list = [...new Set(conflicts)].sort();
-    throw new CommandError(`refusing to overwrite ${list.length} file(s) in ${opts.out} that osm-krm hydrate did not write: ${list.slice(0, 5).join(', ')}${list.length > 5 ? ', ...' : ''}`);
-  }
-
-  // Claim the new files before writing them, so an interrupted run can be re-run.
-  const marker = (paths: Iterable<string>) => [MARKER_HEADER, ...[...new Set(paths)].sort()].join('\n') + '\n';
-  writeIfChanged(out, MARKER_FILE, marker([...previouslyOwned, ...files.keys()]));
-  let written = 0;
-  for (const [rel, content] of files) {
-    if (writeIfChanged(out, rel, content)) written++;
-  }
-  let removed = 0;
-  for (const rel of [...previouslyOwned].sort()) {
-    if (files.has(rel)) continue;
-    if (removeOwnedFile(out, rel)) removed++;
-  }
-  writeIfChanged(out, MARKER_FILE, marker(files.keys()));
-  io.stdout(`osm-krm hydrate: ${files.size} file(s) in ${opts.out}: ${written} written, ${removed} removed, ${files.size - written} unchanged\n`);
+/** The one place OUT changes: all or nothing, only files hydrate wrote (outputDirectory.ts). */
+function writeOutput(out: string, label: string, files: ReadonlyMap<string, string>, io: CommandIO): number {
+  const r = updateOutputDirectory(out, label, files);
+  for (const rel of r.leftAlone) io.stderr(`osm-krm hydrate: left ${label}/${rel} in place: it changed since hydrate wrote it\n`);
+  io.stdout(`osm-krm hydrate: ${files.size} file(s) in ${label}: ${r.written} written, ${r.removed} removed, ${r.unchanged} unchanged\n`);
   return 0;
 }
 
@@ -155,13 +146,6 @@ function describe(o: KrmObject): string {
   return `${String(o.kind)} ${ns}${String(o.metadata?.name)}`;
 }
 
-function checkRelativePath(rel: string): void {
-  const parts = rel.split('/');
-  if (rel.startsWith('/') || rel.includes('\\') || parts.some((p) => p === '' || p === '.' || p === '..')) {
-    throw new CommandError(`unsafe output path ${JSON.stringify(rel)}`);
-  }
-}
-
 function checkSeparate(src: string, out: string, opts: Options): void {
   const real = (p: string) => {
     // OUT may not exist yet: resolve its closest existing ancestor.
@@ -179,49 +163,4 @@ function checkSeparate(src: string, out: string, opts: Options): void {
   if (inside(o, s)) throw new CommandError(`OUT ${opts.out} must not be SRC or lie inside it (the next run would read its own output)`);
   if (inside(s, o)) throw new CommandError(`SRC ${opts.src} must not lie inside OUT ${opts.out}`);
   if (existsSync(out) && !isDirectory(out)) throw new CommandError(`OUT ${opts.out} exists and is not a directory`);
-}
-
-function readMarker(out: string): Set<string> {
-  const p = join(out, MARKER_FILE);
-  if (!existsSync(p)) return new Set();
-  const owned = new Set<string>();
-  for (const line of readFileSync(p, 'utf8').split('\n')) {
-    const rel = line.trim();
-    if (rel === '' || rel.startsWith('#')) continue;
-    checkRelativePath(rel); // a tampered marker must not make us delete outside OUT
-    owned.add(rel);
-  }
-  return owned;
-}
-
-function writeIfChanged(out: string, rel: string, content: string): boolean {
-  const p = join(out, rel);
-  try {
-    if (readFileSync(p, 'utf8') === content) return false;
-  } catch {
-    // missing: write it
-  }
-  try {
-    mkdirSync(dirname(p), { recursive: true });
-    writeFileSync(p, content);
-  } catch (e) {
-    throw new CommandError(`cannot write ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  return true;
-}
-
-/** Removes a file we wrote earlier, then any directory that this left empty (up to OUT). */
-function removeOwnedFile(out: string, rel: string): boolean {
-  const p = join(out, rel);
-  try {
-    if (!statSync(p).isFile()) return false;
-    unlinkSync(p);
-  } catch {
-    return false;
-  }
-  for (let d = dirname(p); d !== out && d.startsWith(out + sep); d = dirname(d)) {
-    if (readdirSync(d).length > 0) break;
-    rmdirSync(d);
-  }
-  return true;
 }

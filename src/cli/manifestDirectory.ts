@@ -8,12 +8,14 @@
 //   carries them.)
 // - kustomization: `kustomize build` (or `kubectl kustomize`) of the directory. kustomize drops
 //   local-config resources from its output, so the state file is read from disk beside it.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { delimiter, join, relative, resolve, sep } from 'node:path';
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { yamlErrorText } from '../krm/parseErrorMessage.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { PARSE_OPTIONS } from '../krm/yamlSchema.ts';
+import { boundedToJS, checkFullParserSize, decodeUtf8, InputLimitError, isStackOverflow, nestingError, parseWithinStack, readTextFileBounded } from '../krm/inputBounds.ts';
+import { containedPath, errnoReason, followLink } from './containedPath.ts';
 import { generatedSharedPath } from '../function/generatedPaths.ts';
 import { isStateObject, STATE_PATH } from '../gitops/renderState.ts';
 import { CommandError, type CommandIO } from './commandIO.ts';
@@ -68,10 +70,16 @@ export function statePaths(): string[] {
   return [generatedSharedPath(file, probe, false), generatedSharedPath(file, probe, true)];
 }
 
-/** Every *.yaml / *.yml below `dir`, as sorted slash-separated relative paths; dot-entries are skipped. */
+/**
+ * Every *.yaml / *.yml below `dir`, as sorted slash-separated relative paths; dot-entries are skipped.
+ * Symbolic links are followed while they stay inside `dir`; each real directory is read once, so a link
+ * loop (or links multiplying a tree) ends in an error naming the link instead of a walk without end.
+ */
 export function listYamlFiles(dir: string): string[] {
   const out: string[] = [];
-  const walk = (abs: string) => {
+  const root = realpathSync(dir);
+  const entered = new Map<string, string>([[root, '.']]); // real directory -> the path it was read as
+  const walk = (abs: string, rel: string) => {
     let names: string[];
     try {
       names = readdirSync(abs).sort();
@@ -81,27 +89,46 @@ export function listYamlFiles(dir: string): string[] {
     for (const name of names) {
       if (name.startsWith('.')) continue;
       const p = join(abs, name);
+      const r = rel === '' ? name : `${rel}/${name}`;
       let st;
       try {
-        st = statSync(p);
+        st = lstatSync(p);
       } catch {
-        continue; // a dangling symlink is not a manifest
+        continue; // gone meanwhile
       }
-      if (st.isDirectory()) walk(p);
-      else if (st.isFile() && /\.ya?ml$/.test(name)) out.push(relative(dir, p).split(sep).join('/'));
+      let real = p;
+      if (st.isSymbolicLink()) {
+        try {
+          st = statSync(p);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue; // a dangling symlink is not a manifest
+        }
+        real = followLink(p, `${dir}/${r}`, root, dir);
+      }
+      if (st.isDirectory()) {
+        const seen = entered.get(real);
+        if (seen !== undefined) {
+          const loop = seen === '.' || r.startsWith(`${seen}/`);
+          throw new CommandError(`symbolic link ${loop ? 'loop' : 'to a directory read already'}: ${dir}/${r} leads to ${seen === '.' ? dir : `${dir}/${seen}`}; refusing to read it twice`);
+        }
+        entered.set(real, r);
+        walk(p, r);
+      } else if (st.isFile() && /\.ya?ml$/.test(name)) out.push(r);
     }
   };
-  walk(dir);
+  walk(dir, '');
   return out;
 }
 
 /** The objects of one file, annotated with its path (relative to `root`) and their index in it. */
 export function readManifestFile(root: string, rel: string): KrmObject[] {
+  const path = containedPath(root, rel, root);
   let text: string;
   try {
-    text = readFileSync(join(root, rel), 'utf8');
+    text = readTextFileBounded(path, rel);
   } catch (e) {
-    throw new CommandError(`cannot read ${rel}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    if (e instanceof InputLimitError) throw new CommandError(e.message);
+    throw new CommandError(`cannot read ${rel}: ${errnoReason(e)}`);
   }
   return parseManifests(text, rel).map((o, index) => withSourceAnnotations(o, rel, index));
 }
@@ -109,9 +136,26 @@ export function readManifestFile(root: string, rel: string): KrmObject[] {
 /** Parses a YAML stream of Kubernetes objects; empty documents are skipped, anything else is an error. */
 export function parseManifests(text: string, where: string): KrmObject[] {
   const objects: KrmObject[] = [];
-  parseAllDocuments(text, PARSE_OPTIONS).forEach((doc, i) => {
-    if (doc.errors.length > 0) throw new CommandError(`${where}: document ${i + 1} is not valid YAML at ${yamlErrorText(doc.errors[0]!, text)}`);
-    const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  let docs: ReturnType<typeof parseAllDocuments>;
+  try {
+    checkFullParserSize(text, where);
+    docs = parseWithinStack(() => parseAllDocuments(text, PARSE_OPTIONS), where);
+  } catch (e) {
+    if (e instanceof InputLimitError) throw new CommandError(e.message);
+    throw e;
+  }
+  docs.forEach((doc, i) => {
+    if (doc.errors.length > 0) {
+      if (isStackOverflow(doc.errors[0]!.message)) throw new CommandError(nestingError(where).message);
+      throw new CommandError(`${where}: document ${i + 1} is not valid YAML at ${yamlErrorText(doc.errors[0]!, text)}`);
+    }
+    let value: unknown;
+    try {
+      value = boundedToJS(doc, text.length, `${where}: document ${i + 1}`);
+    } catch (e) {
+      if (e instanceof InputLimitError) throw new CommandError(e.message);
+      throw e;
+    }
     if (value === null || value === undefined) return;
     const o = value as KrmObject;
     if (typeof o !== 'object' || Array.isArray(o) || typeof o.apiVersion !== 'string' || typeof o.kind !== 'string') {
@@ -140,12 +184,16 @@ function kustomizeBuild(dir: string, io: CommandIO): string {
   const args = tool.endsWith('kustomize') ? ['build', dir] : ['kustomize', dir];
   // Loaded on use: only `generate` on a kustomization runs a tool, and child_process costs start-up time.
   const { spawnSync } = process.getBuiltinModule('node:child_process');
-  const r = spawnSync(tool, args, { cwd: io.cwd, env: io.env as NodeJS.ProcessEnv, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(tool, args, { cwd: io.cwd, env: io.env as NodeJS.ProcessEnv, maxBuffer: 256 * 1024 * 1024 });
   if (r.error) throw new CommandError(`cannot run ${tool}: ${r.error.message}`);
   if (r.status !== 0) {
-    throw new CommandError(`${[tool.split('/').pop(), ...args].join(' ')} failed (exit ${r.status ?? r.signal}):\n${r.stderr.trimEnd()}`);
+    throw new CommandError(`${[tool.split('/').pop(), ...args].join(' ')} failed (exit ${r.status ?? r.signal}):\n${r.stderr.toString('utf8').trimEnd()}`);
   }
-  return r.stdout;
+  try {
+    return decodeUtf8(r.stdout, 'kustomize build output');
+  } catch (e) {
+    throw new CommandError((e as Error).message);
+  }
 }
 
 function findOnPath(name: string, env: CommandIO['env']): string | undefined {

@@ -9,6 +9,7 @@
 // scalars are resolved with the full parser's own schema tags, so `0644`, `1e3` or `~` mean the same in both.
 // test/krm/blockYamlFastPath.test.ts checks that both give identical results on every input it accepts.
 import { Document, isScalar, type ParseOptions, type DocumentOptions, type SchemaOptions } from 'yaml';
+import { MAX_NESTING_DEPTH } from './inputBounds.ts';
 
 export interface FastParse {
   root: Record<string, unknown>;
@@ -119,44 +120,76 @@ const DOUBLE_QUOTE_ESCAPES: Record<string, string> = {
 };
 
 class BlockParser {
-  private readonly lines: Line[] = [];
+  // Lines as offsets, their text sliced on use: a Line object per line would cost ~200 bytes each, and an
+  // unrelated block scalar of millions of lines would take gigabytes (issue #17).
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
+  private readonly indents: Int32Array;
+  private readonly lineCount: number;
+  private cachedIndex = -1;
+  private cached: Line | undefined;
   private i = 0;
   private itemDashes: number[] | undefined;
 
   constructor(private readonly source: string) {
     if (source.includes('\r') || source.charCodeAt(0) === 0xfeff) throw new Unsupported();
+    let count = 0;
+    for (let start = 0; start < source.length; count++) {
+      const end = source.indexOf('\n', start);
+      start = end < 0 ? source.length : end + 1;
+    }
+    this.lineCount = count;
+    this.starts = new Int32Array(count);
+    this.ends = new Int32Array(count);
+    this.indents = new Int32Array(count);
     let start = 0;
-    while (start < source.length) {
+    for (let k = 0; k < count; k++) {
       let end = source.indexOf('\n', start);
       if (end < 0) end = source.length;
-      const text = source.slice(start, end);
       let indent = 0;
-      while (text.charCodeAt(indent) === 32) indent++;
-      this.lines.push({ start, indent: indent === text.length ? -1 : indent, text });
+      while (start + indent < end && source.charCodeAt(start + indent) === 32) indent++;
+      this.starts[k] = start;
+      this.ends[k] = end;
+      this.indents[k] = start + indent === end ? -1 : indent;
       start = end + 1;
     }
   }
 
+  // Nesting deeper than the function accepts is left to the full parser, which reports it (inputBounds.ts).
+  private depth = 0;
+  private enter(): void {
+    if (++this.depth >= MAX_NESTING_DEPTH) throw new Unsupported();
+  }
+
+  private line(k: number): Line | undefined {
+    if (k >= this.lineCount) return undefined;
+    if (k !== this.cachedIndex) {
+      this.cached = { start: this.starts[k]!, indent: this.indents[k]!, text: this.source.slice(this.starts[k], this.ends[k]) };
+      this.cachedIndex = k;
+    }
+    return this.cached;
+  }
+
   parseDocument(): { root: BlockMap; itemDashes?: number[] } {
     this.skipInsignificant();
-    const first = this.lines[this.i];
+    const first = this.line(this.i);
     if (first !== undefined && /^---(?:\s|$)/.test(first.text)) {
       if (!onlySpaces(stripComment(first.text.slice(3)))) throw new Unsupported();
       this.i++;
       this.skipInsignificant();
     }
-    const line = this.lines[this.i];
+    const line = this.line(this.i);
     if (line === undefined || line.indent !== 0 || isSequenceEntry(line.text, 0)) throw new Unsupported();
     const root = this.parseMapping(0, 0, true);
     this.skipInsignificant();
-    if (this.i < this.lines.length) throw new Unsupported(); // a second document, `...`, or bad indentation
+    if (this.i < this.lineCount) throw new Unsupported(); // a second document, `...`, or bad indentation
     return { root, ...(this.itemDashes ? { itemDashes: this.itemDashes } : {}) };
   }
 
   /** Blank lines and comment-only lines; a tab anywhere outside block scalars is left to the full parser. */
   private skipInsignificant(): void {
-    while (this.i < this.lines.length) {
-      const l = this.lines[this.i]!;
+    while (this.i < this.lineCount) {
+      const l = this.line(this.i)!;
       if (l.text.includes('\t')) throw new Unsupported();
       if (l.indent >= 0 && l.text[l.indent] !== '#') return;
       this.i++;
@@ -168,17 +201,18 @@ class BlockParser {
    * of the current line.
    */
   private parseMapping(column: number, offset: number, isRoot = false): BlockMap {
-    const map: BlockMap = { kind: 'map', flow: false, start: this.lines[this.i]!.start + offset, pairs: [] };
+    this.enter();
+    const map: BlockMap = { kind: 'map', flow: false, start: this.line(this.i)!.start + offset, pairs: [] };
     const seen = new Set<string>();
     let first = true;
     for (;;) {
       if (!first) {
         this.skipInsignificant();
-        const l = this.lines[this.i];
+        const l = this.line(this.i);
         if (l === undefined || l.indent < column) break;
         if (l.indent > column || isSequenceEntry(l.text, column)) throw new Unsupported();
       }
-      const line = this.lines[this.i]!;
+      const line = this.line(this.i)!;
       const at = first ? offset : column;
       first = false;
       const { key, rest } = this.parseKey(line, at);
@@ -187,6 +221,7 @@ class BlockParser {
       seen.add(key.text);
       map.pairs.push({ key, value: this.parseValue(line, rest, column, isRoot && key.text === 'items') });
     }
+    this.depth--;
     return map;
   }
 
@@ -220,7 +255,7 @@ class BlockParser {
       // Something follows on this line, unless only a comment does.
       if (p < text.length && text[p] !== '#') {
         this.i++;
-        return this.inlineValue(line, p, parent);
+        return this.inlineValue(line, p, parent, true);
       }
     } else if (p < text.length) {
       throw new Unsupported(); // `key:value` is one plain scalar, not a pair
@@ -231,7 +266,7 @@ class BlockParser {
     // Nothing on the line: the value is the following more-indented block, or a sequence at the key's
     // column (`key:\n- a`), or empty.
     this.skipInsignificant();
-    const next = this.lines[this.i];
+    const next = this.line(this.i);
     if (next === undefined) return empty;
     if (next.indent > parent) {
       if (isSequenceEntry(next.text, next.indent)) return this.parseSequence(next.indent, recordDashes);
@@ -252,12 +287,13 @@ class BlockParser {
   }
 
   private parseSequence(column: number, recordDashes: boolean): BlockSeq {
-    const seq: BlockSeq = { kind: 'seq', flow: false, start: this.lines[this.i]!.start + column, items: [] };
+    this.enter();
+    const seq: BlockSeq = { kind: 'seq', flow: false, start: this.line(this.i)!.start + column, items: [] };
     if (recordDashes) this.itemDashes = [];
     this.sequenceColumns.push(column);
     for (;;) {
       this.skipInsignificant();
-      const l = this.lines[this.i];
+      const l = this.line(this.i);
       if (l === undefined || l.indent < column) break;
       if (l.indent > column || !isSequenceEntry(l.text, column)) {
         // A key at the dash column ends the sequence (`key:\n- a\nnext: b`); anything else is not ours.
@@ -268,6 +304,7 @@ class BlockParser {
       seq.items.push(this.parseEntry(l, column));
     }
     this.sequenceColumns.pop();
+    this.depth--;
     return seq;
   }
 
@@ -283,11 +320,11 @@ class BlockParser {
   }
 
   /** A value that starts at offset `p` of `line` (the line is already consumed). */
-  private inlineValue(line: Line, p: number, parent: number): BlockNode {
+  private inlineValue(line: Line, p: number, parent: number, inMapping = false): BlockNode {
     const text = line.text;
     const c = text[p]!;
     let node: BlockNode;
-    if (c === '|') return this.literalBlock(line, p, parent);
+    if (c === '|') return this.literalBlock(line, p, parent, inMapping);
     if (c === '"' || c === "'") {
       const { value, end } = c === '"' ? parseDoubleQuoted(text, p) : parseSingleQuoted(text, p);
       if (!onlySpaces(stripComment(text.slice(end))) || (end < text.length && text[end] !== ' ')) throw new Unsupported();
@@ -305,7 +342,7 @@ class BlockParser {
     }
     // A more-indented line after a one-line scalar would continue it (or be an error): not ours.
     this.skipInsignificant();
-    const next = this.lines[this.i];
+    const next = this.line(this.i);
     if (next !== undefined && next.indent > parent) throw new Unsupported();
     return node;
   }
@@ -339,19 +376,29 @@ class BlockParser {
     return seq;
   }
 
-  /** `|`, `|-` or `|+`: literal lines more indented than the parent, auto-detected indentation. */
-  private literalBlock(line: Line, p: number, parent: number): BlockScalar {
-    const header = trimSpaces(stripComment(line.text.slice(p)));
-    const chomp = header === '|' ? 'clip' : header === '|-' ? 'strip' : header === '|+' ? 'keep' : undefined;
-    if (chomp === undefined) throw new Unsupported();
-    const body: string[] = [];
+  /**
+   * `|`, `|-` or `|+`: literal lines more indented than the parent, auto-detected indentation; as a mapping
+   * value also with an indentation indicator (`|2`, `|2-`...: the key's column plus that), which our own
+   * writer uses for text that starts with a space or a blank line.
+   */
+  private literalBlock(line: Line, p: number, parent: number, inMapping: boolean): BlockScalar {
+    const header = /^\|(?:([-+]?)([1-9])|([1-9])?([-+]?))$/.exec(trimSpaces(stripComment(line.text.slice(p))));
+    if (header === null) throw new Unsupported();
+    const indicator = header[2] ?? header[3];
+    if (indicator !== undefined && !inMapping) throw new Unsupported();
+    const explicit = indicator === undefined ? undefined : parent + Number(indicator);
+    const chompSign = header[1] || header[4];
+    const chomp = chompSign === '-' ? 'strip' : chompSign === '+' ? 'keep' : 'clip';
+    let lines = 0;
     let indent = -1;
     let trailingBlank = 0;
     let leadingBlankWidth = 0;
     let end = line.start + line.text.length;
+    const bodyStart = end + 1;
+    let contentEnd = bodyStart;
     let blankEnd = end + 1;
-    while (this.i < this.lines.length) {
-      const l = this.lines[this.i]!;
+    while (this.i < this.lineCount) {
+      const l = this.line(this.i)!;
       if (l.indent < 0) {
         // Blank: spaces beyond the content indentation would be content; leading blank lines wider than the
         // first content line are an error. Either way, not ours.
@@ -360,35 +407,45 @@ class BlockParser {
           blankEnd = l.start + l.text.length + 1;
         }
         if (indent >= 0 && l.text.length > indent) throw new Unsupported();
-        body.push('');
+        lines++;
         trailingBlank++;
         this.i++;
         continue;
       }
       if (indent < 0) {
         if (l.indent <= parent) break;
-        indent = l.indent;
+        indent = explicit ?? l.indent;
+        if (l.indent < indent) throw new Unsupported(); // less indented than the indicator says: an error
         if (leadingBlankWidth > indent) throw new Unsupported();
         // A tab where the indentation is still being detected is an error for yaml.v3 (CLC): not ours.
         if (l.text[indent] === '\t') throw new Unsupported();
       }
       if (l.indent < indent) break;
-      body.push(l.text.slice(indent));
+      lines++;
       trailingBlank = 0;
-      end = l.start + l.text.length + 1;
+      contentEnd = l.start + l.text.length;
+      end = contentEnd + 1;
       this.i++;
     }
     // The last line of a file without a final newline has no line break to keep.
-    if (this.i === this.lines.length && !this.source.endsWith('\n')) throw new Unsupported();
+    if (this.i === this.lineCount && !this.source.endsWith('\n')) throw new Unsupported();
     if (indent < 0) {
       // No content: the value is empty, or (keep) the blank lines' line breaks; the node spans the blank lines.
-      const value = chomp === 'keep' ? '\n'.repeat(body.length) : '';
+      const value = chomp === 'keep' ? '\n'.repeat(lines) : '';
       return { kind: 'scalar', style: 'literal', text: value, start: line.start + p, end: Math.min(blankEnd, this.source.length) };
     }
-    const content = body.slice(0, body.length - trailingBlank).join('\n');
+    // The content lines without their indentation (blank lines within are no wider than it), in one pass
+    // over the text instead of a string per line.
+    const content = ('\n' + this.source.slice(bodyStart, contentEnd)).replace(indentationPattern(indent), '\n').slice(1);
     const value = chomp === 'strip' ? content : chomp === 'clip' ? content + '\n' : content + '\n' + '\n'.repeat(trailingBlank);
     return { kind: 'scalar', style: 'literal', text: value, start: line.start + p, end: Math.min(end, this.source.length) };
   }
+}
+
+const indentationPatterns: RegExp[] = [];
+/** A line break and up to `indent` spaces after it; made once per width. */
+function indentationPattern(indent: number): RegExp {
+  return (indentationPatterns[indent] ??= new RegExp(`\n {1,${indent}}`, 'g'));
 }
 
 function isSequenceEntry(text: string, at: number): boolean {
@@ -445,22 +502,26 @@ function parseSingleQuoted(text: string, at: number): { value: string; end: numb
 }
 
 function parseDoubleQuoted(text: string, at: number): { value: string; end: number } {
-  let value = '';
-  let p = at + 1;
+  // Runs between escapes are sliced whole and joined once: a string built a character at a time costs
+  // tens of bytes per character for a long scalar.
+  const parts: string[] = [];
+  let run = at + 1;
+  let p = run;
   while (p < text.length) {
-    const c = text[p]!;
-    if (c === '"') return { value, end: p + 1 };
-    if (c !== '\\') {
-      value += c;
+    const c = text.charCodeAt(p);
+    if (c !== 0x22 && c !== 0x5c) {
       p++;
       continue;
     }
+    if (p > run) parts.push(text.slice(run, p));
+    if (c === 0x22) return { value: parts.length === 1 ? parts[0]! : parts.join(''), end: p + 1 };
     const e = text[p + 1];
     if (e === undefined) break;
     const simple = DOUBLE_QUOTE_ESCAPES[e];
     if (simple !== undefined) {
-      value += simple;
+      parts.push(simple);
       p += 2;
+      run = p;
       continue;
     }
     const width = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
@@ -468,8 +529,9 @@ function parseDoubleQuoted(text: string, at: number): { value: string; end: numb
     if (width === 0 || !/^[0-9a-fA-F]+$/.test(hex) || hex.length !== width) throw new Unsupported();
     const code = parseInt(hex, 16);
     if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) throw new Unsupported();
-    value += String.fromCodePoint(code);
+    parts.push(String.fromCodePoint(code));
     p += 2 + width;
+    run = p;
   }
   throw new Unsupported(); // unterminated on this line
 }

@@ -3,9 +3,10 @@
 // Items the function does not own are written back as their exact input text whenever the input is
 // block-style YAML (what kpt and kustomize send), so comments, key order, quoting and `0644` survive
 // byte for byte. Flow-style or JSON input is re-serialized from its values.
-import { isMap, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
 import { PARSE_OPTIONS } from './yamlSchema.ts';
 import { yamlErrorText } from './parseErrorMessage.ts';
+import { boundedToJS, checkFullParserSize, checkNesting, isStackOverflow, nestingError, parseWithinStack } from './inputBounds.ts';
 import { createBlockYamlFastPath, type FastParse } from './blockYamlFastPath.ts';
 import { writeYaml } from './yamlWriter.ts';
 import type { Result } from './results.ts';
@@ -45,7 +46,7 @@ export function parseResourceList(text: string): ResourceList {
   if (trimmed.startsWith('{')) return fromJson(trimmed);
   fastPath ??= createBlockYamlFastPath(PARSE_OPTIONS);
   const fast = fastPath(text);
-  const { root, itemDashes } = fast ?? parseWithYamlLibrary(text);
+  const { root, itemDashes, notSelfContained }: LibraryParse = fast ?? parseWithYamlLibrary(text);
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
     throw new ResourceListParseError('input is not a ResourceList: expected a YAML mapping');
   }
@@ -59,7 +60,7 @@ export function parseResourceList(text: string): ResourceList {
   const texts = itemDashes !== undefined && itemDashes.length === rawItems.length && itemDashes.length > 0 ? itemTexts(text, itemDashes) : undefined;
   const items = rawItems.map((o, index): InputItem => {
     const object = asObject(o, `items[${index}]`);
-    return texts === undefined ? { index, object } : { index, object, sourceText: texts[index]! };
+    return texts === undefined || notSelfContained?.has(index) ? { index, object } : { index, object, sourceText: texts[index]! };
   });
   const itemIndent = texts === undefined ? 0 : itemDashes![0]! - lineStart(text, itemDashes![0]!);
   return { items, functionConfig, itemIndent };
@@ -67,28 +68,60 @@ export function parseResourceList(text: string): ResourceList {
 
 let fastPath: ((text: string) => FastParse | undefined) | undefined;
 
+interface LibraryParse {
+  root: unknown;
+  itemDashes?: number[];
+  /** Items holding an alias whose anchor lies outside them: their text alone would not be valid YAML. */
+  notSelfContained?: Set<number>;
+}
+
 /** The full parser, for whatever the fast path leaves: the root as plain values and the items' dashes. */
-function parseWithYamlLibrary(text: string): FastParse | { root: unknown; itemDashes?: number[] } {
+function parseWithYamlLibrary(text: string): LibraryParse {
+  checkFullParserSize(text, 'the input');
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(text, PARSE_OPTIONS);
+    doc = parseWithinStack(() => parseDocument(text, PARSE_OPTIONS), 'the input');
   } catch (e) {
+    if (!(e instanceof Error) || e.name === 'InputLimitError') throw e;
     // Only limits the parser itself enforces get here; their messages hold no source text.
     throw new ResourceListParseError(`malformed YAML: ${(e as Error).message}`);
   }
-  if (doc.errors.length > 0) throw new ResourceListParseError(`malformed YAML at ${yamlErrorText(doc.errors[0]!, text)}`);
+  if (doc.errors.length > 0) {
+    if (isStackOverflow(doc.errors[0]!.message)) throw nestingError('the input');
+    throw new ResourceListParseError(`malformed YAML at ${yamlErrorText(doc.errors[0]!, text)}`);
+  }
+  const values = () => boundedToJS(doc, text.length, 'the input');
   const root = doc.contents;
-  if (!isMap(root)) return { root: doc.toJS() };
+  if (!isMap(root)) return { root: values() };
   const itemsNode = root.get('items', true) as Node | undefined;
-  if (itemsNode === undefined || !isSeq(itemsNode) || itemsNode.flow) return { root: doc.toJS() };
+  if (itemsNode === undefined || !isSeq(itemsNode) || itemsNode.flow) return { root: values() };
   const itemDashes: number[] = [];
   for (const node of itemsNode.items) {
     const range = (node as Node).range;
     const dash = range ? dashPosition(text, range[0]) : undefined;
-    if (dash === undefined) return { root: doc.toJS() };
+    if (dash === undefined) return { root: values() };
     itemDashes.push(dash);
   }
-  return { root: doc.toJS(), itemDashes };
+  return { root: values(), itemDashes, notSelfContained: itemsWithOutsideAliases(doc, itemsNode.items as Node[]) };
+}
+
+/** Indexes of the items that use an anchor defined outside themselves (in another item, or the functionConfig). */
+function itemsWithOutsideAliases(doc: Document, items: readonly Node[]): Set<number> {
+  const found = new Set<number>();
+  items.forEach((item, index) => {
+    const [start, , end] = item.range ?? [0, 0, 0];
+    visit(item, {
+      Alias(_, alias) {
+        const target = alias.resolve(doc)?.range;
+        if (target == null || target[0] < start || target[0] >= end) {
+          found.add(index);
+          return visit.BREAK;
+        }
+        return undefined;
+      },
+    });
+  });
+  return found;
 }
 
 /**
@@ -121,10 +154,12 @@ function itemTexts(text: string, dashes: readonly number[]): string[] {
 function fromJson(text: string): ResourceList {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseWithinStack(() => JSON.parse(text) as unknown, 'the input');
   } catch (e) {
+    if (!(e instanceof Error) || e.name === 'InputLimitError') throw e;
     throw new ResourceListParseError(`malformed JSON: ${(e as Error).message}`);
   }
+  checkNesting(value, 'the input');
   const root = asObject(value, 'input');
   if (root.kind !== 'ResourceList' && root.kind !== 'List') {
     throw new ResourceListParseError(`input is not a ResourceList: kind is ${JSON.stringify(root.kind ?? null)}`);

@@ -252,3 +252,19 @@ test('item texts of random ResourceLists: in order, without overlap, and each re
   }
   assert.ok(checked > 200, `only ${checked} item texts checked`);
 });
+
+test('literal blocks with an indentation indicator (our writer\'s `|2` for text starting with a space or a blank line)', () => {
+  const bodies = ['\n  x\n', '   lead\n  x\n', '\n\n  a\n\n  b\n\n', '  a\n', '    deeper\n  x\n', '  a\n b\n', '\n', '  a\n   \n  b\n', ' \n  a\n'];
+  let accepted = 0;
+  for (const header of ['|1', '|2', '|3', '|2-', '|-2', '|2+', '|+2', '|9', '|0', '|2 # c', '|22', '|-+']) {
+    for (const body of bodies) {
+      for (const [prefix, pad] of [['', ''], ['a:\n  ', '  '], ['- ', '  '], ['l:\n- ', '  ']] as const) {
+        const text = `${prefix}k: ${header}\n${body.split('\n').map((l, i, all) => (i === all.length - 1 || l === '' ? l : pad + l)).join('\n')}z: 1\n`;
+        if (fast(text) !== undefined) accepted++;
+        check(text, JSON.stringify(text));
+        check(asItem(text), `item ${JSON.stringify(text)}`);
+      }
+    }
+  }
+  assert.ok(accepted > 50, `the fast path takes most of them (${accepted})`);
+});

@@ -1,6 +1,7 @@
 // What must hold for ANY input: exit 0 or 1, a ResourceList on stdout, no stack trace, no secret in
 // results or stderr, and on error no generated resource while every input item survives unchanged.
 import assert from 'node:assert/strict';
+import { isUtf8 } from 'node:buffer';
 import { parse, parseDocument } from 'yaml';
 import { runFunction } from '../../src/cli/runFunction.ts';
 import { noEnvironment } from '../support/runInProcess.ts';
@@ -8,7 +9,7 @@ import { TEST_SECRETS } from './inputCorpus.ts';
 
 const STACK = /^\s+at .+\(.+:\d+:\d+\)$|^\s+at .+:\d+:\d+$/m;
 
-export function checkInvariants(input: string, label: string): { exitCode: number; out: any } {
+export function checkInvariants(input: string | Uint8Array, label: string): { exitCode: number; out: any } {
   let stdout = '';
   let stderr = '';
   let exitCode: number;
@@ -35,7 +36,12 @@ export function checkInvariants(input: string, label: string): { exitCode: numbe
     assert.ok((out.results ?? []).some((r: any) => r.severity === 'error'), `${label}: exit 1 without an error result`);
     assert.equal(generated.length, 0, `${label}: error run emitted generated resources`);
   }
-  const inputItems = inputItemsOf(input);
+  // Bytes that are not UTF-8 are refused whole (never rewritten): no item to find in the output.
+  const text = typeof input === 'string' ? input : isUtf8(input) ? Buffer.from(input).toString('utf8') : undefined;
+  if (text === undefined) assert.equal(exitCode, 1, `${label}: input that is not UTF-8 was accepted`);
+  // Input beyond a bound (size, nesting, aliases, encoding) is refused whole: one error result, no items.
+  const refusedWhole = exitCode === 1 && (out.items ?? []).length === 0 && out.results?.length === 1 && /^the input /.test(out.results[0].message);
+  const inputItems = text === undefined || refusedWhole ? undefined : inputItemsOf(text);
   if (inputItems !== undefined) {
     const outItems = (out.items ?? []).map((i: unknown) => JSON.stringify(i));
     for (const item of inputItems) {

@@ -1,0 +1,225 @@
+// Bounds on what any input may cost before it becomes values: its size, its bytes (UTF-8 only), its nesting
+// and what its YAML aliases expand to. Every reader (the KRM function's stdin, the files of `hydrate` and
+// `generate`) goes through these, so hostile input ends in a clear error instead of a crash or a silent rewrite.
+import { constants } from 'node:buffer';
+import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
+
+/**
+ * The most osm-krm reads from one input (stdin, a file): reading costs up to ~12 times the input's size
+ * (a block scalar of millions of lines, measured: README.md, Threat model), so this keeps a run within its
+ * 2 GiB memory target. It is also far below what one JavaScript string holds (V8: 2^29 - 24 characters),
+ * so a bigger input ends in this error, not a crash.
+ */
+export const MAX_INPUT_BYTES = Math.min(96 * 1024 * 1024, constants.MAX_STRING_LENGTH);
+/** The `yaml` package needs up to ~25 times the text: input beyond the fast path is bounded lower. */
+export const MAX_FULL_PARSER_BYTES = 64 * 1024 * 1024;
+/** Deeper than any Kubernetes object; well within what the parsers and our own recursive code can follow. */
+export const MAX_NESTING_DEPTH = 256;
+/** What aliases may add beyond the input's own size: the input once more, plus this. */
+export const ALIAS_EXPANSION_ALLOWANCE = 16 * 1024 * 1024;
+
+/** An input refused by one of the bounds; readers turn it into their own error (KRM result, command error). */
+export class InputLimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputLimitError';
+  }
+}
+
+const MiB = (n: number) => `${Math.floor(n / (1024 * 1024))} MiB`;
+
+/** All bytes of a file descriptor (stdin), refusing more than MAX_INPUT_BYTES without reading them all. */
+export function readAllBounded(fd: number, where: string, limit = MAX_INPUT_BYTES): Buffer {
+  const { readSync } = process.getBuiltinModule('node:fs');
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let chunk = Buffer.allocUnsafe(1 << 16);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(fd, chunk, 0, chunk.length, null);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1); // a non-blocking pipe not yet written
+        continue;
+      }
+      if (code === 'EOF') break; // Windows pipes
+      throw e;
+    }
+    if (n === 0) break;
+    total += n;
+    if (total > limit) throw new InputLimitError(`${where} is larger than ${MiB(limit)}, the most osm-krm reads (to stay within 2 GiB of memory); split the package`);
+    chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+    if (n === chunk.length) chunk = Buffer.allocUnsafe(Math.min(chunk.length * 2, 1 << 24));
+    else chunk = chunk.subarray(n);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+}
+
+/** A file's bytes as text: at most MAX_INPUT_BYTES, and UTF-8 only. */
+export function readTextFileBounded(path: string, where: string): string {
+  const { openSync, closeSync } = process.getBuiltinModule('node:fs');
+  const fd = openSync(path, 'r');
+  try {
+    return decodeUtf8(readAllBounded(fd, where), where);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Bytes as text, refusing anything that is not UTF-8: a decoder would replace it by U+FFFD, and the output
+ * would silently carry a rewritten copy of the user's resource.
+ */
+export function decodeUtf8(bytes: Uint8Array, where: string): string {
+  const { isUtf8 } = process.getBuiltinModule('node:buffer');
+  if (isUtf8(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const at = firstInvalidUtf8(bytes);
+  throw new InvalidUtf8Error(where, at, bytes);
+}
+
+/** Not UTF-8: where the first bad byte is, as line and column (1-based, columns in bytes). */
+export class InvalidUtf8Error extends InputLimitError {
+  readonly offset: number;
+  readonly line: number;
+  readonly column: number;
+  constructor(where: string, offset: number, bytes: Uint8Array) {
+    let line = 1;
+    let lineStart = 0;
+    for (let i = 0; i < offset; i++) {
+      if (bytes[i] === 0x0a) {
+        line++;
+        lineStart = i + 1;
+      }
+    }
+    const column = offset - lineStart + 1;
+    super(`${where} is not valid UTF-8: byte 0x${bytes[offset]!.toString(16).padStart(2, '0')} at line ${line}, column ${column}; osm-krm refuses to rewrite it`);
+    this.offset = offset;
+    this.line = line;
+    this.column = column;
+  }
+}
+
+function firstInvalidUtf8(b: Uint8Array): number {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i]!;
+    let n: number;
+    let min: number;
+    if (c < 0x80) {
+      i++;
+      continue;
+    } else if (c >= 0xc2 && c <= 0xdf) [n, min] = [1, 0x80];
+    else if (c >= 0xe0 && c <= 0xef) [n, min] = [2, 0x800];
+    else if (c >= 0xf0 && c <= 0xf4) [n, min] = [3, 0x10000];
+    else return i;
+    let cp = c & (0x3f >> n);
+    for (let k = 1; k <= n; k++) {
+      const cc = b[i + k];
+      if (cc === undefined || (cc & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (cc & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += n + 1;
+  }
+  return b.length;
+}
+
+/** Text for the `yaml` package: at most MAX_FULL_PARSER_BYTES (UTF-16 units, which is at most its bytes). */
+export function checkFullParserSize(text: string, where: string): void {
+  if (text.length > MAX_FULL_PARSER_BYTES) {
+    throw new InputLimitError(`${where} is larger than ${MiB(MAX_FULL_PARSER_BYTES)} and not plain block YAML (anchors, flow collections, folded or multi-line scalars, tags...), which osm-krm reads only up to that size (to stay within 2 GiB of memory)`);
+  }
+}
+
+/** A parse that overflowed the stack was nested too deeply; anything else is passed on. */
+export function parseWithinStack<T>(parse: () => T, where: string): T {
+  try {
+    return parse();
+  } catch (e) {
+    if (e instanceof RangeError && isStackOverflow(e.message)) throw nestingError(where);
+    throw e;
+  }
+}
+
+/** The `yaml` package reports a stack overflow as a parse error of the document. */
+export function isStackOverflow(message: string): boolean {
+  return /maximum call stack/i.test(message);
+}
+
+export function nestingError(where: string): InputLimitError {
+  return new InputLimitError(`${where} is nested more than ${MAX_NESTING_DEPTH} levels deep`);
+}
+
+/** Refuses values (from JSON.parse) nested deeper than MAX_NESTING_DEPTH; iterative, so any depth is safe. */
+export function checkNesting(value: unknown, where: string): void {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_NESTING_DEPTH) throw nestingError(where);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+}
+
+/**
+ * Checks a parsed YAML document before it becomes values: nesting at most MAX_NESTING_DEPTH (aliases counted
+ * as what they expand to) and an expanded size (characters of scalars plus one per node, each alias counted
+ * as its anchor's whole content) of at most twice the text plus ALIAS_EXPANSION_ALLOWANCE. Hand-written files
+ * with many aliases pass; an alias bomb is refused after one walk over its (small) tree, before expansion.
+ * Then the values, with no limit on the alias count (the size was bounded instead).
+ */
+export function boundedToJS(doc: Document, textLength: number, where: string): unknown {
+  const limit = 2 * textLength + ALIAS_EXPANSION_ALLOWANCE;
+  const measured = new Map<Node, { size: number; height: number }>();
+  const inProgress = new Set<Node>();
+  const measure = (node: unknown, depth: number): { size: number; height: number } => {
+    if (node === null || node === undefined) return { size: 1, height: 0 };
+    if (depth > MAX_NESTING_DEPTH) throw nestingError(where);
+    const n = node as Node;
+    const known = measured.get(n);
+    if (known !== undefined) {
+      if (depth + known.height > MAX_NESTING_DEPTH) throw nestingError(where);
+      return known;
+    }
+    let result: { size: number; height: number };
+    if (isScalar(n)) {
+      const v = n.value;
+      result = { size: 1 + (typeof v === 'string' ? v.length : 8), height: 0 };
+    } else if (isAlias(n)) {
+      const target = n.resolve(doc);
+      if (target === undefined) throw new InputLimitError(`${where}: alias *${n.source} has no anchor &${n.source} before it`);
+      if (inProgress.has(target)) throw new InputLimitError(`${where}: alias *${n.source} refers to a node that contains it`);
+      result = measure(target, depth);
+    } else if (isMap(n) || isSeq(n)) {
+      inProgress.add(n);
+      let size = 1;
+      let height = 0;
+      for (const item of n.items as unknown[]) {
+        const parts = isPair(item) ? [item.key, item.value] : [item];
+        for (const part of parts) {
+          const m = measure(part, depth + 1);
+          size += m.size;
+          height = Math.max(height, m.height + 1);
+        }
+        if (size > limit) throw expansionError(where, limit);
+      }
+      inProgress.delete(n);
+      result = { size, height };
+    } else {
+      result = { size: 1, height: 0 };
+    }
+    measured.set(n, result);
+    return result;
+  };
+  const total = parseWithinStack(() => measure(doc.contents, 0), where);
+  if (total.size > limit) throw expansionError(where, limit);
+  return doc.toJS({ maxAliasCount: -1 });
+}
+
+function expansionError(where: string, limit: number): InputLimitError {
+  return new InputLimitError(`${where}: its aliases expand to more than ${MiB(limit)} (twice the input plus ${MiB(ALIAS_EXPANSION_ALLOWANCE)}); refusing it as an alias bomb`);
+}
