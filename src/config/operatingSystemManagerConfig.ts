@@ -49,7 +49,7 @@ export interface OsmConfig {
   /** Replace `curl -k` towards the API server by `--cacert` with the cluster CA (off = OSM's output). */
   pinClusterCA: boolean;
   gitops: GitOpsConfig;
-  templateLimits: Partial<{ maxDepth: number; maxOutputBytes: number; maxRangeIterations: number; maxSteps: number }>;
+  templateLimits: Partial<{ maxDepth: number; maxOutputBytes: number; maxRangeIterations: number; maxSteps: number; maxWork: number; maxMemoryBytes: number }>;
 }
 
 export const DEFAULT_CONFIG: Readonly<OsmConfig> = Object.freeze({

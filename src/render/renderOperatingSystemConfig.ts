@@ -88,7 +88,7 @@ function renderConfigFiles(cfg: OSPConfig, path: string, ctx: RenderContext, pha
 
 function runTemplate(name: string, texts: string[], ctx: RenderContext, field: string, parseContext: string): string {
   try {
-    return ctx.templates.get(name, texts).execute(ctx.data);
+    return ctx.templates.execute(name, texts, ctx.data);
   } catch (e) {
     if (e instanceof TemplateError) {
       throw new ResourceError(e.phase === 'parse' ? `${parseContext}: ${e.message}` : e.message, field);

@@ -6,6 +6,7 @@ import { GoComplex } from './goComplex.ts';
 import type { GoFunction } from './functions.ts';
 import { canBackquote, formatFloat, goQuote, goQuoteRune, isGoPrintable, type FloatFormat } from './goStrconv.ts';
 import { goBytes, goString } from './goBytes.ts';
+import { chargeBuilt, chargeNode } from './cost.ts';
 
 export { formatFloat, goQuote } from './goStrconv.ts';
 
@@ -539,6 +540,11 @@ class Printer {
   }
 
   printValue(v: unknown, verb: string, depth: number): void {
+    // An element of a composite: charged as it is printed, so an expanding shared structure stops early.
+    if (depth > 0) {
+      chargeNode();
+      if (typeof v === 'string') chargeBuilt(v.length);
+    }
     if (depth > 0 && v !== null && v !== undefined && this.handleMethods(v, verb)) return;
     this.arg = undefined;
     this.argSet = false;

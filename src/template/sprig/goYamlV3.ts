@@ -10,6 +10,7 @@ import { formatFloat, goTypeName } from '../goFormat.ts';
 import { parseGoFloat, parseGoInt } from '../goNumbers.ts';
 import { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes } from '../goBytes.ts';
 import { goRunes } from './goUnicode.ts';
+import { chargeBuilt, chargeNode } from '../cost.ts';
 import { formatGoTime, RFC3339_NANO } from '../goTime.ts';
 import { goTimeOf } from '../goTimeValue.ts';
 
@@ -298,6 +299,8 @@ function nonString(v: unknown): string | undefined {
 
 /** A scalar as written at a position whose continuation lines start at `indent`, or undefined for a collection. */
 function scalar(v: unknown, indent: number): string | undefined {
+  chargeNode();
+  if (typeof v === 'string') chargeBuilt(v.length);
   if (typeof v === 'string') return stringScalar(v, indent);
   return nonString(v);
 }
@@ -357,9 +360,10 @@ function deref(v: unknown): unknown {
 // its dash; a mapping value, nested or scalar, goes to the next multiple of 4 past the key's column.
 const valueIndent = (keyCol: number) => 4 * Math.floor((keyCol + 4) / 4);
 
+// A collection's text is built anew at each level of nesting: charged as such.
 function map(v: unknown, keyCol: number, firstInline = false): string {
   const vi = valueIndent(keyCol);
-  return entries(v)
+  return charged(entries(v)
     .map(([rawKey, raw], i) => {
       const x = deref(raw);
       const lead = i === 0 && firstInline ? '' : ' '.repeat(keyCol);
@@ -382,11 +386,11 @@ function map(v: unknown, keyCol: number, firstInline = false): string {
       const pad = ' '.repeat(Math.max(1, vi - keyCol - 1));
       return key + pad + (Array.isArray(x) ? seq(x, vi, true) : map(x, vi, true));
     })
-    .join('\n');
+    .join('\n'));
 }
 
 function seq(v: unknown[], dashCol: number, firstInline = false): string {
-  return v
+  return charged(v
     .map((raw, i) => {
       const x = deref(raw);
       const lead = (i === 0 && firstInline ? '' : ' '.repeat(dashCol)) + '- ';
@@ -394,7 +398,12 @@ function seq(v: unknown[], dashCol: number, firstInline = false): string {
       if (s !== undefined) return lead + s;
       return lead + (Array.isArray(x) ? seq(x, dashCol + 2, true) : map(x, dashCol + 2, true));
     })
-    .join('\n');
+    .join('\n'));
+}
+
+function charged(s: string): string {
+  chargeBuilt(s.length);
+  return s;
 }
 
 export function marshalYamlV3(v: unknown): string {

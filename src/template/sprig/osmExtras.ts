@@ -7,6 +7,7 @@ import { goFunc, type FuncMap } from '../functions.ts';
 import { goJsonDecode } from './goJsonDecode.ts';
 import { decodeToml, TomlParseError } from './tomlDecode.ts';
 import { decodeYaml } from './yamlDecode.ts';
+import { LimitError } from '../errors.ts';
 
 
 /** gopkg.in/yaml.v3 Marshal, trailing newline trimmed like Helm. */
@@ -45,7 +46,9 @@ export const osmExtraFuncs: FuncMap = {
   toYaml: goFunc(['any'], (v: unknown) => {
     try {
       return toYaml(v);
-    } catch {
+    } catch (e) {
+      // Go's encoder errors and panics are swallowed; our limits are not.
+      if (e instanceof LimitError) throw e;
       return '';
     }
   }),

@@ -3,6 +3,7 @@
 // of tables get [headers] indented two spaces per level, a blank line goes before each top-level table,
 // nil values are left out, and the Encoder's errors are returned as the text.
 import { GoCallError } from '../functions.ts';
+import { chargeBuilt, chargeNode } from '../cost.ts';
 import { GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isExported, isGoMap, isNilContainer } from '../values.ts';
 import { compareBytes, formatFloat, goTypeName } from '../goFormat.ts';
 import { formatGoTime, RFC3339_NANO } from '../goTime.ts';
@@ -84,6 +85,7 @@ class Encoder {
   out = '';
 
   private write(s: string): void {
+    chargeBuilt(s.length);
     this.out += s;
   }
 
@@ -96,6 +98,7 @@ class Encoder {
   }
 
   encode(key: Key, v: unknown): void {
+    chargeNode();
     v = deref(v);
     if (isMarshaler(v)) return this.keyValue(key, v, false);
     if (v === null || v === undefined || v instanceof GoPointer) return;
