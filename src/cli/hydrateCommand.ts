@@ -17,7 +17,12 @@ import { isStateObject } from '../gitops/renderState.ts';
 import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
 import { chooseFunctionConfig } from './functionConfigSource.ts';
 import { isDirectory, readManifestDirectory, readManifestFile, statePaths } from './manifestDirectory.ts';
-import { isAppliedManifest, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
+import { commandEnvironment, isAppliedManifest, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
+import { parseFunctionConfig } from '../config/operatingSystemManagerConfig.ts';
+import { resolveValue } from '../cluster/valueSource.ts';
+import { ResourceError } from '../function/results.ts';
+import { encryptSecretManifests, type SopsSettings } from '../sops/encryptSecretManifests.ts';
+import { SopsError } from '../sops/sopsSecret.ts';
 
 export const HYDRATE_USAGE = `usage: osm-krm hydrate SRC OUT [--config FILE]
 
@@ -43,7 +48,8 @@ interface Options {
   config?: string;
 }
 
-export function runHydrateCommand(args: string[], io: CommandIO): number {
+/** A number, or a promise of one in SOPS mode (age-encryption is asynchronous). */
+export function runHydrateCommand(args: string[], io: CommandIO): number | Promise<number> {
   return runSubcommand('hydrate', HYDRATE_USAGE, args, io, parseArgs, (opts) => hydrate(opts, io));
 }
 
@@ -69,7 +75,7 @@ function parseArgs(args: readonly string[]): Options | 'help' {
   return { src: positional[0]!, out: positional[1]!, ...(config !== undefined ? { config } : {}) };
 }
 
-function hydrate(opts: Options, io: CommandIO): number {
+function hydrate(opts: Options, io: CommandIO): number | Promise<number> {
   const src = resolve(io.cwd, opts.src);
   const out = resolve(io.cwd, opts.out);
   const configFile = opts.config === undefined ? undefined : resolve(io.cwd, opts.config);
@@ -92,6 +98,20 @@ function hydrate(opts: Options, io: CommandIO): number {
   }
 
   const files = plannedFiles(rendered.objects);
+  const sops = sopsSettings(chosen.config, io);
+  if (sops === undefined) return writeOut(out, opts, io, previouslyOwned, files);
+  // SOPS mode: Secrets are encrypted before anything is written (asynchronous: age-encryption's API).
+  const previous = (rel: string) => (previouslyOwned.has(rel) ? readOwnedFile(out, rel) : undefined);
+  return encryptSecretManifests(files, previous, sops).then(
+    (encrypted) => writeOut(out, opts, io, previouslyOwned, encrypted),
+    (e) => {
+      throw e instanceof SopsError ? new CommandError(e.message) : e;
+    },
+  );
+}
+
+/** Writes the planned files into OUT: only files hydrate owns are replaced or removed. */
+function writeOut(out: string, opts: Options, io: CommandIO, previouslyOwned: Set<string>, files: Map<string, string>): number {
   const conflicts = [...files.keys()].filter((rel) => existsSync(join(out, rel)) && !previouslyOwned.has(rel));
   if (conflicts.length > 0) {
     const list = [...new Set(conflicts)].sort();
@@ -113,6 +133,31 @@ function hydrate(opts: Options, io: CommandIO): number {
   writeIfChanged(out, MARKER_FILE, marker(files.keys()));
   io.stdout(`osm-krm hydrate: ${files.size} file(s) in ${opts.out}: ${written} written, ${removed} removed, ${files.size - written} unchanged\n`);
   return 0;
+}
+
+/** The SOPS settings of the config, the seed resolved, or undefined when Secrets are written in clear. */
+function sopsSettings(functionConfig: KrmObject | undefined, io: CommandIO): SopsSettings | undefined {
+  const sops = parseFunctionConfig(functionConfig).sops;
+  if (sops === undefined) return undefined;
+  let seed: string | undefined;
+  try {
+    seed = resolveValue(sops.dataKeySeed, 'spec.sops.dataKeySeed', commandEnvironment(io));
+  } catch (e) {
+    if (e instanceof ResourceError) throw new CommandError(e.message);
+    throw e;
+  }
+  if (seed === undefined || seed.trim().length < MIN_SEED_LENGTH) throw new CommandError(`spec.sops.dataKeySeed must be a secret of at least ${MIN_SEED_LENGTH} characters`);
+  return { ageRecipients: sops.ageRecipients, dataKeySeed: seed.trim() };
+}
+
+const MIN_SEED_LENGTH = 32;
+
+function readOwnedFile(out: string, rel: string): string | undefined {
+  try {
+    return readFileSync(join(out, rel), 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** relative path in OUT -> content, kustomization.yaml included. */

@@ -28,6 +28,9 @@ import { ARTIFACT_DEFAULTS } from '../profiles/artifactDefaults.ts';
 import { checkUserDataSize, type UserDataSizeFinding } from './userDataSizeCheck.ts';
 import { bootstrapTokenSecret, deriveBootstrapToken } from '../gitops/derivedBootstrapToken.ts';
 
+/** What an OSC holds instead of the cloud-init getter token in SOPS mode. */
+export const GETTER_TOKEN_PLACEHOLDER = 'redacted-by-osm-krm-see-the-bootstrap-secret';
+
 export interface RenderInputs {
   config: OsmConfig;
   facts: ClusterFacts;
@@ -78,36 +81,42 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
   const kubelet = parseKubeletVersion(md.kubeletVersion);
   const cloud = cloudProviderSettings(md.providerConfig, kubelet, config.externalCloudProvider);
   const crOptions = inputs.containerRuntime;
-  const data = buildTemplateData({
-    md,
-    kubelet,
-    cloud,
-    clusterDNS: config.clusterDNS,
-    kubernetesCACert: facts.kubernetesCACert,
-    hostCACert: facts.hostCACert,
-    containerRuntime: config.containerRuntime,
-    initialTaints: config.initialTaints,
-    nodeHTTPProxy: config.nodeHTTPProxy,
-    nodeNoProxy: config.nodeNoProxy,
-    pauseImage: crOptions.sandboxImage,
-    kubeletFeatureGates: config.kubeletFeatureGates,
-    containerRuntimeConfig: inputs.containerRuntimeOutputs.configToml,
-    bootstrapKubeconfig: kubeconfig,
-    token: facts.cloudInitGetterToken,
-    serverURL,
-    provisioningSecretName: cloudConfigSecretName(md, 'provisioning'),
-    bootstrapKubeconfigSecretName: kubeletBootstrapSecretName(md),
-    artifacts: { ...ARTIFACT_DEFAULTS, ...config.artifacts },
-  });
+  const renderSpec = (getterToken: string) => {
+    const data = buildTemplateData({
+      md,
+      kubelet,
+      cloud,
+      clusterDNS: config.clusterDNS,
+      kubernetesCACert: facts.kubernetesCACert,
+      hostCACert: facts.hostCACert,
+      containerRuntime: config.containerRuntime,
+      initialTaints: config.initialTaints,
+      nodeHTTPProxy: config.nodeHTTPProxy,
+      nodeNoProxy: config.nodeNoProxy,
+      pauseImage: crOptions.sandboxImage,
+      kubeletFeatureGates: config.kubeletFeatureGates,
+      containerRuntimeConfig: inputs.containerRuntimeOutputs.configToml,
+      bootstrapKubeconfig: kubeconfig,
+      token: getterToken,
+      serverURL,
+      provisioningSecretName: cloudConfigSecretName(md, 'provisioning'),
+      bootstrapKubeconfigSecretName: kubeletBootstrapSecretName(md),
+      artifacts: { ...ARTIFACT_DEFAULTS, ...config.artifacts },
+    });
 
-  const rendered = renderOperatingSystemConfigSpec(osp.spec, md, {
-    templates: inputs.templates,
-    containerRuntime: config.containerRuntime,
-    data,
-    registryHostFiles: inputs.containerRuntimeOutputs.registryHostFiles,
-    ...(md.providerConfig.operatingSystem === 'rhel' ? { rhSubscription: rhSubscription(md) } : {}),
-  });
-  const spec = config.pinClusterCA ? pinClusterCA(rendered, serverURL, facts.apiServerCACert) : rendered;
+    const rendered = renderOperatingSystemConfigSpec(osp.spec, md, {
+      templates: inputs.templates,
+      containerRuntime: config.containerRuntime,
+      data,
+      registryHostFiles: inputs.containerRuntimeOutputs.registryHostFiles,
+      ...(md.providerConfig.operatingSystem === 'rhel' ? { rhSubscription: rhSubscription(md) } : {}),
+    });
+    return config.pinClusterCA ? pinClusterCA(rendered, serverURL, facts.apiServerCACert) : rendered;
+  };
+  const spec = renderSpec(facts.cloudInitGetterToken);
+  // With SOPS (hydrate) the Secrets are encrypted but the OSC cannot be (Flux decrypts only Secrets): its
+  // files are rendered with a placeholder for the getter token. Nothing reads an OSC in a GitOps setup.
+  const oscSpec = config.sops === undefined ? spec : renderSpec(GETTER_TOKEN_PLACEHOLDER);
 
   const annotations = rotationAnnotations(md, osp.spec.version);
   const userData = (cfg: OSCConfig, type: SecretType): string => {
@@ -124,7 +133,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
   const bootstrapUserData = userData(spec.bootstrapConfig, 'bootstrap');
   const sizeFinding = checkUserDataSize(spec.cloudProvider.name, Buffer.byteLength(bootstrapUserData, 'utf8'));
   const objects: Record<string, unknown>[] = [
-    operatingSystemConfigObject(md, config.namespace, annotations, spec),
+    operatingSystemConfigObject(md, config.namespace, annotations, oscSpec),
     cloudConfigSecretObject(md, 'bootstrap', annotations, bootstrapUserData),
     cloudConfigSecretObject(md, 'provisioning', annotations, userData(spec.provisioningConfig, 'provisioning')),
     kubeletBootstrapSecretObject(md, kubeconfig),
