@@ -89,13 +89,15 @@ export function chargeCall(name: string, args: readonly unknown[], result: unkno
   if (m === undefined) return;
   let read = 0;
   for (let i = 0; i < args.length; i++) read += shallowSize(args[i]);
-  if (read > 0 && CONSTANT_COST_FUNCTIONS.has(name)) read = 0;
   let built = shallowSize(result);
-  if (built > 0 && args.includes(result)) built = 0;
-  if (read + built === 0) return;
+  // Small amounts are charged as they are: only a big one is worth a look-up (the common call stays cheap).
+  if (read >= BIG && CONSTANT_COST_FUNCTIONS.has(name)) read = 0;
+  if (built >= BIG && args.includes(result)) built = 0;
   if ((m.memory += built) > m.maxMemoryBytes) m.memoryExceeded();
   if ((m.work += read + built) > m.maxWork) m.workExceeded();
 }
+
+const BIG = 4096;
 
 /**
  * Functions whose cost does not grow with their arguments' sizes (Go reads only an element, a length or a key,
