@@ -36,7 +36,7 @@ Usage:
   osm-krm --help
 `;
 
-function main(argv: string[]): number {
+function main(argv: string[]): number | Promise<number> {
   const out = (s: string) => writeAllSync(1, s);
   const err = (s: string) => writeAllSync(2, s);
   const [command, ...rest] = argv;
@@ -58,14 +58,20 @@ function main(argv: string[]): number {
   return runFunctionOnFd(0, { stdout: out, stderr: err, env: processEnvironment });
 }
 
-let exitCode: number;
+function internalError(e: unknown): number {
+  // Never a stack trace on stdout; a short line on stderr.
+  writeAllSync(2, `osm-krm: internal error: ${(e as Error)?.message ?? String(e)}\n`);
+  return 2;
+}
+
+let exitCode: number | Promise<number>;
 try {
   exitCode = main(process.argv.slice(2));
 } catch (e) {
-  // Never a stack trace on stdout; a short line on stderr.
-  writeAllSync(2, `osm-krm: internal error: ${(e as Error)?.message ?? String(e)}\n`);
-  exitCode = 2;
+  exitCode = internalError(e);
 }
 // Every write above is synchronous and nothing is pending: leaving now skips the teardown a natural exit
-// does (about 8 ms of a cold start, more with a large heap; README.md, Benchmark).
-process.exit(exitCode);
+// does (about 8 ms of a cold start, more with a large heap; README.md, Benchmark). Only hydrate's SOPS mode
+// has asynchronous work (age encryption), and leaves when it is done.
+if (typeof exitCode === 'number') process.exit(exitCode);
+else exitCode.then((code) => process.exit(code), (e) => process.exit(internalError(e)));

@@ -30,14 +30,14 @@ export class CommandError extends Error {
  * The frame every sub-command shares: arguments parsed (usage error: message + usage, exit 2), `--help`
  * (usage on stdout, exit 0), then `run`; a CommandError becomes one line on stderr and exit 1.
  */
-export function runSubcommand<O>(
+export function runSubcommand<O, R extends number | Promise<number>>(
   name: string,
   usage: string,
   args: readonly string[],
   io: Pick<CommandIO, 'stdout' | 'stderr'>,
   parse: (args: readonly string[]) => O | 'help',
-  run: (opts: O) => number,
-): number {
+  run: (opts: O) => R,
+): R | number {
   let opts: O | 'help';
   try {
     opts = parse(args);
@@ -50,11 +50,15 @@ export function runSubcommand<O>(
     io.stdout(usage);
     return 0;
   }
-  try {
-    return run(opts);
-  } catch (e) {
+  const failed = (e: unknown): number => {
     if (!(e instanceof CommandError)) throw e;
     io.stderr(`osm-krm ${name}: ${e.message}\n`);
     return 1;
+  };
+  try {
+    const r = run(opts);
+    return typeof r === 'number' ? r : (r.catch(failed) as R);
+  } catch (e) {
+    return failed(e);
   }
 }

@@ -10,7 +10,7 @@
 // Local-config resources and the function config are not written. Running twice changes nothing; a file
 // that this command did not write is never overwritten or deleted; OUT changes all or nothing
 // (outputDirectory.ts); no symbolic link is followed out of SRC or OUT (containedPath.ts).
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { stringifyForOutput } from '../krm/yamlSchema.ts';
@@ -21,6 +21,13 @@ import { chooseFunctionConfig } from './functionConfigSource.ts';
 import { isDirectory, readManifestDirectory, readManifestFile, statePaths } from './manifestDirectory.ts';
 import { checkRelativePath, readMarker, recoverInterruptedUpdate, updateOutputDirectory } from './outputDirectory.ts';
 import { isAppliedManifest, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
+import { commandEnvironment } from './renderManifests.ts';
+import { containedPath } from './containedPath.ts';
+import { parseFunctionConfig } from '../config/operatingSystemManagerConfig.ts';
+import { resolveValue } from '../cluster/valueSource.ts';
+import { ResourceError } from '../krm/results.ts';
+import { encryptSecretManifests, type SopsSettings } from '../sops/encryptSecretManifests.ts';
+import { SopsError } from '../sops/sopsSecret.ts';
 
 export const HYDRATE_USAGE = `usage: osm-krm hydrate SRC OUT [--config FILE]
 
@@ -46,7 +53,8 @@ interface Options {
   config?: string;
 }
 
-export function runHydrateCommand(args: string[], io: CommandIO): number {
+/** A number, or a promise of one in SOPS mode (age-encryption is asynchronous). */
+export function runHydrateCommand(args: string[], io: CommandIO): number | Promise<number> {
   return runSubcommand('hydrate', HYDRATE_USAGE, args, io, parseArgs, (opts) => hydrate(opts, io));
 }
 
@@ -72,7 +80,7 @@ function parseArgs(args: readonly string[]): Options | 'help' {
   return { src: positional[0]!, out: positional[1]!, ...(config !== undefined ? { config } : {}) };
 }
 
-function hydrate(opts: Options, io: CommandIO): number {
+function hydrate(opts: Options, io: CommandIO): number | Promise<number> {
   const src = resolve(io.cwd, opts.src);
   const out = resolve(io.cwd, opts.out);
   const configFile = opts.config === undefined ? undefined : resolve(io.cwd, opts.config);
@@ -95,7 +103,17 @@ function hydrate(opts: Options, io: CommandIO): number {
     io.stderr(`osm-krm hydrate: nothing written to ${opts.out}\n`);
     return 1;
   }
-  return writeOutput(out, opts.out, plannedFiles(rendered.objects), io);
+  const files = plannedFiles(rendered.objects);
+  const sops = sopsSettings(chosen.config, io);
+  if (sops === undefined) return writeOutput(out, opts.out, files, io);
+  // SOPS mode: Secrets are encrypted before anything is written (asynchronous: age-encryption's API).
+  const previous = (rel: string) => (previouslyOwned.has(rel) ? readOwnedFile(out, rel, opts.out) : undefined);
+  return encryptSecretManifests(files, previous, sops).then(
+    (encrypted) => writeOutput(out, opts.out, encrypted, io),
+    (e) => {
+      throw e instanceof SopsError ? new CommandError(e.message) : e;
+    },
+  );
 }
 
 /** The one place OUT changes: all or nothing, only files hydrate wrote (outputDirectory.ts). */
@@ -104,6 +122,32 @@ function writeOutput(out: string, label: string, files: ReadonlyMap<string, stri
   for (const rel of r.leftAlone) io.stderr(`osm-krm hydrate: left ${label}/${rel} in place: it changed since hydrate wrote it\n`);
   io.stdout(`osm-krm hydrate: ${files.size} file(s) in ${label}: ${r.written} written, ${r.removed} removed, ${r.unchanged} unchanged\n`);
   return 0;
+}
+
+/** The SOPS settings of the config, the seed resolved, or undefined when Secrets are written in clear. */
+function sopsSettings(functionConfig: KrmObject | undefined, io: CommandIO): SopsSettings | undefined {
+  const sops = parseFunctionConfig(functionConfig).sops;
+  if (sops === undefined) return undefined;
+  let seed: string | undefined;
+  try {
+    seed = resolveValue(sops.dataKeySeed, 'spec.sops.dataKeySeed', commandEnvironment(io));
+  } catch (e) {
+    if (e instanceof ResourceError) throw new CommandError(e.message);
+    throw e;
+  }
+  if (seed === undefined || seed.trim().length < MIN_SEED_LENGTH) throw new CommandError(`spec.sops.dataKeySeed must be a secret of at least ${MIN_SEED_LENGTH} characters`);
+  return { ageRecipients: sops.ageRecipients, dataKeySeed: seed.trim() };
+}
+
+const MIN_SEED_LENGTH = 32;
+
+/** A file of the previous run, read without following a link out of OUT. */
+function readOwnedFile(out: string, rel: string, label: string): string | undefined {
+  try {
+    return readFileSync(containedPath(out, rel, label), 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** relative path in OUT -> content, kustomization.yaml included. */

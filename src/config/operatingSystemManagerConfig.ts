@@ -33,6 +33,12 @@ export interface ClusterFactsConfig {
   bootstrapTokenExpiration?: string;
 }
 
+/** hydrate's SOPS mode (src/sops/). */
+export interface SopsConfig {
+  ageRecipients: string[];
+  dataKeySeed: ValueSource;
+}
+
 export interface GitOpsConfig {
   split: boolean;
   syncAnnotations: Array<'argocd' | 'flux'>;
@@ -64,7 +70,8 @@ export interface OsmConfig {
   /** Replace `curl -k` towards the API server by `--cacert` with the cluster CA (off = OSM's output). */
   pinClusterCA: boolean;
   gitops: GitOpsConfig;
-  templateLimits: Partial<{ maxDepth: number; maxOutputBytes: number; maxRangeIterations: number; maxSteps: number }>;
+  sops?: SopsConfig;
+  templateLimits: Partial<{ maxDepth: number; maxOutputBytes: number; maxRangeIterations: number; maxSteps: number; maxWork: number; maxMemoryBytes: number }>;
 }
 
 export const DEFAULT_CONFIG: Readonly<OsmConfig> = Object.freeze({
@@ -161,6 +168,13 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
     for (const t of tools) if (t !== 'argocd' && t !== 'flux') throw new ResourceError(`gitops-sync-annotations: unknown tool ${JSON.stringify(t)} (argocd, flux)`, 'data.gitops-sync-annotations');
     c.gitops = { ...c.gitops, syncAnnotations: tools as Array<'argocd' | 'flux'> };
   },
+  'sops-age-recipients': (c, v) => {
+    const recipients = splitList(v);
+    for (const r of recipients) if (!AGE_RECIPIENT.test(r)) throw new ResourceError(`sops-age-recipients: ${JSON.stringify(r)} is not an age recipient (age1...)`, 'data.sops-age-recipients');
+    c.sops = { dataKeySeed: '', ...c.sops, ageRecipients: recipients };
+  },
+  'sops-data-key-seed-env': (c, v) => (c.sops = { ageRecipients: [], ...c.sops, dataKeySeed: { env: v } }),
+  'sops-data-key-seed-file': (c, v) => (c.sops = { ageRecipients: [], ...c.sops, dataKeySeed: { file: v } }),
 };
 
 /** The flag-style name of a RHEL subscription field: rhelSubscriptionManagerPassword -> rhel-subscription-manager-password. */
@@ -189,6 +203,8 @@ export function noConfigNotice(): string {
     `no proxy or registry mirrors, pinClusterCA ${d.pinClusterCA}, Ignition ${d.ignitionSpec}; cluster facts and tokens only from local-config inputs)`;
 }
 
+const AGE_RECIPIENT = /^age1[02-9ac-hj-np-z]{58}$/;
+
 function fromFlagConfigMap(data: unknown): OsmConfig {
   const config: OsmConfig = { ...DEFAULT_CONFIG, kubeletFeatureGates: { ...DEFAULT_CONFIG.kubeletFeatureGates }, cluster: {}, rhelSubscription: {} };
   if (data === undefined || data === null) return config;
@@ -200,6 +216,10 @@ function fromFlagConfigMap(data: unknown): OsmConfig {
     }
     if (typeof raw !== 'string') throw new ResourceError(`config key ${key} must be a string`, `data.${key}`);
     apply(config, raw.trim());
+  }
+  if (config.sops !== undefined) {
+    if (config.sops.ageRecipients.length === 0) throw new ResourceError('sops-age-recipients must name at least one age recipient when a sops-data-key-seed key is set', 'data.sops-age-recipients');
+    if (config.sops.dataKeySeed === '') throw new ResourceError('sops-data-key-seed-env or sops-data-key-seed-file must be set with sops-age-recipients', 'data.sops-data-key-seed-env');
   }
   return config;
 }

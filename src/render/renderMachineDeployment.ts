@@ -30,6 +30,9 @@ import { checkUserDataSize } from './userDataSizeCheck.ts';
 import { checkKubeletVersionSupport } from './kubeletVersionSupport.ts';
 import { bootstrapTokenSecret, deriveBootstrapToken } from '../cluster/derivedBootstrapToken.ts';
 
+/** What an OSC holds instead of the cloud-init getter token in SOPS mode. */
+export const GETTER_TOKEN_PLACEHOLDER = 'redacted-by-osm-krm-see-the-bootstrap-secret';
+
 export interface RenderInputs {
   config: OsmConfig;
   facts: ClusterFacts;
@@ -92,37 +95,43 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
   if (versionFinding) findings.push(versionFinding);
   const cloud = cloudProviderSettings(md.providerConfig, kubelet, config.externalCloudProvider);
   const crOptions = inputs.containerRuntime;
-  const data = buildTemplateData({
-    md,
-    kubelet,
-    cloud,
-    clusterDNS: config.clusterDNS,
-    kubernetesCACert: facts.kubernetesCACert,
-    hostCACert: facts.hostCACert,
-    containerRuntime: config.containerRuntime,
-    initialTaints: config.initialTaints,
-    nodeHTTPProxy: config.nodeHTTPProxy,
-    nodeNoProxy: config.nodeNoProxy,
-    pauseImage: crOptions.sandboxImage,
-    kubeletFeatureGates: config.kubeletFeatureGates,
-    containerRuntimeConfig: inputs.containerRuntimeOutputs.configToml,
-    bootstrapKubeconfig: kubeconfig,
-    token: facts.cloudInitGetterToken,
-    serverURL,
-    provisioningSecretName: cloudConfigSecretName(md, 'provisioning'),
-    bootstrapKubeconfigSecretName: kubeletBootstrapSecretName(md),
-    artifacts: { ...ARTIFACT_DEFAULTS, ...config.artifacts },
-  });
-  inputs.onTemplateData?.(md, osp, data);
+  const renderSpec = (getterToken: string) => {
+    const data = buildTemplateData({
+      md,
+      kubelet,
+      cloud,
+      clusterDNS: config.clusterDNS,
+      kubernetesCACert: facts.kubernetesCACert,
+      hostCACert: facts.hostCACert,
+      containerRuntime: config.containerRuntime,
+      initialTaints: config.initialTaints,
+      nodeHTTPProxy: config.nodeHTTPProxy,
+      nodeNoProxy: config.nodeNoProxy,
+      pauseImage: crOptions.sandboxImage,
+      kubeletFeatureGates: config.kubeletFeatureGates,
+      containerRuntimeConfig: inputs.containerRuntimeOutputs.configToml,
+      bootstrapKubeconfig: kubeconfig,
+      token: getterToken,
+      serverURL,
+      provisioningSecretName: cloudConfigSecretName(md, 'provisioning'),
+      bootstrapKubeconfigSecretName: kubeletBootstrapSecretName(md),
+      artifacts: { ...ARTIFACT_DEFAULTS, ...config.artifacts },
+    });
+    if (getterToken === facts.cloudInitGetterToken) inputs.onTemplateData?.(md, osp, data);
 
-  const rendered = renderOperatingSystemConfigSpec(osp.spec, md, {
-    templates: inputs.templates,
-    containerRuntime: config.containerRuntime,
-    data,
-    registryHostFiles: inputs.containerRuntimeOutputs.registryHostFiles,
-    ...(md.providerConfig.operatingSystem === 'rhel' ? { rhSubscription: rhSubscription(md, osp.annotations) } : {}),
-  });
-  const spec = config.pinClusterCA ? pinClusterCA(rendered, serverURL, facts.apiServerCACert) : rendered;
+    const rendered = renderOperatingSystemConfigSpec(osp.spec, md, {
+      templates: inputs.templates,
+      containerRuntime: config.containerRuntime,
+      data,
+      registryHostFiles: inputs.containerRuntimeOutputs.registryHostFiles,
+      ...(md.providerConfig.operatingSystem === 'rhel' ? { rhSubscription: rhSubscription(md, osp.annotations) } : {}),
+    });
+    return config.pinClusterCA ? pinClusterCA(rendered, serverURL, facts.apiServerCACert) : rendered;
+  };
+  const spec = renderSpec(facts.cloudInitGetterToken);
+  // With SOPS (hydrate) the Secrets are encrypted but the OSC cannot be (Flux decrypts only Secrets): its
+  // files are rendered with a placeholder for the getter token. Nothing reads an OSC in a GitOps setup.
+  const oscSpec = config.sops === undefined ? spec : renderSpec(GETTER_TOKEN_PLACEHOLDER);
 
   const annotations = rotationAnnotations(md, osp.spec.version);
   const userData = (cfg: OSCConfig, type: SecretType): string => {
@@ -141,7 +150,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
   const sizeFinding = checkUserDataSize(spec.cloudProvider.name, Buffer.byteLength(bootstrapUserData, 'utf8'));
   if (sizeFinding) findings.push({ ...sizeFinding, field: 'spec.template.spec.providerSpec.value.cloudProvider' });
   const objects: Record<string, unknown>[] = [
-    operatingSystemConfigObject(md, config.namespace, annotations, spec),
+    operatingSystemConfigObject(md, config.namespace, annotations, oscSpec),
     cloudConfigSecretObject(md, 'bootstrap', annotations, bootstrapUserData),
     cloudConfigSecretObject(md, 'provisioning', annotations, userData(spec.provisioningConfig, 'provisioning')),
     kubeletBootstrapSecretObject(md, kubeconfig),

@@ -88,7 +88,7 @@ function renderConfigFiles(cfg: OSPConfig, path: string, ctx: RenderContext, pha
 
 function runTemplate(name: string, texts: string[], ctx: RenderContext, field: string, parseContext: string): string {
   try {
-    return ctx.templates.get(name, texts).execute(ctx.data);
+    return ctx.templates.execute(name, texts, ctx.data);
   } catch (e) {
     if (e instanceof TemplateError) {
       // Parse errors (Go's text gives a line only) get the column too, in Go's NAME:LINE:COL notation.

@@ -1,7 +1,7 @@
 // Parse once, execute many times: an OSP's templates are rendered for every MachineDeployment that uses it,
 // so parsed template sets are kept for the run, keyed by template name and texts. The second-pass texts
 // (named-template outputs wrapped in {{define}}) usually repeat across MachineDeployments too.
-import { newTemplate, type FuncMap, type Template, type TemplateLimits } from '../template/index.ts';
+import { newTemplate, TemplateError, type FuncMap, type Template, type TemplateLimits } from '../template/index.ts';
 
 // Bounds memory when outputs differ per MachineDeployment (each entry is a parse tree of an OSP file).
 const MAX_ENTRIES = 4096;
@@ -17,6 +17,9 @@ export class TemplateCache {
   private readonly root = new Map<string, Node>();
   private size = 0;
   parses = 0;
+  // A template stopped by a limit (cost, steps...) once fails the run: it is not run again for every other
+  // MachineDeployment, which would multiply the time a hostile OSP takes.
+  private readonly limitFailures = new WeakMap<Template, TemplateError>();
 
   constructor(
     private readonly funcs: FuncMap,
@@ -37,6 +40,19 @@ export class TemplateCache {
       this.size++;
     }
     return t;
+  }
+
+  /** Executes `get(name, texts)` with `data`; throws the engine's TemplateError. */
+  execute(name: string, texts: readonly string[], data: unknown): string {
+    const t = this.get(name, texts);
+    const failed = this.limitFailures.get(t);
+    if (failed !== undefined) throw failed;
+    try {
+      return t.execute(data);
+    } catch (e) {
+      if (e instanceof TemplateError && e.limit) this.limitFailures.set(t, e);
+      throw e;
+    }
   }
 
   /** Once full, the trie only answers: no new entries (and no texts kept alive by them). */

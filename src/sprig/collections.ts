@@ -8,6 +8,7 @@ import { compareBytes, goTypeName } from '../go/fmt/format.ts';
 import { strval } from './strings.ts';
 import { empty } from './defaults.ts';
 import { toInt64 } from './math.ts';
+import { chargeBuilt, chargeNode, chargeRead, ELEMENT_UNITS } from '../go/internal/cost.ts';
 
 const isNil = (v: unknown) => v === null || v === undefined;
 
@@ -44,6 +45,7 @@ function elements(v: unknown, what: string): unknown[] {
 /** reflect.DeepEqual on our values: same kind and type, then deep contents. */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return !(typeof a === 'number' && Number.isNaN(a));
+  chargeRead(ELEMENT_UNITS);
   if (isNil(a) || isNil(b)) return isNil(a) && isNil(b);
   if (a instanceof GoInt || b instanceof GoInt) return a instanceof GoInt && b instanceof GoInt && a.type === b.type && a.value === b.value;
   // Slices and maps: the same type, both nil or both not, and the same contents.
@@ -83,6 +85,8 @@ function dict(...kv: unknown[]): GoMap {
 
 /** copystructure.Copy: maps and slices are copied all the way down, with their types (nil stays nil). */
 function deepCopy(v: unknown): unknown {
+  chargeNode();
+  chargeBuilt(ELEMENT_UNITS);
   if (isNilContainer(v)) return v;
   if (Array.isArray(v)) return sameContainerType(v, v.map(deepCopy));
   if (v instanceof Uint8Array) return v.slice();
@@ -109,6 +113,7 @@ function mergoEmpty(v: unknown): boolean {
 /** mergo.Merge / MergeWithOverwrite of map[string]interface{} values into dst (in place). */
 function mergeInto(dst: GoMap, src: GoMap, overwrite: boolean): void {
   for (const k of Object.keys(src)) {
+    chargeRead(ELEMENT_UNITS);
     const s = src[k];
     const present = has(dst, k);
     const d = dst[k];

@@ -12,6 +12,7 @@ import { goKind } from './collections.ts';
 import { base64Decode, CorruptInputError } from '../go/encoding/base64.ts';
 import { base32Decode, base32Encode } from '../go/encoding/base32.ts';
 import { pathBase, pathClean, pathDir, pathExt } from '../go/path/path.ts';
+import { chargeBuilt, chargeNode } from '../go/internal/cost.ts';
 
 /** encoding/json's string: as goJsonString, and each byte that is not UTF-8 written as \ufffd, as Go does. */
 function jsonString(s: string): string {
@@ -20,10 +21,17 @@ function jsonString(s: string): string {
   return '"' + parts.map((p) => goJsonString(p).slice(1, -1)).join('\\ufffd') + '"';
 }
 
+/** A composite's text, built anew at each level of nesting: charged as such. */
+function built(s: string): string {
+  chargeBuilt(s.length);
+  return s;
+}
+
 /** Go's json.Marshal of our values (sorted map keys, HTML-safe strings, Go float format). */
 export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
   const nl = indent === '' ? '' : '\n';
   const enc = (x: unknown, depth: number): string => {
+    chargeNode();
     const pad = indent.repeat(depth + 1);
     const close = indent.repeat(depth);
     if (x === null || x === undefined || isNilContainer(x)) return 'null';
@@ -43,7 +51,9 @@ export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
       }
     }
     switch (typeof x) {
-      case 'string': return jsonString(x);
+      case 'string':
+        chargeBuilt(x.length);
+        return jsonString(x);
       case 'boolean': return String(x);
       case 'bigint': return x.toString();
       case 'number': {
@@ -57,12 +67,12 @@ export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
     if (x instanceof Uint8Array) return goJsonString(Buffer.from(x).toString('base64'));
     if (Array.isArray(x)) {
       if (x.length === 0) return '[]';
-      return '[' + nl + x.map((e) => prefix + pad + enc(e, depth + 1)).join(',' + nl) + nl + (nl ? prefix + close : '') + ']';
+      return built('[' + nl + x.map((e) => prefix + pad + enc(e, depth + 1)).join(',' + nl) + nl + (nl ? prefix + close : '') + ']');
     }
     const entries: Array<[string, unknown]> = x instanceof GoStruct ? exportedFields(x) : isGoMap(x) ? Object.keys(x).sort(compareBytes).map((k) => [k, x[k]]) : [];
     if (entries.length === 0) return '{}';
     const sep = indent === '' ? ':' : ': ';
-    return '{' + nl + entries.map(([k, e]) => prefix + pad + jsonString(k) + sep + enc(e, depth + 1)).join(',' + nl) + nl + (nl ? prefix + close : '') + '}';
+    return built('{' + nl + entries.map(([k, e]) => prefix + pad + jsonString(k) + sep + enc(e, depth + 1)).join(',' + nl) + nl + (nl ? prefix + close : '') + '}');
   };
   return enc(v, 0);
 }

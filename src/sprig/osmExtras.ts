@@ -7,6 +7,7 @@ import { goFunc, type FuncMap } from '../go/reflect/func.ts';
 import { goJsonDecode } from '../go/encoding/json/decode.ts';
 import { decodeToml, TomlParseError } from '../go/toml/decode.ts';
 import { decodeYaml } from '../go/yaml.v3/decode.ts';
+import { LimitError } from '../template/errors.ts';
 
 
 /** gopkg.in/yaml.v3 Marshal, trailing newline trimmed like Helm. */
@@ -45,7 +46,9 @@ export const osmExtraFuncs: FuncMap = {
   toYaml: goFunc(['any'], (v: unknown) => {
     try {
       return toYaml(v);
-    } catch {
+    } catch (e) {
+      // Go's encoder errors and panics are swallowed; our limits are not.
+      if (e instanceof LimitError) throw e;
       return '';
     }
   }),

@@ -12,6 +12,8 @@ export class TemplateError extends Error {
     readonly templateName: string,
     readonly line?: number,
     readonly column?: number,
+    /** One of our execution limits (not Go's) stopped it. */
+    readonly limit = false,
   ) {
     super(message);
     this.name = 'TemplateError';

@@ -19,6 +19,7 @@ import { formatValue, goQuote, goTypeName, sortedKeyedEntries, sortedKeys } from
 import { BUILTINS, isTrue, type BuiltinParam } from './builtins.ts';
 import { errorLocation, execErrorMessage, ExecError, LimitError } from './errors.ts';
 import { canonicalGoString, goByteLength, hasRawBytes } from '../go/reflect/byteString.ts';
+import { chargeCall, engineLimitExceeded } from './cost.ts';
 
 export interface TemplateLimits {
   /** Nested {{template}} calls (Go: 100000). */
@@ -29,6 +30,10 @@ export interface TemplateLimits {
   maxRangeIterations: number;
   /** Evaluation steps (nodes visited) over the whole execution. */
   maxSteps: number;
+  /** Units of data read and built by functions and printing (cost.ts), over the whole execution. */
+  maxWork: number;
+  /** Bytes of new values built over the whole execution: a bound on what it can hold. */
+  maxMemoryBytes: number;
 }
 
 /** A parsed template of a set, with the text and top-level name of the Parse call that produced it. */
@@ -500,9 +505,16 @@ export class Executor {
       if (e instanceof ExecError || e instanceof LimitError) throw e;
       this.at(node);
       if (e instanceof GoCallError) this.errorf(`error calling ${name}: ${e.message}`);
+      if (e instanceof RangeError && /^Invalid (string|array|typed array) length/.test(e.message)) engineLimitExceeded();
       if (e instanceof RangeError) this.errorf(`error calling ${name}: stack overflow`);
       // Anything else escaping a function is a bug there; it still becomes a template error.
       this.errorf(`error calling ${name}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    try {
+      chargeCall(name, argv, result);
+    } catch (e) {
+      this.node = node; // reported at the call
+      throw e;
     }
     // Builtins and methods return values of their static type; a function map's results may be interface{}.
     return valOf(result, !isMethod && (!isBuiltin || name === 'index'));

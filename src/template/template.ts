@@ -6,6 +6,7 @@ import type { FuncMap } from '../go/reflect/func.ts';
 import { errorLocation, ExecError, LimitError, TemplateError } from './errors.ts';
 import { isEmptyTree } from './parser.ts';
 import { goQuote } from '../go/fmt/format.ts';
+import { metered, templateCostMeter } from './cost.ts';
 
 export const DEFAULT_LIMITS: Readonly<TemplateLimits> = Object.freeze({
   // Go stops at 100000 nested template calls, deeper than a JS stack reaches; legit OSPs nest a few levels.
@@ -13,6 +14,8 @@ export const DEFAULT_LIMITS: Readonly<TemplateLimits> = Object.freeze({
   maxOutputBytes: 16 * 1024 * 1024,
   maxRangeIterations: 1_000_000,
   maxSteps: 10_000_000,
+  maxWork: 500_000_000,
+  maxMemoryBytes: 256 * 1024 * 1024,
 });
 
 export class Template {
@@ -85,17 +88,19 @@ export class Template {
 
   private run(tree: TreeEntry, data: unknown): string {
     const ex = new Executor(this.trees, this.funcs, this.limits, tree);
+    let limit = false;
     try {
       try {
-        return ex.run(data);
+        return metered(templateCostMeter(this.limits.maxWork, this.limits.maxMemoryBytes), () => ex.run(data));
       } catch (e) {
         // Our limits and a JS stack overflow are reported like Go errors, at the node being executed.
+        limit = e instanceof LimitError;
         if (e instanceof LimitError) ex.errorf(e.message);
         if (e instanceof RangeError) ex.errorf('template execution is nested too deeply');
         throw e;
       }
     } catch (e) {
-      if (e instanceof ExecError) throw new TemplateError(e.message, 'exec', e.templateName, e.line, e.column);
+      if (e instanceof ExecError) throw new TemplateError(e.message, 'exec', e.templateName, e.line, e.column, limit);
       if (e instanceof TemplateError) throw e;
       // Never let a raw exception out.
       const message = e instanceof Error ? e.message : String(e);

@@ -15,7 +15,7 @@ const LAYERS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['model', ['src/model/', 'src/config/', 'src/machineDeployment/', 'src/cluster/', 'src/profiles/']],
   ['emit', ['src/emit/']],
   ['render', ['src/render/']],
-  ['gitops', ['src/gitops/']],
+  ['gitops', ['src/gitops/', 'src/sops/']],
   ['function', ['src/function/']],
   // The review tools (render, diff, lint) run the function like the other commands do.
   ['cli', ['src/cli/', 'src/review/', 'src/lint/']],

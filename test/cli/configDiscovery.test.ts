@@ -25,7 +25,8 @@ function runBoth(dir: string, args: string[] = []) {
     let stdout = '';
     let stderr = '';
     const io = { stdout: (s: string) => (stdout += s), stderr: (s: string) => (stderr += s), cwd: dir, env };
-    const code = cmd === 'generate' ? runArgoCDGenerateCommand(['.', ...args], io) : runHydrateCommand(['.', join(tempDir('osm-krm-out-'), 'out'), ...args], io);
+    // No SOPS in these configs: hydrate answers synchronously.
+    const code = cmd === 'generate' ? runArgoCDGenerateCommand(['.', ...args], io) : (runHydrateCommand(['.', join(tempDir('osm-krm-out-'), 'out'), ...args], io) as number);
     out[cmd] = { code, stdout, stderr };
   }
   return out;

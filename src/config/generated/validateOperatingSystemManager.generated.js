@@ -5,14 +5,15 @@ const runtime_0 = runtime_0_module.default ?? runtime_0_module;
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://osm-krm.dev/schemas/v1alpha1/operatingsystemmanager.json","title":"OperatingSystemManager (osm-krm.dev/v1alpha1)","description":"functionConfig of the osm-krm function: what OSM takes as controller flags, plus the cluster facts OSM reads from the cluster.","type":"object","required":["apiVersion","kind"],"properties":{"apiVersion":{"const":"osm-krm.dev/v1alpha1"},"kind":{"const":"OperatingSystemManager"},"metadata":{"type":"object"},"spec":{"$ref":"#/definitions/spec"}},"additionalProperties":false,"definitions":{"valueSource":{"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]},"secretSource":{"description":"A secret read at run time, never given inline: from an environment variable, a file, or a key of a local-config Secret among the inputs.","type":"object","properties":{"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."},"secretKeyRef":{"type":"object","additionalProperties":false,"required":["namespace","name","key"],"properties":{"namespace":{"type":"string","pattern":"."},"name":{"type":"string","pattern":"."},"key":{"type":"string","pattern":"."}}}},"additionalProperties":false,"minProperties":1,"maxProperties":1},"rhelSubscriptionSecrets":{"description":"RHEL subscription secrets, named like the operatingSystemSpec fields they fill in.","type":"object","additionalProperties":false,"properties":{"rhelSubscriptionManagerUser":{"$ref":"#/definitions/secretSource"},"rhelSubscriptionManagerPassword":{"$ref":"#/definitions/secretSource"},"rhsmOfflineToken":{"$ref":"#/definitions/secretSource"},"rhelActivationKey":{"$ref":"#/definitions/secretSource"}}},"spec":{"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets."}}},"rhelSubscription":{"type":"object","additionalProperties":false,"description":"RHEL subscription secrets injected at render time into the operatingSystemSpec of RHEL MachineDeployments (the generated copy that is applied, and the user-data), so Git never holds them.","properties":{"all":{"$ref":"#/definitions/rhelSubscriptionSecrets","description":"For every rendered RHEL MachineDeployment without an entry of its own."},"machineDeployments":{"type":"object","propertyNames":{"pattern":"^[^/]+/[^/]+$"},"additionalProperties":{"$ref":"#/definitions/rhelSubscriptionSecrets"},"description":"Per MachineDeployment, keyed <namespace>/<name>; an entry replaces `all` (an empty entry: none)."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"pinClusterCA":{"type":"boolean","description":"Verify the API server against the cluster CA where a profile fetches from it with `curl -k`: the flag becomes `--cacert /etc/osm-krm/cluster-ca.crt` and that file is added to the same config. Default true; false reproduces OSM byte for byte."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated Secrets and OSCs so Argo CD (Force=true,Replace=true) and/or Flux (force: enabled) re-create them when they change."}}},"templateLimits":{"type":"object","additionalProperties":false,"description":"Bounds for executing OSP templates (defaults: depth 1000, 16 MiB output, 1,000,000 range iterations, 10,000,000 steps).","properties":{"maxDepth":{"type":"integer","minimum":1,"maximum":1000},"maxOutputBytes":{"type":"integer","minimum":1},"maxRangeIterations":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1}}}}}}};
-const schema12 = {"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets."}}},"rhelSubscription":{"type":"object","additionalProperties":false,"description":"RHEL subscription secrets injected at render time into the operatingSystemSpec of RHEL MachineDeployments (the generated copy that is applied, and the user-data), so Git never holds them.","properties":{"all":{"$ref":"#/definitions/rhelSubscriptionSecrets","description":"For every rendered RHEL MachineDeployment without an entry of its own."},"machineDeployments":{"type":"object","propertyNames":{"pattern":"^[^/]+/[^/]+$"},"additionalProperties":{"$ref":"#/definitions/rhelSubscriptionSecrets"},"description":"Per MachineDeployment, keyed <namespace>/<name>; an entry replaces `all` (an empty entry: none)."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"pinClusterCA":{"type":"boolean","description":"Verify the API server against the cluster CA where a profile fetches from it with `curl -k`: the flag becomes `--cacert /etc/osm-krm/cluster-ca.crt` and that file is added to the same config. Default true; false reproduces OSM byte for byte."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated Secrets and OSCs so Argo CD (Force=true,Replace=true) and/or Flux (force: enabled) re-create them when they change."}}},"templateLimits":{"type":"object","additionalProperties":false,"description":"Bounds for executing OSP templates (defaults: depth 1000, 16 MiB output, 1,000,000 range iterations, 10,000,000 steps).","properties":{"maxDepth":{"type":"integer","minimum":1,"maximum":1000},"maxOutputBytes":{"type":"integer","minimum":1},"maxRangeIterations":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1}}}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://osm-krm.dev/schemas/v1alpha1/operatingsystemmanager.json","title":"OperatingSystemManager (osm-krm.dev/v1alpha1)","description":"functionConfig of the osm-krm function: what OSM takes as controller flags, plus the cluster facts OSM reads from the cluster.","type":"object","required":["apiVersion","kind"],"properties":{"apiVersion":{"const":"osm-krm.dev/v1alpha1"},"kind":{"const":"OperatingSystemManager"},"metadata":{"type":"object"},"spec":{"$ref":"#/definitions/spec"}},"additionalProperties":false,"definitions":{"valueSource":{"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]},"secretSource":{"description":"A secret read at run time, never given inline: from an environment variable, a file, or a key of a local-config Secret among the inputs.","type":"object","properties":{"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."},"secretKeyRef":{"type":"object","additionalProperties":false,"required":["namespace","name","key"],"properties":{"namespace":{"type":"string","pattern":"."},"name":{"type":"string","pattern":"."},"key":{"type":"string","pattern":"."}}}},"additionalProperties":false,"minProperties":1,"maxProperties":1},"rhelSubscriptionSecrets":{"description":"RHEL subscription secrets, named like the operatingSystemSpec fields they fill in.","type":"object","additionalProperties":false,"properties":{"rhelSubscriptionManagerUser":{"$ref":"#/definitions/secretSource"},"rhelSubscriptionManagerPassword":{"$ref":"#/definitions/secretSource"},"rhsmOfflineToken":{"$ref":"#/definitions/secretSource"},"rhelActivationKey":{"$ref":"#/definitions/secretSource"}}},"spec":{"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets."}}},"rhelSubscription":{"type":"object","additionalProperties":false,"description":"RHEL subscription secrets injected at render time into the operatingSystemSpec of RHEL MachineDeployments (the generated copy that is applied, and the user-data), so Git never holds them.","properties":{"all":{"$ref":"#/definitions/rhelSubscriptionSecrets","description":"For every rendered RHEL MachineDeployment without an entry of its own."},"machineDeployments":{"type":"object","propertyNames":{"pattern":"^[^/]+/[^/]+$"},"additionalProperties":{"$ref":"#/definitions/rhelSubscriptionSecrets"},"description":"Per MachineDeployment, keyed <namespace>/<name>; an entry replaces `all` (an empty entry: none)."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"pinClusterCA":{"type":"boolean","description":"Verify the API server against the cluster CA where a profile fetches from it with `curl -k`: the flag becomes `--cacert /etc/osm-krm/cluster-ca.crt` and that file is added to the same config. Default true; false reproduces OSM byte for byte."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated Secrets and OSCs so Argo CD (Force=true,Replace=true) and/or Flux (force: enabled) re-create them when they change."}}},"sops":{"type":"object","additionalProperties":false,"required":["ageRecipients","dataKeySeed"],"description":"osm-krm hydrate writes Secrets as SOPS files encrypted for these age recipients (Flux decrypts them), and OSCs then carry no cloud-init getter token.","properties":{"ageRecipients":{"type":"array","minItems":1,"items":{"type":"string","pattern":"^age1[02-9ac-hj-np-z]{58}$"}},"dataKeySeed":{"$ref":"#/definitions/valueSource","description":"A secret of at least 32 characters (e.g. openssl rand -base64 32) from which each Secret's data key is derived, so unchanged Secrets keep their ciphertext."}}},"templateLimits":{"type":"object","additionalProperties":false,"description":"Bounds for executing OSP templates (defaults: depth 1000, 16 MiB output, 1,000,000 range iterations, 10,000,000 steps, 500,000,000 units of work, 256 MiB of values built).","properties":{"maxDepth":{"type":"integer","minimum":1,"maximum":1000},"maxOutputBytes":{"type":"integer","minimum":1},"maxRangeIterations":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxWork":{"type":"integer","minimum":1,"description":"Units of data the functions and printing of one execution read and build (about a byte each; an element visited while printing or encoding counts 4096)."},"maxMemoryBytes":{"type":"integer","minimum":1,"description":"Bytes of new values one execution builds, which bounds what it can hold."}}}}}}};
+const schema12 = {"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets."}}},"rhelSubscription":{"type":"object","additionalProperties":false,"description":"RHEL subscription secrets injected at render time into the operatingSystemSpec of RHEL MachineDeployments (the generated copy that is applied, and the user-data), so Git never holds them.","properties":{"all":{"$ref":"#/definitions/rhelSubscriptionSecrets","description":"For every rendered RHEL MachineDeployment without an entry of its own."},"machineDeployments":{"type":"object","propertyNames":{"pattern":"^[^/]+/[^/]+$"},"additionalProperties":{"$ref":"#/definitions/rhelSubscriptionSecrets"},"description":"Per MachineDeployment, keyed <namespace>/<name>; an entry replaces `all` (an empty entry: none)."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"pinClusterCA":{"type":"boolean","description":"Verify the API server against the cluster CA where a profile fetches from it with `curl -k`: the flag becomes `--cacert /etc/osm-krm/cluster-ca.crt` and that file is added to the same config. Default true; false reproduces OSM byte for byte."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated Secrets and OSCs so Argo CD (Force=true,Replace=true) and/or Flux (force: enabled) re-create them when they change."}}},"sops":{"type":"object","additionalProperties":false,"required":["ageRecipients","dataKeySeed"],"description":"osm-krm hydrate writes Secrets as SOPS files encrypted for these age recipients (Flux decrypts them), and OSCs then carry no cloud-init getter token.","properties":{"ageRecipients":{"type":"array","minItems":1,"items":{"type":"string","pattern":"^age1[02-9ac-hj-np-z]{58}$"}},"dataKeySeed":{"$ref":"#/definitions/valueSource","description":"A secret of at least 32 characters (e.g. openssl rand -base64 32) from which each Secret's data key is derived, so unchanged Secrets keep their ciphertext."}}},"templateLimits":{"type":"object","additionalProperties":false,"description":"Bounds for executing OSP templates (defaults: depth 1000, 16 MiB output, 1,000,000 range iterations, 10,000,000 steps, 500,000,000 units of work, 256 MiB of values built).","properties":{"maxDepth":{"type":"integer","minimum":1,"maximum":1000},"maxOutputBytes":{"type":"integer","minimum":1},"maxRangeIterations":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxWork":{"type":"integer","minimum":1,"description":"Units of data the functions and printing of one execution read and build (about a byte each; an element visited while printing or encoding counts 4096)."},"maxMemoryBytes":{"type":"integer","minimum":1,"description":"Bytes of new values one execution builds, which bounds what it can hold."}}}}};
 const schema13 = {"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]};
 const func2 = Object.prototype.hasOwnProperty;
 const func0 = runtime_0;
 const pattern0 = new RegExp(".", "u");
 const pattern1 = new RegExp("^[^/]+/[^/]+$", "u");
 const pattern14 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$", "u");
+const pattern36 = new RegExp("^age1[02-9ac-hj-np-z]{58}$", "u");
 const schema19 = {"description":"RHEL subscription secrets, named like the operatingSystemSpec fields they fill in.","type":"object","additionalProperties":false,"properties":{"rhelSubscriptionManagerUser":{"$ref":"#/definitions/secretSource"},"rhelSubscriptionManagerPassword":{"$ref":"#/definitions/secretSource"},"rhsmOfflineToken":{"$ref":"#/definitions/secretSource"},"rhelActivationKey":{"$ref":"#/definitions/secretSource"}}};
 const schema20 = {"description":"A secret read at run time, never given inline: from an environment variable, a file, or a key of a local-config Secret among the inputs.","type":"object","properties":{"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."},"secretKeyRef":{"type":"object","additionalProperties":false,"required":["namespace","name","key"],"properties":{"namespace":{"type":"string","pattern":"."},"name":{"type":"string","pattern":"."},"key":{"type":"string","pattern":"."}}}},"additionalProperties":false,"minProperties":1,"maxProperties":1};
 
@@ -2566,12 +2567,11 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data.templateLimits !== undefined){
-let data62 = data.templateLimits;
+if(data.sops !== undefined){
+let data62 = data.sops;
 if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
-for(const key15 in data62){
-if(!((((key15 === "maxDepth") || (key15 === "maxOutputBytes")) || (key15 === "maxRangeIterations")) || (key15 === "maxSteps"))){
-const err113 = {instancePath:instancePath+"/templateLimits",schemaPath:"#/properties/templateLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+if(data62.ageRecipients === undefined){
+const err113 = {instancePath:instancePath+"/sops",schemaPath:"#/properties/sops/required",keyword:"required",params:{missingProperty: "ageRecipients"},message:"must have required property '"+"ageRecipients"+"'"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -2580,11 +2580,8 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-if(data62.maxDepth !== undefined){
-let data63 = data62.maxDepth;
-if(!(((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63))) && (isFinite(data63)))){
-const err114 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data62.dataKeySeed === undefined){
+const err114 = {instancePath:instancePath+"/sops",schemaPath:"#/properties/sops/required",keyword:"required",params:{missingProperty: "dataKeySeed"},message:"must have required property '"+"dataKeySeed"+"'"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -2593,9 +2590,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-if((typeof data63 == "number") && (isFinite(data63))){
-if(data63 > 1000 || isNaN(data63)){
-const err115 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+for(const key15 in data62){
+if(!((key15 === "ageRecipients") || (key15 === "dataKeySeed"))){
+const err115 = {instancePath:instancePath+"/sops",schemaPath:"#/properties/sops/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -2604,8 +2601,12 @@ vErrors.push(err115);
 }
 errors++;
 }
-if(data63 < 1 || isNaN(data63)){
-const err116 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data62.ageRecipients !== undefined){
+let data63 = data62.ageRecipients;
+if(Array.isArray(data63)){
+if(data63.length < 1){
+const err116 = {instancePath:instancePath+"/sops/ageRecipients",schemaPath:"#/properties/sops/properties/ageRecipients/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -2614,12 +2615,12 @@ vErrors.push(err116);
 }
 errors++;
 }
-}
-}
-if(data62.maxOutputBytes !== undefined){
-let data64 = data62.maxOutputBytes;
-if(!(((typeof data64 == "number") && (!(data64 % 1) && !isNaN(data64))) && (isFinite(data64)))){
-const err117 = {instancePath:instancePath+"/templateLimits/maxOutputBytes",schemaPath:"#/properties/templateLimits/properties/maxOutputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const len5 = data63.length;
+for(let i6=0; i6<len5; i6++){
+let data64 = data63[i6];
+if(typeof data64 === "string"){
+if(!pattern36.test(data64)){
+const err117 = {instancePath:instancePath+"/sops/ageRecipients/" + i6,schemaPath:"#/properties/sops/properties/ageRecipients/items/pattern",keyword:"pattern",params:{pattern: "^age1[02-9ac-hj-np-z]{58}$"},message:"must match pattern \""+"^age1[02-9ac-hj-np-z]{58}$"+"\""};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -2628,9 +2629,9 @@ vErrors.push(err117);
 }
 errors++;
 }
-if((typeof data64 == "number") && (isFinite(data64))){
-if(data64 < 1 || isNaN(data64)){
-const err118 = {instancePath:instancePath+"/templateLimits/maxOutputBytes",schemaPath:"#/properties/templateLimits/properties/maxOutputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err118 = {instancePath:instancePath+"/sops/ageRecipients/" + i6,schemaPath:"#/properties/sops/properties/ageRecipients/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -2641,10 +2642,8 @@ errors++;
 }
 }
 }
-if(data62.maxRangeIterations !== undefined){
-let data65 = data62.maxRangeIterations;
-if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
-const err119 = {instancePath:instancePath+"/templateLimits/maxRangeIterations",schemaPath:"#/properties/templateLimits/properties/maxRangeIterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err119 = {instancePath:instancePath+"/sops/ageRecipients",schemaPath:"#/properties/sops/properties/ageRecipients/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -2653,9 +2652,15 @@ vErrors.push(err119);
 }
 errors++;
 }
-if((typeof data65 == "number") && (isFinite(data65))){
-if(data65 < 1 || isNaN(data65)){
-const err120 = {instancePath:instancePath+"/templateLimits/maxRangeIterations",schemaPath:"#/properties/templateLimits/properties/maxRangeIterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data62.dataKeySeed !== undefined){
+let data65 = data62.dataKeySeed;
+const _errs174 = errors;
+let valid42 = false;
+let passing6 = null;
+const _errs175 = errors;
+if(typeof data65 !== "string"){
+const err120 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -2664,12 +2669,15 @@ vErrors.push(err120);
 }
 errors++;
 }
+var _valid6 = _errs175 === errors;
+if(_valid6){
+valid42 = true;
+passing6 = 0;
 }
-}
-if(data62.maxSteps !== undefined){
-let data66 = data62.maxSteps;
-if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
-const err121 = {instancePath:instancePath+"/templateLimits/maxSteps",schemaPath:"#/properties/templateLimits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const _errs177 = errors;
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
+if(Object.keys(data65).length > 1){
+const err121 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf/1/maxProperties",keyword:"maxProperties",params:{limit: 1},message:"must NOT have more than 1 properties"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -2678,9 +2686,8 @@ vErrors.push(err121);
 }
 errors++;
 }
-if((typeof data66 == "number") && (isFinite(data66))){
-if(data66 < 1 || isNaN(data66)){
-const err122 = {instancePath:instancePath+"/templateLimits/maxSteps",schemaPath:"#/properties/templateLimits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(Object.keys(data65).length < 1){
+const err122 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf/1/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -2689,11 +2696,9 @@ vErrors.push(err122);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err123 = {instancePath:instancePath+"/templateLimits",schemaPath:"#/properties/templateLimits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key16 in data65){
+if(!(((key16 === "value") || (key16 === "env")) || (key16 === "file"))){
+const err123 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -2703,14 +2708,319 @@ vErrors.push(err123);
 errors++;
 }
 }
-}
-else {
-const err124 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data65.value !== undefined){
+if(typeof data65.value !== "string"){
+const err124 = {instancePath:instancePath+"/sops/dataKeySeed/value",schemaPath:"#/definitions/valueSource/oneOf/1/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err124];
 }
 else {
 vErrors.push(err124);
+}
+errors++;
+}
+}
+if(data65.env !== undefined){
+let data67 = data65.env;
+if(typeof data67 === "string"){
+if(!pattern0.test(data67)){
+const err125 = {instancePath:instancePath+"/sops/dataKeySeed/env",schemaPath:"#/definitions/valueSource/oneOf/1/properties/env/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+else {
+const err126 = {instancePath:instancePath+"/sops/dataKeySeed/env",schemaPath:"#/definitions/valueSource/oneOf/1/properties/env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+if(data65.file !== undefined){
+let data68 = data65.file;
+if(typeof data68 === "string"){
+if(!pattern0.test(data68)){
+const err127 = {instancePath:instancePath+"/sops/dataKeySeed/file",schemaPath:"#/definitions/valueSource/oneOf/1/properties/file/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+else {
+const err128 = {instancePath:instancePath+"/sops/dataKeySeed/file",schemaPath:"#/definitions/valueSource/oneOf/1/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+}
+else {
+const err129 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+var _valid6 = _errs177 === errors;
+if(_valid6 && valid42){
+valid42 = false;
+passing6 = [passing6, 1];
+}
+else {
+if(_valid6){
+valid42 = true;
+passing6 = 1;
+}
+}
+if(!valid42){
+const err130 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf",keyword:"oneOf",params:{passingSchemas: passing6},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+else {
+errors = _errs174;
+if(vErrors !== null){
+if(_errs174){
+vErrors.length = _errs174;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err131 = {instancePath:instancePath+"/sops",schemaPath:"#/properties/sops/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+if(data.templateLimits !== undefined){
+let data69 = data.templateLimits;
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+for(const key17 in data69){
+if(!((((((key17 === "maxDepth") || (key17 === "maxOutputBytes")) || (key17 === "maxRangeIterations")) || (key17 === "maxSteps")) || (key17 === "maxWork")) || (key17 === "maxMemoryBytes"))){
+const err132 = {instancePath:instancePath+"/templateLimits",schemaPath:"#/properties/templateLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+if(data69.maxDepth !== undefined){
+let data70 = data69.maxDepth;
+if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
+const err133 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 > 1000 || isNaN(data70)){
+const err134 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+if(data70 < 1 || isNaN(data70)){
+const err135 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+}
+if(data69.maxOutputBytes !== undefined){
+let data71 = data69.maxOutputBytes;
+if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
+const err136 = {instancePath:instancePath+"/templateLimits/maxOutputBytes",schemaPath:"#/properties/templateLimits/properties/maxOutputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+if((typeof data71 == "number") && (isFinite(data71))){
+if(data71 < 1 || isNaN(data71)){
+const err137 = {instancePath:instancePath+"/templateLimits/maxOutputBytes",schemaPath:"#/properties/templateLimits/properties/maxOutputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+}
+}
+if(data69.maxRangeIterations !== undefined){
+let data72 = data69.maxRangeIterations;
+if(!(((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72))) && (isFinite(data72)))){
+const err138 = {instancePath:instancePath+"/templateLimits/maxRangeIterations",schemaPath:"#/properties/templateLimits/properties/maxRangeIterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+if((typeof data72 == "number") && (isFinite(data72))){
+if(data72 < 1 || isNaN(data72)){
+const err139 = {instancePath:instancePath+"/templateLimits/maxRangeIterations",schemaPath:"#/properties/templateLimits/properties/maxRangeIterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+}
+if(data69.maxSteps !== undefined){
+let data73 = data69.maxSteps;
+if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
+const err140 = {instancePath:instancePath+"/templateLimits/maxSteps",schemaPath:"#/properties/templateLimits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+if((typeof data73 == "number") && (isFinite(data73))){
+if(data73 < 1 || isNaN(data73)){
+const err141 = {instancePath:instancePath+"/templateLimits/maxSteps",schemaPath:"#/properties/templateLimits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+}
+}
+if(data69.maxWork !== undefined){
+let data74 = data69.maxWork;
+if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
+const err142 = {instancePath:instancePath+"/templateLimits/maxWork",schemaPath:"#/properties/templateLimits/properties/maxWork/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+if((typeof data74 == "number") && (isFinite(data74))){
+if(data74 < 1 || isNaN(data74)){
+const err143 = {instancePath:instancePath+"/templateLimits/maxWork",schemaPath:"#/properties/templateLimits/properties/maxWork/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+}
+}
+if(data69.maxMemoryBytes !== undefined){
+let data75 = data69.maxMemoryBytes;
+if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
+const err144 = {instancePath:instancePath+"/templateLimits/maxMemoryBytes",schemaPath:"#/properties/templateLimits/properties/maxMemoryBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+if((typeof data75 == "number") && (isFinite(data75))){
+if(data75 < 1 || isNaN(data75)){
+const err145 = {instancePath:instancePath+"/templateLimits/maxMemoryBytes",schemaPath:"#/properties/templateLimits/properties/maxMemoryBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err146 = {instancePath:instancePath+"/templateLimits",schemaPath:"#/properties/templateLimits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+}
+else {
+const err147 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
 }
 errors++;
 }

@@ -8,6 +8,7 @@ import { GoComplex } from '../reflect/complex.ts';
 import type { GoFunction } from '../reflect/func.ts';
 import { canBackquote, formatFloat, goQuote, goQuoteRune, isGoPrintable, type FloatFormat } from '../strconv/format.ts';
 import { goBytes, goString } from '../reflect/byteString.ts';
+import { chargeBuilt, chargeNode } from '../internal/cost.ts';
 
 export { formatFloat, goQuote } from '../strconv/format.ts';
 
@@ -541,6 +542,11 @@ class Printer {
   }
 
   printValue(v: unknown, verb: string, depth: number): void {
+    // An element of a composite: charged as it is printed, so an expanding shared structure stops early.
+    if (depth > 0) {
+      chargeNode();
+      if (typeof v === 'string') chargeBuilt(v.length);
+    }
     if (depth > 0 && v !== null && v !== undefined && this.handleMethods(v, verb)) return;
     this.arg = undefined;
     this.argSet = false;

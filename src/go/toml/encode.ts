@@ -10,6 +10,7 @@ import { goTimeOf } from '../time/value.ts';
 import { tomlKey, tomlString } from './encodeString.ts';
 import { GoComplex } from '../reflect/complex.ts';
 import { goString } from '../reflect/byteString.ts';
+import { chargeBuilt, chargeNode } from '../internal/cost.ts';
 
 /** An error the Encoder returns (toToml gives its text); other failures are Go panics. */
 export class TomlEncodeError extends Error {}
@@ -84,6 +85,7 @@ class Encoder {
   out = '';
 
   private write(s: string): void {
+    chargeBuilt(s.length);
     this.out += s;
   }
 
@@ -96,6 +98,7 @@ class Encoder {
   }
 
   encode(key: Key, v: unknown): void {
+    chargeNode();
     v = deref(v);
     if (isMarshaler(v)) return this.keyValue(key, v, false);
     if (v === null || v === undefined || v instanceof GoPointer) return;

@@ -13,6 +13,7 @@ import { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes } from 
 import { goRunes } from '../unicode/unicode.ts';
 import { formatGoTime, RFC3339_NANO } from '../time/time.ts';
 import { goTimeOf } from '../time/value.ts';
+import { chargeBuilt, chargeNode } from '../internal/cost.ts';
 
 // --- Which strings must be quoted (encoder.stringv): those that would read back as another type ---
 
@@ -299,6 +300,8 @@ function nonString(v: unknown): string | undefined {
 
 /** A scalar as written at a position whose continuation lines start at `indent`, or undefined for a collection. */
 function scalar(v: unknown, indent: number): string | undefined {
+  chargeNode();
+  if (typeof v === 'string') chargeBuilt(v.length);
   if (typeof v === 'string') return stringScalar(v, indent);
   return nonString(v);
 }
@@ -358,9 +361,10 @@ function deref(v: unknown): unknown {
 // its dash; a mapping value, nested or scalar, goes to the next multiple of 4 past the key's column.
 const valueIndent = (keyCol: number) => 4 * Math.floor((keyCol + 4) / 4);
 
+// A collection's text is built anew at each level of nesting: charged as such.
 function map(v: unknown, keyCol: number, firstInline = false): string {
   const vi = valueIndent(keyCol);
-  return entries(v)
+  return charged(entries(v)
     .map(([rawKey, raw], i) => {
       const x = deref(raw);
       const lead = i === 0 && firstInline ? '' : ' '.repeat(keyCol);
@@ -383,11 +387,11 @@ function map(v: unknown, keyCol: number, firstInline = false): string {
       const pad = ' '.repeat(Math.max(1, vi - keyCol - 1));
       return key + pad + (Array.isArray(x) ? seq(x, vi, true) : map(x, vi, true));
     })
-    .join('\n');
+    .join('\n'));
 }
 
 function seq(v: unknown[], dashCol: number, firstInline = false): string {
-  return v
+  return charged(v
     .map((raw, i) => {
       const x = deref(raw);
       const lead = (i === 0 && firstInline ? '' : ' '.repeat(dashCol)) + '- ';
@@ -395,7 +399,12 @@ function seq(v: unknown[], dashCol: number, firstInline = false): string {
       if (s !== undefined) return lead + s;
       return lead + (Array.isArray(x) ? seq(x, dashCol + 2, true) : map(x, dashCol + 2, true));
     })
-    .join('\n');
+    .join('\n'));
+}
+
+function charged(s: string): string {
+  chargeBuilt(s.length);
+  return s;
 }
 
 export function marshalYamlV3(v: unknown): string {

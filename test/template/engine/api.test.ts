@@ -103,6 +103,6 @@ test('api: TemplateError carries the phase, the template, and Go\'s line and col
 });
 
 test('api: default limits', () => {
-  assert.deepEqual({ ...DEFAULT_LIMITS }, { maxDepth: 1000, maxOutputBytes: 16 * 1024 * 1024, maxRangeIterations: 1_000_000, maxSteps: 10_000_000 });
+  assert.deepEqual({ ...DEFAULT_LIMITS }, { maxDepth: 1000, maxOutputBytes: 16 * 1024 * 1024, maxRangeIterations: 1_000_000, maxSteps: 10_000_000, maxWork: 500_000_000, maxMemoryBytes: 256 * 1024 * 1024 });
   assert.ok(Object.isFrozen(DEFAULT_LIMITS));
 });
