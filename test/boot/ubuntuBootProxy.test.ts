@@ -1,5 +1,6 @@
 // Boot test B: osp-ubuntu, dual-stack, every download and API call through an HTTP proxy, a containerd registry
-// mirror with credentials, and kubelet settings from MachineDeployment annotations (test/boot/ubuntuScenario.ts).
+// mirror with credentials, kubelet settings from MachineDeployment annotations, and no SSH keys
+// (test/boot/ubuntuScenario.ts).
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
 import { bootScenario } from './ubuntuScenario.ts';
@@ -11,6 +12,8 @@ const dockerConfig = { auths: { 'mirror.registry.test': { username: 'boot-user',
 bootScenario({
   name: 'boot-b',
   ipFamily: 'IPv4+IPv6',
+  // No SSH keys (#18): the cloud-config then has no ssh_authorized_keys, and cloud-init's ssh module must not fail.
+  sshPublicKeys: [],
   // No 127.0.0.1 in no_proxy: the stand-ins are on loopback, and the proxy must carry the traffic to them.
   spec: {
     nodeHTTPProxy: PROXY,

@@ -96,6 +96,8 @@ export interface Scenario {
   /** Extra functionConfig spec (proxy, registries...). */
   spec?: Record<string, unknown>;
   annotations?: Record<string, string>;
+  /** The MachineDeployment's keys; default one key. [] boots a node whose cloud-config has no ssh_authorized_keys. */
+  sshPublicKeys?: string[];
   /** Extra input items (e.g. a registry credentials Secret). */
   items?: unknown[];
   /** Also the impostor and wrong-checksum checks (one scenario is enough). */
@@ -125,7 +127,7 @@ export function bootScenario(scenario: Scenario): void {
     const key = makeSigningKey(gnupg);
     buildMirror(dir, gnupg);
     writeFileSync(join(dir, 'mirror', 'docker', 'gpg'), key.publicKey);
-    const md = machineDeployment({ profile: 'osp-ubuntu', osName: 'ubuntu', cloud: 'baremetal', kubelet: KUBELET, ipFamily: scenario.ipFamily, name: scenario.name, annotations: scenario.annotations });
+    const md = machineDeployment({ profile: 'osp-ubuntu', osName: 'ubuntu', cloud: 'baremetal', kubelet: KUBELET, ipFamily: scenario.ipFamily, name: scenario.name, annotations: scenario.annotations, ...(scenario.sshPublicKeys ? { sshPublicKeys: scenario.sshPublicKeys } : {}) });
     rendered = render(dir, ca.caCert, key.fingerprint, md, scenario.spec, scenario.items);
     writeFileSync(join(dir, 'api.crt'), ca.cert);
     writeFileSync(join(dir, 'api.key'), ca.key);

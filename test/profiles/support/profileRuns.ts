@@ -23,6 +23,7 @@ export interface MachineDeploymentOptions {
   annotations?: Record<string, string>;
   network?: Record<string, unknown>;
   operatingSystemSpec?: Record<string, unknown>;
+  sshPublicKeys?: string[];
 }
 
 export function machineDeployment(o: MachineDeploymentOptions): Record<string, unknown> {
@@ -43,7 +44,7 @@ export function machineDeployment(o: MachineDeploymentOptions): Record<string, u
         spec: {
           providerSpec: {
             value: {
-              sshPublicKeys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOsmKrmProfileMatrixKey0000000000000000000 matrix'],
+              sshPublicKeys: o.sshPublicKeys ?? ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOsmKrmProfileMatrixKey0000000000000000000 matrix'],
               cloudProvider: o.cloud,
               cloudProviderSpec: {},
               operatingSystem: o.osName,
