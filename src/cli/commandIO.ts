@@ -62,3 +62,26 @@ export function runSubcommand<O, R extends number | Promise<number>>(
     return failed(e);
   }
 }
+
+/**
+ * Walks a sub-command's arguments: `-h`/`--help` gives 'help'; each `-` argument goes to `option`, which reads
+ * its value with `value()` and returns false when it does not know the option; the rest are returned in order.
+ */
+export function scanArguments(args: readonly string[], option: (name: string, value: () => string) => boolean): string[] | 'help' {
+  const positional: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-h' || a === '--help') return 'help';
+    if (!a.startsWith('-')) {
+      positional.push(a);
+      continue;
+    }
+    const value = () => {
+      const v = args[++i];
+      if (v === undefined || v === '') throw new UsageError(`${a} needs a value`);
+      return v;
+    };
+    if (!option(a, value)) throw new UsageError(`unknown option ${a}`);
+  }
+  return positional;
+}

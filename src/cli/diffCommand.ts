@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { compareReviews } from '../review/compareReviews.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
-import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
+import { CommandError, runSubcommand, scanArguments, UsageError, type CommandIO } from './commandIO.ts';
 import { isDirectory } from './manifestDirectory.ts';
 import { reviewRender, selectReviews, type ReviewCommandOptions } from './renderCommand.ts';
 
@@ -46,23 +46,16 @@ export function runDiffCommand(args: string[], io: CommandIO): number {
 }
 
 function parseArgs(args: readonly string[]): Options | 'help' {
-  const positional: string[] = [];
   const opts: Options = { head: '.', machineDeployments: [], showSecrets: false };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const value = () => {
-      const v = args[++i];
-      if (v === undefined || v === '') throw new UsageError(`${a} needs a value`);
-      return v;
-    };
-    if (a === '-h' || a === '--help') return 'help';
-    else if (a === '--git') opts.gitRev = value();
-    else if (a === '--config') opts.config = value();
-    else if (a === '--md') opts.machineDeployments.push(value());
-    else if (a === '--show-secrets') opts.showSecrets = true;
-    else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
-    else positional.push(a);
-  }
+  const positional = scanArguments(args, (name, value) => {
+    if (name === '--git') opts.gitRev = value();
+    else if (name === '--config') opts.config = value();
+    else if (name === '--md') opts.machineDeployments.push(value());
+    else if (name === '--show-secrets') opts.showSecrets = true;
+    else return false;
+    return true;
+  });
+  if (positional === 'help') return 'help';
   if (opts.gitRev !== undefined) {
     if (opts.gitRev.startsWith('-')) throw new UsageError(`--git needs a revision, got ${opts.gitRev}`);
     if (positional.length > 1) throw new UsageError(`with --git, expected at most one PATH, got ${positional.length}`);

@@ -6,7 +6,7 @@ import { renderForReview, type MachineDeploymentReview, type ReviewRender } from
 import { readReviewInputs } from '../review/reviewInputs.ts';
 import { formatReview, reviewFiles } from '../review/formatReview.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
-import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
+import { CommandError, runSubcommand, scanArguments, UsageError, type CommandIO } from './commandIO.ts';
 import { commandEnvironment, describeResult } from './renderManifests.ts';
 
 export const RENDER_USAGE = `usage: osm-krm render [PATH] [--config FILE] [--md NAME]... [--explain] [--show-secrets] [--out DIR]
@@ -42,24 +42,17 @@ export function runRenderCommand(args: string[], io: CommandIO): number {
 }
 
 function parseArgs(args: readonly string[]): Options | 'help' {
-  const positional: string[] = [];
   const opts: Options = { path: '.', machineDeployments: [], showSecrets: false, explain: false };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const value = () => {
-      const v = args[++i];
-      if (v === undefined || v === '') throw new UsageError(`${a} needs a value`);
-      return v;
-    };
-    if (a === '-h' || a === '--help') return 'help';
-    else if (a === '--config') opts.config = value();
-    else if (a === '--md') opts.machineDeployments.push(value());
-    else if (a === '--out') opts.out = value();
-    else if (a === '--explain') opts.explain = true;
-    else if (a === '--show-secrets') opts.showSecrets = true;
-    else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
-    else positional.push(a);
-  }
+  const positional = scanArguments(args, (name, value) => {
+    if (name === '--config') opts.config = value();
+    else if (name === '--md') opts.machineDeployments.push(value());
+    else if (name === '--out') opts.out = value();
+    else if (name === '--explain') opts.explain = true;
+    else if (name === '--show-secrets') opts.showSecrets = true;
+    else return false;
+    return true;
+  });
+  if (positional === 'help') return 'help';
   if (positional.length > 1) throw new UsageError(`expected at most one PATH, got ${positional.length}`);
   if (positional[0] !== undefined) opts.path = positional[0];
   return opts;
