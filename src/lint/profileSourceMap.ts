@@ -1,6 +1,6 @@
 // Where a rendered line comes from in the OSP file: the line of each file template inside the OSP's YAML, and
 // an alignment of template lines to rendered lines (lines without actions render as themselves).
-import { LineCounter, parseAllDocuments, isMap, isScalar, isSeq, type Node } from 'yaml';
+import { LineCounter, parseAllDocuments, isMap, isScalar, isSeq, type Node, type Scalar } from 'yaml';
 import { diffLines } from '../review/unifiedDiff.ts';
 
 export interface TemplateLocation {
@@ -26,12 +26,9 @@ export function templateLocations(ospText: string, documentIndex = 0): Map<strin
     for (const f of files.items) {
       const path = getIn(f as Node, ['path']);
       const data = getIn(f as Node, ['content', 'inline', 'data']);
-      if (!isScalar(path) || !isScalar(data) || typeof data.value !== 'string' || data.range === undefined || data.range === null) continue;
-      const block = data.type === 'BLOCK_LITERAL' || data.type === 'BLOCK_FOLDED';
-      const line = lc.linePos(data.range[0]).line;
-      const firstLine = block ? line + 1 : line;
-      const indent = block ? (/^ */.exec(ospText.split('\n', firstLine)[firstLine - 1] ?? '')?.[0].length ?? 0) : 0;
-      out.set(`${stage}:${String(path.value)}`, { firstLine, block, indent, template: data.value });
+      if (!isScalar(path) || !isScalar(data) || typeof data.value !== 'string') continue;
+      const location = scalarLocation(data, lc, ospText);
+      if (location !== undefined) out.set(`${stage}:${String(path.value)}`, location);
     }
   }
   return out;
@@ -46,11 +43,16 @@ export function fieldLocation(ospText: string, documentIndex: number, fieldPath:
     else node = getIn(node, [part]);
     if (node === undefined) return undefined;
   }
-  if (!isScalar(node) || node.range === undefined || node.range === null) return undefined;
+  return isScalar(node) ? scalarLocation(node, lc, ospText) : undefined;
+}
+
+/** A scalar's place: a block scalar's text starts on the line after its indicator, at the block's indentation. */
+function scalarLocation(node: Scalar, lc: LineCounter, text: string): TemplateLocation | undefined {
+  if (node.range === undefined || node.range === null) return undefined;
   const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
   const line = lc.linePos(node.range[0]).line;
   const firstLine = block ? line + 1 : line;
-  const indent = block ? (/^ */.exec(ospText.split('\n', firstLine)[firstLine - 1] ?? '')?.[0].length ?? 0) : 0;
+  const indent = block ? (/^ */.exec(text.split('\n', firstLine)[firstLine - 1] ?? '')?.[0].length ?? 0) : 0;
   return { firstLine, block, indent, template: String(node.value) };
 }
 

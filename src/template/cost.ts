@@ -4,7 +4,7 @@
 import { activeMeter, CostMeter, ELEMENT_UNITS } from '../go/internal/cost.ts';
 import { LimitError } from './errors.ts';
 
-export { metered, CostMeter } from '../go/internal/cost.ts';
+export { metered } from '../go/internal/cost.ts';
 
 /** A meter whose limits stop the execution as the other template limits do. */
 export function templateCostMeter(maxWork: number, maxMemoryBytes: number): CostMeter {
