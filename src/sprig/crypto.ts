@@ -1,4 +1,4 @@
-// sprig's hermetic crypto helpers: digests of a string's bytes, and decryptAES (AES-256-CBC with
+// sprig's crypto.go, its hermetic part: digests of a string's bytes, and decryptAES (AES-256-CBC with
 // the IV in front, as encryptAES writes it; encryptAES itself draws a random IV and is left out).
 // node:crypto is loaded on a template's first call of one of these, not at every start.
 const crypto = () => process.getBuiltinModule('node:crypto') as typeof import('node:crypto');
