@@ -1,27 +1,16 @@
 // sprig's defaults.go: default, empty, coalesce, all, any, ternary, and the JSON functions (fromJson, toJson,
 // toPrettyJson, toRawJson and their must* forms) over encoding/json (src/go/encoding/json/).
 import { goFunc, GoCallError, type FuncMap } from '../go/reflect/func.ts';
-import { GoInt, GoKeyedMap, GoPointer, GoStruct, isGoMap } from '../go/reflect/value.ts';
+import { GoPointer } from '../go/reflect/value.ts';
+import { isEmptyByKind } from '../go/reflect/kind.ts';
 import { goJsonMarshal, withoutHtmlEscapes } from '../go/encoding/json/encode.ts';
 import { goJsonDecode } from '../go/encoding/json/decode.ts';
 
 /** sprig's empty: zero values, empty collections, nil. */
 export function empty(v: unknown): boolean {
-  if (v === null || v === undefined) return true;
   // A non-nil pointer is not empty, whatever it points to (reflect's IsNil).
   if (v instanceof GoPointer) return v.elem === null;
-  switch (typeof v) {
-    case 'string': return v.length === 0;
-    case 'boolean': return !v;
-    case 'bigint': return v === 0n;
-    case 'number': return v === 0;
-  }
-  if (v instanceof GoInt) return v.value === 0n;
-  if (Array.isArray(v) || v instanceof Uint8Array) return v.length === 0;
-  if (isGoMap(v)) return Object.keys(v).length === 0;
-  if (v instanceof GoKeyedMap) return v.size === 0;
-  if (v instanceof GoStruct) return false;
-  return false;
+  return isEmptyByKind(v);
 }
 
 /** JSON text -> our values, as json.Unmarshal into interface{}; throws Go's error text. */

@@ -1,27 +1,16 @@
 // dario.cat/mergo v1.0.1 (sprig 3.3.0's): Merge and MergeWithOverwrite of one map[string]interface{} into
 // another, as sprig's merge and mergeOverwrite call them. sprig 3.2.3 had imdario/mergo 0.3, which never
 // replaced a non-empty value by a map (mergeOverwrite of {a: "x"} with {a: {b: 1}}).
-import { GoInt, GoKeyedMap, GoPointer, GoStruct, isGoMap, mapSet, type GoMap } from '../reflect/value.ts';
+import { GoPointer, isGoMap, mapSet, type GoMap } from '../reflect/value.ts';
+import { isEmptyByKind } from '../reflect/kind.ts';
 import { chargeRead, ELEMENT_UNITS } from '../internal/cost.ts';
 
 const isNil = (v: unknown) => v === null || v === undefined;
 
-/** mergo's isEmptyValue, which looks through pointers: zero values, empty collections, nil. */
+/** mergo's isEmptyValue, which looks through pointers. */
 function isEmptyValue(v: unknown): boolean {
-  if (isNil(v)) return true;
   if (v instanceof GoPointer) return v.elem === null || isEmptyValue(v.elem);
-  switch (typeof v) {
-    case 'string': return v.length === 0;
-    case 'boolean': return !v;
-    case 'bigint': return v === 0n;
-    case 'number': return v === 0;
-  }
-  if (v instanceof GoInt) return v.value === 0n;
-  if (Array.isArray(v) || v instanceof Uint8Array) return v.length === 0;
-  if (isGoMap(v)) return Object.keys(v).length === 0;
-  if (v instanceof GoKeyedMap) return v.size === 0;
-  if (v instanceof GoStruct) return false;
-  return false;
+  return isEmptyByKind(v);
 }
 
 /** mergo.Merge (overwrite false) or mergo.MergeWithOverwrite of src into dst, in place. */
