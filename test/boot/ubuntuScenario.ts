@@ -212,6 +212,11 @@ export function bootScenario(scenario: Scenario): void {
       const content = Buffer.from(pod.execOk(`base64 -w0 ${path}`), 'base64');
       assert.ok(content.equals(f.content), `${path} content differs`);
     }
+    // gpg was not in the image (test/boot/image/build-root.sh): setup installed it from the image's archive before
+    // install-container-runtime checked the Docker key's fingerprint with it.
+    const setupInstall = pod.execOk('cat /var/log/apt/history.log').split('\n\n').find((e) => /^Commandline: apt-get .* install -y ca-certificates /m.test(e));
+    assert.match(setupInstall ?? '', /^Install: .*\bgpg:amd64 \(/m);
+    assert.equal(pod.exec('test -s /etc/apt/keyrings/docker.asc').status, 0);
     // The real containerd (2.x, from the test's Docker-like repository) running our config.
     assert.match(pod.execOk("dpkg-query -W -f='${Version}' containerd.io"), /^2\.2\.0-osmkrmtest/);
     assert.match(pod.execOk('ctr version'), /Server:\s+Version:\s+2\./);
