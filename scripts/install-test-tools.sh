@@ -2,8 +2,8 @@
 # Debian packages the test suite uses: Go 1.19 + sprig (the text/template oracle), cloud-init (schema),
 # ignition (ignition-validate), shellcheck, curl, jq and openssl (CA pinning against a local TLS server), patch
 # (diff output applies), and podman, runc, debootstrap, uidmap, gpg and dpkg-dev (the images and boot tests,
-# scripts/test-images.sh; the boot tests sign and index their apt repositories) with the podman settings these machines need, and GNU time (peak memory of
-# hostile inputs), and age (an independent reader of hydrate's SOPS files).
+# scripts/test-images.sh; the boot tests sign and index apt repositories) with the podman settings these machines
+# need, and GNU time (peak memory of hostile inputs), and age (an independent reader of hydrate's SOPS files).
 # Idempotent; needs root (or sudo) only when something is missing.
 set -euo pipefail
 sudo=""
