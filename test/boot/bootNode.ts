@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/paths.ts';
+import { isRunning } from '../../src/cli/outputDirectory.ts';
 
 /** The node image scripts/test-images.sh built from this tree (its content tag), else the last one built. */
 export const BOOT_IMAGE = existsSync(join(REPO_ROOT, '.cache', 'test-images', 'node-boot'))
@@ -101,15 +102,6 @@ export interface Pod {
   remove(): void;
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The registry names the stand-in servers resolve to loopback (podman ignores --add-host in a pod without a network). */
 export const REGISTRY_NAMES = ['mirror.registry.test', 'other.registry.test'];
 
@@ -123,7 +115,7 @@ export function startPod(scenario: string, dir: string, seed: string): Pod {
   // One pod per scenario and test process (two trees may test at once); a stale one's process is gone.
   const prefix = `osm-krm-${scenario}-`;
   for (const stale of shOk('podman', ['pod', 'ps', '--format', '{{.Name}}']).split('\n')) {
-    if (stale.startsWith(prefix) && !processAlive(Number(stale.slice(prefix.length)))) sh('podman', ['pod', 'rm', '-f', stale]);
+    if (stale.startsWith(prefix) && !isRunning(Number(stale.slice(prefix.length)))) sh('podman', ['pod', 'rm', '-f', stale]);
   }
   const name = `${prefix}${process.pid}`;
   // Port 443 for the registry mirror stand-in, which runs as nobody.
