@@ -1,14 +1,20 @@
 // `crictl pull IMAGE` for the boot test (no crictl binary here: Debian does not package cri-tools): one CRI call,
-// runtime.v1.ImageService/PullImage, over gRPC (HTTP/2, unix socket /run/containerd/containerd.sock), with no
-// credentials in the request, so containerd's CRI plugin resolves the image as it does for the kubelet: its
-// registry config_path (hosts.toml) and its registry auth config.
+// runtime.v1.ImageService/PullImage, over gRPC (HTTP/2) to the unix socket that /etc/crictl.yaml's
+// runtime-endpoint names, as crictl finds it, with no credentials in the request, so containerd's CRI plugin
+// resolves the image as it does for the kubelet: its registry config_path (hosts.toml) and its registry auth config.
 // Success: prints the image reference containerd returns (the image ID, sha256:<config digest>), exit 0.
 // Failure: prints "grpc-status N: MESSAGE" on stderr, exit 1.
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:http2';
 import { connect as connectSocket } from 'node:net';
 
 const image = process.argv[2];
-const socket = process.argv[3] ?? '/run/containerd/containerd.sock';
+const endpoint = /^runtime-endpoint:\s*unix:\/\/(\/\S+)\s*$/m.exec(readFileSync('/etc/crictl.yaml', 'utf8'));
+if (!endpoint) {
+  process.stderr.write('cri-pull: /etc/crictl.yaml names no unix:// runtime-endpoint\n');
+  process.exit(1);
+}
+const socket = endpoint[1];
 
 // Protocol buffers, just what this call needs: length-delimited fields (wire type 2).
 function varint(n) {
