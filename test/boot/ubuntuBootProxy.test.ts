@@ -1,13 +1,16 @@
 // Boot test B: osp-ubuntu, dual-stack, every download and API call through an HTTP proxy, a containerd registry
-// mirror with credentials, kubelet settings from MachineDeployment annotations, and no SSH keys
+// mirror with credentials and a host CA bundle that makes the node trust it, an image pulled through that mirror
+// (test/boot/registryMirror.ts), kubelet settings from MachineDeployment annotations, and no SSH keys
 // (test/boot/ubuntuScenario.ts).
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
 import { bootScenario } from './ubuntuScenario.ts';
+import { MIRROR_HOST, prepareRegistry, registryTests, REGISTRY_PASSWORD, REGISTRY_USER, type TestImage } from './registryMirror.ts';
 
 const PROXY = 'http://127.0.0.1:3128';
 const ANNOTATION = 'v1.kubelet-config.machine-controller.kubermatic.io/';
-const dockerConfig = { auths: { 'mirror.registry.test': { username: 'boot-user', password: 'boot-registry-password' } } };
+const dockerConfig = { auths: { [MIRROR_HOST]: { username: REGISTRY_USER, password: REGISTRY_PASSWORD } } };
+let image: TestImage;
 
 bootScenario({
   name: 'boot-b',
@@ -18,7 +21,7 @@ bootScenario({
   spec: {
     nodeHTTPProxy: PROXY,
     nodeNoProxy: '.svc,.cluster.local',
-    nodeContainerdRegistryMirrors: ['docker.io=https://mirror.registry.test'],
+    nodeContainerdRegistryMirrors: [`docker.io=https://${MIRROR_HOST}`],
     nodeRegistryCredentialsSecret: 'kube-system/registry-credentials',
   },
   items: [{
@@ -26,6 +29,13 @@ bootScenario({
     metadata: { name: 'registry-credentials', namespace: 'kube-system', annotations: { 'config.kubernetes.io/local-config': 'true' } },
     data: { '.dockerconfigjson': Buffer.from(JSON.stringify(dockerConfig)).toString('base64') },
   }],
+  // The registry CA reaches the node as the host CA bundle (setup adds it to the system's trust store).
+  prepare: (dir) => {
+    const registry = prepareRegistry(dir);
+    image = registry.image;
+    return { hostCABundle: registry.caCert };
+  },
+  tests: (dir) => registryTests(dir, () => image),
   annotations: { [`${ANNOTATION}MaxPods`]: '42', [`${ANNOTATION}ContainerLogMaxSize`]: '50Mi' },
   check: (pod) => {
     // The proxy carried the downloads (curl and apt) and the API calls (CONNECT).
@@ -38,7 +48,7 @@ bootScenario({
     // containerd: the mirror's hosts.toml, and the credentials in the configuration it loads.
     assert.match(pod.execOk('cat /etc/containerd/certs.d/docker.io/hosts.toml'), /\[host\."https:\/\/mirror\.registry\.test"\]/);
     const dump = pod.execOk('containerd config dump');
-    assert.match(dump, /username = ['"]boot-user['"]/);
+    assert.match(dump, new RegExp(`username = ['"]${REGISTRY_USER}['"]`));
     assert.equal(pod.execOk("stat -c '%a' /etc/containerd/config.toml").trim(), '600');
     // The kubelet got the annotations' settings.
     const report = JSON.parse(pod.execOk('cat /run/kubelet-standin/report.json'));

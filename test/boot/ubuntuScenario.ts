@@ -90,7 +90,7 @@ function buildMirror(dir: string, gnupg: string): void {
 }
 
 export interface Scenario {
-  /** The MachineDeployment's name; the pod is osm-krm-<name>. */
+  /** The MachineDeployment's name; the pod is osm-krm-<name>-<pid>. */
   name: string;
   ipFamily: 'IPv4' | 'IPv4+IPv6';
   /** Extra functionConfig spec (proxy, registries...). */
@@ -104,6 +104,10 @@ export interface Scenario {
   negativeChecks?: boolean;
   /** Scenario-specific checks on the booted node. */
   check?: (pod: Pod, files: Map<string, { mode: number; content: Buffer }>) => void;
+  /** Called with the scenario's directory before rendering (before the pod starts): more functionConfig spec. */
+  prepare?: (dir: string) => Record<string, unknown>;
+  /** Scenario-specific tests on the booted node, run after the boot test, before the reboot. */
+  tests?: (dir: () => string) => Array<{ name: string; run: (pod: Pod) => void }>;
 }
 
 export function bootScenario(scenario: Scenario): void {
@@ -128,7 +132,7 @@ export function bootScenario(scenario: Scenario): void {
     buildMirror(dir, gnupg);
     writeFileSync(join(dir, 'mirror', 'docker', 'gpg'), key.publicKey);
     const md = machineDeployment({ profile: 'osp-ubuntu', osName: 'ubuntu', cloud: 'baremetal', kubelet: KUBELET, ipFamily: scenario.ipFamily, name: scenario.name, annotations: scenario.annotations, ...(scenario.sshPublicKeys ? { sshPublicKeys: scenario.sshPublicKeys } : {}) });
-    rendered = render(dir, ca.caCert, key.fingerprint, md, scenario.spec, scenario.items);
+    rendered = render(dir, ca.caCert, key.fingerprint, md, { ...scenario.spec, ...scenario.prepare?.(dir) }, scenario.items);
     writeFileSync(join(dir, 'api.crt'), ca.cert);
     writeFileSync(join(dir, 'api.key'), ca.key);
     writeFileSync(join(dir, 'impostor.crt'), impostor.cert);
@@ -140,7 +144,7 @@ export function bootScenario(scenario: Scenario): void {
     mkdirSync(seed);
     writeFileSync(join(seed, 'meta-data'), `instance-id: ${MACHINE}\nlocal-hostname: ${MACHINE}\n`);
     writeFileSync(join(seed, 'user-data'), userData(rendered.bootstrap));
-    pod = startPod(`osm-krm-${scenario.name}`, dir, seed);
+    pod = startPod(scenario.name, dir, seed);
   });
 
   after(() => pod?.remove());
@@ -208,6 +212,11 @@ export function bootScenario(scenario: Scenario): void {
       const content = Buffer.from(pod.execOk(`base64 -w0 ${path}`), 'base64');
       assert.ok(content.equals(f.content), `${path} content differs`);
     }
+    // gpg was not in the image (test/boot/image/build-root.sh): setup installed it from the image's archive before
+    // install-container-runtime checked the Docker key's fingerprint with it.
+    const setupInstall = pod.execOk('cat /var/log/apt/history.log').split('\n\n').find((e) => /^Commandline: apt-get .* install -y ca-certificates /m.test(e));
+    assert.match(setupInstall ?? '', /^Install: .*\bgpg:amd64 \(/m);
+    assert.equal(pod.exec('test -s /etc/apt/keyrings/docker.asc').status, 0);
     // The real containerd (2.x, from the test's Docker-like repository) running our config.
     assert.match(pod.execOk("dpkg-query -W -f='${Version}' containerd.io"), /^2\.2\.0-osmkrmtest/);
     assert.match(pod.execOk('ctr version'), /Server:\s+Version:\s+2\./);
@@ -247,6 +256,8 @@ export function bootScenario(scenario: Scenario): void {
     pod.execOk('/opt/bin/install-kubernetes-binaries');
   });
   }
+
+  for (const t of scenario.tests?.(() => dir) ?? []) test(t.name, () => t.run(pod));
 
   test('a reboot changes nothing and fails nothing', () => {
     const before = pod.execOk(`cd / && sha256sum $(find /etc/kubernetes /etc/containerd /opt/bin /etc/systemd/system -xdev -type f | sort) 2>/dev/null`);

@@ -16,8 +16,9 @@ import { UPSTREAM_OSM } from '../support/paths.ts';
 import { embeddedProfiles } from '../../src/profiles/embeddedProfiles.ts';
 import { emitContainerdConfigToml } from '../../src/emit/containerd/configToml.ts';
 import { functionConfig, IP_FAMILIES, machineDeployment, resourceList } from './support/profileRuns.ts';
+import { BOOT_IMAGE } from '../boot/bootNode.ts';
 
-const IMAGE = 'localhost/osm-krm-test/node-boot:latest';
+const IMAGE = BOOT_IMAGE;
 const CONTAINERD_DEB = '/usr/local/share/osm-krm-test/containerd.io_2.2.0_amd64.deb';
 const work = mkdtempSync(join(tmpdir(), 'osm-krm-executed-'));
 after(() => rmSync(work, { recursive: true, force: true }));

@@ -4,14 +4,18 @@
 //                           token (401 Unauthorized otherwise); certificate from the test's cluster CA
 //   https://127.0.0.1:6444  an impostor: the same answers, with a certificate from another CA
 //   http://127.0.0.1:8080   the artifact mirror: the files below DIR/mirror
-//   http://127.0.0.1:3128   an HTTP proxy (absolute-URI requests and CONNECT), to loopback targets only
+//   http://127.0.0.1:3128   an HTTP proxy (absolute-URI requests and CONNECT), to loopback targets only (names
+//                           resolving to loopback included: the pod's /etc/hosts maps the registry names there)
+//   https://127.0.0.1:443   when DIR/registry exists: the registry mirror (registry.mjs)
 // DIR (argv[2]) holds api.crt/api.key, impostor.crt/impostor.key, token and secrets.json ({name: {key: base64}}).
 // One JSON line per request on stdout: {server, method, path, bearer: "getter" | "other" | "none", status}.
-import { readFileSync, statSync } from 'node:fs';
+import { lookup } from 'node:dns/promises';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer as createHttp, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { createServer as createHttps } from 'node:https';
 import { join, normalize } from 'node:path';
+import { startRegistry } from './registry.mjs';
 
 const dir = process.argv[2];
 const token = readFileSync(join(dir, 'token'), 'utf8').trim();
@@ -58,8 +62,14 @@ createHttp((req, res) => {
   }
   log({ server: 'mirror', method: req.method, path, status });
 }).listen(8080, '127.0.0.1');
-const loopback = (host) => host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
-const proxy = createHttp((req, res) => {
+const loopback = async (host) => {
+  try {
+    return (await lookup(host.replace(/^\[(.*)\]$/, '$1'), { all: true })).every((a) => a.address === '127.0.0.1' || a.address === '::1');
+  } catch {
+    return false;
+  }
+};
+const proxy = createHttp(async (req, res) => {
   let target;
   try {
     target = new URL(req.url ?? '');
@@ -67,7 +77,7 @@ const proxy = createHttp((req, res) => {
     target = undefined;
   }
   log({ server: 'proxy', method: req.method, target: req.url });
-  if (!target || target.protocol !== 'http:' || !loopback(target.hostname)) {
+  if (!target || target.protocol !== 'http:' || !(await loopback(target.hostname))) {
     res.writeHead(403);
     return res.end();
   }
@@ -81,10 +91,10 @@ const proxy = createHttp((req, res) => {
   });
   req.pipe(upstream);
 });
-proxy.on('connect', (req, socket, head) => {
+proxy.on('connect', async (req, socket, head) => {
   const [host, port] = (req.url ?? '').split(/:(?=\d+$)/);
   log({ server: 'proxy', method: 'CONNECT', target: req.url });
-  if (!loopback(host)) return socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+  if (!(await loopback(host))) return socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
   const upstream = connect(Number(port), host, () => {
     socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     upstream.write(head);
@@ -95,4 +105,5 @@ proxy.on('connect', (req, socket, head) => {
   socket.on('error', () => upstream.destroy());
 });
 proxy.listen(3128, '127.0.0.1');
+if (existsSync(join(dir, 'registry'))) startRegistry(dir, log);
 log({ ready: true });
