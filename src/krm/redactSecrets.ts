@@ -4,22 +4,62 @@ import type { Result } from './results.ts';
 
 export class SecretRegistry {
   private readonly values = new Set<string>();
+  /** The values longest first (ties in the order added), and where each value's first 4 characters lead. */
+  private index: { order: string[]; byPrefix: Map<string, number[]> } | undefined;
 
   add(value: string | undefined): void {
     // Very short values would redact ordinary words; a 4-character secret is not a secret anyway.
-    if (value !== undefined && value.length >= 4) this.values.add(value);
+    if (value !== undefined && value.length >= 4 && !this.values.has(value)) {
+      this.values.add(value);
+      this.index = undefined;
+    }
   }
 
+  /**
+   * Every known value in `text` becomes `[redacted]`, longest first, so a token containing another secret is
+   * removed whole. Values are found through their first 4 characters, so a message is not searched for each
+   * of the thousands of values a large input registers.
+   */
   redact(text: string): string {
+    const index = (this.index ??= indexValues(this.values));
     let out = text;
-    // Longest first, so a token containing another secret is removed whole.
-    for (const v of [...this.values].sort((a, b) => b.length - a.length)) out = out.split(v).join('[redacted]');
-    return out;
+    for (let from = 0; ; ) {
+      const i = firstPresent(index, out, from);
+      if (i < 0) return out;
+      out = out.split(index.order[i]!).join('[redacted]');
+      from = i + 1;
+    }
   }
 
   redactResults(results: Result[]): Result[] {
     return results.map((r) => ({ ...r, message: this.redact(r.message) }));
   }
+}
+
+function indexValues(values: ReadonlySet<string>): { order: string[]; byPrefix: Map<string, number[]> } {
+  const order = [...values].sort((a, b) => b.length - a.length);
+  const byPrefix = new Map<string, number[]>();
+  order.forEach((v, i) => {
+    const prefix = v.slice(0, 4);
+    const at = byPrefix.get(prefix);
+    if (at === undefined) byPrefix.set(prefix, [i]);
+    else at.push(i);
+  });
+  return { order, byPrefix };
+}
+
+/** The first value at or after `from` in `order` that occurs in `text`, or -1. */
+function firstPresent(index: { order: string[]; byPrefix: Map<string, number[]> }, text: string, from: number): number {
+  let first = -1;
+  for (let at = 0; at + 4 <= text.length; at++) {
+    const candidates = index.byPrefix.get(text.slice(at, at + 4));
+    if (candidates === undefined) continue;
+    for (const i of candidates) {
+      if (first >= 0 && i >= first) break; // ascending: no better candidate here
+      if (i >= from && text.startsWith(index.order[i]!, at)) first = i;
+    }
+  }
+  return first;
 }
 
 const SECRET_SPEC_KEYS = new Set(['rhelSubscriptionManagerPassword', 'rhsmOfflineToken', 'rhelActivationKey'].map((k) => k.toLowerCase()));

@@ -77,8 +77,7 @@ export function decodeOperatingSystemSpecWithKeys(os: string, spec: unknown): De
     throw new ResourceError(`failed to add operating system spec: json: cannot unmarshal ${Array.isArray(spec) ? 'array' : typeof spec} into Go value of type ${def.goType}`, FIELD);
   }
   for (const [key, v] of Object.entries(spec as Record<string, unknown>)) {
-    const folded = goFoldName(key);
-    const field = def.fields.find(([, jsonName]) => jsonName === key) ?? def.fields.find(([, jsonName]) => goFoldName(jsonName) === folded);
+    const field = def.fields.find(([, jsonName]) => jsonName === key) ?? foldedField(def.fields, key);
     if (field === undefined) continue;
     const [goName, jsonName, type] = field;
     if (v === null) continue;
@@ -93,8 +92,15 @@ export function decodeOperatingSystemSpecWithKeys(os: string, spec: unknown): De
   return { value: new GoStruct(def.goType, fields), sourceKeys };
 }
 
+/** The field whose JSON name matches `key` case-insensitively, as Go folds names (only when no name matches exactly). */
+function foldedField<F extends readonly [string, string, ...unknown[]]>(fields: readonly F[], key: string): F | undefined {
+  const folded = goFoldName(key);
+  return fields.find(([, jsonName]) => goFoldName(jsonName) === folded);
+}
+
 /** encoding/json's foldName: each rune through unicode.ToUpper(unicode.ToLower(r)), so "ſ" matches "s" and "K" (Kelvin) "k". */
 function goFoldName(name: string): string {
+  if (/^[\x00-\x7f]*$/.test(name)) return name.toUpperCase(); // the same, rune for rune
   let out = '';
   for (const ch of name) {
     const lower = ch.toLowerCase();

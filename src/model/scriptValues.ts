@@ -10,7 +10,6 @@ export type ValueKind = 'word' | 'line' | 'text';
 // URLs, images, taints, proxy lists, versions: no blanks, quotes, `$`, backticks, `;&|<>(){}\!#~`.
 const WORD = /^[A-Za-z0-9._:/@%+=,*[\]-]*$/;
 const LINE_UNSAFE = /[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const TEXT_UNSAFE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]/
 
 const DESCRIBE: Record<ValueKind, string> = {
@@ -22,7 +21,7 @@ const DESCRIBE: Record<ValueKind, string> = {
 export function isSafeValue(value: string, kind: ValueKind): boolean {
   if (kind === 'word') return WORD.test(value);
   // A lone surrogate has no UTF-8 form: the node would get U+FFFD instead of the value.
-  if (LONE_SURROGATE.test(value)) return false;
+  if (!(value as unknown as { isWellFormed(): boolean }).isWellFormed()) return false; // ES2024, native in Node 20
   return !(kind === 'line' ? LINE_UNSAFE : TEXT_UNSAFE).test(value);
 }
 

@@ -37,12 +37,21 @@ export interface TemplateDataInput {
 
 const PROVIDER = 'spec.template.spec.providerSpec.value';
 
+// The config's strings are the same for every MachineDeployment of a run (CA bundles, token, server URL…):
+// checked again only when one differs from the last values found safe.
+let verifiedRunValues: readonly string[] = [];
+
 /** The MachineDeployment's and the config's strings the templates see, each through the choke point. */
 function checkTemplateValues(input: TemplateDataInput): void {
   const pc = input.md.providerConfig;
+  scriptValue(pc.cloudProvider, 'word', `${PROVIDER}.cloudProvider`);
+  scriptValue(input.cloud.cloudConfig, 'text', `${PROVIDER}.overwriteCloudConfig`);
+  const runValues = [
+    input.initialTaints, input.nodeHTTPProxy, input.nodeNoProxy, input.pauseImage, input.containerRuntime, input.token, input.serverURL,
+    input.kubernetesCACert, input.hostCACert, ...Object.keys(input.kubeletFeatureGates), ...Object.entries(input.artifacts).flat(),
+  ];
+  if (runValues.length === verifiedRunValues.length && runValues.every((v, i) => v === verifiedRunValues[i])) return;
   const checks: Array<[value: string, kind: ValueKind, field: string, label?: string]> = [
-    [pc.cloudProvider, 'word', `${PROVIDER}.cloudProvider`],
-    [input.cloud.cloudConfig, 'text', `${PROVIDER}.overwriteCloudConfig`],
     [input.initialTaints, 'word', 'functionConfig spec.initialTaints'],
     [input.nodeHTTPProxy, 'word', 'functionConfig spec.nodeHTTPProxy'],
     [input.nodeNoProxy, 'word', 'functionConfig spec.nodeNoProxy'],
@@ -56,6 +65,7 @@ function checkTemplateValues(input: TemplateDataInput): void {
     ...Object.entries(input.artifacts).flatMap(([k, v]): Array<[string, ValueKind, string]> => [[k, 'word', 'functionConfig spec.artifacts'], [v, 'word', `functionConfig spec.artifacts.${k}`]]),
   ];
   for (const [value, kind, field, label] of checks) scriptValue(value, kind, field.replace(/^functionConfig /, ''), label ?? field);
+  verifiedRunValues = runValues;
 }
 
 /** Strings of a decoded operatingSystemSpec: one line each (RHEL passwords may hold any printable character). */

@@ -28,11 +28,24 @@ function formatEntry(e: Entry): string {
   return e.at.line !== 0 ? `${e.kind} at line ${e.at.line}, column ${e.at.column}\n${e.message}` : `${e.kind}: ${e.message}`;
 }
 
+interface UnitContentCheck {
+  readonly error?: string;
+  readonly sections: readonly string[] | null;
+}
+
+// Every MachineDeployment of a profile has the same units: each text is parsed once per run (bounded).
+const unitContentChecks = new Map<string, UnitContentCheck>();
+
 /** Ignition's check of unit (and drop-in) contents, as "invalid unit content: ..." or nothing. */
-function unitContentError(contents: string): { error?: string; sections: string[] | null } {
-  const parsed = parseUnitContent(contents);
-  if (!parsed.ok) return { error: `invalid unit content: ${parsed.error}`, sections: null };
-  return { sections: parsed.options.length > 0 ? parsed.options.map((o) => o.section) : null };
+function unitContentError(contents: string): UnitContentCheck {
+  let check = unitContentChecks.get(contents);
+  if (check === undefined) {
+    const parsed = parseUnitContent(contents);
+    check = !parsed.ok ? { error: `invalid unit content: ${parsed.error}`, sections: null } : { sections: parsed.options.length > 0 ? parsed.options.map((o) => o.section) : null };
+    if (unitContentChecks.size >= 256) unitContentChecks.clear();
+    unitContentChecks.set(contents, check);
+  }
+  return check;
 }
 
 export function transpileToIgnition23(clc: ClcConfig): Ignition23Config {

@@ -1,0 +1,45 @@
+// The registry finds secret values through their first characters; it must redact exactly as replacing every
+// value in the text, longest first, one after the other (including occurrences that an earlier replacement
+// creates next to its `[redacted]`).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { SecretRegistry } from '../../src/krm/redactSecrets.ts';
+
+function redactEveryValue(values: string[], text: string): string {
+  const kept = [...new Set(values.filter((v) => v.length >= 4))].sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const v of kept) out = out.split(v).join('[redacted]');
+  return out;
+}
+
+// A small alphabet (with the characters of `[redacted]`) makes values overlap each other and the marker.
+const piece = fc.string({ unit: fc.constantFrom('a', 'b', 'd', 'e', '[', ']', 'r', 'c', 't', ' '), minLength: 0, maxLength: 9 });
+
+test('redaction equals replacing each value, longest first', () => {
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 12 }), fc.array(piece, { maxLength: 8 }), (values, parts) => {
+      const registry = new SecretRegistry();
+      for (const v of values) registry.add(v);
+      const text = parts.join(values[0] ?? 'x');
+      assert.equal(registry.redact(text), redactEveryValue(values, text));
+    }),
+    { numRuns: 3000, seed: 6 },
+  );
+});
+
+test('a value added after a redaction is redacted too; short values never are', () => {
+  const registry = new SecretRegistry();
+  registry.add('s3cr3t-token');
+  assert.equal(registry.redact('token s3cr3t-token here'), 'token [redacted] here');
+  registry.add('here');
+  registry.add('abc');
+  assert.equal(registry.redact('token s3cr3t-token here abc'), 'token [redacted] [redacted] abc');
+});
+
+test('a value that appears only next to a [redacted] is redacted as well', () => {
+  const registry = new SecretRegistry();
+  registry.add('xxsecretxx');
+  registry.add('d]yy');
+  assert.equal(registry.redact('axxsecretxxyy'), 'a[redacte[redacted]');
+});
