@@ -62,14 +62,32 @@ function firstPresent(index: { order: string[]; byPrefix: Map<string, number[]> 
   return first;
 }
 
+const BOOTSTRAP_TOKEN_TYPE = 'bootstrap.kubernetes.io/token';
+
+/** A Secret's values by key, decoded; stringData wins over data, as the API server merges them. */
+function secretValues(o: Record<string, any>): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const [k, v] of Object.entries(o.data ?? {})) if (typeof v === 'string') values.set(k, Buffer.from(v, 'base64').toString('utf8'));
+  for (const [k, v] of Object.entries(o.stringData ?? {})) if (typeof v === 'string') values.set(k, v);
+  return values;
+}
+
 const SECRET_SPEC_KEYS = new Set(['rhelSubscriptionManagerPassword', 'rhsmOfflineToken', 'rhelActivationKey'].map((k) => k.toLowerCase()));
 
 /** Every value of every Secret in the inputs, and the secret fields of MachineDeployments' OS specs. */
 export function registerInputSecrets(registry: SecretRegistry, items: ReadonlyArray<{ object: Record<string, any> }>): void {
   for (const { object: o } of items) {
     if (o.kind === 'Secret') {
-      for (const v of Object.values(o.stringData ?? {})) if (typeof v === 'string') registry.add(v);
-      for (const v of Object.values(o.data ?? {})) if (typeof v === 'string') registry.add(Buffer.from(v, 'base64').toString('utf8'));
+      const values = secretValues(o);
+      if (o.type === BOOTSTRAP_TOKEN_TYPE) {
+        // Its other keys ("true", the description, the groups) are public: redacting them mangles messages.
+        const id = values.get('token-id');
+        const secret = values.get('token-secret');
+        registry.add(secret);
+        if (id !== undefined && secret !== undefined) registry.add(`${id}.${secret}`);
+      } else {
+        for (const v of values.values()) registry.add(v);
+      }
     } else if (o.kind === 'MachineDeployment') {
       const spec = o.spec?.template?.spec?.providerSpec?.value?.operatingSystemSpec;
       if (spec === null || typeof spec !== 'object') continue;

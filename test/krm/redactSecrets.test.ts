@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { SecretRegistry } from '../../src/krm/redactSecrets.ts';
+import { registerInputSecrets, SecretRegistry } from '../../src/krm/redactSecrets.ts';
 
 function redactEveryValue(values: string[], text: string): string {
   const kept = [...new Set(values.filter((v) => v.length >= 4))].sort((a, b) => b.length - a.length);
@@ -42,4 +42,29 @@ test('a value that appears only next to a [redacted] is redacted as well', () =>
   registry.add('xxsecretxx');
   registry.add('d]yy');
   assert.equal(registry.redact('axxsecretxxyy'), 'a[redacte[redacted]');
+});
+
+test('a bootstrap token Secret registers its token, not its public keys', () => {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const registry = new SecretRegistry();
+  registerInputSecrets(registry, [
+    {
+      object: {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        type: 'bootstrap.kubernetes.io/token',
+        data: {
+          description: b64('bootstrap token for kube-system-md-1'),
+          'token-id': b64('abcdef'),
+          'token-secret': b64('0123456789abcdef'),
+          'usage-bootstrap-authentication': b64('true'),
+        },
+      },
+    },
+    { object: { apiVersion: 'v1', kind: 'Secret', stringData: { password: 'hunter2-password' } } },
+  ]);
+  assert.equal(
+    registry.redact('kube-system-md-1: usage true, token abcdef.0123456789abcdef, secret 0123456789abcdef, hunter2-password'),
+    'kube-system-md-1: usage true, token [redacted], secret [redacted], [redacted]',
+  );
 });
