@@ -1,6 +1,6 @@
-// The TOML pieces BurntSushi/toml's encoder writes for OSM's containerd files: keys bare when they only hold
-// [A-Za-z0-9_-] (else quoted), basic strings escaped with the encoder's replacer, inline string arrays.
-// Follows github.com/BurntSushi/toml v1.6.0 (OSM's go.mod).
+// Keys and strings as BurntSushi/toml's Encoder writes them: keys bare when they only hold [A-Za-z0-9_-]
+// (else quoted), basic strings escaped with the encoder's replacer. Follows github.com/BurntSushi/toml v1.6.0
+// (OSM's go.mod).
 
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
 
@@ -46,5 +46,3 @@ export function tomlString(s: string): string {
   }
   return out + '"';
 }
-
-export const tomlStringArray = (xs: readonly string[]): string => '[' + xs.map(tomlString).join(', ') + ']';

@@ -1,7 +1,9 @@
 // Key and string quoting as BurntSushi/toml v1.6.0 encodes them (checked with Go).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tomlKey, tomlKeyPath, tomlString, tomlStringArray } from '../../../src/go/toml/encodeString.ts';
+import { tomlKey, tomlKeyPath, tomlString } from '../../../src/go/toml/encodeString.ts';
+import { encodeToml } from '../../../src/go/toml/encode.ts';
+import { goSlice } from '../../../src/go/reflect/value.ts';
 
 test('keys are bare only when made of A-Z a-z 0-9 _ -', () => {
   assert.equal(tomlKey('A-z_09'), 'A-z_09');
@@ -23,6 +25,5 @@ test('strings escape quote, backslash, control characters and DEL; everything el
 });
 
 test('string arrays are inline with ", " between items', () => {
-  assert.equal(tomlStringArray(['pull', 'resolve']), '["pull", "resolve"]');
-  assert.equal(tomlStringArray([]), '[]');
+  assert.equal(encodeToml({ a: goSlice('string', ['pull', 'resolve']), b: goSlice('string', []) }, ''), 'a = ["pull", "resolve"]\nb = []\n');
 });
