@@ -2,15 +2,11 @@
 // their fields in declaration order and their toml tags, map[string]any for the plugins), encoded by
 // BurntSushi/toml v1.6.0's Encoder with Indent "".
 import { encodeToml } from '../../go/toml/encode.ts';
-import { GoPointer, GoStruct, goMap, goNilMap, goSlice } from '../../go/reflect/value.ts';
+import { GoPointer, type GoStruct, goMap, goNilMap, goSlice } from '../../go/reflect/value.ts';
 import { GoUrlError, parseGoUrl } from '../../go/net/url/url.ts';
 import { compareGoStrings, fromByteString, toByteString } from '../../go/strings/strings.ts';
+import { containerruntimeStruct as struct, pointerTo as pointer } from './goStruct.ts';
 import type { ContainerRuntimeOptions, RegistryAuth } from './registryOptions.ts';
-
-/** A value of one of OSM's containerruntime struct types; `tags` are the fields' Go struct tags. */
-const struct = (type: string, fields: Record<string, unknown>, tags: Record<string, string>) =>
-  new GoStruct(`containerruntime.${type}`, fields, undefined, undefined, tags);
-const pointer = (s: GoStruct) => new GoPointer(`*${s.typeName}`, s);
 
 /**
  * containerd wants a host[:port] as the auth key while docker config files use URLs ("https://gcr.io"):

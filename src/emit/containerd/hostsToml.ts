@@ -2,7 +2,8 @@
 // registry mirrors and insecure registries: a hostsTomlConfig struct per file, encoded by BurntSushi/toml
 // v1.6.0's Encoder with Indent "".
 import { encodeToml } from '../../go/toml/encode.ts';
-import { GoStruct, goMap, goSlice } from '../../go/reflect/value.ts';
+import { goMap, goSlice } from '../../go/reflect/value.ts';
+import { containerruntimeStruct } from './goStruct.ts';
 import { compareGoStrings } from '../../go/strings/strings.ts';
 import { parseMirrorEndpoint, type MirrorEndpoint } from './mirrorEndpoint.ts';
 import type { ContainerRuntimeOptions } from './registryOptions.ts';
@@ -44,22 +45,20 @@ interface HostEntry {
 }
 
 const hostEntryConfig = (h: HostEntry) =>
-  new GoStruct(
-    'containerruntime.hostEntryConfig',
+  containerruntimeStruct(
+    'hostEntryConfig',
     { Capabilities: goSlice('string', ['pull', 'resolve']), SkipVerify: h.skipVerify, OverridePath: h.overridePath },
-    undefined,
-    undefined,
     { Capabilities: 'toml:"capabilities"', SkipVerify: 'toml:"skip_verify,omitempty"', OverridePath: 'toml:"override_path,omitempty"' },
   );
 
 function hostsToml(server: string, hosts: Map<string, HostEntry>): string {
-  const host: Record<string, GoStruct> = {};
-  // defineProperty: a mirror URL may be anything, "__proto__" included.
-  for (const [url, h] of hosts) Object.defineProperty(host, url, { value: hostEntryConfig(h), enumerable: true, writable: true, configurable: true });
-  const cfg = new GoStruct('containerruntime.hostsTomlConfig', { Server: server, Host: goMap('containerruntime.hostEntryConfig', host) }, undefined, undefined, {
-    Server: 'toml:"server,omitempty"',
-    Host: 'toml:"host,omitempty"',
-  });
+  // fromEntries defines own keys: a mirror URL may be anything, "__proto__" included.
+  const host = Object.fromEntries([...hosts].map(([url, h]) => [url, hostEntryConfig(h)]));
+  const cfg = containerruntimeStruct(
+    'hostsTomlConfig',
+    { Server: server, Host: goMap('containerruntime.hostEntryConfig', host) },
+    { Server: 'toml:"server,omitempty"', Host: 'toml:"host,omitempty"' },
+  );
   // As OSM does: drop the empty parent table the encoder writes for the map.
   return encodeToml(cfg, '').replaceAll('[host]\n', '');
 }

@@ -73,4 +73,6 @@ test('struct tags are read as reflect.StructTag.Get reads them', () => {
   assert.equal(structTagGet('toml:a', 'toml'), '');
   assert.equal(structTagGet('bad json:"x"', 'json'), '');
   assert.equal(structTagGet('  json:"x"   toml:"y"', 'toml'), 'y');
+  assert.equal(structTagGet('toml:"a\nb"', 'toml'), '');
+  assert.equal(structTagGet('tomlx:"a" toml:"b"', 'toml'), 'b');
 });
