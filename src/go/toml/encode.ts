@@ -91,13 +91,19 @@ interface FieldOptions {
 
 const UNTAGGED: FieldOptions = { skip: false, name: '', omitempty: false, omitzero: false };
 
+const optionsByTag = new Map<string, FieldOptions>();
+
 /** getOptions: the field's `toml:"name,omitempty,omitzero"` tag, or `toml:"-"`. */
 function fieldOptions(tag: string | undefined): FieldOptions {
-  const t = tag === undefined ? '' : structTagGet(tag, 'toml');
-  if (t === '') return UNTAGGED;
-  if (t === '-') return { ...UNTAGGED, skip: true };
-  const [name, ...opts] = t.split(',');
-  return { skip: false, name: name!, omitempty: opts.includes('omitempty'), omitzero: opts.includes('omitzero') };
+  if (tag === undefined) return UNTAGGED;
+  let o = optionsByTag.get(tag);
+  if (o === undefined) {
+    const t = structTagGet(tag, 'toml');
+    const [name, ...opts] = t.split(',');
+    o = t === '-' ? { ...UNTAGGED, skip: true } : { skip: false, name: name!, omitempty: opts.includes('omitempty'), omitzero: opts.includes('omitzero') };
+    optionsByTag.set(tag, o);
+  }
+  return o;
 }
 
 /** omitempty: empty string, slice or map, false, a nil pointer, a struct whose fields are all so (ints never are). */
