@@ -20,7 +20,6 @@ export class TomlEncodeError extends Error {}
 type Key = readonly string[];
 type TomlType = 'Bool' | 'Integer' | 'Float' | 'String' | 'Datetime' | 'Array' | 'ArrayHash' | 'Hash';
 
-
 /** eindirect: through pointers (and interfaces) to the value. */
 function deref(v: unknown): unknown {
   for (;;) {
