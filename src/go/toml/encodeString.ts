@@ -14,7 +14,10 @@ export function tomlKeyPath(keys: readonly string[]): string {
 }
 
 /** Only `"`, `\` and control characters are escaped; \b \t \n \f \r by name, the rest (and DEL) as \u00xx. */
+const NEEDS_ESCAPE = /["\\\x00-\x1f\x7f]/;
+
 export function tomlString(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
   let out = '"';
   for (const ch of s) {
     const c = ch.codePointAt(0)!;

@@ -22,6 +22,9 @@ test('strings escape quote, backslash, control characters and DEL; everything el
     '"\\u0000\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000b\\f\\r\\u000e\\u000f\\u0010\\u0011\\u0012\\u0013' +
     '\\u0014\\u0015\\u0016\\u0017\\u0018\\u0019\\u001a\\u001b\\u001c\\u001d\\u001e\\u001f\\u007f\u0080\\"\\\\é😀 "';
   assert.equal(tomlString(controls + '\u007f\u0080"\\é😀 '), expected);
+  // Text needing no escape is written as is, lone surrogates (raw bytes) included.
+  assert.equal(tomlString('a\udc80b'), '"a\udc80b"');
+  assert.equal(tomlString('"\udc80'), '"\\"\udc80"');
 });
 
 test('string arrays are inline with ", " between items', () => {
