@@ -1,15 +1,12 @@
-// /etc/containerd/config.toml exactly as OSM's Containerd.Config() encodes it with BurntSushi/toml v1.6.0
-// (Indent ""): a table's plain keys before its sub-tables, map keys sorted, a blank line only before
-// top-level tables.
-import { tomlKeyPath, tomlString, tomlStringArray } from '../../go/toml/encodeString.ts';
+// /etc/containerd/config.toml as OSM's Containerd.Config() makes it: the value Go builds (its structs with
+// their fields in declaration order and their toml tags, map[string]any for the plugins), encoded by
+// BurntSushi/toml v1.6.0's Encoder with Indent "".
+import { encodeToml } from '../../go/toml/encode.ts';
+import { GoPointer, type GoStruct, goMap, goNilMap, goSlice } from '../../go/reflect/value.ts';
 import { GoUrlError, parseGoUrl } from '../../go/net/url/url.ts';
 import { compareGoStrings, fromByteString, toByteString } from '../../go/strings/strings.ts';
+import { containerruntimeStruct as struct, pointerTo as pointer } from './goStruct.ts';
 import type { ContainerRuntimeOptions, RegistryAuth } from './registryOptions.ts';
-
-const IMAGES = ['plugins', 'io.containerd.cri.v1.images'];
-const RUNTIME = ['plugins', 'io.containerd.cri.v1.runtime'];
-
-const header = (keys: readonly string[]): string => `[${tomlKeyPath(keys)}]\n`;
 
 /**
  * containerd wants a host[:port] as the auth key while docker config files use URLs ("https://gcr.io"):
@@ -25,40 +22,62 @@ export function credentialHost(registry: string): string {
   return registry;
 }
 
-function authTable(host: string, auth: RegistryAuth): string {
-  const configKeys = [...IMAGES, 'registry', 'configs', host];
-  // v1.6.0 writes the `auth` table even when every field is empty (the pointer is not nil).
-  let s = header(configKeys) + header([...configKeys, 'auth']);
-  const fields: Array<[string, string | undefined]> = [
-    ['username', auth.username],
-    ['password', auth.password],
-    ['auth', auth.auth],
-    ['identitytoken', auth.identityToken],
-  ];
-  for (const [key, value] of fields) if (value) s += `${key} = ${tomlString(value)}\n`;
-  return s;
+const authConfig = (auth: RegistryAuth) =>
+  struct(
+    'AuthConfig',
+    { Username: auth.username ?? '', Password: auth.password ?? '', Auth: auth.auth ?? '', IdentityToken: auth.identityToken ?? '' },
+    { Username: 'toml:"username,omitempty"', Password: 'toml:"password,omitempty"', Auth: 'toml:"auth,omitempty"', IdentityToken: 'toml:"identitytoken,omitempty"' },
+  );
+
+/** criRegistry.Configs: nil without credentials, else host -> {Auth: &auth}. */
+function registryConfigs(credentials: Record<string, RegistryAuth>): Record<string, unknown> {
+  const registries = Object.keys(credentials);
+  if (registries.length === 0) return goNilMap('containerruntime.containerdRegistryConfig');
+  // Two keys reducing to the same host collide; OSM's map iteration makes that random, we let the
+  // later key in byte order win so the output is stable.
+  const byHost = new Map<string, GoStruct>();
+  for (const registry of registries.sort(compareGoStrings)) {
+    byHost.set(credentialHost(registry), struct('containerdRegistryConfig', { Auth: pointer(authConfig(credentials[registry]!)) }, { Auth: 'toml:"auth,omitempty"' }));
+  }
+  // fromEntries defines own keys: a host may be named anything, "__proto__" included.
+  return goMap('containerruntime.containerdRegistryConfig', Object.fromEntries(byHost));
 }
 
 export function emitContainerdConfigToml(opts: ContainerRuntimeOptions): string {
-  // Two keys reducing to the same host collide; OSM's map iteration makes that random, we let the
-  // later key in byte order win so the output is stable.
-  const creds = new Map<string, RegistryAuth>();
-  for (const registry of Object.keys(opts.registryCredentials).sort(compareGoStrings)) {
-    creds.set(credentialHost(registry), opts.registryCredentials[registry]!);
-  }
-
-  let s = 'version = 3\n\n' + header(['metrics']) + 'address = "127.0.0.1:1338"\n\n' + header(['plugins']);
-  s += header(IMAGES) + 'discard_unpacked_layers = false\n';
-  if (opts.sandboxImage !== '') s += header([...IMAGES, 'pinned_images']) + `sandbox = ${tomlString(opts.sandboxImage)}\n`;
-  s += header([...IMAGES, 'registry']) + 'config_path = "/etc/containerd/certs.d"\n';
-  if (creds.size > 0) {
-    s += header([...IMAGES, 'registry', 'configs']);
-    for (const host of [...creds.keys()].sort(compareGoStrings)) s += authTable(host, creds.get(host)!);
-  }
-  s += header(RUNTIME) + `device_ownership_from_security_context = ${opts.deviceOwnershipFromSecurityContext}\n`;
-  s += header([...RUNTIME, 'containerd']) + header([...RUNTIME, 'containerd', 'runtimes']);
-  s += header([...RUNTIME, 'containerd', 'runtimes', 'runc']) + 'runtime_type = "io.containerd.runc.v2"\n';
-  s += header([...RUNTIME, 'containerd', 'runtimes', 'runc', 'options']) + 'SystemdCgroup = true\n';
-  s += header([...RUNTIME, 'cni']) + `bin_dirs = ${tomlStringArray(['/opt/cni/bin'])}\nconf_dir = "/etc/cni/net.d"\n`;
-  return s;
+  const criRegistry = struct(
+    'containerdCRIRegistry',
+    { ConfigPath: '/etc/containerd/certs.d', Configs: registryConfigs(opts.registryCredentials) },
+    { ConfigPath: 'toml:"config_path"', Configs: 'toml:"configs,omitempty"' },
+  );
+  const pinnedImages = opts.sandboxImage === '' ? new GoPointer('*containerruntime.containerdPinnedImages', null)
+    : pointer(struct('containerdPinnedImages', { Sandbox: opts.sandboxImage }, { Sandbox: 'toml:"sandbox,omitempty"' }));
+  const criImagesPlugin = struct(
+    'containerdCRIImagesPlugin',
+    { DiscardUnpackedLayers: false, PinnedImages: pinnedImages, Registry: pointer(criRegistry) },
+    { DiscardUnpackedLayers: 'toml:"discard_unpacked_layers"', PinnedImages: 'toml:"pinned_images,omitempty"', Registry: 'toml:"registry"' },
+  );
+  const runc = struct(
+    'containerdCRIRuntime',
+    { RuntimeType: 'io.containerd.runc.v2', Options: struct('containerdCRIRuncOptions', { SystemdCgroup: true }, { SystemdCgroup: 'toml:"SystemdCgroup"' }) },
+    { RuntimeType: 'toml:"runtime_type"', Options: 'toml:"options"' },
+  );
+  const criRuntimePlugin = struct(
+    'containerdCRIRuntimePlugin',
+    {
+      Containerd: pointer(struct('containerdCRISettings', { Runtimes: goMap('containerruntime.containerdCRIRuntime', { runc }) }, { Runtimes: 'toml:"runtimes"' })),
+      DeviceOwnershipFromSecurityContext: opts.deviceOwnershipFromSecurityContext,
+      CNI: pointer(struct('containerdCRICNIConfig', { BinDirs: goSlice('string', ['/opt/cni/bin']), ConfDir: '/etc/cni/net.d' }, { BinDirs: 'toml:"bin_dirs"', ConfDir: 'toml:"conf_dir"' })),
+    },
+    { Containerd: 'toml:"containerd"', DeviceOwnershipFromSecurityContext: 'toml:"device_ownership_from_security_context"', CNI: 'toml:"cni"' },
+  );
+  const cfg = struct(
+    'containerdConfigManifest',
+    {
+      Version: 3n,
+      Metrics: pointer(struct('containerdMetrics', { Address: '127.0.0.1:1338' }, { Address: 'toml:"address"' })),
+      Plugins: { 'io.containerd.cri.v1.images': criImagesPlugin, 'io.containerd.cri.v1.runtime': criRuntimePlugin },
+    },
+    { Version: 'toml:"version"', Metrics: 'toml:"metrics"', Plugins: 'toml:"plugins"' },
+  );
+  return encodeToml(cfg, '');
 }

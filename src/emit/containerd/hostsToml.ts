@@ -1,6 +1,9 @@
 // /etc/containerd/certs.d/<dir>/hosts.toml files, as OSM's Containerd.RegistryHostConfigs() builds them from
-// registry mirrors and insecure registries and encodes them with BurntSushi/toml (Indent "").
-import { tomlKeyPath, tomlString, tomlStringArray } from '../../go/toml/encodeString.ts';
+// registry mirrors and insecure registries: a hostsTomlConfig struct per file, encoded by BurntSushi/toml
+// v1.6.0's Encoder with Indent "".
+import { encodeToml } from '../../go/toml/encode.ts';
+import { goMap, goSlice } from '../../go/reflect/value.ts';
+import { containerruntimeStruct } from './goStruct.ts';
 import { compareGoStrings } from '../../go/strings/strings.ts';
 import { parseMirrorEndpoint, type MirrorEndpoint } from './mirrorEndpoint.ts';
 import type { ContainerRuntimeOptions } from './registryOptions.ts';
@@ -36,17 +39,28 @@ function placement(registry: string): { dir: string; server: string } {
   return { dir, server: registry };
 }
 
-function hostsToml(server: string, hosts: Map<string, { skipVerify: boolean; overridePath: boolean }>): string {
-  // The encoder writes `server` (omitempty), a blank line and an empty `[host]` parent table, which OSM
-  // strips; what remains is one table per host URL in byte order.
-  let s = server !== '' ? `server = ${tomlString(server)}\n\n` : '';
-  for (const url of [...hosts.keys()].sort(compareGoStrings)) {
-    const h = hosts.get(url)!;
-    s += `[${tomlKeyPath(['host', url])}]\ncapabilities = ${tomlStringArray(['pull', 'resolve'])}\n`;
-    if (h.skipVerify) s += 'skip_verify = true\n';
-    if (h.overridePath) s += 'override_path = true\n';
-  }
-  return s;
+interface HostEntry {
+  skipVerify: boolean;
+  overridePath: boolean;
+}
+
+const hostEntryConfig = (h: HostEntry) =>
+  containerruntimeStruct(
+    'hostEntryConfig',
+    { Capabilities: goSlice('string', ['pull', 'resolve']), SkipVerify: h.skipVerify, OverridePath: h.overridePath },
+    { Capabilities: 'toml:"capabilities"', SkipVerify: 'toml:"skip_verify,omitempty"', OverridePath: 'toml:"override_path,omitempty"' },
+  );
+
+function hostsToml(server: string, hosts: Map<string, HostEntry>): string {
+  // fromEntries defines own keys: a mirror URL may be anything, "__proto__" included.
+  const host = Object.fromEntries([...hosts].map(([url, h]) => [url, hostEntryConfig(h)]));
+  const cfg = containerruntimeStruct(
+    'hostsTomlConfig',
+    { Server: server, Host: goMap('containerruntime.hostEntryConfig', host) },
+    { Server: 'toml:"server,omitempty"', Host: 'toml:"host,omitempty"' },
+  );
+  // As OSM does: drop the empty parent table the encoder writes for the map.
+  return encodeToml(cfg, '').replaceAll('[host]\n', '');
 }
 
 export function emitRegistryHostFiles(opts: ContainerRuntimeOptions): Array<{ path: string; content: string }> {
@@ -58,7 +72,7 @@ export function emitRegistryHostFiles(opts: ContainerRuntimeOptions): Array<{ pa
     const c = configs.get(registry)!;
     if (c.endpoints.length === 0 && !c.insecure) continue; // nothing containerd's defaults lack
     const { dir, server } = placement(registry);
-    const hosts = new Map<string, { skipVerify: boolean; overridePath: boolean }>();
+    const hosts = new Map<string, HostEntry>();
     // Two mirrors with the same URL after stripping the sideband: the later one's options win.
     for (const e of c.endpoints) hosts.set(e.url, { skipVerify: c.insecure, overridePath: e.overridePath });
     // An insecure registry without mirrors points at itself.

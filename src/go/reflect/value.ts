@@ -174,6 +174,8 @@ export class GoStruct {
     readonly stringerText?: string,
     /** Methods callable from templates (`.Compare $other`); a method wins over a field of the same name. */
     readonly methods?: Readonly<Record<string, import('./func.ts').GoFunction>>,
+    /** The type's struct tags by field name (`toml:"name,omitempty"`), read with structTagGet. */
+    readonly tags?: Readonly<Record<string, string>>,
   ) {}
 }
 

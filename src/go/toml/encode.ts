@@ -1,13 +1,15 @@
-// OSM's toToml: github.com/BurntSushi/toml v1.6.0's Encoder over our values. Plain values of a table come
-// before its sub-tables (each group sorted by key for maps, in field order for structs), tables and arrays
-// of tables get [headers] indented two spaces per level, a blank line goes before each top-level table,
-// nil values are left out, and the Encoder's errors are returned as the text.
+// github.com/BurntSushi/toml v1.6.0's Encoder over our values (OSM's go.mod pins v1.6.0), for sprig's toToml
+// and the containerd files alike. Plain values of a table come before its sub-tables (each group sorted by
+// key for maps, in declaration order for structs, a field named by its `toml` tag and left out by
+// omitempty/omitzero or "-"), tables and arrays of tables get [headers] indented by Indent per level, a
+// blank line goes before each top-level table, nil values are left out. Embedded structs are not modelled.
 import { GoCallError } from '../reflect/func.ts';
 import { GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isExported, isGoMap, isNilContainer } from '../reflect/value.ts';
+import { structTagGet } from '../reflect/structTag.ts';
 import { compareBytes, formatFloat, goTypeName } from '../fmt/format.ts';
 import { formatGoTime, RFC3339_NANO } from '../time/time.ts';
 import { goTimeOf } from '../time/value.ts';
-import { tomlKey, tomlString } from './encodeString.ts';
+import { tomlKey, tomlKeyPath, tomlString } from './encodeString.ts';
 import { GoComplex } from '../reflect/complex.ts';
 import { goString } from '../reflect/byteString.ts';
 import { chargeBuilt, chargeNode } from '../internal/cost.ts';
@@ -17,8 +19,6 @@ export class TomlEncodeError extends Error {}
 
 type Key = readonly string[];
 type TomlType = 'Bool' | 'Integer' | 'Float' | 'String' | 'Datetime' | 'Array' | 'ArrayHash' | 'Hash';
-
-const keyText = (k: Key) => k.map(tomlKey).join('.');
 
 /** eindirect: through pointers (and interfaces) to the value. */
 function deref(v: unknown): unknown {
@@ -81,8 +81,63 @@ function tomlFloat(f: number): string {
   return /[.e]/.test(s) ? s : s + '.0';
 }
 
+interface FieldOptions {
+  skip: boolean;
+  name: string;
+  omitempty: boolean;
+  omitzero: boolean;
+}
+
+const UNTAGGED: FieldOptions = { skip: false, name: '', omitempty: false, omitzero: false };
+
+const optionsByTag = new Map<string, FieldOptions>();
+
+/** getOptions: the field's `toml:"name,omitempty,omitzero"` tag, or `toml:"-"`. */
+function fieldOptions(tag: string | undefined): FieldOptions {
+  if (tag === undefined) return UNTAGGED;
+  let o = optionsByTag.get(tag);
+  if (o === undefined) {
+    const t = structTagGet(tag, 'toml');
+    const [name, ...opts] = t.split(',');
+    o = t === '-' ? { ...UNTAGGED, skip: true } : { skip: false, name: name!, omitempty: opts.includes('omitempty'), omitzero: opts.includes('omitzero') };
+    optionsByTag.set(tag, o);
+  }
+  return o;
+}
+
+/** omitempty: empty string, slice or map, false, a nil pointer, a struct whose fields are all so (ints never are). */
+function isEmpty(v: unknown): boolean {
+  if (typeof v === 'string') return v === '';
+  if (typeof v === 'boolean') return !v;
+  if (v instanceof GoPointer) return v.elem === null;
+  if (Array.isArray(v) || v instanceof Uint8Array) return v.length === 0;
+  if (v instanceof GoKeyedMap) return v.size === 0;
+  if (v instanceof GoStruct) return isComparable(v) ? isZeroValue(v) : Object.values(v.fields).every(isEmpty);
+  if (v instanceof GoStringer) return isEmpty(v.value);
+  if (isGoMap(v)) return Object.keys(v).length === 0;
+  return false;
+}
+
+/** A struct without slice, map or func fields: Go compares it with its zero value. */
+const isComparable = (s: GoStruct): boolean =>
+  Object.values(s.fields).every((f) => !(Array.isArray(f) || f instanceof Uint8Array || f instanceof GoKeyedMap || isGoMap(f)) && (!(f instanceof GoStruct) || isComparable(f)));
+
+function isZeroValue(v: unknown): boolean {
+  if (v === null || v === undefined || v === '' || v === false || v === 0n || v === 0) return true;
+  if (v instanceof GoInt) return v.value === 0n;
+  if (v instanceof GoPointer) return v.elem === null;
+  if (v instanceof GoStringer) return isZeroValue(v.value);
+  if (v instanceof GoStruct) return Object.values(v.fields).every(isZeroValue);
+  return false;
+}
+
+/** omitzero: an integer or float that is 0. */
+const isZeroNumber = (v: unknown) => v === 0 || v === 0n || (v instanceof GoInt && v.value === 0n);
+
 class Encoder {
   out = '';
+
+  constructor(private readonly indentUnit: string) {}
 
   private write(s: string): void {
     chargeBuilt(s.length);
@@ -94,7 +149,7 @@ class Encoder {
   }
 
   private indent(key: Key): string {
-    return '  '.repeat(Math.max(0, key.length - 1));
+    return this.indentUnit.repeat(Math.max(0, key.length - 1));
   }
 
   encode(key: Key, v: unknown): void {
@@ -114,7 +169,7 @@ class Encoder {
       return this.table(key, v);
     }
     if (v instanceof GoStruct || v instanceof GoKeyedMap) return this.table(key, v);
-    throw new TomlEncodeError(`unsupported type for key '${keyText(key)}': ${v instanceof GoComplex ? 'complex128' : goTypeName(v)}`);
+    throw new TomlEncodeError(`unsupported type for key '${tomlKeyPath(key)}': ${v instanceof GoComplex ? 'complex128' : goTypeName(v)}`);
   }
 
   private element(v: unknown): void {
@@ -161,7 +216,7 @@ class Encoder {
       const tv = deref(t);
       if (isNil(tv)) continue;
       this.newline();
-      this.write(`${this.indent(key)}[[${keyText(key)}]]`);
+      this.write(`${this.indent(key)}[[${tomlKeyPath(key)}]]`);
       this.newline();
       this.mapOrStruct(key, tv, false);
     }
@@ -170,7 +225,7 @@ class Encoder {
   private table(key: Key, v: unknown): void {
     if (key.length === 1) this.newline();
     if (key.length > 0) {
-      this.write(`${this.indent(key)}[${keyText(key)}]`);
+      this.write(`${this.indent(key)}[${tomlKeyPath(key)}]`);
       this.newline();
     }
     this.mapOrStruct(key, v, false);
@@ -204,19 +259,29 @@ class Encoder {
   }
 
   private struct(key: Key, s: GoStruct, inline: boolean): void {
-    const names = Object.keys(s.fields).filter(isExported);
+    // Fields are numbered among all fields, exported or not; Go's inline comma compares that number with
+    // the count of encoded fields, as below.
+    const names = Object.keys(s.fields);
+    const options = names.map((n) => (isExported(n) ? fieldOptions(s.tags?.[n]) : undefined));
     const direct: number[] = [];
     const sub: number[] = [];
-    names.forEach((n, i) => (isTable(s.fields[n]) ? sub : direct).push(i));
+    names.forEach((n, i) => {
+      if (options[i] !== undefined && !options[i].skip) (isTable(s.fields[n]) ? sub : direct).push(i);
+    });
+    const total = direct.length + sub.length;
     const writeFields = (fields: number[]) => {
       for (const i of fields) {
-        const val = deref(s.fields[names[i]!]);
+        const opts = options[i]!;
+        const raw = s.fields[names[i]!];
+        if (opts.omitempty && isEmpty(raw)) continue;
+        const val = deref(raw);
         if (isNil(val)) continue;
+        if (opts.omitzero && isZeroNumber(val)) continue;
+        const name = opts.name === '' ? names[i]! : opts.name;
         if (inline) {
-          this.keyValue([names[i]!], val, true);
-          // As in Go, the comma depends on the field's position among all fields.
-          if (i !== names.length - 1) this.write(', ');
-        } else this.encode([...key, names[i]!], val);
+          this.keyValue([name], val, true);
+          if (i !== total - 1) this.write(', ');
+        } else this.encode([...key, name], val);
       }
     };
     if (inline) this.write('{');
@@ -226,11 +291,17 @@ class Encoder {
   }
 }
 
-/** toml.NewEncoder(&buf).Encode(v): the document; throws TomlEncodeError for the Encoder's errors. */
-export function marshalToml(v: unknown): string {
+/**
+ * enc := toml.NewEncoder(&buf); enc.Indent = indent; enc.Encode(v): the document; throws TomlEncodeError for
+ * the Encoder's errors.
+ */
+export function encodeToml(v: unknown, indent = '  '): string {
   // reflect on an untyped nil panics inside the Encoder.
   if (v === null || v === undefined) throw new GoCallError('reflect: call of reflect.Value.Type on zero Value');
-  const enc = new Encoder();
+  const enc = new Encoder(indent);
   enc.encode([], v);
   return enc.out;
 }
+
+/** toml.Marshal(v): the Encoder with its default Indent of two spaces. */
+export const marshalToml = (v: unknown): string => encodeToml(v);

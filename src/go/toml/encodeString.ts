@@ -1,6 +1,6 @@
-// The TOML pieces BurntSushi/toml's encoder writes for OSM's containerd files: keys bare when they only hold
-// [A-Za-z0-9_-] (else quoted), basic strings escaped with the encoder's replacer, inline string arrays.
-// Follows github.com/BurntSushi/toml v1.6.0 (OSM's go.mod).
+// Keys and strings as BurntSushi/toml's Encoder writes them: keys bare when they only hold [A-Za-z0-9_-]
+// (else quoted), basic strings escaped with the encoder's replacer. Follows github.com/BurntSushi/toml v1.6.0
+// (OSM's go.mod).
 
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
 
@@ -14,7 +14,10 @@ export function tomlKeyPath(keys: readonly string[]): string {
 }
 
 /** Only `"`, `\` and control characters are escaped; \b \t \n \f \r by name, the rest (and DEL) as \u00xx. */
+const NEEDS_ESCAPE = /["\\\x00-\x1f\x7f]/;
+
 export function tomlString(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
   let out = '"';
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
@@ -46,5 +49,3 @@ export function tomlString(s: string): string {
   }
   return out + '"';
 }
-
-export const tomlStringArray = (xs: readonly string[]): string => '[' + xs.map(tomlString).join(', ') + ']';
