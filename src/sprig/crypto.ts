@@ -1,22 +1,13 @@
-// sprig's hermetic crypto helpers: digests of a string's bytes, and decryptAES (AES-256-CBC with
+// sprig's crypto.go, its hermetic part: digests of a string's bytes, and decryptAES (AES-256-CBC with
 // the IV in front, as encryptAES writes it; encryptAES itself draws a random IV and is left out).
 // node:crypto is loaded on a template's first call of one of these, not at every start.
 const crypto = () => process.getBuiltinModule('node:crypto') as typeof import('node:crypto');
 import { goFunc, GoCallError, type FuncMap } from '../go/reflect/func.ts';
 import { base64Decode, CorruptInputError } from '../go/encoding/base64.ts';
 import { goBytes, goString } from '../go/reflect/byteString.ts';
+import { adler32Checksum } from '../go/hash/adler32.ts';
 
 const digest = (algorithm: string) => goFunc(['string'], (s: string) => crypto().createHash(algorithm).update(goBytes(s)).digest('hex'));
-
-function adler32(s: string): string {
-  let a = 1;
-  let b = 0;
-  for (const byte of goBytes(s)) {
-    a = (a + byte) % 65521;
-    b = (b + a) % 65521;
-  }
-  return String(((b << 16) | a) >>> 0);
-}
 
 /** sprig's decryptAES, with the runtime panics Go reports for malformed input. */
 function decryptAES(password: string, crypt64: string): string {
@@ -45,6 +36,6 @@ export const cryptoFuncs: FuncMap = {
   sha1sum: digest('sha1'),
   sha256sum: digest('sha256'),
   sha512sum: digest('sha512'),
-  adler32sum: goFunc(['string'], adler32),
+  adler32sum: goFunc(['string'], (s: string) => String(adler32Checksum(goBytes(s)))),
   decryptAES: goFunc(['string', 'string'], decryptAES),
 };

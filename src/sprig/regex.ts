@@ -1,5 +1,5 @@
-// sprig's regular-expression functions on Go's regexp semantics (src/go/regexp/regexp.ts). The plain forms compile
-// with regexp.MustCompile, so a bad pattern is a panic that text/template reports as
+// sprig's regex.go: the regular-expression functions on Go's regexp semantics (src/go/regexp/regexp.ts). The
+// plain forms compile with regexp.MustCompile, so a bad pattern is a panic that text/template reports as
 // "regexp: Compile(`re`): error parsing regexp: ..."; regexMatch swallows the error and is false; the
 // must* forms return Go's error.
 import { goFunc, GoCallError, type FuncMap } from '../go/reflect/func.ts';
@@ -38,7 +38,7 @@ const strings = (a: string[], nilWhenEmpty: boolean) => (nilWhenEmpty && a.lengt
 
 const toInt = (n: bigint) => (n > 0x7fffffffn ? 0x7fffffff : n < -1n ? -1 : Number(n));
 
-function regexFuncs(must: boolean): FuncMap {
+function findAndReplaceFuncs(must: boolean): FuncMap {
   const m = (name: string) => (must ? 'must' + name[0]!.toUpperCase() + name.slice(1) : name);
   return {
     [m('regexFind')]: goFunc(['string', 'string'], (re: string, s: string) => run(() => compile(re, !must).findString(s))),
@@ -54,7 +54,7 @@ function regexFuncs(must: boolean): FuncMap {
   };
 }
 
-export const regexFuncsTable: FuncMap = {
+export const regexFuncs: FuncMap = {
   regexMatch: goFunc(['string', 'string'], (re: string, s: string) => {
     let r: GoRegexp;
     try {
@@ -66,7 +66,7 @@ export const regexFuncsTable: FuncMap = {
     return run(() => r.matchString(s));
   }),
   mustRegexMatch: goFunc(['string', 'string'], (re: string, s: string) => run(() => compile(re, false).matchString(s))),
-  ...regexFuncs(false),
-  ...regexFuncs(true),
+  ...findAndReplaceFuncs(false),
+  ...findAndReplaceFuncs(true),
   regexQuoteMeta: goFunc(['string'], quoteMeta),
 };

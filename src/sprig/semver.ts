@@ -1,4 +1,4 @@
-// sprig's semver and semverCompare (sprig 3.3.0 over Masterminds/semver v3.4.0, src/go/semver/semver.ts), and
+// sprig's semver.go: semver and semverCompare (sprig 3.3.0 over Masterminds/semver v3.4.0, src/go/semver/semver.ts), and
 // *semver.Version as a template value with its methods.
 import { goFunc, GoCallError, type FuncMap } from '../go/reflect/func.ts';
 import { GoInt, GoPointer, GoStruct } from '../go/reflect/value.ts';

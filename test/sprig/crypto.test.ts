@@ -1,4 +1,4 @@
-// sprig digests and decryptAES, checked against Go.
+// sprig's crypto.go (src/sprig/crypto.ts): digests and decryptAES, checked against Go.
 import { test } from 'node:test';
 import { checkCases, type SprigCase } from './sprigCases.ts';
 
@@ -19,6 +19,12 @@ const CASES: SprigCase[] = [
   ["decryptAES", ["secret", "YNsg3riEmZLvWE+I6mOMJD/c"], { err: "crypto/cipher: input not full blocks" }],
   ["decryptAES", ["secret", "AAAAAAAAAAAAAAAAAAAAAA=="], { err: "runtime error: index out of range [-1]" }],
   ["decryptAES", ["a-password-longer-than-thirty-two-bytes", "YNsg3riEmZLvWE+I6mOMJD/cuwI8te/uhdBf8SCDazw="], { err: "runtime error: slice bounds out of range [:-230]" }],
+  ["sha1sum", ["abc"], { out: "a9993e364706816aba3e25717850c26c9cd0d89d" }],
+  ["sha256sum", ["é"], { out: "4a99557e4033c3539de2eb65472017cad5f9557f7a0625a09f1c3f6e2ba69c4c" }],
+  ["sha512sum", ["x"], { out: "a4abd4448c49562d828115d13a1fccea927f52b4d5459297f8b43e42da89238bc13626e43dcb38ddb082488927ec904fb42057443983e88585179d50551afe62" }],
+  ["adler32sum", ["abc"], { out: "38600999" }],
+  ["adler32sum", [""], { out: "1" }],
+  ["adler32sum", ["é"], { out: "36766061" }],
 ];
 
-test('crypto functions return what sprig returns', () => checkCases(CASES));
+test("crypto.go's functions return what sprig returns", () => checkCases(CASES));

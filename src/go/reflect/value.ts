@@ -222,6 +222,11 @@ export function isGoMap(v: unknown): v is GoMap {
   return proto === Object.prototype || proto === null;
 }
 
+/** m[key] = value as an own property (a key like `__proto__` is an ordinary key, as in Go). */
+export function mapSet(m: GoMap, key: string, value: unknown): void {
+  Object.defineProperty(m, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** Own-property lookup only: `__proto__`, `constructor` and friends are never reachable from a template. */
 export function mapGet(m: GoMap, key: string): { found: boolean; value: unknown } {
   if (Object.prototype.hasOwnProperty.call(m, key)) return { found: true, value: m[key] };

@@ -351,3 +351,23 @@ export function formatGoUrl(u: GoUrl): string {
   if (u.fragment !== '') buf += '#' + (escapedHint(u.rawFragment, u.fragment, 'fragment') ?? escape(u.fragment, 'fragment'));
   return buf;
 }
+
+/** URL.Hostname: the host without its port and brackets. */
+export function goUrlHostname(u: GoUrl): string {
+  let hostname = u.host;
+  const colon = hostname.lastIndexOf(':');
+  if (colon >= 0 && /^:[0-9]*$/.test(hostname.slice(colon))) hostname = hostname.slice(0, colon);
+  if (hostname.startsWith('[') && hostname.endsWith(']')) hostname = hostname.slice(1, -1);
+  return hostname;
+}
+
+/** Userinfo.String; "" for a URL without userinfo. */
+export function goUserinfoString(user: GoUserinfo | undefined): string {
+  if (user === undefined) return '';
+  let s = escape(user.username, 'userPassword');
+  if (user.password !== undefined) s += ':' + escape(user.password, 'userPassword');
+  return s;
+}
+
+/** A URL with every field empty, to build one from parts. */
+export const EMPTY_GO_URL: Readonly<GoUrl> = { scheme: '', opaque: '', user: undefined, host: '', path: '', rawPath: '', omitHost: false, forceQuery: false, rawQuery: '', fragment: '', rawFragment: '' };

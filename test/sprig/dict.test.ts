@@ -1,4 +1,4 @@
-// sprig dict functions (merge as mergo 1.0.1 does it), checked against Go.
+// sprig's dict.go (src/sprig/dict.ts): dict functions (merge as mergo 1.0.1 does it), checked against Go.
 import { test } from 'node:test';
 import { checkCases, type SprigCase } from './sprigCases.ts';
 
@@ -66,4 +66,4 @@ const CASES: SprigCase[] = [
   ["dig", ["a", "b"], { err: "dig needs at least three arguments" }],
 ];
 
-test('dicts functions return what sprig returns', () => checkCases(CASES));
+test("dict.go's functions return what sprig returns", () => checkCases(CASES));

@@ -1,0 +1,77 @@
+// encoding/json's Marshal and MarshalIndent of the Go values of src/go/reflect/value.ts: map keys sorted,
+// HTML-safe strings, Go's float format, json.Marshaler and encoding.TextMarshaler values writing themselves,
+// and Go's error texts for what cannot be encoded. Follows Go 1.26 (OSM's go.mod).
+import { GoCallError } from '../../reflect/func.ts';
+import { exportedFields, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../../reflect/value.ts';
+import { compareBytes, formatFloat } from '../../fmt/format.ts';
+import { goJsonString } from './encodeString.ts';
+import { canonicalGoString, goString, hasRawBytes } from '../../reflect/byteString.ts';
+import { chargeBuilt, chargeNode } from '../../internal/cost.ts';
+
+/** encoding/json's string: as goJsonString, and each byte that is not UTF-8 written as \ufffd, as Go does. */
+function jsonString(s: string): string {
+  if (!hasRawBytes(s)) return goJsonString(s);
+  const parts = canonicalGoString(s).split(/[\uDC80-\uDCFF]/u);
+  return '"' + parts.map((p) => goJsonString(p).slice(1, -1)).join('\\ufffd') + '"';
+}
+
+/** A composite's text, built anew at each level of nesting: charged as such. */
+function built(s: string): string {
+  chargeBuilt(s.length);
+  return s;
+}
+
+/** json.Marshal (indent '') or json.MarshalIndent(v, prefix, indent); Go's errors are thrown as GoCallError. */
+export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
+  const nl = indent === '' ? '' : '\n';
+  const enc = (x: unknown, depth: number): string => {
+    chargeNode();
+    const pad = indent.repeat(depth + 1);
+    const close = indent.repeat(depth);
+    if (x === null || x === undefined || isNilContainer(x)) return 'null';
+    if (x instanceof GoKeyedMap) throw new GoCallError(`json: unsupported type: ${x.typeName}`);
+    if (x instanceof GoInt) return x.value.toString();
+    // A Stringer that is not a TextMarshaler (time.Month, time.Duration) is written as its value.
+    if (x instanceof GoStringer) return x.marshalsText ? jsonString(x.text) : enc(x.value, depth);
+    if (x instanceof GoPointer) return x.elem === null ? 'null' : enc(x.elem, depth);
+    // A json.Marshaler (semver.Version, time.Time) writes itself.
+    const marshal = x instanceof GoStruct ? x.methods?.MarshalJSON : undefined;
+    if (marshal !== undefined) {
+      try {
+        return goString(marshal.call() as Uint8Array);
+      } catch (e) {
+        if (!(e instanceof GoCallError)) throw e;
+        throw new GoCallError(`json: error calling MarshalJSON for type ${(x as GoStruct).typeName}: ${e.message}`);
+      }
+    }
+    switch (typeof x) {
+      case 'string':
+        chargeBuilt(x.length);
+        return jsonString(x);
+      case 'boolean': return String(x);
+      case 'bigint': return x.toString();
+      case 'number': {
+        if (!Number.isFinite(x)) throw new GoCallError(`json: unsupported value: ${formatFloat(x, 'g', -1)}`);
+        const abs = Math.abs(x);
+        let s = abs !== 0 && (abs < 1e-6 || abs >= 1e21) ? formatFloat(x, 'e', -1) : formatFloat(x, 'f', -1);
+        s = s.replace(/e([+-])0(\d)$/, 'e$1$2');
+        return s;
+      }
+    }
+    if (x instanceof Uint8Array) return goJsonString(Buffer.from(x).toString('base64'));
+    if (Array.isArray(x)) {
+      if (x.length === 0) return '[]';
+      return built('[' + nl + x.map((e) => prefix + pad + enc(e, depth + 1)).join(',' + nl) + nl + (nl ? prefix + close : '') + ']');
+    }
+    const entries: Array<[string, unknown]> = x instanceof GoStruct ? exportedFields(x) : isGoMap(x) ? Object.keys(x).sort(compareBytes).map((k) => [k, x[k]]) : [];
+    if (entries.length === 0) return '{}';
+    const sep = indent === '' ? ':' : ': ';
+    return built('{' + nl + entries.map(([k, e]) => prefix + pad + jsonString(k) + sep + enc(e, depth + 1)).join(',' + nl) + nl + (nl ? prefix + close : '') + '}');
+  };
+  return enc(v, 0);
+}
+
+/** What an Encoder with SetEscapeHTML(false) writes instead: <, > and & as themselves (escapes are read pairwise, so "\\u003c" stays). */
+export function withoutHtmlEscapes(json: string): string {
+  return json.replace(/\\(u003c|u003e|u0026|[\s\S])/g, (all, e: string) => (e === 'u003c' ? '<' : e === 'u003e' ? '>' : e === 'u0026' ? '&' : all));
+}

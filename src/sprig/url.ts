@@ -1,0 +1,58 @@
+// sprig's url.go: urlParse and urlJoin over Go's net/url (src/go/net/url/, as ported for the containerd
+// emitter), which works on "byte strings" (one char per byte).
+import { goFunc, GoCallError, type FuncMap } from '../go/reflect/func.ts';
+import { EMPTY_GO_URL, formatGoUrl, goUrlHostname, goUserinfoString, GoUrlError, parseGoUrl, type GoUrl } from '../go/net/url/url.ts';
+import { goUrlErrorText } from '../go/net/url/urlError.ts';
+import { goBytes, goString } from '../go/reflect/byteString.ts';
+import { goKind } from '../go/reflect/kind.ts';
+
+const toByteString = (s: string) => goBytes(s).toString('latin1');
+const fromByteString = (b: string) => goString(Buffer.from(b, 'latin1'));
+
+function urlParse(s: string): Record<string, unknown> {
+  let u: GoUrl;
+  try {
+    u = parseGoUrl(toByteString(s));
+  } catch (e) {
+    if (e instanceof GoUrlError) throw new GoCallError(`unable to parse url: ${goUrlErrorText(s, e.reason)}`);
+    throw e;
+  }
+  const text = (b: string) => fromByteString(b);
+  return {
+    fragment: text(u.fragment),
+    host: text(u.host),
+    hostname: text(goUrlHostname(u)),
+    opaque: text(u.opaque),
+    path: text(u.path),
+    query: text(u.rawQuery),
+    scheme: text(u.scheme),
+    userinfo: text(goUserinfoString(u.user)),
+  };
+}
+
+function urlJoin(m: Record<string, unknown> | null): string {
+  const get = (key: string): string => {
+    if (m === null || !Object.prototype.hasOwnProperty.call(m, key)) return '';
+    const v = m[key];
+    if (v === null || v === undefined) throw new GoCallError('runtime error: invalid memory address or nil pointer dereference');
+    if (typeof v !== 'string') throw new GoCallError(`unable to parse ${key} key, must be of type string, but ${goKind(v)} found`);
+    return toByteString(v);
+  };
+  const u: GoUrl = { ...EMPTY_GO_URL, scheme: get('scheme'), host: get('host'), path: get('path'), rawQuery: get('query'), opaque: get('opaque'), fragment: get('fragment') };
+  const userinfo = get('userinfo');
+  if (userinfo !== '') {
+    const raw = `proto://${userinfo}@host`;
+    try {
+      u.user = parseGoUrl(raw).user;
+    } catch (e) {
+      if (e instanceof GoUrlError) throw new GoCallError(`unable to parse userinfo in dict: ${goUrlErrorText(fromByteString(raw), e.reason)}`);
+      throw e;
+    }
+  }
+  return fromByteString(formatGoUrl(u));
+}
+
+export const urlFuncs: FuncMap = {
+  urlParse: goFunc(['string'], urlParse),
+  urlJoin: goFunc(['map[string]any'], urlJoin),
+};
