@@ -7,7 +7,7 @@
 import { CONFIG_API_VERSION, CONFIG_KIND, RHEL_SUBSCRIPTION_SECRET_FIELDS, rhelSubscriptionFlag } from '../config/operatingSystemManagerConfig.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { CommandError } from './commandIO.ts';
-import { JsonDataError, parseGoJson } from '../go/encoding/json/decodeUseNumber.ts';
+import { JsonDataError, parseJsonData } from './jsonData.ts';
 
 export interface PluginSetting {
   /** Normalised name, e.g. `cluster-dns`. */
@@ -47,7 +47,7 @@ export function readPluginSettings(env: Readonly<Record<string, string | undefin
 
 function jsonErrorPlace(json: string): string {
   try {
-    parseGoJson(json);
+    parseJsonData(json);
   } catch (e) {
     if (e instanceof JsonDataError) return e.message.replace(/^invalid JSON data /, '');
   }

@@ -8,7 +8,7 @@
 import type { FuncMap } from '../go/reflect/func.ts';
 import { CommandError, runSubcommand, UsageError } from './commandIO.ts';
 import { newTemplate, TemplateError } from '../template/index.ts';
-import { JsonDataError, parseGoJson } from '../go/encoding/json/decodeUseNumber.ts';
+import { JsonDataError, parseJsonData } from './jsonData.ts';
 import { goBytes } from '../go/reflect/byteString.ts';
 import { osmTemplateFuncs, sprigFuncs } from '../sprig/index.ts';
 
@@ -99,7 +99,7 @@ export function runTemplateCommand(args: string[], io: TemplateCommandIo): numbe
   return runSubcommand('template', TEMPLATE_USAGE, args, io, parseArgs, (opts) => {
     try {
       const source = read(io, opts.file, 'template');
-      const data = opts.data === undefined ? null : parseGoJson(read(io, opts.data, 'data file'));
+      const data = opts.data === undefined ? null : parseJsonData(read(io, opts.data, 'data file'));
       const funcs = FUNC_MAPS[opts.funcs];
       const t = newTemplate(opts.name ?? opts.file, funcs === undefined ? undefined : { funcs });
       t.parse(source);

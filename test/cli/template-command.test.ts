@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runTemplateCommand } from '../../src/cli/templateCommand.ts';
 import { runOracle } from '../template/oracle/oracle.ts';
-import { parseGoJson } from '../../src/go/encoding/json/decodeUseNumber.ts';
+import { parseJsonData } from '../../src/cli/jsonData.ts';
 
 function runBytes(args: string[], files: Record<string, string>): { code: number; stdout: Buffer; stderr: string } {
   const stdout: Buffer[] = [];
@@ -84,13 +84,13 @@ test('an execution error prints Go\'s message on stderr and exits 1, named after
 test('the rendering and the error text are exactly what Go produces', async () => {
   const template = '{{ range $k, $v := .m }}{{ $k }}={{ $v | quote }}\n{{ end }}{{ semverCompare "~1.33.0" .v }} {{ .f }} {{ toJson . }}';
   const dataText = '{"m": {"b": 1, "a": "x<y"}, "v": "v1.33.2", "f": 1.5e300}';
-  const [go] = await runOracle([{ name: 'cmp.tmpl', template, data: parseGoJson(dataText), funcs: 'osm' }]);
+  const [go] = await runOracle([{ name: 'cmp.tmpl', template, data: parseJsonData(dataText), funcs: 'osm' }]);
   const r = run(['cmp.tmpl', '--data', 'd'], { 'cmp.tmpl': template, d: dataText });
   assert.equal(go!.error, null);
   assert.deepEqual(r, { code: 0, stdout: go!.output, stderr: '' });
 
   const bad = '{{ .m.a.b }}';
-  const [goBad] = await runOracle([{ name: 'bad.tmpl', template: bad, data: parseGoJson(dataText), funcs: 'osm' }]);
+  const [goBad] = await runOracle([{ name: 'bad.tmpl', template: bad, data: parseJsonData(dataText), funcs: 'osm' }]);
   assert.equal(run(['bad.tmpl', '--data', 'd'], { 'bad.tmpl': bad, d: dataText }).stderr, `${goBad!.error}\n`);
 });
 

@@ -7,7 +7,7 @@ import { runFunction } from '../../src/cli/runFunction.ts';
 import { parseManifests } from '../../src/cli/manifestDirectory.ts';
 import { readPluginSettings } from '../../src/cli/argocdParameters.ts';
 import { readClusterInfoKubeconfig } from '../../src/cluster/kubeconfig.ts';
-import { parseGoJson } from '../../src/go/encoding/json/decodeUseNumber.ts';
+import { parseJsonData } from '../../src/cli/jsonData.ts';
 import { noEnvironment } from '../support/runInProcess.ts';
 
 const TOKEN = 'Sk3tchT0ken98765';
@@ -49,7 +49,7 @@ test('manifests, the cluster-info kubeconfig, Argo CD parameters and template da
     ['manifest', messageOf(() => parseManifests(`kind: Secret\nstringData:\n  token: ]${TOKEN}\n`, 'a.yaml')), /a\.yaml: document 1 is not valid YAML at line 3, column 10: /],
     ['kubeconfig', messageOf(() => readClusterInfoKubeconfig(`clusters:\n- cluster:\n    server: https://x\nusers:\n- user:\n    token: ]${TOKEN}\n`, 'data.kubeconfig')), /not valid YAML at line 6, column 12: /],
     ['ARGOCD_APP_PARAMETERS', messageOf(() => readPluginSettings({ ARGOCD_APP_PARAMETERS: `[{"name": "token",\n "string": ${TOKEN}}]` })), /not JSON: at line 2, column 12: unexpected character, expected a value/],
-    ['template data', messageOf(() => parseGoJson(`{"token": ${TOKEN}}`)), /line 1, column 11: unexpected character, expected a value/],
+    ['template data', messageOf(() => parseJsonData(`{"token": ${TOKEN}}`)), /line 1, column 11: unexpected character, expected a value/],
   ];
   for (const [what, message, expected] of cases) {
     assert.ok(!leaks(message), `${what}: ${message}`);

@@ -3,7 +3,7 @@
 // and nothing else: the expected result is never stored, it comes from the Go oracle at test time.
 //
 // Data is read with YAML integers as bigint (Go int) and other numbers as number (float64), matching
-// how parseGoJson decodes JSON; an integer outside int64 becomes a float64 as it does in Go.
+// how parseJsonData (src/cli/jsonData.ts) decodes JSON; an integer outside int64 becomes a float64 as it does in Go.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

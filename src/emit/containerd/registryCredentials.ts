@@ -3,7 +3,7 @@
 // of its .dockerconfigjson; any other type has one registry per data key, each value a JSON AuthConfig.
 // Messages name keys and byte offsets only: the values are secrets.
 import { ContainerRuntimeConfigError } from './errors.ts';
-import { goFoldedName, parseGoJson, GoJsonSyntaxError, type GoJsonValue } from '../../go/encoding/json/decodeOrdered.ts';
+import { goFoldedName, JsonMembers, JsonSyntaxError, unmarshal } from '../../go/encoding/json/decode.ts';
 
 export interface RegistryAuth {
   username?: string;
@@ -51,42 +51,54 @@ function secretValues(secret: RegistryCredentialsSecret): Map<string, Uint8Array
   return values;
 }
 
-function parseJson(bytes: Uint8Array, where: string): GoJsonValue {
-  try {
-    return parseGoJson(bytes);
-  } catch (e) {
-    if (e instanceof GoJsonSyntaxError) return fail(`${where} is not valid JSON (${e.message})`);
-    throw e;
-  }
+/**
+ * What was wrong and where, worded from where Go's scanner stopped and never from Go's message, which quotes
+ * the offending character: an error in an escape is placed at its backslash, any other one at the end of
+ * the input is "unexpected end of JSON input".
+ */
+function syntaxReason(e: JsonSyntaxError, bytes: Uint8Array): string {
+  if (e.context === 'in string escape code') return `invalid character in string escape code at byte ${e.at - 1}`;
+  if (e.context === 'in \\u hexadecimal character escape') return `invalid character in \\u hexadecimal character escape at byte ${bytes.lastIndexOf(0x5c, e.at - 1)}`;
+  if (e.at >= bytes.length) return `unexpected end of JSON input at byte ${bytes.length}`;
+  if (e.context === 'exceeded max depth') return `exceeded max depth at byte ${e.at}`;
+  if (e.context.startsWith('in literal ')) return `invalid character in literal at byte ${e.at}`;
+  return `invalid character ${e.context} at byte ${e.at}`;
+}
+
+/** The document as decoding into a struct sees it: objects as their members in order, duplicates included. */
+function parseJson(bytes: Uint8Array, where: string): unknown {
+  const r = unmarshal(bytes, 'any', { members: true, useNumber: true });
+  if (r.error instanceof JsonSyntaxError) return fail(`${where} is not valid JSON (${syntaxReason(r.error, bytes)})`);
+  return r.value;
 }
 
 /** json.Unmarshal into AuthConfig: fields matched case-insensitively, later members win, null changes nothing. */
-function decodeAuth(v: GoJsonValue, where: string): RegistryAuth {
+function decodeAuth(v: unknown, where: string): RegistryAuth {
   const auth: RegistryAuth = {};
-  if (v.kind === 'null') return auth;
-  if (v.kind !== 'object') return fail(`${where} must be a JSON object`);
+  if (v === null) return auth;
+  if (!(v instanceof JsonMembers)) return fail(`${where} must be a JSON object`);
   for (const [name, value] of v.members) {
     const field = AUTH_FIELDS[goFoldedName(name)];
-    if (field === undefined || value.kind === 'null') continue;
-    if (value.kind !== 'string') return fail(`${where}: ${name} must be a string`);
-    if (value.value === '') delete auth[field];
-    else auth[field] = value.value;
+    if (field === undefined || value === null) continue;
+    if (typeof value !== 'string') return fail(`${where}: ${name} must be a string`);
+    if (value === '') delete auth[field];
+    else auth[field] = value;
   }
   return auth;
 }
 
 /** json.Unmarshal into {auths map[string]AuthConfig}: a second `auths` member adds to the first, null clears it. */
-function decodeDockerConfig(doc: GoJsonValue): Record<string, RegistryAuth> {
+function decodeDockerConfig(doc: unknown): Record<string, RegistryAuth> {
   let auths: Record<string, RegistryAuth> = {};
-  if (doc.kind === 'null') return auths;
-  if (doc.kind !== 'object') return fail('.dockerconfigjson must be a JSON object');
+  if (doc === null) return auths;
+  if (!(doc instanceof JsonMembers)) return fail('.dockerconfigjson must be a JSON object');
   for (const [name, value] of doc.members) {
     if (goFoldedName(name) !== 'AUTHS') continue;
-    if (value.kind === 'null') {
+    if (value === null) {
       auths = {};
       continue;
     }
-    if (value.kind !== 'object') return fail('.dockerconfigjson: auths must be a JSON object');
+    if (!(value instanceof JsonMembers)) return fail('.dockerconfigjson: auths must be a JSON object');
     for (const [registry, entry] of value.members) setOwn(auths, registry, decodeAuth(entry, `.dockerconfigjson auths[${JSON.stringify(registry)}]`));
   }
   return auths;

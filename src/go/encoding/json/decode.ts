@@ -1,299 +1,253 @@
-// encoding/json.Unmarshal into interface{}, map[string]interface{} or []interface{}, with Go's results
-// and error texts: the whole input is first checked by a scanner that has Go's states (so a syntax error
-// reads "invalid character 'x' after object key", "unexpected end of JSON input", ...), then decoded:
-// numbers become float64 (one out of float64 range is an error and decodes as nil), duplicate keys keep
-// the last value, a lone surrogate escape becomes U+FFFD, and a top-level value of the wrong kind for a
-// map or slice target is an UnmarshalTypeError that leaves the target empty.
+// encoding/json decoding (decode.go): Unmarshal into interface{}, map[string]interface{} or []interface{},
+// Decoder.UseNumber, and the view decoding into a struct walks. The whole input is first checked by the
+// scanner (scanner.ts), then decoded: numbers become float64 (one out of float64 range is an error and
+// decodes as nil) or, with useNumber, a JsonNumber holding the literal; duplicate keys keep the last value;
+// strings decode as Go's unquote does (invalid UTF-8 and lone surrogate escapes become U+FFFD); a top-level
+// value of the wrong kind for a map or slice target is an UnmarshalTypeError that leaves the target empty.
 // Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
 // test/template/engine/newerGo.test.ts).
+import { isUtf8 } from 'node:buffer';
 import { goNilMap, goNilSlice, type GoMap } from '../../reflect/value.ts';
-import { canonicalGoString, goBytes } from '../../reflect/byteString.ts';
-import { goQuote } from '../../strconv/format.ts';
+import { goBytes } from '../../reflect/byteString.ts';
+import { decodeRune } from '../../unicode/utf8.ts';
+import { checkValid, JsonSyntaxError } from './scanner.ts';
 
+export { JsonSyntaxError } from './scanner.ts';
+
+/** What Unmarshal decodes into: interface{}, map[string]interface{} or []interface{}. */
 export type JsonTarget = 'any' | 'map' | 'slice';
+
+export interface DecodeOptions {
+  /** Decoder.UseNumber: a number decodes as a JsonNumber (its literal), never a float64 or a range error. */
+  useNumber?: boolean;
+  /**
+   * Objects as JsonMembers: every member in order, duplicates included. This is what decoding into a struct
+   * walks: Go applies each member in turn to the field whose name goFoldedName matches.
+   */
+  members?: boolean;
+}
+
+/** json.Number: a number's literal text, as Decoder.UseNumber gives it. */
+export class JsonNumber {
+  constructor(readonly literal: string) {}
+}
+
+/** An object's members in input order, duplicates included (see DecodeOptions.members). */
+export class JsonMembers {
+  constructor(readonly members: Array<[string, unknown]>) {}
+}
 
 export interface JsonDecoded {
   value: unknown;
-  /** Go's error text, when Unmarshal returned an error. */
-  error?: string;
+  /** What Unmarshal returned: a *SyntaxError, or an UnmarshalTypeError's text. */
+  error?: JsonSyntaxError | string;
 }
 
-/** The scanner's quoting of an offending byte: strconv.Quote of string(rune(c)), in single quotes. */
-function quoteChar(c: number): string {
-  if (c === 0x27) return `'\\''`;
-  if (c === 0x22) return `'"'`;
-  return "'" + goQuote(String.fromCharCode(c)).slice(1, -1) + "'";
+/** \" \\ \/ \b \f \n \r \t */
+const SIMPLE_ESCAPES: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' };
+
+function codePointsToString(cps: readonly number[]): string {
+  let out = '';
+  for (let i = 0; i < cps.length; i += 4096) out += String.fromCodePoint(...cps.slice(i, i + 4096));
+  return out;
 }
 
-const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
-const isHex = (c: number) => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+type Container = { array: unknown[] } | { object: GoMap; key: string } | { members: Array<[string, unknown]>; key: string };
 
-const enum Parse {
-  ObjectKey,
-  ObjectValue,
-  ArrayValue,
-}
-
-class SyntaxErr extends Error {}
-
-/** Go's checkValid: returns the syntax error text, or undefined when the input is valid JSON. */
-export function jsonSyntaxError(bytes: Uint8Array): string | undefined {
-  const stack: Parse[] = [];
-  let endTop = false;
-  type Step = (c: number) => void;
-  const fail = (c: number, context: string): never => {
-    throw new SyntaxErr(`invalid character ${quoteChar(c)} ${context}`);
-  };
-  let step: Step;
-
-  const endValue: Step = (c) => {
-    const n = stack.length;
-    if (n === 0) {
-      endTop = true;
-      step = endTopState;
-      return endTopState(c);
-    }
-    if (isSpace(c)) {
-      step = endValue;
-      return;
-    }
-    switch (stack[n - 1]) {
-      case Parse.ObjectKey:
-        if (c === 0x3a) {
-          stack[n - 1] = Parse.ObjectValue;
-          step = beginValue;
-          return;
-        }
-        return fail(c, 'after object key');
-      case Parse.ObjectValue:
-        if (c === 0x2c) {
-          stack[n - 1] = Parse.ObjectKey;
-          step = beginString;
-          return;
-        }
-        if (c === 0x7d) return pop();
-        return fail(c, 'after object key:value pair');
-      default:
-        if (c === 0x2c) {
-          step = beginValue;
-          return;
-        }
-        if (c === 0x5d) return pop();
-        return fail(c, 'after array element');
-    }
-  };
-  const pop = () => {
-    stack.pop();
-    if (stack.length === 0) endTop = true;
-    step = stack.length === 0 ? endTopState : endValue;
-  };
-  const endTopState: Step = (c) => {
-    if (!isSpace(c)) fail(c, 'after top-level value');
-  };
-  const beginValueOrEmpty: Step = (c) => {
-    if (isSpace(c)) return;
-    if (c === 0x5d) return endValue(c);
-    return beginValue(c);
-  };
-  const beginValue: Step = (c) => {
-    if (isSpace(c)) return;
-    switch (c) {
-      case 0x7b: stack.push(Parse.ObjectKey); step = beginStringOrEmpty; return;
-      case 0x5b: stack.push(Parse.ArrayValue); step = beginValueOrEmpty; return;
-      case 0x22: step = inString; return;
-      case 0x2d: step = neg; return;
-      case 0x30: step = zero; return;
-      case 0x74: step = literal('true', 1); return;
-      case 0x66: step = literal('false', 1); return;
-      case 0x6e: step = literal('null', 1); return;
-    }
-    if (c >= 0x31 && c <= 0x39) {
-      step = one;
-      return;
-    }
-    fail(c, 'looking for beginning of value');
-  };
-  const beginStringOrEmpty: Step = (c) => {
-    if (isSpace(c)) return;
-    if (c === 0x7d) {
-      stack[stack.length - 1] = Parse.ObjectValue;
-      return endValue(c);
-    }
-    return beginString(c);
-  };
-  const beginString: Step = (c) => {
-    if (isSpace(c)) return;
-    if (c === 0x22) {
-      step = inString;
-      return;
-    }
-    fail(c, 'looking for beginning of object key string');
-  };
-  const inString: Step = (c) => {
-    if (c === 0x22) step = endValue;
-    else if (c === 0x5c) step = inStringEsc;
-    else if (c < 0x20) fail(c, 'in string literal');
-  };
-  const inStringEsc: Step = (c) => {
-    if ([0x62, 0x66, 0x6e, 0x72, 0x74, 0x5c, 0x2f, 0x22].includes(c)) step = inString;
-    else if (c === 0x75) step = escU(0);
-    else fail(c, 'in string escape code');
-  };
-  const escU = (k: number): Step => (c) => {
-    if (!isHex(c)) fail(c, 'in \\u hexadecimal character escape');
-    step = k === 3 ? inString : escU(k + 1);
-  };
-  const neg: Step = (c) => {
-    if (c === 0x30) step = zero;
-    else if (c >= 0x31 && c <= 0x39) step = one;
-    else fail(c, 'in numeric literal');
-  };
-  const one: Step = (c) => {
-    if (isDigit(c)) return;
-    zero(c);
-  };
-  const zero: Step = (c) => {
-    if (c === 0x2e) step = dot;
-    else if (c === 0x65 || c === 0x45) step = exp;
-    else endValue(c);
-  };
-  const dot: Step = (c) => {
-    if (isDigit(c)) step = dot0;
-    else fail(c, 'after decimal point in numeric literal');
-  };
-  const dot0: Step = (c) => {
-    if (isDigit(c)) return;
-    if (c === 0x65 || c === 0x45) step = exp;
-    else endValue(c);
-  };
-  const exp: Step = (c) => {
-    if (c === 0x2b || c === 0x2d) step = expSign;
-    else expSign(c);
-  };
-  const expSign: Step = (c) => {
-    if (isDigit(c)) step = exp0;
-    else fail(c, 'in exponent of numeric literal');
-  };
-  const exp0: Step = (c) => {
-    if (!isDigit(c)) endValue(c);
-  };
-  const literal = (word: string, i: number): Step => (c) => {
-    if (c !== word.charCodeAt(i)) fail(c, `in literal ${word} (expecting '${word[i]}')`);
-    step = i + 1 === word.length ? endValue : literal(word, i + 1);
-  };
-
-  step = beginValue;
-  try {
-    for (const c of bytes) step(c);
-    if (endTop) return undefined;
-    step(0x20);
-    if (endTop) return undefined;
-    return 'unexpected end of JSON input';
-  } catch (e) {
-    if (e instanceof SyntaxErr) return e.message;
-    throw e;
-  }
-}
-
-/** Decodes text already known to be valid; number range errors are collected like Go's saveError. */
+/** Decodes input the scanner found valid; number range errors are kept like Go's saveError. */
 class Decoder {
   private i = 0;
   firstError: string | undefined;
+  private readonly buf: Buffer;
 
-  constructor(private readonly s: string) {}
+  constructor(
+    private readonly b: Uint8Array,
+    private readonly options: DecodeOptions,
+  ) {
+    this.buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  }
 
   private ws(): void {
-    while (this.i < this.s.length && ' \t\r\n'.includes(this.s[this.i]!)) this.i++;
+    const b = this.b;
+    while (this.i < b.length && (b[this.i] === 0x20 || b[this.i] === 0x09 || b[this.i] === 0x0a || b[this.i] === 0x0d)) this.i++;
   }
 
+  /** Iterative, so that nesting (bounded by the scanner) never meets the JS call stack's limit. */
   value(): unknown {
-    this.ws();
-    const c = this.s[this.i]!;
-    if (c === '{') return this.object();
-    if (c === '[') return this.array();
-    if (c === '"') return this.string();
-    if (c === 't') return (this.i += 4), true;
-    if (c === 'f') return (this.i += 5), false;
-    if (c === 'n') return (this.i += 4), null;
-    return this.number();
-  }
-
-  private object(): GoMap {
-    const m: GoMap = {};
-    this.i++;
-    this.ws();
-    if (this.s[this.i] === '}') {
-      this.i++;
-      return m;
-    }
+    const b = this.b;
+    const open: Container[] = [];
     for (;;) {
       this.ws();
-      const k = this.string();
-      this.ws();
-      this.i++; // ':'
-      const v = this.value();
-      Object.defineProperty(m, k, { value: v, enumerable: true, writable: true, configurable: true });
-      this.ws();
-      if (this.s[this.i++] === '}') return m;
+      const c = b[this.i]!;
+      let done: unknown;
+      if (c === 0x7b || c === 0x5b) {
+        this.i++;
+        this.ws();
+        if (c === 0x5b) {
+          if (b[this.i] !== 0x5d) {
+            open.push({ array: [] });
+            continue;
+          }
+          done = [];
+        } else {
+          if (b[this.i] !== 0x7d) {
+            open.push(this.options.members ? { members: [], key: this.key() } : { object: {}, key: this.key() });
+            continue;
+          }
+          done = this.options.members ? new JsonMembers([]) : {};
+        }
+        this.i++;
+      } else {
+        done = this.scalar(c);
+      }
+      // Attach the finished value to its container, closing every container that ends here.
+      for (;;) {
+        const top = open[open.length - 1];
+        if (top === undefined) return done;
+        if ('array' in top) top.array.push(done);
+        else if ('object' in top) Object.defineProperty(top.object, top.key, { value: done, enumerable: true, writable: true, configurable: true });
+        else top.members.push([top.key, done]);
+        this.ws();
+        if (b[this.i++] === 0x2c) {
+          if (!('array' in top)) top.key = this.key();
+          break;
+        }
+        open.pop();
+        done = 'array' in top ? top.array : 'object' in top ? top.object : new JsonMembers(top.members);
+      }
     }
   }
 
-  private array(): unknown[] {
-    const a: unknown[] = [];
-    this.i++;
+  /** `"key":`, leaving the decoder at the member's value. */
+  private key(): string {
     this.ws();
-    if (this.s[this.i] === ']') {
-      this.i++;
-      return a;
+    const k = this.string();
+    this.ws();
+    this.i++;
+    return k;
+  }
+
+  private scalar(c: number): unknown {
+    switch (c) {
+      case 0x22:
+        return this.string();
+      case 0x74:
+        this.i += 4;
+        return true;
+      case 0x66:
+        this.i += 5;
+        return false;
+      case 0x6e:
+        this.i += 4;
+        return null;
+      default:
+        return this.number();
     }
-    for (;;) {
-      a.push(this.value());
-      this.ws();
-      if (this.s[this.i++] === ']') return a;
-    }
+  }
+
+  private number(): unknown {
+    const b = this.b;
+    const start = this.i;
+    while (this.i < b.length && ((b[this.i]! >= 0x30 && b[this.i]! <= 0x39) || b[this.i] === 0x2d || b[this.i] === 0x2b || b[this.i] === 0x2e || b[this.i] === 0x65 || b[this.i] === 0x45)) this.i++;
+    const literal = this.buf.toString('latin1', start, this.i);
+    if (this.options.useNumber) return new JsonNumber(literal);
+    const v = Number(literal);
+    if (Number.isFinite(v)) return v;
+    this.firstError ??= `json: cannot unmarshal number ${literal} into Go value of type float64`;
+    return null;
   }
 
   private string(): string {
-    const start = this.i;
-    this.i++;
-    while (this.s[this.i] !== '"') this.i += this.s[this.i] === '\\' ? 2 : 1;
-    this.i++;
-    const raw = this.s.slice(start, this.i);
-    // JSON.parse keeps lone surrogates from \u escapes; Go replaces them with U+FFFD.
-    return (JSON.parse(raw) as string).replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+    const b = this.b;
+    const start = ++this.i;
+    let ascii = true;
+    for (; b[this.i] !== 0x22 && b[this.i] !== 0x5c; this.i++) if (b[this.i]! >= 0x80) ascii = false;
+    if (b[this.i] === 0x22 && (ascii || isUtf8(b.subarray(start, this.i)))) return this.buf.toString(ascii ? 'latin1' : 'utf8', start, this.i++);
+    this.i = start;
+    return this.unquote();
   }
 
-  private number(): number | null {
-    const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(this.s.slice(this.i))!;
-    this.i += m[0].length;
-    const v = Number(m[0]);
-    if (!Number.isFinite(v)) {
-      this.firstError ??= `json: cannot unmarshal number ${m[0]} into Go value of type float64`;
-      return null;
+  /** Go's unquote: escapes decoded, each invalid UTF-8 byte and each unpaired surrogate escape U+FFFD. */
+  private unquote(): string {
+    const b = this.b;
+    const cps: number[] = [];
+    for (;;) {
+      const c = b[this.i]!;
+      if (c === 0x22) {
+        this.i++;
+        return codePointsToString(cps);
+      }
+      if (c !== 0x5c) {
+        const [cp, size] = decodeRune(b, this.i);
+        cps.push(cp);
+        this.i += size;
+        continue;
+      }
+      const e = b[this.i + 1]!;
+      if (e !== 0x75) {
+        cps.push(SIMPLE_ESCAPES[e]!.charCodeAt(0));
+        this.i += 2;
+        continue;
+      }
+      const u = this.hex4(this.i + 2);
+      this.i += 6;
+      if (u >= 0xd800 && u < 0xe000) {
+        // A high surrogate followed by an escaped low one is a pair; anything else is U+FFFD.
+        const low = b[this.i] === 0x5c && b[this.i + 1] === 0x75 ? this.hex4(this.i + 2) : -1;
+        if (u < 0xdc00 && low >= 0xdc00 && low < 0xe000) {
+          cps.push(0x10000 + ((u - 0xd800) << 10) + (low - 0xdc00));
+          this.i += 6;
+        } else {
+          cps.push(0xfffd);
+        }
+        continue;
+      }
+      cps.push(u);
     }
-    return v;
+  }
+
+  /** The \u escape's four hex digits at `at`, or -1 when there are none. */
+  private hex4(at: number): number {
+    const s = this.buf.toString('latin1', at, Math.min(at + 4, this.b.length));
+    return /^[0-9a-fA-F]{4}$/.test(s) ? parseInt(s, 16) : -1;
   }
 }
 
-const KIND_NAMES: Record<string, string> = { '{': 'object', '[': 'array', '"': 'string', t: 'bool', f: 'bool' };
+const KIND_NAMES: Record<number, string> = { 0x7b: 'object', 0x5b: 'array', 0x22: 'string', 0x74: 'bool', 0x66: 'bool' };
 
-/** json.Unmarshal(text, &target) for a fresh target of the given kind. */
-export function goJsonDecode(text: string, target: JsonTarget): JsonDecoded {
-  text = canonicalGoString(text);
-  // A raw byte inside a string reads as U+FFFD (below), anywhere else it is a syntax error.
-  const syntax = jsonSyntaxError(goBytes(text));
+/** json.Unmarshal(data, &target) for a fresh target of the given kind, or a json.Decoder's Decode with options. */
+export function unmarshal(data: Uint8Array, target: JsonTarget = 'any', options: DecodeOptions = {}): JsonDecoded {
+  const syntax = checkValid(data);
   const empty = () => (target === 'map' ? {} : target === 'slice' ? [] : null);
   if (syntax !== undefined) return { value: empty(), error: syntax };
-  const first = text.trimStart()[0]!;
-  if (target !== 'any' && first !== 'n') {
+  let at = 0;
+  while (data[at] === 0x20 || data[at] === 0x09 || data[at] === 0x0a || data[at] === 0x0d) at++;
+  const first = data[at]!;
+  if (target !== 'any' && first !== 0x6e) {
     const kind = KIND_NAMES[first] ?? 'number';
-    const wanted = target === 'map' ? (first === '{' ? undefined : 'map[string]interface {}') : first === '[' ? undefined : '[]interface {}';
+    const wanted = target === 'map' ? (first === 0x7b ? undefined : 'map[string]interface {}') : first === 0x5b ? undefined : '[]interface {}';
     if (wanted !== undefined) return { value: empty(), error: `json: cannot unmarshal ${kind} into Go value of type ${wanted}` };
   }
-  const d = new Decoder(text);
+  const d = new Decoder(data, options);
   const value = d.value();
   // null into a map or slice makes it nil.
   const out = value === null && target !== 'any' ? (target === 'map' ? goNilMap() : goNilSlice()) : value;
   return d.firstError === undefined ? { value: out } : { value: out, error: d.firstError };
+}
+
+/** json.Unmarshal of a Go string (sprig's fromJson and friends), with Go's error text. */
+export function goJsonDecode(text: string, target: JsonTarget): { value: unknown; error?: string } {
+  const r = unmarshal(goBytes(text), target);
+  return r.error === undefined ? { value: r.value } : { value: r.value, error: typeof r.error === 'string' ? r.error : r.error.message };
+}
+
+/**
+ * The key a JSON member name matches a Go struct field by: Go compares names case-insensitively, folding a
+ * few non-ASCII letters onto ASCII ones (K Kelvin sign, ſ long s, İ and ı).
+ */
+export function goFoldedName(name: string): string {
+  const special: Record<string, string> = { '\u212a': 'K', '\u017f': 'S', '\u0130': 'I', '\u0131': 'I' };
+  let out = '';
+  for (const ch of name) out += ch.length === 1 && ch < '\x80' ? ch.toUpperCase() : (special[ch] ?? ch);
+  return out;
 }

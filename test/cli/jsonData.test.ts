@@ -1,11 +1,11 @@
-// parseGoJson: JSON template data in the Go-value convention (int → bigint, other numbers → number).
+// parseJsonData: JSON template data in the Go-value convention (int → bigint, other numbers → number).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { JsonDataError, parseGoJson } from '../../../../src/go/encoding/json/decodeUseNumber.ts';
+import { JsonDataError, parseJsonData } from '../../src/cli/jsonData.ts';
 
 test('integers become bigint (Go int), other numbers float64', () => {
-  assert.deepEqual(parseGoJson('{"i": 42, "neg": -7, "zero": 0, "negzero": -0, "f": 1.0, "e": 1e3, "E": 2E-2, "half": 0.5}'), {
+  assert.deepEqual(parseJsonData('{"i": 42, "neg": -7, "zero": 0, "negzero": -0, "f": 1.0, "e": 1e3, "E": 2E-2, "half": 0.5}'), {
     i: 42n,
     neg: -7n,
     zero: 0n,
@@ -18,7 +18,7 @@ test('integers become bigint (Go int), other numbers float64', () => {
 });
 
 test('integers are exact across the whole int64 range and float64 beyond it', () => {
-  const v = parseGoJson('[9007199254740993, 9223372036854775807, -9223372036854775808, 9223372036854775808, -9223372036854775809]') as unknown[];
+  const v = parseJsonData('[9007199254740993, 9223372036854775807, -9223372036854775808, 9223372036854775808, -9223372036854775809]') as unknown[];
   assert.deepEqual(v.slice(0, 3), [9007199254740993n, 9223372036854775807n, -9223372036854775808n]);
   assert.equal(typeof v[3], 'number');
   assert.equal(v[3], 9223372036854775808);
@@ -26,28 +26,28 @@ test('integers are exact across the whole int64 range and float64 beyond it', ()
 });
 
 test('scalars, nesting and whitespace', () => {
-  assert.deepEqual(parseGoJson(' \t\r\n{"a": [true, false, null, "s", {"b": []}], "c": {}}\n'), {
+  assert.deepEqual(parseJsonData(' \t\r\n{"a": [true, false, null, "s", {"b": []}], "c": {}}\n'), {
     a: [true, false, null, 's', { b: [] }],
     c: {},
   });
-  assert.equal(parseGoJson('"top"'), 'top');
-  assert.equal(parseGoJson('null'), null);
-  assert.equal(parseGoJson('12'), 12n);
+  assert.equal(parseJsonData('"top"'), 'top');
+  assert.equal(parseJsonData('null'), null);
+  assert.equal(parseJsonData('12'), 12n);
 });
 
 test('string escapes, including surrogate pairs; an unpaired surrogate becomes U+FFFD as in Go', () => {
-  assert.equal(parseGoJson(String.raw`"q\"b\\s\/\b\f\n\r\t\u00e9\u2028"`), 'q"b\\s/\b\f\n\r\t\u00e9\u2028');
-  assert.equal(parseGoJson(String.raw`"\ud83d\ude00"`), '😀');
-  assert.equal(parseGoJson(String.raw`"\ud800x\udc00"`), '\ufffdx\ufffd');
-  assert.equal(parseGoJson('"日本 ✓"'), '日本 ✓');
+  assert.equal(parseJsonData(String.raw`"q\"b\\s\/\b\f\n\r\t\u00e9\u2028"`), 'q"b\\s/\b\f\n\r\t\u00e9\u2028');
+  assert.equal(parseJsonData(String.raw`"\ud83d\ude00"`), '😀');
+  assert.equal(parseJsonData(String.raw`"\ud800x\udc00"`), '\ufffdx\ufffd');
+  assert.equal(parseJsonData('"日本 ✓"'), '日本 ✓');
 });
 
 test('a duplicate key keeps the last value, as Go does', () => {
-  assert.deepEqual(parseGoJson('{"a": 1, "a": 2}'), { a: 2n });
+  assert.deepEqual(parseJsonData('{"a": 1, "a": 2}'), { a: 2n });
 });
 
 test('"__proto__" and other special names are ordinary own keys and pollute nothing', () => {
-  const v = parseGoJson('{"__proto__": {"polluted": 1}, "constructor": "c", "toString": 2}') as Record<string, unknown>;
+  const v = parseJsonData('{"__proto__": {"polluted": 1}, "constructor": "c", "toString": 2}') as Record<string, unknown>;
   assert.equal(Object.getPrototypeOf(v), Object.prototype);
   assert.deepEqual(Object.keys(v), ['__proto__', 'constructor', 'toString']);
   assert.ok(Object.prototype.hasOwnProperty.call(v, '__proto__'));
@@ -79,7 +79,7 @@ test('invalid JSON is rejected with a positioned, readable error', () => {
   ];
   for (const [text, re] of cases) {
     assert.throws(
-      () => parseGoJson(text),
+      () => parseJsonData(text),
       (e: unknown) => e instanceof JsonDataError && re.test(e.message),
       `${JSON.stringify(text)} should fail with ${re}`,
     );
@@ -87,9 +87,9 @@ test('invalid JSON is rejected with a positioned, readable error', () => {
 });
 
 test('nesting is bounded like Go (10000 levels), without a stack overflow', () => {
-  assert.deepEqual(parseGoJson('[[[[1]]]]'), [[[[1n]]]]);
+  assert.deepEqual(parseJsonData('[[[[1]]]]'), [[[[1n]]]]);
   const deep = '['.repeat(10001) + ']'.repeat(10001);
-  assert.throws(() => parseGoJson(deep), JsonDataError);
+  assert.throws(() => parseJsonData(deep), JsonDataError);
   const ok = '['.repeat(10000) + ']'.repeat(10000);
-  assert.doesNotThrow(() => parseGoJson(ok));
+  assert.doesNotThrow(() => parseJsonData(ok));
 });
