@@ -27,6 +27,7 @@ import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
 import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
 import { compareItems, identityOf } from '../krm/itemOrder.ts';
 import { kustomize4Hint } from './kustomizeInputs.ts';
+import { checkNotMisdeclared, misplacedConfigHint } from './inputMistakes.ts';
 import { registerInputSecrets, SecretRegistry } from '../krm/redactSecrets.ts';
 import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
 import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInjection.ts';
@@ -153,8 +154,9 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
       if (observer?.templateData) inputs.onTemplateData = observer.templateData;
     } catch (e) {
       const r = toResult(e, configRef, configFile);
-      const hint = e instanceof MissingClusterFactError ? kustomize4Hint(c.kept) : undefined;
-      if (hint !== undefined) r.message += `; ${hint}`;
+      if (e instanceof MissingClusterFactError) {
+        for (const hint of [kustomize4Hint(c.kept), misplacedConfigHint(list.functionConfig, c.kept)]) if (hint !== undefined) r.message += `; ${hint}`;
+      }
       results.push(r);
       return failed();
     }
@@ -250,6 +252,7 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
     if (isOwnedItem(o)) continue;
     out.kept.push(item);
     try {
+      checkNotMisdeclared(o);
       if (o.apiVersion === OSM_API_VERSION && o.kind === 'OperatingSystemProfile') {
         const entry = profileEntry(o, item.index, config.namespace);
         const k = profileKey(entry.namespace, entry.name);

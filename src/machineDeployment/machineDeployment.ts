@@ -92,6 +92,10 @@ export function parseMachineDeployment(obj: KrmObject): MachineDeployment {
   const annotations = clusterVisible(stringMap(meta.annotations, 'metadata.annotations'));
   const spec = (obj.spec ?? {}) as Record<string, any>;
   const kubelet = spec?.template?.spec?.versions?.kubelet;
+  if (typeof kubelet === 'number') {
+    // `kubelet: 1.30` is the number 1.3 to YAML: say what was read, not that nothing was.
+    throw new ResourceError(`kubelet version must be a string: YAML reads this one as the number ${kubelet}; quote it and give the patch version, e.g. "1.34.2"`, 'spec.template.spec.versions.kubelet');
+  }
   if (typeof kubelet !== 'string' || kubelet === '') {
     throw new ResourceError('kubelet version must be set', 'spec.template.spec.versions.kubelet');
   }

@@ -22,14 +22,15 @@ export function selectOperatingSystemProfile(md: MachineDeployment, profiles: Re
   const namespace = md.annotations[OSP_NAMESPACE_ANNOTATION] || defaultNamespace;
   const osp = profiles.get(profileKey(namespace, name));
   if (osp === undefined) {
-    throw new ResourceError(`OperatingSystemProfile ${JSON.stringify(name)} not found in namespace ${JSON.stringify(namespace)}`, `metadata.annotations.${OSP_ANNOTATION}`);
+    const elsewhere = [...profiles.values()].filter((p) => p.name === name).map((p) => JSON.stringify(p.namespace)).sort();
+    throw new ResourceError(`OperatingSystemProfile ${JSON.stringify(name)} not found in namespace ${JSON.stringify(namespace)}${elsewhere.length > 0 ? ` (the inputs have it in namespace ${elsewhere.join(', ')}: move it, or name its namespace with ${OSP_NAMESPACE_ANNOTATION})` : ''}`, `metadata.annotations.${OSP_ANNOTATION}`);
   }
   const pc = md.providerConfig;
   if (osp.spec.osName !== pc.operatingSystem) {
     throw new ResourceError(`OperatingSystemProfile ${JSON.stringify(name)} does not support operating system ${JSON.stringify(pc.operatingSystem)}`, 'spec.template.spec.providerSpec.value.operatingSystem');
   }
   if (!(osp.spec.supportedCloudProviders ?? []).some((c) => c?.name === pc.cloudProvider)) {
-    throw new ResourceError(`OperatingSystemProfile ${JSON.stringify(name)} does not support cloud provider ${JSON.stringify(pc.cloudProvider)}`, 'spec.template.spec.providerSpec.value.cloudProvider');
+    throw new ResourceError(`OperatingSystemProfile ${JSON.stringify(name)} does not support cloud provider ${JSON.stringify(pc.cloudProvider)} (its supportedCloudProviders: ${(osp.spec.supportedCloudProviders ?? []).map((c) => c?.name).join(', ')})`, 'spec.template.spec.providerSpec.value.cloudProvider');
   }
   const wanted = provisioningUtilityOf(md);
   if (osp.spec.provisioningUtility && osp.spec.provisioningUtility !== wanted) {

@@ -116,7 +116,7 @@ function expectedOutcome(c: Case, profiles: 'embedded' | 'upstream'): { error?: 
     const flatcarCloudInit = c.os === 'flatcar' && c.object.spec.template.spec.providerSpec.value.operatingSystemSpec?.provisioningUtility === 'cloud-init';
     const osp = upstreamProfiles.find((p) => p.metadata.name === (flatcarCloudInit ? 'osp-flatcar-cloud-init' : `osp-${c.os}`));
     const clouds = osp.spec.supportedCloudProviders.map((p: any) => p.name);
-    if (!clouds.includes(c.cloud)) return { error: new RegExp(`^OperatingSystemProfile "${osp.metadata.name}" does not support cloud provider "${c.cloud}"$`), warnings: [] };
+    if (!clouds.includes(c.cloud)) return { error: new RegExp(`^OperatingSystemProfile "${osp.metadata.name}" does not support cloud provider "${c.cloud}" \\(its supportedCloudProviders: [a-z, -]+\\)$`), warnings: [] };
   }
   return { warnings };
 }

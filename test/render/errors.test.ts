@@ -72,3 +72,60 @@ test('malformed YAML is an error result, not a crash', () => {
   assert.match(r.results[0].message, /malformed YAML/);
   void stringify;
 });
+
+// A newcomer's first mistakes: each an error naming the item and field and saying what to do, never an item
+// passed through unrendered without a word.
+test('a misspelt OSP annotation is an error naming it, not an info "nothing rendered"', () =>
+  expectError((l) => {
+    const a = md(l, 'ubuntu-workers').metadata.annotations;
+    a['k8c.io/operatingsystemprofile'] = a['k8c.io/operating-system-profile'];
+    delete a['k8c.io/operating-system-profile'];
+  }, { kind: 'MachineDeployment', name: 'ubuntu-workers', field: /^metadata\.annotations\.k8c\.io\/operatingsystemprofile$/, message: /annotation "k8c\.io\/operatingsystemprofile" is not one osm-krm reads: name the OperatingSystemProfile with k8c\.io\/operating-system-profile/ }));
+
+test('a MachineDeployment naming an OSP under another apiVersion (Cluster API) is an error on apiVersion', () =>
+  expectError((l) => (md(l, 'ubuntu-workers').apiVersion = 'cluster.x-k8s.io/v1beta1'), { kind: 'MachineDeployment', name: 'ubuntu-workers', field: /^apiVersion$/, message: /"cluster\.x-k8s\.io\/v1beta1": this MachineDeployment names an OperatingSystemProfile, but osm-krm renders machine-controller's MachineDeployments \(cluster\.k8s\.io\/v1alpha1\) only/ }));
+
+test('an OSP with another apiVersion is an error on apiVersion (and its MachineDeployments add no "not found")', () => {
+  expectError((l) => (osp(l, 'example-ubuntu').apiVersion = 'operatingsystemmanager.k8c.io/v1'), { kind: 'OperatingSystemProfile', name: 'example-ubuntu', field: /^apiVersion$/, message: /osm-krm reads OperatingSystemProfiles of operatingsystemmanager\.k8c\.io\/v1alpha1 only/ });
+  const l = base();
+  osp(l, 'example-ubuntu').apiVersion = 'operatingsystemmanager.k8c.io/v1';
+  assert.ok(!runOn(l).results.some((x: any) => /not found/.test(x.message)));
+});
+
+test('a Cluster API MachineDeployment without the OSP annotation is not ours: passed through, no error', () => {
+  const l = base();
+  const capi = structuredClone(md(l, 'ubuntu-workers'));
+  capi.apiVersion = 'cluster.x-k8s.io/v1beta1';
+  capi.metadata.name = 'capi';
+  delete capi.metadata.annotations['k8c.io/operating-system-profile'];
+  l.items.push(capi);
+  const r = runOn(l);
+  assert.equal(r.exitCode, 0, r.stderr);
+  assert.ok(r.items.some((i: any) => i.metadata.name === 'capi'));
+});
+
+test('kubelet version written as a YAML number: says it was read as a number and to quote it', () =>
+  expectError((l) => (md(l, 'ubuntu-workers').spec.template.spec.versions.kubelet = 1.3), { kind: 'MachineDeployment', field: /^spec\.template\.spec\.versions\.kubelet$/, message: /^kubelet version must be a string: YAML reads this one as the number 1\.3; quote it and give the patch version, e\.g\. "1\.34\.2"$/ }));
+
+test('OSP in another namespace: the error says where it is and how to name it', () =>
+  expectError((l) => (osp(l, 'example-ubuntu').metadata.namespace = 'default'), { kind: 'MachineDeployment', name: 'ubuntu-workers', message: /not found in namespace "kube-system" \(the inputs have it in namespace "default": move it, or name its namespace with k8c\.io\/operating-system-profile-namespace\)/ }));
+
+test('a cloud provider the OSP does not list: the error lists those it does', () =>
+  expectError((l) => (md(l, 'ubuntu-workers').spec.template.spec.providerSpec.value.cloudProvider = 'AWS'), { kind: 'MachineDeployment', field: /cloudProvider$/, message: /does not support cloud provider "AWS" \(its supportedCloudProviders: aws\)$/ }));
+
+test('the config as an input item (kpt fn eval without --fn-config): the missing-fact error says to pass it as the config', () => {
+  const l = base();
+  const config = { ...l.functionConfig, metadata: { ...l.functionConfig.metadata, annotations: { 'internal.config.kubernetes.io/path': 'osm-config.yaml' } } };
+  delete l.functionConfig;
+  l.items = l.items.filter((i: any) => i.kind !== 'Secret');
+  l.items.push(config);
+  const r = runOn(l);
+  assert.equal(r.exitCode, 1);
+  const [e] = r.results.filter((x: any) => x.severity === 'error');
+  assert.match(e.message, /^missing cluster fact: .*; the OperatingSystemManager osm \(osm-config\.yaml\) is an input item, not the function config: pass it as the config \(kpt fn eval --fn-config FILE, the Kptfile's configPath, or list it under kustomize's transformers:\)$/);
+  // With the config given as the config, the same input is told nothing of the kind.
+  const given = base();
+  given.items = given.items.filter((i: any) => i.kind !== 'Secret');
+  given.items.push(structuredClone(config));
+  assert.ok(!runOn(given).results.some((x: any) => /is an input item/.test(x.message)));
+});

@@ -1,0 +1,45 @@
+// First mistakes that would otherwise pass without a word: an OSP or a MachineDeployment under another
+// apiVersion (passed through, never rendered), a misspelt OSP annotation (the MachineDeployment silently not
+// rendered), and the function's own config given as an input item instead of as the config.
+import { CONFIG_API_VERSION, CONFIG_KIND } from '../config/operatingSystemManagerConfig.ts';
+import type { InputItem, KrmObject } from '../krm/resourceList.ts';
+import { ResourceError } from '../krm/results.ts';
+import { fileOf } from '../krm/resultFor.ts';
+import { MD_API_VERSION, OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION } from '../machineDeployment/machineDeployment.ts';
+import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
+
+/** Annotation keys that look like the OSP annotation once case and punctuation are ignored. */
+function looksLikeProfileAnnotation(key: string): boolean {
+  return key.toLowerCase().replace(/[^a-z]/g, '').includes('operatingsystemprofile');
+}
+
+/** Throws for an item that is meant for osm-krm but would be passed through unrendered. */
+export function checkNotMisdeclared(o: KrmObject): void {
+  const annotations = (o.metadata?.annotations ?? {}) as Record<string, unknown>;
+  if (o.kind === 'OperatingSystemProfile' && o.apiVersion !== OSM_API_VERSION) {
+    throw new ResourceError(`apiVersion ${JSON.stringify(o.apiVersion)} is not OSM's: osm-krm reads OperatingSystemProfiles of ${OSM_API_VERSION} only; set apiVersion: ${OSM_API_VERSION}`, 'apiVersion');
+  }
+  if (o.kind !== 'MachineDeployment') return;
+  if (o.apiVersion !== MD_API_VERSION) {
+    if (annotations[OSP_ANNOTATION] === undefined) return; // another project's MachineDeployment (Cluster API): not ours
+    throw new ResourceError(`apiVersion ${JSON.stringify(o.apiVersion)}: this MachineDeployment names an OperatingSystemProfile, but osm-krm renders machine-controller's MachineDeployments (${MD_API_VERSION}) only; set apiVersion: ${MD_API_VERSION}`, 'apiVersion');
+  }
+  for (const key of Object.keys(annotations)) {
+    if (key === OSP_ANNOTATION || key === OSP_NAMESPACE_ANNOTATION || !looksLikeProfileAnnotation(key)) continue;
+    throw new ResourceError(`annotation ${JSON.stringify(key)} is not one osm-krm reads: name the OperatingSystemProfile with ${OSP_ANNOTATION} (and its namespace, if not the config's, with ${OSP_NAMESPACE_ANNOTATION})`, `metadata.annotations.${key}`);
+  }
+}
+
+/**
+ * When a cluster fact is missing and the config came not as an OperatingSystemManager while one is among the
+ * items (kpt fn eval without --fn-config, a kustomize resource instead of a transformer): says so.
+ */
+export function misplacedConfigHint(functionConfig: KrmObject | undefined, items: readonly InputItem[]): string | undefined {
+  if (functionConfig?.kind === CONFIG_KIND) return undefined;
+  const found = items.find((i) => i.object.kind === CONFIG_KIND && i.object.apiVersion === CONFIG_API_VERSION);
+  if (found === undefined) return undefined;
+  const path = fileOf(found.object).file?.path;
+  const where = path !== undefined ? ` (${path})` : '';
+  return `the ${CONFIG_KIND} ${String(found.object.metadata?.name ?? '')}${where} is an input item, not the function config: ` +
+    'pass it as the config (kpt fn eval --fn-config FILE, the Kptfile\'s configPath, or list it under kustomize\'s transformers:)';
+}
