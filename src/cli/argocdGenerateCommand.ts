@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { noConfigNotice } from '../config/operatingSystemManagerConfig.ts';
 import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
 import { applySettings, readPluginSettings } from './argocdParameters.ts';
-import { checkNoSecretsFromGit, mountedSecretSettings, secretsDirectory } from './clusterSecrets.ts';
+import { checkNoSecretsFromGit, mountedSecretSettings, SECRETS_DIR_ENV, secretsDirectory, unmountedClusterSecrets } from './clusterSecrets.ts';
 import { chooseFunctionConfig } from './functionConfigSource.ts';
 import { readManifestDirectory } from './manifestDirectory.ts';
 import { isAppliedManifest, renderManifests, toYamlStream, withoutOrchestratorAnnotations } from './renderManifests.ts';
@@ -80,6 +80,11 @@ function generate(dirArg: string, configArg: string | undefined, io: CommandIO):
 
   const rendered = renderManifests(chosen.objects, config, { ...io, cwd: dir });
   if (rendered.exitCode !== 0) {
+    const unmounted = unmountedClusterSecrets(config, secretsDirectory(io.env));
+    if (unmounted.length > 0) {
+      io.stderr(`osm-krm generate: note: ${secretsDirectory(io.env)} ($${SECRETS_DIR_ENV}) has no file ${unmounted.join(', ')} and the config names no source for ${unmounted.length > 1 ? 'them' : 'it'}: ` +
+        'mount the cluster secrets there (examples/argocd/argocd-repo-server-patch.yaml)\n');
+    }
     io.stderr('osm-krm generate: no manifests printed\n');
     return undefined;
   }

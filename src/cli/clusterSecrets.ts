@@ -45,6 +45,16 @@ export function mountedSecretSettings(config: KrmObject | undefined, dir: string
   return out;
 }
 
+/**
+ * The cluster secrets that neither the config sources nor the secrets directory holds: after a failed render,
+ * the likely reason (the Secret not mounted, or mounted elsewhere).
+ */
+export function unmountedClusterSecrets(config: KrmObject | undefined, dir: string): string[] {
+  const missing = (s: (typeof CLUSTER_SECRETS)[number]) => !hasSource(config, s.field, s.file) && !existsSync(join(dir, s.file));
+  const [getter, token, key] = CLUSTER_SECRETS;
+  return [...(missing(getter) ? [getter.file] : []), ...(missing(token) && missing(key) ? [`${token.file} (or ${key.file})`] : [])];
+}
+
 function hasSource(config: KrmObject | undefined, field: string, flag: string): boolean {
   if (config === undefined) return false;
   if (isTyped(config)) return (config.spec as any)?.cluster?.[field] !== undefined;
