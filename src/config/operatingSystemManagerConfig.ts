@@ -3,6 +3,7 @@
 import { validate } from './generated/validateOperatingSystemManager.generated.js';
 import { ResourceError } from '../krm/results.ts';
 import { schemaError } from '../krm/schemaError.ts';
+import { parseIP } from '../go/net/parseIP.ts';
 
 export const CONFIG_API_VERSION = 'osm-krm.dev/v1alpha1';
 export const CONFIG_KIND = 'OperatingSystemManager';
@@ -114,6 +115,7 @@ export function parseFunctionConfig(fc: unknown): OsmConfig {
   const clean = fc;
   if (!validate(clean)) throw schemaError('functionConfig', validate.errors);
   const spec = ((clean as { spec?: Partial<OsmConfig> }).spec ?? {}) as Partial<OsmConfig>;
+  (spec.clusterDNS ?? []).forEach((ip, i) => checkClusterDNS(ip, `spec.clusterDNS[${i}]`));
   return {
     ...DEFAULT_CONFIG,
     ...spec,
@@ -130,7 +132,10 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
     if (v !== 'containerd') throw new ResourceError(`container-runtime ${JSON.stringify(v)} is not supported: only containerd`, 'data.container-runtime');
   },
   'external-cloud-provider': (c, v) => (c.externalCloudProvider = parseFlagBool(v, 'external-cloud-provider')),
-  'cluster-dns': (c, v) => (c.clusterDNS = splitList(v)),
+  'cluster-dns': (c, v) => {
+    c.clusterDNS = splitList(v);
+    for (const ip of c.clusterDNS) checkClusterDNS(ip, 'data.cluster-dns');
+  },
   'pause-image': (c, v) => (c.pauseImage = v),
   'initial-taints': (c, v) => (c.initialTaints = v),
   'node-kubelet-feature-gates': (c, v) => (c.kubeletFeatureGates = parseFeatureGates(v)),
@@ -222,6 +227,11 @@ function fromFlagConfigMap(data: unknown): OsmConfig {
     if (config.sops.dataKeySeed === '') throw new ResourceError('sops-data-key-seed-env or sops-data-key-seed-file must be set with sops-age-recipients', 'data.sops-data-key-seed-env');
   }
   return config;
+}
+
+/** As OSM's -cluster-dns flag parse: refused in the config, not later on each MachineDeployment. */
+function checkClusterDNS(ip: string, field: string): void {
+  if (parseIP(ip) === undefined) throw new ResourceError(`invalid cluster DNS IP ${JSON.stringify(ip)}: give IPv4 or IPv6 addresses`, field);
 }
 
 function splitList(v: string): string[] {

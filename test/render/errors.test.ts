@@ -129,3 +129,12 @@ test('the config as an input item (kpt fn eval without --fn-config): the missing
   given.items.push(structuredClone(config));
   assert.ok(!runOn(given).results.some((x: any) => /is an input item/.test(x.message)));
 });
+
+test('a bad cluster DNS IP is an error on the config\'s field, not on every MachineDeployment', () => {
+  expectError((l) => (l.functionConfig.spec.clusterDNS = ['10.96.0.10', '10.96.0.300']), { kind: 'OperatingSystemManager', field: /^spec\.clusterDNS\[1\]$/, message: /^invalid cluster DNS IP "10\.96\.0\.300": give IPv4 or IPv6 addresses$/ });
+  const l = base();
+  l.functionConfig = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'osm' }, data: { 'cluster-dns': '10.96.0.10,fd00::a,dns.local' } };
+  const r = runOn(l);
+  assert.equal(r.exitCode, 1);
+  assert.deepEqual(r.results.filter((x: any) => x.severity === 'error').map((x: any) => [x.resourceRef?.kind, x.field?.path, x.message]), [['ConfigMap', 'data.cluster-dns', 'invalid cluster DNS IP "dns.local": give IPv4 or IPv6 addresses']]);
+});
