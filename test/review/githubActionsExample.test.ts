@@ -49,3 +49,22 @@ test('the example job lints the profiles and diffs the pull request', { timeout:
   assert.equal(diff.code, 1, diff.stderr);
   assert.match(diff.stdout, /^\+# kubelet v1\.35\.0/m);
 });
+
+test('the diff step\'s stand-in tokens let diff render a config that takes its tokens from the environment', { timeout: 300_000 }, () => {
+  const step = workflow.jobs.review.steps.find((s: any) => s.id === 'diff');
+  const repo = tempDir();
+  mkdirSync(join(repo, 'clusters'));
+  execFileSync('cp', ['-r', join(REPO_ROOT, 'examples/flux/source'), join(repo, 'clusters/prod')]);
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
+  git('init', '-q', '-b', 'main');
+  git('add', '.');
+  git('commit', '-qm', 'base');
+  const md = join(repo, 'clusters/prod/machinedeployment-workers-a.yaml');
+  writeFileSync(md, readFileSync(md, 'utf8').replace('kubelet: 1.34.2', 'kubelet: 1.35.0'));
+  const args = osmKrmCommands()[1]!.slice(1);
+  assert.equal(runCommand(runDiffCommand, args, repo).code, 2, 'without the env, a side does not render');
+  const diff = runCommand(runDiffCommand, args, repo, { PATH: process.env.PATH, ...step.env });
+  assert.equal(diff.code, 1, diff.stderr);
+  assert.match(diff.stdout, /^\+echo 'kubelet v1\.35\.0/m);
+  assert.ok(!diff.stdout.includes(step.env.OSM_CLOUD_INIT_GETTER_TOKEN));
+});
