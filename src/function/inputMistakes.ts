@@ -1,6 +1,7 @@
 // First mistakes that would otherwise pass without a word: an OSP or a MachineDeployment under another
 // apiVersion (passed through, never rendered), a misspelt OSP annotation (the MachineDeployment silently not
-// rendered), and the function's own config given as an input item instead of as the config.
+// rendered), the function's own config given as an input item instead of as the config, and a
+// MachineDeployment without a namespace.
 import { CONFIG_API_VERSION, CONFIG_KIND } from '../config/operatingSystemManagerConfig.ts';
 import type { InputItem, KrmObject } from '../krm/resourceList.ts';
 import { ResourceError } from '../krm/results.ts';
@@ -28,6 +29,19 @@ export function checkNotMisdeclared(o: KrmObject): void {
     if (key === OSP_ANNOTATION || key === OSP_NAMESPACE_ANNOTATION || !looksLikeProfileAnnotation(key)) continue;
     throw new ResourceError(`annotation ${JSON.stringify(key)} is not one osm-krm reads: name the OperatingSystemProfile with ${OSP_ANNOTATION} (and its namespace, if not the config's, with ${OSP_NAMESPACE_ANNOTATION})`, `metadata.annotations.${key}`);
   }
+}
+
+/**
+ * A rendered MachineDeployment without metadata.namespace is taken to be in `default`,
+ * and the generated objects' names depend on it; where it is applied decides otherwise
+ * (kubectl's context, Argo CD's destination namespace), so say so.
+ */
+export function namespaceNotSet(o: KrmObject): { message: string; field: { path: string } } | undefined {
+  if (typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '') return undefined;
+  return {
+    message: 'no metadata.namespace: taken to be "default", and the generated objects are named for it; set the namespace the MachineDeployment is applied to (usually kube-system)',
+    field: { path: 'metadata.namespace' },
+  };
 }
 
 /**

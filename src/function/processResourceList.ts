@@ -27,7 +27,7 @@ import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
 import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
 import { compareItems, identityOf } from '../krm/itemOrder.ts';
 import { kustomize4Hint } from './kustomizeInputs.ts';
-import { checkNotMisdeclared, misplacedConfigHint } from './inputMistakes.ts';
+import { checkNotMisdeclared, misplacedConfigHint, namespaceNotSet } from './inputMistakes.ts';
 import { registerInputSecrets, SecretRegistry } from '../krm/redactSecrets.ts';
 import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
 import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInjection.ts';
@@ -261,7 +261,11 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
       } else if (o.apiVersion === MD_API_VERSION && o.kind === 'MachineDeployment') {
         const md = parseMachineDeployment(o);
         validateMachineDeploymentValues(md);
-        if (withProfileAnnotation(md, config)) out.machineDeployments.push({ item, md });
+        if (withProfileAnnotation(md, config)) {
+          out.machineDeployments.push({ item, md });
+          const unset = namespaceNotSet(o);
+          if (unset !== undefined) results.push({ severity: 'warning', ...unset, resourceRef: refOf(o), ...fileOf(o) });
+        }
         else results.push({ severity: 'info', message: `no ${OSP_ANNOTATION} annotation: nothing rendered for this MachineDeployment`, resourceRef: refOf(o), ...fileOf(o) });
       }
     } catch (e) {

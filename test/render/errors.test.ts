@@ -138,3 +138,11 @@ test('a bad cluster DNS IP is an error on the config\'s field, not on every Mach
   assert.equal(r.exitCode, 1);
   assert.deepEqual(r.results.filter((x: any) => x.severity === 'error').map((x: any) => [x.resourceRef?.kind, x.field?.path, x.message]), [['ConfigMap', 'data.cluster-dns', 'invalid cluster DNS IP "dns.local": give IPv4 or IPv6 addresses']]);
 });
+
+test('a rendered MachineDeployment without a namespace: a warning on metadata.namespace (taken as "default")', () => {
+  const l = base();
+  delete md(l, 'ubuntu-workers').metadata.namespace;
+  const r = runOn(l);
+  const w = r.results.filter((x: any) => x.severity === 'warning' && x.field?.path === 'metadata.namespace');
+  assert.deepEqual(w.map((x: any) => [x.resourceRef.name, x.message]), [['ubuntu-workers', 'no metadata.namespace: taken to be "default", and the generated objects are named for it; set the namespace the MachineDeployment is applied to (usually kube-system)']]);
+});
