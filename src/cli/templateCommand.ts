@@ -107,7 +107,10 @@ export function runTemplateCommand(args: string[], io: TemplateCommandIo): numbe
       return 0;
     } catch (e) {
       if (e instanceof CommandError) throw e;
-      if (e instanceof TemplateError) io.stderr(`${e.message}\n`);
+      if (e instanceof TemplateError) {
+        io.stderr(`${e.message}\n`);
+        if (opts.data === undefined && / executing /.test(e.message)) io.stderr('osm-krm template: note: no --data was given, so dot is nil\n');
+      }
       else if (e instanceof JsonDataError) io.stderr(`osm-krm template: ${opts.data}: ${e.message}\n`);
       else io.stderr(`osm-krm template: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
       return 1;

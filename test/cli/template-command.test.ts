@@ -130,3 +130,12 @@ test('--help prints the usage and exits 0', () => {
   assert.equal(r.code, 0);
   assert.match(r.stdout, /^usage: osm-krm template FILE/);
 });
+
+test('an execution error without --data adds a note that dot is nil; with --data, or on a parse error, none', () => {
+  const files = { 't.tmpl': '{{ .Name | upper }}', 'p.tmpl': '{{ nosuch }}', 'd.json': '{"Name":"osm"}' };
+  const noData = run(['t.tmpl'], files);
+  assert.equal(noData.code, 1);
+  assert.equal(noData.stderr, 'template: t.tmpl:1:11: executing "t.tmpl" at <upper>: invalid value; expected string\nosm-krm template: note: no --data was given, so dot is nil\n');
+  assert.equal(run(['t.tmpl', '--data', 'd.json'], files).stdout, 'OSM');
+  assert.doesNotMatch(run(['p.tmpl'], files).stderr, /note/);
+});
