@@ -1,7 +1,7 @@
 // First mistakes that would otherwise pass without a word: an OSP or a MachineDeployment under another
 // apiVersion (passed through, never rendered), a misspelt OSP annotation (the MachineDeployment silently not
-// rendered), the function's own config given as an input item instead of as the config, and a
-// MachineDeployment without a namespace.
+// rendered), the function's own config given as an input item instead of as the config or as the only input
+// (a kustomize generator), and a MachineDeployment without a namespace.
 import { CONFIG_API_VERSION, CONFIG_KIND } from '../config/operatingSystemManagerConfig.ts';
 import type { InputItem, KrmObject } from '../krm/resourceList.ts';
 import { ResourceError } from '../krm/results.ts';
@@ -29,6 +29,17 @@ export function checkNotMisdeclared(o: KrmObject): void {
     if (key === OSP_ANNOTATION || key === OSP_NAMESPACE_ANNOTATION || !looksLikeProfileAnnotation(key)) continue;
     throw new ResourceError(`annotation ${JSON.stringify(key)} is not one osm-krm reads: name the OperatingSystemProfile with ${OSP_ANNOTATION} (and its namespace, if not the config's, with ${OSP_NAMESPACE_ANNOTATION})`, `metadata.annotations.${key}`);
   }
+}
+
+/**
+ * kustomize hands a generator only a copy of its own config: listed under `generators:`, the function would see
+ * no MachineDeployment and succeed with nothing generated (unless it is there to emit the default profiles).
+ */
+export function generatorOnlyConfigError(functionConfig: KrmObject | undefined, items: readonly InputItem[]): ResourceError | undefined {
+  if (functionConfig === undefined || items.length === 0) return undefined;
+  const same = (o: KrmObject) => o.apiVersion === functionConfig.apiVersion && o.kind === functionConfig.kind && o.metadata?.name === functionConfig.metadata?.name;
+  if (!items.every((i) => same(i.object))) return undefined;
+  return new ResourceError('the only input is the function config itself, as kustomize gives a generator: osm-krm needs the MachineDeployments and OperatingSystemProfiles, so list its config under transformers:, not generators:');
 }
 
 /**

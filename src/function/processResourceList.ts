@@ -27,7 +27,7 @@ import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
 import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
 import { compareItems, identityOf } from '../krm/itemOrder.ts';
 import { kustomize4Hint } from './kustomizeInputs.ts';
-import { checkNotMisdeclared, misplacedConfigHint, namespaceNotSet } from './inputMistakes.ts';
+import { checkNotMisdeclared, generatorOnlyConfigError, misplacedConfigHint, namespaceNotSet } from './inputMistakes.ts';
 import { registerInputSecrets, SecretRegistry } from '../krm/redactSecrets.ts';
 import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
 import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInjection.ts';
@@ -108,6 +108,12 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
     config = parseFunctionConfig(list.functionConfig);
   } catch (e) {
     results.push(toResult(e, configRef, configFile));
+    return failed();
+  }
+
+  const asGenerator = config.defaultProfiles.emit ? undefined : generatorOnlyConfigError(list.functionConfig, list.items);
+  if (asGenerator !== undefined) {
+    results.push(toResult(asGenerator, configRef, configFile));
     return failed();
   }
 

@@ -146,3 +146,26 @@ test('a rendered MachineDeployment without a namespace: a warning on metadata.na
   const w = r.results.filter((x: any) => x.severity === 'warning' && x.field?.path === 'metadata.namespace');
   assert.deepEqual(w.map((x: any) => [x.resourceRef.name, x.message]), [['ubuntu-workers', 'no metadata.namespace: taken to be "default", and the generated objects are named for it; set the namespace the MachineDeployment is applied to (usually kube-system)']]);
 });
+
+test('run as a kustomize generator (only its own config as input): an error saying to list it under transformers', () => {
+  const l = base();
+  const copy = structuredClone(l.functionConfig);
+  copy.metadata.annotations = { 'config.kubernetes.io/local-config': 'true' };
+  l.items = [copy];
+  const r = runOn(l);
+  assert.equal(r.exitCode, 1);
+  const [e] = r.results.filter((x: any) => x.severity === 'error');
+  assert.equal(e.resourceRef.kind, 'OperatingSystemManager');
+  assert.match(e.message, /^the only input is the function config itself, as kustomize gives a generator: .* list its config under transformers:, not generators:$/);
+  // An empty input is no such mistake: nothing to do, no error.
+  assert.equal(runOn({ ...base(), items: [] }).exitCode, 0);
+});
+
+test('only its own config as input, with defaultProfiles.emit: the default profiles are emitted, no error', () => {
+  const l = base();
+  l.functionConfig.spec.defaultProfiles = { emit: true };
+  l.items = [structuredClone(l.functionConfig)];
+  const r = runOn(l);
+  assert.equal(r.exitCode, 0, r.stderr);
+  assert.ok(r.items.some((i: any) => i.kind === 'OperatingSystemProfile' && i.metadata.name === 'osp-ubuntu'));
+});
