@@ -23,6 +23,14 @@ function osmKrmCommands(): string[][] {
     .map((c) => c.replaceAll('${{ github.base_ref }}', 'main').replaceAll('origin/main', 'main').split(/\s+/).map((w) => w.replace(/^"(.*)"$/, '$1')));
 }
 
+/** Makes `repo` a git repository whose branch main holds its files. */
+function commitBase(repo: string): void {
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
+  git('init', '-q', '-b', 'main');
+  git('add', '.');
+  git('commit', '-qm', 'base');
+}
+
 test('the example job lints the profiles and diffs the pull request', { timeout: 300_000 }, () => {
   const commands = osmKrmCommands();
   assert.deepEqual(commands.map((c) => c[0]), ['lint', 'diff']);
@@ -36,10 +44,7 @@ test('the example job lints the profiles and diffs the pull request', { timeout:
     if (item.kind === 'OperatingSystemProfile') writeFileSync(join(repo, 'clusters/prod', `${item.kind}-${item.metadata.name}.yaml`), JSON.stringify(item));
   }
   writeFileSync(join(repo, 'clusters/prod/osm.yaml'), JSON.stringify(list.functionConfig));
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
-  git('init', '-q', '-b', 'main');
-  git('add', '.');
-  git('commit', '-qm', 'base');
+  commitBase(repo);
   const md = join(repo, 'clusters/prod/MachineDeployment-ubuntu-workers.yaml');
   writeFileSync(md, readFileSync(md, 'utf8').replace('"kubelet":"1.34.2"', '"kubelet":"1.35.0"'));
 
@@ -55,10 +60,7 @@ test('the diff step\'s stand-in tokens let diff render a config that takes its t
   const repo = tempDir();
   mkdirSync(join(repo, 'clusters'));
   execFileSync('cp', ['-r', join(REPO_ROOT, 'examples/flux/source'), join(repo, 'clusters/prod')]);
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
-  git('init', '-q', '-b', 'main');
-  git('add', '.');
-  git('commit', '-qm', 'base');
+  commitBase(repo);
   const md = join(repo, 'clusters/prod/machinedeployment-workers-a.yaml');
   writeFileSync(md, readFileSync(md, 'utf8').replace('kubelet: 1.34.2', 'kubelet: 1.35.0'));
   const args = osmKrmCommands()[1]!.slice(1);
