@@ -25,6 +25,9 @@ export interface ClusterFacts {
 export const BOOTSTRAP_TOKEN_LABEL = 'machinedeployment.k8s.io/name';
 
 /** A fact neither the config nor the inputs give. */
+/** kubeadm's bootstrap token: `<token-id>.<token-secret>`. */
+const BOOTSTRAP_TOKEN_FORMAT = /^[a-z0-9]{6}\.[a-z0-9]{16}$/;
+
 export class MissingClusterFactError extends ResourceError {
   override name = 'MissingClusterFactError';
 }
@@ -87,6 +90,11 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
   const apiServerCACert = cluster.certificateAuthorityData !== undefined ? Buffer.from(cluster.certificateAuthorityData, 'base64').toString('utf8') : kubernetesCACert;
 
   const fixedBootstrapToken = resolveValue(config.cluster.bootstrapToken, 'spec.cluster.bootstrapToken', env);
+  if (fixedBootstrapToken !== undefined && !BOOTSTRAP_TOKEN_FORMAT.test(fixedBootstrapToken)) {
+    // A malformed token renders fine and fails only at the node's join: refuse it here, without quoting it.
+    const why = BOOTSTRAP_TOKEN_FORMAT.test(fixedBootstrapToken.trim()) ? 'it has surrounding white space or a line break (write the file with printf %s, not echo)' : 'expected kubeadm\'s format [a-z0-9]{6}.[a-z0-9]{16}';
+    throw new ResourceError(`${sourceName('spec.cluster.bootstrapToken', config.cluster.bootstrapToken)} is not a bootstrap token: ${why}`, 'spec.cluster.bootstrapToken');
+  }
   const bootstrapTokenKey = resolveValue(config.cluster.bootstrapTokenKey, 'spec.cluster.bootstrapTokenKey', env);
   if (bootstrapTokenKey !== undefined && bootstrapTokenKey.length < 16) {
     throw new ResourceError('spec.cluster.bootstrapTokenKey must be at least 16 characters long', 'spec.cluster.bootstrapTokenKey');

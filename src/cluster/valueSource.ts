@@ -15,6 +15,7 @@ export function resolveValue(src: ValueSource | undefined, field: string, env: E
   if (src.env !== undefined) {
     const v = env.env(src.env);
     if (v === undefined) throw new ResourceError(`environment variable ${src.env} (named by ${field}.env) is not set`, `${field}.env`);
+    if (v === '') throw new ResourceError(`environment variable ${src.env} (named by ${field}.env) is set but empty`, `${field}.env`);
     return v;
   }
   if (src.file !== undefined) {

@@ -169,3 +169,22 @@ test('only its own config as input, with defaultProfiles.emit: the default profi
   assert.equal(r.exitCode, 0, r.stderr);
   assert.ok(r.items.some((i: any) => i.kind === 'OperatingSystemProfile' && i.metadata.name === 'osp-ubuntu'));
 });
+
+test('a malformed bootstrap token, or an empty env var, is refused on the config field without quoting the value', () => {
+  const withToken = (token: unknown, env: Record<string, string> = {}, files: Record<string, string> = {}) => {
+    const l = base();
+    l.functionConfig.spec.cluster = { bootstrapToken: token };
+    return runOn(l, { env: (n) => env[n], readFile: (p) => files[p] ?? (() => { throw Object.assign(new Error('x'), { code: 'ENOENT' }); })() });
+  };
+  const errorOf = (r: any) => r.results.find((x: any) => x.severity === 'error');
+  const bad = withToken({ env: 'TOKEN' }, { TOKEN: 'Not-A-Token-9f8e7d' });
+  assert.equal(bad.exitCode, 1);
+  assert.equal(errorOf(bad).field.path, 'spec.cluster.bootstrapToken');
+  assert.equal(errorOf(bad).message, "spec.cluster.bootstrapToken (env TOKEN) is not a bootstrap token: expected kubeadm's format [a-z0-9]{6}.[a-z0-9]{16}");
+  assert.ok(!bad.stdout.includes('Not-A-Token-9f8e7d') && !bad.stderr.includes('Not-A-Token-9f8e7d'));
+  const newline = withToken({ file: '/run/token' }, {}, { '/run/token': 'abcdef.0123456789abcdef\n' });
+  assert.match(errorOf(newline).message, /^spec\.cluster\.bootstrapToken \(file \/run\/token\) is not a bootstrap token: it has surrounding white space or a line break \(write the file with printf %s, not echo\)$/);
+  const empty = withToken({ env: 'TOKEN' }, { TOKEN: '' });
+  assert.deepEqual([errorOf(empty).field.path, errorOf(empty).message], ['spec.cluster.bootstrapToken.env', 'environment variable TOKEN (named by spec.cluster.bootstrapToken.env) is set but empty']);
+  assert.equal(withToken({ env: 'TOKEN' }, { TOKEN: 'abcdef.0123456789abcdef' }).exitCode, 0);
+});

@@ -7,7 +7,7 @@ import { TESTDATA } from '../support/paths.ts';
 
 const TEST_CA = readFileSync(join(TESTDATA, 'profiles/cases/test-ca.pem'), 'utf8');
 
-export const TEST_SECRETS = ['getter-token-7f3a9c1e5b', 'bootstrapsecret42', 'Rhel-Passw0rd-Secret', 'registry-pass-99x'];
+export const TEST_SECRETS = ['getter-token-7f3a9c1e5b', 'bootstrapsecret4', 'Rhel-Passw0rd-Secret', 'registry-pass-99x'];
 
 export const SMALL_OSP = {
   apiVersion: 'operatingsystemmanager.k8c.io/v1alpha1',
