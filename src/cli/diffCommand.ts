@@ -6,6 +6,7 @@ import { compareReviews } from '../review/compareReviews.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { CommandError, runSubcommand, scanArguments, UsageError, type CommandIO } from './commandIO.ts';
 import { isDirectory } from './manifestDirectory.ts';
+import { untrustedLine, untrustedText } from './untrustedText.ts';
 import { reviewRender, selectReviews, type ReviewCommandOptions } from './renderCommand.ts';
 
 export const DIFF_USAGE = `usage: osm-krm diff BASE HEAD [--config FILE] [--md NAME]... [--show-secrets]
@@ -39,7 +40,7 @@ export function runDiffCommand(args: string[], io: CommandIO): number {
       return diff(opts, io);
     } catch (e) {
       if (!(e instanceof CommandError)) throw e;
-      io.stderr(`osm-krm diff: ${e.message}\n`);
+      io.stderr(`osm-krm diff: ${untrustedText(e.message)}\n`);
       return 2;
     }
   });
@@ -89,7 +90,7 @@ function diff(opts: Options, io: CommandIO): number {
       return 0;
     }
     for (const c of changes) {
-      io.stdout(`# MachineDeployment ${c.key}\n${c.consequences.map((l) => `- ${l}\n`).join('')}${c.diff === '' ? '' : '\n' + c.diff}\n`);
+      io.stdout(`# MachineDeployment ${untrustedLine(c.key)}\n${c.consequences.map((l) => `- ${untrustedLine(mask(l))}\n`).join('')}${c.diff === '' ? '' : '\n' + c.diff}\n`);
     }
     return 1;
   } finally {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse, stringify } from 'yaml';
 import { runDiffCommand } from '../../src/cli/diffCommand.ts';
+import { runLintCommand } from '../../src/cli/lintCommand.ts';
 import { runRenderCommand } from '../../src/cli/renderCommand.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 import { runCommand, tempDir } from './reviewSupport.ts';
@@ -48,4 +49,91 @@ test('a registry password inside the credentials Secret\'s JSON is masked in ren
   assert.equal(diff.code, 1, diff.stderr);
   assert.ok(!leaks(diff.stdout + diff.stderr), 'diff prints the registry password');
   assert.match(diff.stdout, /^-password = "<masked>"$/m);
+});
+
+// Lines a pull request can put into an OSP's file: workflow commands, terminal escapes, bidi overrides, other
+// line breaks, a fake diff header, and text that looks like our own escape.
+const HOSTILE_LINES = [
+  '::add-mask::visible-text',
+  '  ::error file=x::all good',
+  '##[error]fake annotation',
+  'say \u001b[2J\u001b]8;;http://evil/\u0007link\u001b]8;;\u0007',
+  'ab\u202ecd',
+  'cr\rover',
+  'nel\u0085ls\u2028ps\u2029',
+  '++ b/provisioning/etc/harmless',
+  '-- a/provisioning/etc/harmless',
+  'literal \\u{1b} and \\n',
+];
+
+function withHostileFile(list: any, name = 'example-ubuntu'): any {
+  const osp = list.items.find((i: any) => i.kind === 'OperatingSystemProfile' && i.metadata.name === name);
+  osp.spec.version = 'v0.2.0';
+  osp.spec.provisioningConfig.files.push({ path: '/etc/hostile.txt', permissions: 644, content: { inline: { data: HOSTILE_LINES.join('\n') + '\n' } } });
+  return list;
+}
+
+/** Reads `\u{HEX}` escapes back (untrustedText.ts). */
+const unescape = (s: string) => s.replace(/\\u\{([0-9a-f]+)\}/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16)));
+
+function assertInert(output: string) {
+  for (const line of output.split('\n')) {
+    assert.doesNotMatch(line, /^\s*::/, `a workflow command: ${JSON.stringify(line)}`);
+    assert.ok(!line.includes('##['), `a legacy workflow command: ${JSON.stringify(line)}`);
+    assert.doesNotMatch(line, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u, `a control character: ${JSON.stringify(line)}`);
+  }
+}
+
+test('render prints input text escaped: no workflow command, control character or bidi override reaches the output, and it reads back', () => {
+  const dir = tempDir();
+  const file = writeList(dir, 'hostile.yaml', withHostileFile(exampleList()));
+  const r = runCommand(runRenderCommand, [file, '--md', 'ubuntu-workers'], dir);
+  assert.equal(r.code, 0, r.stderr);
+  assertInert(r.stdout);
+  const shown = r.stdout.split('\n').filter((l) => l.startsWith('  | ')).map((l) => l.slice(4));
+  const at = shown.indexOf('\\u{3a}:add-mask::visible-text');
+  assert.ok(at >= 0, r.stdout);
+  assert.deepEqual(shown.slice(at, at + HOSTILE_LINES.length).map(unescape), HOSTILE_LINES);
+});
+
+test('diff prints input text escaped: no workflow command or control character, and no content line passes for a diff header', () => {
+  const dir = tempDir();
+  writeList(dir, 'base.yaml', exampleList());
+  const head = writeList(dir, 'head.yaml', withHostileFile(exampleList()));
+  const r = runCommand(runDiffCommand, ['base.yaml', head], dir);
+  assert.equal(r.code, 1, r.stderr);
+  assertInert(r.stdout);
+  assert.deepEqual(r.stdout.split('\n').filter((l) => /^(\+\+\+|---) /.test(l)), ['--- /dev/null', '+++ b/provisioning/etc/hostile.txt']);
+  const added = r.stdout.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++ ')).map((l) => unescape(l.slice(1)));
+  assert.deepEqual(added.slice(1), HOSTILE_LINES, 'the added lines read back exactly');
+});
+
+test('function errors quoting input text (a template\'s fail) are printed on one escaped line', () => {
+  const dir = tempDir();
+  const list = exampleList();
+  const osp = list.items.find((i: any) => i.metadata.name === 'example-ubuntu');
+  osp.spec.provisioningConfig.files[0].content.inline.data = '{{ fail "no\\n::add-mask::x\\n\\u001b[31mred" }}';
+  const file = writeList(dir, 'fail.yaml', list);
+  const r = runCommand(runRenderCommand, [file], dir);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /error calling fail: no\\u\{a\}::add-mask::x\\u\{a\}\\u\{1b\}\[31mred/);
+  assertInert(r.stderr);
+});
+
+test('lint prints file names and messages escaped, in text and in GitHub annotations', { timeout: 300_000 }, () => {
+  const osp = exampleList().items.find((i: any) => i.metadata?.name === 'example-ubuntu');
+  osp.spec.provisioningConfig.files.push({ path: '/opt/bin/fetch', permissions: 755, content: { inline: { data: '#!/bin/bash\ncurl -k https://example.com/x -o /tmp/x\n' } } });
+  const dir = tempDir();
+  const name = 'osp\n::add-mask::x\u001b[2J.yaml';
+  writeFileSync(join(dir, name), stringify(osp));
+  for (const format of ['text', 'github']) {
+    const r = runCommand(runLintCommand, ['.', '--format', format], dir);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /curl-insecure/);
+    if (format === 'text') assertInert(r.stdout);
+    else {
+      // Only our own annotations, one a line, nothing a terminal would interpret.
+      for (const line of r.stdout.trimEnd().split('\n')) assert.match(line, /^::(error|warning) file=[^\u0000-\u001f\u007f-\u009f]*$/u);
+    }
+  }
 });
