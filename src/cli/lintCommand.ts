@@ -1,10 +1,12 @@
 // `osm-krm lint PATH...`: is this OSP good? Renders each OperatingSystemProfile in the files (or below the
 // directories) given for every cloud it lists and a matrix of MachineDeployments, and runs every check.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseManifests, listYamlFiles } from './manifestDirectory.ts';
 import { lintProfiles, type LintFinding, type LintProfileInput, type LintReport } from '../lint/lintProfile.ts';
 import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
+import { InputLimitError, readTextFileBounded } from '../krm/inputBounds.ts';
+import { errnoReason } from './containedPath.ts';
 import { untrustedLine, untrustedText } from './untrustedText.ts';
 
 export const LINT_USAGE = `usage: osm-krm lint PATH... [--format text|json|github]
@@ -63,8 +65,14 @@ function readProfiles(path: string, io: CommandIO): LintProfileInput[] {
   }
   const out: LintProfileInput[] = [];
   for (const file of files) {
-    const text = readFileSync(file, 'utf8');
     const shown = relative(io.cwd, file) || file;
+    let text: string;
+    try {
+      // As the function's readers do: bounded in size, and refused when not UTF-8 (never read as U+FFFD).
+      text = readTextFileBounded(file, shown);
+    } catch (e) {
+      throw new CommandError(e instanceof InputLimitError ? e.message : `cannot read ${shown}: ${errnoReason(e)}`);
+    }
     // Other YAML of a repository (kustomizations, patches) is no concern of lint's, unless it claims to be an OSP.
     if (!/\bkind["']?\s*:\s*["']?OperatingSystemProfile\b/.test(text)) continue;
     parseManifests(text, shown).forEach((object, documentIndex) => {

@@ -137,3 +137,11 @@ test('lint prints file names and messages escaped, in text and in GitHub annotat
     }
   }
 });
+
+test('lint refuses a file that is not UTF-8, naming it, instead of reading it as U+FFFD', () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'bad.yaml'), Buffer.concat([Buffer.from('kind: OperatingSystemProfile\nmetadata: {name: x}\nspec: {osName: "'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]));
+  const r = runCommand(runLintCommand, ['.'], dir);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^osm-krm lint: bad\.yaml is not valid UTF-8: byte 0xff at line 3/m);
+});
