@@ -1,11 +1,12 @@
 // `osm-krm diff BASE HEAD` / `osm-krm diff --git REV [PATH]`: what a change (a pull request) does to nodes.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { compareReviews } from '../review/compareReviews.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { CommandError, runSubcommand, scanArguments, UsageError, type CommandIO } from './commandIO.ts';
 import { isDirectory } from './manifestDirectory.ts';
+import { containedPath } from './containedPath.ts';
 import { untrustedLine, untrustedText } from './untrustedText.ts';
 import { reviewRender, selectReviews, type ReviewCommandOptions } from './renderCommand.ts';
 
@@ -119,5 +120,11 @@ function checkoutRevision(rev: string, path: string, io: CommandIO): { root: str
     rmSync(dir, { recursive: true, force: true });
     throw new CommandError(`--git: cannot unpack ${rev}: ${untar.stderr?.toString('utf8').trim() ?? untar.error?.message}`);
   }
-  return { root: dir, path: join(dir, relative(root, abs)) };
+  // PATH in REV's tree: a symbolic link there (REV may be anyone's commit) must not lead out of the tree.
+  try {
+    return { root: dir, path: containedPath(dir, relative(realpathSync(root), realpathSync(abs)), `${rev}:`) };
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
 }

@@ -1,7 +1,8 @@
 // render, diff and lint run in CI on a pull request's bytes: hostile-input cases for the review tools (secrets
 // in what they print, text that a terminal or the CI log would interpret, what `diff --git` unpacks).
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse, stringify } from 'yaml';
@@ -144,4 +145,23 @@ test('lint refuses a file that is not UTF-8, naming it, instead of reading it as
   const r = runCommand(runLintCommand, ['.'], dir);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /^osm-krm lint: bad\.yaml is not valid UTF-8: byte 0xff at line 3/m);
+});
+
+test('diff --git: PATH that is a symbolic link out of REV\'s tree is refused, not read', () => {
+  const outside = tempDir();
+  writeFileSync(join(outside, 'outside.yaml'), 'a: [\n'); // reading it would be a parse error naming it
+  const repo = tempDir();
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
+  git('init', '-q');
+  mkdirSync(join(repo, 'clusters'));
+  symlinkSync(outside, join(repo, 'clusters/prod'));
+  git('add', '.');
+  git('commit', '-qm', 'the base: a link');
+  rmSync(join(repo, 'clusters/prod'));
+  mkdirSync(join(repo, 'clusters/prod'));
+  writeFileSync(join(repo, 'clusters/prod/rl.yaml'), EXAMPLE_TEXT);
+  const r = runCommand(runDiffCommand, ['--git', 'HEAD', 'clusters/prod'], repo);
+  assert.equal(r.code, 2, r.stdout);
+  assert.match(r.stderr, /symbolic link HEAD:\/clusters\/prod -> \S+ leads outside HEAD:/);
+  assert.doesNotMatch(r.stderr, /outside\.yaml/);
 });
