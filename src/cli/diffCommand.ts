@@ -70,9 +70,17 @@ function parseArgs(args: readonly string[]): Options | 'help' {
   return opts;
 }
 
+// A signal's default action would end the process before `finally` removes REV's tree. While the tree exists,
+// the signals that stop a terminal command or a CI job are held instead: the work is synchronous, so a held
+// signal would only be handled after it; the run finishes, removes the tree and exits.
+const HELD_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const holdSignal = () => {};
+
 function diff(opts: Options, io: CommandIO): number {
-  const checkout = opts.gitRev === undefined ? undefined : checkoutRevision(opts.gitRev, opts.head, io);
+  if (opts.gitRev !== undefined) for (const s of HELD_SIGNALS) process.on(s, holdSignal);
+  let checkout: { root: string; path: string } | undefined;
   try {
+    if (opts.gitRev !== undefined) checkout = checkoutRevision(opts.gitRev, opts.head, io);
     const side = (path: string, label: string, previousState?: KrmObject) => {
       const common: ReviewCommandOptions = { path, machineDeployments: [], showSecrets: true, ...(opts.config !== undefined ? { config: opts.config } : {}) };
       const r = reviewRender(common, io, `${label}: `, previousState);
@@ -96,6 +104,7 @@ function diff(opts: Options, io: CommandIO): number {
     return 1;
   } finally {
     if (checkout) rmSync(checkout.root, { recursive: true, force: true });
+    for (const s of HELD_SIGNALS) process.off(s, holdSignal);
   }
 }
 

@@ -1,8 +1,8 @@
 // render, diff and lint run in CI on a pull request's bytes: hostile-input cases for the review tools (secrets
 // in what they print, text that a terminal or the CI log would interpret, what `diff --git` unpacks).
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse, stringify } from 'yaml';
@@ -164,4 +164,32 @@ test('diff --git: PATH that is a symbolic link out of REV\'s tree is refused, no
   assert.equal(r.code, 2, r.stdout);
   assert.match(r.stderr, /symbolic link HEAD:\/clusters\/prod -> \S+ leads outside HEAD:/);
   assert.doesNotMatch(r.stderr, /outside\.yaml/);
+});
+
+test('diff --git removes REV\'s tree when the run is stopped by SIGTERM (as a cancelled CI job is)', { timeout: 120_000 }, async () => {
+  const repo = tempDir();
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
+  git('init', '-q');
+  writeFileSync(join(repo, 'rl.yaml'), EXAMPLE_TEXT);
+  git('add', '.');
+  git('commit', '-qm', 'base');
+  // tar that says when it has unpacked, then lingers: the signal arrives while the tree exists.
+  const bin = tempDir();
+  const tmp = tempDir();
+  const unpacked = join(bin, 'unpacked');
+  writeFileSync(join(bin, 'tar'), `#!/bin/sh\n/usr/bin/env -u PATH PATH=/usr/bin:/bin tar "$@" && touch ${unpacked} && sleep 2\n`);
+  chmodSync(join(bin, 'tar'), 0o755);
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'dist/osm-krm.cjs'), 'diff', '--git', 'HEAD', 'rl.yaml'], {
+    cwd: repo,
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, TMPDIR: tmp, NODE_OPTIONS: '' },
+    stdio: 'ignore',
+  });
+  let running = true;
+  const exited = new Promise<void>((done) => child.on('exit', () => done((running = false) as unknown as void)));
+  while (!existsSync(unpacked) && running) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(running, 'diff ended before tar unpacked');
+  assert.equal(readdirSync(tmp).filter((n) => n.startsWith('osm-krm-diff-')).length, 1, 'the tree is there');
+  child.kill('SIGTERM');
+  await exited;
+  assert.deepEqual(readdirSync(tmp).filter((n) => n.startsWith('osm-krm-diff-')), []);
 });
