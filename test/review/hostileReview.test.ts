@@ -193,3 +193,20 @@ test('diff --git removes REV\'s tree when the run is stopped by SIGTERM (as a ca
   await exited;
   assert.deepEqual(readdirSync(tmp).filter((n) => n.startsWith('osm-krm-diff-')), []);
 });
+
+test('lint runs no code from the working directory (Python with -c imports from it first)', { timeout: 300_000 }, () => {
+  const dir = tempDir();
+  const marker = join(dir, 'ran');
+  for (const module of ['contextlib', 'json', 'io']) writeFileSync(join(dir, `${module}.py`), `open(${JSON.stringify(marker)}, "w").write("${module}")\n`);
+  writeFileSync(join(dir, 'osp.yaml'), stringify(exampleList().items.find((i: any) => i.metadata?.name === 'example-ubuntu')));
+  const before = process.cwd();
+  process.chdir(dir);
+  try {
+    const r = runCommand(runLintCommand, ['osp.yaml', '--format', 'json'], dir);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).skipped, [], 'cloud-init\'s schema check ran');
+  } finally {
+    process.chdir(before);
+  }
+  assert.equal(existsSync(marker) ? readFileSync(marker, 'utf8') : 'nothing ran', 'nothing ran');
+});
