@@ -113,11 +113,15 @@ function checkoutRevision(rev: string, path: string, io: CommandIO): { root: str
   const { spawnSync } = process.getBuiltinModule('node:child_process');
   const abs = resolve(io.cwd, path);
   const cwd = isDirectory(abs) ? abs : dirname(abs);
-  const git = (args: string[], input?: Buffer) => spawnSync('git', args, { cwd, env: io.env as NodeJS.ProcessEnv, maxBuffer: 1024 * 1024 * 1024, ...(input ? { input } : {}) });
+  // A directory of the checkout holding HEAD, objects/ and refs/ is a bare repository to git, found before the
+  // real one: its refs would choose the base. Only the repository a .git leads to is used.
+  const git = (args: string[]) => spawnSync('git', ['-c', 'safe.bareRepository=explicit', ...args], { cwd, env: io.env as NodeJS.ProcessEnv, maxBuffer: 1024 * 1024 * 1024 });
   const top = git(['rev-parse', '--show-toplevel']);
-  if (top.error || top.status !== 0) throw new CommandError(`--git: ${path} is not inside a git repository${top.error ? ` (${top.error.message})` : ''}`);
+  if (top.error || top.status !== 0) {
+    throw new CommandError(`--git: ${path} is not inside a git repository (${top.error ? top.error.message : top.stderr.toString('utf8').trim()})`);
+  }
   const root = top.stdout.toString('utf8').trim();
-  const verify = git(['rev-parse', '--verify', '--quiet', `${rev}^{tree}`]);
+  const verify = git(['-C', root, 'rev-parse', '--verify', '--quiet', `${rev}^{tree}`]);
   if (verify.status !== 0) throw new CommandError(`--git: ${JSON.stringify(rev)} is not a revision of ${root}`);
   const tree = verify.stdout.toString('utf8').trim();
   // From the top: in a subdirectory git archive would export only that subdirectory.

@@ -210,3 +210,28 @@ test('lint runs no code from the working directory (Python with -c imports from 
   }
   assert.equal(existsSync(marker) ? readFileSync(marker, 'utf8') : 'nothing ran', 'nothing ran');
 });
+
+test('diff --git: a bare repository planted in the checkout cannot choose the base', () => {
+  const repo = tempDir();
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo, encoding: 'utf8' }).trim();
+  git('init', '-q');
+  mkdirSync(join(repo, 'clusters/prod'), { recursive: true });
+  writeFileSync(join(repo, 'clusters/prod/rl.yaml'), EXAMPLE_TEXT);
+  git('add', '.');
+  git('commit', '-qm', 'base');
+  git('update-ref', 'refs/remotes/origin/main', 'HEAD');
+  writeFileSync(join(repo, 'clusters/prod/rl.yaml'), EXAMPLE_TEXT.replace(/kubelet: 1\.34\.2/g, 'kubelet: 1.35.0'));
+  git('commit', '-qam', 'the pull request');
+  // The pull request's files beside its manifests: a bare repository whose origin/main is the pull request.
+  const planted = join(repo, 'clusters/prod');
+  mkdirSync(join(planted, 'objects/info'), { recursive: true });
+  mkdirSync(join(planted, 'refs/remotes/origin'), { recursive: true });
+  writeFileSync(join(planted, 'HEAD'), 'ref: refs/heads/main\n');
+  writeFileSync(join(planted, 'config'), `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ${repo}\n`);
+  writeFileSync(join(planted, 'objects/info/alternates'), `${join(repo, '.git/objects')}\n`);
+  writeFileSync(join(planted, 'refs/remotes/origin/main'), `${git('rev-parse', 'HEAD')}\n`);
+  const r = runCommand(runDiffCommand, ['--git', 'origin/main', 'clusters/prod/rl.yaml'], repo);
+  assert.doesNotMatch(r.stdout, /no node changes/);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /--git: clusters\/prod\/rl\.yaml is not inside a git repository \(.*bare repository/);
+});
