@@ -1,5 +1,6 @@
 // What the directory-based sub-commands (`hydrate`, `generate`) get from the process, injected so tests can
 // run them in-process with their own environment and working directory.
+import { untrustedText } from './untrustedText.ts';
 
 export interface CommandIO {
   stdout: (s: string) => void;
@@ -43,7 +44,7 @@ export function runSubcommand<O, R extends number | Promise<number>>(
     opts = parse(args);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    io.stderr(`osm-krm ${name}: ${e.message}\n${usage}`);
+    io.stderr(`osm-krm ${name}: ${untrustedText(e.message)}\n${usage}`);
     return 2;
   }
   if (opts === 'help') {
@@ -52,7 +53,8 @@ export function runSubcommand<O, R extends number | Promise<number>>(
   }
   const failed = (e: unknown): number => {
     if (!(e instanceof CommandError)) throw e;
-    io.stderr(`osm-krm ${name}: ${e.message}\n`);
+    // Messages name files, links and tools' output from the inputs: printed escaped.
+    io.stderr(`osm-krm ${name}: ${untrustedText(e.message)}\n`);
     return 1;
   };
   try {

@@ -1,11 +1,13 @@
 // `osm-krm diff BASE HEAD` / `osm-krm diff --git REV [PATH]`: what a change (a pull request) does to nodes.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { compareReviews } from '../review/compareReviews.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { CommandError, runSubcommand, scanArguments, UsageError, type CommandIO } from './commandIO.ts';
 import { isDirectory } from './manifestDirectory.ts';
+import { containedPath } from './containedPath.ts';
+import { untrustedLine, untrustedText } from './untrustedText.ts';
 import { reviewRender, selectReviews, type ReviewCommandOptions } from './renderCommand.ts';
 
 export const DIFF_USAGE = `usage: osm-krm diff BASE HEAD [--config FILE] [--md NAME]... [--show-secrets]
@@ -39,7 +41,7 @@ export function runDiffCommand(args: string[], io: CommandIO): number {
       return diff(opts, io);
     } catch (e) {
       if (!(e instanceof CommandError)) throw e;
-      io.stderr(`osm-krm diff: ${e.message}\n`);
+      io.stderr(`osm-krm diff: ${untrustedText(e.message)}\n`);
       return 2;
     }
   });
@@ -68,9 +70,17 @@ function parseArgs(args: readonly string[]): Options | 'help' {
   return opts;
 }
 
+// A signal's default action would end the process before `finally` removes REV's tree. While the tree exists,
+// the signals that stop a terminal command or a CI job are held instead: the work is synchronous, so a held
+// signal would only be handled after it; the run finishes, removes the tree and exits.
+const HELD_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const holdSignal = () => {};
+
 function diff(opts: Options, io: CommandIO): number {
-  const checkout = opts.gitRev === undefined ? undefined : checkoutRevision(opts.gitRev, opts.head, io);
+  if (opts.gitRev !== undefined) for (const s of HELD_SIGNALS) process.on(s, holdSignal);
+  let checkout: { root: string; path: string } | undefined;
   try {
+    if (opts.gitRev !== undefined) checkout = checkoutRevision(opts.gitRev, opts.head, io);
     const side = (path: string, label: string, previousState?: KrmObject) => {
       const common: ReviewCommandOptions = { path, machineDeployments: [], showSecrets: true, ...(opts.config !== undefined ? { config: opts.config } : {}) };
       const r = reviewRender(common, io, `${label}: `, previousState);
@@ -89,11 +99,12 @@ function diff(opts: Options, io: CommandIO): number {
       return 0;
     }
     for (const c of changes) {
-      io.stdout(`# MachineDeployment ${c.key}\n${c.consequences.map((l) => `- ${l}\n`).join('')}${c.diff === '' ? '' : '\n' + c.diff}\n`);
+      io.stdout(`# MachineDeployment ${untrustedLine(c.key)}\n${c.consequences.map((l) => `- ${untrustedLine(mask(l))}\n`).join('')}${c.diff === '' ? '' : '\n' + c.diff}\n`);
     }
     return 1;
   } finally {
     if (checkout) rmSync(checkout.root, { recursive: true, force: true });
+    for (const s of HELD_SIGNALS) process.off(s, holdSignal);
   }
 }
 
@@ -102,11 +113,15 @@ function checkoutRevision(rev: string, path: string, io: CommandIO): { root: str
   const { spawnSync } = process.getBuiltinModule('node:child_process');
   const abs = resolve(io.cwd, path);
   const cwd = isDirectory(abs) ? abs : dirname(abs);
-  const git = (args: string[], input?: Buffer) => spawnSync('git', args, { cwd, env: io.env as NodeJS.ProcessEnv, maxBuffer: 1024 * 1024 * 1024, ...(input ? { input } : {}) });
+  // A directory of the checkout holding HEAD, objects/ and refs/ is a bare repository to git, found before the
+  // real one: its refs would choose the base. Only the repository a .git leads to is used.
+  const git = (args: string[]) => spawnSync('git', ['-c', 'safe.bareRepository=explicit', ...args], { cwd, env: io.env as NodeJS.ProcessEnv, maxBuffer: 1024 * 1024 * 1024 });
   const top = git(['rev-parse', '--show-toplevel']);
-  if (top.error || top.status !== 0) throw new CommandError(`--git: ${path} is not inside a git repository${top.error ? ` (${top.error.message})` : ''}`);
+  if (top.error || top.status !== 0) {
+    throw new CommandError(`--git: ${path} is not inside a git repository (${top.error ? top.error.message : top.stderr.toString('utf8').trim()})`);
+  }
   const root = top.stdout.toString('utf8').trim();
-  const verify = git(['rev-parse', '--verify', '--quiet', `${rev}^{tree}`]);
+  const verify = git(['-C', root, 'rev-parse', '--verify', '--quiet', `${rev}^{tree}`]);
   if (verify.status !== 0) throw new CommandError(`--git: ${JSON.stringify(rev)} is not a revision of ${root}`);
   const tree = verify.stdout.toString('utf8').trim();
   // From the top: in a subdirectory git archive would export only that subdirectory.
@@ -118,5 +133,11 @@ function checkoutRevision(rev: string, path: string, io: CommandIO): { root: str
     rmSync(dir, { recursive: true, force: true });
     throw new CommandError(`--git: cannot unpack ${rev}: ${untar.stderr?.toString('utf8').trim() ?? untar.error?.message}`);
   }
-  return { root: dir, path: join(dir, relative(root, abs)) };
+  // PATH in REV's tree: a symbolic link there (REV may be anyone's commit) must not lead out of the tree.
+  try {
+    return { root: dir, path: containedPath(dir, relative(realpathSync(root), realpathSync(abs)), `${rev}:`) };
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
 }

@@ -1,10 +1,13 @@
 // `osm-krm lint PATH...`: is this OSP good? Renders each OperatingSystemProfile in the files (or below the
 // directories) given for every cloud it lists and a matrix of MachineDeployments, and runs every check.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseManifests, listYamlFiles } from './manifestDirectory.ts';
 import { lintProfiles, type LintFinding, type LintProfileInput, type LintReport } from '../lint/lintProfile.ts';
 import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
+import { InputLimitError, readTextFileBounded } from '../krm/inputBounds.ts';
+import { errnoReason } from './containedPath.ts';
+import { untrustedLine, untrustedText } from './untrustedText.ts';
 
 export const LINT_USAGE = `usage: osm-krm lint PATH... [--format text|json|github]
 
@@ -62,8 +65,14 @@ function readProfiles(path: string, io: CommandIO): LintProfileInput[] {
   }
   const out: LintProfileInput[] = [];
   for (const file of files) {
-    const text = readFileSync(file, 'utf8');
     const shown = relative(io.cwd, file) || file;
+    let text: string;
+    try {
+      // As the function's readers do: bounded in size, and refused when not UTF-8 (never read as U+FFFD).
+      text = readTextFileBounded(file, shown);
+    } catch (e) {
+      throw new CommandError(e instanceof InputLimitError ? e.message : `cannot read ${shown}: ${errnoReason(e)}`);
+    }
     // Other YAML of a repository (kustomizations, patches) is no concern of lint's, unless it claims to be an OSP.
     if (!/\bkind["']?\s*:\s*["']?OperatingSystemProfile\b/.test(text)) continue;
     parseManifests(text, shown).forEach((object, documentIndex) => {
@@ -74,11 +83,11 @@ function readProfiles(path: string, io: CommandIO): LintProfileInput[] {
 }
 
 function where(f: LintFinding): string {
-  return f.file === undefined ? '' : `${f.file}:${f.line ?? 1}:${f.column ?? 1}: `;
+  return f.file === undefined ? '' : `${untrustedLine(f.file)}:${f.line ?? 1}:${f.column ?? 1}: `;
 }
 
 function textReport(report: LintReport, profiles: number): string {
-  const lines = report.findings.map((f) => `${where(f)}${f.severity}: [${f.check}] ${f.message}\n    in: ${f.scenarios[0]}${f.scenarios.length > 1 ? ` (+${f.scenarios.length - 1} more)` : ''}`);
+  const lines = report.findings.map((f) => `${where(f)}${f.severity}: [${f.check}] ${untrustedLine(f.message)}\n    in: ${untrustedLine(f.scenarios[0] ?? '')}${f.scenarios.length > 1 ? ` (+${f.scenarios.length - 1} more)` : ''}`);
   for (const s of report.skipped) lines.push(`skipped: ${s}`);
   const errors = report.findings.filter((f) => f.severity === 'error').length;
   lines.push(`osm-krm lint: ${profiles} profile(s), ${report.rendered} user-data config(s) rendered: ${errors} error(s), ${report.findings.length - errors} warning(s)`);
@@ -92,8 +101,8 @@ const escapeProperty = (s: string) => escapeData(s).replaceAll(':', '%3A').repla
 function githubAnnotations(report: LintReport): string {
   return report.findings
     .map((f) => {
-      const props = [f.file ? `file=${escapeProperty(f.file)}` : '', f.line ? `line=${f.line}` : '', f.column ? `col=${f.column}` : '', `title=${escapeProperty(`osm-krm lint (${f.check})`)}`].filter(Boolean).join(',');
-      return `::${f.severity === 'error' ? 'error' : 'warning'} ${props}::${escapeData(`${f.message} (in: ${f.scenarios[0]})`)}\n`;
+      const props = [f.file ? `file=${escapeProperty(untrustedLine(f.file))}` : '', f.line ? `line=${f.line}` : '', f.column ? `col=${f.column}` : '', `title=${escapeProperty(`osm-krm lint (${f.check})`)}`].filter(Boolean).join(',');
+      return `::${f.severity === 'error' ? 'error' : 'warning'} ${props}::${escapeData(untrustedText(`${f.message} (in: ${f.scenarios[0]})`))}\n`;
     })
     .join('');
 }

@@ -8,6 +8,7 @@ import { formatReview, reviewFiles } from '../review/formatReview.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { CommandError, runSubcommand, scanArguments, UsageError, type CommandIO } from './commandIO.ts';
 import { commandEnvironment, describeResult } from './renderManifests.ts';
+import { untrustedLine } from './untrustedText.ts';
 
 export const RENDER_USAGE = `usage: osm-krm render [PATH] [--config FILE] [--md NAME]... [--explain] [--show-secrets] [--out DIR]
 
@@ -70,7 +71,7 @@ function render(opts: Options, io: CommandIO): number {
 export function reviewRender(opts: ReviewCommandOptions, io: CommandIO, label = '', previousState?: KrmObject): ReviewRender {
   const inputs = readReviewInputs(opts.path, io, opts.config);
   const rendered = renderForReview(inputs, commandEnvironment(io), { showSecrets: opts.showSecrets, ...(previousState ? { previousState } : {}) });
-  for (const r of rendered.results) io.stderr(`osm-krm: ${label}${r.severity}: ${describeResult(r)}\n`);
+  for (const r of rendered.results) io.stderr(`osm-krm: ${label}${r.severity}: ${untrustedLine(describeResult(r))}\n`);
   return rendered;
 }
 

@@ -155,6 +155,12 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
       secrets.add(facts.cloudInitGetterToken);
       secrets.add(facts.bootstrapTokenKey);
       const containerRuntime = buildContainerRuntimeOptions(config, c.kept);
+      // The Secret's values are whole JSON documents; the node's containerd config holds the fields inside.
+      for (const auth of Object.values(containerRuntime.registryCredentials)) {
+        secrets.add(auth.password);
+        secrets.add(auth.auth);
+        secrets.add(auth.identityToken);
+      }
       const templates = new TemplateCache(osmTemplateFuncs, config.templateLimits);
       inputs = { config, facts, templates, containerRuntime, containerRuntimeOutputs: containerRuntimeOutputs(containerRuntime), secrets };
       if (observer?.templateData) inputs.onTemplateData = observer.templateData;

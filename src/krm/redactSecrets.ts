@@ -12,6 +12,9 @@ export class SecretRegistry {
     if (value !== undefined && value.length >= 4 && !this.values.has(value)) {
       this.values.add(value);
       this.index = undefined;
+      // As a quoted string holds it (TOML, JSON, Go's %q/%#v): `"` and `\` escaped.
+      const quoted = value.replace(/["\\]/g, '\\$&');
+      if (quoted !== value) this.values.add(quoted);
     }
   }
 

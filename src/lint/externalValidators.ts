@@ -98,7 +98,9 @@ export function runCloudInitSchema(configs: readonly string[]): ToolRun {
   const shebang = /^#!\s*(\S+)/.exec(readFileSync(cloudInit, 'utf8').split('\n', 1)[0] ?? '');
   const python = shebang?.[1] ?? 'python3';
   return withFiles(configs, '.yaml', (paths) => {
-    const r = spawn()(python, ['-c', CLOUD_CONFIG_CHECK, ...paths], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    // -I: with -c, Python imports from the working directory first (a repository's json.py would run), and
+    // PYTHON* variables could point it elsewhere; isolated mode does neither. Run from the files' directory too.
+    const r = spawn()(python, ['-I', '-c', CLOUD_CONFIG_CHECK, ...paths], { cwd: dirname(paths[0]!), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     let verdicts: Array<string | null>;
     try {
       verdicts = JSON.parse(r.stdout);

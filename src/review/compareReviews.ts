@@ -5,12 +5,13 @@ import type { MachineDeploymentReview } from './renderForReview.ts';
 import { STAGES } from './formatReview.ts';
 import type { NodeConfigView } from './nodeConfigView.ts';
 import { unifiedDiff } from './unifiedDiff.ts';
+import { untrustedLine } from '../cli/untrustedText.ts';
 
 export interface MachineDeploymentChange {
   key: string;
   /** One line each: what happens in the cluster. */
   consequences: string[];
-  /** Unified diffs of the decoded user-data, masked. */
+  /** Unified diffs of the decoded user-data, masked, input text escaped (untrustedText.ts). */
   diff: string;
 }
 
@@ -82,7 +83,9 @@ function viewDiff(before: MachineDeploymentReview | undefined, after: MachineDep
   for (const p of paths) {
     const x = a.get(p);
     const y = b.get(p);
-    out += unifiedDiff(x ?? '', y ?? '', x === undefined ? '/dev/null' : `a/${p}`, y === undefined ? '/dev/null' : `b/${p}`);
+    // Compared as rendered (a changed token still differs), printed masked, then escaped.
+    const shown = (line: string) => untrustedLine(mask(line));
+    out += unifiedDiff(x ?? '', y ?? '', x === undefined ? '/dev/null' : `a/${shown(p)}`, y === undefined ? '/dev/null' : `b/${shown(p)}`, 3, shown);
   }
-  return mask(out);
+  return out;
 }

@@ -2,49 +2,50 @@
 // what each node is given, file by file and unit by unit.
 import type { MachineDeploymentReview, ReviewRender } from './renderForReview.ts';
 import type { NodeConfigView } from './nodeConfigView.ts';
+import { untrustedLine as t } from '../cli/untrustedText.ts';
 
 export const STAGES = ['bootstrap', 'provisioning'] as const;
 
 export function formatReview(r: MachineDeploymentReview, explain: ReviewRender | undefined): string {
   const lines: string[] = [];
-  lines.push(`# MachineDeployment ${r.namespace}/${r.name}`);
-  lines.push(`profile: ${r.profile.namespace}/${r.profile.name} ${r.profile.version} (${r.profile.source})`);
-  lines.push(`revision: ${r.revision}`);
+  lines.push(`# MachineDeployment ${t(r.namespace)}/${t(r.name)}`);
+  lines.push(`profile: ${t(r.profile.namespace)}/${t(r.profile.name)} ${t(r.profile.version)} (${t(r.profile.source)})`);
+  lines.push(`revision: ${t(r.revision)}`);
   if (explain !== undefined) {
-    lines.push('', `## config: ${explain.config.source}`);
-    for (const s of explain.config.settings) lines.push(`  ${explain.mask(s)}`);
+    lines.push('', `## config: ${t(explain.config.source)}`);
+    for (const s of explain.config.settings) lines.push(`  ${t(explain.mask(s))}`);
     lines.push('', '## cluster facts');
-    for (const s of explain.config.clusterFacts) lines.push(`  ${s}`);
+    for (const s of explain.config.clusterFacts) lines.push(`  ${t(s)}`);
     lines.push('', '## template data (Go %#v)');
-    for (const s of r.templateData) lines.push(`  ${s}`);
+    for (const s of r.templateData) lines.push(`  ${t(s)}`);
   }
   for (const stage of STAGES) lines.push('', ...formatView(stage, r[stage]));
   return lines.join('\n') + '\n';
 }
 
 function formatView(stage: string, v: NodeConfigView): string[] {
-  const lines = [`## ${stage} (${v.format}, ${v.bytes} bytes)${v.unreadable ? `: unreadable, ${v.unreadable}` : ''}`];
-  for (const s of v.settings) lines.push(`setting ${s.key}: ${indentBlock(s.value)}`);
+  const lines = [`## ${stage} (${v.format}, ${v.bytes} bytes)${v.unreadable ? `: unreadable, ${t(v.unreadable)}` : ''}`];
+  for (const s of v.settings) lines.push(`setting ${t(s.key)}: ${indentBlock(s.value)}`);
   for (const f of v.files) {
-    lines.push('', `file ${f.path}  mode ${f.mode || '(default)'}  owner ${f.owner || '(default)'}`, ...contentLines(f.content));
+    lines.push('', `file ${t(f.path)}  mode ${t(f.mode) || '(default)'}  owner ${t(f.owner) || '(default)'}`, ...contentLines(f.content));
   }
   for (const u of v.units) {
-    lines.push('', `unit ${u.name}${u.state ? `  ${u.state}` : ''}`);
+    lines.push('', `unit ${t(u.name)}${u.state ? `  ${u.state}` : ''}`);
     if (u.content !== '') lines.push(...contentLines(u.content));
-    for (const d of u.dropIns) lines.push(`drop-in ${u.name}.d/${d.name}`, ...contentLines(d.content));
+    for (const d of u.dropIns) lines.push(`drop-in ${t(u.name)}.d/${t(d.name)}`, ...contentLines(d.content));
   }
   return lines;
 }
 
 function contentLines(content: string): string[] {
   const body = content.endsWith('\n') ? content.slice(0, -1) : content;
-  const out = body === '' ? [] : body.split('\n').map((l) => `  | ${l}`);
+  const out = body === '' ? [] : body.split('\n').map((l) => `  | ${t(l)}`);
   if (!content.endsWith('\n') && content !== '') out.push('  (no newline at end)');
   return out;
 }
 
 function indentBlock(text: string): string {
-  return text.includes('\n') ? '\n' + contentLines(text).join('\n') : text;
+  return text.includes('\n') ? '\n' + contentLines(text).join('\n') : t(text);
 }
 
 /**

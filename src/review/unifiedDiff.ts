@@ -54,8 +54,8 @@ export function diffLines(a: readonly string[], b: readonly string[]): Edit[] {
   return edits.reverse();
 }
 
-/** `--- a/…`/`+++ b/…` and @@ hunks; "" when the texts are equal. */
-export function unifiedDiff(before: string, after: string, fromName: string, toName: string, context = 3): string {
+/** `--- a/…`/`+++ b/…` and @@ hunks; "" when the texts are equal. `show` gives each line as printed (compared as it is). */
+export function unifiedDiff(before: string, after: string, fromName: string, toName: string, context = 3, show = (line: string) => line): string {
   if (before === after) return '';
   const a = splitLines(before);
   const b = splitLines(after);
@@ -88,7 +88,7 @@ export function unifiedDiff(before: string, after: string, fromName: string, toN
     const bCount = hunk.filter((e) => e.op !== '-').length;
     if (aCount === 0) aStart--;
     if (bCount === 0) bStart--;
-    out.push(`@@ -${aStart},${aCount} +${bStart},${bCount} @@`, ...hunk.map((e) => e.op + e.line.replace(NO_NEWLINE, '\n\\ No newline at end of file')));
+    out.push(`@@ -${aStart},${aCount} +${bStart},${bCount} @@`, ...hunk.map((e) => e.op + (e.line.endsWith(NO_NEWLINE) ? `${show(e.line.slice(0, -NO_NEWLINE.length))}\n\\ No newline at end of file` : show(e.line))));
     for (const e of edits.slice(i, end)) {
       if (e.op !== '+') aLine++;
       if (e.op !== '-') bLine++;

@@ -2,7 +2,7 @@
 // against a repository laid out as the job expects (profiles/, clusters/prod/ and a base branch).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
@@ -20,7 +20,7 @@ function osmKrmCommands(): string[][] {
     .flatMap((r) => r.split('\n'))
     .map((l) => /node "\$OSM_KRM" (.*?)(?:\s*>.*)?$/.exec(l.trim())?.[1])
     .filter((c): c is string => c !== undefined)
-    .map((c) => c.replaceAll('${{ github.base_ref }}', 'main').replaceAll('origin/main', 'main').split(/\s+/).map((w) => w.replace(/^"(.*)"$/, '$1')));
+    .map((c) => c.replaceAll('${{ github.base_ref }}', 'main').replaceAll('$BASE_REF', 'main').replaceAll('origin/main', 'main').split(/\s+/).map((w) => w.replace(/^"(.*)"$/, '$1')));
 }
 
 /** Makes `repo` a git repository whose branch main holds its files. */
@@ -69,4 +69,27 @@ test('the diff step\'s stand-in tokens let diff render a config that takes its t
   assert.equal(diff.code, 1, diff.stderr);
   assert.match(diff.stdout, /^\+echo 'kubelet v1\.35\.0/m);
   assert.ok(!diff.stdout.includes(step.env.OSM_CLOUD_INIT_GETTER_TOKEN));
+});
+
+test('no expression is expanded inside a run: script (the shell would run what a branch name holds)', () => {
+  for (const step of workflow.jobs.review.steps) assert.doesNotMatch(step.run ?? '', /\$\{\{/, step.name);
+});
+
+test('the posted comment fences the diff so that no line of it can close the block', () => {
+  const step = workflow.jobs.review.steps.find((s: any) => /gh pr comment/.test(s.run ?? ''));
+  const temp = tempDir();
+  mkdirSync(join(temp, 'bin'));
+  // gh stand-in: keeps the body it would post.
+  writeFileSync(join(temp, 'bin/gh'), '#!/bin/sh\ncp "$5" "$RUNNER_TEMP/posted.md"\n');
+  chmodSync(join(temp, 'bin/gh'), 0o755);
+  const hostile = ['--- a/provisioning/etc/x', '+++ b/provisioning/etc/x', '@@ -1,1 +1,3 @@', ' ```', '+`````', '+<!-- the rest is hidden', ''].join('\n');
+  writeFileSync(join(temp, 'node-diff.txt'), hostile);
+  execFileSync('bash', ['-e', '-c', step.run], { env: { PATH: `${join(temp, 'bin')}:${process.env.PATH}`, RUNNER_TEMP: temp, PR_NUMBER: '7', GH_TOKEN: 'x' } });
+  const lines = readFileSync(join(temp, 'posted.md'), 'utf8').trimEnd().split('\n');
+  const fence = /^(`{3,})diff$/.exec(lines[1]!)?.[1];
+  assert.ok(fence !== undefined, lines[1]);
+  assert.equal(lines.at(-1), fence, 'the block ends with its own fence');
+  const body = lines.slice(2, -1);
+  assert.equal(body.join('\n'), hostile.trimEnd());
+  for (const l of body) assert.ok(!l.trim().startsWith(fence), `${JSON.stringify(l)} closes the block`);
 });
