@@ -15,6 +15,7 @@ import { runDiffCommand } from '../../src/cli/diffCommand.ts';
 import { runLintCommand } from '../../src/cli/lintCommand.ts';
 import type { CommandIO } from '../../src/cli/commandIO.ts';
 import { writeAllSync } from '../../src/cli/writeAllSync.ts';
+import { untrustedLine } from '../../src/cli/untrustedText.ts';
 
 const USAGE = `osm-krm: Operating System Manager as a KRM function.
 
@@ -60,7 +61,7 @@ function main(argv: string[]): number | Promise<number> {
 
 function internalError(e: unknown): number {
   // Never a stack trace on stdout; a short line on stderr.
-  writeAllSync(2, `osm-krm: internal error: ${(e as Error)?.message ?? String(e)}\n`);
+  writeAllSync(2, `osm-krm: internal error: ${untrustedLine(String((e as Error)?.message ?? e))}\n`);
   return 2;
 }
 

@@ -13,6 +13,7 @@ import { isLocalConfig } from '../krm/localConfig.ts';
 
 export { isLocalConfig };
 import type { CommandIO } from './commandIO.ts';
+import { untrustedLine } from './untrustedText.ts';
 
 export interface RenderOutput {
   exitCode: number;
@@ -37,7 +38,7 @@ export function renderManifests(objects: readonly KrmObject[], functionConfig: K
   const exitCode = runFunction(stringifyForOutput(list), { stdout: (s) => (stdout += s), stderr: io.stderr, env });
   const results = ((parse(stdout, PARSE_OPTIONS) as { results?: Result[] } | null)?.results ?? []) as Result[];
   for (const r of results) {
-    if (r.severity !== 'error') io.stderr(`osm-krm: ${r.severity}: ${describeResult(r)}\n`);
+    if (r.severity !== 'error') io.stderr(`osm-krm: ${r.severity}: ${untrustedLine(describeResult(r))}\n`);
   }
   return { exitCode, objects: parseResourceList(stdout).items.map((i) => i.object), results };
 }

@@ -8,6 +8,7 @@ import { processResourceList } from '../function/processResourceList.ts';
 import { fileOf, refOf } from '../krm/resultFor.ts';
 import { hasErrors, type Result } from '../krm/results.ts';
 import type { Environment } from '../cluster/valueSource.ts';
+import { untrustedLine } from './untrustedText.ts';
 
 export interface ProcessIO {
   stdout: (s: string) => void;
@@ -47,14 +48,14 @@ export function runFunction(input: string | Uint8Array, io: ProcessIO): number {
   const out = processResourceList(list, io.env);
   writeResourceList(list, out, io.stdout);
   for (const r of out.results) {
-    if (r.severity === 'error') io.stderr(`osm-krm: error: ${describe(r)}\n`);
+    if (r.severity === 'error') io.stderr(`osm-krm: error: ${untrustedLine(describe(r))}\n`);
   }
   return hasErrors(out.results) ? 1 : 0;
 }
 
 function refuseInput(result: Result, io: ProcessIO): number {
   io.stdout(serializeResourceList({ itemIndent: 0 }, { kept: [], generated: [], results: [result] }));
-  io.stderr(`osm-krm: ${describe(result)}\n`);
+  io.stderr(`osm-krm: ${untrustedLine(describe(result))}\n`);
   return 1;
 }
 

@@ -9,6 +9,7 @@ import { parse, stringify } from 'yaml';
 import { runDiffCommand } from '../../src/cli/diffCommand.ts';
 import { runLintCommand } from '../../src/cli/lintCommand.ts';
 import { runRenderCommand } from '../../src/cli/renderCommand.ts';
+import { runFunction } from '../../src/cli/runFunction.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 import { runCommand, tempDir } from './reviewSupport.ts';
 
@@ -119,6 +120,17 @@ test('function errors quoting input text (a template\'s fail) are printed on one
   assert.equal(r.code, 1);
   assert.match(r.stderr, /error calling fail: no\\u\{a\}::add-mask::x\\u\{a\}\\u\{1b\}\[31mred/);
   assertInert(r.stderr);
+});
+
+test('the KRM function\'s error lines on stderr (what kustomize, kpt and Argo CD logs show) are escaped the same way', () => {
+  const list = exampleList();
+  const osp = list.items.find((i: any) => i.metadata.name === 'example-ubuntu');
+  osp.spec.provisioningConfig.files[0].content.inline.data = '{{ fail "no\\n::add-mask::x\\n\\u001b[31mred" }}';
+  let stderr = '';
+  const code = runFunction(stringify(list), { stdout: () => {}, stderr: (s) => (stderr += s), env: { env: () => undefined, readFile: () => { throw new Error('no files'); } } });
+  assert.equal(code, 1);
+  assert.match(stderr, /error calling fail: no\\u\{a\}::add-mask::x\\u\{a\}\\u\{1b\}\[31mred/);
+  assertInert(stderr);
 });
 
 test('lint prints file names and messages escaped, in text and in GitHub annotations', { timeout: 300_000 }, () => {
