@@ -82,7 +82,8 @@ function machineDeployment(p: ScenarioProfile, cloud: string, kubelet: string, i
   };
 }
 
-function clusterFacts(): KrmObject[] {
+/** The cluster facts a render needs (cluster-info with its CA, the getter token), as local-config items. */
+export function clusterFactItems(server: string, caPem: string, getterToken: string): KrmObject[] {
   const local = { 'config.kubernetes.io/local-config': 'true' };
   const kubeconfig = [
     'apiVersion: v1',
@@ -90,12 +91,14 @@ function clusterFacts(): KrmObject[] {
     'clusters:',
     '- name: ""',
     '  cluster:',
-    '    server: https://api.lint.example:6443',
-    `    certificate-authority-data: ${Buffer.from(LINT_CLUSTER_CA).toString('base64')}`,
+    `    server: ${server}`,
+    `    certificate-authority-data: ${Buffer.from(caPem).toString('base64')}`,
     '',
   ].join('\n');
   return [
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cluster-info', namespace: 'kube-public', annotations: local }, data: { kubeconfig } },
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cloud-init-getter-token', namespace: 'cloud-init-settings', annotations: local }, stringData: { token: 'lint.getter.token-0000000000000000' } },
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cloud-init-getter-token', namespace: 'cloud-init-settings', annotations: local }, stringData: { token: getterToken } },
   ];
 }
+
+const clusterFacts = () => clusterFactItems('https://api.lint.example:6443', LINT_CLUSTER_CA, 'lint.getter.token-0000000000000000');

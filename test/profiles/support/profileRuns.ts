@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { TESTDATA } from '../../support/paths.ts';
+import { clusterFactItems } from '../../../src/lint/lintScenarios.ts';
 
 export const KUBELET_VERSIONS = ['1.33.7', '1.34.3', '1.35.1', '1.36.0'] as const;
 export const IP_FAMILIES = ['IPv4', 'IPv4+IPv6'] as const;
@@ -75,24 +76,7 @@ export const TEST_TOKEN = [
 
 /** Cluster facts (cluster-info, getter token) as local-config items, with a real PEM as the cluster CA. */
 export function clusterFacts(): Record<string, unknown>[] {
-  const kubeconfig = [
-    'apiVersion: v1',
-    'kind: Config',
-    'clusters:',
-    '- name: ""',
-    '  cluster:',
-    '    server: https://api.profiles.example:6443',
-    `    certificate-authority-data: ${Buffer.from(TEST_CA).toString('base64')}`,
-    '',
-  ].join('\n');
-  const local = { 'config.kubernetes.io/local-config': 'true' };
-  return [
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cluster-info', namespace: 'kube-public', annotations: local }, data: { kubeconfig } },
-    {
-      apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cloud-init-getter-token', namespace: 'cloud-init-settings', annotations: local },
-      stringData: { token: TEST_TOKEN },
-    },
-  ];
+  return clusterFactItems('https://api.profiles.example:6443', TEST_CA, TEST_TOKEN);
 }
 
 export function functionConfig(spec: Record<string, unknown> = {}): Record<string, unknown> {
