@@ -20,7 +20,11 @@ import { CommandError, runSubcommand, UsageError, type CommandIO } from './comma
 import { chooseFunctionConfig } from './functionConfigSource.ts';
 import { isDirectory, readManifestDirectory, readManifestFile, statePaths } from './manifestDirectory.ts';
 import { checkRelativePath, readMarker, recoverInterruptedUpdate, updateOutputDirectory } from './outputDirectory.ts';
-import { isAppliedManifest, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
+import { describeResult, isAppliedManifest, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
+import { fluxSubstitutionFindings, withFluxSubstitutionDisabled } from '../gitops/fluxSubstitution.ts';
+import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
+import { refOf } from '../krm/resultFor.ts';
+import { untrustedLine } from './untrustedText.ts';
 import { commandEnvironment } from './renderManifests.ts';
 import { containedPath } from './containedPath.ts';
 import { parseFunctionConfig } from '../config/operatingSystemManagerConfig.ts';
@@ -98,12 +102,19 @@ function hydrate(opts: Options, io: CommandIO): number | Promise<number> {
   const outState = statePaths().filter((p) => previouslyOwned.has(p) && existsSync(join(out, p))).flatMap((p) => readManifestFile(out, p)).filter(isStateObject);
   if (outState.length > 0) objects = [...objects.filter((o) => !isStateObject(o)), ...outState];
 
+  // hydrate's output is for Flux: the OSPs it copies opt out of Flux's substitution like what it generates.
+  objects = objects.map((o) => (isProfile(o) ? withFluxSubstitutionDisabled(o) : o));
   const rendered = renderManifests(objects, chosen.config, io);
   if (rendered.exitCode !== 0) {
     io.stderr(`osm-krm hydrate: nothing written to ${opts.out}\n`);
     return 1;
   }
-  const files = plannedFiles(rendered.objects);
+  const gitops = parseFunctionConfig(chosen.config).gitops;
+  // With syncAnnotations [flux] the function said so already.
+  if (!gitops.syncAnnotations.includes('flux')) {
+    for (const f of fluxSubstitutionFindings(objects.filter(isAppliedManifest))) io.stderr(`osm-krm: warning: ${untrustedLine(describeResult({ severity: 'warning', message: f.message, resourceRef: refOf(f.object) }))}\n`);
+  }
+  const files = plannedFiles(rendered.objects, gitops.split);
   const sops = sopsSettings(chosen.config, io);
   if (sops === undefined) return writeOutput(out, opts.out, files, io);
   // SOPS mode: Secrets are encrypted before anything is written (asynchronous: age-encryption's API).
@@ -151,7 +162,7 @@ function readOwnedFile(out: string, rel: string, label: string): string | undefi
 }
 
 /** relative path in OUT -> content, kustomization.yaml included. */
-function plannedFiles(objects: readonly KrmObject[]): Map<string, string> {
+function plannedFiles(objects: readonly KrmObject[], split: boolean): Map<string, string> {
   const files = new Map<string, string>();
   const resources: string[] = [];
   const add = (rel: string, o: KrmObject) => {
@@ -168,14 +179,25 @@ function plannedFiles(objects: readonly KrmObject[]): Map<string, string> {
     }
     if (!isAppliedManifest(o)) continue;
     const rel = generated ? path : inputPath(o);
-    add(rel, o);
+    add(rel, generated ? withFluxSubstitutionDisabled(o) : o);
     resources.push(rel);
   }
   resources.sort();
-  const kustomization = { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources };
-  files.set('kustomization.yaml', KUSTOMIZATION_HEADER + stringifyForOutput(kustomization));
+  const kustomization = (list: string[]) => KUSTOMIZATION_HEADER + stringifyForOutput({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: list });
+  files.set('kustomization.yaml', kustomization(resources));
+  // The management/worker split: one kustomization per set, and one for the inputs (the MachineDeployments), so
+  // each can be a Flux Kustomization of its own; the inputs' dependsOn the worker set's (README: Order of arrival).
+  if (split) {
+    for (const dir of SPLIT_DIRECTORIES) {
+      const inDir = resources.filter((r) => r.startsWith(dir)).map((r) => r.slice(dir.length));
+      if (inDir.length > 0) files.set(`${dir}kustomization.yaml`, kustomization(inDir));
+    }
+  }
   return files;
 }
+
+/** With spec.gitops.split, each of these gets a kustomization.yaml of its own. */
+export const SPLIT_DIRECTORIES = [`${GENERATED_PATH_PREFIX}management/`, `${GENERATED_PATH_PREFIX}worker/`, INPUTS_DIR];
 
 /** kpt's default file name for a resource: `[<namespace>/]<kind>_<name>.yaml`, under inputs/. */
 function inputPath(o: KrmObject): string {
@@ -183,6 +205,10 @@ function inputPath(o: KrmObject): string {
   const name = o.metadata?.name;
   if (typeof name !== 'string' || name === '') throw new CommandError(`a ${String(o.kind)} without metadata.name cannot be written`);
   return `${INPUTS_DIR}${ns}${String(o.kind).toLowerCase()}_${name}.yaml`;
+}
+
+function isProfile(o: KrmObject): boolean {
+  return o.apiVersion === OSM_API_VERSION && o.kind === 'OperatingSystemProfile';
 }
 
 function describe(o: KrmObject): string {

@@ -242,7 +242,7 @@ test('plugin settings: ARGOCD_APP_PARAMETERS wins over PARAM_*, names are normal
     PARAM_CLUSTER_DNS_0: 'ignored',
     ARGOCD_APP_PARAMETERS: JSON.stringify([{ name: 'cluster-dns', array: ['10.0.0.1', '10.0.0.2'] }, { name: 'Pause Image', string: 'p:1' }]),
   });
-  assert.deepEqual([...s.values()].map((v) => [v.name, v.value]).sort(), [['cluster-dns', '10.0.0.1,10.0.0.2'], ['namespace', 'osm'], ['pause-image', 'p:1']]);
+  assert.deepEqual([...s.values()].map((v) => [v.name, v.value]).sort(), [['cluster-dns', ['10.0.0.1', '10.0.0.2']], ['namespace', 'osm'], ['pause-image', 'p:1']]);
   assert.throws(() => readPluginSettings({ ARGOCD_APP_PARAMETERS: '[{"name":"x","map":{"a":"b"}}]' }), /map parameters are not supported/);
   assert.throws(() => readPluginSettings({ ARGOCD_APP_PARAMETERS: '{' }), /not JSON/);
 });
