@@ -7,6 +7,9 @@
 //                                               on the next run so MachineDeployment revisions carry on)
 //   OUT/.osm-krm-hydrate          the files this command wrote, with their SHA-256: the next run rewrites or
 //                                 removes exactly those that still have it
+// With spec.gitops.split the inputs go under inputs/{management,worker}/ and the generated objects under
+// osm-generated/{management,worker}/, each of the four with its own kustomization.yaml.
+// The output is for Flux: every generated object and every OSP copy opts out of post-build substitution.
 // Local-config resources and the function config are not written. Running twice changes nothing; a file
 // that this command did not write is never overwritten or deleted; OUT changes all or nothing
 // (outputDirectory.ts); no symbolic link is followed out of SRC or OUT (containedPath.ts).
@@ -14,7 +17,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { stringifyForOutput } from '../krm/yamlSchema.ts';
-import { GENERATED_PATH_PREFIX } from '../function/generatedPaths.ts';
+import { GENERATED_PATH_PREFIX, outputSet } from '../function/generatedPaths.ts';
 import { isStateObject } from '../gitops/renderState.ts';
 import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
 import { chooseFunctionConfig } from './functionConfigSource.ts';
@@ -178,15 +181,15 @@ function plannedFiles(objects: readonly KrmObject[], split: boolean): Map<string
       continue;
     }
     if (!isAppliedManifest(o)) continue;
-    const rel = generated ? path : inputPath(o);
+    const rel = generated ? path : inputPath(o, split);
     add(rel, generated ? withFluxSubstitutionDisabled(o) : o);
     resources.push(rel);
   }
   resources.sort();
   const kustomization = (list: string[]) => KUSTOMIZATION_HEADER + stringifyForOutput({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: list });
   files.set('kustomization.yaml', kustomization(resources));
-  // The management/worker split: one kustomization per set, and one for the inputs (the MachineDeployments), so
-  // each can be a Flux Kustomization of its own; the inputs' dependsOn the worker set's (README: Order of arrival).
+  // The management/worker split: a kustomization for each set's generated objects and inputs, so each can be a
+  // Flux Kustomization of its own; the worker inputs' (the MachineDeployments) dependsOn the worker Secrets'.
   if (split) {
     for (const dir of SPLIT_DIRECTORIES) {
       const inDir = resources.filter((r) => r.startsWith(dir)).map((r) => r.slice(dir.length));
@@ -197,14 +200,18 @@ function plannedFiles(objects: readonly KrmObject[], split: boolean): Map<string
 }
 
 /** With spec.gitops.split, each of these gets a kustomization.yaml of its own. */
-export const SPLIT_DIRECTORIES = [`${GENERATED_PATH_PREFIX}management/`, `${GENERATED_PATH_PREFIX}worker/`, INPUTS_DIR];
+export const SPLIT_DIRECTORIES = (['management', 'worker'] as const).flatMap((set) => [`${GENERATED_PATH_PREFIX}${set}/`, `${INPUTS_DIR}${set}/`]);
 
-/** kpt's default file name for a resource: `[<namespace>/]<kind>_<name>.yaml`, under inputs/. */
-function inputPath(o: KrmObject): string {
+/**
+ * kpt's default file name for a resource: `[<namespace>/]<kind>_<name>.yaml`, under inputs/ (with the split, under
+ * inputs/worker/ for MachineDeployments and Secrets, which machine-controller reads in the worker cluster, and
+ * inputs/management/ for the rest, as the function splits what it generates).
+ */
+function inputPath(o: KrmObject, split: boolean): string {
   const ns = typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? `${o.metadata.namespace}/` : '';
   const name = o.metadata?.name;
   if (typeof name !== 'string' || name === '') throw new CommandError(`a ${String(o.kind)} without metadata.name cannot be written`);
-  return `${INPUTS_DIR}${ns}${String(o.kind).toLowerCase()}_${name}.yaml`;
+  return `${INPUTS_DIR}${split ? `${outputSet(o)}/` : ''}${ns}${String(o.kind).toLowerCase()}_${name}.yaml`;
 }
 
 function isProfile(o: KrmObject): boolean {
