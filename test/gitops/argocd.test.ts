@@ -256,8 +256,8 @@ function assertHardValuesArrived(stdout: string): void {
   // The key arrived whole (its trailing `=` too): the kubelet's token is the one derived from it.
   const expected = deriveWindowToken(BASE64_KEY, 'kube-system-workers-a', { periodSeconds: 86400, overlapSeconds: 86400 }, rotationWindows({ periodSeconds: 86400, overlapSeconds: 86400 }, Number(ROTATION_TIME)).current).token;
   assert.match(secretText(objects, 'kube-system-workers-a-kubelet-bootstrap-config'), new RegExp(`token: ${expected.replace('.', '\\.')}`));
-  // Order of arrival: Secrets in wave -1, MachineDeployments in wave 0.
-  for (const o of objects) assert.equal(o.metadata.annotations?.['argocd.argoproj.io/sync-wave'], o.kind === 'MachineDeployment' ? undefined : '-1', identity(o));
+  // Order of arrival: what generate made (Secrets, OSCs) in wave -1, the MachineDeployments in wave 0.
+  for (const o of objects.filter((x) => x.kind !== 'OperatingSystemProfile')) assert.equal(o.metadata.annotations?.['argocd.argoproj.io/sync-wave'], o.kind === 'MachineDeployment' ? undefined : '-1', identity(o));
 }
 
 test('values with `=`, commas and an empty string reach generate whole, as Argo CD 3.5 and 2.14 pass them', () => {
@@ -281,7 +281,7 @@ test('Argo CD sends ARGOCD_APP_PARAMETERS=null for an Application without parame
 test('a setting lost on the way is an error naming it, never a default', () => {
   const cases: Array<[(app: any) => void, RegExp]> = [
     // Argo CD expands $NAME in env values from its build env: an unknown name becomes nothing.
-    [(app) => (app.spec.source.plugin.env = [{ name: 'CLUSTER_DNS', value: '$DNS_FROM_GIT' }]), /ARGOCD_ENV_CLUSTER_DNS is empty, but "cluster-dns" needs a value \(Argo CD expands \$NAME/],
+    [(app) => (app.spec.source.plugin.env = [{ name: 'NAMESPACE', value: '$NAMESPACE_FROM_GIT' }]), /ARGOCD_ENV_NAMESPACE is empty, but "namespace" needs a value \(Argo CD expands \$NAME/],
     [(app) => (app.spec.source.plugin.parameters = [{ name: 'namespace', string: '' }]), /parameter "namespace" is empty, but "namespace" needs a value/],
     [(app) => (app.spec.source.plugin.env = [{ name: 'CLUSTER_DNS', value: '10.0.0.1' }, { name: 'cluster_dns', value: '10.0.0.2' }]), /ARGOCD_ENV_CLUSTER_DNS and ARGOCD_ENV_cluster_dns both set "cluster-dns"/],
     [(app) => (app.spec.source.plugin.parameters = [{ name: 'namespace', array: ['a', 'b'] }]), /parameter "namespace" is an array parameter, but "namespace" takes one value/],
@@ -306,24 +306,28 @@ test('a setting lost on the way is an error naming it, never a default', () => {
 });
 
 test('before Argo CD 3.0 an empty env entry never arrives, an empty string parameter does (the README\'s form)', () => {
+  // The config file asks for Argo CD's sync annotations; the Application clears the setting.
   const app = appCopy();
   const config = join(app, 'osm-config.yaml');
-  writeFileSync(config, readFileSync(config, 'utf8') + '  nodeHTTPProxy: http://proxy.example:3128\n');
+  writeFileSync(config, readFileSync(config, 'utf8') + '  gitops:\n    syncAnnotations: [argocd]\n');
   const clear = (form: 'env' | 'parameter') => {
     const a = structuredClone(application);
-    if (form === 'env') a.spec.source.plugin.env = [...a.spec.source.plugin.env, { name: 'NODE_HTTP_PROXY', value: '' }];
-    else a.spec.source.plugin.parameters = [...a.spec.source.plugin.parameters, { name: 'node-http-proxy', string: '' }];
+    if (form === 'env') a.spec.source.plugin.env = [{ name: 'GITOPS_SYNC_ANNOTATIONS', value: '' }];
+    else {
+      a.spec.source.plugin.env = [];
+      a.spec.source.plugin.parameters = [...a.spec.source.plugin.parameters, { name: 'gitops-sync-annotations', string: '' }];
+    }
     return a;
   };
-  const proxied = (version: ArgoCDVersion, form: 'env' | 'parameter') => {
+  const annotated = (version: ArgoCDVersion, form: 'env' | 'parameter') => {
     const r = generate(app, { app: clear(form), version });
     assert.equal(r.status, 0, r.stderr);
-    return r.stdout.includes('proxy.example');
+    return r.stdout.includes('argocd.argoproj.io/sync-options');
   };
-  assert.equal(proxied({ major: 2, minor: 14 }, 'env'), true, 'Argo CD 2.x dropped the empty env entry (cmpserver environ, before PR 22096)');
-  assert.equal(proxied({ major: 2, minor: 14 }, 'parameter'), false);
-  assert.equal(proxied(ARGOCD_LATEST, 'env'), false);
-  assert.equal(proxied(ARGOCD_LATEST, 'parameter'), false);
+  assert.equal(annotated({ major: 2, minor: 14 }, 'env'), true, 'Argo CD 2.x dropped the empty env entry (cmpserver environ, before PR 22096)');
+  assert.equal(annotated({ major: 2, minor: 14 }, 'parameter'), false);
+  assert.equal(annotated(ARGOCD_LATEST, 'env'), false);
+  assert.equal(annotated(ARGOCD_LATEST, 'parameter'), false);
 });
 
 // --- the sidecar image ---------------------------------------------------------------------------------
