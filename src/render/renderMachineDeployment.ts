@@ -1,6 +1,5 @@
 // One MachineDeployment -> the objects OSM would write for it: the OSC, the bootstrap and provisioning
 // Secrets, the kubelet bootstrap kubeconfig Secret and, for `edge`, the script Secret.
-import { ResourceError } from '../krm/results.ts';
 import type { OsmConfig } from '../config/operatingSystemManagerConfig.ts';
 import type { ClusterFacts } from '../cluster/clusterFacts.ts';
 import { bootstrapKubeconfig } from '../cluster/kubeconfig.ts';
@@ -28,7 +27,7 @@ import { edgeProviderScriptSecret } from './edgeProviderScript.ts';
 import { ARTIFACT_DEFAULTS } from '../profiles/artifactDefaults.ts';
 import { checkUserDataSize } from './userDataSizeCheck.ts';
 import { checkKubeletVersionSupport } from './kubeletVersionSupport.ts';
-import { bootstrapTokenSecret, deriveBootstrapToken } from '../cluster/derivedBootstrapToken.ts';
+import { kubeletBootstrapToken } from './kubeletBootstrapToken.ts';
 
 /** What an OSC holds instead of the cloud-init getter token in SOPS mode. */
 export const GETTER_TOKEN_PLACEHOLDER = 'redacted-by-osm-krm-see-the-bootstrap-secret';
@@ -72,20 +71,10 @@ export interface RenderFinding {
 export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry, inputs: RenderInputs): RenderedMachineDeployment {
   const { config, facts } = inputs;
   const key = machineDeploymentKey(md);
-  let token = facts.bootstrapTokenFor(key);
-  let tokenSecret: Record<string, unknown> | undefined;
-  if (token === undefined && facts.bootstrapTokenKey !== undefined) {
-    const derived = deriveBootstrapToken(facts.bootstrapTokenKey, key);
-    token = derived.token;
-    tokenSecret = bootstrapTokenSecret(derived, key, config.cluster.bootstrapTokenExpiration);
-  }
+  const { token, secrets: tokenSecrets } = kubeletBootstrapToken(key, facts, config);
   inputs.secrets.add(token);
-  if (token === undefined) {
-    throw new ResourceError(
-      `missing cluster fact: no kubelet bootstrap token for ${key}; set spec.cluster.bootstrapToken or spec.cluster.bootstrapTokenKey, or add a kube-system bootstrap token Secret labelled machinedeployment.k8s.io/name=${key}`,
-      'metadata.name',
-    );
-  }
+  // The previous window's token is a secret too (it can still join nodes).
+  for (const s of tokenSecrets) inputs.secrets.add(Buffer.from(String((s.data as Record<string, string>)['token-secret']), 'base64').toString('utf8'));
   const kubeconfig = bootstrapKubeconfig(facts.cluster, token, config.overrideBootstrapKubeletAPIServer);
   const serverURL = config.overrideBootstrapKubeletAPIServer || facts.cluster.server;
 
@@ -155,7 +144,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
     cloudConfigSecretObject(md, 'provisioning', annotations, userData(spec.provisioningConfig, 'provisioning')),
     kubeletBootstrapSecretObject(md, kubeconfig),
   ];
-  if (tokenSecret !== undefined) objects.push(tokenSecret);
+  objects.push(...tokenSecrets);
   if (spec.cloudProvider.name === 'edge') objects.push(edgeProviderScriptSecret(md, facts.cloudInitGetterToken, serverURL, config.pinClusterCA ? facts.apiServerCACert : undefined));
   return { objects, findings };
 }
