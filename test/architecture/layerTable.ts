@@ -7,8 +7,9 @@ export const LAYERS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['krm', ['src/krm/']],
   ['model', ['src/model/', 'src/config/', 'src/machineDeployment/', 'src/cluster/', 'src/profiles/']],
   ['emit', ['src/emit/']],
-  ['render', ['src/render/']],
+  // What a Git-driven run carries between runs; one MachineDeployment's render decides its revision from it.
   ['gitops', ['src/gitops/', 'src/sops/']],
+  ['render', ['src/render/']],
   ['function', ['src/function/']],
   // The review tools (render, diff, lint) run the function like the other commands do.
   ['cli', ['src/cli/', 'src/review/', 'src/lint/']],
