@@ -12,7 +12,7 @@ import { validateMachineDeploymentValues } from '../machineDeployment/validateVa
 import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
 import { validateOperatingSystemProfile } from '../model/validateProfile.ts';
 import { profileKey, selectOperatingSystemProfile, type ProfileEntry } from '../render/selectOperatingSystemProfile.ts';
-import { containerRuntimeOutputs, renderMachineDeployment, type RenderInputs } from '../render/renderMachineDeployment.ts';
+import { containerRuntimeOutputs, renderGeneratedObjects, type RenderInputs } from '../render/renderGeneratedObjects.ts';
 import { TemplateCache } from '../render/templateCache.ts';
 import { EMBEDDED_PROFILE_NAMES, embeddedProfile } from '../profiles/embeddedProfiles.ts';
 import type { OperatingSystemProfileSpec } from '../model/operatingSystemProfile.ts';
@@ -356,7 +356,7 @@ function renderOne(item: InputItem, md: MachineDeployment, plan: RenderPlan, out
     outcome.state = { key, value: { revision, templateHash, ...(injected !== undefined ? { generated: true as const } : {}) } };
     // What OSM would see in the cluster: the Git annotations plus machine-controller's revision.
     const inCluster: MachineDeployment = { ...applied, annotations: { ...applied.annotations, [REVISION_ANNOTATION]: decision.revision } };
-    const rendered = renderMachineDeployment(inCluster, osp, inputs);
+    const rendered = renderGeneratedObjects(inCluster, osp, inputs);
     for (const f of rendered.findings) {
       outcome.results.push({ severity: f.severity, message: f.message, resourceRef: refOf(item.object), field: { path: f.field }, ...fileOf(item.object) });
     }

@@ -56,7 +56,7 @@ export function containerRuntimeOutputs(options: ContainerRuntimeOptions): Conta
   return { configToml: emitContainerdConfigToml(options), registryHostFiles: emitRegistryHostFiles(options) };
 }
 
-export interface RenderedMachineDeployment {
+export interface GeneratedObjects {
   objects: Record<string, unknown>[];
   /** Warnings and errors about what was rendered: kubelet version support, bootstrap user-data size. */
   findings: RenderFinding[];
@@ -69,7 +69,7 @@ export interface RenderFinding {
   field: string;
 }
 
-export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry, inputs: RenderInputs): RenderedMachineDeployment {
+export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry, inputs: RenderInputs): GeneratedObjects {
   const { config, facts } = inputs;
   const key = machineDeploymentKey(md);
   let token = facts.bootstrapTokenFor(key);
