@@ -6,21 +6,20 @@ import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/o
 import { collectClusterFacts, MissingClusterFactError } from '../cluster/clusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { generatedEntry, type InputItem, type KrmObject, type OutputList, type ResourceList } from '../krm/resourceList.ts';
-import { MD_API_VERSION, OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
+import { MD_API_VERSION, OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
 import { validateMachineDeploymentValues } from '../machineDeployment/validateValues.ts';
 import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
 import { validateOperatingSystemProfile } from '../model/validateProfile.ts';
-import { profileKey, selectOperatingSystemProfile, type ProfileEntry } from '../render/selectOperatingSystemProfile.ts';
-import { containerRuntimeOutputs, renderGeneratedObjects, type RenderInputs } from '../render/renderGeneratedObjects.ts';
+import { profileKey, type ProfileEntry } from '../render/selectOperatingSystemProfile.ts';
+import { containerRuntimeOutputs, type RenderInputs } from '../render/renderGeneratedObjects.ts';
+import { renderMachineDeployment, type MachineDeploymentOutcome, type RenderRun } from '../render/renderMachineDeployment.ts';
 import { TemplateCache } from '../render/templateCache.ts';
 import { EMBEDDED_PROFILE_NAMES, embeddedProfile } from '../profiles/embeddedProfiles.ts';
 import type { OperatingSystemProfileSpec } from '../model/operatingSystemProfile.ts';
 import { osmTemplateFuncs } from '../sprig/index.ts';
-import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
 import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
-import { emptyState, isStateObject, readState, stateKey, stateObject, STATE_NAME, STATE_PATH, type MachineDeploymentState, type RenderState } from '../gitops/renderState.ts';
-import { syncAnnotations } from '../gitops/syncAnnotations.ts';
+import { emptyState, isStateObject, readState, stateObject, STATE_NAME, STATE_PATH, type RenderState } from '../gitops/renderState.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
 import { ResourceError, type Result } from '../krm/results.ts';
 import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
@@ -30,8 +29,6 @@ import { kustomize4Hint } from './kustomizeInputs.ts';
 import { checkNotMisdeclared, generatorOnlyConfigError, misplacedConfigHint, namespaceNotSet } from './inputMistakes.ts';
 import { registerInputSecrets, SecretRegistry } from '../krm/redactSecrets.ts';
 import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
-import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInjection.ts';
-import { LOCAL_CONFIG_ANNOTATION, isLocalConfig } from '../krm/localConfig.ts';
 
 interface Classified {
   kept: InputItem[];
@@ -77,15 +74,6 @@ interface RenderPlan {
   machineDeployments: ReadonlyArray<{ item: InputItem; md: MachineDeployment }>;
   /** Config-supplied RHEL subscription secrets by `<namespace>/<name>`. */
   rhelSubscriptions: ReadonlyMap<string, RhelSubscriptionValues>;
-}
-
-/** What rendering one MachineDeployment gives: output entries (identity + text), results, its revision state. */
-interface MachineDeploymentOutcome {
-  objects: Array<{ id: string; entry: string }>;
-  results: Result[];
-  state?: { key: string; value: MachineDeploymentState };
-  /** The input MachineDeployment stays in the output beside its generated copy (see rhelSubscriptionInjection). */
-  keepSource?: boolean;
 }
 
 function isRenderPlan(p: RenderPlan | OutputList): p is RenderPlan {
@@ -177,29 +165,29 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
   return { list, config, classified: c, inputs, secrets, results, nextState, generated, machineDeployments: c.machineDeployments, rhelSubscriptions };
 }
 
-/** Renders the plan's MachineDeployment `index`; depends on nothing but the plan. */
-function renderMachineDeploymentAt(plan: RenderPlan, index: number): MachineDeploymentOutcome {
+/** Renders the plan's MachineDeployment `index` and gives each object its file and output text. */
+function renderMachineDeploymentAt(plan: RenderPlan, index: number): { outcome: MachineDeploymentOutcome; entries: Array<{ id: string; entry: string }> } {
   const { item, md } = plan.machineDeployments[index]!;
-  const outcome: MachineDeploymentOutcome = { objects: [], results: [] };
-  const rendered = renderOne(item, md, plan, outcome);
-  for (const obj of rendered) {
+  const run: RenderRun = { items: plan.list.items, profiles: plan.classified.profiles, previousState: plan.classified.previousState, rhelSubscriptions: plan.rhelSubscriptions, inputs: plan.inputs! };
+  const outcome = renderMachineDeployment(item, md, run);
+  const entries = outcome.objects.map((obj) => {
     const annotated = withPathAnnotations(obj, generatedPath(md, obj as KrmObject, plan.config.gitops.split));
-    outcome.objects.push({ id: identityOf(annotated as KrmObject), entry: generatedEntry(plan.list, annotated) });
-  }
-  return outcome;
+    return { id: identityOf(annotated as KrmObject), entry: generatedEntry(plan.list, annotated) };
+  });
+  return { outcome, entries };
 }
 
 /** Collision checks, the render state and the output, from every MachineDeployment's outcome in plan order. */
-function finishRender(plan: RenderPlan, outcomes: readonly MachineDeploymentOutcome[]): OutputList {
+function finishRender(plan: RenderPlan, outcomes: ReadonlyArray<{ outcome: MachineDeploymentOutcome; entries: Array<{ id: string; entry: string }> }>): OutputList {
   const { list, config, classified: c, results, nextState, generated } = plan;
   const owners = new Map<string, string>();
   const keptSources = new Set<InputItem>();
-  outcomes.forEach((outcome, i) => {
+  outcomes.forEach(({ outcome, entries }, i) => {
     const { item, md } = plan.machineDeployments[i]!;
     if (outcome.keepSource) keptSources.add(item);
     results.push(...outcome.results);
     if (outcome.state) nextState.machineDeployments.set(outcome.state.key, outcome.state.value);
-    for (const { id, entry } of outcome.objects) {
+    for (const { id, entry } of entries) {
       const owner = owners.get(id);
       if (owner !== undefined) {
         results.push(toResult(new ResourceError(`${id} would be generated for both ${owner} and ${md.namespace}/${md.name}`, 'metadata.name'), refOf(item.object), fileOf(item.object)));
@@ -333,59 +321,6 @@ function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmCon
       generated.add(withPathAnnotations(obj, generatedSharedPath(`profiles/${name}.yaml`, obj as KrmObject, config.gitops.split)));
     }
   }
-}
-
-function renderOne(item: InputItem, md: MachineDeployment, plan: RenderPlan, outcome: MachineDeploymentOutcome): Record<string, unknown>[] {
-  const { list, classified: c } = plan;
-  const inputs = plan.inputs!;
-  const { config } = inputs;
-  let osp: ProfileEntry;
-  try {
-    osp = selectOperatingSystemProfile(md, c.profiles, config.namespace);
-    const subscription = plan.rhelSubscriptions.get(`${md.namespace}/${md.name}`);
-    const injected = subscription !== undefined ? injectRhelSubscription(item.object, md, subscription) : undefined;
-    if (injected?.keepSource) outcome.keepSource = true;
-    const applied = injected?.md ?? md;
-    const key = stateKey(md.namespace, md.name);
-    // machine-controller counts revisions of the template the cluster gets, injected secrets included.
-    const template = (injected?.object ?? (item.object as any)).spec?.template;
-    const previous = c.previousState.machineDeployments.get(key);
-    if (injected === undefined && previous?.generated && isLocalConfig(item.object)) throw droppedGeneratedMachineDeployment(md);
-    const decision = decideRevision(applied.annotations, template, previous);
-    const { revision, templateHash } = decision.state;
-    outcome.state = { key, value: { revision, templateHash, ...(injected !== undefined ? { generated: true as const } : {}) } };
-    // What OSM would see in the cluster: the Git annotations plus machine-controller's revision.
-    const inCluster: MachineDeployment = { ...applied, annotations: { ...applied.annotations, [REVISION_ANNOTATION]: decision.revision } };
-    const rendered = renderGeneratedObjects(inCluster, osp, inputs);
-    for (const f of rendered.findings) {
-      outcome.results.push({ severity: f.severity, message: f.message, resourceRef: refOf(item.object), field: { path: f.field }, ...fileOf(item.object) });
-    }
-    if (rendered.findings.some((f) => f.severity === 'error')) return [];
-    const objects = injected !== undefined ? [injected.object, ...rendered.objects] : rendered.objects;
-    const extra = syncAnnotations(config.gitops.syncAnnotations);
-    if (Object.keys(extra).length === 0) return objects;
-    return objects.map((o: any) => (o.kind === 'OperatingSystemConfig' || o.immutable === true ? { ...o, metadata: { ...o.metadata, annotations: { ...(o.metadata.annotations ?? {}), ...extra } } } : o));
-  } catch (e) {
-    // Template errors belong to the profile; everything else to the MachineDeployment.
-    const onProfile = e instanceof ResourceError && /^spec\.(bootstrap|provisioning)Config\./.test(e.fieldPath ?? '');
-    const idx = onProfile ? osp!.origin.itemIndex : undefined;
-    const target = idx !== undefined && idx >= 0 ? list.items[idx]!.object : item.object;
-    const r = toResult(e, refOf(target), fileOf(target));
-    if (target !== item.object) r.message = `rendering MachineDeployment ${md.namespace}/${md.name}: ${r.message}`;
-    outcome.results.push(r);
-    return [];
-  }
-}
-
-/**
- * The last render output this MachineDeployment as a generated copy; now its source (local-config) would be all
- * that is left, so the MachineDeployment would vanish from what is applied and be pruned with its machines.
- */
-function droppedGeneratedMachineDeployment(md: MachineDeployment): ResourceError {
-  return new ResourceError(
-    `the previous render output this MachineDeployment with RHEL subscription secrets from spec.rhelSubscription, which now gives none: its source is local-config, so nothing would apply it and the MachineDeployment (with its machines) would be pruned; restore spec.rhelSubscription for ${md.namespace}/${md.name}, or remove config.kubernetes.io/local-config from the source`,
-    `metadata.annotations.${LOCAL_CONFIG_ANNOTATION}`,
-  );
 }
 
 function profileEntry(o: KrmObject, index: number, defaultNamespace: string): ProfileEntry {

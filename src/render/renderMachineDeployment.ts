@@ -1,0 +1,95 @@
+// One MachineDeployment -> its outcome: the objects it produces, the results about it and the revision state
+// the next run starts from. Everything that decides what one MachineDeployment produces is behind
+// renderMachineDeployment: profile selection, RHEL subscription injection, the revision, the guards, the
+// generated objects, sync annotations and where an error points.
+import type { InputItem } from '../krm/resourceList.ts';
+import { REVISION_ANNOTATION, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
+import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInjection.ts';
+import type { RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
+import { LOCAL_CONFIG_ANNOTATION, isLocalConfig } from '../krm/localConfig.ts';
+import { ResourceError, type Result } from '../krm/results.ts';
+import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
+import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
+import { stateKey, type MachineDeploymentState, type RenderState } from '../gitops/renderState.ts';
+import { syncAnnotations } from '../gitops/syncAnnotations.ts';
+import { selectOperatingSystemProfile, type ProfileEntry } from './selectOperatingSystemProfile.ts';
+import { renderGeneratedObjects, type RenderInputs } from './renderGeneratedObjects.ts';
+
+/** What rendering one MachineDeployment gives: output objects, results, its revision state. */
+export interface MachineDeploymentOutcome {
+  objects: Record<string, unknown>[];
+  results: Result[];
+  state?: { key: string; value: MachineDeploymentState };
+  /** The input MachineDeployment stays in the output beside its generated copy (see rhelSubscriptionInjection). */
+  keepSource?: boolean;
+}
+
+/** What every MachineDeployment of a run renders from. */
+export interface RenderRun {
+  /** The run's input items: an error in a profile's templates points at the profile's item. */
+  items: readonly InputItem[];
+  profiles: ReadonlyMap<string, ProfileEntry>;
+  previousState: RenderState;
+  /** Config-supplied RHEL subscription secrets by `<namespace>/<name>`. */
+  rhelSubscriptions: ReadonlyMap<string, RhelSubscriptionValues>;
+  inputs: RenderInputs;
+}
+
+/** Renders one MachineDeployment of the run; depends on nothing but the run. */
+export function renderMachineDeployment(item: InputItem, md: MachineDeployment, run: RenderRun): MachineDeploymentOutcome {
+  const outcome: MachineDeploymentOutcome = { objects: [], results: [] };
+  outcome.objects = renderOne(item, md, run, outcome);
+  return outcome;
+}
+
+function renderOne(item: InputItem, md: MachineDeployment, run: RenderRun, outcome: MachineDeploymentOutcome): Record<string, unknown>[] {
+  const { inputs } = run;
+  const { config } = inputs;
+  let osp: ProfileEntry;
+  try {
+    osp = selectOperatingSystemProfile(md, run.profiles, config.namespace);
+    const subscription = run.rhelSubscriptions.get(`${md.namespace}/${md.name}`);
+    const injected = subscription !== undefined ? injectRhelSubscription(item.object, md, subscription) : undefined;
+    if (injected?.keepSource) outcome.keepSource = true;
+    const applied = injected?.md ?? md;
+    const key = stateKey(md.namespace, md.name);
+    // machine-controller counts revisions of the template the cluster gets, injected secrets included.
+    const template = (injected?.object ?? (item.object as any)).spec?.template;
+    const previous = run.previousState.machineDeployments.get(key);
+    if (injected === undefined && previous?.generated && isLocalConfig(item.object)) throw droppedGeneratedMachineDeployment(md);
+    const decision = decideRevision(applied.annotations, template, previous);
+    const { revision, templateHash } = decision.state;
+    outcome.state = { key, value: { revision, templateHash, ...(injected !== undefined ? { generated: true as const } : {}) } };
+    // What OSM would see in the cluster: the Git annotations plus machine-controller's revision.
+    const inCluster: MachineDeployment = { ...applied, annotations: { ...applied.annotations, [REVISION_ANNOTATION]: decision.revision } };
+    const rendered = renderGeneratedObjects(inCluster, osp, inputs);
+    for (const f of rendered.findings) {
+      outcome.results.push({ severity: f.severity, message: f.message, resourceRef: refOf(item.object), field: { path: f.field }, ...fileOf(item.object) });
+    }
+    if (rendered.findings.some((f) => f.severity === 'error')) return [];
+    const objects = injected !== undefined ? [injected.object, ...rendered.objects] : rendered.objects;
+    const extra = syncAnnotations(config.gitops.syncAnnotations);
+    if (Object.keys(extra).length === 0) return objects;
+    return objects.map((o: any) => (o.kind === 'OperatingSystemConfig' || o.immutable === true ? { ...o, metadata: { ...o.metadata, annotations: { ...(o.metadata.annotations ?? {}), ...extra } } } : o));
+  } catch (e) {
+    // Template errors belong to the profile; everything else to the MachineDeployment.
+    const onProfile = e instanceof ResourceError && /^spec\.(bootstrap|provisioning)Config\./.test(e.fieldPath ?? '');
+    const idx = onProfile ? osp!.origin.itemIndex : undefined;
+    const target = idx !== undefined && idx >= 0 ? run.items[idx]!.object : item.object;
+    const r = toResult(e, refOf(target), fileOf(target));
+    if (target !== item.object) r.message = `rendering MachineDeployment ${md.namespace}/${md.name}: ${r.message}`;
+    outcome.results.push(r);
+    return [];
+  }
+}
+
+/**
+ * The last render output this MachineDeployment as a generated copy; now its source (local-config) would be all
+ * that is left, so the MachineDeployment would vanish from what is applied and be pruned with its machines.
+ */
+function droppedGeneratedMachineDeployment(md: MachineDeployment): ResourceError {
+  return new ResourceError(
+    `the previous render output this MachineDeployment with RHEL subscription secrets from spec.rhelSubscription, which now gives none: its source is local-config, so nothing would apply it and the MachineDeployment (with its machines) would be pruned; restore spec.rhelSubscription for ${md.namespace}/${md.name}, or remove config.kubernetes.io/local-config from the source`,
+    `metadata.annotations.${LOCAL_CONFIG_ANNOTATION}`,
+  );
+}
