@@ -3,7 +3,7 @@
 // revision, render, emit -> check name collisions -> output (+ the render state for the next run).
 // Any error: no generated output, every input item kept as it was.
 import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
-import { collectClusterFacts, MissingClusterFactError } from '../cluster/clusterFacts.ts';
+import { collectClusterFacts, MissingClusterFactError, type ClusterFacts } from '../cluster/clusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { generatedEntry, type InputItem, type KrmObject, type OutputList, type ResourceList } from '../krm/resourceList.ts';
 import { MD_API_VERSION, OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
@@ -12,12 +12,10 @@ import { validateMachineDeploymentValues } from '../machineDeployment/validateVa
 import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
 import { validateOperatingSystemProfile } from '../model/validateProfile.ts';
 import { profileKey, type ProfileEntry } from '../render/selectOperatingSystemProfile.ts';
-import { containerRuntimeOutputs, type RenderInputs } from '../render/renderGeneratedObjects.ts';
-import { renderMachineDeployment, type MachineDeploymentOutcome, type RenderRun } from '../render/renderMachineDeployment.ts';
-import { TemplateCache } from '../render/templateCache.ts';
+import { renderMachineDeployment, type MachineDeploymentOutcome } from '../render/renderMachineDeployment.ts';
+import { newRenderRun, type RenderRun } from '../render/renderRun.ts';
 import { EMBEDDED_PROFILE_NAMES, embeddedProfile } from '../profiles/embeddedProfiles.ts';
 import type { OperatingSystemProfileSpec } from '../model/operatingSystemProfile.ts';
-import { osmTemplateFuncs } from '../sprig/index.ts';
 import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
 import { emptyState, isStateObject, readState, stateObject, STATE_NAME, STATE_PATH, type RenderState } from '../gitops/renderState.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
@@ -46,7 +44,7 @@ interface Classified {
 export interface RenderObserver {
   /** The run's secret registry (filled as the run resolves tokens): what a review must mask. */
   secrets?(registry: SecretRegistry): void;
-  config?(config: OsmConfig, facts: RenderInputs['facts'] | undefined): void;
+  config?(config: OsmConfig, facts: ClusterFacts | undefined): void;
   /** One MachineDeployment about to be rendered: the profile chosen and the template data built for it. */
   templateData?(md: MachineDeployment, profile: ProfileEntry, data: unknown): void;
 }
@@ -66,14 +64,13 @@ interface RenderPlan {
   list: ResourceList;
   config: OsmConfig;
   classified: Classified;
-  inputs: RenderInputs | undefined;
+  /** Unset when there is no MachineDeployment to render. */
+  run: RenderRun | undefined;
   secrets: SecretRegistry;
   results: Result[];
   nextState: RenderState;
   generated: GeneratedOutput;
   machineDeployments: ReadonlyArray<{ item: InputItem; md: MachineDeployment }>;
-  /** Config-supplied RHEL subscription secrets by `<namespace>/<name>`. */
-  rhelSubscriptions: ReadonlyMap<string, RhelSubscriptionValues>;
 }
 
 function isRenderPlan(p: RenderPlan | OutputList): p is RenderPlan {
@@ -125,7 +122,7 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
   // An immutability error does not stop the run: rendering may find more (a template error in that very
   // change), and every error found is reported; finishRender then outputs nothing generated.
 
-  let inputs: RenderInputs | undefined;
+  let run: RenderRun | undefined;
   let rhelSubscriptions: ReadonlyMap<string, RhelSubscriptionValues> = new Map();
   if (c.machineDeployments.length > 0 || config.rhelSubscription.machineDeployments !== undefined) {
     try {
@@ -149,9 +146,10 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
         secrets.add(auth.auth);
         secrets.add(auth.identityToken);
       }
-      const templates = new TemplateCache(osmTemplateFuncs, config.templateLimits);
-      inputs = { config, facts, templates, containerRuntime, containerRuntimeOutputs: containerRuntimeOutputs(containerRuntime), secrets };
-      if (observer?.templateData) inputs.onTemplateData = observer.templateData;
+      run = newRenderRun({
+        config, facts, items: list.items, profiles: c.profiles, previousState: c.previousState, rhelSubscriptions, containerRuntime, secrets,
+        ...(observer?.templateData ? { onTemplateData: observer.templateData } : {}),
+      });
     } catch (e) {
       const r = toResult(e, configRef, configFile);
       if (e instanceof MissingClusterFactError) {
@@ -161,15 +159,14 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
       return failed();
     }
   }
-  observer?.config?.(config, inputs?.facts);
-  return { list, config, classified: c, inputs, secrets, results, nextState, generated, machineDeployments: c.machineDeployments, rhelSubscriptions };
+  observer?.config?.(config, run?.facts);
+  return { list, config, classified: c, run, secrets, results, nextState, generated, machineDeployments: c.machineDeployments };
 }
 
 /** Renders the plan's MachineDeployment `index` and gives each object its file and output text. */
 function renderMachineDeploymentAt(plan: RenderPlan, index: number): { outcome: MachineDeploymentOutcome; entries: Array<{ id: string; entry: string }> } {
   const { item, md } = plan.machineDeployments[index]!;
-  const run: RenderRun = { items: plan.list.items, profiles: plan.classified.profiles, previousState: plan.classified.previousState, rhelSubscriptions: plan.rhelSubscriptions, inputs: plan.inputs! };
-  const outcome = renderMachineDeployment(item, md, run);
+  const outcome = renderMachineDeployment(item, md, plan.run!);
   const entries = outcome.objects.map((obj) => {
     const annotated = withPathAnnotations(obj, generatedPath(md, obj as KrmObject, plan.config.gitops.split));
     return { id: identityOf(annotated as KrmObject), entry: generatedEntry(plan.list, annotated) };

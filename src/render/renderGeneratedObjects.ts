@@ -1,15 +1,9 @@
 // One MachineDeployment -> the objects OSM would write for it: the OSC, the bootstrap and provisioning
 // Secrets, the kubelet bootstrap kubeconfig Secret and, for `edge`, the script Secret.
 import { ResourceError } from '../krm/results.ts';
-import type { OsmConfig } from '../config/operatingSystemManagerConfig.ts';
-import type { ClusterFacts } from '../cluster/clusterFacts.ts';
 import { bootstrapKubeconfig } from '../cluster/kubeconfig.ts';
 import { machineDeploymentKey, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
-import type { TemplateCache } from './templateCache.ts';
 import type { OSCConfig, SecretType } from '../model/operatingSystemProfile.ts';
-import type { ContainerRuntimeOptions } from '../emit/containerd/registryOptions.ts';
-import { emitContainerdConfigToml } from '../emit/containerd/configToml.ts';
-import { emitRegistryHostFiles } from '../emit/containerd/hostsToml.ts';
 import { emitCloudInit } from '../emit/userdata/cloudInit.ts';
 import { emitIgnition } from '../emit/userdata/ignition/index.ts';
 import { parseKubeletVersion } from './kubeletVersion.ts';
@@ -25,36 +19,13 @@ import {
   operatingSystemConfigObject, rotationAnnotations,
 } from './generatedResources.ts';
 import { edgeProviderScriptSecret } from './edgeProviderScript.ts';
-import { ARTIFACT_DEFAULTS } from '../profiles/artifactDefaults.ts';
+import type { RenderRun } from './renderRun.ts';
 import { checkUserDataSize } from './userDataSizeCheck.ts';
 import { checkKubeletVersionSupport } from './kubeletVersionSupport.ts';
 import { bootstrapTokenSecret, deriveBootstrapToken } from '../cluster/derivedBootstrapToken.ts';
 
 /** What an OSC holds instead of the cloud-init getter token in SOPS mode. */
 export const GETTER_TOKEN_PLACEHOLDER = 'redacted-by-osm-krm-see-the-bootstrap-secret';
-
-export interface RenderInputs {
-  config: OsmConfig;
-  facts: ClusterFacts;
-  /** Shared by every MachineDeployment of the run, so each OSP template is parsed once. */
-  templates: TemplateCache;
-  containerRuntime: ContainerRuntimeOptions;
-  /** The same for every MachineDeployment: emitted once per run (see `containerRuntimeOutputs`). */
-  containerRuntimeOutputs: ContainerRuntimeOutputs;
-  /** Told about every token this render embeds, so no error message can carry one. */
-  secrets: { add(value: string | undefined): void };
-  /** Told the template data of each MachineDeployment (`osm-krm render --explain`); unset for the function. */
-  onTemplateData?(md: MachineDeployment, profile: ProfileEntry, data: unknown): void;
-}
-
-export interface ContainerRuntimeOutputs {
-  configToml: string;
-  registryHostFiles: ReadonlyArray<{ path: string; content: string }>;
-}
-
-export function containerRuntimeOutputs(options: ContainerRuntimeOptions): ContainerRuntimeOutputs {
-  return { configToml: emitContainerdConfigToml(options), registryHostFiles: emitRegistryHostFiles(options) };
-}
 
 export interface GeneratedObjects {
   objects: Record<string, unknown>[];
@@ -69,8 +40,8 @@ export interface RenderFinding {
   field: string;
 }
 
-export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry, inputs: RenderInputs): GeneratedObjects {
-  const { config, facts } = inputs;
+export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry, run: RenderRun): GeneratedObjects {
+  const { config, facts } = run;
   const key = machineDeploymentKey(md);
   let token = facts.bootstrapTokenFor(key);
   let tokenSecret: Record<string, unknown> | undefined;
@@ -79,7 +50,7 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
     token = derived.token;
     tokenSecret = bootstrapTokenSecret(derived, key, config.cluster.bootstrapTokenExpiration);
   }
-  inputs.secrets.add(token);
+  run.secrets.add(token);
   if (token === undefined) {
     throw new ResourceError(
       `missing cluster fact: no kubelet bootstrap token for ${key}; set spec.cluster.bootstrapToken or spec.cluster.bootstrapTokenKey, or add a kube-system bootstrap token Secret labelled machinedeployment.k8s.io/name=${key}`,
@@ -87,43 +58,32 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
     );
   }
   const kubeconfig = bootstrapKubeconfig(facts.cluster, token, config.overrideBootstrapKubeletAPIServer);
-  const serverURL = config.overrideBootstrapKubeletAPIServer || facts.cluster.server;
+  const { serverURL } = run.templateValues;
 
   const kubelet = parseKubeletVersion(md.kubeletVersion);
   const findings: RenderFinding[] = [];
   const versionFinding = checkKubeletVersionSupport(kubelet, { name: osp.name, builtin: osp.origin.builtin === true });
   if (versionFinding) findings.push(versionFinding);
   const cloud = cloudProviderSettings(md.providerConfig, kubelet, config.externalCloudProvider);
-  const crOptions = inputs.containerRuntime;
   const renderSpec = (getterToken: string) => {
     const data = buildTemplateData({
+      ...run.templateValues,
       md,
       kubelet,
       cloud,
-      clusterDNS: config.clusterDNS,
-      kubernetesCACert: facts.kubernetesCACert,
-      hostCACert: facts.hostCACert,
-      containerRuntime: config.containerRuntime,
-      initialTaints: config.initialTaints,
-      nodeHTTPProxy: config.nodeHTTPProxy,
-      nodeNoProxy: config.nodeNoProxy,
-      pauseImage: crOptions.sandboxImage,
-      kubeletFeatureGates: config.kubeletFeatureGates,
-      containerRuntimeConfig: inputs.containerRuntimeOutputs.configToml,
       bootstrapKubeconfig: kubeconfig,
       token: getterToken,
-      serverURL,
       provisioningSecretName: cloudConfigSecretName(md, 'provisioning'),
       bootstrapKubeconfigSecretName: kubeletBootstrapSecretName(md),
-      artifacts: { ...ARTIFACT_DEFAULTS, ...config.artifacts },
+      ...(run.unsafeTemplateValue !== undefined ? { unsafeRunValue: run.unsafeTemplateValue } : {}),
     });
-    if (getterToken === facts.cloudInitGetterToken) inputs.onTemplateData?.(md, osp, data);
+    if (getterToken === facts.cloudInitGetterToken) run.onTemplateData?.(md, osp, data);
 
     const rendered = renderOperatingSystemConfigSpec(osp.spec, md, {
-      templates: inputs.templates,
+      templates: run.templates,
       containerRuntime: config.containerRuntime,
       data,
-      registryHostFiles: inputs.containerRuntimeOutputs.registryHostFiles,
+      registryHostFiles: run.containerRuntimeOutputs.registryHostFiles,
       ...(md.providerConfig.operatingSystem === 'rhel' ? { rhSubscription: rhSubscription(md, osp.annotations) } : {}),
     });
     return config.pinClusterCA ? pinClusterCA(rendered, serverURL, facts.apiServerCACert) : rendered;

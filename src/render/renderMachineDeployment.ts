@@ -5,15 +5,15 @@
 import type { InputItem } from '../krm/resourceList.ts';
 import { REVISION_ANNOTATION, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInjection.ts';
-import type { RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
 import { LOCAL_CONFIG_ANNOTATION, isLocalConfig } from '../krm/localConfig.ts';
 import { ResourceError, type Result } from '../krm/results.ts';
 import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
 import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
-import { stateKey, type MachineDeploymentState, type RenderState } from '../gitops/renderState.ts';
+import { stateKey, type MachineDeploymentState } from '../gitops/renderState.ts';
 import { syncAnnotations } from '../gitops/syncAnnotations.ts';
 import { selectOperatingSystemProfile, type ProfileEntry } from './selectOperatingSystemProfile.ts';
-import { renderGeneratedObjects, type RenderInputs } from './renderGeneratedObjects.ts';
+import { renderGeneratedObjects } from './renderGeneratedObjects.ts';
+import type { RenderRun } from './renderRun.ts';
 
 /** What rendering one MachineDeployment gives: output objects, results, its revision state. */
 export interface MachineDeploymentOutcome {
@@ -24,17 +24,6 @@ export interface MachineDeploymentOutcome {
   keepSource?: boolean;
 }
 
-/** What every MachineDeployment of a run renders from. */
-export interface RenderRun {
-  /** The run's input items: an error in a profile's templates points at the profile's item. */
-  items: readonly InputItem[];
-  profiles: ReadonlyMap<string, ProfileEntry>;
-  previousState: RenderState;
-  /** Config-supplied RHEL subscription secrets by `<namespace>/<name>`. */
-  rhelSubscriptions: ReadonlyMap<string, RhelSubscriptionValues>;
-  inputs: RenderInputs;
-}
-
 /** Renders one MachineDeployment of the run; depends on nothing but the run. */
 export function renderMachineDeployment(item: InputItem, md: MachineDeployment, run: RenderRun): MachineDeploymentOutcome {
   const outcome: MachineDeploymentOutcome = { objects: [], results: [] };
@@ -43,8 +32,7 @@ export function renderMachineDeployment(item: InputItem, md: MachineDeployment, 
 }
 
 function renderOne(item: InputItem, md: MachineDeployment, run: RenderRun, outcome: MachineDeploymentOutcome): Record<string, unknown>[] {
-  const { inputs } = run;
-  const { config } = inputs;
+  const { config } = run;
   let osp: ProfileEntry;
   try {
     osp = selectOperatingSystemProfile(md, run.profiles, config.namespace);
@@ -62,7 +50,7 @@ function renderOne(item: InputItem, md: MachineDeployment, run: RenderRun, outco
     outcome.state = { key, value: { revision, templateHash, ...(injected !== undefined ? { generated: true as const } : {}) } };
     // What OSM would see in the cluster: the Git annotations plus machine-controller's revision.
     const inCluster: MachineDeployment = { ...applied, annotations: { ...applied.annotations, [REVISION_ANNOTATION]: decision.revision } };
-    const rendered = renderGeneratedObjects(inCluster, osp, inputs);
+    const rendered = renderGeneratedObjects(inCluster, osp, run);
     for (const f of rendered.findings) {
       outcome.results.push({ severity: f.severity, message: f.message, resourceRef: refOf(item.object), field: { path: f.field }, ...fileOf(item.object) });
     }
