@@ -10,9 +10,9 @@ import { ResourceError, type Result } from '../krm/results.ts';
 import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
 import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
 import { stateKey, type MachineDeploymentState } from '../gitops/renderState.ts';
-import { syncAnnotations } from '../gitops/syncAnnotations.ts';
+import { syncAnnotations, type SyncTool } from '../gitops/syncAnnotations.ts';
 import { selectOperatingSystemProfile, type ProfileEntry } from './selectOperatingSystemProfile.ts';
-import { renderGeneratedObjects } from './renderGeneratedObjects.ts';
+import { renderGeneratedObjects, type RenderFinding } from './renderGeneratedObjects.ts';
 import type { RenderRun } from './renderRun.ts';
 
 /** What rendering one MachineDeployment gives: output objects, results, its revision state. */
@@ -24,18 +24,15 @@ export interface MachineDeploymentOutcome {
   keepSource?: boolean;
 }
 
-/** Renders one MachineDeployment of the run; depends on nothing but the run. */
+/**
+ * Renders one MachineDeployment of the run; depends on nothing but the run. What goes wrong is a result, made
+ * in one place (errorResult).
+ */
 export function renderMachineDeployment(item: InputItem, md: MachineDeployment, run: RenderRun): MachineDeploymentOutcome {
   const outcome: MachineDeploymentOutcome = { objects: [], results: [] };
-  outcome.objects = renderOne(item, md, run, outcome);
-  return outcome;
-}
-
-function renderOne(item: InputItem, md: MachineDeployment, run: RenderRun, outcome: MachineDeploymentOutcome): Record<string, unknown>[] {
-  const { config } = run;
-  let osp: ProfileEntry;
+  let profile: ProfileEntry | undefined;
   try {
-    osp = selectOperatingSystemProfile(md, run.profiles, config.namespace);
+    profile = selectOperatingSystemProfile(md, run.profiles, run.config.namespace);
     const subscription = run.rhelSubscriptions.get(`${md.namespace}/${md.name}`);
     const injected = subscription !== undefined ? injectRhelSubscription(item.object, md, subscription) : undefined;
     if (injected?.keepSource) outcome.keepSource = true;
@@ -50,25 +47,37 @@ function renderOne(item: InputItem, md: MachineDeployment, run: RenderRun, outco
     outcome.state = { key, value: { revision, templateHash, ...(injected !== undefined ? { generated: true as const } : {}) } };
     // What OSM would see in the cluster: the Git annotations plus machine-controller's revision.
     const inCluster: MachineDeployment = { ...applied, annotations: { ...applied.annotations, [REVISION_ANNOTATION]: decision.revision } };
-    const rendered = renderGeneratedObjects(inCluster, osp, run);
-    for (const f of rendered.findings) {
-      outcome.results.push({ severity: f.severity, message: f.message, resourceRef: refOf(item.object), field: { path: f.field }, ...fileOf(item.object) });
-    }
-    if (rendered.findings.some((f) => f.severity === 'error')) return [];
+    const rendered = renderGeneratedObjects(inCluster, profile, run);
+    for (const f of rendered.findings) outcome.results.push(findingResult(f, item));
+    if (rendered.findings.some((f) => f.severity === 'error')) return outcome;
     const objects = injected !== undefined ? [injected.object, ...rendered.objects] : rendered.objects;
-    const extra = syncAnnotations(config.gitops.syncAnnotations);
-    if (Object.keys(extra).length === 0) return objects;
-    return objects.map((o: any) => (o.kind === 'OperatingSystemConfig' || o.immutable === true ? { ...o, metadata: { ...o.metadata, annotations: { ...(o.metadata.annotations ?? {}), ...extra } } } : o));
+    outcome.objects = withSyncAnnotations(objects, run.config.gitops.syncAnnotations);
   } catch (e) {
-    // Template errors belong to the profile; everything else to the MachineDeployment.
-    const onProfile = e instanceof ResourceError && /^spec\.(bootstrap|provisioning)Config\./.test(e.fieldPath ?? '');
-    const idx = onProfile ? osp!.origin.itemIndex : undefined;
-    const target = idx !== undefined && idx >= 0 ? run.items[idx]!.object : item.object;
-    const r = toResult(e, refOf(target), fileOf(target));
-    if (target !== item.object) r.message = `rendering MachineDeployment ${md.namespace}/${md.name}: ${r.message}`;
-    outcome.results.push(r);
-    return [];
+    outcome.results.push(errorResult(e, item, md, profile, run));
   }
+  return outcome;
+}
+
+/** A finding of the render (kubelet version support, user-data size) as a result about the MachineDeployment. */
+function findingResult(f: RenderFinding, item: InputItem): Result {
+  return { severity: f.severity, message: f.message, resourceRef: refOf(item.object), field: { path: f.field }, ...fileOf(item.object) };
+}
+
+/** The one place an error of this MachineDeployment's render becomes a result: template errors belong to the profile (when it is an input item), everything else to the MachineDeployment. */
+function errorResult(e: unknown, item: InputItem, md: MachineDeployment, profile: ProfileEntry | undefined, run: RenderRun): Result {
+  const onProfile = e instanceof ResourceError && /^spec\.(bootstrap|provisioning)Config\./.test(e.fieldPath ?? '');
+  const idx = onProfile ? profile?.origin.itemIndex : undefined;
+  const target = idx !== undefined && idx >= 0 ? run.items[idx]!.object : item.object;
+  const r = toResult(e, refOf(target), fileOf(target));
+  if (target !== item.object) r.message = `rendering MachineDeployment ${md.namespace}/${md.name}: ${r.message}`;
+  return r;
+}
+
+/** The Argo CD / Flux annotations that re-create what cannot be updated in place: the OSC and the immutable Secrets. */
+function withSyncAnnotations(objects: Record<string, unknown>[], tools: readonly SyncTool[]): Record<string, unknown>[] {
+  const extra = syncAnnotations(tools);
+  if (Object.keys(extra).length === 0) return objects;
+  return objects.map((o: any) => (o.kind === 'OperatingSystemConfig' || o.immutable === true ? { ...o, metadata: { ...o.metadata, annotations: { ...(o.metadata.annotations ?? {}), ...extra } } } : o));
 }
 
 /**
