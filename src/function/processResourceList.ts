@@ -10,12 +10,10 @@ import { MD_API_VERSION, OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, parseMachineD
 import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
 import { validateMachineDeploymentValues } from '../machineDeployment/validateValues.ts';
 import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
-import { validateOperatingSystemProfile } from '../model/validateProfile.ts';
-import { profileKey, type ProfileEntry } from '../render/selectOperatingSystemProfile.ts';
+import { embeddedProfileEntry, inputProfileEntry, profileKey, profileNamespace, type ProfileEntry } from '../render/profileEntry.ts';
 import { renderMachineDeployment, type MachineDeploymentOutcome } from '../render/renderMachineDeployment.ts';
 import { newRenderRun, type RenderRun } from '../render/renderRun.ts';
 import { EMBEDDED_PROFILE_NAMES, embeddedProfile } from '../profiles/embeddedProfiles.ts';
-import type { OperatingSystemProfileSpec } from '../model/operatingSystemProfile.ts';
 import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
 import { emptyState, isStateObject, readState, stateObject, STATE_NAME, STATE_PATH, type RenderState } from '../gitops/renderState.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
@@ -251,7 +249,7 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
     try {
       checkNotMisdeclared(o);
       if (o.apiVersion === OSM_API_VERSION && o.kind === 'OperatingSystemProfile') {
-        const entry = profileEntry(o, item.index, config.namespace);
+        const entry = inputProfileEntry(o, item.index, config.namespace);
         const k = profileKey(entry.namespace, entry.name);
         if (out.profiles.has(k)) throw new ResourceError(`duplicate OperatingSystemProfile ${k}`, 'metadata.name');
         out.profiles.set(k, entry);
@@ -300,41 +298,13 @@ function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmCon
   for (const name of EMBEDDED_PROFILE_NAMES) {
     const k = profileKey(config.namespace, name);
     if (profiles.has(k)) continue; // an OSP of the same name in the inputs wins
-    let spec: OperatingSystemProfileSpec | undefined;
-    profiles.set(k, {
-      name,
-      namespace: config.namespace,
-      origin: { builtin: true },
-      get annotations() {
-        return stringMap(embeddedProfile(name).metadata?.annotations);
-      },
-      get spec() {
-        return (spec ??= validateOperatingSystemProfile(embeddedProfile(name)));
-      },
-    });
+    profiles.set(k, embeddedProfileEntry(name, config.namespace));
     if (config.defaultProfiles.emit) {
       const obj = structuredClone(embeddedProfile(name)) as Record<string, any>;
       obj.metadata = { ...obj.metadata, namespace: config.namespace };
       generated.add(withPathAnnotations(obj, generatedSharedPath(`profiles/${name}.yaml`, obj as KrmObject, config.gitops.split)));
     }
   }
-}
-
-function profileEntry(o: KrmObject, index: number, defaultNamespace: string): ProfileEntry {
-  const name = o.metadata?.name;
-  if (typeof name !== 'string' || name === '') throw new ResourceError('OperatingSystemProfile has no metadata.name', 'metadata.name');
-  const spec = validateOperatingSystemProfile(o);
-  return { name, namespace: profileNamespace(o, defaultNamespace), spec, annotations: stringMap(o.metadata?.annotations), origin: { itemIndex: index } };
-}
-
-/** An OSP without a namespace is in the config namespace, where OSM looks for them. */
-function profileNamespace(o: KrmObject, defaultNamespace: string): string {
-  return typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : defaultNamespace;
-}
-
-function stringMap(v: unknown): Record<string, string> {
-  if (v === null || typeof v !== 'object') return {};
-  return Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string')) as Record<string, string>;
 }
 
 function hasError(results: readonly Result[]): boolean {

@@ -14,7 +14,7 @@ import { emitContainerdConfigToml } from '../emit/containerd/configToml.ts';
 import { emitRegistryHostFiles } from '../emit/containerd/hostsToml.ts';
 import { ARTIFACT_DEFAULTS } from '../profiles/artifactDefaults.ts';
 import { osmTemplateFuncs } from '../sprig/index.ts';
-import type { ProfileEntry } from './selectOperatingSystemProfile.ts';
+import type { ProfileEntry } from './profileEntry.ts';
 import { TemplateCache } from './templateCache.ts';
 import { unsafeRunTemplateValue, type RunTemplateValues } from './templateData.ts';
 
