@@ -104,7 +104,7 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
       machineDeploymentName: md.name,
       omitEmptySSHKeys: true,
     };
-    return spec.provisioningUtility === 'ignition' ? emitIgnition(input, config.ignitionSpec) : emitCloudInit(input);
+    return spec.provisioningUtility === 'ignition' ? emitIgnition(input, config.ignitionSpec, run.ignitionUnits) : emitCloudInit(input);
   };
   const bootstrapUserData = userData(spec.bootstrapConfig, 'bootstrap');
   const sizeFinding = checkUserDataSize(spec.cloudProvider.name, Buffer.byteLength(bootstrapUserData, 'utf8'));

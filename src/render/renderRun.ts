@@ -1,6 +1,6 @@
 // What every MachineDeployment of a run renders from, made once where the run is planned: the config and the
 // cluster facts, the profiles and the previous render state, and what the run owns for its own life (parsed
-// templates, the container runtime's files, the template values checked once). A run shares nothing with
+// templates, the container runtime's files, the template values checked once, Ignition's unit checks). A run shares nothing with
 // another run of the same process (`diff` and `lint` render many times in one).
 import type { OsmConfig } from '../config/operatingSystemManagerConfig.ts';
 import type { ClusterFacts } from '../cluster/clusterFacts.ts';
@@ -12,6 +12,7 @@ import type { RenderState } from '../gitops/renderState.ts';
 import type { ContainerRuntimeOptions } from '../emit/containerd/registryOptions.ts';
 import { emitContainerdConfigToml } from '../emit/containerd/configToml.ts';
 import { emitRegistryHostFiles } from '../emit/containerd/hostsToml.ts';
+import { UnitContentChecks } from '../emit/userdata/ignition/transpile.ts';
 import { ARTIFACT_DEFAULTS } from '../profiles/artifactDefaults.ts';
 import { osmTemplateFuncs } from '../sprig/index.ts';
 import type { ProfileEntry } from './profileEntry.ts';
@@ -36,6 +37,8 @@ export interface RenderRun {
   templateValues: RunTemplateValues;
   /** The first of those values (the getter token included) that is unsafe in a script, found once. */
   unsafeTemplateValue?: ResourceError;
+  /** Ignition's unit checks, by unit text: every MachineDeployment of a profile has the same units. */
+  ignitionUnits: UnitContentChecks;
   /** Told about every token this render embeds, so no error message can carry one. */
   secrets: { add(value: string | undefined): void };
   /** Told the template data of each MachineDeployment (`osm-krm render --explain`); unset for the function. */
@@ -69,5 +72,5 @@ export function newRenderRun(inputs: RenderRunInputs): RenderRun {
     artifacts: { ...ARTIFACT_DEFAULTS, ...config.artifacts },
   };
   const unsafeTemplateValue = unsafeRunTemplateValue(templateValues, facts.cloudInitGetterToken);
-  return { ...inputs, templates, containerRuntimeOutputs, templateValues, ...(unsafeTemplateValue !== undefined ? { unsafeTemplateValue } : {}) };
+  return { ...inputs, templates, containerRuntimeOutputs, templateValues, ignitionUnits: new UnitContentChecks(), ...(unsafeTemplateValue !== undefined ? { unsafeTemplateValue } : {}) };
 }
