@@ -1,7 +1,7 @@
-// The function itself: a pure step from a parsed ResourceList to output items and results.
-// parse config -> classify items -> collect cluster facts -> per MachineDeployment: select OSP, decide the
-// revision, render, emit -> check name collisions -> output (+ the render state for the next run).
-// Any error: no generated output, every input item kept as it was.
+// The function itself: a pure step from a parsed ResourceList to output items and results. It orchestrates the
+// run: plan (config, classified items, profile checks, cluster facts, the render run) -> render each
+// MachineDeployment (src/render/renderMachineDeployment.ts decides its outcome) -> finish (name collisions, the
+// render state for the next run, the output). Any error: no generated output, every input item kept as it was.
 import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
 import { collectClusterFacts, MissingClusterFactError, type ClusterFacts } from '../cluster/clusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
@@ -161,8 +161,14 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
   return { list, config, classified: c, run, secrets, results, nextState, generated, machineDeployments: c.machineDeployments };
 }
 
+/** One MachineDeployment's outcome, its objects already output entries (their file annotated, serialized). */
+interface OutcomeEntries {
+  outcome: MachineDeploymentOutcome;
+  entries: Array<{ id: string; entry: string }>;
+}
+
 /** Renders the plan's MachineDeployment `index` and gives each object its file and output text. */
-function renderMachineDeploymentAt(plan: RenderPlan, index: number): { outcome: MachineDeploymentOutcome; entries: Array<{ id: string; entry: string }> } {
+function renderMachineDeploymentAt(plan: RenderPlan, index: number): OutcomeEntries {
   const { item, md } = plan.machineDeployments[index]!;
   const outcome = renderMachineDeployment(item, md, plan.run!);
   const entries = outcome.objects.map((obj) => {
@@ -173,7 +179,7 @@ function renderMachineDeploymentAt(plan: RenderPlan, index: number): { outcome: 
 }
 
 /** Collision checks, the render state and the output, from every MachineDeployment's outcome in plan order. */
-function finishRender(plan: RenderPlan, outcomes: ReadonlyArray<{ outcome: MachineDeploymentOutcome; entries: Array<{ id: string; entry: string }> }>): OutputList {
+function finishRender(plan: RenderPlan, outcomes: readonly OutcomeEntries[]): OutputList {
   const { list, config, classified: c, results, nextState, generated } = plan;
   const owners = new Map<string, string>();
   const keptSources = new Set<InputItem>();
