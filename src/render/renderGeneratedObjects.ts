@@ -11,7 +11,7 @@ import { cloudProviderSettings } from './cloudProviderSettings.ts';
 import { buildTemplateData } from './templateData.ts';
 import { renderOperatingSystemConfigSpec } from './renderOperatingSystemConfig.ts';
 import { pinClusterCA } from './pinClusterCA.ts';
-import type { ProfileEntry } from './profileEntry.ts';
+import type { ProfileEntry } from '../model/profileEntry.ts';
 import { rhSubscription } from './rhelSubscription.ts';
 import { decodeOperatingSystemSpec } from '../machineDeployment/operatingSystemSpec.ts';
 import {

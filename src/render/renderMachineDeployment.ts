@@ -11,7 +11,7 @@ import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
 import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
 import { stateKey, type MachineDeploymentState } from '../gitops/renderState.ts';
 import { syncAnnotations, type SyncTool } from '../gitops/syncAnnotations.ts';
-import type { ProfileEntry } from './profileEntry.ts';
+import type { ProfileEntry } from '../model/profileEntry.ts';
 import { selectOperatingSystemProfile } from './selectOperatingSystemProfile.ts';
 import { renderGeneratedObjects, type RenderFinding } from './renderGeneratedObjects.ts';
 import type { RenderRun } from './renderRun.ts';

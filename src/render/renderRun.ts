@@ -15,7 +15,7 @@ import { emitRegistryHostFiles } from '../emit/containerd/hostsToml.ts';
 import { UnitContentChecks } from '../emit/userdata/ignition/transpile.ts';
 import { ARTIFACT_DEFAULTS } from '../profiles/artifactDefaults.ts';
 import { osmTemplateFuncs } from '../sprig/index.ts';
-import type { ProfileEntry } from './profileEntry.ts';
+import type { ProfileEntry } from '../model/profileEntry.ts';
 import { TemplateCache } from './templateCache.ts';
 import { unsafeRunTemplateValue, type RunTemplateValues } from './templateData.ts';
 

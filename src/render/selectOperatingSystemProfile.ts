@@ -1,7 +1,7 @@
 // Which OSP renders a MachineDeployment, and OSM's compatibility checks between the two.
 import { ResourceError } from '../krm/results.ts';
 import { OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, provisioningUtilityOf, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
-import { profileKey, type ProfileEntry } from './profileEntry.ts';
+import { profileKey, type ProfileEntry } from '../model/profileEntry.ts';
 
 export function selectOperatingSystemProfile(md: MachineDeployment, profiles: ReadonlyMap<string, ProfileEntry>, defaultNamespace: string): ProfileEntry {
   const name = md.annotations[OSP_ANNOTATION]!;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { parseResourceList, serializeResourceList } from '../../src/krm/resourceList.ts';
 import { processResourceList, type RenderObserver } from '../../src/function/processResourceList.ts';
 import { embeddedProfile } from '../../src/profiles/embeddedProfiles.ts';
-import type { ProfileEntry } from '../../src/render/profileEntry.ts';
+import type { ProfileEntry } from '../../src/model/profileEntry.ts';
 import { noEnvironment } from '../support/runInProcess.ts';
 import { BASE_CONFIG, machineDeployment, resourceList } from '../robustness/inputCorpus.ts';
 

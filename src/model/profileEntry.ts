@@ -2,8 +2,8 @@
 // inputs are classified) or an embedded default's (parsed and validated when a MachineDeployment first selects it).
 import type { KrmObject } from '../krm/resourceList.ts';
 import { ResourceError } from '../krm/results.ts';
-import type { OperatingSystemProfileSpec } from '../model/operatingSystemProfile.ts';
-import { validateOperatingSystemProfile } from '../model/validateProfile.ts';
+import type { OperatingSystemProfileSpec } from './operatingSystemProfile.ts';
+import { validateOperatingSystemProfile } from './validateProfile.ts';
 import { embeddedProfile } from '../profiles/embeddedProfiles.ts';
 
 export interface ProfileEntry {
