@@ -1,5 +1,5 @@
 // Module hooks for scripts/measure-walk.ts: every function of src/ and functions/ is compiled with a call to
-// globalThis.__walk.enter(FILE) on entry and __walk.exit() on the way out (return or throw), so the driver sees
+// globalThis.__walk.enter(FILE, NAME) on entry and __walk.exit() on the way out (return or throw), so the driver sees
 // which file runs when. Generators and async functions are left alone (their bodies suspend).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -23,8 +23,9 @@ function instrument(file, source) {
       if (ts.isConstructorDeclaration(node) && node.parent?.heritageClauses?.some((h) => h.token === ts.SyntaxKind.ExtendsKeyword)) return node;
       const statements = ts.isBlock(node.body) ? node.body.statements : [f.createReturnStatement(node.body)];
       const walk = f.createPropertyAccessExpression(f.createIdentifier('globalThis'), '__walk');
+      const name = node.name !== undefined && ts.isIdentifier(node.name) ? node.name.text : '';
       const body = f.createBlock([
-        f.createExpressionStatement(f.createCallExpression(f.createPropertyAccessExpression(walk, 'enter'), undefined, [f.createStringLiteral(file)])),
+        f.createExpressionStatement(f.createCallExpression(f.createPropertyAccessExpression(walk, 'enter'), undefined, [f.createStringLiteral(file), f.createStringLiteral(name)])),
         f.createTryStatement(f.createBlock(statements, true), undefined, f.createBlock([f.createExpressionStatement(f.createCallExpression(f.createPropertyAccessExpression(walk, 'exit'), undefined, []))], true)),
       ], true);
       if (ts.isArrowFunction(node)) return f.updateArrowFunction(node, node.modifiers, node.typeParameters, node.parameters, node.type, node.equalsGreaterThanToken, body);
