@@ -75,7 +75,7 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
       token: getterToken,
       provisioningSecretName: cloudConfigSecretName(md, 'provisioning'),
       bootstrapKubeconfigSecretName: kubeletBootstrapSecretName(md),
-      ...(run.unsafeTemplateValue !== undefined ? { unsafeRunValue: run.unsafeTemplateValue } : {}),
+      ...(run.templateValuesError !== undefined ? { runValuesError: run.templateValuesError } : {}),
     });
     if (getterToken === facts.cloudInitGetterToken) run.onTemplateData?.(md, osp, data);
 

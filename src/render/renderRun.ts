@@ -6,7 +6,6 @@ import type { OsmConfig } from '../config/operatingSystemManagerConfig.ts';
 import type { ClusterFacts } from '../cluster/clusterFacts.ts';
 import type { RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
 import type { InputItem } from '../krm/resourceList.ts';
-import type { ResourceError } from '../krm/results.ts';
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import type { RenderState } from '../gitops/renderState.ts';
 import type { ContainerRuntimeOptions } from '../emit/containerd/registryOptions.ts';
@@ -17,7 +16,7 @@ import { ARTIFACT_DEFAULTS } from '../profiles/artifactDefaults.ts';
 import { osmTemplateFuncs } from '../sprig/index.ts';
 import type { ProfileEntry } from '../model/profileEntry.ts';
 import { TemplateCache } from './templateCache.ts';
-import { unsafeRunTemplateValue, type RunTemplateValues } from './templateData.ts';
+import { checkRunTemplateValues, type RunTemplateValues } from './templateData.ts';
 
 export interface RenderRun {
   config: OsmConfig;
@@ -35,8 +34,8 @@ export interface RenderRun {
   containerRuntimeOutputs: ContainerRuntimeOutputs;
   /** The template data's values that are the same for every MachineDeployment. */
   templateValues: RunTemplateValues;
-  /** The first of those values (the getter token included) that is unsafe in a script, found once. */
-  unsafeTemplateValue?: ResourceError;
+  /** The error for the first of those values (the getter token included) that is unsafe in a script, found once. */
+  templateValuesError?: Error;
   /** Ignition's unit checks, by unit text: every MachineDeployment of a profile has the same units. */
   ignitionUnits: UnitContentChecks;
   /** Told about every token this render embeds, so no error message can carry one. */
@@ -71,6 +70,6 @@ export function newRenderRun(inputs: RenderRunInputs): RenderRun {
     serverURL: config.overrideBootstrapKubeletAPIServer || facts.cluster.server,
     artifacts: { ...ARTIFACT_DEFAULTS, ...config.artifacts },
   };
-  const unsafeTemplateValue = unsafeRunTemplateValue(templateValues, facts.cloudInitGetterToken);
-  return { ...inputs, templates, containerRuntimeOutputs, templateValues, ignitionUnits: new UnitContentChecks(), ...(unsafeTemplateValue !== undefined ? { unsafeTemplateValue } : {}) };
+  const templateValuesError = checkRunTemplateValues(templateValues, facts.cloudInitGetterToken);
+  return { ...inputs, templates, containerRuntimeOutputs, templateValues, ignitionUnits: new UnitContentChecks(), ...(templateValuesError !== undefined ? { templateValuesError } : {}) };
 }

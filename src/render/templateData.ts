@@ -37,8 +37,8 @@ export interface TemplateDataInput extends RunTemplateValues {
   token: string;
   provisioningSecretName: string;
   bootstrapKubeconfigSecretName: string;
-  /** What unsafeRunTemplateValue found for the run (checked once), thrown for each MachineDeployment. */
-  unsafeRunValue?: ResourceError;
+  /** What checkRunTemplateValues found for the run (checked once), thrown for each MachineDeployment. */
+  runValuesError?: Error;
 }
 
 const PROVIDER = 'spec.template.spec.providerSpec.value';
@@ -48,15 +48,16 @@ function checkTemplateValues(input: TemplateDataInput): void {
   const pc = input.md.providerConfig;
   scriptValue(pc.cloudProvider, 'word', `${PROVIDER}.cloudProvider`);
   scriptValue(input.cloud.cloudConfig, 'text', `${PROVIDER}.overwriteCloudConfig`);
-  if (input.unsafeRunValue !== undefined) throw new ResourceError(input.unsafeRunValue.message, input.unsafeRunValue.fieldPath);
+  const e = input.runValuesError;
+  if (e !== undefined) throw e instanceof ResourceError ? new ResourceError(e.message, e.fieldPath) : e;
 }
 
 /**
  * The config's strings the templates see (with the cloud-init getter token `token`), each through the choke
- * point: the error for the first unsafe one. They are the same for every MachineDeployment of a run, so the run
- * checks them once, when it is planned.
+ * point: the error for the first unsafe one, undefined when all are safe. They are the same for every
+ * MachineDeployment of a run, so the run checks them once, when it is planned.
  */
-export function unsafeRunTemplateValue(values: RunTemplateValues, token: string): ResourceError | undefined {
+export function checkRunTemplateValues(values: RunTemplateValues, token: string): Error | undefined {
   const checks: Array<[value: string, kind: ValueKind, field: string, label?: string]> = [
     [values.initialTaints, 'word', 'functionConfig spec.initialTaints'],
     [values.nodeHTTPProxy, 'word', 'functionConfig spec.nodeHTTPProxy'],
@@ -73,7 +74,7 @@ export function unsafeRunTemplateValue(values: RunTemplateValues, token: string)
   try {
     for (const [value, kind, field, label] of checks) scriptValue(value, kind, field.replace(/^functionConfig /, ''), label ?? field);
   } catch (e) {
-    if (e instanceof ResourceError) return e;
+    if (e instanceof Error) return e;
     throw e;
   }
   return undefined;
