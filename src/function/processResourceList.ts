@@ -4,6 +4,7 @@
 // render state for the next run, the output). Any error: no generated output, every input item kept as it was.
 import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
 import { collectClusterFacts, MissingClusterFactError, type ClusterFacts } from '../cluster/clusterFacts.ts';
+import { bootstrapTokenLifetimeFindings } from '../cluster/bootstrapTokenLifetime.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { generatedEntry, type InputItem, type KrmObject, type OutputList, type ResourceList } from '../krm/resourceList.ts';
 import { MD_API_VERSION, OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
@@ -16,6 +17,9 @@ import { newRenderRun, type RenderRun } from '../render/renderRun.ts';
 import { EMBEDDED_PROFILE_NAMES, embeddedProfile } from '../profiles/embeddedProfiles.ts';
 import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
 import { emptyState, isStateObject, readState, stateObject, STATE_NAME, STATE_PATH, type RenderState } from '../gitops/renderState.ts';
+import { withSyncAnnotations } from '../gitops/syncAnnotations.ts';
+import { fluxSubstitutionFindings } from '../gitops/fluxSubstitution.ts';
+import { isLocalConfig } from '../krm/localConfig.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
 import { ResourceError, type Result } from '../krm/results.ts';
 import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
@@ -103,6 +107,7 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
   // Errors in some items do not stop the run: the others are still checked and rendered, so one run reports
   // every error it can find. A MachineDeployment whose profile is broken is left out (its error is the OSP's).
   const c = classify(list, config, results);
+  if (config.gitops.syncAnnotations.includes('flux')) results.push(...fluxSubstitutionWarnings(c.kept));
   c.machineDeployments = c.machineDeployments.filter(({ md }) => !c.brokenProfiles.has(profileKey(md.annotations[OSP_NAMESPACE_ANNOTATION] || config.namespace, md.annotations[OSP_ANNOTATION]!)));
 
   const nextState = emptyState();
@@ -135,6 +140,7 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
     try {
       // Only inputs count as facts: our own previous output (e.g. derived token Secrets) must not feed back.
       const facts = collectClusterFacts(config, c.kept, env);
+      for (const f of bootstrapTokenLifetimeFindings(config, facts, env)) results.push({ severity: 'warning', message: f.message, ...(configRef ? { resourceRef: configRef, field: { path: f.field } } : {}), ...configFile });
       secrets.add(facts.cloudInitGetterToken);
       secrets.add(facts.bootstrapTokenKey);
       const containerRuntime = buildContainerRuntimeOptions(config, c.kept);
@@ -278,6 +284,12 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
   return out;
 }
 
+/** The applied inputs osm-krm reads that Flux's post-build substitution would change (the output is for Flux). */
+function fluxSubstitutionWarnings(kept: readonly InputItem[]): Result[] {
+  const applied = kept.map((i) => i.object).filter((o) => !isLocalConfig(o));
+  return fluxSubstitutionFindings(applied).map((f) => ({ severity: 'warning', message: f.message, resourceRef: refOf(f.object), field: { path: f.field }, ...fileOf(f.object) }));
+}
+
 function describeState(o: KrmObject): string {
   const file = fileOf(o).file?.path;
   return `${o.metadata?.namespace ?? ''}/${STATE_NAME}${file ? ` in ${file}` : ''}`;
@@ -308,7 +320,7 @@ function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmCon
     if (config.defaultProfiles.emit) {
       const obj = structuredClone(embeddedProfile(name)) as Record<string, any>;
       obj.metadata = { ...obj.metadata, namespace: config.namespace };
-      generated.add(withPathAnnotations(obj, generatedSharedPath(`profiles/${name}.yaml`, obj as KrmObject, config.gitops.split)));
+      generated.add(withPathAnnotations(withSyncAnnotations(obj, config.gitops.syncAnnotations), generatedSharedPath(`profiles/${name}.yaml`, obj as KrmObject, config.gitops.split)));
     }
   }
 }

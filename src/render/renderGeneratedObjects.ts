@@ -1,6 +1,5 @@
 // One MachineDeployment -> the objects OSM would write for it: the OSC, the bootstrap and provisioning
 // Secrets, the kubelet bootstrap kubeconfig Secret and, for `edge`, the script Secret.
-import { ResourceError } from '../krm/results.ts';
 import { bootstrapKubeconfig } from '../cluster/kubeconfig.ts';
 import { machineDeploymentKey, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import type { OSCConfig, SecretType } from '../model/operatingSystemProfile.ts';
@@ -22,7 +21,7 @@ import { edgeProviderScriptSecret } from './edgeProviderScript.ts';
 import type { RenderRun } from './renderRun.ts';
 import { checkUserDataSize } from './userDataSizeCheck.ts';
 import { checkKubeletVersionSupport } from './kubeletVersionSupport.ts';
-import { bootstrapTokenSecret, deriveBootstrapToken } from '../cluster/derivedBootstrapToken.ts';
+import { kubeletBootstrapToken } from './kubeletBootstrapToken.ts';
 
 /** What an OSC holds instead of the cloud-init getter token in SOPS mode. */
 export const GETTER_TOKEN_PLACEHOLDER = 'redacted-by-osm-krm-see-the-bootstrap-secret';
@@ -43,20 +42,10 @@ export interface RenderFinding {
 export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry, run: RenderRun): GeneratedObjects {
   const { config, facts } = run;
   const key = machineDeploymentKey(md);
-  let token = facts.bootstrapTokenFor(key);
-  let tokenSecret: Record<string, unknown> | undefined;
-  if (token === undefined && facts.bootstrapTokenKey !== undefined) {
-    const derived = deriveBootstrapToken(facts.bootstrapTokenKey, key);
-    token = derived.token;
-    tokenSecret = bootstrapTokenSecret(derived, key, config.cluster.bootstrapTokenExpiration);
-  }
+  const { token, secrets: tokenSecrets } = kubeletBootstrapToken(key, facts, config);
   run.secrets.add(token);
-  if (token === undefined) {
-    throw new ResourceError(
-      `missing cluster fact: no kubelet bootstrap token for ${key}; set spec.cluster.bootstrapToken or spec.cluster.bootstrapTokenKey, or add a kube-system bootstrap token Secret labelled machinedeployment.k8s.io/name=${key}`,
-      'metadata.name',
-    );
-  }
+  // The previous window's token is a secret too (it can still join nodes).
+  for (const s of tokenSecrets) run.secrets.add(Buffer.from(String((s.data as Record<string, string>)['token-secret']), 'base64').toString('utf8'));
   const kubeconfig = bootstrapKubeconfig(facts.cluster, token, config.overrideBootstrapKubeletAPIServer);
   const { serverURL } = run.templateValues;
 
@@ -115,7 +104,7 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
     cloudConfigSecretObject(md, 'provisioning', annotations, userData(spec.provisioningConfig, 'provisioning')),
     kubeletBootstrapSecretObject(md, kubeconfig),
   ];
-  if (tokenSecret !== undefined) objects.push(tokenSecret);
+  objects.push(...tokenSecrets);
   if (spec.cloudProvider.name === 'edge') objects.push(edgeProviderScriptSecret(md, facts.cloudInitGetterToken, serverURL, config.pinClusterCA ? facts.apiServerCACert : undefined));
   return { objects, findings };
 }

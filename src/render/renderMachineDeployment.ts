@@ -10,7 +10,7 @@ import { ResourceError, type Result } from '../krm/results.ts';
 import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
 import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
 import { stateKey, type MachineDeploymentState } from '../gitops/renderState.ts';
-import { syncAnnotations, type SyncTool } from '../gitops/syncAnnotations.ts';
+import { withSyncAnnotations } from '../gitops/syncAnnotations.ts';
 import type { ProfileEntry } from '../model/profileEntry.ts';
 import { selectOperatingSystemProfile } from './selectOperatingSystemProfile.ts';
 import { renderGeneratedObjects, type RenderFinding } from './renderGeneratedObjects.ts';
@@ -52,7 +52,7 @@ export function renderMachineDeployment(item: InputItem, md: MachineDeployment, 
     for (const f of rendered.findings) outcome.results.push(findingResult(f, item));
     if (rendered.findings.some((f) => f.severity === 'error')) return outcome;
     const objects = injected !== undefined ? [injected.object, ...rendered.objects] : rendered.objects;
-    outcome.objects = withSyncAnnotations(objects, run.config.gitops.syncAnnotations);
+    outcome.objects = objects.map((o) => withSyncAnnotations(o, run.config.gitops.syncAnnotations));
   } catch (e) {
     outcome.results.push(errorResult(e, item, md, profile, run));
   }
@@ -72,13 +72,6 @@ function errorResult(e: unknown, item: InputItem, md: MachineDeployment, profile
   const r = toResult(e, refOf(target), fileOf(target));
   if (target !== item.object) r.message = `rendering MachineDeployment ${md.namespace}/${md.name}: ${r.message}`;
   return r;
-}
-
-/** The Argo CD / Flux annotations that re-create what cannot be updated in place: the OSC and the immutable Secrets. */
-function withSyncAnnotations(objects: Record<string, unknown>[], tools: readonly SyncTool[]): Record<string, unknown>[] {
-  const extra = syncAnnotations(tools);
-  if (Object.keys(extra).length === 0) return objects;
-  return objects.map((o: any) => (o.kind === 'OperatingSystemConfig' || o.immutable === true ? { ...o, metadata: { ...o.metadata, annotations: { ...(o.metadata.annotations ?? {}), ...extra } } } : o));
 }
 
 /**
