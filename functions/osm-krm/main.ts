@@ -16,6 +16,7 @@ import { runLintCommand } from '../../src/cli/lintCommand.ts';
 import type { CommandIO } from '../../src/cli/commandIO.ts';
 import { writeAllSync } from '../../src/cli/writeAllSync.ts';
 import { untrustedLine } from '../../src/cli/untrustedText.ts';
+import { SecretRegistry } from '../../src/krm/redactSecrets.ts';
 
 const USAGE = `osm-krm: Operating System Manager as a KRM function.
 
@@ -37,16 +38,20 @@ Usage:
   osm-krm --help
 `;
 
+// The process's mask: every run registers the secrets it reads here, and every stderr byte goes through it,
+// internal-error lines included (src/krm/redactSecrets.ts).
+const secrets = new SecretRegistry();
+const err = (s: string) => writeAllSync(2, secrets.redact(s));
+
 function main(argv: string[]): number | Promise<number> {
   const out = (s: string) => writeAllSync(1, s);
-  const err = (s: string) => writeAllSync(2, s);
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
     out(USAGE);
     return 0;
   }
   if (command === 'template') return runTemplateCommand(rest, { stdout: out, stdoutBytes: (b) => writeAllSync(1, b), stderr: err, readFile: (p) => readFileSync(p, 'utf8') });
-  const io: CommandIO = { stdout: out, stderr: err, env: process.env, cwd: process.cwd() };
+  const io: CommandIO = { stdout: out, stderr: err, env: process.env, cwd: process.cwd(), secrets };
   if (command === 'hydrate') return runHydrateCommand(rest, io);
   if (command === 'generate') return runArgoCDGenerateCommand(rest, io);
   if (command === 'render') return runRenderCommand(rest, io);
@@ -56,12 +61,12 @@ function main(argv: string[]): number | Promise<number> {
     err(`osm-krm: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
     return 2;
   }
-  return runFunctionOnFd(0, { stdout: out, stderr: err, env: processEnvironment });
+  return runFunctionOnFd(0, { stdout: out, stderr: err, env: processEnvironment, secrets });
 }
 
 function internalError(e: unknown): number {
   // Never a stack trace on stdout; a short line on stderr.
-  writeAllSync(2, `osm-krm: internal error: ${untrustedLine(String((e as Error)?.message ?? e))}\n`);
+  err(`osm-krm: internal error: ${untrustedLine(String((e as Error)?.message ?? e))}\n`);
   return 2;
 }
 

@@ -31,7 +31,7 @@ bootstrap-token, bootstrap-token-key) or from env vars named in the config; neve
 const CONFIG_SETTING = 'config';
 
 export function runArgoCDGenerateCommand(args: string[], io: CommandIO): number {
-  return runSubcommand('generate', GENERATE_USAGE, args, io, parseArgs, (opts) => {
+  return runSubcommand('generate', GENERATE_USAGE, args, io, parseArgs, (opts, io) => {
     const stream = generate(opts.dir, opts.config, io);
     if (stream === undefined) return 1;
     io.stdout(stream);

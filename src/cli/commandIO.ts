@@ -1,6 +1,7 @@
 // What the directory-based sub-commands (`hydrate`, `generate`) get from the process, injected so tests can
 // run them in-process with their own environment and working directory.
 import { untrustedText } from './untrustedText.ts';
+import { MASKED, SecretRegistry } from '../krm/redactSecrets.ts';
 
 export interface CommandIO {
   stdout: (s: string) => void;
@@ -9,6 +10,12 @@ export interface CommandIO {
   env: Readonly<Record<string, string | undefined>>;
   /** Working directory: relative paths on the command line and in the config resolve against it. */
   cwd: string;
+  /**
+   * The mask (src/krm/redactSecrets.ts) the process prints through: every secret a run reads is registered
+   * there, and runSubcommand masks stderr (and the stdout of commands that print for people) with it. The
+   * entry point makes one per process, so its internal-error line is masked too.
+   */
+  secrets?: SecretRegistry;
 }
 
 /** Wrong arguments: reported with the usage text, exit 2. */
@@ -27,30 +34,40 @@ export class CommandError extends Error {
   }
 }
 
+type PrintingIO = Pick<CommandIO, 'stdout' | 'stderr' | 'secrets'>;
+
 /**
  * The frame every sub-command shares: arguments parsed (usage error: message + usage, exit 2), `--help`
  * (usage on stdout, exit 0), then `run`; a CommandError becomes one line on stderr and exit 1.
+ * `run` gets the io it must print through: stderr masked with the run's secrets, and stdout too when
+ * `masksStdout(opts)` (output for people, unless they asked to see secrets); commands name its parameter `io`,
+ * so the unmasked one is out of reach (test/architecture/printing.test.ts).
  */
-export function runSubcommand<O, R extends number | Promise<number>>(
+export function runSubcommand<O, R extends number | Promise<number>, IO extends PrintingIO>(
   name: string,
   usage: string,
   args: readonly string[],
-  io: Pick<CommandIO, 'stdout' | 'stderr'>,
+  rawIO: IO,
   parse: (args: readonly string[]) => O | 'help',
-  run: (opts: O) => R,
+  run: (opts: O, io: IO & { secrets: SecretRegistry }) => R,
+  masksStdout: (opts: O) => boolean = () => false,
 ): R | number {
+  const secrets = rawIO.secrets ?? new SecretRegistry();
+  const stderr = (s: string) => rawIO.stderr(secrets.redact(s));
   let opts: O | 'help';
   try {
     opts = parse(args);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    io.stderr(`osm-krm ${name}: ${untrustedText(e.message)}\n${usage}`);
+    stderr(`osm-krm ${name}: ${untrustedText(e.message)}\n${usage}`);
     return 2;
   }
   if (opts === 'help') {
-    io.stdout(usage);
+    rawIO.stdout(usage);
     return 0;
   }
+  const masked = masksStdout(opts);
+  const io = { ...rawIO, secrets, stderr, stdout: masked ? (s: string) => rawIO.stdout(secrets.redact(s, MASKED)) : rawIO.stdout };
   const failed = (e: unknown): number => {
     if (!(e instanceof CommandError)) throw e;
     // Messages name files, links and tools' output from the inputs: printed escaped.
@@ -58,7 +75,7 @@ export function runSubcommand<O, R extends number | Promise<number>>(
     return 1;
   };
   try {
-    const r = run(opts);
+    const r = run(opts, io);
     return typeof r === 'number' ? r : (r.catch(failed) as R);
   } catch (e) {
     return failed(e);

@@ -35,7 +35,7 @@ interface Options {
 }
 
 export function runDiffCommand(args: string[], io: CommandIO): number {
-  return runSubcommand('diff', DIFF_USAGE, args, io, parseArgs, (opts) => {
+  return runSubcommand('diff', DIFF_USAGE, args, io, parseArgs, (opts, io) => {
     // diff(1)'s convention: 1 means "different", so trouble is 2.
     try {
       return diff(opts, io);
@@ -44,7 +44,7 @@ export function runDiffCommand(args: string[], io: CommandIO): number {
       io.stderr(`osm-krm diff: ${untrustedText(e.message)}\n`);
       return 2;
     }
-  });
+  }, (opts) => !opts.showSecrets);
 }
 
 function parseArgs(args: readonly string[]): Options | 'help' {

@@ -55,7 +55,7 @@ interface Options {
 
 /** A number, or a promise of one in SOPS mode (age-encryption is asynchronous). */
 export function runHydrateCommand(args: string[], io: CommandIO): number | Promise<number> {
-  return runSubcommand('hydrate', HYDRATE_USAGE, args, io, parseArgs, (opts) => hydrate(opts, io));
+  return runSubcommand('hydrate', HYDRATE_USAGE, args, io, parseArgs, (opts, io) => hydrate(opts, io), () => true);
 }
 
 function parseArgs(args: readonly string[]): Options | 'help' {

@@ -28,7 +28,7 @@ interface Options {
 }
 
 export function runLintCommand(args: string[], io: CommandIO): number {
-  return runSubcommand('lint', LINT_USAGE, args, io, parseArgs, (opts) => lint(opts, io));
+  return runSubcommand('lint', LINT_USAGE, args, io, parseArgs, (opts, io) => lint(opts, io), () => true);
 }
 
 function parseArgs(args: readonly string[]): Options | 'help' {

@@ -39,7 +39,7 @@ interface Options extends ReviewCommandOptions {
 }
 
 export function runRenderCommand(args: string[], io: CommandIO): number {
-  return runSubcommand('render', RENDER_USAGE, args, io, parseArgs, (opts) => render(opts, io));
+  return runSubcommand('render', RENDER_USAGE, args, io, parseArgs, (opts, io) => render(opts, io), (opts) => !opts.showSecrets);
 }
 
 function parseArgs(args: readonly string[]): Options | 'help' {
@@ -70,7 +70,7 @@ function render(opts: Options, io: CommandIO): number {
 /** Renders PATH as the function would; results go to stderr (errors included: the exit code says so). */
 export function reviewRender(opts: ReviewCommandOptions, io: CommandIO, label = '', previousState?: KrmObject): ReviewRender {
   const inputs = readReviewInputs(opts.path, io, opts.config);
-  const rendered = renderForReview(inputs, commandEnvironment(io), { showSecrets: opts.showSecrets, ...(previousState ? { previousState } : {}) });
+  const rendered = renderForReview(inputs, commandEnvironment(io), { showSecrets: opts.showSecrets, ...(io.secrets ? { secrets: io.secrets } : {}), ...(previousState ? { previousState } : {}) });
   for (const r of rendered.results) io.stderr(`osm-krm: ${label}${r.severity}: ${untrustedLine(describeResult(r))}\n`);
   return rendered;
 }

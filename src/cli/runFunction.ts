@@ -9,11 +9,14 @@ import { fileOf, refOf } from '../krm/resultFor.ts';
 import { hasErrors, type Result } from '../krm/results.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { untrustedLine } from './untrustedText.ts';
+import { SecretRegistry } from '../krm/redactSecrets.ts';
 
 export interface ProcessIO {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
   env: Environment;
+  /** The mask stderr is printed through, filled by the run (CommandIO.secrets); a new one when not given. */
+  secrets?: SecretRegistry;
 }
 
 export const processEnvironment: Environment = {
@@ -36,7 +39,9 @@ export function runFunctionOnFd(fd: number, io: ProcessIO): number {
 }
 
 /** Runs the function on one ResourceList (text, or bytes that must be UTF-8); returns the exit code. */
-export function runFunction(input: string | Uint8Array, io: ProcessIO): number {
+export function runFunction(input: string | Uint8Array, rawIO: ProcessIO): number {
+  const secrets = rawIO.secrets ?? new SecretRegistry();
+  const io = { ...rawIO, secrets, stderr: (s: string) => rawIO.stderr(secrets.redact(s)) };
   let list;
   try {
     list = parseResourceList(typeof input === 'string' ? input : decodeUtf8(input, INPUT));
@@ -45,7 +50,7 @@ export function runFunction(input: string | Uint8Array, io: ProcessIO): number {
     const message = e instanceof ResourceListParseError || e instanceof InputLimitError ? e.message : `cannot read input: ${(e as Error).message}`;
     return refuseInput({ severity: 'error', message }, io);
   }
-  const out = processResourceList(list, io.env);
+  const out = processResourceList(list, io.env, undefined, secrets);
   writeResourceList(list, out, io.stdout);
   for (const r of out.results) {
     if (r.severity === 'error') io.stderr(`osm-krm: error: ${untrustedLine(describe(r))}\n`);

@@ -96,7 +96,7 @@ function read(io: TemplateCommandIo, path: string, what: string): string {
 }
 
 export function runTemplateCommand(args: string[], io: TemplateCommandIo): number {
-  return runSubcommand('template', TEMPLATE_USAGE, args, io, parseArgs, (opts) => {
+  return runSubcommand('template', TEMPLATE_USAGE, args, io, parseArgs, (opts, io) => {
     try {
       const source = read(io, opts.file, 'template');
       const data = opts.data === undefined ? null : parseJsonData(read(io, opts.data, 'data file'));

@@ -7,6 +7,8 @@ import { checkCACertificates } from './caCertificates.ts';
 import type { InputItem } from '../krm/resourceList.ts';
 import { readClusterInfoKubeconfig, type KubeconfigCluster } from './kubeconfig.ts';
 import { resolveValue, type Environment } from './valueSource.ts';
+import { resolveSecretValue } from './secretValue.ts';
+import { addBootstrapToken, type SecretRegistry } from '../krm/redactSecrets.ts';
 
 export interface ClusterFacts {
   cluster: KubeconfigCluster;
@@ -44,7 +46,8 @@ function find(items: readonly InputItem[], kind: string, namespace: string, name
   return items.find((i) => i.object.kind === kind && i.object.apiVersion === 'v1' && i.object.metadata?.name === name && (i.object.metadata?.namespace ?? '') === namespace);
 }
 
-export function collectClusterFacts(config: OsmConfig, items: readonly InputItem[], env: Environment): ClusterFacts {
+/** `secrets`: every secret fact is registered there as it is read. */
+export function collectClusterFacts(config: OsmConfig, items: readonly InputItem[], env: Environment, secrets: SecretRegistry): ClusterFacts {
   const clusterInfo = find(items, 'ConfigMap', 'kube-public', 'cluster-info');
   let cluster: KubeconfigCluster | undefined;
   const infoText = (clusterInfo?.object as any)?.data?.kubeconfig;
@@ -65,10 +68,11 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
     throw new MissingClusterFactError('missing cluster fact: the API server URL; set spec.cluster.server or add the kube-public/cluster-info ConfigMap (local-config) to the inputs', 'spec.cluster.server');
   }
 
-  let token = resolveValue(config.cluster.cloudInitGetterToken, 'spec.cluster.cloudInitGetterToken', env);
+  let token = resolveSecretValue(config.cluster.cloudInitGetterToken, 'spec.cluster.cloudInitGetterToken', env, secrets);
   if (token === undefined) {
     const s = find(items, 'Secret', 'cloud-init-settings', 'cloud-init-getter-token');
     token = s ? secretValue(s.object, 'token') : undefined;
+    secrets.add(token);
   }
   if (token === undefined || token === '') {
     throw new MissingClusterFactError('missing cluster fact: the cloud-init-getter token; set spec.cluster.cloudInitGetterToken (env or file) or add the cloud-init-settings/cloud-init-getter-token Secret (local-config) to the inputs', 'spec.cluster.cloudInitGetterToken');
@@ -89,13 +93,14 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
   // Checked above: cluster-info's or spec.cluster.caCert's PEM, else the Kubernetes CA.
   const apiServerCACert = cluster.certificateAuthorityData !== undefined ? Buffer.from(cluster.certificateAuthorityData, 'base64').toString('utf8') : kubernetesCACert;
 
-  const fixedBootstrapToken = resolveValue(config.cluster.bootstrapToken, 'spec.cluster.bootstrapToken', env);
+  const fixedBootstrapToken = resolveSecretValue(config.cluster.bootstrapToken, 'spec.cluster.bootstrapToken', env, secrets);
+  addBootstrapToken(secrets, fixedBootstrapToken?.trim());
   if (fixedBootstrapToken !== undefined && !BOOTSTRAP_TOKEN_FORMAT.test(fixedBootstrapToken)) {
     // A malformed token renders fine and fails only at the node's join: refuse it here, without quoting it.
     const why = BOOTSTRAP_TOKEN_FORMAT.test(fixedBootstrapToken.trim()) ? 'it has surrounding white space or a line break (write the file with printf %s, not echo)' : 'expected kubeadm\'s format [a-z0-9]{6}.[a-z0-9]{16}';
     throw new ResourceError(`${sourceName('spec.cluster.bootstrapToken', config.cluster.bootstrapToken)} is not a bootstrap token: ${why}`, 'spec.cluster.bootstrapToken');
   }
-  const bootstrapTokenKey = resolveValue(config.cluster.bootstrapTokenKey, 'spec.cluster.bootstrapTokenKey', env);
+  const bootstrapTokenKey = resolveSecretValue(config.cluster.bootstrapTokenKey, 'spec.cluster.bootstrapTokenKey', env, secrets);
   if (bootstrapTokenKey !== undefined && bootstrapTokenKey.length < 16) {
     throw new ResourceError('spec.cluster.bootstrapTokenKey must be at least 16 characters long', 'spec.cluster.bootstrapTokenKey');
   }
@@ -115,6 +120,7 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
       const id = secretValue(matches[0]!.object, 'token-id');
       const secret = secretValue(matches[0]!.object, 'token-secret');
       if (!id || !secret) throw new ResourceError(`bootstrap token Secret ${String(matches[0]!.object.metadata?.name)} lacks token-id or token-secret`, 'data');
+      addBootstrapToken(secrets, `${id}.${secret}`);
       return `${id}.${secret}`;
     },
   };

@@ -210,6 +210,28 @@ export function noConfigNotice(): string {
 
 const AGE_RECIPIENT = /^age1[02-9ac-hj-np-z]{58}$/;
 
+const isSopsKey = (key: string) => key.replace(/^-+/, '').startsWith('sops-');
+
+/** Where a function config sets SOPS mode (`spec.sops`, or the ConfigMap's first `sops-` key), if it does. */
+export function sopsSettingField(functionConfig: { kind?: unknown; spec?: unknown; data?: unknown } | undefined): string | undefined {
+  if (functionConfig?.kind === 'ConfigMap') {
+    const key = Object.keys((functionConfig.data as object | null) ?? {}).find(isSopsKey);
+    return key === undefined ? undefined : `data.${key}`;
+  }
+  const spec = functionConfig?.spec as Record<string, unknown> | null | undefined;
+  return spec !== null && typeof spec === 'object' && spec.sops !== undefined ? 'spec.sops' : undefined;
+}
+
+/** The function config without its SOPS settings: what hydrate, which does the encrypting, hands the function. */
+export function withoutSopsSettings<T extends { kind?: unknown; spec?: unknown; data?: unknown }>(functionConfig: T): T {
+  if (sopsSettingField(functionConfig) === undefined) return functionConfig;
+  if (functionConfig.kind === 'ConfigMap') {
+    return { ...functionConfig, data: Object.fromEntries(Object.entries(functionConfig.data as object).filter(([k]) => !isSopsKey(k))) };
+  }
+  const { sops: _sops, ...spec } = functionConfig.spec as Record<string, unknown>;
+  return { ...functionConfig, spec };
+}
+
 function fromFlagConfigMap(data: unknown): OsmConfig {
   const config: OsmConfig = { ...DEFAULT_CONFIG, kubeletFeatureGates: { ...DEFAULT_CONFIG.kubeletFeatureGates }, cluster: {}, rhelSubscription: {} };
   if (data === undefined || data === null) return config;

@@ -28,10 +28,12 @@ import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } 
 import { compareItems, identityOf } from '../krm/itemOrder.ts';
 import { kustomize4Hint } from './kustomizeInputs.ts';
 import { checkNotMisdeclared, generatorOnlyConfigError, misplacedConfigHint, namespaceNotSet } from './inputMistakes.ts';
-import { registerInputSecrets, SecretRegistry } from '../krm/redactSecrets.ts';
+import { registerInputSecrets, registerSecretObject, SecretRegistry } from '../krm/redactSecrets.ts';
+import { secretSpecValues } from '../machineDeployment/operatingSystemSpec.ts';
 import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
 import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInjection.ts';
 import { LOCAL_CONFIG_ANNOTATION, isLocalConfig } from '../krm/localConfig.ts';
+import { unhonouredSopsSetting } from './routeSettings.ts';
 
 interface Classified {
   kept: InputItem[];
@@ -47,15 +49,17 @@ interface Classified {
  * Called synchronously while the run renders.
  */
 export interface RenderObserver {
-  /** The run's secret registry (filled as the run resolves tokens): what a review must mask. */
-  secrets?(registry: SecretRegistry): void;
   config?(config: OsmConfig, facts: RenderInputs['facts'] | undefined): void;
   /** One MachineDeployment about to be rendered: the profile chosen and the template data built for it. */
   templateData?(md: MachineDeployment, profile: ProfileEntry, data: unknown): void;
 }
 
-export function processResourceList(list: ResourceList, env: Environment, observer?: RenderObserver): OutputList {
-  const plan = planRender(list, env, observer);
+/**
+ * `secrets`: the mask the caller prints through (the process's, so that stderr and internal errors are masked
+ * too); every secret the run reads or derives is registered there before anything is printed.
+ */
+export function processResourceList(list: ResourceList, env: Environment, observer?: RenderObserver, secrets = new SecretRegistry()): OutputList {
+  const plan = planRender(list, env, observer, secrets);
   if (!isRenderPlan(plan)) return plan;
   const outcomes = plan.machineDeployments.map((_, i) => renderMachineDeploymentAt(plan, i));
   return finishRender(plan, outcomes);
@@ -93,10 +97,9 @@ function isRenderPlan(p: RenderPlan | OutputList): p is RenderPlan {
 }
 
 /** Config, classification, profile checks and cluster facts; an OutputList when that already failed. */
-function planRender(list: ResourceList, env: Environment, observer: RenderObserver | undefined): RenderPlan | OutputList {
-  const secrets = new SecretRegistry();
-  observer?.secrets?.(secrets);
+function planRender(list: ResourceList, env: Environment, observer: RenderObserver | undefined, secrets: SecretRegistry): RenderPlan | OutputList {
   registerInputSecrets(secrets, list.items);
+  for (const { object: o } of list.items) if (o.kind === 'MachineDeployment') for (const v of secretSpecValues((o.spec as any)?.template?.spec?.providerSpec?.value)) secrets.add(v);
   const results: Result[] = [];
   const configRef = list.functionConfig ? refOf(list.functionConfig) : undefined;
   const configFile = list.functionConfig ? fileOf(list.functionConfig) : undefined;
@@ -108,6 +111,12 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
     config = parseFunctionConfig(list.functionConfig);
   } catch (e) {
     results.push(toResult(e, configRef, configFile));
+    return failed();
+  }
+
+  const sopsHere = unhonouredSopsSetting(list.functionConfig);
+  if (sopsHere !== undefined) {
+    results.push(toResult(sopsHere, configRef, configFile));
     return failed();
   }
 
@@ -141,8 +150,7 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
   let rhelSubscriptions: ReadonlyMap<string, RhelSubscriptionValues> = new Map();
   if (c.machineDeployments.length > 0 || config.rhelSubscription.machineDeployments !== undefined) {
     try {
-      rhelSubscriptions = resolveRhelSubscriptions(config, c.machineDeployments.map((m) => m.md), c.kept, env);
-      for (const values of rhelSubscriptions.values()) for (const v of Object.values(values)) secrets.add(v);
+      rhelSubscriptions = resolveRhelSubscriptions(config, c.machineDeployments.map((m) => m.md), c.kept, env, secrets);
     } catch (e) {
       results.push(toResult(e, configRef, configFile));
       return failed();
@@ -151,16 +159,8 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
   if (c.machineDeployments.length > 0) {
     try {
       // Only inputs count as facts: our own previous output (e.g. derived token Secrets) must not feed back.
-      const facts = collectClusterFacts(config, c.kept, env);
-      secrets.add(facts.cloudInitGetterToken);
-      secrets.add(facts.bootstrapTokenKey);
-      const containerRuntime = buildContainerRuntimeOptions(config, c.kept);
-      // The Secret's values are whole JSON documents; the node's containerd config holds the fields inside.
-      for (const auth of Object.values(containerRuntime.registryCredentials)) {
-        secrets.add(auth.password);
-        secrets.add(auth.auth);
-        secrets.add(auth.identityToken);
-      }
+      const facts = collectClusterFacts(config, c.kept, env, secrets);
+      const containerRuntime = buildContainerRuntimeOptions(config, c.kept, secrets);
       const templates = new TemplateCache(osmTemplateFuncs, config.templateLimits);
       inputs = { config, facts, templates, containerRuntime, containerRuntimeOutputs: containerRuntimeOutputs(containerRuntime), secrets };
       if (observer?.templateData) inputs.onTemplateData = observer.templateData;
@@ -183,6 +183,8 @@ function renderMachineDeploymentAt(plan: RenderPlan, index: number): MachineDepl
   const outcome: MachineDeploymentOutcome = { objects: [], results: [] };
   const rendered = renderOne(item, md, plan, outcome);
   for (const obj of rendered) {
+    // A Secret we make is masked by value like an input one (a new kind of token Secret needs no edit here).
+    registerSecretObject(plan.secrets, obj, true);
     const annotated = withPathAnnotations(obj, generatedPath(md, obj as KrmObject, plan.config.gitops.split));
     outcome.objects.push({ id: identityOf(annotated as KrmObject), entry: generatedEntry(plan.list, annotated) });
   }

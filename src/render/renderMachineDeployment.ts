@@ -30,9 +30,6 @@ import { checkUserDataSize } from './userDataSizeCheck.ts';
 import { checkKubeletVersionSupport } from './kubeletVersionSupport.ts';
 import { bootstrapTokenSecret, deriveBootstrapToken } from '../cluster/derivedBootstrapToken.ts';
 
-/** What an OSC holds instead of the cloud-init getter token in SOPS mode. */
-export const GETTER_TOKEN_PLACEHOLDER = 'redacted-by-osm-krm-see-the-bootstrap-secret';
-
 export interface RenderInputs {
   config: OsmConfig;
   facts: ClusterFacts;
@@ -80,6 +77,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
     tokenSecret = bootstrapTokenSecret(derived, key, config.cluster.bootstrapTokenExpiration);
   }
   inputs.secrets.add(token);
+  inputs.secrets.add(token?.slice(token.indexOf('.') + 1));
   if (token === undefined) {
     throw new ResourceError(
       `missing cluster fact: no kubelet bootstrap token for ${key}; set spec.cluster.bootstrapToken or spec.cluster.bootstrapTokenKey, or add a kube-system bootstrap token Secret labelled machinedeployment.k8s.io/name=${key}`,
@@ -117,7 +115,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
       bootstrapKubeconfigSecretName: kubeletBootstrapSecretName(md),
       artifacts: { ...ARTIFACT_DEFAULTS, ...config.artifacts },
     });
-    if (getterToken === facts.cloudInitGetterToken) inputs.onTemplateData?.(md, osp, data);
+    inputs.onTemplateData?.(md, osp, data);
 
     const rendered = renderOperatingSystemConfigSpec(osp.spec, md, {
       templates: inputs.templates,
@@ -129,9 +127,6 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
     return config.pinClusterCA ? pinClusterCA(rendered, serverURL, facts.apiServerCACert) : rendered;
   };
   const spec = renderSpec(facts.cloudInitGetterToken);
-  // With SOPS (hydrate) the Secrets are encrypted but the OSC cannot be (Flux decrypts only Secrets): its
-  // files are rendered with a placeholder for the getter token. Nothing reads an OSC in a GitOps setup.
-  const oscSpec = config.sops === undefined ? spec : renderSpec(GETTER_TOKEN_PLACEHOLDER);
 
   const annotations = rotationAnnotations(md, osp.spec.version);
   const userData = (cfg: OSCConfig, type: SecretType): string => {
@@ -150,7 +145,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
   const sizeFinding = checkUserDataSize(spec.cloudProvider.name, Buffer.byteLength(bootstrapUserData, 'utf8'));
   if (sizeFinding) findings.push({ ...sizeFinding, field: 'spec.template.spec.providerSpec.value.cloudProvider' });
   const objects: Record<string, unknown>[] = [
-    operatingSystemConfigObject(md, config.namespace, annotations, oscSpec),
+    operatingSystemConfigObject(md, config.namespace, annotations, spec),
     cloudConfigSecretObject(md, 'bootstrap', annotations, bootstrapUserData),
     cloudConfigSecretObject(md, 'provisioning', annotations, userData(spec.provisioningConfig, 'provisioning')),
     kubeletBootstrapSecretObject(md, kubeconfig),

@@ -6,7 +6,8 @@ import type { Environment } from '../cluster/valueSource.ts';
 import { parseResourceList, serializeResourceList, type KrmObject } from '../krm/resourceList.ts';
 import { stringifyForOutput } from '../krm/yamlSchema.ts';
 import { processResourceList } from '../function/processResourceList.ts';
-import type { SecretRegistry } from '../krm/redactSecrets.ts';
+import { MASKED, SecretRegistry } from '../krm/redactSecrets.ts';
+import { withoutSopsSettings } from '../config/operatingSystemManagerConfig.ts';
 import type { Result } from '../krm/results.ts';
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import type { ProfileEntry } from '../render/selectOperatingSystemProfile.ts';
@@ -15,7 +16,7 @@ import { isStateObject } from '../gitops/renderState.ts';
 import { viewUserData, type NodeConfigView } from './nodeConfigView.ts';
 import { describeTemplateData } from './templateDataText.ts';
 
-export const MASK = '<masked>';
+export const MASK = MASKED;
 
 export interface ReviewInputs {
   objects: readonly KrmObject[];
@@ -65,16 +66,19 @@ export interface ReviewOptions {
   showSecrets?: boolean;
   /** The render state the run starts from instead of the inputs' own (diff: the base's, as if it had been applied). */
   previousState?: KrmObject;
+  /** The mask the command prints through (CommandIO.secrets): the run registers every secret it reads there. */
+  secrets?: SecretRegistry;
 }
 
 export function renderForReview(inputs: ReviewInputs, env: Environment, options: ReviewOptions = {}): ReviewRender {
   const items = options.previousState === undefined ? inputs.objects : [...inputs.objects.filter((o) => !isStateObject(o)), options.previousState];
-  const list = parseResourceList(stringifyForOutput({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, ...(inputs.functionConfig ? { functionConfig: inputs.functionConfig } : {}) }));
-  let secrets: SecretRegistry | undefined;
+  // SOPS mode is how hydrate writes its files; a review of the same inputs shows what they render to.
+  const functionConfig = inputs.functionConfig === undefined ? undefined : withoutSopsSettings(inputs.functionConfig);
+  const list = parseResourceList(stringifyForOutput({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, ...(functionConfig ? { functionConfig } : {}) }));
+  const secrets = options.secrets ?? new SecretRegistry();
   const seen = new Map<string, { md: MachineDeployment; profile: ProfileEntry; data: unknown }>();
   const clusterFacts: string[] = [];
   const out = processResourceList(list, env, {
-    secrets: (registry) => (secrets = registry),
     config: (_config, facts) => {
       if (facts === undefined) return;
       clusterFacts.push(`server: ${facts.cluster.server}`, `API server CA: ${certificateSummary(facts.apiServerCACert)}`, `cloud-init getter token: ${facts.cloudInitGetterToken ? MASK : '(none)'}`);
@@ -82,8 +86,8 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
       if (facts.bootstrapTokenKey) clusterFacts.push(`bootstrap token key: ${MASK} (tokens derived per MachineDeployment)`);
     },
     templateData: (md, profile, data) => seen.set(`${md.namespace}/${md.name}`, { md, profile, data }),
-  });
-  const redact = (text: string) => (secrets === undefined ? text : secrets.redact(text).replaceAll('[redacted]', MASK));
+  }, secrets);
+  const redact = (text: string) => secrets.redact(text, MASK);
   const mask = (text: string) => (options.showSecrets ? text : redact(text));
   const objects = parseResourceList(serializeResourceList(list, out)).items.map((i) => i.object);
   const generated = objects.filter((o) => isGenerated(o));
