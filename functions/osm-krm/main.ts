@@ -77,7 +77,7 @@ try {
   exitCode = internalError(e);
 }
 // Every write above is synchronous and nothing is pending: leaving now skips the teardown a natural exit
-// does (about 8 ms of a cold start, more with a large heap; README.md, Benchmark). Only hydrate's SOPS mode
-// has asynchronous work (age encryption), and leaves when it is done.
+// does (about 8 ms of a cold start, more with a large heap; README.md, Benchmark). A command that returns a
+// promise leaves when it is done.
 if (typeof exitCode === 'number') process.exit(exitCode);
 else exitCode.then((code) => process.exit(code), (e) => process.exit(internalError(e)));

@@ -23,11 +23,12 @@ import { checkRelativePath, readMarker, recoverInterruptedUpdate, updateOutputDi
 import { isAppliedManifest, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
 import { commandEnvironment } from './renderManifests.ts';
 import { containedPath } from './containedPath.ts';
-import { parseFunctionConfig } from '../config/operatingSystemManagerConfig.ts';
-import { resolveValue } from '../cluster/valueSource.ts';
+import { parseFunctionConfig, withoutSopsSettings } from '../config/operatingSystemManagerConfig.ts';
+import { resolveSecretValue } from '../cluster/secretValue.ts';
 import { ResourceError } from '../krm/results.ts';
-import { encryptSecretManifests, type SopsSettings } from '../sops/encryptSecretManifests.ts';
-import { SopsError } from '../sops/sopsSecret.ts';
+import type { SecretRegistry } from '../krm/redactSecrets.ts';
+import { encryptManifests, type SopsSettings } from '../sops/encryptManifests.ts';
+import { SopsError } from '../sops/sopsDocument.ts';
 
 export const HYDRATE_USAGE = `usage: osm-krm hydrate SRC OUT [--config FILE]
 
@@ -53,8 +54,7 @@ interface Options {
   config?: string;
 }
 
-/** A number, or a promise of one in SOPS mode (age-encryption is asynchronous). */
-export function runHydrateCommand(args: string[], io: CommandIO): number | Promise<number> {
+export function runHydrateCommand(args: string[], io: CommandIO): number {
   return runSubcommand('hydrate', HYDRATE_USAGE, args, io, parseArgs, (opts, io) => hydrate(opts, io), () => true);
 }
 
@@ -80,7 +80,7 @@ function parseArgs(args: readonly string[]): Options | 'help' {
   return { src: positional[0]!, out: positional[1]!, ...(config !== undefined ? { config } : {}) };
 }
 
-function hydrate(opts: Options, io: CommandIO): number | Promise<number> {
+function hydrate(opts: Options, io: CommandIO & { secrets: SecretRegistry }): number {
   const src = resolve(io.cwd, opts.src);
   const out = resolve(io.cwd, opts.out);
   const configFile = opts.config === undefined ? undefined : resolve(io.cwd, opts.config);
@@ -98,22 +98,24 @@ function hydrate(opts: Options, io: CommandIO): number | Promise<number> {
   const outState = statePaths().filter((p) => previouslyOwned.has(p) && existsSync(join(out, p))).flatMap((p) => readManifestFile(out, p)).filter(isStateObject);
   if (outState.length > 0) objects = [...objects.filter((o) => !isStateObject(o)), ...outState];
 
-  const rendered = renderManifests(objects, chosen.config, io);
+  // SOPS mode is this command's to honour (the function refuses it: it cannot encrypt what it prints).
+  const sops = sopsSettings(chosen.config, io);
+  const rendered = renderManifests(objects, chosen.config === undefined ? undefined : withoutSopsSettings(chosen.config), io);
   if (rendered.exitCode !== 0) {
     io.stderr(`osm-krm hydrate: nothing written to ${opts.out}\n`);
     return 1;
   }
   const files = plannedFiles(rendered.objects);
-  const sops = sopsSettings(chosen.config, io);
   if (sops === undefined) return writeOutput(out, opts.out, files, io);
-  // SOPS mode: Secrets are encrypted before anything is written (asynchronous: age-encryption's API).
+  // Every object holding a secret the run registered is encrypted before anything is written, or nothing is.
   const previous = (rel: string) => (previouslyOwned.has(rel) ? readOwnedFile(out, rel, opts.out) : undefined);
-  return encryptSecretManifests(files, previous, sops).then(
-    (encrypted) => writeOutput(out, opts.out, encrypted, io),
-    (e) => {
-      throw e instanceof SopsError ? new CommandError(e.message) : e;
-    },
-  );
+  let encrypted: Map<string, string>;
+  try {
+    encrypted = encryptManifests(files, previous, sops, io.secrets);
+  } catch (e) {
+    throw e instanceof SopsError ? new CommandError(`${e.message}; nothing written to ${opts.out}`) : e;
+  }
+  return writeOutput(out, opts.out, encrypted, io);
 }
 
 /** The one place OUT changes: all or nothing, only files hydrate wrote (outputDirectory.ts). */
@@ -125,12 +127,17 @@ function writeOutput(out: string, label: string, files: ReadonlyMap<string, stri
 }
 
 /** The SOPS settings of the config, the seed resolved, or undefined when Secrets are written in clear. */
-function sopsSettings(functionConfig: KrmObject | undefined, io: CommandIO): SopsSettings | undefined {
-  const sops = parseFunctionConfig(functionConfig).sops;
+function sopsSettings(functionConfig: KrmObject | undefined, io: CommandIO & { secrets: SecretRegistry }): SopsSettings | undefined {
+  let sops;
+  try {
+    sops = parseFunctionConfig(functionConfig).sops;
+  } catch {
+    return undefined; // the function reports the config's errors
+  }
   if (sops === undefined) return undefined;
   let seed: string | undefined;
   try {
-    seed = resolveValue(sops.dataKeySeed, 'spec.sops.dataKeySeed', commandEnvironment(io));
+    seed = resolveSecretValue(sops.dataKeySeed, 'spec.sops.dataKeySeed', commandEnvironment(io), io.secrets);
   } catch (e) {
     if (e instanceof ResourceError) throw new CommandError(e.message);
     throw e;
