@@ -20,7 +20,7 @@ import { CommandError, runSubcommand, UsageError, type CommandIO } from './comma
 import { chooseFunctionConfig } from './functionConfigSource.ts';
 import { isDirectory, readManifestDirectory, readManifestFile, statePaths } from './manifestDirectory.ts';
 import { checkRelativePath, readMarker, recoverInterruptedUpdate, updateOutputDirectory } from './outputDirectory.ts';
-import { isAppliedManifest, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
+import { isAppliedManifest, manifestText, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
 import { commandEnvironment } from './renderManifests.ts';
 import { containedPath } from './containedPath.ts';
 import { parseFunctionConfig, withoutSopsSettings } from '../config/operatingSystemManagerConfig.ts';
@@ -164,7 +164,7 @@ function plannedFiles(objects: readonly KrmObject[]): Map<string, string> {
   const add = (rel: string, o: KrmObject) => {
     checkRelativePath(rel);
     if (files.has(rel)) throw new CommandError(`two resources would be written to ${rel} (${describe(o)} and another)`);
-    files.set(rel, stringifyForOutput(withoutOrchestratorAnnotations(o)));
+    files.set(rel, manifestText(withoutOrchestratorAnnotations(o), rel));
   };
   for (const o of objects) {
     const path = pathAnnotationOf(o);

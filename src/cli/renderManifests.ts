@@ -12,7 +12,8 @@ import { runFunction } from './runFunction.ts';
 import { isLocalConfig } from '../krm/localConfig.ts';
 
 export { isLocalConfig };
-import type { CommandIO } from './commandIO.ts';
+import { CommandError, type CommandIO } from './commandIO.ts';
+import { illFormedPath, InvalidUnicodeError, invalidUnicodeMessage } from '../krm/wellFormedUnicode.ts';
 import { untrustedLine } from './untrustedText.ts';
 
 export interface RenderOutput {
@@ -81,5 +82,16 @@ export function pathAnnotationOf(o: KrmObject): string | undefined {
 
 /** One YAML document per object, `---` between them (YAML 1.1-safe scalars, block style). */
 export function toYamlStream(objects: readonly KrmObject[]): string {
-  return objects.map((o) => stringifyForOutput(o)).join('---\n');
+  return objects.map((o) => manifestText(o)).join('---\n');
+}
+
+/** An object as the manifest text we write; a string that is not valid Unicode is an error naming where. */
+export function manifestText(o: KrmObject, file?: string): string {
+  try {
+    return stringifyForOutput(o);
+  } catch (e) {
+    if (!(e instanceof InvalidUnicodeError)) throw e;
+    const ns = typeof o.metadata?.namespace === 'string' ? `${o.metadata.namespace}/` : '';
+    throw new CommandError(invalidUnicodeMessage(`${String(o.kind)} ${ns}${String(o.metadata?.name)}${file ? ` (${file})` : ''}`, illFormedPath(o)));
+  }
 }

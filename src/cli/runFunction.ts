@@ -10,6 +10,7 @@ import { hasErrors, type Result } from '../krm/results.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { untrustedLine } from './untrustedText.ts';
 import { SecretRegistry } from '../krm/redactSecrets.ts';
+import { illFormedPath } from '../krm/wellFormedUnicode.ts';
 
 export interface ProcessIO {
   stdout: (s: string) => void;
@@ -49,6 +50,13 @@ export function runFunction(input: string | Uint8Array, rawIO: ProcessIO): numbe
     if (e instanceof InvalidUtf8Error) return refuseInput(invalidUtf8Result(e, input as Uint8Array), io);
     const message = e instanceof ResourceListParseError || e instanceof InputLimitError ? e.message : `cannot read input: ${(e as Error).message}`;
     return refuseInput({ severity: 'error', message }, io);
+  }
+  // An item that is written back from its values (not its text) cannot hold invalid Unicode: UTF-8 has no
+  // bytes for it. The whole input is refused, naming the item and field, rather than the item mangled.
+  for (const item of list.items) {
+    const bad = item.sourceText === undefined ? illFormedPath(item.object) : undefined;
+    if (bad === undefined) continue;
+    return refuseInput({ severity: 'error', message: `items[${item.index}] ${bad}: not valid Unicode (a lone surrogate, e.g. from a "\\ud800" escape): it cannot be written back, and is never written as U+FFFD`, resourceRef: refOf(item.object), ...fileOf(item.object), field: { path: bad } }, io);
   }
   const out = processResourceList(list, io.env, undefined, secrets);
   writeResourceList(list, out, io.stdout);

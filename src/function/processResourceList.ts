@@ -34,6 +34,7 @@ import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluste
 import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInjection.ts';
 import { LOCAL_CONFIG_ANNOTATION, isLocalConfig } from '../krm/localConfig.ts';
 import { unhonouredSopsSetting } from './routeSettings.ts';
+import { checkMetadataUnicode, illFormedPath, InvalidUnicodeError, invalidUnicodeMessage } from '../krm/wellFormedUnicode.ts';
 
 interface Classified {
   kept: InputItem[];
@@ -186,7 +187,18 @@ function renderMachineDeploymentAt(plan: RenderPlan, index: number): MachineDepl
     // A Secret we make is masked by value like an input one (a new kind of token Secret needs no edit here).
     registerSecretObject(plan.secrets, obj, true);
     const annotated = withPathAnnotations(obj, generatedPath(md, obj as KrmObject, plan.config.gitops.split));
-    outcome.objects.push({ id: identityOf(annotated as KrmObject), entry: generatedEntry(plan.list, annotated) });
+    let entry: string;
+    try {
+      entry = generatedEntry(plan.list, annotated);
+    } catch (e) {
+      // The YAML writer is the choke point: a string that is not valid Unicode is refused there.
+      if (!(e instanceof InvalidUnicodeError)) throw e;
+      const what = `the generated ${String((obj as KrmObject).kind)} ${String((obj as KrmObject).metadata?.name)}`;
+      outcome.results.push(toResult(new ResourceError(invalidUnicodeMessage(what, illFormedPath(obj))), refOf(item.object), fileOf(item.object)));
+      outcome.objects = [];
+      return outcome;
+    }
+    outcome.objects.push({ id: identityOf(annotated as KrmObject), entry });
   }
   return outcome;
 }
@@ -268,11 +280,13 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
     try {
       checkNotMisdeclared(o);
       if (o.apiVersion === OSM_API_VERSION && o.kind === 'OperatingSystemProfile') {
+        checkMetadataUnicode(o);
         const entry = profileEntry(o, item.index, config.namespace);
         const k = profileKey(entry.namespace, entry.name);
         if (out.profiles.has(k)) throw new ResourceError(`duplicate OperatingSystemProfile ${k}`, 'metadata.name');
         out.profiles.set(k, entry);
       } else if (o.apiVersion === MD_API_VERSION && o.kind === 'MachineDeployment') {
+        checkMetadataUnicode(o);
         const md = parseMachineDeployment(o);
         validateMachineDeploymentValues(md);
         if (withProfileAnnotation(md, config)) {

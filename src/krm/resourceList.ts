@@ -10,6 +10,7 @@ import { boundedToJS, checkFullParserSize, checkNesting, isStackOverflow, nestin
 import { createBlockYamlFastPath, type FastParse } from './blockYamlFastPath.ts';
 import { writeYaml } from './yamlWriter.ts';
 import type { Result } from './results.ts';
+import { escapeIllFormed, illFormedPath } from './wellFormedUnicode.ts';
 
 export interface KrmObject {
   apiVersion?: unknown;
@@ -235,8 +236,15 @@ export function writeResourceList(input: Pick<ResourceList, 'itemIndent'>, out: 
     else put(asSequenceEntry(writeYaml(item.object), pad));
   }
   for (const entry of out.generated) put(entry);
-  if (out.results.length > 0) put('results:\n' + writeYaml(out.results));
+  // Results are our text: a lone surrogate quoted from the inputs is shown as an escape, never a crash.
+  if (out.results.length > 0) put('results:\n' + writeYaml(out.results.map(writableResult)));
   if (pending !== '') write(pending);
+}
+
+function writableResult(r: Result): Result {
+  const escape = (v: unknown): unknown =>
+    typeof v === 'string' ? escapeIllFormed(v) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, e]) => [escapeIllFormed(k), escape(e)])) : v;
+  return illFormedPath(r) === undefined ? r : (escape(r) as Result);
 }
 
 /** The whole output ResourceList as one string (small outputs, tests). */
