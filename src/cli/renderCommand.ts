@@ -1,7 +1,6 @@
 // `osm-krm render [PATH]`: what will this node get? Per MachineDeployment, the decoded bootstrap and
 // provisioning user-data (files with mode, owner and content; units and drop-ins), secrets masked.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { renderForReview, type MachineDeploymentReview, type ReviewRender } from '../review/renderForReview.ts';
 import { readReviewInputs } from '../review/reviewInputs.ts';
 import { formatReview, reviewFiles } from '../review/formatReview.ts';
@@ -9,6 +8,7 @@ import type { KrmObject } from '../krm/resourceList.ts';
 import { CommandError, runSubcommand, scanArguments, UsageError, type CommandIO } from './commandIO.ts';
 import { commandEnvironment, describeResult } from './renderManifests.ts';
 import { untrustedLine } from './untrustedText.ts';
+import { writeNewDirectoryTree } from './newDirectoryTree.ts';
 
 export const RENDER_USAGE = `usage: osm-krm render [PATH] [--config FILE] [--md NAME]... [--explain] [--show-secrets] [--out DIR]
 
@@ -85,20 +85,9 @@ export function selectReviews(reviews: readonly MachineDeploymentReview[], names
   return reviews.filter((r) => names.some((n) => matches(r, n)));
 }
 
+/** Each MachineDeployment's files under DIR/<ns>/<name>/, all or nothing (newDirectoryTree.ts). */
 function writeTree(dir: string, reviews: readonly MachineDeploymentReview[]): void {
-  let existing: string[] = [];
-  try {
-    existing = readdirSync(dir);
-  } catch {
-    // a new directory
-  }
-  if (existing.length > 0) throw new CommandError(`--out ${dir} is not empty; give a new or empty directory`);
-  for (const r of reviews) {
-    for (const [rel, content] of reviewFiles(r)) {
-      const target = join(dir, r.namespace, r.name, rel);
-      mkdirSync(dirname(target), { recursive: true });
-      // 'wx': never through a file or link that is already there.
-      writeFileSync(target, content, { flag: 'wx' });
-    }
-  }
+  const files = new Map<string, string>();
+  for (const r of reviews) for (const [rel, content] of reviewFiles(r)) files.set(`${r.namespace}/${r.name}/${rel}`, content);
+  writeNewDirectoryTree(dir, '--out', files);
 }
