@@ -64,11 +64,26 @@ function main(argv: string[]): number | Promise<number> {
   return runFunctionOnFd(0, { stdout: out, stderr: err, env: processEnvironment, secrets });
 }
 
+// Memory and file-system limits that a run can hit (ulimit -v, a full disk, too many open files): said as
+// such, not as a bug of ours.
+const RESOURCE_ERRNO = new Set(['ENOMEM', 'ENOSPC', 'EMFILE', 'ENFILE', 'EDQUOT']);
+const RESOURCE_MESSAGE = /out of memory|allocation failed|cannot allocate|invalid (string|array|typed array) length|array buffer allocation/i;
+
 function internalError(e: unknown): number {
-  // Never a stack trace on stdout; a short line on stderr.
-  err(`osm-krm: internal error: ${untrustedLine(String((e as Error)?.message ?? e))}\n`);
+  // Never a stack trace, on stdout or stderr; a short line on stderr, masked like every other.
+  const message = untrustedLine(String((e as Error)?.message ?? e));
+  const code = (e as NodeJS.ErrnoException)?.code;
+  if ((typeof code === 'string' && RESOURCE_ERRNO.has(code)) || ((e as Error)?.name === 'RangeError' && RESOURCE_MESSAGE.test(message))) {
+    err(`osm-krm: error: not enough resources to finish (${message}): raise the limit (memory, disk, open files) or split the input\n`);
+    return 1;
+  }
+  err(`osm-krm: internal error: ${message}\n`);
   return 2;
 }
+
+// Whatever fails outside the synchronous run (a library's floating promise) ends the same way, without a trace.
+process.on('uncaughtException', (e) => process.exit(internalError(e)));
+process.on('unhandledRejection', (e) => process.exit(internalError(e)));
 
 let exitCode: number | Promise<number>;
 try {
