@@ -40,7 +40,7 @@ Usage:
 
 // The process's mask: every run registers the secrets it reads here, and every stderr byte goes through it,
 // internal-error lines included (src/krm/redactSecrets.ts).
-const secrets = new SecretRegistry();
+const secrets = new SecretRegistry([untrustedLine]);
 const err = (s: string) => writeAllSync(2, secrets.redact(s));
 
 function main(argv: string[]): number | Promise<number> {

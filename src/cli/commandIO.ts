@@ -1,6 +1,6 @@
 // What the directory-based sub-commands (`hydrate`, `generate`) get from the process, injected so tests can
 // run them in-process with their own environment and working directory.
-import { untrustedText } from './untrustedText.ts';
+import { untrustedLine, untrustedText } from './untrustedText.ts';
 import { MASKED, SecretRegistry } from '../krm/redactSecrets.ts';
 
 export interface CommandIO {
@@ -52,7 +52,7 @@ export function runSubcommand<O, R extends number | Promise<number>, IO extends 
   run: (opts: O, io: IO & { secrets: SecretRegistry }) => R,
   masksStdout: (opts: O) => boolean = () => false,
 ): R | number {
-  const secrets = rawIO.secrets ?? new SecretRegistry();
+  const secrets = rawIO.secrets ?? new SecretRegistry([untrustedLine]);
   const stderr = (s: string) => rawIO.stderr(secrets.redact(s));
   let opts: O | 'help';
   try {

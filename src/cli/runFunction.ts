@@ -41,7 +41,7 @@ export function runFunctionOnFd(fd: number, io: ProcessIO): number {
 
 /** Runs the function on one ResourceList (text, or bytes that must be UTF-8); returns the exit code. */
 export function runFunction(input: string | Uint8Array, rawIO: ProcessIO): number {
-  const secrets = rawIO.secrets ?? new SecretRegistry();
+  const secrets = rawIO.secrets ?? new SecretRegistry([untrustedLine]);
   const io = { ...rawIO, secrets, stderr: (s: string) => rawIO.stderr(secrets.redact(s)) };
   let list;
   try {

@@ -22,6 +22,12 @@ const MAX_CREDENTIAL_LENGTH = 4096;
 const KEY_MATERIAL_LINE = /^[^\s]{16,}$/;
 
 export class SecretRegistry {
+  /**
+   * `printedForms`: what the printers above this layer do to text (src/cli/untrustedText.ts escapes it), so a
+   * secret is also found in a line that was escaped before it reached the mask.
+   */
+  constructor(private readonly printedForms: ReadonlyArray<(value: string) => string> = []) {}
+
   private readonly values = new Set<string>();
   private readonly seen = new Set<string>();
   /** The values longest first (ties in the order added), and where each value's first 4 characters lead. */
@@ -31,7 +37,7 @@ export class SecretRegistry {
   add(value: string | undefined): void {
     if (value === undefined || value.length < MIN_LENGTH || this.seen.has(value)) return;
     this.seen.add(value);
-    for (const form of encodedForms(value)) {
+    for (const form of [...encodedForms(value), ...this.printedForms.map((f) => f(value))]) {
       if (form.length >= MIN_LENGTH && !this.values.has(form)) {
         this.values.add(form);
         this.index = undefined;
