@@ -81,22 +81,26 @@ export function encodedForms(value: string): string[] {
   const forms = new Set<string>([value]);
   if (value.length > MAX_CREDENTIAL_LENGTH) return [...forms];
   if (/[\r\n]/.test(value)) for (const line of value.split(/\r?\n|\r/)) if (KEY_MATERIAL_LINE.test(line.trim())) forms.add(line.trim());
-  const inner = (quoted: string) => quoted.slice(1, -1);
-  forms.add(inner(JSON.stringify(value)));
-  forms.add(inner(goJsonString(value)));
-  forms.add(inner(goQuote(value)));
-  forms.add(inner(tomlString(value)));
-  forms.add(value.replaceAll("'", "''"));
-  forms.add(value.replaceAll("'", "'\\''"));
-  forms.add(encodeURIComponent(value.replace(/[\ud800-\udfff]/g, '\ufffd')));
+  // A value of letters, digits and `._~-` (most tokens) is the same in every quoted and URL-encoded form.
+  if (!/^[A-Za-z0-9._~-]*$/.test(value)) {
+    const inner = (quoted: string) => quoted.slice(1, -1);
+    forms.add(inner(JSON.stringify(value)));
+    forms.add(inner(goJsonString(value)));
+    forms.add(inner(goQuote(value)));
+    forms.add(inner(tomlString(value)));
+    forms.add(value.replaceAll("'", "''"));
+    forms.add(value.replaceAll("'", "'\\''"));
+    forms.add(encodeURIComponent(value.replace(/[\ud800-\udfff]/g, '\ufffd')));
+  }
+  // `align` unknown bytes before the value: the first full group of 4 characters that holds only its bytes
+  // starts after them, and the last one ends before bytes that follow it.
   const bytes = Buffer.from(value, 'utf8');
+  const padded = Buffer.alloc(bytes.length + 2);
+  bytes.copy(padded, 2);
   for (let align = 0; align < 3; align++) {
-    // `align` unknown bytes before the value: the first full group of 4 characters that holds only its bytes
-    // starts after them, and the last one ends before bytes that follow it.
-    const padded = Buffer.concat([Buffer.alloc(align), bytes]);
-    const encoded = padded.toString('base64');
+    const encoded = padded.subarray(2 - align).toString('base64');
     const start = Math.ceil(align / 3) * 4;
-    const end = Math.floor(padded.length / 3) * 4;
+    const end = Math.floor((bytes.length + align) / 3) * 4;
     if (end - start >= MIN_LENGTH) forms.add(encoded.slice(start, end));
   }
   return [...forms];
@@ -131,13 +135,16 @@ function firstPresent(index: { order: string[]; byPrefix: Map<string, number[]> 
 
 const BOOTSTRAP_TOKEN_TYPE = 'bootstrap.kubernetes.io/token';
 
-/** A Secret's values by key, decoded; stringData wins over data, as the API server merges them. */
-function secretValues(o: Record<string, any>): Map<string, string> {
+/**
+ * A Secret's values by key, decoded; stringData wins over data, as the API server merges them. Values longer
+ * than `maxLength` are left out (and `data` ones not even decoded).
+ */
+function secretValues(o: Record<string, any>, maxLength = Infinity): Map<string, string> {
   const values = new Map<string, string>();
   const data = o.data !== null && typeof o.data === 'object' ? o.data : {};
   const stringData = o.stringData !== null && typeof o.stringData === 'object' ? o.stringData : {};
-  for (const [k, v] of Object.entries(data)) if (typeof v === 'string') values.set(k, Buffer.from(v, 'base64').toString('utf8'));
-  for (const [k, v] of Object.entries(stringData)) if (typeof v === 'string') values.set(k, v);
+  for (const [k, v] of Object.entries(data)) if (typeof v === 'string' && Math.floor(v.length / 4) * 3 <= maxLength) values.set(k, Buffer.from(v, 'base64').toString('utf8'));
+  for (const [k, v] of Object.entries(stringData)) if (typeof v === 'string' && v.length <= maxLength) values.set(k, v);
   return values;
 }
 
@@ -159,7 +166,7 @@ const MAX_GENERATED_CREDENTIAL_LENGTH = 512;
  */
 export function registerSecretObject(registry: SecretRegistry, o: Record<string, any>, generated = false): void {
   if (o === null || typeof o !== 'object' || o.kind !== 'Secret') return;
-  const values = secretValues(o);
+  const values = secretValues(o, generated ? MAX_GENERATED_CREDENTIAL_LENGTH : Infinity);
   if (o.type === BOOTSTRAP_TOKEN_TYPE) {
     const id = values.get('token-id');
     const secret = values.get('token-secret');
@@ -167,7 +174,7 @@ export function registerSecretObject(registry: SecretRegistry, o: Record<string,
     if (id !== undefined && secret !== undefined) registry.add(`${id}.${secret}`);
     return;
   }
-  for (const v of values.values()) if (!generated || v.length <= MAX_GENERATED_CREDENTIAL_LENGTH) registry.add(v);
+  for (const v of values.values()) registry.add(v);
 }
 
 /** Every value of every Secret in the inputs (MachineDeployments' secret fields: secretSpecValues). */
