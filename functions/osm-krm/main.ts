@@ -5,8 +5,8 @@
 //   osm-krm hydrate SRC OUT [--config FILE]
 //   osm-krm generate [DIR] [--config FILE]   (Argo CD plugin)
 //   osm-krm render | diff | lint ...          (for OSP authors and reviewers)
-import { readFileSync } from 'node:fs';
 import { processEnvironment, runFunctionOnFd } from '../../src/cli/runFunction.ts';
+import { decodeText, readNamedFile } from '../../src/cli/fileGate.ts';
 import { runTemplateCommand } from '../../src/cli/templateCommand.ts';
 import { runHydrateCommand } from '../../src/cli/hydrateCommand.ts';
 import { runArgoCDGenerateCommand } from '../../src/cli/argocdGenerateCommand.ts';
@@ -45,7 +45,7 @@ function main(argv: string[]): number | Promise<number> {
     out(USAGE);
     return 0;
   }
-  if (command === 'template') return runTemplateCommand(rest, { stdout: out, stdoutBytes: (b) => writeAllSync(1, b), stderr: err, readFile: (p) => readFileSync(p, 'utf8') });
+  if (command === 'template') return runTemplateCommand(rest, { stdout: out, stdoutBytes: (b) => writeAllSync(1, b), stderr: err, readFile: (p) => decodeText(readNamedFile(p, p), p) });
   const io: CommandIO = { stdout: out, stderr: err, env: process.env, cwd: process.cwd() };
   if (command === 'hydrate') return runHydrateCommand(rest, io);
   if (command === 'generate') return runArgoCDGenerateCommand(rest, io);
@@ -56,7 +56,7 @@ function main(argv: string[]): number | Promise<number> {
     err(`osm-krm: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
     return 2;
   }
-  return runFunctionOnFd(0, { stdout: out, stderr: err, env: processEnvironment });
+  return runFunctionOnFd(0, { stdout: out, stderr: err, env: processEnvironment() });
 }
 
 function internalError(e: unknown): number {

@@ -10,9 +10,9 @@ import { resolve } from 'node:path';
 import { noConfigNotice } from '../config/operatingSystemManagerConfig.ts';
 import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
 import { applySettings, readPluginSettings } from './argocdParameters.ts';
-import { checkNoSecretsFromGit, mountedSecretSettings, SECRETS_DIR_ENV, secretsDirectory, unmountedClusterSecrets } from './clusterSecrets.ts';
-import { chooseFunctionConfig } from './functionConfigSource.ts';
-import { readManifestDirectory } from './manifestDirectory.ts';
+import { applyMountedSecrets, checkNoSecretsFromGit, SECRETS_DIR_ENV, secretsDirectory, unmountedClusterSecrets } from './clusterSecrets.ts';
+import { readInputs } from './readInputs.ts';
+import { gatedEnvironment } from './allowedRoots.ts';
 import { isAppliedManifest, renderManifests, toYamlStream, withoutOrchestratorAnnotations } from './renderManifests.ts';
 
 export const GENERATE_USAGE = `usage: osm-krm generate [DIR] [--config FILE]
@@ -70,15 +70,14 @@ function generate(dirArg: string, configArg: string | undefined, io: CommandIO):
   const configPath = configArg ?? configSetting?.value;
   const configFile = configPath === undefined || configPath === '' ? undefined : resolve(dir, configPath);
 
-  const input = readManifestDirectory(dir, io, configFile === undefined ? [] : [configFile]);
-  const chosen = chooseFunctionConfig(dir, input, configFile);
-  let config = applySettings(chosen.config, [...settings.values()]);
-  config = applySettings(config, mountedSecretSettings(config, secretsDirectory(io.env)));
+  const input = readInputs(dirArg, io, { command: 'generate', argoCD: true, ...(configFile !== undefined ? { config: configFile, configShown: configPath } : {}) });
+  let config = applySettings(input.config, [...settings.values()]);
+  config = applyMountedSecrets(config, io.env);
   // Without a config the function says so itself; with settings only, say it here.
-  if (chosen.config === undefined && config !== undefined) io.stderr(`osm-krm: info: ${noConfigNotice()}, under the plugin settings and mounted secrets\n`);
-  checkNoSecretsFromGit(config, chosen.objects, input.paths);
+  if (input.config === undefined && config !== undefined) io.stderr(`osm-krm: info: ${noConfigNotice()}, under the plugin settings and mounted secrets\n`);
+  checkNoSecretsFromGit(config, input.objects, input.paths);
 
-  const rendered = renderManifests(chosen.objects, config, { ...io, cwd: dir });
+  const rendered = renderManifests(input.objects, config, { ...io, cwd: dir }, gatedEnvironment(io.env, input.fileBase));
   if (rendered.exitCode !== 0) {
     const unmounted = unmountedClusterSecrets(config, secretsDirectory(io.env));
     if (unmounted.length > 0) {

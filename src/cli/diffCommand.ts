@@ -1,12 +1,11 @@
 // `osm-krm diff BASE HEAD` / `osm-krm diff --git REV [PATH]`: what a change (a pull request) does to nodes.
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { compareReviews } from '../review/compareReviews.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { CommandError, runSubcommand, scanArguments, UsageError, type CommandIO } from './commandIO.ts';
-import { isDirectory } from './manifestDirectory.ts';
-import { containedPath } from './containedPath.ts';
+import { namedRealPath, resolveInside, rootAt, targetKind } from './fileGate.ts';
 import { untrustedLine, untrustedText } from './untrustedText.ts';
 import { reviewRender, selectReviews, type ReviewCommandOptions } from './renderCommand.ts';
 
@@ -82,7 +81,7 @@ function diff(opts: Options, io: CommandIO): number {
   try {
     if (opts.gitRev !== undefined) checkout = checkoutRevision(opts.gitRev, opts.head, io);
     const side = (path: string, label: string, previousState?: KrmObject) => {
-      const common: ReviewCommandOptions = { path, machineDeployments: [], showSecrets: true, ...(opts.config !== undefined ? { config: opts.config } : {}) };
+      const common: ReviewCommandOptions = { path, machineDeployments: [], showSecrets: true, ...(opts.config !== undefined ? { config: opts.config } : {}), ...(checkout && label !== 'head' ? { root: { path: checkout.root, label: `${opts.gitRev}:` } } : {}) };
       const r = reviewRender(common, io, `${label}: `, previousState);
       if (r.exitCode !== 0) throw new CommandError(`${label} does not render (errors above)`);
       return r;
@@ -112,7 +111,7 @@ function diff(opts: Options, io: CommandIO): number {
 function checkoutRevision(rev: string, path: string, io: CommandIO): { root: string; path: string } {
   const { spawnSync } = process.getBuiltinModule('node:child_process');
   const abs = resolve(io.cwd, path);
-  const cwd = isDirectory(abs) ? abs : dirname(abs);
+  const cwd = targetKind(abs) === 'directory' ? abs : dirname(abs);
   // A directory of the checkout holding HEAD, objects/ and refs/ is a bare repository to git, found before the
   // real one: its refs would choose the base. Only the repository a .git leads to is used.
   const git = (args: string[]) => spawnSync('git', ['-c', 'safe.bareRepository=explicit', ...args], { cwd, env: io.env as NodeJS.ProcessEnv, maxBuffer: 1024 * 1024 * 1024 });
@@ -133,9 +132,12 @@ function checkoutRevision(rev: string, path: string, io: CommandIO): { root: str
     rmSync(dir, { recursive: true, force: true });
     throw new CommandError(`--git: cannot unpack ${rev}: ${untar.stderr?.toString('utf8').trim() ?? untar.error?.message}`);
   }
-  // PATH in REV's tree: a symbolic link there (REV may be anyone's commit) must not lead out of the tree.
+  // PATH in REV's tree, read through the file gate with the tree as its root: a symbolic link there (REV may be
+  // anyone's commit) must not lead out of the tree.
   try {
-    return { root: dir, path: containedPath(dir, relative(realpathSync(root), realpathSync(abs)), `${rev}:`) };
+    const tree = rootAt(dir, `${rev}:`);
+    const rel = relative(namedRealPath(root) ?? root, namedRealPath(abs) ?? abs).split('\\').join('/');
+    return { root: dir, path: resolveInside(tree, tree.real, rel, `${rev}:/${rel}`) };
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;

@@ -9,22 +9,23 @@
 //                                 removes exactly those that still have it
 // Local-config resources and the function config are not written. Running twice changes nothing; a file
 // that this command did not write is never overwritten or deleted; OUT changes all or nothing
-// (outputDirectory.ts); no symbolic link is followed out of SRC or OUT (containedPath.ts).
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+// (outputDirectory.ts); every read goes through the file gate (fileGate.ts), inside SRC's allowed root
+// (allowedRoots.ts) or OUT.
+import { join, resolve } from 'node:path';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { stringifyForOutput } from '../krm/yamlSchema.ts';
 import { GENERATED_PATH_PREFIX } from '../function/generatedPaths.ts';
 import { isStateObject } from '../gitops/renderState.ts';
 import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
-import { chooseFunctionConfig } from './functionConfigSource.ts';
-import { isDirectory, readManifestDirectory, readManifestFile, statePaths } from './manifestDirectory.ts';
+import { readManifestFile, statePaths } from './manifestDirectory.ts';
 import { checkRelativePath, readMarker, recoverInterruptedUpdate, updateOutputDirectory } from './outputDirectory.ts';
 import { isAppliedManifest, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
-import { commandEnvironment } from './renderManifests.ts';
-import { containedPath } from './containedPath.ts';
+import { containedPath, decodeText, entryKind, isInside, readBytesInside, realPathOfMaybeMissing, rootAt, targetKind } from './fileGate.ts';
+import { readInputs } from './readInputs.ts';
+import { gatedEnvironment, type FileBase } from './allowedRoots.ts';
+import { applyMountedSecrets } from './clusterSecrets.ts';
 import { parseFunctionConfig } from '../config/operatingSystemManagerConfig.ts';
-import { resolveValue } from '../cluster/valueSource.ts';
+import { resolveValue, type Environment } from '../cluster/valueSource.ts';
 import { ResourceError } from '../krm/results.ts';
 import { encryptSecretManifests, type SopsSettings } from '../sops/encryptSecretManifests.ts';
 import { SopsError } from '../sops/sopsSecret.ts';
@@ -83,31 +84,33 @@ function parseArgs(args: readonly string[]): Options | 'help' {
 function hydrate(opts: Options, io: CommandIO): number | Promise<number> {
   const src = resolve(io.cwd, opts.src);
   const out = resolve(io.cwd, opts.out);
-  const configFile = opts.config === undefined ? undefined : resolve(io.cwd, opts.config);
-  if (!isDirectory(src)) throw new CommandError(`SRC ${opts.src} is not a directory`);
+  if (targetKind(src) !== 'directory') throw new CommandError(`SRC ${opts.src} is not a directory`);
   checkSeparate(src, out, opts);
 
   // A run that died mid-swap is undone first: OUT is then as that run found it.
-  if (existsSync(out)) recoverInterruptedUpdate(out, opts.out);
-  const previouslyOwned = existsSync(out) ? readMarker(out, opts.out) : new Map<string, string | undefined>();
-  const input = readManifestDirectory(src, io, configFile === undefined ? [] : [configFile]);
-  const chosen = chooseFunctionConfig(src, input, configFile);
+  const outExists = entryKind(out) !== 'missing';
+  if (outExists) recoverInterruptedUpdate(out, opts.out);
+  const previouslyOwned = outExists ? readMarker(out, opts.out) : new Map<string, string | undefined>();
+  const input = readInputs(opts.src, io, { command: 'hydrate', ...(opts.config !== undefined ? { config: opts.config } : {}) });
+  const config = applyMountedSecrets(input.config, io.env);
 
   // Our own state from the last run in OUT wins over any state SRC carries (OUT is what was applied).
-  let objects = chosen.objects;
-  const outState = statePaths().filter((p) => previouslyOwned.has(p) && existsSync(join(out, p))).flatMap((p) => readManifestFile(out, p)).filter(isStateObject);
+  let objects = input.objects;
+  const outRoot = outExists ? rootAt(out, opts.out) : undefined;
+  const outState = outRoot === undefined ? [] : statePaths().filter((p) => previouslyOwned.has(p) && targetKind(join(out, p)) !== 'missing').flatMap((p) => readManifestFile(outRoot, p).objects.map((o) => o.object)).filter(isStateObject);
   if (outState.length > 0) objects = [...objects.filter((o) => !isStateObject(o)), ...outState];
 
-  const rendered = renderManifests(objects, chosen.config, io);
+  const env = gatedEnvironment(io.env, input.fileBase);
+  const rendered = renderManifests(objects, config, io, env);
   if (rendered.exitCode !== 0) {
     io.stderr(`osm-krm hydrate: nothing written to ${opts.out}\n`);
     return 1;
   }
   const files = plannedFiles(rendered.objects);
-  const sops = sopsSettings(chosen.config, io);
+  const sops = sopsSettings(config, env);
   if (sops === undefined) return writeOutput(out, opts.out, files, io);
   // SOPS mode: Secrets are encrypted before anything is written (asynchronous: age-encryption's API).
-  const previous = (rel: string) => (previouslyOwned.has(rel) ? readOwnedFile(out, rel, opts.out) : undefined);
+  const previous = (rel: string) => (previouslyOwned.has(rel) && outRoot !== undefined ? readOwnedFile(outRoot, rel) : undefined);
   return encryptSecretManifests(files, previous, sops).then(
     (encrypted) => writeOutput(out, opts.out, encrypted, io),
     (e) => {
@@ -125,12 +128,12 @@ function writeOutput(out: string, label: string, files: ReadonlyMap<string, stri
 }
 
 /** The SOPS settings of the config, the seed resolved, or undefined when Secrets are written in clear. */
-function sopsSettings(functionConfig: KrmObject | undefined, io: CommandIO): SopsSettings | undefined {
+function sopsSettings(functionConfig: KrmObject | undefined, env: Environment): SopsSettings | undefined {
   const sops = parseFunctionConfig(functionConfig).sops;
   if (sops === undefined) return undefined;
   let seed: string | undefined;
   try {
-    seed = resolveValue(sops.dataKeySeed, 'spec.sops.dataKeySeed', commandEnvironment(io));
+    seed = resolveValue(sops.dataKeySeed, 'spec.sops.dataKeySeed', env);
   } catch (e) {
     if (e instanceof ResourceError) throw new CommandError(e.message);
     throw e;
@@ -141,10 +144,10 @@ function sopsSettings(functionConfig: KrmObject | undefined, io: CommandIO): Sop
 
 const MIN_SEED_LENGTH = 32;
 
-/** A file of the previous run, read without following a link out of OUT. */
-function readOwnedFile(out: string, rel: string, label: string): string | undefined {
+/** A file of the previous run, read through the gate inside OUT. */
+function readOwnedFile(out: ReturnType<typeof rootAt>, rel: string): string | undefined {
   try {
-    return readFileSync(containedPath(out, rel, label), 'utf8');
+    return decodeText(readBytesInside(out, containedPath(out.real, rel, out.label), rel), rel);
   } catch {
     return undefined;
   }
@@ -191,20 +194,10 @@ function describe(o: KrmObject): string {
 }
 
 function checkSeparate(src: string, out: string, opts: Options): void {
-  const real = (p: string) => {
-    // OUT may not exist yet: resolve its closest existing ancestor.
-    let q = p;
-    const rest: string[] = [];
-    while (!existsSync(q)) {
-      rest.unshift(q.slice(dirname(q).length + 1));
-      q = dirname(q);
-    }
-    return join(realpathSync(q), ...rest);
-  };
-  const s = real(src);
-  const o = real(out);
-  const inside = (a: string, b: string) => a === b || a.startsWith(b.endsWith(sep) ? b : b + sep);
-  if (inside(o, s)) throw new CommandError(`OUT ${opts.out} must not be SRC or lie inside it (the next run would read its own output)`);
-  if (inside(s, o)) throw new CommandError(`SRC ${opts.src} must not lie inside OUT ${opts.out}`);
-  if (existsSync(out) && !isDirectory(out)) throw new CommandError(`OUT ${opts.out} exists and is not a directory`);
+  // OUT may not exist yet: its closest existing ancestor is resolved.
+  const s = realPathOfMaybeMissing(src);
+  const o = realPathOfMaybeMissing(out);
+  if (isInside(o, s)) throw new CommandError(`OUT ${opts.out} must not be SRC or lie inside it (the next run would read its own output)`);
+  if (isInside(s, o)) throw new CommandError(`SRC ${opts.src} must not lie inside OUT ${opts.out}`);
+  if (entryKind(out) !== 'missing' && targetKind(out) !== 'directory') throw new CommandError(`OUT ${opts.out} exists and is not a directory`);
 }

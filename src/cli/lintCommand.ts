@@ -1,12 +1,12 @@
 // `osm-krm lint PATH...`: is this OSP good? Renders each OperatingSystemProfile in the files (or below the
 // directories) given for every cloud it lists and a matrix of MachineDeployments, and runs every check.
-import { statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { parseManifests, listYamlFiles } from './manifestDirectory.ts';
+import { listManifestFiles, readManifestText } from './manifestDirectory.ts';
 import { lintProfiles, type LintFinding, type LintProfileInput, type LintReport } from '../lint/lintProfile.ts';
 import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
-import { InputLimitError, readTextFileBounded } from '../krm/inputBounds.ts';
-import { errnoReason } from './containedPath.ts';
+import { InputLimitError } from '../krm/inputBounds.ts';
+import { namedRealPath, readTextInside, relativeInside, targetKind } from './fileGate.ts';
+import { inputRoot } from './allowedRoots.ts';
 import { untrustedLine, untrustedText } from './untrustedText.ts';
 
 export const LINT_USAGE = `usage: osm-krm lint PATH... [--format text|json|github]
@@ -48,36 +48,40 @@ function parseArgs(args: readonly string[]): Options | 'help' {
 }
 
 function lint(opts: Options, io: CommandIO): number {
-  const profiles = opts.paths.flatMap((p) => readProfiles(p, io));
+  // A file lint cannot read is reported and the run goes on (a repository holds odd files); it still fails the run.
+  const problems: string[] = [];
+  const profiles = opts.paths.flatMap((p) => readProfiles(p, io, problems));
+  for (const p of problems) io.stderr(`osm-krm lint: ${untrustedText(p)}\n`);
   if (profiles.length === 0) throw new CommandError(`no OperatingSystemProfile in ${opts.paths.join(', ')}`);
   const report = lintProfiles(profiles);
   io.stdout(opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : opts.format === 'github' ? githubAnnotations(report) : textReport(report, profiles.length));
-  return report.findings.some((f) => f.severity === 'error') ? 1 : 0;
+  return report.findings.some((f) => f.severity === 'error') || problems.length > 0 ? 1 : 0;
 }
 
-function readProfiles(path: string, io: CommandIO): LintProfileInput[] {
+/** The OSPs of PATH: its files read through the file gate (a directory walked as every command walks one). */
+function readProfiles(path: string, io: CommandIO, problems: string[]): LintProfileInput[] {
   const abs = resolve(io.cwd, path);
-  let files: string[];
-  try {
-    files = statSync(abs).isDirectory() ? listYamlFiles(abs).map((f) => resolve(abs, f)) : [abs];
-  } catch {
-    throw new CommandError(`${path} does not exist`);
-  }
+  const real = namedRealPath(abs);
+  if (real === undefined) throw new CommandError(`${path} does not exist`);
+  const root = inputRoot(real, path, io.env);
+  const isDirectory = targetKind(real) === 'directory';
+  const files = isDirectory ? listManifestFiles(root, relativeInside(root, real), (m) => problems.push(m)).map((f) => resolve(real, f)) : [real];
   const out: LintProfileInput[] = [];
   for (const file of files) {
-    const shown = relative(io.cwd, file) || file;
-    let text: string;
+    const shown = (isDirectory ? relative(io.cwd, resolve(abs, relative(real, file))) : relative(io.cwd, abs)) || file;
     try {
-      // As the function's readers do: bounded in size, and refused when not UTF-8 (never read as U+FFFD).
-      text = readTextFileBounded(file, shown);
+      // As every reader does: bounded in size, regular files only, refused when not UTF-8 (never read as U+FFFD).
+      const text = readTextInside(root, relativeInside(root, file), shown);
+      // Other YAML of a repository (kustomizations, patches) is no concern of lint's, unless it claims to be an OSP.
+      if (!/\bkind["']?\s*:\s*["']?OperatingSystemProfile\b/.test(text)) continue;
+      const read = readManifestText(text, shown);
+      for (const { object, documentIndex, itemIndex } of read.objects) {
+        if (object.kind === 'OperatingSystemProfile') out.push({ object, file: shown, text, documentIndex, ...(itemIndex !== undefined ? { itemIndex } : {}) });
+      }
     } catch (e) {
-      throw new CommandError(e instanceof InputLimitError ? e.message : `cannot read ${shown}: ${errnoReason(e)}`);
+      if (!(e instanceof CommandError) && !(e instanceof InputLimitError)) throw e;
+      problems.push(e.message);
     }
-    // Other YAML of a repository (kustomizations, patches) is no concern of lint's, unless it claims to be an OSP.
-    if (!/\bkind["']?\s*:\s*["']?OperatingSystemProfile\b/.test(text)) continue;
-    parseManifests(text, shown).forEach((object, documentIndex) => {
-      if (object.kind === 'OperatingSystemProfile') out.push({ object, file: shown, text, documentIndex });
-    });
   }
   return out;
 }

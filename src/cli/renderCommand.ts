@@ -1,14 +1,15 @@
 // `osm-krm render [PATH]`: what will this node get? Per MachineDeployment, the decoded bootstrap and
 // provisioning user-data (files with mode, owner and content; units and drop-ins), secrets masked.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { renderForReview, type MachineDeploymentReview, type ReviewRender } from '../review/renderForReview.ts';
 import { readReviewInputs } from '../review/reviewInputs.ts';
 import { formatReview, reviewFiles } from '../review/formatReview.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { CommandError, runSubcommand, scanArguments, UsageError, type CommandIO } from './commandIO.ts';
-import { commandEnvironment, describeResult } from './renderManifests.ts';
+import { describeResult } from './renderManifests.ts';
 import { untrustedLine } from './untrustedText.ts';
+import { directoryNames } from './fileGate.ts';
 
 export const RENDER_USAGE = `usage: osm-krm render [PATH] [--config FILE] [--md NAME]... [--explain] [--show-secrets] [--out DIR]
 
@@ -28,6 +29,8 @@ Exit 0 when everything rendered, 1 on errors (printed on stderr, as the function
 
 export interface ReviewCommandOptions {
   path: string;
+  /** The root PATH is read in, when the command knows it (diff --git: REV's exported tree). */
+  root?: { path: string; label: string };
   config?: string;
   machineDeployments: string[];
   showSecrets: boolean;
@@ -69,8 +72,8 @@ function render(opts: Options, io: CommandIO): number {
 
 /** Renders PATH as the function would; results go to stderr (errors included: the exit code says so). */
 export function reviewRender(opts: ReviewCommandOptions, io: CommandIO, label = '', previousState?: KrmObject): ReviewRender {
-  const inputs = readReviewInputs(opts.path, io, opts.config);
-  const rendered = renderForReview(inputs, commandEnvironment(io), { showSecrets: opts.showSecrets, ...(previousState ? { previousState } : {}) });
+  const { inputs, env } = readReviewInputs(opts.path, io, { command: label === '' ? 'render' : 'diff', ...(opts.config !== undefined ? { config: opts.config } : {}), ...(opts.root !== undefined ? { root: opts.root } : {}) });
+  const rendered = renderForReview(inputs, env, { showSecrets: opts.showSecrets, ...(previousState ? { previousState } : {}) });
   for (const r of rendered.results) io.stderr(`osm-krm: ${label}${r.severity}: ${untrustedLine(describeResult(r))}\n`);
   return rendered;
 }
@@ -88,7 +91,7 @@ export function selectReviews(reviews: readonly MachineDeploymentReview[], names
 function writeTree(dir: string, reviews: readonly MachineDeploymentReview[]): void {
   let existing: string[] = [];
   try {
-    existing = readdirSync(dir);
+    existing = directoryNames(dir);
   } catch {
     // a new directory
   }

@@ -1,9 +1,10 @@
 // The KRM function as a process: ResourceList on stdin, ResourceList on stdout, exit 1 on error results.
 // Diagnostics go to stderr; stdout only ever holds a ResourceList, whatever the input (too big, not UTF-8,
 // nested too deeply: an error result, never an empty stdout).
-import { readFileSync } from 'node:fs';
 import { parseResourceList, ResourceListParseError, serializeResourceList, writeResourceList, type KrmObject } from '../krm/resourceList.ts';
-import { decodeUtf8, InputLimitError, InvalidUtf8Error, readAllBounded } from '../krm/inputBounds.ts';
+import { decodeUtf8, InputLimitError, InvalidUtf8Error } from '../krm/inputBounds.ts';
+import { readDescriptor } from './fileGate.ts';
+import { gatedEnvironment, workingDirectoryBase } from './allowedRoots.ts';
 import { processResourceList } from '../function/processResourceList.ts';
 import { fileOf, refOf } from '../krm/resultFor.ts';
 import { hasErrors, type Result } from '../krm/results.ts';
@@ -16,10 +17,21 @@ export interface ProcessIO {
   env: Environment;
 }
 
-export const processEnvironment: Environment = {
-  env: (name) => process.env[name],
-  readFile: (path) => readFileSync(path, 'utf8'),
-};
+/**
+ * The process as the KRM function sees it under kustomize and kpt: its environment, and `{file: ...}` sources
+ * read through the file gate (relative ones from the working directory, inside its work tree; absolute ones in
+ * the secrets directory or OSM_KRM_FILE_ROOTS: allowedRoots.ts).
+ */
+export function processEnvironment(): Environment {
+  let base: ReturnType<typeof workingDirectoryBase> | null = null;
+  return {
+    env: (name) => process.env[name],
+    readFile: (path) => {
+      if (base === null) base = workingDirectoryBase(process.cwd(), process.env);
+      return gatedEnvironment(process.env, base).readFile(path);
+    },
+  };
+}
 
 const INPUT = 'the input';
 
@@ -27,7 +39,7 @@ const INPUT = 'the input';
 export function runFunctionOnFd(fd: number, io: ProcessIO): number {
   let bytes: Uint8Array;
   try {
-    bytes = readAllBounded(fd, INPUT);
+    bytes = readDescriptor(fd, INPUT);
   } catch (e) {
     if (!(e instanceof InputLimitError)) throw e;
     return refuseInput({ severity: 'error', message: e.message }, io);

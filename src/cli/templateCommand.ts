@@ -91,7 +91,8 @@ function read(io: TemplateCommandIo, path: string, what: string): string {
   try {
     return io.readFile(path);
   } catch (e) {
-    throw new CommandError(`cannot read ${what} ${path}: ${e instanceof Error ? e.message : String(e)}`);
+    const reason = (e as { reason?: unknown }).reason;
+    throw new CommandError(`cannot read ${what} ${path}: ${typeof reason === 'string' ? reason : e instanceof Error ? e.message : String(e)}`);
   }
 }
 

@@ -2,7 +2,11 @@
 import { ResourceError } from '../krm/results.ts';
 import type { ValueSource } from '../config/operatingSystemManagerConfig.ts';
 
-/** Where the function may read values from; injected so the core stays free of process state. */
+/**
+ * Where the function may read values from; injected so the core stays free of process state. The commands'
+ * readFile reads through the file gate (src/cli/fileGate.ts: bounded, regular files only, inside the allowed
+ * directories) and throws an error whose `reason` says why without the file's content.
+ */
 export interface Environment {
   env(name: string): string | undefined;
   readFile(path: string): string;
@@ -22,8 +26,9 @@ export function resolveValue(src: ValueSource | undefined, field: string, env: E
     try {
       return env.readFile(src.file);
     } catch (e) {
+      const reason = (e as { reason?: unknown }).reason;
       const code = (e as NodeJS.ErrnoException).code;
-      throw new ResourceError(`cannot read file ${JSON.stringify(src.file)} (named by ${field}.file): ${code ?? 'read error'}`, `${field}.file`);
+      throw new ResourceError(`cannot read file ${JSON.stringify(src.file)} (named by ${field}.file): ${typeof reason === 'string' ? reason : code ?? 'read error'}`, `${field}.file`);
     }
   }
   return undefined;

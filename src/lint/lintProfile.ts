@@ -26,6 +26,8 @@ export interface LintProfileInput {
   file: string;
   text: string;
   documentIndex: number;
+  /** Its index in the document's `items` when the document is a List or a ResourceList. */
+  itemIndex?: number;
 }
 
 export interface LintReport {
@@ -62,7 +64,7 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
       findings.push({ severity: 'error', check: 'profile', message: 'spec.supportedCloudProviders lists no cloud: nothing can render with this profile', file: p.file, scenarios: [name] });
       continue;
     }
-    const locations = templateLocations(p.text, p.documentIndex);
+    const locations = templateLocations(p.text, p.documentIndex, p.itemIndex);
     for (const run of lintRuns({ name, namespace, osName, clouds, provisioningUtility: String(spec.provisioningUtility ?? '') }, p.object)) {
       const out = renderForReview({ objects: run.objects, functionConfig: run.functionConfig }, { env: () => undefined, readFile: () => { throw new Error('lint reads no files'); } }, { showSecrets: true });
       for (const r of out.results) if (r.severity !== 'info') findings.push(resultFinding(r, p, `${name}, ${run.label}`));
@@ -130,7 +132,7 @@ function resultFinding(r: Result, p: LintProfileInput, scenario: string): LintFi
   const finding: LintFinding = { severity: r.severity === 'error' ? 'error' : 'warning', check: 'render', message: r.message, scenarios: [scenario] };
   if (r.resourceRef?.kind !== 'OperatingSystemProfile') return finding;
   finding.file = p.file;
-  const location = r.field?.path === undefined ? undefined : fieldLocation(p.text, p.documentIndex, r.field.path);
+  const location = r.field?.path === undefined ? undefined : fieldLocation(p.text, p.documentIndex, r.field.path, p.itemIndex);
   if (location === undefined) return finding;
   // Go's notation NAME:LINE:COL, the last one in the message (an error inside a named template names it last).
   const at = [...r.message.matchAll(/:(\d+):(\d+)\b/g)].pop();

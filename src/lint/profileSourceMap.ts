@@ -14,11 +14,10 @@ export interface TemplateLocation {
 }
 
 /** stage ("bootstrap" | "provisioning") + node path -> where its template sits in the OSP file text. */
-export function templateLocations(ospText: string, documentIndex = 0): Map<string, TemplateLocation> {
+export function templateLocations(ospText: string, documentIndex = 0, itemIndex?: number): Map<string, TemplateLocation> {
   const out = new Map<string, TemplateLocation>();
   const lc = new LineCounter();
-  const docs = parseDocumentsWithLines(ospText, lc);
-  const doc = docs[documentIndex];
+  const doc = profileNode(parseDocumentsWithLines(ospText, lc), documentIndex, itemIndex);
   if (doc === undefined) return out;
   for (const stage of ['bootstrap', 'provisioning'] as const) {
     const files = getIn(doc, ['spec', `${stage}Config`, 'files']);
@@ -35,9 +34,9 @@ export function templateLocations(ospText: string, documentIndex = 0): Map<strin
 }
 
 /** Where the scalar at a field path (`spec.provisioningConfig.files[2].content.inline.data`) sits in the file. */
-export function fieldLocation(ospText: string, documentIndex: number, fieldPath: string): TemplateLocation | undefined {
+export function fieldLocation(ospText: string, documentIndex: number, fieldPath: string, itemIndex?: number): TemplateLocation | undefined {
   const lc = new LineCounter();
-  let node: Node | undefined = parseDocumentsWithLines(ospText, lc)[documentIndex];
+  let node: Node | undefined = profileNode(parseDocumentsWithLines(ospText, lc), documentIndex, itemIndex);
   for (const part of fieldPath.split('.').flatMap((p) => p.split(/\[(\d+)\]/).filter((x) => x !== ''))) {
     if (isSeq(node) && /^\d+$/.test(part)) node = node.items[Number(part)] as Node | undefined;
     else node = getIn(node, [part]);
@@ -54,6 +53,14 @@ function scalarLocation(node: Scalar, lc: LineCounter, text: string): TemplateLo
   const firstLine = block ? line + 1 : line;
   const indent = block ? (/^ */.exec(text.split('\n', firstLine)[firstLine - 1] ?? '')?.[0].length ?? 0) : 0;
   return { firstLine, block, indent, template: String(node.value) };
+}
+
+/** The profile's node: a document, or an item of a List/ResourceList document. */
+function profileNode(docs: Node[], documentIndex: number, itemIndex: number | undefined): Node | undefined {
+  const doc = docs[documentIndex];
+  if (itemIndex === undefined) return doc;
+  const items = getIn(doc, ['items']);
+  return isSeq(items) ? (items.items[itemIndex] as Node | undefined) : undefined;
 }
 
 function parseDocumentsWithLines(text: string, lc: LineCounter): Node[] {
