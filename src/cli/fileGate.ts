@@ -59,7 +59,8 @@ export function isInside(path: string, root: string): boolean {
 
 /** How a path below `root` (relative, slash-separated) is shown in messages. */
 export function shownPath(root: Root, rel: string): string {
-  return rel === '' || rel === '.' ? root.label : `${root.label.replace(/\/+$/, '')}/${rel}`;
+  if (rel === '' || rel === '.') return root.label;
+  return root.label === '.' ? rel : `${root.label.replace(/\/+$/, '')}/${rel}`;
 }
 
 /** The relative path (slash-separated) of a real path inside `root`. */

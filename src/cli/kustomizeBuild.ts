@@ -25,9 +25,16 @@ export const MAX_TREE_BYTES = 1024 * 1024 * 1024;
 export const MAX_TREE_ENTRIES = 100_000;
 
 export interface KustomizeOptions {
-  /** A `transformers:` entry of the directory's kustomization to leave out (osm-krm's own, run in-process). */
+  /**
+   * A `transformers:` entry of the directory's kustomization to leave out (osm-krm's own, run in-process). The
+   * build then keeps local-config resources, which kustomize hands a transformer before it drops them.
+   */
   dropTransformer?: string;
 }
+
+const LOCAL_CONFIG = 'config.kubernetes.io/local-config';
+// Renamed in the copy so that kustomize keeps the resource, and renamed back in its output.
+const LOCAL_CONFIG_KEPT = 'osm-krm.dev/kustomize-kept-local-config';
 
 /** The kustomization file of a real directory, or undefined. */
 export function kustomizationFileIn(dir: string): string | undefined {
@@ -42,7 +49,7 @@ export function kustomizeBuild(root: Root, dirRel: string, io: CommandIO, option
   const temp = mkdtempSync(join(tmpdir(), 'osm-krm-kustomize-'));
   try {
     const tree = join(temp, 'tree');
-    const copy = new TreeCopy(root, tree);
+    const copy = new TreeCopy(root, tree, options.dropTransformer !== undefined);
     const dirReal = resolveInside(root, root.real, dirRel, shown);
     copy.copyClosure(dirReal);
     if (options.dropTransformer !== undefined) copy.dropTransformer(dirReal, options.dropTransformer);
@@ -58,7 +65,8 @@ export function kustomizeBuild(root: Root, dirRel: string, io: CommandIO, option
       throw new CommandError(`${[tool.split('/').pop(), ...args.slice(0, -1), shown].join(' ')} failed (exit ${r.status ?? r.signal}):\n${stderr}`);
     }
     try {
-      return decodeUtf8(r.stdout, 'kustomize build output');
+      const out = decodeUtf8(r.stdout, 'kustomize build output');
+      return options.dropTransformer !== undefined ? out.replaceAll(LOCAL_CONFIG_KEPT, LOCAL_CONFIG) : out;
     } catch (e) {
       throw new CommandError((e as Error).message);
     }
@@ -99,7 +107,7 @@ class TreeCopy {
   private readonly checked = new Set<string>();
   private readonly pending: string[] = [];
 
-  constructor(private readonly root: Root, private readonly tree: string) {
+  constructor(private readonly root: Root, private readonly tree: string, private readonly keepLocalConfig: boolean) {
     mkdirSync(tree);
   }
 
@@ -164,8 +172,9 @@ class TreeCopy {
   private copyFile(real: string): void {
     const target = this.at(real);
     if (entryKind(target) !== 'missing') return;
-    const bytes = readBytesInside(this.root, real, this.shown(real));
+    let bytes: Uint8Array = readBytesInside(this.root, real, this.shown(real));
     this.count(bytes.length, this.shown(real));
+    if (this.keepLocalConfig && Buffer.from(bytes).includes(LOCAL_CONFIG)) bytes = Buffer.from(Buffer.from(bytes).toString('latin1').replaceAll(LOCAL_CONFIG, LOCAL_CONFIG_KEPT), 'latin1');
     this.ensureParents(real);
     writeFileSync(target, bytes, { flag: 'wx' });
   }
