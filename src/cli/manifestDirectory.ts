@@ -182,14 +182,9 @@ export function readManifestFile(root: Root, rel: string, annotateAs: string = r
   const read = readManifestText(text, annotateAs);
   return {
     ...read,
-    objects: read.objects.map((o) => ({ ...o, object: o.itemIndex === undefined || pathOf(o.object) === undefined ? withSourceAnnotations(o.object, annotateAs, o.documentIndex) : o.object })),
+    // The items of a List or ResourceList are taken as they are (as the function takes a ResourceList's items).
+    objects: read.objects.map((o) => (o.itemIndex === undefined ? { ...o, object: withSourceAnnotations(o.object, annotateAs, o.documentIndex) } : o)),
   };
-}
-
-function pathOf(o: KrmObject): string | undefined {
-  const a = o.metadata?.annotations;
-  const p = a?.['internal.config.kubernetes.io/path'] ?? a?.['config.kubernetes.io/path'];
-  return typeof p === 'string' ? p : undefined;
 }
 
 /** Parses a YAML stream of Kubernetes objects; empty documents are skipped, anything else is an error. */
