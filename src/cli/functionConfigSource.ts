@@ -16,6 +16,8 @@ export interface FoundObject {
   object: KrmObject;
   path: string;
   real: string;
+  /** A ResourceList's functionConfig is taken as it is, like its items: no path annotation of ours. */
+  asIs?: boolean;
 }
 
 export interface ChosenConfig {
@@ -65,6 +67,8 @@ export function chooseFunctionConfig(
   candidates: readonly FoundObject[],
   explicit: { object: KrmObject; base: FileBase; annotateAs: string } | undefined,
   defaultBase: FileBase,
+  /** How a config found among the objects is named in its annotation (default: its path in the directory). */
+  annotateAs?: string,
 ): ChosenConfig {
   for (const { object, path } of found) {
     const lookalike = isOsmConfig(object) ? undefined : configLookalike(object);
@@ -83,5 +87,5 @@ export function chooseFunctionConfig(
   const chosen = distinct[0];
   if (chosen === undefined) return { config: undefined, base: defaultBase };
   // The path annotation lets the function's results name the config's file.
-  return { config: withSourceAnnotations(chosen.object, chosen.path, 0), base: { root: defaultBase.root, dir: dirname(chosen.real) } };
+  return { config: chosen.asIs ? chosen.object : withSourceAnnotations(chosen.object, annotateAs ?? chosen.path, 0), base: { root: defaultBase.root, dir: dirname(chosen.real) } };
 }

@@ -67,11 +67,12 @@ export function readInputs(pathArg: string, io: CommandIO, opts: ReadOptions): I
 
   if (kind === 'file') {
     const rel = relativeInside(root, real);
-    const read = readManifestFile(root, rel, pathArg);
+    // Objects name the file as it is called in its directory (results then say `(file.yaml)`).
+    const read = readManifestFile(root, rel, basename(real));
     if (read.notManifest) throw new CommandError(`${pathArg} is not a Kubernetes manifest (no document has an apiVersion or a kind); ${ADVICE}`);
     const found = read.objects.map((o) => ({ object: o.object, path: pathArg, real }));
-    const candidates = read.functionConfig === undefined ? [] : [{ object: read.functionConfig, path: pathArg, real }];
-    const chosen = chooseFunctionConfig(pathArg, found, candidates, explicit, defaultBase);
+    const candidates = read.functionConfig === undefined ? [] : [{ object: read.functionConfig, path: pathArg, real, asIs: true }];
+    const chosen = chooseFunctionConfig(pathArg, found, candidates, explicit, defaultBase, basename(real));
     const objects = found.map((f) => f.object).filter((o) => !isOsmConfig(o));
     if (objects.length === 0) throw new CommandError(`${pathArg} holds no Kubernetes objects${chosen.config ? ' besides the config' : ''}; ${ADVICE}`);
     return { root, layout: 'file', objects, paths: new Map(objects.map((o) => [o, pathArg])), config: chosen.config, fileBase: chosen.base };
@@ -110,7 +111,7 @@ export function readInputs(pathArg: string, io: CommandIO, opts: ReadOptions): I
       continue;
     }
     for (const o of read.objects) found.push({ object: o.object, path: rel, real: fileReal });
-    if (read.functionConfig !== undefined) candidates.push({ object: read.functionConfig, path: rel, real: fileReal });
+    if (read.functionConfig !== undefined) candidates.push({ object: read.functionConfig, path: rel, real: fileReal, asIs: true });
   }
   for (const rel of skipped) io.stderr(`osm-krm ${opts.command}: note: ${untrustedLine(shownPath(root, join2(dirRel, rel)))} is not a Kubernetes manifest (no apiVersion or kind): skipped; list it in .krmignore to say so\n`);
   const chosen = chooseFunctionConfig(pathArg, found, candidates, explicit, defaultBase);
