@@ -70,7 +70,9 @@ function generate(dirArg: string, configArg: string | undefined, io: CommandIO):
   const configPath = configArg ?? configSetting?.value;
   const configFile = configPath === undefined || configPath === '' ? undefined : resolve(dir, configPath);
 
-  const input = readInputs(dirArg, io, { command: 'generate', argoCD: true, ...(configFile !== undefined ? { config: configFile, configShown: configPath } : {}) });
+  // The `config` setting comes from the Application (often in Git itself): it may only name a file of the repository.
+  const fromSetting = configArg === undefined && configFile !== undefined;
+  const input = readInputs(dirArg, io, { command: 'generate', argoCD: true, ...(configFile !== undefined ? { config: configFile, configShown: configPath, configInsideRoot: fromSetting } : {}) });
   let config = applySettings(input.config, [...settings.values()]);
   config = applyMountedSecrets(config, io.env);
   // Without a config the function says so itself; with settings only, say it here.

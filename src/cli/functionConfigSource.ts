@@ -33,13 +33,15 @@ export interface ChosenConfig {
  * it, like any file there; a path elsewhere is the user's own choice and is followed, and its own root (its
  * repository, or its directory) holds what it names.
  */
-export function readConfigFile(path: string, shown: string, root: Root, env: CommandIO['env']): { object: KrmObject; base: FileBase; real: string } {
+export function readConfigFile(path: string, shown: string, root: Root, env: CommandIO['env'], insideRoot = false): { object: KrmObject; base: FileBase; real: string } {
   const abs = resolve(path);
   let fileRoot = root;
   let real: string;
   if (isInside(abs, root.named) || isInside(abs, root.real)) {
     const from = isInside(abs, root.real) ? root.real : root.named;
     real = resolveInside(root, root.real, abs.slice(from.length + 1), shown);
+  } else if (insideRoot) {
+    throw new CommandError(`config file ${shown} is outside ${root.label}: the plugin setting "config" may only name a file of the application's repository`);
   } else {
     const named = namedRealPath(abs);
     if (named === undefined) throw new CommandError(`config file ${shown} does not exist`);

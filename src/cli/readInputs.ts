@@ -43,6 +43,8 @@ export interface ReadOptions {
   config?: string;
   /** How the config path is shown (as the user gave it). */
   configShown?: string;
+  /** The config was named by the inputs' side (Argo CD's `config` setting), not by whoever runs osm-krm: it must lie in the root. */
+  configInsideRoot?: boolean;
   /** generate: the repository Argo CD unpacked is the root. */
   argoCD?: boolean;
   /** The root, when the command knows it (diff --git: the tree exported from REV). */
@@ -131,7 +133,7 @@ const join2 = (a: string, b: string) => (a === '' ? b : `${a}/${b}`);
 function readExplicitConfig(opts: ReadOptions, io: CommandIO, root: Root, dir: string) {
   const abs = resolve(io.cwd, opts.config!);
   const shown = opts.configShown ?? opts.config!;
-  const read = readConfigFile(abs, shown, root, io.env);
+  const read = readConfigFile(abs, shown, root, io.env, opts.configInsideRoot === true);
   const annotateAs = read.real.startsWith(dir + '/') ? read.real.slice(dir.length + 1) : shown;
   return { ...read, annotateAs };
 }

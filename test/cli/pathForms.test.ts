@@ -223,3 +223,14 @@ test('{file: ...} sources: bounded, regular files only, absolute ones only where
   assert.equal(big.status, 1);
   assert.match(big.stderr, /\(named by spec\.cluster\.cloudInitGetterToken\.file\): larger than 96 MiB/);
 });
+
+test('generate: the plugin setting "config" (from the Application, often in Git) may only name a file of the repository', () => {
+  const outside = tempDir('osm-krm-forms-outside-');
+  cpSync(join(APP, 'osm-config.yaml'), join(outside, 'osm.yaml'));
+  const r = osm(['generate'], APP, { ARGOCD_ENV_CONFIG: join(outside, 'osm.yaml'), OSM_KRM_SECRETS_DIR: secretsDir() });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /config file \S+osm\.yaml is outside \S+: the plugin setting "config" may only name a file of the application's repository/);
+  assert.equal(r.stdout, '');
+  // The operator's --config (plugin.yaml's command) is theirs to choose.
+  assert.equal(osm(['generate', '--config', join(outside, 'osm.yaml')], APP, { OSM_KRM_SECRETS_DIR: secretsDir() }).status, 0);
+});

@@ -229,7 +229,7 @@ function env(w: Built, extra: Record<string, string> = {}): Record<string, strin
 }
 
 function runBundle(entry: string, args: string[], cwd: string, e: Record<string, string>, input = ''): Run {
-  const r = spawnSync(process.execPath, [BUNDLE, ...args], { cwd, env: e, input, encoding: 'utf8', timeout: 60_000, maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [BUNDLE, ...args], { cwd, env: e, input, encoding: 'utf8', timeout: 180_000, maxBuffer: 256 * 1024 * 1024 });
   return { entry, status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', written: '', timedOut: r.error !== undefined && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT' };
 }
 
