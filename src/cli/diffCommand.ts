@@ -4,26 +4,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { compareReviews } from '../review/compareReviews.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
-import { CommandError, runSubcommand, scanArguments, UsageError, type CommandIO } from './commandIO.ts';
+import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
+import type { CommandLine } from './commandLine.ts';
+import { DIFF_COMMAND } from './commandSpecs.ts';
 import { isDirectory } from './manifestDirectory.ts';
 import { containedPath } from './containedPath.ts';
 import { untrustedLine, untrustedText } from './untrustedText.ts';
 import { reviewRender, selectReviews, type ReviewCommandOptions } from './renderCommand.ts';
-
-export const DIFF_USAGE = `usage: osm-krm diff BASE HEAD [--config FILE] [--md NAME]... [--show-secrets]
-       osm-krm diff --git REV [PATH] [--config FILE] [--md NAME]... [--show-secrets]
-
-Renders two versions of the same inputs and prints, per MachineDeployment, a unified diff of what its
-nodes get (decoded files, units, settings) and what the change does in the cluster: revisions, machines
-that roll, immutable Secrets that are re-created.
-  BASE HEAD       two directories (or ResourceList files) as render reads them
-  --git REV       BASE is PATH (default: the current directory) as committed at REV in its git
-                  repository, HEAD is PATH in the working tree
-  --config FILE   the function config for both sides (default: the one found in each)
-  --md NAME       only this MachineDeployment (NAME or NAMESPACE/NAME); repeatable
-  --show-secrets  print tokens and passwords instead of <masked>
-Exit 0 when no node changes, 1 when some node does, 2 on errors (either side fails to render).
-`;
 
 interface Options {
   base?: string;
@@ -35,7 +22,7 @@ interface Options {
 }
 
 export function runDiffCommand(args: string[], io: CommandIO): number {
-  return runSubcommand('diff', DIFF_USAGE, args, io, parseArgs, (opts) => {
+  return runSubcommand(DIFF_COMMAND, args, io, options, (opts) => {
     // diff(1)'s convention: 1 means "different", so trouble is 2.
     try {
       return diff(opts, io);
@@ -47,27 +34,16 @@ export function runDiffCommand(args: string[], io: CommandIO): number {
   });
 }
 
-function parseArgs(args: readonly string[]): Options | 'help' {
-  const opts: Options = { head: '.', machineDeployments: [], showSecrets: false };
-  const positional = scanArguments(args, (name, value) => {
-    if (name === '--git') opts.gitRev = value();
-    else if (name === '--config') opts.config = value();
-    else if (name === '--md') opts.machineDeployments.push(value());
-    else if (name === '--show-secrets') opts.showSecrets = true;
-    else return false;
-    return true;
-  });
-  if (positional === 'help') return 'help';
-  if (opts.gitRev !== undefined) {
-    if (opts.gitRev.startsWith('-')) throw new UsageError(`--git needs a revision, got ${opts.gitRev}`);
-    if (positional.length > 1) throw new UsageError(`with --git, expected at most one PATH, got ${positional.length}`);
-    opts.head = positional[0] ?? '.';
-    return opts;
+function options(cl: CommandLine): Options {
+  const config = cl.value('--config');
+  const gitRev = cl.value('--git');
+  const common = { machineDeployments: cl.values('--md'), showSecrets: cl.has('--show-secrets'), ...(config !== undefined ? { config } : {}) };
+  if (gitRev !== undefined) {
+    // Handed to git: a revision that reads as an option is refused.
+    if (gitRev.startsWith('-')) throw new UsageError(`--git needs a revision, got ${gitRev}`);
+    return { ...common, gitRev, head: cl.operands[0] ?? '.' };
   }
-  if (positional.length !== 2) throw new UsageError(`expected BASE and HEAD, got ${positional.length} argument(s)`);
-  opts.base = positional[0]!;
-  opts.head = positional[1]!;
-  return opts;
+  return { ...common, base: cl.operands[0]!, head: cl.operands[1]! };
 }
 
 // A signal's default action would end the process before `finally` removes REV's tree. While the tree exists,

@@ -16,7 +16,9 @@ import type { KrmObject } from '../krm/resourceList.ts';
 import { stringifyForOutput } from '../krm/yamlSchema.ts';
 import { GENERATED_PATH_PREFIX } from '../function/generatedPaths.ts';
 import { isStateObject } from '../gitops/renderState.ts';
-import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
+import { CommandError, runSubcommand, type CommandIO } from './commandIO.ts';
+import type { CommandLine } from './commandLine.ts';
+import { HYDRATE_COMMAND } from './commandSpecs.ts';
 import { chooseFunctionConfig } from './functionConfigSource.ts';
 import { isDirectory, readManifestDirectory, readManifestFile, statePaths } from './manifestDirectory.ts';
 import { checkRelativePath, readMarker, recoverInterruptedUpdate, updateOutputDirectory } from './outputDirectory.ts';
@@ -28,20 +30,6 @@ import { resolveValue } from '../cluster/valueSource.ts';
 import { ResourceError } from '../krm/results.ts';
 import { encryptSecretManifests, type SopsSettings } from '../sops/encryptSecretManifests.ts';
 import { SopsError } from '../sops/sopsSecret.ts';
-
-export const HYDRATE_USAGE = `usage: osm-krm hydrate SRC OUT [--config FILE]
-
-Renders SRC and writes the result into OUT as plain manifests, one file per resource, plus a
-kustomization.yaml listing them (for Flux, Argo CD, kubectl apply -k).
-  SRC            a directory of manifests (every *.yaml below it), or a directory with a
-                 kustomization.yaml (built with kustomize, or kubectl kustomize)
-  OUT            the output directory (created if missing); it must not lie inside SRC
-  --config FILE  the function config (OperatingSystemManager, or a ConfigMap of OSM flags); default:
-                 the one OperatingSystemManager object found in SRC
-Running it again with the same SRC changes nothing; files of resources that are gone are removed.
-Only files listed in OUT/.osm-krm-hydrate (written by the previous run, unchanged since) are ever
-replaced or removed. OUT changes all or nothing: on any error it stays as it was.
-`;
 
 export { MARKER_FILE } from './outputDirectory.ts';
 const KUSTOMIZATION_HEADER = '# Written by `osm-krm hydrate`; do not edit: the next run rewrites it.\n';
@@ -55,29 +43,12 @@ interface Options {
 
 /** A number, or a promise of one in SOPS mode (age-encryption is asynchronous). */
 export function runHydrateCommand(args: string[], io: CommandIO): number | Promise<number> {
-  return runSubcommand('hydrate', HYDRATE_USAGE, args, io, parseArgs, (opts) => hydrate(opts, io));
+  return runSubcommand(HYDRATE_COMMAND, args, io, options, (opts) => hydrate(opts, io));
 }
 
-function parseArgs(args: readonly string[]): Options | 'help' {
-  const positional: string[] = [];
-  let config: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '-h' || a === '--help') return 'help';
-    if (a === '--config') {
-      config = args[++i];
-      if (config === undefined) throw new UsageError('--config needs a value');
-    } else if (a.startsWith('--config=')) {
-      config = a.slice('--config='.length);
-    } else if (a.startsWith('-') && a !== '-') {
-      throw new UsageError(`unknown option ${a}`);
-    } else {
-      positional.push(a);
-    }
-  }
-  if (positional.length !== 2) throw new UsageError(`expected SRC and OUT, got ${positional.length} argument(s)`);
-  if (config === '') throw new UsageError('--config needs a value');
-  return { src: positional[0]!, out: positional[1]!, ...(config !== undefined ? { config } : {}) };
+function options(cl: CommandLine): Options {
+  const config = cl.value('--config');
+  return { src: cl.operands[0]!, out: cl.operands[1]!, ...(config !== undefined ? { config } : {}) };
 }
 
 function hydrate(opts: Options, io: CommandIO): number | Promise<number> {

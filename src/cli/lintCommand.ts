@@ -4,23 +4,12 @@ import { statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseManifests, listYamlFiles } from './manifestDirectory.ts';
 import { lintProfiles, type LintFinding, type LintProfileInput, type LintReport } from '../lint/lintProfile.ts';
-import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
+import { CommandError, runSubcommand, type CommandIO } from './commandIO.ts';
+import type { CommandLine } from './commandLine.ts';
+import { LINT_COMMAND } from './commandSpecs.ts';
 import { InputLimitError, readTextFileBounded } from '../krm/inputBounds.ts';
 import { errnoReason } from './containedPath.ts';
 import { untrustedLine, untrustedText } from './untrustedText.ts';
-
-export const LINT_USAGE = `usage: osm-krm lint PATH... [--format text|json|github]
-
-Renders every OperatingSystemProfile in PATH (a file, or every *.yaml below a directory) for each cloud it
-lists, at both ends of the supported kubelet versions, IPv4 without and dual-stack with a proxy, and checks
-what it renders: template and render errors, user-data size per cloud, cloud-init's schema, Ignition (3.x,
-ignition-validate), shellcheck on every script, curl -k, downloads never verified. Findings in scripts point
-at the OSP file's line that produced them. Validators that are not installed are reported as skipped.
-  --format text    one finding a line: FILE:LINE:COL: SEVERITY: [CHECK] MESSAGE (default)
-  --format json    {"findings": [...], "skipped": [...]}
-  --format github  GitHub Actions annotations (::error file=...,line=...::...)
-Exit 0 when there is no error finding, 1 when there is one (warnings do not fail), 2 on usage errors.
-`;
 
 interface Options {
   paths: string[];
@@ -28,23 +17,11 @@ interface Options {
 }
 
 export function runLintCommand(args: string[], io: CommandIO): number {
-  return runSubcommand('lint', LINT_USAGE, args, io, parseArgs, (opts) => lint(opts, io));
+  return runSubcommand(LINT_COMMAND, args, io, options, (opts) => lint(opts, io));
 }
 
-function parseArgs(args: readonly string[]): Options | 'help' {
-  const opts: Options = { paths: [], format: 'text' };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '-h' || a === '--help') return 'help';
-    if (a === '--format' || a.startsWith('--format=')) {
-      const v = a === '--format' ? args[++i] : a.slice('--format='.length);
-      if (v !== 'text' && v !== 'json' && v !== 'github') throw new UsageError(`--format must be text, json or github, got ${JSON.stringify(v ?? '')}`);
-      opts.format = v;
-    } else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
-    else opts.paths.push(a);
-  }
-  if (opts.paths.length === 0) throw new UsageError('expected at least one PATH');
-  return opts;
+function options(cl: CommandLine): Options {
+  return { paths: cl.operands, format: (cl.value('--format') ?? 'text') as Options['format'] };
 }
 
 function lint(opts: Options, io: CommandIO): number {

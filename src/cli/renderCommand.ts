@@ -6,25 +6,11 @@ import { renderForReview, type MachineDeploymentReview, type ReviewRender } from
 import { readReviewInputs } from '../review/reviewInputs.ts';
 import { formatReview, reviewFiles } from '../review/formatReview.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
-import { CommandError, runSubcommand, scanArguments, UsageError, type CommandIO } from './commandIO.ts';
+import { CommandError, runSubcommand, type CommandIO } from './commandIO.ts';
+import type { CommandLine } from './commandLine.ts';
+import { RENDER_COMMAND } from './commandSpecs.ts';
 import { commandEnvironment, describeResult } from './renderManifests.ts';
 import { untrustedLine } from './untrustedText.ts';
-
-export const RENDER_USAGE = `usage: osm-krm render [PATH] [--config FILE] [--md NAME]... [--explain] [--show-secrets] [--out DIR]
-
-Shows, per MachineDeployment, what its nodes get: every file of the bootstrap and provisioning
-user-data with path, mode, owner and content, every systemd unit and drop-in (cloud-init and Ignition).
-  PATH            a directory as generate/hydrate read it, or a ResourceList (or manifests) file;
-                  default: the current directory
-  --config FILE   the function config (default: the one found in PATH)
-  --md NAME       only this MachineDeployment (NAME or NAMESPACE/NAME); repeatable
-  --explain       also where things came from: the profile (embedded or its file), the config fields,
-                  the cluster facts and the template data the profile was rendered with (Go's %#v)
-  --show-secrets  print tokens and passwords instead of ${'<masked>'}
-  --out DIR       also write each MachineDeployment's files as a tree: DIR/NAMESPACE/NAME/{bootstrap,
-                  provisioning}/<node path> and a listing per stage (DIR must be new or empty)
-Exit 0 when everything rendered, 1 on errors (printed on stderr, as the function reports them).
-`;
 
 export interface ReviewCommandOptions {
   path: string;
@@ -39,24 +25,20 @@ interface Options extends ReviewCommandOptions {
 }
 
 export function runRenderCommand(args: string[], io: CommandIO): number {
-  return runSubcommand('render', RENDER_USAGE, args, io, parseArgs, (opts) => render(opts, io));
+  return runSubcommand(RENDER_COMMAND, args, io, options, (opts) => render(opts, io));
 }
 
-function parseArgs(args: readonly string[]): Options | 'help' {
-  const opts: Options = { path: '.', machineDeployments: [], showSecrets: false, explain: false };
-  const positional = scanArguments(args, (name, value) => {
-    if (name === '--config') opts.config = value();
-    else if (name === '--md') opts.machineDeployments.push(value());
-    else if (name === '--out') opts.out = value();
-    else if (name === '--explain') opts.explain = true;
-    else if (name === '--show-secrets') opts.showSecrets = true;
-    else return false;
-    return true;
-  });
-  if (positional === 'help') return 'help';
-  if (positional.length > 1) throw new UsageError(`expected at most one PATH, got ${positional.length}`);
-  if (positional[0] !== undefined) opts.path = positional[0];
-  return opts;
+function options(cl: CommandLine): Options {
+  const out = cl.value('--out');
+  const config = cl.value('--config');
+  return {
+    path: cl.operands[0] ?? '.',
+    machineDeployments: cl.values('--md'),
+    showSecrets: cl.has('--show-secrets'),
+    explain: cl.has('--explain'),
+    ...(config !== undefined ? { config } : {}),
+    ...(out !== undefined ? { out } : {}),
+  };
 }
 
 function render(opts: Options, io: CommandIO): number {
