@@ -1,7 +1,7 @@
 // `osm-krm diff BASE HEAD` / `osm-krm diff --git REV [PATH]`: what a change (a pull request) does to nodes.
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { compareReviews } from '../review/compareReviews.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
@@ -10,7 +10,11 @@ import { DIFF_COMMAND } from './commandSpecs.ts';
 import { isDirectory } from './manifestDirectory.ts';
 import { containedPath } from './containedPath.ts';
 import { untrustedLine, untrustedText } from './untrustedText.ts';
-import { reviewRender, selectReviews, type ReviewCommandOptions } from './renderCommand.ts';
+import { reviewRender, type ReviewCommandOptions } from './renderCommand.ts';
+import { describeResult } from './renderManifests.ts';
+import type { ReviewRender } from '../review/renderForReview.ts';
+import type { Result } from '../krm/results.ts';
+import { didYouMean } from '../krm/didYouMean.ts';
 
 interface Options {
   base?: string;
@@ -54,7 +58,7 @@ const holdSignal = () => {};
 
 function diff(opts: Options, io: CommandIO): number {
   if (opts.gitRev !== undefined) for (const s of HELD_SIGNALS) process.on(s, holdSignal);
-  let checkout: { root: string; path: string } | undefined;
+  let checkout: Checkout | undefined;
   try {
     if (opts.gitRev !== undefined) checkout = checkoutRevision(opts.gitRev, opts.head, io);
     const side = (path: string, label: string, previousState?: KrmObject) => {
@@ -63,20 +67,26 @@ function diff(opts: Options, io: CommandIO): number {
       if (r.exitCode !== 0) throw new CommandError(`${label} does not render (errors above)`);
       return r;
     };
-    const base = side(checkout?.path ?? opts.base!, checkout ? `base (${opts.gitRev})` : 'base');
+    // With --git, PATH may exist on one side only (the pull request adds or removes it): the other side is empty.
+    const notice = checkout === undefined ? '' : sideMissingNotice(checkout, opts);
+    const base = checkout?.missing === 'base' ? NOTHING : side(checkout?.path ?? opts.base!, checkout ? `base (${opts.gitRev})` : 'base');
     // HEAD starts from the state BASE leaves behind, as if BASE had been applied: revisions move as they would.
-    const head = side(opts.head, 'head', base.state);
+    const head = checkout?.missing === 'head' ? NOTHING : side(opts.head, 'head', base.state);
     const mask = (s: string) => (opts.showSecrets ? s : head.mask(base.mask(s)));
-    const changes = compareReviews(selectReviews(base.reviews, []), selectReviews(head.reviews, []), mask).filter(
-      (c) => opts.machineDeployments.length === 0 || opts.machineDeployments.some((n) => (n.includes('/') ? c.key === n : c.key.endsWith(`/${n}`))),
-    );
+    const selected = selectedKeys(opts.machineDeployments, [base, head]);
+    const changes = compareReviews(base, head, mask).filter((c) => selected === undefined || selected.has(c.key));
+    const warnings = head.results.filter((r) => r.severity === 'warning' && (selected === undefined || !isMachineDeploymentResult(r) || selected.has(resultKey(r))));
+    let text = notice;
+    if (warnings.length > 0) text += `# Warnings\n${warnings.map((r) => `* ${untrustedLine(mask(describeResult(r)))}\n`).join('')}\n`;
     if (changes.length === 0) {
-      io.stdout('osm-krm diff: no node changes\n');
+      io.stdout(`${text}osm-krm diff: no node changes\n`);
       return 0;
     }
+    // Summary lines start with `* `: inside a ```diff block (the example workflow's comment) a `- ` would read as a removed line.
     for (const c of changes) {
-      io.stdout(`# MachineDeployment ${untrustedLine(c.key)}\n${c.consequences.map((l) => `- ${untrustedLine(mask(l))}\n`).join('')}${c.diff === '' ? '' : '\n' + c.diff}\n`);
+      text += `# MachineDeployment ${untrustedLine(c.key)}\n${c.consequences.map((l) => `* ${untrustedLine(mask(l))}\n`).join('')}${c.diff === '' ? '' : '\n' + c.diff}\n`;
     }
+    io.stdout(text);
     return 1;
   } finally {
     if (checkout) rmSync(checkout.root, { recursive: true, force: true });
@@ -84,11 +94,50 @@ function diff(opts: Options, io: CommandIO): number {
   }
 }
 
+/** The side a pull request does not have PATH on: nothing rendered, nothing carried over. */
+const NOTHING: Pick<ReviewRender, 'reviews' | 'unrendered' | 'results' | 'state' | 'mask'> = { reviews: [], unrendered: [], results: [], state: undefined, mask: (s) => s };
+
+function sideMissingNotice(checkout: Checkout, opts: Options): string {
+  if (checkout.missing === 'base') return `# ${untrustedLine(opts.head)} does not exist at ${untrustedLine(opts.gitRev!)}: everything in it is added\n\n`;
+  if (checkout.missing === 'head') return `# ${untrustedLine(opts.head)} does not exist in the working tree: everything it held at ${untrustedLine(opts.gitRev!)} is removed\n\n`;
+  return '';
+}
+
+const isMachineDeploymentResult = (r: Result) => r.resourceRef?.kind === 'MachineDeployment';
+const resultKey = (r: Result) => `${r.resourceRef?.namespace || 'default'}/${r.resourceRef?.name ?? ''}`;
+
+/** The MachineDeployments --md names (undefined: all); a name that matches none on either side is an error. */
+function selectedKeys(names: readonly string[], sides: ReadonlyArray<Pick<ReviewRender, 'reviews' | 'unrendered'>>): Set<string> | undefined {
+  if (names.length === 0) return undefined;
+  const known = [...new Set(sides.flatMap((s) => [...s.reviews, ...s.unrendered].map((r) => `${r.namespace}/${r.name}`)))].sort();
+  const selected = new Set<string>();
+  for (const n of names) {
+    const matches = known.filter((k) => (n.includes('/') ? k === n : k.endsWith(`/${n}`)));
+    if (matches.length === 0) {
+      const candidates = n.includes('/') ? known : known.map((k) => k.slice(k.indexOf('/') + 1));
+      throw new CommandError(`--md ${JSON.stringify(n)} matches no MachineDeployment on either side${didYouMean(n, candidates)}`);
+    }
+    for (const k of matches) selected.add(k);
+  }
+  return selected;
+}
+
+interface Checkout {
+  /** The exported tree (removed afterwards). */
+  root: string;
+  /** PATH inside it. */
+  path: string;
+  /** The side PATH does not exist on, if one. */
+  missing?: 'base' | 'head';
+}
+
 /** PATH as committed at REV: the whole tree of REV exported to a temporary directory (kustomizations may reach up). */
-function checkoutRevision(rev: string, path: string, io: CommandIO): { root: string; path: string } {
+function checkoutRevision(rev: string, path: string, io: CommandIO): Checkout {
   const { spawnSync } = process.getBuiltinModule('node:child_process');
   const abs = resolve(io.cwd, path);
-  const cwd = isDirectory(abs) ? abs : dirname(abs);
+  // PATH may be gone from the working tree (the pull request removes it): git runs where its nearest ancestor is.
+  const existing = nearestExisting(abs);
+  const cwd = isDirectory(existing) ? existing : dirname(existing);
   // A directory of the checkout holding HEAD, objects/ and refs/ is a bare repository to git, found before the
   // real one: its refs would choose the base. Only the repository a .git leads to is used.
   const git = (args: string[]) => spawnSync('git', ['-c', 'safe.bareRepository=explicit', ...args], { cwd, env: io.env as NodeJS.ProcessEnv, maxBuffer: 1024 * 1024 * 1024 });
@@ -111,9 +160,21 @@ function checkoutRevision(rev: string, path: string, io: CommandIO): { root: str
   }
   // PATH in REV's tree: a symbolic link there (REV may be anyone's commit) must not lead out of the tree.
   try {
-    return { root: dir, path: containedPath(dir, relative(realpathSync(root), realpathSync(abs)), `${rev}:`) };
+    const rel = relative(realpathSync(root), join(realpathSync(existing), relative(existing, abs)));
+    const inRev = containedPath(dir, rel.split(sep).join('/'), `${rev}:`);
+    const atRev = existsSync(inRev);
+    const here = existsSync(abs);
+    if (!atRev && !here) throw new CommandError(`--git: ${path} exists neither at ${rev} nor in the working tree`);
+    return { root: dir, path: inRev, ...(atRev ? (here ? {} : { missing: 'head' as const }) : { missing: 'base' as const }) };
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;
   }
+}
+
+/** `p` or its closest ancestor that exists. */
+function nearestExisting(p: string): string {
+  let q = p;
+  while (!existsSync(q) && dirname(q) !== q) q = dirname(q);
+  return q;
 }

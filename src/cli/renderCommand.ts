@@ -11,6 +11,7 @@ import type { CommandLine } from './commandLine.ts';
 import { RENDER_COMMAND } from './commandSpecs.ts';
 import { commandEnvironment, describeResult } from './renderManifests.ts';
 import { untrustedLine } from './untrustedText.ts';
+import { didYouMean } from '../krm/didYouMean.ts';
 
 export interface ReviewCommandOptions {
   path: string;
@@ -43,7 +44,7 @@ function options(cl: CommandLine): Options {
 
 function render(opts: Options, io: CommandIO): number {
   const rendered = reviewRender(opts, io);
-  const selected = selectReviews(rendered.reviews, opts.machineDeployments);
+  const selected = selectReviews(rendered, opts.machineDeployments);
   if (opts.out !== undefined) writeTree(resolve(io.cwd, opts.out), selected);
   io.stdout(selected.map((r) => formatReview(r, opts.explain ? rendered : undefined)).join('\n'));
   return rendered.exitCode;
@@ -57,12 +58,20 @@ export function reviewRender(opts: ReviewCommandOptions, io: CommandIO, label = 
   return rendered;
 }
 
-/** The reviews named by --md (all when none is named); a name that matches nothing is an error. */
-export function selectReviews(reviews: readonly MachineDeploymentReview[], names: readonly string[]): MachineDeploymentReview[] {
+/**
+ * The reviews named by --md (all when none is named). A name that matches nothing is an error: one that names a
+ * MachineDeployment nothing was rendered for says why, any other the closest names.
+ */
+function selectReviews(rendered: Pick<ReviewRender, 'reviews' | 'unrendered'>, names: readonly string[]): MachineDeploymentReview[] {
+  const { reviews } = rendered;
   if (names.length === 0) return [...reviews];
-  const matches = (r: MachineDeploymentReview, n: string) => (n.includes('/') ? `${r.namespace}/${r.name}` === n : r.name === n);
+  const matches = (r: { namespace: string; name: string }, n: string) => (n.includes('/') ? `${r.namespace}/${r.name}` === n : r.name === n);
   for (const n of names) {
-    if (!reviews.some((r) => matches(r, n))) throw new CommandError(`no rendered MachineDeployment named ${JSON.stringify(n)}`);
+    if (reviews.some((r) => matches(r, n))) continue;
+    const unrendered = rendered.unrendered.find((r) => matches(r, n));
+    if (unrendered !== undefined) throw new CommandError(`MachineDeployment ${unrendered.namespace}/${unrendered.name} is not rendered: ${unrendered.reason}`);
+    const known = [...reviews, ...rendered.unrendered].map((r) => (n.includes('/') ? `${r.namespace}/${r.name}` : r.name));
+    throw new CommandError(`no MachineDeployment named ${JSON.stringify(n)}${didYouMean(n, known)}`);
   }
   return reviews.filter((r) => names.some((n) => matches(r, n)));
 }

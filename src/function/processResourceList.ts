@@ -27,7 +27,7 @@ import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
 import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
 import { compareItems, identityOf } from '../krm/itemOrder.ts';
 import { kustomize4Hint } from './kustomizeInputs.ts';
-import { checkNotMisdeclared, generatorOnlyConfigError, misplacedConfigHint, namespaceNotSet } from './inputMistakes.ts';
+import { checkNotMisdeclared, generatorOnlyConfigError, misplacedConfigHint, namespaceNotSet, unannotatedMachineDeployment } from './inputMistakes.ts';
 import { registerInputSecrets, SecretRegistry } from '../krm/redactSecrets.ts';
 import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
 import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInjection.ts';
@@ -278,7 +278,7 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
           const unset = namespaceNotSet(o);
           if (unset !== undefined) results.push({ severity: 'warning', ...unset, resourceRef: refOf(o), ...fileOf(o) });
         }
-        else results.push({ severity: 'info', message: `no ${OSP_ANNOTATION} annotation: nothing rendered for this MachineDeployment`, resourceRef: refOf(o), ...fileOf(o) });
+        else results.push({ severity: 'warning', ...unannotatedMachineDeployment(), resourceRef: refOf(o), ...fileOf(o) });
       }
     } catch (e) {
       results.push(toResult(e, refOf(o), fileOf(o)));

@@ -13,3 +13,8 @@ const ANNOTATIONS: Record<SyncTool, Record<string, string>> = {
 export function syncAnnotations(tools: readonly SyncTool[]): Record<string, string> {
   return Object.assign({}, ...tools.map((t) => ANNOTATIONS[t]));
 }
+
+/** The tools whose re-create annotations an object carries (what `diff` tells a reviewer will happen). */
+export function syncToolsOf(annotations: Readonly<Record<string, unknown>> | undefined): SyncTool[] {
+  return (Object.keys(ANNOTATIONS) as SyncTool[]).filter((t) => Object.entries(ANNOTATIONS[t]).every(([k, v]) => annotations?.[k] === v));
+}

@@ -12,6 +12,8 @@ import type { MachineDeployment } from '../machineDeployment/machineDeployment.t
 import type { ProfileEntry } from '../render/selectOperatingSystemProfile.ts';
 import { ANNOTATION_MD_REVISION, CLOUD_INIT_SETTINGS_NAMESPACE, cloudConfigSecretName } from '../render/generatedResources.ts';
 import { isStateObject } from '../gitops/renderState.ts';
+import { syncToolsOf, type SyncTool } from '../gitops/syncAnnotations.ts';
+import { MD_API_VERSION } from '../machineDeployment/machineDeployment.ts';
 import { viewUserData, type NodeConfigView } from './nodeConfigView.ts';
 import { describeTemplateData } from './templateDataText.ts';
 
@@ -45,12 +47,25 @@ export interface MachineDeploymentReview {
   /** The user-data as the cloud gets it (not masked: for validators, never printed). */
   userData: { bootstrap: string; provisioning: string };
   cloudProvider: string;
+  /** Per Secret, the tools that re-create it when it changes (spec.gitops.syncAnnotations); none: an apply fails. */
+  recreatedBy: Record<'bootstrap' | 'provisioning', SyncTool[]>;
+}
+
+/** An input MachineDeployment (machine-controller's) that got no review: nothing was rendered for it. */
+export interface UnrenderedMachineDeployment {
+  namespace: string;
+  name: string;
+  template: unknown;
+  /** What the run said about it (the first warning or info naming it), or a generic reason. */
+  reason: string;
 }
 
 export interface ReviewRender {
   exitCode: number;
   results: Result[];
   reviews: MachineDeploymentReview[];
+  /** The input MachineDeployments nothing was rendered for (no profile annotation), by namespace/name. */
+  unrendered: UnrenderedMachineDeployment[];
   /** The config fields that were set (functionConfig's spec or data), and where the cluster facts came from. */
   config: { source: string; settings: string[]; clusterFacts: string[] };
   /** Every generated object, as the function output it (secrets not masked). */
@@ -105,18 +120,37 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
       templateData: describeTemplateData(data).map(mask),
       userData: { bootstrap: userDataOf(bootstrap), provisioning: userDataOf(provisioning) },
       cloudProvider: md.providerConfig.cloudProvider,
+      recreatedBy: { bootstrap: syncToolsOf(bootstrap.metadata?.annotations), provisioning: syncToolsOf(provisioning.metadata?.annotations) },
     });
   }
+  const reviewed = new Set(reviews.map((r) => `${r.namespace}/${r.name}`));
+  const unrendered = unrenderedMachineDeployments(list.items.map((i) => i.object), reviewed, out.results);
   return {
     exitCode: out.results.some((r) => r.severity === 'error') ? 1 : 0,
     results: [...out.results],
     reviews,
+    unrendered,
     config: { ...describeConfig(inputs.functionConfig), clusterFacts },
     generated,
     state: generated.find(isStateObject),
     mask: redact,
   };
 }
+
+function unrenderedMachineDeployments(items: readonly KrmObject[], reviewed: ReadonlySet<string>, results: readonly Result[]): UnrenderedMachineDeployment[] {
+  const out: UnrenderedMachineDeployment[] = [];
+  for (const o of items) {
+    if (o.apiVersion !== MD_API_VERSION || o.kind !== 'MachineDeployment') continue;
+    const name = String(o.metadata?.name ?? '');
+    const namespace = typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : 'default';
+    if (reviewed.has(`${namespace}/${name}`)) continue;
+    const said = results.find((r) => r.severity !== 'error' && r.resourceRef?.kind === 'MachineDeployment' && r.resourceRef.name === name && (r.resourceRef.namespace ?? 'default') === namespace);
+    out.push({ namespace, name, template: (o.spec as { template?: unknown } | undefined)?.template, reason: said?.message ?? 'nothing was rendered for it' });
+  }
+  return out.sort((a, b) => compareKeys(`${a.namespace}/${a.name}`, `${b.namespace}/${b.name}`));
+}
+
+const compareKeys = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function isGenerated(o: KrmObject): boolean {
   const path = o.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? o.metadata?.annotations?.['config.kubernetes.io/path'];
