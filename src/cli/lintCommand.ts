@@ -28,7 +28,7 @@ function lint(opts: Options, io: CommandIO): number {
   const profiles = opts.paths.flatMap((p) => readProfiles(p, io));
   if (profiles.length === 0) throw new CommandError(`no OperatingSystemProfile in ${opts.paths.join(', ')}`);
   const report = lintProfiles(profiles);
-  io.stdout(opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : opts.format === 'github' ? githubAnnotations(report) : textReport(report, profiles.length));
+  io.stdout(opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : opts.format === 'github' ? githubAnnotations(report, profiles.length) : textReport(report, profiles.length));
   return report.findings.some((f) => f.severity === 'error') ? 1 : 0;
 }
 
@@ -66,20 +66,25 @@ function where(f: LintFinding): string {
 function textReport(report: LintReport, profiles: number): string {
   const lines = report.findings.map((f) => `${where(f)}${f.severity}: [${f.check}] ${untrustedLine(f.message)}\n    in: ${untrustedLine(f.scenarios[0] ?? '')}${f.scenarios.length > 1 ? ` (+${f.scenarios.length - 1} more)` : ''}`);
   for (const s of report.skipped) lines.push(`skipped: ${s}`);
-  const errors = report.findings.filter((f) => f.severity === 'error').length;
-  lines.push(`osm-krm lint: ${profiles} profile(s), ${report.rendered} user-data config(s) rendered: ${errors} error(s), ${report.findings.length - errors} warning(s)`);
+  lines.push(summary(report, profiles));
   return lines.join('\n') + '\n';
+}
+
+function summary(report: LintReport, profiles: number): string {
+  const errors = report.findings.filter((f) => f.severity === 'error').length;
+  return `osm-krm lint: ${profiles} profile(s), ${report.rendered} user-data config(s) rendered: ${errors} error(s), ${report.findings.length - errors} warning(s)`;
 }
 
 // GitHub's workflow-command escaping: % CR LF in the message, and , : too in properties.
 const escapeData = (s: string) => s.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
 const escapeProperty = (s: string) => escapeData(s).replaceAll(':', '%3A').replaceAll(',', '%2C');
 
-function githubAnnotations(report: LintReport): string {
-  return report.findings
-    .map((f) => {
-      const props = [f.file ? `file=${escapeProperty(untrustedLine(f.file))}` : '', f.line ? `line=${f.line}` : '', f.column ? `col=${f.column}` : '', `title=${escapeProperty(`osm-krm lint (${f.check})`)}`].filter(Boolean).join(',');
-      return `::${f.severity === 'error' ? 'error' : 'warning'} ${props}::${escapeData(untrustedText(`${f.message} (in: ${f.scenarios[0]})`))}\n`;
-    })
-    .join('');
+/** One annotation per finding, a notice per validator that did not run, then the summary line (plain log text). */
+function githubAnnotations(report: LintReport, profiles: number): string {
+  const findings = report.findings.map((f) => {
+    const props = [f.file ? `file=${escapeProperty(untrustedLine(f.file))}` : '', f.line ? `line=${f.line}` : '', f.column ? `col=${f.column}` : '', `title=${escapeProperty(`osm-krm lint (${f.check})`)}`].filter(Boolean).join(',');
+    return `::${f.severity === 'error' ? 'error' : 'warning'} ${props}::${escapeData(untrustedText(`${f.message} (in: ${f.scenarios[0]})`))}\n`;
+  });
+  const skipped = report.skipped.map((s) => `::notice title=${escapeProperty('osm-krm lint (skipped)')}::${escapeData(untrustedText(s))}\n`);
+  return [...findings, ...skipped, `${summary(report, profiles)}\n`].join('');
 }
