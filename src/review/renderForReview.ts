@@ -144,8 +144,10 @@ function unrenderedMachineDeployments(items: readonly KrmObject[], reviewed: Rea
     const name = String(o.metadata?.name ?? '');
     const namespace = typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : 'default';
     if (reviewed.has(`${namespace}/${name}`)) continue;
-    const said = results.find((r) => r.severity !== 'error' && r.resourceRef?.kind === 'MachineDeployment' && r.resourceRef.name === name && (r.resourceRef.namespace ?? 'default') === namespace);
-    out.push({ namespace, name, template: (o.spec as { template?: unknown } | undefined)?.template, reason: said?.message ?? 'nothing was rendered for it' });
+    const about = results.filter((r) => r.resourceRef?.kind === 'MachineDeployment' && r.resourceRef.name === name && (r.resourceRef.namespace || 'default') === namespace);
+    const failed = about.find((r) => r.severity === 'error');
+    const reason = failed !== undefined ? `its render failed: ${failed.message}` : (about[0]?.message ?? 'nothing was rendered for it');
+    out.push({ namespace, name, template: (o.spec as { template?: unknown } | undefined)?.template, reason });
   }
   return out.sort((a, b) => compareKeys(`${a.namespace}/${a.name}`, `${b.namespace}/${b.name}`));
 }
