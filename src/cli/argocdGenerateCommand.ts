@@ -15,6 +15,9 @@ import { applySettings, readPluginSettings } from './argocdParameters.ts';
 import { checkNoSecretsFromGit, mountedSecretSettings, SECRETS_DIR_ENV, secretsDirectory, unmountedClusterSecrets } from './clusterSecrets.ts';
 import { chooseFunctionConfig } from './functionConfigSource.ts';
 import { readManifestDirectory } from './manifestDirectory.ts';
+import { checkFactsNotDropped } from './droppedByKustomize.ts';
+import { staleCommittedState } from './committedState.ts';
+import { untrustedLine } from './untrustedText.ts';
 import { isAppliedManifest, renderManifests, toYamlStream, withoutOrchestratorAnnotations } from './renderManifests.ts';
 
 const CONFIG_SETTING = 'config';
@@ -49,6 +52,7 @@ function generate(dirArg: string, configArg: string | undefined, io: CommandIO):
   // Without a config the function says so itself; with settings only, say it here.
   if (chosen.config === undefined && config !== undefined) io.stderr(`osm-krm: info: ${noConfigNotice()}, under the plugin settings and mounted secrets\n`);
   checkNoSecretsFromGit(config, chosen.objects, input.paths);
+  checkFactsNotDropped(dir, input, config);
 
   const rendered = renderManifests(chosen.objects, config, { ...io, cwd: dir });
   if (rendered.exitCode !== 0) {
@@ -60,6 +64,7 @@ function generate(dirArg: string, configArg: string | undefined, io: CommandIO):
     io.stderr('osm-krm generate: no manifests printed\n');
     return undefined;
   }
+  for (const s of staleCommittedState(chosen.objects, rendered.objects, 'Argo CD')) io.stderr(`osm-krm: warning: ${untrustedLine(`MachineDeployment ${s.machineDeployment}: ${s.message}`)}\n`);
   const manifests = rendered.objects.filter(isAppliedManifest).map(withoutOrchestratorAnnotations);
   // An empty stream would make Argo CD prune the whole application.
   if (manifests.length === 0) throw new CommandError(`no manifests to print for ${dirArg}: refusing an empty stream (Argo CD would prune everything)`);

@@ -2,7 +2,9 @@
 import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { compareReviews } from '../review/compareReviews.ts';
+import { compareReviews, type MachineDeploymentChange } from '../review/compareReviews.ts';
+import { isStateObject, STATE_PATH } from '../gitops/renderState.ts';
+import { staleCommittedState } from './committedState.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
 import type { CommandLine } from './commandLine.ts';
@@ -61,9 +63,9 @@ function diff(opts: Options, io: CommandIO): number {
   let checkout: Checkout | undefined;
   try {
     if (opts.gitRev !== undefined) checkout = checkoutRevision(opts.gitRev, opts.head, io);
-    const side = (path: string, label: string, previousState?: KrmObject) => {
+    const side = (path: string, label: string, previousState?: KrmObject, quiet = false) => {
       const common: ReviewCommandOptions = { path, machineDeployments: [], showSecrets: true, ...(opts.config !== undefined ? { config: opts.config } : {}) };
-      const r = reviewRender(common, io, `${label}: `, previousState);
+      const r = reviewRender(common, io, `${label}: `, previousState, quiet);
       if (r.exitCode !== 0) throw new CommandError(`${label} does not render (errors above)`);
       return r;
     };
@@ -74,16 +76,21 @@ function diff(opts: Options, io: CommandIO): number {
     const head = checkout?.missing === 'head' ? NOTHING : side(opts.head, 'head', base.state);
     const mask = (s: string) => (opts.showSecrets ? s : head.mask(base.mask(s)));
     const selected = selectedKeys(opts.machineDeployments, [base, head]);
-    const changes = compareReviews(base, head, mask).filter((c) => selected === undefined || selected.has(c.key));
+    const changes = compareReviews(base, head, mask);
+    // A state committed with HEAD is what kustomize and Argo CD render from, not the one BASE leaves: say where it lags.
+    if (checkout?.missing !== 'head' && head.inputs.some(isStateObject)) {
+      addConsequences(changes, committedStateConsequences(head, side(opts.head, 'head', undefined, true)));
+    }
+    const shown = changes.filter((c) => selected === undefined || selected.has(c.key));
     const warnings = head.results.filter((r) => r.severity === 'warning' && (selected === undefined || !isMachineDeploymentResult(r) || selected.has(resultKey(r))));
     let text = notice;
     if (warnings.length > 0) text += `# Warnings\n${warnings.map((r) => `* ${untrustedLine(mask(describeResult(r)))}\n`).join('')}\n`;
-    if (changes.length === 0) {
+    if (shown.length === 0) {
       io.stdout(`${text}osm-krm diff: no node changes\n`);
       return 0;
     }
     // Summary lines start with `* `: inside a ```diff block (the example workflow's comment) a `- ` would read as a removed line.
-    for (const c of changes) {
+    for (const c of shown) {
       text += `# MachineDeployment ${untrustedLine(c.key)}\n${c.consequences.map((l) => `* ${untrustedLine(mask(l))}\n`).join('')}${c.diff === '' ? '' : '\n' + c.diff}\n`;
     }
     io.stdout(text);
@@ -94,8 +101,39 @@ function diff(opts: Options, io: CommandIO): number {
   }
 }
 
+/**
+ * Where HEAD's committed render state lags: a MachineDeployment the state gives another revision than the one
+ * machine-controller reaches after BASE (`head` starts from BASE's state, `own` from the committed one), or whose
+ * entry is older than its template (the next change would repeat a revision).
+ */
+function committedStateConsequences(head: Pick<ReviewRender, 'reviews'>, own: ReviewRender): Map<string, string> {
+  const out = new Map<string, string>();
+  const expected = new Map(head.reviews.map((r) => [`${r.namespace}/${r.name}`, r.revision]));
+  for (const r of own.reviews) {
+    const key = `${r.namespace}/${r.name}`;
+    const revision = expected.get(key);
+    if (revision !== undefined && revision !== r.revision) {
+      out.set(key, `warning: the render state committed here (${STATE_PATH}) gives revision ${r.revision}, but machine-controller will be at revision ${revision} after the base: kustomize and Argo CD render from the committed state, so these Secrets would carry a revision machine-controller does not use; update the committed state in this change`);
+    }
+  }
+  for (const s of staleCommittedState(own.inputs, own.generated, 'kustomize or Argo CD')) {
+    if (!out.has(s.machineDeployment)) out.set(s.machineDeployment, `warning: ${s.message}`);
+  }
+  return out;
+}
+
+/** Adds a consequence line per MachineDeployment, to its change or as a change of its own. */
+function addConsequences(changes: MachineDeploymentChange[], lines: ReadonlyMap<string, string>): void {
+  for (const [key, line] of lines) {
+    const change = changes.find((c) => c.key === key);
+    if (change !== undefined) change.consequences.push(line);
+    else changes.push({ key, consequences: [line], diff: '' });
+  }
+  changes.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
 /** The side a pull request does not have PATH on: nothing rendered, nothing carried over. */
-const NOTHING: Pick<ReviewRender, 'reviews' | 'unrendered' | 'results' | 'state' | 'mask'> = { reviews: [], unrendered: [], results: [], state: undefined, mask: (s) => s };
+const NOTHING: Pick<ReviewRender, 'reviews' | 'unrendered' | 'results' | 'state' | 'mask' | 'inputs'> = { reviews: [], unrendered: [], results: [], state: undefined, mask: (s) => s, inputs: [] };
 
 function sideMissingNotice(checkout: Checkout, opts: Options): string {
   if (checkout.missing === 'base') return `# ${untrustedLine(opts.head)} does not exist at ${untrustedLine(opts.gitRev!)}: everything in it is added\n\n`;

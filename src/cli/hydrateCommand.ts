@@ -21,6 +21,7 @@ import type { CommandLine } from './commandLine.ts';
 import { HYDRATE_COMMAND } from './commandSpecs.ts';
 import { chooseFunctionConfig } from './functionConfigSource.ts';
 import { isDirectory, readManifestDirectory, readManifestFile, statePaths } from './manifestDirectory.ts';
+import { checkFactsNotDropped } from './droppedByKustomize.ts';
 import { checkRelativePath, readMarker, recoverInterruptedUpdate, updateOutputDirectory } from './outputDirectory.ts';
 import { isAppliedManifest, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
 import { commandEnvironment } from './renderManifests.ts';
@@ -63,6 +64,7 @@ function hydrate(opts: Options, io: CommandIO): number | Promise<number> {
   const previouslyOwned = existsSync(out) ? readMarker(out, opts.out) : new Map<string, string | undefined>();
   const input = readManifestDirectory(src, io, configFile === undefined ? [] : [configFile]);
   const chosen = chooseFunctionConfig(src, input, configFile);
+  checkFactsNotDropped(src, input, chosen.config);
 
   // Our own state from the last run in OUT wins over any state SRC carries (OUT is what was applied).
   let objects = chosen.objects;

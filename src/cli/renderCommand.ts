@@ -1,6 +1,6 @@
 // `osm-krm render [PATH]`: what will this node get? Per MachineDeployment, the decoded bootstrap and
 // provisioning user-data (files with mode, owner and content; units and drop-ins), secrets masked.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { renderForReview, type MachineDeploymentReview, type ReviewRender } from '../review/renderForReview.ts';
 import { readReviewInputs } from '../review/reviewInputs.ts';
@@ -12,6 +12,8 @@ import { RENDER_COMMAND } from './commandSpecs.ts';
 import { commandEnvironment, describeResult } from './renderManifests.ts';
 import { untrustedLine } from './untrustedText.ts';
 import { didYouMean } from '../krm/didYouMean.ts';
+import { createDirectory } from './outputDirectory.ts';
+import { errnoReason } from './containedPath.ts';
 
 export interface ReviewCommandOptions {
   path: string;
@@ -50,11 +52,14 @@ function render(opts: Options, io: CommandIO): number {
   return rendered.exitCode;
 }
 
-/** Renders PATH as the function would; results go to stderr (errors included: the exit code says so). */
-export function reviewRender(opts: ReviewCommandOptions, io: CommandIO, label = '', previousState?: KrmObject): ReviewRender {
+/**
+ * Renders PATH as the function would; results go to stderr (errors included: the exit code says so), unless
+ * `quiet` (a second render of inputs whose results were printed already).
+ */
+export function reviewRender(opts: ReviewCommandOptions, io: CommandIO, label = '', previousState?: KrmObject, quiet = false): ReviewRender {
   const inputs = readReviewInputs(opts.path, io, opts.config);
   const rendered = renderForReview(inputs, commandEnvironment(io), { showSecrets: opts.showSecrets, ...(previousState ? { previousState } : {}) });
-  for (const r of rendered.results) io.stderr(`osm-krm: ${label}${r.severity}: ${untrustedLine(describeResult(r))}\n`);
+  if (!quiet) for (const r of rendered.results) io.stderr(`osm-krm: ${label}${r.severity}: ${untrustedLine(describeResult(r))}\n`);
   return rendered;
 }
 
@@ -87,9 +92,14 @@ function writeTree(dir: string, reviews: readonly MachineDeploymentReview[]): vo
   for (const r of reviews) {
     for (const [rel, content] of reviewFiles(r)) {
       const target = join(dir, r.namespace, r.name, rel);
-      mkdirSync(dirname(target), { recursive: true });
-      // 'wx': never through a file or link that is already there.
-      writeFileSync(target, content, { flag: 'wx' });
+      createDirectory(dirname(target), `--out ${dir}`);
+      try {
+        // 'wx': never through a file or link that is already there.
+        writeFileSync(target, content, { flag: 'wx' });
+      } catch (e) {
+        if (typeof (e as NodeJS.ErrnoException)?.code !== 'string') throw e;
+        throw new CommandError(`cannot write --out ${dir}: ${errnoReason(e)}`);
+      }
     }
   }
 }

@@ -19,6 +19,8 @@ export interface ProcessIO {
 export const processEnvironment: Environment = {
   env: (name) => process.env[name],
   readFile: (path) => readFileSync(path, 'utf8'),
+  // The Dockerfile's function image says so (OSM_KRM_IMAGE): kustomize and kpt pass in only the variables named.
+  inFunctionContainer: process.env.OSM_KRM_IMAGE === 'function',
 };
 
 const INPUT = 'the input';

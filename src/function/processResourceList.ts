@@ -3,7 +3,7 @@
 // revision, render, emit -> check name collisions -> output (+ the render state for the next run).
 // Any error: no generated output, every input item kept as it was.
 import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
-import { collectClusterFacts, MissingClusterFactError } from '../cluster/clusterFacts.ts';
+import { clusterFactsNotLocalConfig, collectClusterFacts, MissingClusterFactError } from '../cluster/clusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { generatedEntry, type InputItem, type KrmObject, type OutputList, type ResourceList } from '../krm/resourceList.ts';
 import { MD_API_VERSION, OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
@@ -19,14 +19,15 @@ import type { OperatingSystemProfileSpec } from '../model/operatingSystemProfile
 import { osmTemplateFuncs } from '../sprig/index.ts';
 import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
 import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
-import { emptyState, isStateObject, readState, stateKey, stateObject, STATE_NAME, STATE_PATH, type MachineDeploymentState, type RenderState } from '../gitops/renderState.ts';
+import { emptyState, isStateObject, readState, stateKey, stateObject, staleStateEntries, staleStateMessage, STATE_NAME, STATE_PATH, type MachineDeploymentState, type RenderState } from '../gitops/renderState.ts';
+import { REVISION_OVERRIDE_ANNOTATION } from '../gitops/machineDeploymentRevision.ts';
 import { syncAnnotations } from '../gitops/syncAnnotations.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
 import { ResourceError, type Result } from '../krm/results.ts';
-import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
+import { fileOf, refOf, toResult, toResults } from '../krm/resultFor.ts';
 import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
 import { compareItems, identityOf } from '../krm/itemOrder.ts';
-import { kustomize4Hint } from './kustomizeInputs.ts';
+import { isFromKustomize, kustomize4Hint } from './kustomizeInputs.ts';
 import { checkNotMisdeclared, generatorOnlyConfigError, misplacedConfigHint, namespaceNotSet, unannotatedMachineDeployment } from './inputMistakes.ts';
 import { registerInputSecrets, SecretRegistry } from '../krm/redactSecrets.ts';
 import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
@@ -40,6 +41,8 @@ interface Classified {
   previousState: RenderState;
   /** Profiles (namespace/name) whose item had an error: their MachineDeployments are not rendered. */
   brokenProfiles: Set<string>;
+  /** The state came through kustomize, which never writes it back: a stale one is said (staleStateEntries). */
+  stateFromKustomize: boolean;
 }
 
 /**
@@ -107,7 +110,7 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
   try {
     config = parseFunctionConfig(list.functionConfig);
   } catch (e) {
-    results.push(toResult(e, configRef, configFile));
+    results.push(...toResults(e, configRef, configFile));
     return failed();
   }
 
@@ -152,6 +155,9 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
     try {
       // Only inputs count as facts: our own previous output (e.g. derived token Secrets) must not feed back.
       const facts = collectClusterFacts(config, c.kept, env);
+      for (const f of clusterFactsNotLocalConfig(c.kept)) {
+        results.push({ severity: 'error', message: f.message, resourceRef: refOf(f.item.object), field: { path: `metadata.annotations.${LOCAL_CONFIG_ANNOTATION}` }, ...fileOf(f.item.object) });
+      }
       secrets.add(facts.cloudInitGetterToken);
       secrets.add(facts.bootstrapTokenKey);
       const containerRuntime = buildContainerRuntimeOptions(config, c.kept);
@@ -165,11 +171,11 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
       inputs = { config, facts, templates, containerRuntime, containerRuntimeOutputs: containerRuntimeOutputs(containerRuntime), secrets };
       if (observer?.templateData) inputs.onTemplateData = observer.templateData;
     } catch (e) {
-      const r = toResult(e, configRef, configFile);
+      const r = toResults(e, configRef, configFile);
       if (e instanceof MissingClusterFactError) {
-        for (const hint of [kustomize4Hint(c.kept), misplacedConfigHint(list.functionConfig, c.kept)]) if (hint !== undefined) r.message += `; ${hint}`;
+        for (const hint of [kustomize4Hint(c.kept), misplacedConfigHint(list.functionConfig, c.kept)]) if (hint !== undefined) r[0]!.message += `; ${hint}`;
       }
-      results.push(r);
+      results.push(...r);
       return failed();
     }
   }
@@ -209,6 +215,7 @@ function finishRender(plan: RenderPlan, outcomes: readonly MachineDeploymentOutc
       generated.addEntry(id, entry);
     }
   });
+  if (c.stateFromKustomize) results.push(...staleStateWarnings(plan, nextState));
   if (hasError(results)) return failedOutput(list, results, plan.secrets);
 
   if (c.machineDeployments.length > 0 || nextState.profiles.size > 0) {
@@ -218,6 +225,19 @@ function finishRender(plan: RenderPlan, outcomes: readonly MachineDeploymentOutc
   // Generated objects replace input items of the same identity (kustomize/kpt upsert semantics).
   const kept = c.kept.filter((i) => keptSources.has(i) || !generated.ids.has(identityOf(i.object)));
   return { kept: kept.sort(compareItems), generated: generated.entries, results: plan.secrets.redactResults(sortResults(results)) };
+}
+
+/** Under kustomize the committed state is never written back: where it lags behind a template, say so. */
+function staleStateWarnings(plan: RenderPlan, nextState: RenderState): Result[] {
+  const items = new Map(plan.machineDeployments.map(({ item, md }) => [stateKey(md.namespace, md.name), { item, md }] as const));
+  const tracked = (key: string) => {
+    const a = items.get(key)?.md.annotations ?? {};
+    return !a[REVISION_ANNOTATION] && !a[REVISION_OVERRIDE_ANNOTATION];
+  };
+  return staleStateEntries(plan.classified.previousState, nextState, tracked).map((e) => {
+    const o = items.get(e.key)!.item.object;
+    return { severity: 'warning' as const, message: staleStateMessage(e, 'kustomize'), resourceRef: refOf(o), field: { path: 'spec.template' }, ...fileOf(o) };
+  });
 }
 
 function failedOutput(list: ResourceList, results: Result[], secrets: SecretRegistry): OutputList {
@@ -242,7 +262,7 @@ class GeneratedOutput {
 }
 
 function classify(list: ResourceList, config: OsmConfig, results: Result[]): Classified {
-  const out: Classified = { kept: [], profiles: new Map(), machineDeployments: [], previousState: emptyState(), brokenProfiles: new Set() };
+  const out: Classified = { kept: [], profiles: new Map(), machineDeployments: [], previousState: emptyState(), brokenProfiles: new Set(), stateFromKustomize: false };
   let stateItem: KrmObject | undefined;
   for (const item of list.items) {
     const o = item.object;
@@ -253,6 +273,7 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
         continue;
       }
       stateItem = o;
+      out.stateFromKustomize = isFromKustomize(o);
       try {
         out.previousState = readState(o);
       } catch (e) {

@@ -74,6 +74,8 @@ export interface ReviewRender {
   mask(text: string): string;
   /** The render state this run hands to the next (revisions, profile versions). */
   state: KrmObject | undefined;
+  /** The input objects (a committed state among them, the MachineDeployments' annotations). */
+  inputs: readonly KrmObject[];
 }
 
 export interface ReviewOptions {
@@ -133,6 +135,7 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
     config: { ...describeConfig(inputs.functionConfig), clusterFacts },
     generated,
     state: generated.find(isStateObject),
+    inputs: inputs.objects,
     mask: redact,
   };
 }

@@ -6,6 +6,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { CommandError, type CommandIO } from '../cli/commandIO.ts';
 import { chooseFunctionConfig, readConfigFile } from '../cli/functionConfigSource.ts';
 import { readManifestDirectory, readManifestFile } from '../cli/manifestDirectory.ts';
+import { checkFactsNotDropped } from '../cli/droppedByKustomize.ts';
 import { isOsmConfig } from '../cli/renderManifests.ts';
 import type { ReviewInputs } from './renderForReview.ts';
 
@@ -21,6 +22,7 @@ export function readReviewInputs(path: string, io: CommandIO, configFile?: strin
   if (st.isDirectory()) {
     const input = readManifestDirectory(abs, io, config === undefined ? [] : [config]);
     const chosen = chooseFunctionConfig(abs, input, config);
+    checkFactsNotDropped(abs, input, chosen.config);
     return { objects: chosen.objects, functionConfig: chosen.config };
   }
   const objects = readManifestFile(dirname(abs), relative(dirname(abs), abs));
