@@ -27,6 +27,7 @@ import {
 import { edgeProviderScriptSecret } from './edgeProviderScript.ts';
 import { ARTIFACT_DEFAULTS } from '../profiles/artifactDefaults.ts';
 import { checkUserDataSize } from './userDataSizeCheck.ts';
+import { cloudProvider } from '../model/cloudProviders.ts';
 import { checkKubeletVersionSupport } from './kubeletVersionSupport.ts';
 import { bootstrapTokenSecret, deriveBootstrapToken } from '../cluster/derivedBootstrapToken.ts';
 
@@ -156,7 +157,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
     kubeletBootstrapSecretObject(md, kubeconfig),
   ];
   if (tokenSecret !== undefined) objects.push(tokenSecret);
-  if (spec.cloudProvider.name === 'edge') objects.push(edgeProviderScriptSecret(md, facts.cloudInitGetterToken, serverURL, config.pinClusterCA ? facts.apiServerCACert : undefined));
+  if (cloudProvider(spec.cloudProvider.name)?.edgeScriptSecret) objects.push(edgeProviderScriptSecret(md, facts.cloudInitGetterToken, serverURL, config.pinClusterCA ? facts.apiServerCACert : undefined));
   return { objects, findings };
 }
 
