@@ -10,8 +10,7 @@ import type { OSCConfig, SecretType } from '../model/operatingSystemProfile.ts';
 import type { ContainerRuntimeOptions } from '../emit/containerd/registryOptions.ts';
 import { emitContainerdConfigToml } from '../emit/containerd/configToml.ts';
 import { emitRegistryHostFiles } from '../emit/containerd/hostsToml.ts';
-import { emitCloudInit } from '../emit/userdata/cloudInit.ts';
-import { emitIgnition } from '../emit/userdata/ignition/index.ts';
+import { userDataFormatFor } from '../emit/userdata/formats/index.ts';
 import { parseKubeletVersion } from './kubeletVersion.ts';
 import { cloudProviderSettings } from './cloudProviderSettings.ts';
 import { buildTemplateData } from './templateData.ts';
@@ -135,6 +134,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
   const oscSpec = config.sops === undefined ? spec : renderSpec(GETTER_TOKEN_PLACEHOLDER);
 
   const annotations = rotationAnnotations(md, osp.spec.version);
+  const format = userDataFormatFor({ provisioningUtility: spec.provisioningUtility, osName: spec.osName, ignitionSpec: config.ignitionSpec });
   const userData = (cfg: OSCConfig, type: SecretType): string => {
     const input = {
       config: cfg,
@@ -145,7 +145,7 @@ export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry
       machineDeploymentName: md.name,
       omitEmptySSHKeys: true,
     };
-    return spec.provisioningUtility === 'ignition' ? emitIgnition(input, config.ignitionSpec) : emitCloudInit(input);
+    return format.emit(input);
   };
   const bootstrapUserData = userData(spec.bootstrapConfig, 'bootstrap');
   const sizeFinding = checkUserDataSize(spec.cloudProvider.name, Buffer.byteLength(bootstrapUserData, 'utf8'));
