@@ -32,8 +32,13 @@ export function lintRuns(profile: ScenarioProfile, ospObject: KrmObject): LintRu
   ];
   // A format without an external validator whose content another format carries (Ignition 2.3.0, OSM's, as
   // 3.3.0 for ignition-validate) is also emitted as that one.
-  const format = userDataFormatFor({ provisioningUtility: (profile.provisioningUtility || 'cloud-init') as ProvisioningUtility, osName: profile.osName, ignitionSpec: DEFAULT_CONFIG.ignitionSpec });
-  const checkedAs = (format.validator as { checkedAs?: string }).checkedAs;
+  let checkedAs: string | undefined;
+  try {
+    const format = userDataFormatFor({ provisioningUtility: (profile.provisioningUtility || 'cloud-init') as ProvisioningUtility, osName: profile.osName, ignitionSpec: DEFAULT_CONFIG.ignitionSpec });
+    checkedAs = (format.validator as { checkedAs?: string }).checkedAs;
+  } catch {
+    // A provisioning utility no format serves: the profile fails validation, which the render reports.
+  }
   const ignitionSpec = checkedAs === undefined ? undefined : userDataFormat(checkedAs as UserDataFormatId).selectedBy.ignitionSpec;
   if (ignitionSpec !== undefined) {
     variants.push({ label: `kubelet ${LINT_KUBELET_VERSIONS.oldest}, IPv4, no proxy, Ignition ${ignitionSpec}`, kubelet: LINT_KUBELET_VERSIONS.oldest, ipFamily: 'IPv4', proxy: false, ignitionSpec });
