@@ -2,6 +2,7 @@
 // Ignition 3, which current Flatcar releases read.
 import type { UserDataInput } from '../input.ts';
 import { emitIgnition } from '../ignition/index.ts';
+import type { UnitContentChecks } from '../ignition/transpile.ts';
 import { decodeIgnition, sniffIgnition } from './ignitionView.ts';
 import type { UserDataFormat } from './userDataFormat.ts';
 
@@ -10,7 +11,7 @@ export const ignition33 = {
   reader: 'Ignition on Flatcar',
   selectedBy: { provisioningUtility: 'ignition', ignitionSpec: '3.3.0' },
   syntax: 'ignition',
-  emit: (input: UserDataInput) => emitIgnition(input, '3.3.0'),
+  emit: (input: UserDataInput, unitChecks?: UnitContentChecks) => emitIgnition(input, '3.3.0', unitChecks),
   sniff: (text: string) => sniffIgnition(text, 3),
   decode: decodeIgnition,
   validator: { tool: 'ignition-validate' },

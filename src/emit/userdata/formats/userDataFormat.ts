@@ -3,6 +3,7 @@
 // MachineDeployment gets and its emitter, the review tools its sniffer and decoder, lint its validator.
 import type { ProvisioningUtility } from '../../../model/operatingSystemProfile.ts';
 import type { UserDataInput } from '../input.ts';
+import type { UnitContentChecks } from '../ignition/transpile.ts';
 
 /** The external validators `lint` runs (src/lint/ has a runner for each). */
 export type ValidatorTool = 'cloud-init schema' | 'ignition-validate';
@@ -45,8 +46,8 @@ export interface UserDataFormat {
   readonly selectedBy: { readonly provisioningUtility: ProvisioningUtility; readonly osName?: string; readonly ignitionSpec?: string };
   /** The syntax, as the review views name it: a cloud-config (YAML) or an Ignition config (JSON). */
   readonly syntax: 'cloud-init' | 'ignition';
-  /** The user-data for one half of an OSC, byte for byte. */
-  emit(input: UserDataInput): string;
+  /** The user-data for one half of an OSC, byte for byte; `unitChecks` is the render run's memo of Ignition's unit checks. */
+  emit(input: UserDataInput, unitChecks?: UnitContentChecks): string;
   /** Whether `text` looks like this format (by its header; cheap). */
   sniff(text: string): boolean;
   /** The node's view of `text`; throws when it cannot be read (a SyntaxError or YAMLParseError for bad syntax). */
