@@ -1,18 +1,30 @@
 // Compiles the published JSON Schemas into standalone validator modules (ajv standalone code), so the
 // function validates with ajv's exact semantics without paying ajv's ~250 ms compile at every start.
-// Run after editing a schema: `node scripts/generate-validators.mjs`. A test checks the output is current.
+// The OSP schema's cloud provider enum is written from the clouds' descriptors (src/model/cloudProviders.ts)
+// first. Run after editing a schema or adding a cloud: `node --import tsx scripts/generate-validators.mjs`.
+// A test checks that both the schemas and the validators are current.
 import Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { CLOUD_PROVIDER_NAMES } from '../src/model/cloudProviders.ts';
 
-const targets = [
+export const TARGETS = [
   ['src/config/operatingSystemManager.schema.json', 'src/config/generated/validateOperatingSystemManager.generated.js'],
   ['src/model/operatingSystemProfile.schema.json', 'src/model/generated/validateOperatingSystemProfile.generated.js'],
 ];
 
+// The one line of the OSP schema that lists the clouds: `"cloudProvider": {` followed by its `"enum": [...]`.
+const CLOUD_ENUM = /("cloudProvider": \{\n\s*"enum": )\[[^\]]*\]/;
+
+/** The schema file's text as it should be: its cloud provider enum (if it has one) from the descriptors. */
+export function schemaText(schemaPath) {
+  const text = readFileSync(schemaPath, 'utf8');
+  return text.replace(CLOUD_ENUM, (_, head) => `${head}[${CLOUD_PROVIDER_NAMES.map((n) => JSON.stringify(n)).join(', ')}]`);
+}
+
 export function generate(schemaPath) {
   const ajv = new Ajv.default({ code: { source: true, esm: true, lines: true }, allErrors: true, strict: true });
-  const validate = ajv.compile(JSON.parse(readFileSync(schemaPath, 'utf8')));
+  const validate = ajv.compile(JSON.parse(schemaText(schemaPath)));
   // ajv's ESM output still `require`s its runtime helpers; turn those into imports so the module is pure ESM.
   const imports = [];
   const code = standaloneCode.default(ajv, validate).replace(/require\("(ajv\/dist\/runtime\/[a-z0-9]+)"\)\.default/g, (_, mod) => {
@@ -48,5 +60,8 @@ function fieldTree(root) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const [schema, out] of targets) writeFileSync(out, generate(schema));
+  for (const [schema, out] of TARGETS) {
+    writeFileSync(schema, schemaText(schema));
+    writeFileSync(out, generate(schema));
+  }
 }

@@ -8,12 +8,6 @@
 //   osm-krm --help | --version | help COMMAND
 import { readFileSync } from 'node:fs';
 import { processEnvironment, runFunctionOnFd } from '../../src/cli/runFunction.ts';
-import { runTemplateCommand } from '../../src/cli/templateCommand.ts';
-import { runHydrateCommand } from '../../src/cli/hydrateCommand.ts';
-import { runArgoCDGenerateCommand } from '../../src/cli/argocdGenerateCommand.ts';
-import { runRenderCommand } from '../../src/cli/renderCommand.ts';
-import { runDiffCommand } from '../../src/cli/diffCommand.ts';
-import { runLintCommand } from '../../src/cli/lintCommand.ts';
 import type { CommandIO } from '../../src/cli/commandIO.ts';
 import { writeAllSync } from '../../src/cli/writeAllSync.ts';
 import { untrustedLine } from '../../src/cli/untrustedText.ts';
@@ -54,13 +48,13 @@ function main(argv: string[]): number | Promise<number> {
   }
   // `osm-krm help COMMAND` is `osm-krm COMMAND --help`.
   if (command === 'help') return main([...rest.slice(0, 1), '--help']);
-  if (command === 'template') return runTemplateCommand(rest, { stdout: out, stdoutBytes: (b) => writeAllSync(1, b), stderr: err, readFile: (p) => readFileSync(p, 'utf8') });
+  if (command === 'template') return import('../../src/cli/templateCommand.ts').then((m) => m.runTemplateCommand(rest, { stdout: out, stdoutBytes: (b) => writeAllSync(1, b), stderr: err, readFile: (p) => readFileSync(p, 'utf8') }));
   const io: CommandIO = { stdout: out, stderr: err, env: process.env, cwd: process.cwd() };
-  if (command === 'hydrate') return runHydrateCommand(rest, io);
-  if (command === 'generate') return runArgoCDGenerateCommand(rest, io);
-  if (command === 'render') return runRenderCommand(rest, io);
-  if (command === 'diff') return runDiffCommand(rest, io);
-  if (command === 'lint') return runLintCommand(rest, io);
+  if (command === 'hydrate') return import('../../src/cli/hydrateCommand.ts').then((m) => m.runHydrateCommand(rest, io));
+  if (command === 'generate') return import('../../src/cli/argocdGenerateCommand.ts').then((m) => m.runArgoCDGenerateCommand(rest, io));
+  if (command === 'render') return import('../../src/cli/renderCommand.ts').then((m) => m.runRenderCommand(rest, io));
+  if (command === 'diff') return import('../../src/cli/diffCommand.ts').then((m) => m.runDiffCommand(rest, io));
+  if (command === 'lint') return import('../../src/cli/lintCommand.ts').then((m) => m.runLintCommand(rest, io));
   if (command !== undefined) {
     err(`osm-krm: unknown command ${JSON.stringify(command)}${didYouMean(command, COMMANDS.map((c) => c.name))}\n\n${usage()}`);
     return 2;

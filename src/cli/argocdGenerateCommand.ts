@@ -11,7 +11,7 @@ import { noConfigNotice } from '../config/operatingSystemManagerConfig.ts';
 import { CommandError, runSubcommand, type CommandIO } from './commandIO.ts';
 import type { CommandLine } from './commandLine.ts';
 import { GENERATE_COMMAND } from './commandSpecs.ts';
-import { applySettings, readPluginSettings } from './argocdParameters.ts';
+import { applySettings, one, readPluginSettings } from './argocdParameters.ts';
 import { checkNoSecretsFromGit, mountedSecretSettings, SECRETS_DIR_ENV, secretsDirectory, unmountedClusterSecrets } from './clusterSecrets.ts';
 import { chooseFunctionConfig } from './functionConfigSource.ts';
 import { readManifestDirectory } from './manifestDirectory.ts';
@@ -42,7 +42,7 @@ function generate(dirArg: string, configArg: string | undefined, io: CommandIO):
   const settings = readPluginSettings(io.env);
   const configSetting = settings.get(CONFIG_SETTING);
   settings.delete(CONFIG_SETTING);
-  const configPath = configArg ?? configSetting?.value;
+  const configPath = configArg ?? (configSetting === undefined ? undefined : one(configSetting));
   const configFile = configPath === undefined || configPath === '' ? undefined : resolve(dir, configPath);
 
   const input = readManifestDirectory(dir, io, configFile === undefined ? [] : [configFile]);

@@ -9,6 +9,7 @@ import { fileOf, refOf } from '../krm/resultFor.ts';
 import { hasErrors, type Result } from '../krm/results.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { untrustedLine } from './untrustedText.ts';
+import { systemClock } from './clock.ts';
 
 export interface ProcessIO {
   stdout: (s: string) => void;
@@ -21,6 +22,7 @@ export const processEnvironment: Environment = {
   readFile: (path) => readFileSync(path, 'utf8'),
   // The Dockerfile's function image says so (OSM_KRM_IMAGE): kustomize and kpt pass in only the variables named.
   inFunctionContainer: process.env.OSM_KRM_IMAGE === 'function',
+  now: systemClock,
 };
 
 const INPUT = 'the input';

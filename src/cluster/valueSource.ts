@@ -8,6 +8,11 @@ export interface Environment {
   readFile(path: string): string;
   /** Set when the function runs in its container image, which sees only the variables passed into it. */
   inFunctionContainer?: boolean;
+  /**
+   * The wall clock in milliseconds since the epoch: the only way time enters a render, and only for bootstrap
+   * token lifetimes (renderTime.ts); absent in tests and review tools that must not depend on it.
+   */
+  now?(): number;
 }
 
 /** Why a variable may be missing in the function's container, and how to pass it in. */

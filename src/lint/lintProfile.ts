@@ -8,7 +8,9 @@ import { STAGES } from '../review/formatReview.ts';
 import { lintRuns } from './lintScenarios.ts';
 import { alignRenderedLines, fieldLocation, fieldLocations, templateLocations, type TemplateLocation } from './profileSourceMap.ts';
 import { commandName, shellCommands, unitCommandLines, withoutTemplateActions, type ShellCommand } from './shellCommands.ts';
-import { runCloudInitSchema, runIgnitionValidate, runShellcheck, runSystemdAnalyzeVerify, type ToolRun } from './externalValidators.ts';
+import { runShellcheck, runSystemdAnalyzeVerify, USER_DATA_VALIDATORS, type ToolRun } from './externalValidators.ts';
+import { userDataFormat, USER_DATA_FORMATS } from '../emit/userdata/formats/index.ts';
+import type { ValidatorTool } from '../emit/userdata/formats/userDataFormat.ts';
 
 export interface LintFinding {
   severity: 'error' | 'warning';
@@ -49,8 +51,9 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
   const scripts: Located[] = [];
   // Unit files by name and content: most scenarios render the same unit.
   const units = new Map<string, Located & { name: string }>();
-  const cloudConfigs: Array<{ scenario: string; text: string }> = [];
-  const ignitionConfigs: Array<{ scenario: string; text: string }> = [];
+  // User-data by the external tool that validates its format (each format's module names it).
+  const userData = new Map<ValidatorTool, Array<{ scenario: string; text: string }>>(Object.keys(USER_DATA_VALIDATORS).map((t) => [t as ValidatorTool, []]));
+  const formatsRendered = new Set<string>();
   let rendered = 0;
   for (const p of profiles) {
     const spec = (p.object.spec ?? {}) as Record<string, any>;
@@ -71,10 +74,12 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
         for (const stage of STAGES) {
           rendered++;
           const scenario = `${name}, ${review.cloudProvider}, ${run.label}, ${stage}`;
-          const userData = review.userData[stage];
           const view = review[stage];
-          if (view.format === 'cloud-init' && osName !== 'flatcar') cloudConfigs.push({ scenario, text: userData });
-          if (view.format === 'ignition' && /"version":\s*"3\./.test(userData)) ignitionConfigs.push({ scenario, text: userData });
+          if (view.formatId !== undefined) {
+            formatsRendered.add(view.formatId);
+            const validator = userDataFormat(view.formatId).validator;
+            if ('tool' in validator) userData.get(validator.tool)!.push({ scenario, text: review.userData[stage] });
+          }
           for (const f of view.files) {
             const unit = /^\/etc\/systemd\/system\/([^/]+\.(?:service|socket|timer|path|mount|target))$/.exec(f.path)?.[1];
             if (unit !== undefined && !units.has(`${unit}\u0000${f.content}`)) {
@@ -91,13 +96,10 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
     }
   }
   const unitList = [...units.values()];
-  const runs: ToolRun[] = [
-    runShellcheck(scripts.map((s) => s.rendered)),
-    runCloudInitSchema(cloudConfigs.map((c) => c.text)),
-    runIgnitionValidate(ignitionConfigs.map((c) => c.text)),
-    runSystemdAnalyzeVerify(unitList.map((u) => ({ name: u.name, content: u.rendered }))),
-  ];
-  const [shellcheck, cloudInit, ignition, systemd] = runs as [ToolRun, ToolRun, ToolRun, ToolRun];
+  const shellcheck = runShellcheck(scripts.map((s) => s.rendered));
+  const userDataRuns = [...userData].map(([tool, configs]) => ({ configs, run: USER_DATA_VALIDATORS[tool](configs.map((c) => c.text)) }));
+  const systemd = runSystemdAnalyzeVerify(unitList.map((u) => ({ name: u.name, content: u.rendered })));
+  const runs: ToolRun[] = [shellcheck, ...userDataRuns.map((u) => u.run), systemd];
   for (const f of systemd.findings) {
     const u = unitList[f.input];
     if (u !== undefined) findings.push({ severity: f.severity, check: 'systemd-analyze verify', message: f.message, ...place(u, f.line, undefined), scenarios: [u.scenario] });
@@ -107,11 +109,16 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
     if (s === undefined) continue;
     findings.push({ severity: f.severity, check: 'shellcheck', message: f.message, ...place(s, f.line, f.column), scenarios: [s.scenario] });
   }
-  for (const f of cloudInit.findings) findings.push({ severity: f.severity, check: 'cloud-init schema', message: f.message, scenarios: [cloudConfigs[f.input]?.scenario ?? '?'] });
-  for (const f of ignition.findings) findings.push({ severity: f.severity, check: 'ignition-validate', message: f.message, scenarios: [ignitionConfigs[f.input]?.scenario ?? '?'] });
+  for (const { configs, run } of userDataRuns) {
+    for (const f of run.findings) findings.push({ severity: f.severity, check: run.tool, message: f.message, scenarios: [configs[f.input]?.scenario ?? '?'] });
+  }
   const skipped = runs.filter((r) => r.skipped).map((r) => `${r.tool}: ${r.skipped}`);
-  if (ignitionConfigs.length === 0 && profiles.some((p) => (p.object.spec as any)?.provisioningUtility === 'ignition')) {
-    skipped.push('Ignition 2.x configs: no external validator knows spec 2.x; rendered and decoded only');
+  // A format no tool checks is said so, unless the same content was validated as another format.
+  for (const format of USER_DATA_FORMATS) {
+    const validator = format.validator as { none?: string; checkedAs?: string };
+    if (!formatsRendered.has(format.id) || validator.none === undefined) continue;
+    if (validator.checkedAs !== undefined && formatsRendered.has(validator.checkedAs)) continue;
+    skipped.push(`${format.id} configs: ${validator.none}`);
   }
   return { findings: mergeFindings(findings), skipped, rendered };
 }

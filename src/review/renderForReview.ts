@@ -9,12 +9,13 @@ import { processResourceList } from '../function/processResourceList.ts';
 import type { SecretRegistry } from '../krm/redactSecrets.ts';
 import type { Result } from '../krm/results.ts';
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
-import type { ProfileEntry } from '../render/selectOperatingSystemProfile.ts';
+import type { ProfileEntry } from '../model/profileEntry.ts';
 import { ANNOTATION_MD_REVISION, CLOUD_INIT_SETTINGS_NAMESPACE, cloudConfigSecretName } from '../render/generatedResources.ts';
 import { isStateObject } from '../gitops/renderState.ts';
 import { syncToolsOf, type SyncTool } from '../gitops/syncAnnotations.ts';
 import { MD_API_VERSION } from '../machineDeployment/machineDeployment.ts';
 import { viewUserData, type NodeConfigView } from './nodeConfigView.ts';
+import { userDataFormatFor } from '../emit/userdata/formats/index.ts';
 import { describeTemplateData } from './templateDataText.ts';
 
 export const MASK = '<masked>';
@@ -90,9 +91,11 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
   let secrets: SecretRegistry | undefined;
   const seen = new Map<string, { md: MachineDeployment; profile: ProfileEntry; data: unknown }>();
   const clusterFacts: string[] = [];
+  let ignitionSpec = '';
   const out = processResourceList(list, env, {
     secrets: (registry) => (secrets = registry),
-    config: (_config, facts) => {
+    config: (config, facts) => {
+      ignitionSpec = config.ignitionSpec;
       if (facts === undefined) return;
       clusterFacts.push(`server: ${facts.cluster.server}`, `API server CA: ${certificateSummary(facts.apiServerCACert)}`, `cloud-init getter token: ${facts.cloudInitGetterToken ? MASK : '(none)'}`);
       if (facts.hostCACert) clusterFacts.push(`host CA bundle: ${certificateSummary(facts.hostCACert)}`);
@@ -110,14 +113,16 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
     const provisioning = findSecret(generated, cloudConfigSecretName(md, 'provisioning'));
     if (bootstrap === undefined || provisioning === undefined) continue; // its render failed: the results say why
 
+    // Read as the format the render chose (which the bytes alone cannot always tell: Flatcar's coreos-cloudinit).
+    const format = userDataFormatFor({ provisioningUtility: profile.spec.provisioningUtility || 'cloud-init', osName: profile.spec.osName, ignitionSpec });
     const mdObject = objects.find((o) => o.kind === 'MachineDeployment' && o.metadata?.name === md.name && (o.metadata?.namespace ?? 'default') === md.namespace);
     reviews.push({
       namespace: md.namespace,
       name: md.name,
       profile: profileSource(profile, list.items.map((i) => i.object)),
       revision: String(bootstrap.metadata?.annotations?.[ANNOTATION_MD_REVISION] ?? ''),
-      bootstrap: maskView(viewUserData(userDataOf(bootstrap)), mask),
-      provisioning: maskView(viewUserData(userDataOf(provisioning)), mask),
+      bootstrap: maskView(viewUserData(userDataOf(bootstrap), format), mask),
+      provisioning: maskView(viewUserData(userDataOf(provisioning), format), mask),
       template: (mdObject?.spec as any)?.template,
       templateData: describeTemplateData(data).map(mask),
       userData: { bootstrap: userDataOf(bootstrap), provisioning: userDataOf(provisioning) },
