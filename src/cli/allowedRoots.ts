@@ -15,6 +15,7 @@
 //   read from Git), or in the naming file's own root. So a config in a pull request cannot name
 //   /proc/self/environ, a service-account token or the runner's home (and kernel pseudo file systems are
 //   refused everywhere).
+import { systemClock } from './clock.ts';
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import type { Environment } from '../cluster/valueSource.ts';
 import { CommandError } from './commandIO.ts';
@@ -88,6 +89,7 @@ export function gatedEnvironment(env: ProcessEnv, base: FileBase | undefined): E
   return {
     env: (name) => env[name],
     readFile: (path) => readFileSource(path, env, base),
+    now: systemClock,
   };
 }
 

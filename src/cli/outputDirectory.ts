@@ -64,7 +64,7 @@ interface Journal {
  */
 export function updateOutputDirectory(out: string, label: string, files: ReadonlyMap<string, string>, fs: OutputFileSystem = NODE_FILE_SYSTEM): OutputUpdate {
   for (const rel of files.keys()) checkRelativePath(rel);
-  if (!existsSync(out)) mkdirSync(out, { recursive: true });
+  if (!existsSync(out)) createDirectory(out, label);
   recoverInterruptedUpdate(out, label, fs);
   const owned = readMarker(out, label);
   const at = (rel: string) => containedPath(out, rel, label);
@@ -95,8 +95,16 @@ export function updateOutputDirectory(out: string, label: string, files: Readonl
     else leftAlone.push(rel);
   }
   if (conflicts.length > 0) {
+    // A file the marker lists but whose content changed was edited after hydrate wrote it: say which is which.
     const list = [...new Set(conflicts)].sort();
-    throw new CommandError(`refusing to overwrite ${list.length} file(s) in ${label} that osm-krm hydrate did not write: ${list.slice(0, 5).join(', ')}${list.length > 5 ? ', ...' : ''}`);
+    const edited = list.filter((rel) => owned.has(rel));
+    const foreign = list.filter((rel) => !owned.has(rel));
+    const names = (l: string[]) => `${l.slice(0, 5).join(', ')}${l.length > 5 ? ', ...' : ''}`;
+    const parts = [
+      ...(foreign.length > 0 ? [`${foreign.length} file(s) in ${label} that osm-krm hydrate did not write: ${names(foreign)}`] : []),
+      ...(edited.length > 0 ? [`${edited.length} file(s) in ${label} that were edited after osm-krm hydrate wrote them: ${names(edited)} (hydrate writes OUT from SRC: make the change in SRC, and restore these files)`] : []),
+    ];
+    throw new CommandError(`refusing to overwrite ${parts.join('; and ')}`);
   }
   const marker = [MARKER_HEADER, ...[...hashes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([rel, hash]) => `${hash}  ${rel}`)].join('\n') + '\n';
   if (readIfFile(at(MARKER_FILE), MARKER_FILE, []) !== marker) {
@@ -288,6 +296,24 @@ function removeEmptyParents(out: string, rel: string): void {
 }
 
 /** Only file-system errors are handled; anything else stands for a process that died mid-swap (tests). */
+/**
+ * Creates `dir` and its missing parents one by one, so a refusal names its real reason (a recursive mkdir on a
+ * read-only file system reports ENOENT); a file-system error is a CommandError, never an internal error.
+ */
+export function createDirectory(dir: string, label: string): void {
+  const missing: string[] = [];
+  for (let d = dir; !existsSync(d) && dirname(d) !== d; d = dirname(d)) missing.unshift(d);
+  for (const d of missing) {
+    try {
+      mkdirSync(d);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException)?.code === 'EEXIST') continue; // made meanwhile
+      if (!isFileSystemError(e)) throw e;
+      throw new CommandError(`cannot create ${label}: ${errnoReason(e)}`);
+    }
+  }
+}
+
 function isFileSystemError(e: unknown): boolean {
   return typeof (e as NodeJS.ErrnoException)?.code === 'string';
 }

@@ -26,6 +26,8 @@ import { untrustedLine } from './untrustedText.ts';
 export interface Inputs {
   /** Where every read of this PATH stays (its repository, or itself). */
   root: Root;
+  /** PATH's directory (for a file, the one it is in), relative to the root. */
+  dirRel: string;
   layout: 'plain' | 'kustomization' | 'file';
   /** The resources, without the config, in a stable order (file path, then document index). */
   objects: KrmObject[];
@@ -77,7 +79,7 @@ export function readInputs(pathArg: string, io: CommandIO, opts: ReadOptions): I
     const chosen = chooseFunctionConfig(pathArg, found, candidates, explicit, defaultBase, basename(real));
     const objects = found.map((f) => f.object).filter((o) => !isOsmConfig(o));
     if (objects.length === 0) throw new CommandError(`${pathArg} holds no Kubernetes objects${chosen.config ? ' besides the config' : ''}; ${ADVICE}`);
-    return { root, layout: 'file', objects, paths: new Map(objects.map((o) => [o, pathArg])), config: chosen.config, fileBase: chosen.base };
+    return { root, dirRel, layout: 'file', objects, paths: new Map(objects.map((o) => [o, pathArg])), config: chosen.config, fileBase: chosen.base };
   }
 
   const kustomization = kustomizationFileIn(dir);
@@ -96,7 +98,7 @@ export function readInputs(pathArg: string, io: CommandIO, opts: ReadOptions): I
     const candidates = transformer ? [transformer.config] : [];
     const chosen = chooseFunctionConfig(pathArg, found, candidates, explicit, defaultBase);
     if (objects.length === 0) throw new CommandError(`kustomize build of ${pathArg} gave no objects; ${ADVICE}`);
-    return { root, layout: 'kustomization', objects, paths: new Map(), config: chosen.config, fileBase: chosen.base };
+    return { root, dirRel, layout: 'kustomization', objects, paths: new Map(), config: chosen.config, fileBase: chosen.base };
   }
 
   const found: FoundObject[] = [];
@@ -125,7 +127,7 @@ export function readInputs(pathArg: string, io: CommandIO, opts: ReadOptions): I
         : files.length === 0 ? ' (no *.yaml or *.yml file)' : chosen.config ? ' besides the config' : '';
     throw new CommandError(`${pathArg} holds no Kubernetes objects${why}; ${ADVICE}`);
   }
-  return { root, layout: 'plain', objects: inputs.map((f) => f.object), paths: new Map(inputs.map((f) => [f.object, f.path])), config: chosen.config, fileBase: chosen.base };
+  return { root, dirRel, layout: 'plain', objects: inputs.map((f) => f.object), paths: new Map(inputs.map((f) => [f.object, f.path])), config: chosen.config, fileBase: chosen.base };
 }
 
 const join2 = (a: string, b: string) => (a === '' ? b : `${a}/${b}`);

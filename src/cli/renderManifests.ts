@@ -12,6 +12,7 @@ import { isLocalConfig } from '../krm/localConfig.ts';
 export { isLocalConfig };
 import type { CommandIO } from './commandIO.ts';
 import { untrustedLine } from './untrustedText.ts';
+import { systemClock } from './clock.ts';
 
 export interface RenderOutput {
   exitCode: number;
@@ -20,12 +21,14 @@ export interface RenderOutput {
   results: Result[];
 }
 
+const ERRORS_ONLY: ReadonlySet<string> = new Set(['error']);
+
 /** Runs the function; error results are printed on stderr by the function, warnings and infos here. */
 export function renderManifests(objects: readonly KrmObject[], functionConfig: KrmObject | undefined, io: CommandIO, env: Environment): RenderOutput {
   const list: Record<string, unknown> = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: objects };
   if (functionConfig !== undefined) list.functionConfig = functionConfig;
   let stdout = '';
-  const exitCode = runFunction(stringifyForOutput(list), { stdout: (s) => (stdout += s), stderr: io.stderr, env });
+  const exitCode = runFunction(stringifyForOutput(list), { stdout: (s) => (stdout += s), stderr: io.stderr, env }, ERRORS_ONLY);
   const results = ((parse(stdout, PARSE_OPTIONS) as { results?: Result[] } | null)?.results ?? []) as Result[];
   for (const r of results) {
     if (r.severity !== 'error') io.stderr(`osm-krm: ${r.severity}: ${untrustedLine(describeResult(r))}\n`);

@@ -10,6 +10,7 @@ import { fileOf, refOf } from '../krm/resultFor.ts';
 import { hasErrors, type Result } from '../krm/results.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { untrustedLine } from './untrustedText.ts';
+import { systemClock } from './clock.ts';
 
 export interface ProcessIO {
   stdout: (s: string) => void;
@@ -30,6 +31,9 @@ export function processEnvironment(): Environment {
       if (base === null) base = workingDirectoryBase(process.cwd(), process.env);
       return gatedEnvironment(process.env, base).readFile(path);
     },
+    // The Dockerfile's function image says so (OSM_KRM_IMAGE): kustomize and kpt pass in only the variables named.
+    inFunctionContainer: process.env.OSM_KRM_IMAGE === 'function',
+    now: systemClock,
   };
 }
 
@@ -47,8 +51,17 @@ export function runFunctionOnFd(fd: number, io: ProcessIO): number {
   return runFunction(bytes, io);
 }
 
-/** Runs the function on one ResourceList (text, or bytes that must be UTF-8); returns the exit code. */
-export function runFunction(input: string | Uint8Array, io: ProcessIO): number {
+/**
+ * What the function prints on stderr besides its ResourceList: errors and warnings. kustomize shows a function's
+ * stderr but never its results, so a warning only there would be lost (kpt shows both).
+ */
+const STDERR_SEVERITIES: ReadonlySet<string> = new Set(['error', 'warning']);
+
+/**
+ * Runs the function on one ResourceList (text, or bytes that must be UTF-8); returns the exit code. `printed`:
+ * the severities whose results go to stderr (a caller that prints the rest itself passes its own).
+ */
+export function runFunction(input: string | Uint8Array, io: ProcessIO, printed: ReadonlySet<string> = STDERR_SEVERITIES): number {
   let list;
   try {
     list = parseResourceList(typeof input === 'string' ? input : decodeUtf8(input, INPUT));
@@ -60,7 +73,7 @@ export function runFunction(input: string | Uint8Array, io: ProcessIO): number {
   const out = processResourceList(list, io.env);
   writeResourceList(list, out, io.stdout);
   for (const r of out.results) {
-    if (r.severity === 'error') io.stderr(`osm-krm: error: ${untrustedLine(describe(r))}\n`);
+    if (printed.has(r.severity)) io.stderr(`osm-krm: ${r.severity}: ${untrustedLine(describe(r))}\n`);
   }
   return hasErrors(out.results) ? 1 : 0;
 }

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { readNamedFile } from '../cli/fileGate.ts';
+import type { ValidatorTool } from '../emit/userdata/formats/userDataFormat.ts';
 
 export interface ToolFinding {
   /** Index of the input the finding is about. */
@@ -132,6 +133,12 @@ export function runIgnitionValidate(configs: readonly string[]): ToolRun {
     }),
   }));
 }
+
+/** The runner of each tool an output format names as its validator (src/emit/userdata/formats/), in run order. */
+export const USER_DATA_VALIDATORS: Readonly<Record<ValidatorTool, (configs: readonly string[]) => ToolRun>> = {
+  'cloud-init schema': (configs) => runCloudInitSchema(configs),
+  'ignition-validate': (configs) => runIgnitionValidate(configs),
+};
 
 export interface UnitFile {
   /** The unit's name (its suffix gives the unit type). */

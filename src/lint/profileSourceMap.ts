@@ -20,9 +20,9 @@ export function templateLocations(ospText: string, documentIndex = 0, itemIndex?
   const doc = profileNode(parseDocumentsWithLines(ospText, lc), documentIndex, itemIndex);
   if (doc === undefined) return out;
   for (const stage of ['bootstrap', 'provisioning'] as const) {
-    const files = getIn(doc, ['spec', `${stage}Config`, 'files']);
-    if (!isSeq(files)) continue;
-    for (const f of files.items) {
+    const runtimes = getIn(doc, ['spec', `${stage}Config`, 'supportedContainerRuntimes']);
+    const lists = [getIn(doc, ['spec', `${stage}Config`, 'files']), ...(isSeq(runtimes) ? runtimes.items.map((r) => getIn(r as Node, ['files'])) : [])];
+    for (const f of lists.flatMap((files) => (isSeq(files) ? files.items : []))) {
       const path = getIn(f as Node, ['path']);
       const data = getIn(f as Node, ['content', 'inline', 'data']);
       if (!isScalar(path) || !isScalar(data) || typeof data.value !== 'string') continue;
@@ -35,14 +35,25 @@ export function templateLocations(ospText: string, documentIndex = 0, itemIndex?
 
 /** Where the scalar at a field path (`spec.provisioningConfig.files[2].content.inline.data`) sits in the file. */
 export function fieldLocation(ospText: string, documentIndex: number, fieldPath: string, itemIndex?: number): TemplateLocation | undefined {
+  return fieldLocations(ospText, documentIndex, [fieldPath], itemIndex).get(fieldPath);
+}
+
+/** fieldLocation for many paths, the file parsed once; paths that lead to no scalar are left out. */
+export function fieldLocations(ospText: string, documentIndex: number, fieldPaths: readonly string[], itemIndex?: number): Map<string, TemplateLocation> {
+  const out = new Map<string, TemplateLocation>();
   const lc = new LineCounter();
-  let node: Node | undefined = profileNode(parseDocumentsWithLines(ospText, lc), documentIndex, itemIndex);
-  for (const part of fieldPath.split('.').flatMap((p) => p.split(/\[(\d+)\]/).filter((x) => x !== ''))) {
-    if (isSeq(node) && /^\d+$/.test(part)) node = node.items[Number(part)] as Node | undefined;
-    else node = getIn(node, [part]);
-    if (node === undefined) return undefined;
+  const root: Node | undefined = profileNode(parseDocumentsWithLines(ospText, lc), documentIndex, itemIndex);
+  for (const fieldPath of fieldPaths) {
+    let node: Node | undefined = root;
+    for (const part of fieldPath.split('.').flatMap((p) => p.split(/\[(\d+)\]/).filter((x) => x !== ''))) {
+      if (isSeq(node) && /^\d+$/.test(part)) node = node.items[Number(part)] as Node | undefined;
+      else node = getIn(node, [part]);
+      if (node === undefined) break;
+    }
+    const location = isScalar(node) ? scalarLocation(node, lc, ospText) : undefined;
+    if (location !== undefined) out.set(fieldPath, location);
   }
-  return isScalar(node) ? scalarLocation(node, lc, ospText) : undefined;
+  return out;
 }
 
 /** A scalar's place: a block scalar's text starts on the line after its indicator, at the block's indentation. */

@@ -7,12 +7,15 @@ import type { CommandIO } from '../cli/commandIO.ts';
 import { readInputs, type ReadOptions } from '../cli/readInputs.ts';
 import { applyMountedSecrets } from '../cli/clusterSecrets.ts';
 import { gatedEnvironment } from '../cli/allowedRoots.ts';
+import { checkFactsNotDropped } from '../cli/droppedByKustomize.ts';
 import type { ReviewInputs } from './renderForReview.ts';
 
 export function readReviewInputs(path: string, io: CommandIO, opts: ReadOptions): { inputs: ReviewInputs; env: Environment } {
   const read = readInputs(path, io, opts);
+  const functionConfig = applyMountedSecrets(read.config, io.env);
+  checkFactsNotDropped(read, functionConfig);
   return {
-    inputs: { objects: read.objects, functionConfig: applyMountedSecrets(read.config, io.env) },
+    inputs: { objects: read.objects, functionConfig },
     env: gatedEnvironment(io.env, read.fileBase),
   };
 }

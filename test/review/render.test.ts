@@ -98,7 +98,7 @@ test('--out writes each node file under its path, and refuses a directory that i
 test('errors: an unknown --md, a render error, a missing path', () => {
   const unknown = runCommand(runRenderCommand, [EXAMPLE, '--md', 'nope'], REPO_ROOT);
   assert.equal(unknown.code, 1);
-  assert.match(unknown.stderr, /no rendered MachineDeployment named "nope"/);
+  assert.match(unknown.stderr, /no MachineDeployment named "nope"/);
   const broken = exampleText.replace('{{ .KubeVersion }}', '{{ .KubeVersion');
   const dir = tempDir();
   writeFileSync(join(dir, 'rl.yaml'), broken);
