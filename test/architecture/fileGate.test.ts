@@ -15,7 +15,7 @@ const GATE = 'src/cli/fileGate.ts';
 /** The write APIs each writer may import from node:fs; nothing else may import node:fs at all. */
 const WRITERS: Record<string, readonly string[]> = {
   'src/cli/outputDirectory.ts': ['mkdirSync', 'renameSync', 'rmdirSync', 'rmSync', 'unlinkSync', 'writeFileSync'],
-  'src/cli/renderCommand.ts': ['mkdirSync', 'writeFileSync'],
+  'src/cli/renderCommand.ts': ['writeFileSync'],
   'src/cli/kustomizeBuild.ts': ['mkdirSync', 'mkdtempSync', 'rmSync', 'symlinkSync', 'writeFileSync'],
   'src/cli/diffCommand.ts': ['mkdtempSync', 'rmSync'],
   'src/lint/externalValidators.ts': ['mkdirSync', 'mkdtempSync', 'rmSync', 'writeFileSync'],
