@@ -5,38 +5,35 @@
 //   osm-krm hydrate SRC OUT [--config FILE]
 //   osm-krm generate [DIR] [--config FILE]   (Argo CD plugin)
 //   osm-krm render | diff | lint ...          (for OSP authors and reviewers)
-import { readFileSync } from 'node:fs';
+//   osm-krm --help | --version | help COMMAND
 import { processEnvironment, runFunctionOnFd } from '../../src/cli/runFunction.ts';
-import { runTemplateCommand } from '../../src/cli/templateCommand.ts';
-import { runHydrateCommand } from '../../src/cli/hydrateCommand.ts';
-import { runArgoCDGenerateCommand } from '../../src/cli/argocdGenerateCommand.ts';
-import { runRenderCommand } from '../../src/cli/renderCommand.ts';
-import { runDiffCommand } from '../../src/cli/diffCommand.ts';
-import { runLintCommand } from '../../src/cli/lintCommand.ts';
+import { decodeText, readNamedFile } from '../../src/cli/fileGate.ts';
 import type { CommandIO } from '../../src/cli/commandIO.ts';
 import { writeAllSync } from '../../src/cli/writeAllSync.ts';
 import { untrustedLine } from '../../src/cli/untrustedText.ts';
 import { SecretRegistry } from '../../src/krm/redactSecrets.ts';
+import { COMMANDS } from '../../src/cli/commandSpecs.ts';
+import { synopses } from '../../src/cli/commandLine.ts';
+import { VERSION } from '../../src/cli/version.ts';
+import { didYouMean } from '../../src/krm/didYouMean.ts';
 
-const USAGE = `osm-krm: Operating System Manager as a KRM function.
-
-Usage:
-  osm-krm < resourcelist.yaml          render OperatingSystemConfigs and Secrets (KRM function)
-  osm-krm template FILE --data DATA.json [--name NAME]
-                                       render one Go template, for OSP authors
-  osm-krm hydrate SRC OUT [--config FILE]
-                                       render a manifest directory into OUT, one file per resource
-                                       plus a kustomization.yaml (Flux, rendered manifests)
-  osm-krm generate [DIR] [--config FILE]
-                                       print DIR's manifests and the generated ones (Argo CD plugin)
-  osm-krm render [PATH] [--md NAME] [--explain] [--show-secrets] [--out DIR]
-                                       what each MachineDeployment's nodes get, decoded (files, units)
-  osm-krm diff BASE HEAD | diff --git REV [PATH]
-                                       what a change does to nodes (exit 1 when any node changes)
-  osm-krm lint PATH... [--format text|json|github]
-                                       render OSPs for every cloud and a matrix of machines, and check them
-  osm-krm --help
-`;
+// The list of commands comes from their own tables (commandSpecs.ts), as each command's help does.
+function usage(): string {
+  const rows: Array<[string, string]> = [
+    ['osm-krm < resourcelist.yaml', 'render OperatingSystemConfigs and Secrets (KRM function)'],
+    ...COMMANDS.flatMap((c) => synopses(c).map((s, i): [string, string] => [s, i === 0 ? c.summary : ''])),
+    ['osm-krm COMMAND --help', 'the options of COMMAND'],
+    ['osm-krm --version', 'the release'],
+  ];
+  const width = 39;
+  const lines = rows.flatMap(([left, help]) => {
+    const [head = '', ...tail] = help.split('\n');
+    const pad = (t: string) => `  ${' '.repeat(width)}${t}`;
+    const first = help === '' ? [`  ${left}`] : left.length < width ? [`  ${left.padEnd(width)}${head}`] : [`  ${left}`, pad(head)];
+    return [...first, ...tail.map(pad)];
+  });
+  return `osm-krm: Operating System Manager as a KRM function.\n\nUsage:\n${lines.join('\n')}\n`;
+}
 
 // The process's mask: every run registers the secrets it reads here, and every stderr byte goes through it,
 // internal-error lines included (src/krm/redactSecrets.ts).
@@ -46,22 +43,28 @@ const err = (s: string) => writeAllSync(2, secrets.redact(s));
 function main(argv: string[]): number | Promise<number> {
   const out = (s: string) => writeAllSync(1, s);
   const [command, ...rest] = argv;
-  if (command === '--help' || command === '-h' || command === 'help') {
-    out(USAGE);
+  if (command === '--help' || command === '-h' || (command === 'help' && rest.length === 0)) {
+    out(usage());
     return 0;
   }
-  if (command === 'template') return runTemplateCommand(rest, { stdout: out, stdoutBytes: (b) => writeAllSync(1, b), stderr: err, readFile: (p) => readFileSync(p, 'utf8') });
+  if (command === '--version') {
+    out(`osm-krm ${VERSION}\n`);
+    return 0;
+  }
+  // `osm-krm help COMMAND` is `osm-krm COMMAND --help`.
+  if (command === 'help') return main([...rest.slice(0, 1), '--help']);
+  if (command === 'template') return import('../../src/cli/templateCommand.ts').then((m) => m.runTemplateCommand(rest, { stdout: out, stdoutBytes: (b) => writeAllSync(1, b), stderr: err, readFile: (p) => decodeText(readNamedFile(p, p), p) }));
   const io: CommandIO = { stdout: out, stderr: err, env: process.env, cwd: process.cwd(), secrets };
-  if (command === 'hydrate') return runHydrateCommand(rest, io);
-  if (command === 'generate') return runArgoCDGenerateCommand(rest, io);
-  if (command === 'render') return runRenderCommand(rest, io);
-  if (command === 'diff') return runDiffCommand(rest, io);
-  if (command === 'lint') return runLintCommand(rest, io);
+  if (command === 'hydrate') return import('../../src/cli/hydrateCommand.ts').then((m) => m.runHydrateCommand(rest, io));
+  if (command === 'generate') return import('../../src/cli/argocdGenerateCommand.ts').then((m) => m.runArgoCDGenerateCommand(rest, io));
+  if (command === 'render') return import('../../src/cli/renderCommand.ts').then((m) => m.runRenderCommand(rest, io));
+  if (command === 'diff') return import('../../src/cli/diffCommand.ts').then((m) => m.runDiffCommand(rest, io));
+  if (command === 'lint') return import('../../src/cli/lintCommand.ts').then((m) => m.runLintCommand(rest, io));
   if (command !== undefined) {
-    err(`osm-krm: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+    err(`osm-krm: unknown command ${JSON.stringify(command)}${didYouMean(command, COMMANDS.map((c) => c.name))}\n\n${usage()}`);
     return 2;
   }
-  return runFunctionOnFd(0, { stdout: out, stderr: err, env: processEnvironment, secrets });
+  return runFunctionOnFd(0, { stdout: out, stderr: err, env: processEnvironment(), secrets });
 }
 
 // Memory and file-system limits that a run can hit (ulimit -v, a full disk, too many open files): said as

@@ -2,16 +2,16 @@
 // path is checked first (a path that is a file for one entry and a directory for another is an error naming
 // both), the tree is built in a temporary directory beside DIR and moved into place with one rename, so a
 // failure (a name the file system refuses, a full disk) leaves nothing behind.
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CommandError } from './commandIO.ts';
-import { errnoReason } from './containedPath.ts';
+import { directoryNames, errnoReason } from './fileGate.ts';
 
 /** `files`: relative path (`/`-separated, no `.` or `..` parts) -> content. */
 export function writeNewDirectoryTree(dir: string, label: string, files: ReadonlyMap<string, string>): void {
   let existing: string[] | undefined;
   try {
-    existing = readdirSync(dir);
+    existing = directoryNames(dir);
   } catch {
     // a new directory
   }

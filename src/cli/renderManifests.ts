@@ -1,7 +1,5 @@
 // Running the KRM function in-process on objects read from disk, and turning its output into plain
 // manifests: what `hydrate` writes and `generate` prints.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import { CONFIG_API_VERSION, CONFIG_KIND } from '../config/operatingSystemManagerConfig.ts';
 import type { Environment } from '../cluster/valueSource.ts';
@@ -23,20 +21,14 @@ export interface RenderOutput {
   results: Result[];
 }
 
-/** The function's view of the process: env vars, and files relative to the working directory. */
-export function commandEnvironment(io: CommandIO): Environment {
-  return {
-    env: (name) => io.env[name],
-    readFile: (path) => readFileSync(resolve(io.cwd, path), 'utf8'),
-  };
-}
+const ERRORS_ONLY: ReadonlySet<string> = new Set(['error']);
 
 /** Runs the function; error results are printed on stderr by the function, warnings and infos here. */
-export function renderManifests(objects: readonly KrmObject[], functionConfig: KrmObject | undefined, io: CommandIO, env: Environment = commandEnvironment(io)): RenderOutput {
+export function renderManifests(objects: readonly KrmObject[], functionConfig: KrmObject | undefined, io: CommandIO, env: Environment): RenderOutput {
   const list: Record<string, unknown> = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: objects };
   if (functionConfig !== undefined) list.functionConfig = functionConfig;
   let stdout = '';
-  const exitCode = runFunction(stringifyForOutput(list), { stdout: (s) => (stdout += s), stderr: io.stderr, env, ...(io.secrets ? { secrets: io.secrets } : {}) });
+  const exitCode = runFunction(stringifyForOutput(list), { stdout: (s) => (stdout += s), stderr: io.stderr, env, ...(io.secrets ? { secrets: io.secrets } : {}) }, ERRORS_ONLY);
   const results = ((parse(stdout, PARSE_OPTIONS) as { results?: Result[] } | null)?.results ?? []) as Result[];
   for (const r of results) {
     if (r.severity !== 'error') io.stderr(`osm-krm: ${r.severity}: ${untrustedLine(describeResult(r))}\n`);

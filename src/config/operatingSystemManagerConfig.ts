@@ -1,9 +1,11 @@
 // The function's configuration: a typed `OperatingSystemManager` (osm-krm.dev/v1alpha1) or, kpt style, a
 // ConfigMap whose keys are OSM's controller flag names. Both become one OsmConfig with OSM's defaults.
-import { validate } from './generated/validateOperatingSystemManager.generated.js';
-import { ResourceError } from '../krm/results.ts';
-import { schemaError } from '../krm/schemaError.ts';
+import { fieldTree, validate } from './generated/validateOperatingSystemManager.generated.js';
+import { ResourceError, ResourceErrors, throwAll } from '../krm/results.ts';
+import { schemaErrors } from '../krm/schemaError.ts';
+import { didYouMean } from '../krm/didYouMean.ts';
 import { parseIP } from '../go/net/parseIP.ts';
+import { parseGoDuration } from '../go/time/duration.ts';
 
 export const CONFIG_API_VERSION = 'osm-krm.dev/v1alpha1';
 export const CONFIG_KIND = 'OperatingSystemManager';
@@ -32,7 +34,46 @@ export interface ClusterFactsConfig {
   bootstrapToken?: ValueSource;
   bootstrapTokenKey?: ValueSource;
   bootstrapTokenExpiration?: string;
+  bootstrapTokenRotation?: BootstrapTokenRotationConfig;
 }
+
+/** spec.cluster.bootstrapTokenRotation as written: two Go durations. */
+export interface BootstrapTokenRotationConfig {
+  period: string;
+  overlap: string;
+}
+
+/** The rotation in whole seconds. */
+export interface BootstrapTokenRotation {
+  periodSeconds: number;
+  overlapSeconds: number;
+}
+
+const MIN_ROTATION_PERIOD_SECONDS = 600;
+
+/** Validates and converts the rotation's durations (field paths as in the typed config). */
+export function bootstrapTokenRotation(r: BootstrapTokenRotationConfig, fields = TYPED_ROTATION_FIELDS): BootstrapTokenRotation {
+  const seconds = (v: string, field: string): number => {
+    let ns: bigint;
+    try {
+      ns = parseGoDuration(v);
+    } catch (e) {
+      throw new ResourceError(`${field}: ${(e as Error).message}`, field);
+    }
+    if (ns % 1_000_000_000n !== 0n) throw new ResourceError(`${field} must be whole seconds, got ${JSON.stringify(v)}`, field);
+    return Number(ns / 1_000_000_000n);
+  };
+  const periodSeconds = seconds(r.period, fields.period);
+  const overlapSeconds = seconds(r.overlap, fields.overlap);
+  if (periodSeconds < MIN_ROTATION_PERIOD_SECONDS) throw new ResourceError(`${fields.period} must be at least 10m, got ${JSON.stringify(r.period)}`, fields.period);
+  if (overlapSeconds <= 0 || overlapSeconds > periodSeconds) {
+    throw new ResourceError(`${fields.overlap} must be more than 0 and at most the period (${r.period}), got ${JSON.stringify(r.overlap)}: only the current and the previous window's tokens are emitted`, fields.overlap);
+  }
+  return { periodSeconds, overlapSeconds };
+}
+
+const TYPED_ROTATION_FIELDS = { period: 'spec.cluster.bootstrapTokenRotation.period', overlap: 'spec.cluster.bootstrapTokenRotation.overlap' };
+const FLAG_ROTATION_FIELDS = { period: 'data.bootstrap-token-rotation-period', overlap: 'data.bootstrap-token-rotation-overlap' };
 
 /** hydrate's SOPS mode (src/sops/). */
 export interface SopsConfig {
@@ -113,9 +154,17 @@ export function parseFunctionConfig(fc: unknown): OsmConfig {
     );
   }
   const clean = fc;
-  if (!validate(clean)) throw schemaError('functionConfig', validate.errors);
+  // Every problem of the config in one run: the schema's, and the checks beyond it.
+  const errors: ResourceError[] = [];
+  if (!validate(clean)) {
+    const e = schemaErrors('functionConfig', validate.errors, fieldTree);
+    errors.push(...(e instanceof ResourceErrors ? e.errors : [e]));
+  }
   const spec = ((clean as { spec?: Partial<OsmConfig> }).spec ?? {}) as Partial<OsmConfig>;
-  (spec.clusterDNS ?? []).forEach((ip, i) => checkClusterDNS(ip, `spec.clusterDNS[${i}]`));
+  if (Array.isArray(spec.clusterDNS)) spec.clusterDNS.forEach((ip, i) => collect(errors, () => typeof ip === 'string' && checkClusterDNS(ip, `spec.clusterDNS[${i}]`)));
+  // Its fields' types are the schema's to check first.
+  if (errors.length === 0) collect(errors, () => checkBootstrapTokenLifetime(spec.cluster ?? {}, 'spec.cluster'));
+  throwAll(errors);
   return {
     ...DEFAULT_CONFIG,
     ...spec,
@@ -164,6 +213,12 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
   'bootstrap-token-file': (c, v) => (c.cluster.bootstrapToken = { file: v }),
   'bootstrap-token-key-env': (c, v) => (c.cluster.bootstrapTokenKey = { env: v }),
   'bootstrap-token-key-file': (c, v) => (c.cluster.bootstrapTokenKey = { file: v }),
+  'bootstrap-token-expiration': (c, v) => {
+    if (!RFC3339_SECONDS.test(v)) throw new ResourceError(`bootstrap-token-expiration must be an RFC 3339 time like 2027-01-31T00:00:00Z, got ${JSON.stringify(v)}`, 'data.bootstrap-token-expiration');
+    c.cluster.bootstrapTokenExpiration = v;
+  },
+  'bootstrap-token-rotation-period': (c, v) => (c.cluster.bootstrapTokenRotation = { overlap: '', ...c.cluster.bootstrapTokenRotation, period: v }),
+  'bootstrap-token-rotation-overlap': (c, v) => (c.cluster.bootstrapTokenRotation = { period: '', ...c.cluster.bootstrapTokenRotation, overlap: v }),
   // RHEL subscription secrets for every RHEL MachineDeployment: `<operatingSystemSpec field in kebab case>-env|-file`.
   ...rhelSubscriptionFlags(),
   'pin-cluster-ca': (c, v) => (c.pinClusterCA = parseFlagBool(v, 'pin-cluster-ca')),
@@ -236,19 +291,56 @@ function fromFlagConfigMap(data: unknown): OsmConfig {
   const config: OsmConfig = { ...DEFAULT_CONFIG, kubeletFeatureGates: { ...DEFAULT_CONFIG.kubeletFeatureGates }, cluster: {}, rhelSubscription: {} };
   if (data === undefined || data === null) return config;
   if (typeof data !== 'object' || Array.isArray(data)) throw new ResourceError('ConfigMap data must be a map of strings', 'data');
+  // Every key is checked, so one run reports every problem.
+  const errors: ResourceError[] = [];
   for (const [key, raw] of Object.entries(data as Record<string, unknown>)) {
     const apply = FLAG_KEYS[key.replace(/^-+/, '')];
     if (apply === undefined) {
-      throw new ResourceError(`unknown config key ${JSON.stringify(key)}; known keys: ${Object.keys(FLAG_KEYS).join(', ')}`, `data.${key}`);
+      const hint = didYouMean(key.replace(/^-+/, ''), FLAG_NAMES);
+      errors.push(new ResourceError(`unknown config key ${JSON.stringify(key)}${hint !== '' ? hint : `; known keys: ${FLAG_NAMES.join(', ')}`}`, `data.${key}`));
+      continue;
     }
-    if (typeof raw !== 'string') throw new ResourceError(`config key ${key} must be a string`, `data.${key}`);
-    apply(config, raw.trim());
+    if (typeof raw !== 'string') {
+      errors.push(new ResourceError(`config key ${key} must be a string`, `data.${key}`));
+      continue;
+    }
+    collect(errors, () => apply(config, raw.trim()));
+  }
+  const rotation = config.cluster.bootstrapTokenRotation;
+  if (rotation !== undefined && (rotation.period === '' || rotation.overlap === '')) {
+    errors.push(new ResourceError('bootstrap-token-rotation-period and bootstrap-token-rotation-overlap must be set together', `data.bootstrap-token-rotation-${rotation.period === '' ? 'period' : 'overlap'}`));
+  } else {
+    collect(errors, () => checkBootstrapTokenLifetime(config.cluster, 'data'));
   }
   if (config.sops !== undefined) {
-    if (config.sops.ageRecipients.length === 0) throw new ResourceError('sops-age-recipients must name at least one age recipient when a sops-data-key-seed key is set', 'data.sops-age-recipients');
-    if (config.sops.dataKeySeed === '') throw new ResourceError('sops-data-key-seed-env or sops-data-key-seed-file must be set with sops-age-recipients', 'data.sops-data-key-seed-env');
+    if (config.sops.ageRecipients.length === 0) errors.push(new ResourceError('sops-age-recipients must name at least one age recipient when a sops-data-key-seed key is set', 'data.sops-age-recipients'));
+    if (config.sops.dataKeySeed === '') errors.push(new ResourceError('sops-data-key-seed-env or sops-data-key-seed-file must be set with sops-age-recipients', 'data.sops-data-key-seed-env'));
   }
+  throwAll(errors);
   return config;
+}
+
+/** Runs a check, keeping its error (a ResourceError) with the others instead of stopping at it. */
+function collect(errors: ResourceError[], check: () => unknown): void {
+  try {
+    check();
+  } catch (e) {
+    if (!(e instanceof ResourceError)) throw e;
+    errors.push(...(e instanceof ResourceErrors ? e.errors : [e]));
+  }
+}
+
+const RFC3339_SECONDS = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$/;
+
+/** A fixed expiration and a rotation exclude each other; a rotation's durations are checked here, once. */
+function checkBootstrapTokenLifetime(cluster: ClusterFactsConfig, at: 'spec.cluster' | 'data'): void {
+  const rotation = cluster.bootstrapTokenRotation;
+  if (rotation === undefined) return;
+  const name = (typed: string, flag: string) => (at === 'data' ? `data.${flag}` : `spec.cluster.${typed}`);
+  bootstrapTokenRotation(rotation, at === 'data' ? FLAG_ROTATION_FIELDS : TYPED_ROTATION_FIELDS);
+  if (cluster.bootstrapTokenExpiration !== undefined) {
+    throw new ResourceError(`${name('bootstrapTokenExpiration', 'bootstrap-token-expiration')} and ${name('bootstrapTokenRotation', 'bootstrap-token-rotation-period')} exclude each other: a rotation sets each token's expiration from its window`, name('bootstrapTokenExpiration', 'bootstrap-token-expiration'));
+  }
 }
 
 /** As OSM's -cluster-dns flag parse: refused in the config, not later on each MachineDeployment. */

@@ -124,7 +124,7 @@ test('--out is all or nothing: a file that another file lies under is an error n
 test('errors: an unknown --md, a render error, a missing path', () => {
   const unknown = runCommand(runRenderCommand, [EXAMPLE, '--md', 'nope'], REPO_ROOT);
   assert.equal(unknown.code, 1);
-  assert.match(unknown.stderr, /no rendered MachineDeployment named "nope"/);
+  assert.match(unknown.stderr, /no MachineDeployment named "nope"/);
   const broken = exampleText.replace('{{ .KubeVersion }}', '{{ .KubeVersion');
   const dir = tempDir();
   writeFileSync(join(dir, 'rl.yaml'), broken);
