@@ -1,6 +1,6 @@
 // One file gate (issue #22), read from the code: no module of src/ or functions/ but src/cli/fileGate.ts may use
 // a node:fs API that reads (contents, directory listings, metadata, link targets, real paths). The writers are
-// listed with the write APIs each may use (OUT, render --out, the temporary trees of kustomize, diff --git and
+// listed with the write APIs each may use (OUT, render --out (newDirectoryTree.ts), the temporary trees of kustomize, diff --git and
 // lint); writing is not reading. The modules that start a process that reads files are listed too: kustomize runs
 // on a tree the gate built, git and tar make diff --git's tree (then read through the gate), the validators read
 // files lint wrote.
@@ -15,7 +15,7 @@ const GATE = 'src/cli/fileGate.ts';
 /** The write APIs each writer may import from node:fs; nothing else may import node:fs at all. */
 const WRITERS: Record<string, readonly string[]> = {
   'src/cli/outputDirectory.ts': ['mkdirSync', 'renameSync', 'rmdirSync', 'rmSync', 'unlinkSync', 'writeFileSync'],
-  'src/cli/renderCommand.ts': ['writeFileSync'],
+  'src/cli/newDirectoryTree.ts': ['mkdirSync', 'mkdtempSync', 'renameSync', 'rmdirSync', 'rmSync', 'writeFileSync'],
   'src/cli/kustomizeBuild.ts': ['mkdirSync', 'mkdtempSync', 'rmSync', 'symlinkSync', 'writeFileSync'],
   'src/cli/diffCommand.ts': ['mkdtempSync', 'rmSync'],
   'src/lint/externalValidators.ts': ['mkdirSync', 'mkdtempSync', 'rmSync', 'writeFileSync'],
