@@ -12,28 +12,7 @@ import type { CommandIO } from '../../src/cli/commandIO.ts';
 import { writeAllSync } from '../../src/cli/writeAllSync.ts';
 import { untrustedLine } from '../../src/cli/untrustedText.ts';
 import { SecretRegistry } from '../../src/krm/redactSecrets.ts';
-import { COMMANDS } from '../../src/cli/commandSpecs.ts';
-import { synopses } from '../../src/cli/commandLine.ts';
 import { VERSION } from '../../src/cli/version.ts';
-import { didYouMean } from '../../src/krm/didYouMean.ts';
-
-// The list of commands comes from their own tables (commandSpecs.ts), as each command's help does.
-function usage(): string {
-  const rows: Array<[string, string]> = [
-    ['osm-krm < resourcelist.yaml', 'render OperatingSystemConfigs and Secrets (KRM function)'],
-    ...COMMANDS.flatMap((c) => synopses(c).map((s, i): [string, string] => [s, i === 0 ? c.summary : ''])),
-    ['osm-krm COMMAND --help', 'the options of COMMAND'],
-    ['osm-krm --version', 'the release'],
-  ];
-  const width = 39;
-  const lines = rows.flatMap(([left, help]) => {
-    const [head = '', ...tail] = help.split('\n');
-    const pad = (t: string) => `  ${' '.repeat(width)}${t}`;
-    const first = help === '' ? [`  ${left}`] : left.length < width ? [`  ${left.padEnd(width)}${head}`] : [`  ${left}`, pad(head)];
-    return [...first, ...tail.map(pad)];
-  });
-  return `osm-krm: Operating System Manager as a KRM function.\n\nUsage:\n${lines.join('\n')}\n`;
-}
 
 // The process's mask: every run registers the secrets it reads here, and every stderr byte goes through it,
 // internal-error lines included (src/krm/redactSecrets.ts).
@@ -43,9 +22,12 @@ const err = (s: string) => writeAllSync(2, secrets.redact(s));
 function main(argv: string[]): number | Promise<number> {
   const out = (s: string) => writeAllSync(1, s);
   const [command, ...rest] = argv;
+  // The commands' tables (their help texts) are loaded only when asked for: the function needs none of them.
   if (command === '--help' || command === '-h' || (command === 'help' && rest.length === 0)) {
-    out(usage());
-    return 0;
+    return import('../../src/cli/usage.ts').then((m) => {
+      out(m.usage());
+      return 0;
+    });
   }
   if (command === '--version') {
     out(`osm-krm ${VERSION}\n`);
@@ -61,8 +43,10 @@ function main(argv: string[]): number | Promise<number> {
   if (command === 'diff') return import('../../src/cli/diffCommand.ts').then((m) => m.runDiffCommand(rest, io));
   if (command === 'lint') return import('../../src/cli/lintCommand.ts').then((m) => m.runLintCommand(rest, io));
   if (command !== undefined) {
-    err(`osm-krm: unknown command ${JSON.stringify(command)}${didYouMean(command, COMMANDS.map((c) => c.name))}\n\n${usage()}`);
-    return 2;
+    return import('../../src/cli/usage.ts').then((m) => {
+      err(`osm-krm: unknown command ${JSON.stringify(command)}${m.didYouMeanCommand(command)}\n\n${m.usage()}`);
+      return 2;
+    });
   }
   return runFunctionOnFd(0, { stdout: out, stderr: err, env: processEnvironment(), secrets });
 }
