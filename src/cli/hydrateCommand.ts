@@ -28,7 +28,7 @@ import { checkRelativePath, readMarker, recoverInterruptedUpdate, updateOutputDi
 import { describeResult, isAppliedManifest, manifestText, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
 import { containedPath, decodeText, entryKind, isInside, readBytesInside, realPathOfMaybeMissing, rootAt, targetKind } from './fileGate.ts';
 import { readInputs } from './readInputs.ts';
-import { gatedEnvironment, type FileBase } from './allowedRoots.ts';
+import { gatedEnvironment } from './allowedRoots.ts';
 import { applyMountedSecrets } from './clusterSecrets.ts';
 import { fluxSubstitutionFindings, withFluxSubstitutionDisabled } from '../gitops/fluxSubstitution.ts';
 import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';

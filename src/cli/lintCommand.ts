@@ -14,7 +14,6 @@ import { lintRepository } from '../lint/lintRepository.ts';
 import { renderTime, type RenderTime } from '../cluster/renderTime.ts';
 import { systemClock } from './clock.ts';
 import { MARKER_FILE } from './outputDirectory.ts';
-import type { KrmObject } from '../krm/resourceList.ts';
 
 interface Options {
   paths: string[];

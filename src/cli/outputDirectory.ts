@@ -32,9 +32,9 @@ const MARKER_HEADER = '# Files written by `osm-krm hydrate` and their SHA-256; t
 
 /** The file-system calls that change OUT: injectable, so tests can fail or interrupt any one of them. */
 export interface OutputFileSystem {
-  writeFileSync(path: string, data: string): void;
-  renameSync(from: string, to: string): void;
-  mkdirSync(path: string): void;
+  writeFileSync: (path: string, data: string) => void;
+  renameSync: (from: string, to: string) => void;
+  mkdirSync: (path: string) => void;
 }
 
 export const NODE_FILE_SYSTEM: OutputFileSystem = {
@@ -344,7 +344,6 @@ export function readMarker(out: string, label: string): Map<string, string | und
 
 export function checkRelativePath(rel: string): void {
   const parts = rel.split('/');
-  // eslint-disable-next-line no-control-regex
   if (rel.startsWith('/') || rel.includes('\\') || /[\u0000-\u001f\u007f]/.test(rel) || parts.some((p) => p === '' || p === '.' || p === '..') || parts[0] === SWAP_DIR) {
     throw new CommandError(`unsafe output path ${JSON.stringify(rel)}`);
   }

@@ -16,7 +16,7 @@ import { renderMachineDeployment, type MachineDeploymentOutcome } from '../rende
 import { newRenderRun, type RenderRun } from '../render/renderRun.ts';
 import { EMBEDDED_PROFILE_NAMES, embeddedProfile } from '../profiles/embeddedProfiles.ts';
 import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
-import { emptyState, isStateObject, readState, stateKey, stateObject, staleStateEntries, staleStateMessage, STATE_NAME, STATE_PATH, type MachineDeploymentState, type RenderState } from '../gitops/renderState.ts';
+import { emptyState, isStateObject, readState, stateKey, stateObject, staleStateEntries, staleStateMessage, STATE_NAME, STATE_PATH, type RenderState } from '../gitops/renderState.ts';
 import { REVISION_OVERRIDE_ANNOTATION } from '../gitops/machineDeploymentRevision.ts';
 import { withSyncAnnotations } from '../gitops/syncAnnotations.ts';
 import { fluxSubstitutionFindings } from '../gitops/fluxSubstitution.ts';
@@ -52,7 +52,7 @@ interface Classified {
 export interface RenderObserver {
   config?(config: OsmConfig, facts: ClusterFacts | undefined): void;
   /** One MachineDeployment about to be rendered: the profile chosen and the template data built for it. */
-  templateData?(md: MachineDeployment, profile: ProfileEntry, data: unknown): void;
+  templateData?: (md: MachineDeployment, profile: ProfileEntry, data: unknown) => void;
 }
 
 /**

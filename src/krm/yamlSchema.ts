@@ -3,7 +3,7 @@
 // Parse like kyaml/go-yaml (what kpt, kustomize and kubectl use): `0644` is octal 420, `<<` merges,
 // `on`/`yes` stay strings. Emit so that YAML 1.1 readers (go-yaml v2 in kubectl/Argo CD, PyYAML in
 // cloud-init) read every string back as a string.
-import { Scalar, type ParseOptions, type DocumentOptions, type SchemaOptions } from 'yaml';
+import type { Scalar, ParseOptions, DocumentOptions, SchemaOptions } from 'yaml';
 
 const yaml11Octal = {
   identify: (v: unknown) => typeof v === 'number' && Number.isInteger(v),

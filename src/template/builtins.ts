@@ -28,6 +28,7 @@ export function isTrue(v: unknown): boolean {
     case 'boolean': return v;
     case 'bigint': return v !== 0n;
     case 'number': return v !== 0;
+    default: break;
   }
   if (v instanceof GoInt) return v.value !== 0n;
   if (Array.isArray(v) || v instanceof Uint8Array) return v.length > 0;
@@ -56,6 +57,7 @@ function basicKind(v: unknown): Kind {
     case 'bigint': return Kind.Int;
     case 'number': return Kind.Float;
     case 'string': return Kind.String;
+    default: break;
   }
   if (v instanceof GoInt) return v.unsigned ? Kind.Uint : Kind.Int;
   return v instanceof GoComplex ? Kind.Complex : Kind.Invalid;

@@ -12,7 +12,7 @@ import type {
   TemplateNode, VariableNode,
 } from './ast.ts';
 import { nodeString } from './ast.ts';
-import { GoCallError, type FuncMap, type GoFunction, type GoParamType } from '../go/reflect/func.ts';
+import { GoCallError, type FuncMap, type GoParamType } from '../go/reflect/func.ts';
 import { containerType, elemType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isExported, isGoMap, mapGet } from '../go/reflect/value.ts';
 import { GoComplex } from '../go/reflect/complex.ts';
 import { formatValue, goQuote, goTypeName, sortedKeyedEntries, sortedKeys } from '../go/fmt/format.ts';
@@ -188,6 +188,7 @@ export class Executor {
       case 'text':
         this.write(node.text);
         return NORMAL;
+      default: break;
     }
     this.errorf(`unknown node: ${nodeString(node)}`);
   }
@@ -348,6 +349,7 @@ export class Executor {
         this.notAFunction(cmd.args, final);
         return this.evalPipeline(dot, first);
       case 'variable': return this.evalVariableNode(dot, first, cmd.args, final);
+      default: break;
     }
     this.at(first);
     this.notAFunction(cmd.args, final);
@@ -357,6 +359,7 @@ export class Executor {
       case 'nil': this.errorf('nil is not a command');
       case 'number': return this.idealConstant(first);
       case 'string': return { v: first.text, iface: false };
+      default: break;
     }
     this.errorf(`can't evaluate command ${goQuote(nodeString(first))}`);
   }
@@ -553,6 +556,7 @@ export class Executor {
       case 'pipe': return this.validateType(this.evalPipeline(dot, n), typ);
       case 'identifier': return this.validateType(this.evalFunction(dot, n, n, undefined, MISSING), typ);
       case 'chain': return this.validateType(this.evalChainNode(dot, n, undefined, MISSING), typ);
+      default: break;
     }
     switch (typ) {
       case 'bool':
@@ -572,8 +576,11 @@ export class Executor {
           case 'bool': return { v: n.value, iface: false };
           case 'number': return this.idealConstant(n);
           case 'string': return { v: n.text, iface: false };
+          default: break;
         }
         this.errorf(`can't handle assignment of ${nodeString(n)} to empty interface argument`);
+      default:
+        break;
     }
     this.errorf(`can't handle ${nodeString(n)} for arg of type ${typ === undefined ? '<nil>' : TYPE_NAMES[typ]}`);
   }
@@ -583,6 +590,8 @@ function canBeNil(typ: ParamType): boolean {
   switch (typ) {
     case 'any': case 'value': case '[]any': case '[]string': case 'map[string]any': case '[]byte': case '*time.Location': case '*semver.Version':
       return true;
+    default:
+      break;
   }
   return false;
 }

@@ -249,6 +249,7 @@ class TreeParser {
       case 'range': return this.rangeControl();
       case 'template': return this.templateControl();
       case 'with': return this.withControl();
+      default: break;
     }
     this.backup();
     const t = this.peek();
@@ -329,6 +330,8 @@ class TreeParser {
       switch (pipe.cmds[i]!.args[0]!.kind) {
         case 'bool': case 'dot': case 'nil': case 'number': case 'string':
           this.errorf(`non executable command in pipeline stage ${i + 1}`);
+        default:
+          break;
       }
     }
   }
@@ -484,6 +487,8 @@ class TreeParser {
         return this.pipeline('parenthesized pipeline', 'rightParen');
       case 'string': case 'rawString':
         return { kind: 'string', pos: token.pos, quoted: token.val, text: this.unquote(token.val) };
+      default:
+        break;
     }
     this.backup();
     return undefined;

@@ -12,7 +12,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { EXAMPLE_SECRETS, EXAMPLES, copyExample, mkdirp, osmKrm, run, tempDir } from './routeSupport.ts';
+import { EXAMPLE_SECRETS, copyExample, mkdirp, osmKrm, run, tempDir } from './routeSupport.ts';
 
 const NOT_LOCAL = /the kube-public\/cluster-info ConfigMap is not local-config: it would be applied over the cluster's own \(which kubeadm's bootstrap signer maintains and nodes join with\) and pruned with this app; mark it config\.kubernetes\.io\/local-config: "true"/;
 

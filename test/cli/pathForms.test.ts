@@ -33,10 +33,10 @@ function secretsDir(): string {
   return d;
 }
 
-const ALL = ['render', 'diff', 'lint', 'generate', 'hydrate'] as const;
+type Command = 'render' | 'diff' | 'lint' | 'generate' | 'hydrate';
 
 /** Runs each command on `dir` as a user would (diff against itself, hydrate into a new OUT). */
-function everyCommand(dir: string, env: Record<string, string>): Record<(typeof ALL)[number], Result> {
+function everyCommand(dir: string, env: Record<string, string>): Record<Command, Result> {
   const out = join(tempDir('osm-krm-forms-out-'), 'out');
   return {
     render: osm(['render', dir], dir, env),

@@ -114,7 +114,7 @@ ${recipients ? SOPS_SPEC(recipients) : ''}`);
 async function hydrate(args: string[], env: Record<string, string | undefined> = {}) {
   let stdout = '';
   let stderr = '';
-  const code = await runHydrateCommand(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env: { ...toolEnv(), ...SECRETS, OSM_SOPS_SEED: SEED, RHSM_USER, OSM_KRM_FILE_ROOTS: fileRoots.join(':'), ...env }, cwd: REPO_ROOT });
+  const code = runHydrateCommand(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env: { ...toolEnv(), ...SECRETS, OSM_SOPS_SEED: SEED, RHSM_USER, OSM_KRM_FILE_ROOTS: fileRoots.join(':'), ...env }, cwd: REPO_ROOT });
   return { code, stdout, stderr };
 }
 

@@ -31,8 +31,8 @@ test('the generated module is up to date with src/profiles/*.yaml', () => {
 
 test('the generator notices a changed profile and refuses authoring mistakes', async () => {
   const { generate, profileFiles } = (await import(pathToFileURL(GENERATOR).href)) as {
-    generate(files: Array<{ name: string; text: string }>): string;
-    profileFiles(): Array<{ name: string; text: string }>;
+    generate: (files: Array<{ name: string; text: string }>) => string;
+    profileFiles: () => Array<{ name: string; text: string }>;
   };
   const current = readFileSync(join(PROFILES_DIR, 'generated/embeddedProfiles.generated.ts'), 'utf8');
   assert.equal(generate(profileFiles()), current);

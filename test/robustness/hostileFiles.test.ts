@@ -64,7 +64,7 @@ function workspace() {
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 test('hydrate never writes or deletes through a link in OUT that leads outside, whatever the marker lists', () => {
-  const { root, src, out, outside } = workspace();
+  const { root, out, outside } = workspace();
   // OUT/inputs replaced by a link to a directory outside; the marker claims a file there, with its true hash.
   rmSync(join(out, 'inputs'), { recursive: true });
   symlinkSync(outside, join(out, 'inputs'));
@@ -88,7 +88,7 @@ test('hydrate never writes or deletes through a link in OUT that leads outside, 
 });
 
 test('a file listed in the marker but not written by hydrate (hash differs or missing) is neither replaced nor deleted', () => {
-  const { root, src, out } = workspace();
+  const { root, out } = workspace();
   writeFileSync(join(out, 'NOTES.yaml'), 'mine\n');
   const marker = join(out, '.osm-krm-hydrate');
   // The forger lists NOTES.yaml (no hash, and a wrong one) and a planned file it replaced with its own text.
@@ -134,7 +134,7 @@ test('SRC and the Argo CD app directory: links that stay inside are read, links 
 });
 
 test('symbolic link loops in SRC or the app directory end in an error naming the link', () => {
-  const { root, src, out } = workspace();
+  const { root, src } = workspace();
   const loops: Array<[string, () => void]> = [
     ['to an ancestor', () => symlinkSync('.', join(src, 'again'))],
     ['to itself', () => symlinkSync('self', join(src, 'self'))],
@@ -160,7 +160,7 @@ test('symbolic link loops in SRC or the app directory end in an error naming the
 });
 
 test('a file name the file system refuses: OUT unchanged, the error names the file and the reason', () => {
-  const { root, src, out } = workspace();
+  const { root, src } = workspace();
   const before = tree(root);
   const name = 'n'.repeat(250);
   writeFileSync(join(src, 'long.yaml'), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: kube-system\n`);

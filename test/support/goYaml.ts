@@ -60,6 +60,8 @@ function toNode(value: unknown, path: string, open: Set<object>): Node {
       return stringScalar(decodedLikeGoYaml(value, path, false));
     case 'bigint':
       throw new GoYamlError(`marshalLikeSigsYaml: ${path} is a bigint, which JSON cannot hold`);
+    default:
+      break;
   }
   if (value === null) return plainScalar('null');
   const object = value as object;

@@ -41,6 +41,7 @@ export function toInt64(v: unknown): bigint {
     case 'number': return floatToInt64(v);
     case 'boolean': return v ? 1n : 0n;
     case 'string': return parseGoInt(trimZeroDecimal(v), false) ?? 0n;
+    default: break;
   }
   return 0n;
 }
@@ -53,6 +54,7 @@ export function toFloat64(v: unknown): number {
     case 'number': return v;
     case 'boolean': return v ? 1 : 0;
     case 'string': return parseGoFloat(v) ?? 0;
+    default: break;
   }
   return 0;
 }

@@ -20,6 +20,7 @@ export function goTypeName(v: unknown): string {
     case 'bigint': return 'int';
     case 'number': return 'float64';
     case 'boolean': return 'bool';
+    default: break;
   }
   if (v instanceof GoInt) return v.type;
   if (v instanceof GoComplex) return 'complex128';
@@ -516,6 +517,7 @@ class Printer {
       case 'number': this.fmtFloatVerb(arg, verb); return;
       case 'bigint': this.fmtIntegerVerb(arg, verb); return;
       case 'string': this.fmtString(arg, verb); return;
+      default: break;
     }
     if (arg instanceof GoInt) {
       this.fmtIntegerVerb(arg.value, verb, undefined, arg.unsigned);
@@ -562,6 +564,7 @@ class Printer {
       case 'bigint': this.fmtIntegerVerb(v, verb, value); return;
       case 'number': this.fmtFloatVerb(v, verb, value); return;
       case 'string': this.fmtString(v, verb, value); return;
+      default: break;
     }
     if (v instanceof GoInt) {
       this.fmtIntegerVerb(v.value, verb, value, v.unsigned);
@@ -671,6 +674,7 @@ export function formatValue(v: unknown): string {
     case 'string': return v;
     case 'bigint': return v.toString();
     case 'boolean': return v ? 'true' : 'false';
+    default: break;
   }
   const p = new Printer();
   p.printArg(v, 'v');

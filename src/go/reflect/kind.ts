@@ -29,6 +29,7 @@ export function isEmptyByKind(v: unknown): boolean {
     case 'boolean': return !v;
     case 'bigint': return v === 0n;
     case 'number': return v === 0;
+    default: break;
   }
   if (v instanceof GoInt) return v.value === 0n;
   if (Array.isArray(v) || v instanceof Uint8Array) return v.length === 0;

@@ -79,6 +79,7 @@ export function interfaceKey(v: unknown): string {
     case 'boolean': return 'b:' + v;
     // NaN is never equal to itself, so each one is a key of its own.
     case 'number': return Number.isNaN(v) ? `nan:${++nanKeys}` : 'f:' + (Object.is(v, -0) ? 0 : v);
+    default: break;
   }
   if (v instanceof GoInt) return `${v.type}:${v.value}`;
   if (v instanceof GoStruct) return `${v.typeName}:${JSON.stringify(v.fields)}`;

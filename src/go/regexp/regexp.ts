@@ -606,6 +606,7 @@ function simplify(re: Node): Node {
       }
       return prefix.length > 0 ? { op: 'concat', subs: prefix } : { op: 'class', cls: { items: [], negated: false, fold: false } };
     }
+    default: break;
   }
   return re;
 }

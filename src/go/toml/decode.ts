@@ -124,6 +124,8 @@ class Parser {
         this.currentKey = '';
         return;
       }
+      default:
+        break;
     }
     bug(`Unexpected type at top level: ${item.typ}`);
   }
@@ -159,6 +161,8 @@ class Parser {
       case 'datetime': return [this.valueDatetime(it), 'Datetime'];
       case 'array': return [this.valueArray(), 'Array'];
       case 'inlineTableStart': return [this.valueInlineTable(parentIsArray), 'Hash'];
+      default:
+        break;
     }
     return bug(`Unexpected value type: ${it.typ}`);
   }

@@ -51,6 +51,7 @@ function tomlTypeOf(v: unknown): TomlType | undefined {
     case 'bigint': return 'Integer';
     case 'number': return 'Float';
     case 'string': return 'String';
+    default: break;
   }
   if (Array.isArray(v) || v instanceof Uint8Array) return isTableArray(v) ? 'ArrayHash' : 'Array';
   if (v instanceof GoStruct || isGoMap(v) || v instanceof GoKeyedMap) return 'Hash';
@@ -188,6 +189,7 @@ class Encoder {
       case 'boolean': return this.write(String(v));
       case 'bigint': return this.write(v.toString());
       case 'number': return this.write(tomlFloat(v));
+      default: break;
     }
     if (Array.isArray(v) || v instanceof Uint8Array) {
       this.write('[');

@@ -129,6 +129,7 @@ class NodeBuilder {
       case Ev.SequenceStart: return this.sequence();
       case Ev.DocumentStart: return this.document();
       case Ev.StreamEnd: return undefined;
+      default: break;
     }
     throw new GoCallError(`internal error: attempted to parse unknown event (please report): ${EVENT_NAMES[this.event.typ]}`);
   }
@@ -310,6 +311,7 @@ function nodeShortTag(n: Node): string {
       case Kind.Sequence: return SEQ;
       case Kind.Alias: return n.alias !== undefined ? nodeShortTag(n.alias) : '';
       case Kind.Scalar: return resolve('', n.value).tag;
+      default: break;
     }
     return '';
   }
@@ -387,6 +389,7 @@ class Decoder {
       case 'iface': out.set(null); return true;
       case 'map': out.setNil(); return true;
       case 'slice': out.set(goNilSlice()); return true;
+      default: break;
     }
     return false;
   }
@@ -415,6 +418,8 @@ class Decoder {
       case 'string':
         out.set(typeof resolved === 'string' ? resolved : n.value);
         return true;
+      default:
+        break;
     }
     this.terror(n, tag, out);
     return false;

@@ -292,6 +292,7 @@ function nonString(v: unknown): string | undefined {
     case 'bigint': return v.toString();
     case 'number': return Number.isNaN(v) ? '.nan' : v === Infinity ? '.inf' : v === -Infinity ? '-.inf' : formatFloat(v, 'g', -1);
     case 'boolean': return String(v);
+    default: break;
   }
   if (Array.isArray(v) && v.length === 0) return '[]';
   if (isMapLike(v) && entries(v).length === 0) return '{}';

@@ -4,7 +4,7 @@
 // a libyaml restriction; the block parser already leaves duplicate keys alone) it gives up and returns
 // undefined, and the general decoder runs on the same text to report it in its words.
 // test/emit/userdata/clcFastPath.test.ts checks both agree.
-import { LineCounter } from 'yaml';
+import type { LineCounter } from 'yaml';
 import type { BlockMap, BlockNode, BlockScalar } from '../../../krm/blockYamlFastPath.ts';
 import { decodeClcConfig, UNMODELLED, type ClcConfig, type ClcDecoder, type Position, type StructKind } from './clcSchema.ts';
 import { blockScalarTabError, goBoolOf, goInt64Of, isNullPlain, resolvePlain, type Resolved } from '../../../go/yaml.v3/resolvePlain.ts';

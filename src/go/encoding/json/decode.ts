@@ -10,7 +10,7 @@ import { isUtf8 } from 'node:buffer';
 import { goNilMap, goNilSlice, type GoMap } from '../../reflect/value.ts';
 import { goBytes } from '../../reflect/byteString.ts';
 import { decodeRune } from '../../unicode/utf8.ts';
-import { checkValid, JsonSyntaxError } from './scanner.ts';
+import { checkValid, type JsonSyntaxError } from './scanner.ts';
 
 export { JsonSyntaxError } from './scanner.ts';
 

@@ -57,6 +57,8 @@ export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
         s = s.replace(/e([+-])0(\d)$/, 'e$1$2');
         return s;
       }
+      default:
+        break;
     }
     if (x instanceof Uint8Array) return goJsonString(Buffer.from(x).toString('base64'));
     if (Array.isArray(x)) {
