@@ -12,14 +12,17 @@ import type {
   TemplateNode, VariableNode,
 } from './ast.ts';
 import { nodeString } from './ast.ts';
-import { GoCallError, type FuncMap, type GoFunction, type GoParamType } from '../go/reflect/func.ts';
+import { callGoFunction, GoCallError, type FuncMap, type GoFunction, type GoParamType } from '../go/reflect/func.ts';
+import type { CallCost } from '../go/reflect/callCost.ts';
 import { containerType, elemType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isExported, isGoMap, mapGet } from '../go/reflect/value.ts';
 import { GoComplex } from '../go/reflect/complex.ts';
 import { formatValue, goQuote, goTypeName, sortedKeyedEntries, sortedKeys } from '../go/fmt/format.ts';
 import { BUILTINS, isTrue, type BuiltinParam } from './builtins.ts';
 import { errorLocation, execErrorMessage, ExecError, LimitError } from './errors.ts';
 import { canonicalGoString, goByteLength, hasRawBytes } from '../go/reflect/byteString.ts';
-import { chargeCall, engineLimitExceeded } from './cost.ts';
+import { chargeUndeclared, engineLimitExceeded, STEP_UNITS } from './cost.ts';
+import { ENTRY_UNITS, type Meter } from '../go/internal/meter.ts';
+import { goMapSize } from '../go/reflect/value.ts';
 
 export interface TemplateLimits {
   /** Nested {{template}} calls (Go: 100000). */
@@ -78,6 +81,8 @@ const TYPE_NAMES: Readonly<Record<ParamType, string>> = {
 interface Callable {
   readonly params: readonly ParamType[];
   readonly variadic?: ParamType | undefined;
+  readonly cost?: CallCost | undefined;
+  readonly metered?: boolean | undefined;
   readonly call: (...args: any[]) => unknown;
   readonly results?: number;
 }
@@ -101,6 +106,8 @@ export class Executor {
     private readonly funcs: FuncMap,
     private readonly limits: TemplateLimits,
     start: TreeEntry,
+    /** The execution's meter: every step, function call and value printed is charged on it. */
+    private readonly meter: Meter,
   ) {
     this.tmpl = start;
   }
@@ -119,6 +126,7 @@ export class Executor {
   private at(node: Node): void {
     this.node = node;
     if (++this.steps > this.limits.maxSteps) throw new LimitError(`template execution exceeded ${this.limits.maxSteps} steps`);
+    this.meter.spend(STEP_UNITS);
   }
 
   /** Go's state.errorf: the message prefixed with where (line:col of the current node) and what was executing. */
@@ -138,6 +146,8 @@ export class Executor {
 
   private write(s: string): void {
     if (s.length === 0) return;
+    // A string's UTF-8 bytes are at least its UTF-16 length: a text too long for what is left is not measured.
+    if (this.outBytes + s.length > this.limits.maxOutputBytes) throw new LimitError(`template output exceeds ${this.limits.maxOutputBytes} bytes`);
     let n = s.length < 64 && /^[\x00-\x7f]*$/.test(s) ? s.length : Buffer.byteLength(s, 'utf8');
     // Only text beyond ASCII can hold raw bytes.
     if (n !== s.length && hasRawBytes(s)) {
@@ -154,7 +164,7 @@ export class Executor {
     let v = val.v;
     // printableValue: pointers are followed (a nil pointer prints as fmt prints it).
     while (v instanceof GoPointer && v.elem !== null) v = v.elem;
-    this.write(v === undefined ? '<no value>' : formatValue(v));
+    this.write(v === undefined ? '<no value>' : formatValue(v, this.meter));
   }
 
   // ---- walking ----
@@ -231,18 +241,21 @@ export class Executor {
       }
     } else if (isGoMap(val)) {
       const iface = containerType(val) === undefined || elemType(val) === 'interface {}';
+      // The keys are listed and sorted before the first iteration.
+      this.meter.spend(goMapSize(val) * ENTRY_UNITS);
       for (const k of sortedKeys(val)) {
         ranged = true;
         if (this.rangeIteration(r, mark, { v: k, iface: false }, valOf(val[k], iface)) === BREAK) break;
       }
     } else if (val instanceof GoKeyedMap) {
+      this.meter.spend(val.size * ENTRY_UNITS);
       for (const [k, e] of sortedKeyedEntries(val)) {
         ranged = true;
         if (this.rangeIteration(r, mark, valOf(k, true), valOf(e, true)) === BREAK) break;
       }
     } else if (typeof val === 'bigint' || val instanceof GoInt) {
       // Go 1.22: range over an integer n yields 0..n-1 (of n's type), as the element.
-      if (r.pipe.decl.length > 1) this.errorf(`can't use ${formatValue(val)} to iterate over more than one variable`);
+      if (r.pipe.decl.length > 1) this.errorf(`can't use ${formatValue(val, this.meter)} to iterate over more than one variable`);
       const n = typeof val === 'bigint' ? val : val.value;
       const type = typeof val === 'bigint' ? undefined : val.type;
       for (let i = 0n; i < n; i++) {
@@ -250,7 +263,7 @@ export class Executor {
         if (this.rangeIteration(r, mark, INVALID, { v: type === undefined ? i : new GoInt(type, i), iface: false }) === BREAK) break;
       }
     } else if (val !== undefined) {
-      this.errorf(`range can't iterate over ${formatValue(val)}`);
+      this.errorf(`range can't iterate over ${formatValue(val, this.meter)}`);
     }
     // Nothing to iterate (an empty collection, or the invalid value of a missing key or nil data): else.
     let flow: Flow = NORMAL;
@@ -498,23 +511,28 @@ export class Executor {
       else t = numIn - 1 < numFixed ? params[numIn - 1]! : variadic;
       argv[i] = this.validateType(final, t).v;
     }
+    const meter = this.meter;
     let result: unknown;
     try {
-      result = fn.call(...argv);
+      result = callGoFunction(fn, meter, argv);
     } catch (e) {
+      // A limit reached by the call, or by what it costs, is reported at the call.
+      if (e instanceof LimitError) this.node = node;
       if (e instanceof ExecError || e instanceof LimitError) throw e;
       this.at(node);
       if (e instanceof GoCallError) this.errorf(`error calling ${name}: ${e.message}`);
-      if (e instanceof RangeError && /^Invalid (string|array|typed array) length/.test(e.message)) engineLimitExceeded();
+      if (e instanceof RangeError && /^Invalid (string|array|typed array) length/.test(e.message)) engineLimitExceeded(meter);
       if (e instanceof RangeError) this.errorf(`error calling ${name}: stack overflow`);
       // Anything else escaping a function is a bug there; it still becomes a template error.
       this.errorf(`error calling ${name}: ${e instanceof Error ? e.message : String(e)}`);
     }
-    try {
-      chargeCall(name, argv, result);
-    } catch (e) {
-      this.node = node; // reported at the call
-      throw e;
+    if (fn.cost === undefined) {
+      try {
+        chargeUndeclared(meter, argv, result);
+      } catch (e) {
+        if (e instanceof LimitError) this.node = node;
+        throw e;
+      }
     }
     // Builtins and methods return values of their static type; a function map's results may be interface{}.
     return valOf(result, !isMethod && (!isBuiltin || name === 'index'));

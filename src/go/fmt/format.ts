@@ -3,12 +3,12 @@
 // error forms (%!d(string=x), %!(EXTRA ...), %!v(MISSING), %!v(BADINDEX), ...).
 // Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
 // test/template/engine/newerGo.test.ts).
-import { containerType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../reflect/value.ts';
+import { containerType, GoInt, GoKeyedMap, goMapSize, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../reflect/value.ts';
 import { GoComplex } from '../reflect/complex.ts';
-import type { GoFunction } from '../reflect/func.ts';
+import { callGoFunction, type GoFunction } from '../reflect/func.ts';
 import { canBackquote, formatFloat, goQuote, goQuoteRune, isGoPrintable, type FloatFormat } from '../strconv/format.ts';
 import { goBytes, goString } from '../reflect/byteString.ts';
-import { chargeBuilt, chargeNode } from '../internal/cost.ts';
+import { ELEMENT_BYTES, ENTRY_UNITS, VISIT_UNITS, type Meter } from '../internal/meter.ts';
 
 export { formatFloat, goQuote } from '../strconv/format.ts';
 
@@ -109,7 +109,14 @@ const runeCount = (s: string) => {
   return n;
 };
 
-/** One fmt "pp": a buffer plus the flags of the verb being formatted. */
+/** Bound on how much longer quoting makes a text (a raw byte becomes \\xNN: 4 for 1). */
+const QUOTE_GROWTH = 10;
+
+/**
+ * One fmt "pp": a buffer plus the flags of the verb being formatted. What it writes is charged on its meter
+ * before it is written: padding, quoted and hex text, and each element of a composite as it is visited (a
+ * structure that shares parts can print far larger than it is).
+ */
 class Printer {
   buf = '';
   // flags
@@ -131,6 +138,8 @@ class Printer {
   reordered = false;
   goodArgNum = true;
 
+  constructor(private readonly meter: Meter) {}
+
   clearFlags(): void {
     this.widPresent = this.precPresent = this.minus = this.plus = this.sharp = this.space = this.zero = false;
     this.plusV = this.sharpV = false;
@@ -141,6 +150,7 @@ class Printer {
 
   private writePadding(n: number): void {
     if (n <= 0) return;
+    this.meter.build(n);
     this.buf += (this.zero ? '0' : ' ').repeat(n);
   }
 
@@ -196,7 +206,10 @@ class Printer {
     }
     let s = u.toString(base);
     if (digits === UDIGITS) s = s.toUpperCase();
-    if (s.length < prec) s = '0'.repeat(prec - s.length) + s;
+    if (s.length < prec) {
+      this.meter.build(prec);
+      s = '0'.repeat(prec - s.length) + s;
+    }
     if (this.sharp) {
       if (base === 2) s = '0b' + s;
       else if (base === 8 && s[0] !== '0') s = '0' + s;
@@ -221,6 +234,7 @@ class Printer {
   }
 
   private fmtS(s: string): void {
+    this.meter.build(s.length);
     this.pad(this.truncateString(s));
   }
 
@@ -239,6 +253,7 @@ class Printer {
       return;
     }
     if (this.widPresent && this.wid > width && !this.minus) this.writePadding(this.wid - width);
+    this.meter.build(width);
     let s = this.sharp ? '0' + digits[16] : '';
     for (let i = 0; i < length; i++) {
       if (this.space && i > 0) {
@@ -254,6 +269,7 @@ class Printer {
 
   private fmtQ(s: string): void {
     s = this.truncateString(s);
+    this.meter.build(QUOTE_GROWTH * s.length + 2);
     if (this.sharp && canBackquote(s)) {
       this.pad('`' + s + '`');
       return;
@@ -310,7 +326,10 @@ class Printer {
         if (body.length === 2 && body[1] === '0') digits--;
         body += '.';
       }
-      if (digits > 0) body += '0'.repeat(digits);
+      if (digits > 0) {
+        this.meter.build(digits);
+        body += '0'.repeat(digits);
+      }
       num = body + tail;
     }
     if (this.plus || num[0] !== '+') {
@@ -420,6 +439,8 @@ class Printer {
   private fmtBytes(v: Uint8Array, verb: string, typeString: string): void {
     switch (verb) {
       case 'v': case 'd':
+        // Each byte is a number of its own.
+        this.meter.spend(v.length * VISIT_UNITS);
         if (this.sharpV) {
           this.buf += typeString + '{';
           v.forEach((c, i) => {
@@ -482,7 +503,7 @@ class Printer {
       // A fmt.GoStringer (time.Time) prints itself for %#v.
       const goString = methodOf(arg, 'GoString');
       if (goString === undefined) return false;
-      this.fmtS(String(goString.call()));
+      this.fmtS(String(callGoFunction(goString, this.meter, [])));
       return true;
     }
     if (verb === 'v' || verb === 's' || verb === 'x' || verb === 'X' || verb === 'q') {
@@ -543,10 +564,7 @@ class Printer {
 
   printValue(v: unknown, verb: string, depth: number): void {
     // An element of a composite: charged as it is printed, so an expanding shared structure stops early.
-    if (depth > 0) {
-      chargeNode();
-      if (typeof v === 'string') chargeBuilt(v.length);
-    }
+    if (depth > 0) this.meter.visit();
     if (depth > 0 && v !== null && v !== undefined && this.handleMethods(v, verb)) return;
     this.arg = undefined;
     this.argSet = false;
@@ -587,6 +605,7 @@ class Printer {
         this.buf += '{';
       } else this.buf += 'map[';
       const iface = t === undefined || t.elem === 'interface {}';
+      this.meter.spend(goMapSize(v) * ENTRY_UNITS);
       sortedKeys(v).forEach((k, i) => {
         if (i > 0) this.buf += this.sharpV ? ', ' : ' ';
         this.printValue(k, verb, depth + 1);
@@ -599,6 +618,7 @@ class Printer {
     }
     if (v instanceof GoKeyedMap) {
       this.buf += this.sharpV ? v.typeName + '{' : 'map[';
+      this.meter.spend(v.size * ENTRY_UNITS);
       sortedKeyedEntries(v).forEach(([k, e], i) => {
         if (i > 0) this.buf += this.sharpV ? ', ' : ' ';
         this.printInterface(k, verb, depth + 1);
@@ -626,6 +646,7 @@ class Printer {
         this.fmtBytes(v, verb, '[]uint8');
         return;
       }
+      this.meter.build(v.length * ELEMENT_BYTES);
       this.printList(Array.from(v, (b) => new GoInt('uint8', BigInt(b))), '[]uint8', verb, depth, false);
       return;
     }
@@ -665,21 +686,21 @@ class Printer {
 // ---------------------------------------------------------------- Sprint, Sprintln, Sprintf
 
 /** fmt.Sprint of one value: what {{.}} prints for a valid value. */
-export function formatValue(v: unknown): string {
+export function formatValue(v: unknown, meter: Meter): string {
   // The common cases print as themselves under %v without flags.
   switch (typeof v) {
     case 'string': return v;
     case 'bigint': return v.toString();
     case 'boolean': return v ? 'true' : 'false';
   }
-  const p = new Printer();
+  const p = new Printer(meter);
   p.printArg(v, 'v');
   return p.buf;
 }
 
 /** fmt.Sprint: operands separated by a space when neither neighbour is a string. */
-export function sprint(args: readonly unknown[]): string {
-  const p = new Printer();
+export function sprint(args: readonly unknown[], meter: Meter): string {
+  const p = new Printer(meter);
   let prevString = false;
   args.forEach((arg, i) => {
     const isString = typeof arg === 'string';
@@ -691,8 +712,8 @@ export function sprint(args: readonly unknown[]): string {
 }
 
 /** fmt.Sprintln: operands always separated by a space, then a newline. */
-export function sprintln(args: readonly unknown[]): string {
-  const p = new Printer();
+export function sprintln(args: readonly unknown[], meter: Meter): string {
+  const p = new Printer(meter);
   args.forEach((arg, i) => {
     if (i > 0) p.buf += ' ';
     p.printArg(arg, 'v');
@@ -746,8 +767,8 @@ function intFromArg(a: readonly unknown[], argNum: number): { num: number; isInt
 }
 
 /** fmt.Sprintf. */
-export function sprintf(format: string, a: readonly unknown[]): string {
-  const p = new Printer();
+export function sprintf(format: string, a: readonly unknown[], meter: Meter): string {
+  const p = new Printer(meter);
   const end = format.length;
   let argNum = 0;
   let afterIndex = false;

@@ -224,9 +224,34 @@ export function isGoMap(v: unknown): v is GoMap {
   return proto === Object.prototype || proto === null;
 }
 
+const MAP_SIZE = Symbol('go.mapSize');
+
+/**
+ * len(m) for a map[string]T in constant time, as in Go (a large object's keys take V8 a while to list): counted
+ * once, then kept on the map by mapSet and mapDelete, through which every change to a map that has left the
+ * code that built it goes.
+ */
+export function goMapSize(m: GoMap): number {
+  const known = (m as { [MAP_SIZE]?: number })[MAP_SIZE];
+  if (known !== undefined) return known;
+  const n = Object.keys(m).length;
+  // A frozen map cannot change: it is counted each time.
+  if (Object.isExtensible(m)) Object.defineProperty(m, MAP_SIZE, { value: n, writable: true });
+  return n;
+}
+
 /** m[key] = value as an own property (a key like `__proto__` is an ordinary key, as in Go). */
 export function mapSet(m: GoMap, key: string, value: unknown): void {
+  const counted = m as { [MAP_SIZE]?: number };
+  if (counted[MAP_SIZE] !== undefined && !Object.prototype.hasOwnProperty.call(m, key)) counted[MAP_SIZE]++;
   Object.defineProperty(m, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** delete(m, key). */
+export function mapDelete(m: GoMap, key: string): void {
+  const counted = m as { [MAP_SIZE]?: number };
+  if (counted[MAP_SIZE] !== undefined && Object.prototype.hasOwnProperty.call(m, key)) counted[MAP_SIZE]--;
+  delete m[key];
 }
 
 /** Own-property lookup only: `__proto__`, `constructor` and friends are never reachable from a template. */

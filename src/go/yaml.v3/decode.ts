@@ -6,6 +6,7 @@
 // map[interface{}]interface{} for other keys, and its error texts ("yaml: line N: ...", "yaml: unmarshal
 // errors:\n  line N: cannot unmarshal ...").
 // Follows gopkg.in/yaml.v3 v3.0.1 (its latest release, and the differential oracle's).
+import { ELEMENT_BYTES, ENTRY_BYTES, type Meter } from '../internal/meter.ts';
 import { GoCallError } from '../reflect/func.ts';
 import { goString, goBytes } from '../reflect/byteString.ts';
 import { parseGoFloat, parseGoInt } from '../strconv/parseNumber.ts';
@@ -337,8 +338,16 @@ function hashKey(k: unknown): string {
 
 const put = (m: GoMap, k: string, v: unknown) => Object.defineProperty(m, k, { value: v, enumerable: true, writable: true, configurable: true });
 
+/**
+ * Charged on its meter as it goes: each node decoded (aliases decode their anchor's node again, so a small
+ * document can decode into millions of values before yaml.v3's aliasing ratio stops it), each collection made,
+ * and the pairs of keys yaml.v3 compares to find a duplicate.
+ */
 class Decoder {
   readonly terrors: string[] = [];
+
+  constructor(private readonly meter: Meter) {}
+
   private readonly aliases = new Set<Node>();
   private decodeCount = 0;
   private aliasCount = 0;
@@ -356,6 +365,7 @@ class Decoder {
   }
 
   unmarshal(n: Node, out: Target): boolean {
+    this.meter.visit();
     this.decodeCount++;
     if (this.aliasDepth > 0) this.aliasCount++;
     if (this.aliasCount > 100 && this.decodeCount > 1000 && this.aliasCount / this.decodeCount > allowedAliasRatio(this.decodeCount)) {
@@ -401,6 +411,7 @@ class Decoder {
       ({ tag, value: resolved } = resolve(n.tag, n.value));
       if (tag === BINARY) {
         try {
+          this.meter.build((resolved as string).length);
           resolved = goString(base64Decode(resolved as string));
         } catch {
           fail('!!binary value contains invalid base64 data');
@@ -425,6 +436,7 @@ class Decoder {
       this.terror(n, SEQ, out);
       return false;
     }
+    this.meter.build(n.content.length * ELEMENT_BYTES);
     const items: unknown[] = [];
     for (const c of n.content) {
       let v: unknown = null;
@@ -437,11 +449,14 @@ class Decoder {
   private mapping(n: Node, out: Target): boolean {
     const l = n.content.length;
     const before = this.terrors.length;
+    // Every key is compared with every later one, as in yaml.v3.
+    this.meter.spend((l / 2) * (l / 2));
+    this.meter.build((l / 2) * ENTRY_BYTES);
     for (let i = 0; i < l; i += 2) {
       const ni = n.content[i]!;
       for (let j = i + 2; j < l; j += 2) {
         const nj = n.content[j]!;
-        if (ni.kind === nj.kind && ni.value === nj.value) this.terrors.push(`line ${nj.line}: mapping key ${sprintf('%#v', [nj.value])} already defined at line ${ni.line}`);
+        if (ni.kind === nj.kind && ni.value === nj.value) this.terrors.push(`line ${nj.line}: mapping key ${sprintf('%#v', [nj.value], this.meter)} already defined at line ${ni.line}`);
       }
     }
     if (this.terrors.length > before) return false;
@@ -482,7 +497,7 @@ class Decoder {
         mergedFields.add(hk);
       }
       if (Array.isArray(k) || k instanceof GoKeyedMap || (k !== null && typeof k === 'object' && Object.getPrototypeOf(k) === Object.prototype)) {
-        fail(`invalid map key: ${sprintf('%#v', [k])}`);
+        fail(`invalid map key: ${sprintf('%#v', [k], this.meter)}`);
       }
       const valueNode = n.content[i + 1]!;
       let e: unknown = null;
@@ -532,8 +547,8 @@ class Decoder {
 export type YamlTarget = 'map' | 'slice';
 
 /** yaml.Unmarshal(text, &target) into a fresh empty map or slice: the value and Go's error text, if any. */
-export function decodeYaml(input: string, target: YamlTarget): { value: unknown; error?: string } {
-  const d = new Decoder();
+export function decodeYaml(input: string, target: YamlTarget, meter: Meter): { value: unknown; error?: string } {
+  const d = new Decoder(meter);
   let value: unknown = target === 'map' ? {} : [];
   const out: Target = target === 'map'
     ? { kind: 'map', map: value as GoMap, setNil: () => (value = goNilMap()) }
