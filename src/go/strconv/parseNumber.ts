@@ -61,13 +61,14 @@ export function parseGoInt(text: string, unsigned: boolean): bigint | undefined 
   let overflow = false;
   const b = BigInt(base);
   // Linear in the digits: once past 64 bits the value is not needed, only the syntax.
-  for (const c of digits) {
-    if (c === '_') {
+  for (let i = 0; i < digits.length; i++) {
+    const c = digits.charCodeAt(i);
+    if (c === 0x5f) {
       underscores = true;
       continue;
     }
-    const d = parseInt(c, 36);
-    if (Number.isNaN(d) || d >= base) return undefined;
+    const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x7a ? c - 0x57 : c >= 0x41 && c <= 0x5a ? c - 0x37 : 99;
+    if (d >= base) return undefined;
     if (!overflow) {
       v = v * b + BigInt(d);
       overflow = v > UINT64_MAX;
