@@ -31,8 +31,9 @@ const clampInt64 = (n: bigint) => (n < MIN_INT64 ? MIN_INT64 : n > MAX_INT64 ? M
  */
 const FORMAT_COST: CallCost = (m, args) => {
   const layout = lengthOf(args[args.length - 1]);
-  m.spend(16 * layout);
-  m.build(4 * layout + 64 + (args.length > 1 ? sizeOf(args[0]) : 0));
+  const appended = args.length > 1 ? sizeOf(args[0]) : 0;
+  m.spend(16 * layout + 4 * appended);
+  m.build(4 * layout + 64 + appended);
 };
 /** AppendText and AppendBinary: a copy of the slice, and a timestamp. */
 const APPEND_COST: CallCost = (m, args) => m.build(sizeOf(args[0]) + 64);
@@ -84,21 +85,26 @@ function roundDuration(d: bigint, m: bigint): bigint {
 
 // ---------------------------------------------------------------- *time.Location
 
-const LOCATIONS = new Map<string, GoStringer>();
+// UTC and Local have one value each for the life of the process; a fixed zone made by a parse has one per time
+// value that holds it, kept no longer than it (a map keyed by zone name would grow with every parse).
+const NAMED_LOCATIONS = new Map<string, GoStringer>();
+const FIXED_LOCATIONS = new WeakMap<GoLocation, GoStringer>();
 const WHERE = new WeakMap<GoStringer, GoLocation>();
 
 /** Location.String(): Local is named UTC when TZ is unset (without /etc/localtime) or UTC; Parse's zones are "". */
 const locationName = (loc: string) => (loc === UTC_LOC || loc === LOCAL_LOC ? 'UTC' : loc.startsWith('fixed#') ? '' : loc);
 
-/** The *time.Location of a zone, one value per zone (Go compares locations by pointer). */
+/** The *time.Location of a zone (Go compares locations by pointer: a time value's location is one value). */
 export function locationValue(where: GoLocation): GoStringer {
-  let v = LOCATIONS.get(where.loc);
+  const named = where.loc === UTC_LOC || where.loc === LOCAL_LOC;
+  let v = named ? NAMED_LOCATIONS.get(where.loc) : FIXED_LOCATIONS.get(where);
   if (v === undefined) {
     const name = locationName(where.loc);
     // Its fields are unexported: JSON and YAML write {}; reflect.DeepEqual compares them.
     const struct = new GoPointer('*time.Location', new GoStruct('time.Location', { name, offset: int(where.offset) }));
     v = new GoStringer('*time.Location', name, struct, { String: goFunc([], CONSTANT, () => name) }, false);
-    LOCATIONS.set(where.loc, v);
+    if (named) NAMED_LOCATIONS.set(where.loc, v);
+    else FIXED_LOCATIONS.set(where, v);
     WHERE.set(v, where);
   }
   return v;
