@@ -6,7 +6,7 @@
 // map[interface{}]interface{} for other keys, and its error texts ("yaml: line N: ...", "yaml: unmarshal
 // errors:\n  line N: cannot unmarshal ...").
 // Follows gopkg.in/yaml.v3 v3.0.1 (its latest release, and the differential oracle's).
-import { ELEMENT_BYTES, ENTRY_BYTES, type Meter } from '../internal/meter.ts';
+import { ELEMENT_BYTES, ENTRY_BYTES, ENTRY_UNITS, type Meter } from '../internal/meter.ts';
 import { GoCallError } from '../reflect/func.ts';
 import { goString, goBytes } from '../reflect/byteString.ts';
 import { parseGoFloat, parseGoInt } from '../strconv/parseNumber.ts';
@@ -17,6 +17,9 @@ import { GoInt, GoKeyedMap, goNilMap, goNilSlice, interfaceKey, type GoMap } fro
 import { base64Decode } from '../encoding/base64.ts';
 import { ErrorKind, ScalarStyle } from './scan.ts';
 import { Ev, EVENT_NAMES, Parser, type YamlEvent } from './parse.ts';
+
+/** Memory of a duplicate key's error text, besides the key (quoted: at most twice its length). */
+const DUPLICATE_ERROR_BYTES = 96;
 
 /** yaml.v3's failf: an error that ends Unmarshal. */
 export class YamlError extends Error {}
@@ -449,14 +452,27 @@ class Decoder {
   private mapping(n: Node, out: Target): boolean {
     const l = n.content.length;
     const before = this.terrors.length;
-    // Every key is compared with every later one, as in yaml.v3.
-    this.meter.spend((l / 2) * (l / 2));
+    // yaml.v3 compares every key with every later one; the same errors, in the same order, from keys grouped
+    // by kind and value (a group's later keys are the later equal ones).
+    this.meter.spend((l / 2) * ENTRY_UNITS);
     this.meter.build((l / 2) * ENTRY_BYTES);
+    const groups = new Map<string, number[]>();
+    for (let i = 0; i < l; i += 2) {
+      const key = n.content[i]!.kind + ':' + n.content[i]!.value;
+      const g = groups.get(key);
+      if (g === undefined) groups.set(key, [i]);
+      else g.push(i);
+    }
+    const place = new Map<number, number>();
+    for (const g of groups.values()) g.forEach((i, at) => place.set(i, at));
     for (let i = 0; i < l; i += 2) {
       const ni = n.content[i]!;
-      for (let j = i + 2; j < l; j += 2) {
-        const nj = n.content[j]!;
-        if (ni.kind === nj.kind && ni.value === nj.value) this.terrors.push(`line ${nj.line}: mapping key ${sprintf('%#v', [nj.value], this.meter)} already defined at line ${ni.line}`);
+      const g = groups.get(ni.kind + ':' + ni.value)!;
+      for (let at = place.get(i)! + 1; at < g.length; at++) {
+        const nj = n.content[g[at]!]!;
+        // The error's text, kept until the decoder reports them all.
+        this.meter.build(DUPLICATE_ERROR_BYTES + 2 * nj.value.length);
+        this.terrors.push(`line ${nj.line}: mapping key ${sprintf('%#v', [nj.value], this.meter)} already defined at line ${ni.line}`);
       }
     }
     if (this.terrors.length > before) return false;
