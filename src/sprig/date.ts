@@ -1,9 +1,8 @@
 // sprig's date.go, its hermetic part: duration and durationRound (the clock and local-time-zone functions are
 // left out, see index.ts).
 import { goFunc, type FuncMap } from '../go/reflect/func.ts';
-import { reads } from '../go/reflect/callCost.ts';
+import { readsStrings } from '../go/reflect/callCost.ts';
 import { parseClampedInt64 } from '../go/strconv/parseNumber.ts';
-import { BYTE_UNITS } from './strings.ts';
 import { GoInt } from '../go/reflect/value.ts';
 import { formatGoDuration, parseGoDuration } from '../go/time/duration.ts';
 
@@ -18,7 +17,7 @@ function roundDuration(ns: bigint): string {
 }
 
 export const dateFuncs: FuncMap = {
-  duration: goFunc(['any'], reads(BYTE_UNITS), (v: unknown) => {
+  duration: goFunc(['any'], readsStrings(32), (v: unknown) => {
     // sprig only understands an int64 and numeric strings; a template int is neither and gives 0s.
     let n = 0n;
     if (v instanceof GoInt && v.type === 'int64') n = v.value;
@@ -26,7 +25,7 @@ export const dateFuncs: FuncMap = {
     else if (typeof v === 'string' && /^[+-]?[0-9]+$/.test(v)) n = parseClampedInt64(v);
     return formatGoDuration(BigInt.asIntN(64, n * 1_000_000_000n));
   }),
-  durationRound: goFunc(['any'], reads(BYTE_UNITS), (v: unknown) => {
+  durationRound: goFunc(['any'], readsStrings(32), (v: unknown) => {
     let ns = 0n;
     // An int64 is nanoseconds.
     if (v instanceof GoInt && v.type === 'int64') ns = v.value;

@@ -1,7 +1,7 @@
 // sprig's defaults.go: default, empty, coalesce, all, any, ternary, and the JSON functions (fromJson, toJson,
 // toPrettyJson, toRawJson and their must* forms) over encoding/json (src/go/encoding/json/).
 import { goFunc, GoCallError, meteredFunc, type FuncMap } from '../go/reflect/func.ts';
-import { CONSTANT, readsAndBuilds } from '../go/reflect/callCost.ts';
+import { CONSTANT, readsAndBuilds, type CallCost } from '../go/reflect/callCost.ts';
 import type { Meter } from '../go/internal/meter.ts';
 import { GoPointer } from '../go/reflect/value.ts';
 import { isEmptyByKind } from '../go/reflect/kind.ts';
@@ -35,7 +35,26 @@ function swallow(f: () => string): string {
  * Decoding JSON: the scanner's and decoder's work per byte, and what it makes per byte of input at most (a
  * `[{},{},...]` makes a map for every three bytes).
  */
-export const DECODES_JSON = readsAndBuilds(64, 48);
+export const DECODES_JSON: CallCost = (m, args) => {
+  readsAndBuilds(64, 48)(m, args);
+  m.spend(NESTING_UNITS * nestingOf(args[0]));
+};
+
+/** Work per level of a document's deepest nesting (the decoder's recursion: about a microsecond a level). */
+const NESTING_UNITS = 2048;
+
+/** How deep a JSON text's arrays and objects nest at most (brackets in strings counted too: a bound). */
+function nestingOf(s: unknown): number {
+  if (typeof s !== 'string') return 0;
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+    else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return max;
+}
 
 export const defaultsFuncs: FuncMap = {
   default: goFunc(['any'], CONSTANT, (d: unknown, ...given: unknown[]) => (given.length === 0 || empty(given[0]) ? d : given[0]), 'any'),

@@ -6,7 +6,7 @@ import { goFunc, GoCallError, meteredFunc, type FuncMap } from '../go/reflect/fu
 import { CONSTANT, type CallCost } from '../go/reflect/callCost.ts';
 import { goMapSize, goNilMap, goSlice, isGoMap, isNilContainer, mapDelete, mapSet, type GoMap } from '../go/reflect/value.ts';
 import { ELEMENT_BYTES, ENTRY_BYTES, ENTRY_UNITS, type Meter } from '../go/internal/meter.ts';
-import { compareBytes, goTypeName } from '../go/fmt/format.ts';
+import { goTypeName, sortedKeys } from '../go/fmt/format.ts';
 import { mergoMerge } from '../go/mergo/merge.ts';
 import { copystructureCopy } from '../go/copystructure/copy.ts';
 import { strval } from './strings.ts';
@@ -14,26 +14,24 @@ import { strval } from './strings.ts';
 const has = (m: GoMap, k: string) => Object.prototype.hasOwnProperty.call(m, k);
 
 /** A map's entries, to read or copy; a nil map (null) has none. */
-const entriesOf = (m: unknown): number => (m !== null && isGoMap(m) ? goMapSize(m) : 0);
+const entriesOf = (m: unknown, meter: Meter): number => (m !== null && isGoMap(m) ? goMapSize(m, meter) : 0);
 
 /** dict: an entry per pair (keys printed with %v as they are made). */
 const dictCost: CallCost = (m, kv) => m.build((kv.length / 2 + 1) * ENTRY_BYTES);
 
-/** keys and values: every entry of every map read, sorted and listed. */
+/** keys and values: a list of every entry of every map (listing and sorting them is charged as it is done). */
 const listsEntries: CallCost = (m, ms) => {
   let n = 0;
-  for (const x of ms) n += entriesOf(x);
-  m.spend(n * (ENTRY_UNITS + SORT_UNITS * Math.ceil(Math.log2(n + 1))));
+  for (const x of ms) n += entriesOf(x, m);
   m.build(n * ELEMENT_BYTES);
 };
-const SORT_UNITS = 16;
 
 /** pick: an entry per key asked for. */
 const pickCost: CallCost = (m, [, ...ks]) => m.build(ks.length * ENTRY_BYTES);
 
 /** omit: every entry read and compared with every key left out, and copied. */
 const omitCost: CallCost = (m, [map, ...ks]) => {
-  const n = entriesOf(map);
+  const n = entriesOf(map, m);
   m.spend(n * (ENTRY_UNITS + ks.length));
   m.build(n * ENTRY_BYTES);
 };
@@ -94,8 +92,8 @@ export const dictFuncs: FuncMap = {
   }),
   hasKey: goFunc(['map[string]any', 'string'], CONSTANT, (m: GoMap | null, k: string) => m !== null && has(m, k)),
   pluck: goFunc(['string'], pluckCost, (k: string, ...ms: Array<GoMap | null>) => ms.filter((m) => m !== null && has(m, k)).map((m) => m![k]), 'map[string]any'),
-  keys: goFunc([], listsEntries, (...ms: Array<GoMap | null>) => goSlice('string', ms.flatMap((m) => (m ? Object.keys(m).sort(compareBytes) : []))), 'map[string]any'),
-  values: goFunc(['map[string]any'], listsEntries, (m: GoMap | null) => (m ? Object.keys(m).sort(compareBytes).map((k) => m[k]) : [])),
+  keys: meteredFunc([], listsEntries, (meter: Meter, ...ms: Array<GoMap | null>) => goSlice('string', ms.flatMap((m) => (m ? sortedKeys(m, meter) : []))), 'map[string]any'),
+  values: meteredFunc(['map[string]any'], listsEntries, (meter: Meter, m: GoMap | null) => (m ? sortedKeys(m, meter).map((k) => m[k]) : [])),
   pick: goFunc(['map[string]any'], pickCost, (m: GoMap | null, ...ks: string[]) => {
     const out: GoMap = {};
     for (const k of ks) if (m !== null && has(m, k)) mapSet(out, k, m[k]);

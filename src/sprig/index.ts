@@ -27,7 +27,7 @@
 // Results carry sprig's Go types (src/go/reflect/value.ts): int64 from the integer arithmetic, []string, []int,
 // map[string]string, nil slices and maps where sprig returns nil (null in toJson).
 import { goFunc, GoCallError, meteredFunc, type FuncMap } from '../go/reflect/func.ts';
-import { argsSize, CONSTANT, lengthOf, reads, readsAndBuilds, type CallCost } from '../go/reflect/callCost.ts';
+import { argsSize, CONSTANT, lengthOf, readsAndBuilds, readsAndBuildsBytes, readsBytes, readsStrings, type CallCost } from '../go/reflect/callCost.ts';
 import { ELEMENT_BYTES, type Meter } from '../go/internal/meter.ts';
 import { parseClampedInt64 } from '../go/strconv/parseNumber.ts';
 import { goSlice } from '../go/reflect/value.ts';
@@ -50,7 +50,7 @@ import { decimalOp, int64, numericFuncs } from './numeric.ts';
 import { reflectFuncs } from './reflect.ts';
 import { regexFuncs } from './regex.ts';
 import { semverFuncs } from './semver.ts';
-import { BYTE_UNITS, countOf, RUNE_MAPPING, RUNE_UNITS, splitCost, stringsFuncs, toWidth, WORD_SPLITTING } from './strings.ts';
+import { BYTE_UNITS, countOf, PART_BYTES, RUNE_MAPPING, RUNE_UNITS, SEARCHES, splitCost, stringsFuncs, toWidth, WORD_SPLITTING } from './strings.ts';
 import { urlFuncs } from './url.ts';
 import { osmExtraFuncs } from './osmExtras.ts';
 
@@ -66,12 +66,14 @@ const MAX_REPEAT_OUTPUT = 64n * 1024n * 1024n;
 /** path's functions, and filepath's (the same on Linux) under an "os" prefix; each reads its path once. */
 function pathFuncs(prefix: string): FuncMap {
   const name = (n: string) => (prefix === '' ? n : prefix + n[0]!.toUpperCase() + n.slice(1));
-  const cost = readsAndBuilds(PATH_UNITS, 1);
+  // Clean writes the path into a buffer of its own (two bytes a character) before making the text.
+  const cleans = readsAndBuilds(PATH_UNITS, 6);
+  const reads = readsAndBuilds(BYTE_UNITS, 1);
   return {
-    [name('base')]: goFunc(['string'], cost, pathBase),
-    [name('dir')]: goFunc(['string'], cost, pathDir),
-    [name('ext')]: goFunc(['string'], cost, pathExt),
-    [name('clean')]: goFunc(['string'], cost, pathClean),
+    [name('base')]: goFunc(['string'], reads, pathBase),
+    [name('dir')]: goFunc(['string'], cleans, pathDir),
+    [name('ext')]: goFunc(['string'], reads, pathExt),
+    [name('clean')]: goFunc(['string'], cleans, pathClean),
     [name('isAbs')]: goFunc(['string'], CONSTANT, (p: string) => p.startsWith('/')),
   };
 }
@@ -92,12 +94,13 @@ const wrapCost: CallCost = (m, args) => {
   const newLine = args.length > 2 ? Math.max(1, lengthOf(args[1])) : 1;
   // A character is at most 3 bytes.
   const lines = Math.min(3 * s, Math.ceil((3 * s) / width) + countOf(args[args.length - 1] as string, ' ')) + 1;
-  m.spend(BYTE_UNITS * 3 * s);
-  m.build(4 * s + lines * newLine);
+  m.spend(BYTE_UNITS * 3 * s + 16 * lines);
+  // The bytes, each line's place (two numbers), the result and its text.
+  m.build(8 * s + lines * (newLine + 16));
 };
 
 /** The integer arithmetic reads its operands (numeric strings are parsed). */
-const INT_ARITHMETIC = reads(1);
+const INT_ARITHMETIC = readsStrings(16);
 
 /**
  * The float arithmetic (shopspring/decimal): each operand widens the exact product or sum by up to a float64's
@@ -124,8 +127,8 @@ const functionsGoFuncs: FuncMap = {
   }),
   trimall: goFunc(['string', 'string'], readsAndBuilds(RUNE_UNITS, 1), (cutset: string, s: string) => goTrim(s, cutset)),
   trimAll: goFunc(['string', 'string'], readsAndBuilds(RUNE_UNITS, 1), (cutset: string, s: string) => goTrim(s, cutset)),
-  trimSuffix: goFunc(['string', 'string'], readsAndBuilds(BYTE_UNITS, 4), (suffix: string, s: string) => goTrimSuffix(s, suffix)),
-  trimPrefix: goFunc(['string', 'string'], readsAndBuilds(BYTE_UNITS, 4), (prefix: string, s: string) => goTrimPrefix(s, prefix)),
+  trimSuffix: goFunc(['string', 'string'], readsAndBuildsBytes(BYTE_UNITS, 4), (suffix: string, s: string) => goTrimSuffix(s, suffix)),
+  trimPrefix: goFunc(['string', 'string'], readsAndBuildsBytes(BYTE_UNITS, 4), (prefix: string, s: string) => goTrimPrefix(s, prefix)),
   nospace: goFunc(['string'], readsAndBuilds(RUNE_UNITS, 6), (s: string) => (s === '' ? s : deleteWhiteSpace(s))),
   swapcase: goFunc(['string'], RUNE_MAPPING, (s: string) => (s === '' ? s : swapCase(s))),
   snakecase: goFunc(['string'], WORD_SPLITTING, toSnakeCase),
@@ -133,15 +136,15 @@ const functionsGoFuncs: FuncMap = {
   kebabcase: goFunc(['string'], WORD_SPLITTING, toKebabCase),
   wrap: goFunc(['int', 'string'], wrapCost, (w: bigint, s: string) => wrapCustom(s, toWidth(w), '', false)),
   wrapWith: goFunc(['int', 'string', 'string'], wrapCost, (w: bigint, sep: string, s: string) => wrapCustom(s, toWidth(w), sep, true)),
-  contains: goFunc(['string', 'string'], reads(BYTE_UNITS), (sub: string, s: string) => goContains(s, sub)),
-  hasPrefix: goFunc(['string', 'string'], reads(BYTE_UNITS), (p: string, s: string) => goHasPrefix(s, p)),
-  hasSuffix: goFunc(['string', 'string'], reads(BYTE_UNITS), (p: string, s: string) => goHasSuffix(s, p)),
+  contains: goFunc(['string', 'string'], SEARCHES, (sub: string, s: string) => goContains(s, sub)),
+  hasPrefix: goFunc(['string', 'string'], readsBytes(BYTE_UNITS), (p: string, s: string) => goHasPrefix(s, p)),
+  hasSuffix: goFunc(['string', 'string'], readsBytes(BYTE_UNITS), (p: string, s: string) => goHasSuffix(s, p)),
   // strconv.Atoi: decimal only; out of range gives the clamped value (sprig ignores the error).
-  atoi: goFunc(['string'], reads(BYTE_UNITS), (s: string) => {
+  atoi: goFunc(['string'], readsStrings(16), (s: string) => {
     if (!/^[+-]?[0-9]+$/.test(s)) return 0n;
     return parseClampedInt64(s);
   }),
-  splitList: goFunc(['string', 'string'], splitCost(ELEMENT_BYTES), (sep: string, s: string) => goSlice('string', goSplitN(s, sep, -1))),
+  splitList: goFunc(['string', 'string'], splitCost(PART_BYTES), (sep: string, s: string) => goSlice('string', goSplitN(s, sep, -1))),
   // Integer arithmetic in int64 (wrapping), operands through cast.ToInt64.
   add1: goFunc(['any'], INT_ARITHMETIC, (a: unknown) => int64(wrap64(toInt64(a) + 1n))),
   add: goFunc([], INT_ARITHMETIC, (...xs: unknown[]) => int64(xs.reduce<bigint>((s, x) => wrap64(s + toInt64(x)), 0n)), 'any'),

@@ -40,11 +40,16 @@ function untilCount(start: bigint, stop: bigint, step: bigint): number {
 
 const MAX_RANGE = 10_000_000;
 
-/** until, untilStep: an element each. */
+/** until, untilStep: an element each (a bigint made and added). */
 const untilCost: CallCost = (m, args) => {
   const [start, stop, step] = args.length === 1 ? [0n, args[0] as bigint, (args[0] as bigint) < 0n ? -1n : 1n] : (args as bigint[]);
-  m.build(untilCount(start!, stop!, step!) * ELEMENT_BYTES);
+  const n = untilCount(start!, stop!, step!);
+  m.spend(n * BIGINT_UNITS);
+  m.build(n * ELEMENT_BYTES);
 };
+
+/** Work of making a bigint and doing arithmetic with it. */
+const BIGINT_UNITS = 128;
 
 /** seq: the numbers, printed (at most 20 characters each) and joined. */
 const seqCost: CallCost = (m, args) => {
@@ -56,6 +61,7 @@ const seqCost: CallCost = (m, args) => {
     const step = end < start ? -1n : 1n;
     n = untilCount(start, end + step, step);
   } else if (p.length === 3) n = untilCount(p[0]!, p[2]! + (p[2]! < p[0]! ? -1n : 1n), p[1]!);
+  m.spend(n * 2 * BIGINT_UNITS);
   m.build(n * (ELEMENT_BYTES + 2 * 21));
 };
 
@@ -91,8 +97,13 @@ function seq(...p: bigint[]): string {
   return '';
 }
 
-/** The conversions read their operand (a numeric string is parsed). */
-const CONVERTS = readsStrings(2);
+/** The conversions read their operands (a numeric string is parsed; maxf and minf take any number of them). */
+const CONVERTS: CallCost = (m, args) => {
+  readsStrings(16)(m, args);
+  m.spend(args.length * OPERAND_UNITS);
+};
+/** Work of converting an operand (spf13/cast's type switch, measured at about a microsecond). */
+const OPERAND_UNITS = 1024;
 
 export const numericFuncs: FuncMap = {
   int: goFunc(['any'], CONVERTS, toInt64),
@@ -110,7 +121,7 @@ export const numericFuncs: FuncMap = {
   untilStep: goFunc(['int', 'int', 'int'], untilCost, untilStep),
   seq: goFunc([], seqCost, seq, 'int'),
   // strconv.ParseInt(fmt.Sprint(v), 8, 64), 0 on error.
-  toDecimal: meteredFunc(['any'], CONSTANT, (meter: Meter, v: unknown) => {
+  toDecimal: meteredFunc(['any'], readsStrings(16), (meter: Meter, v: unknown) => {
     const s = formatValue(v === undefined ? null : v, meter);
     const m = /^([+-]?)([0-7]+)$/.exec(s);
     if (!m) return int64(0n);

@@ -4,7 +4,7 @@
 import { marshalYamlV3 } from '../go/yaml.v3/encode.ts';
 import { marshalToml, TomlEncodeError } from '../go/toml/encode.ts';
 import { goFunc, meteredFunc, type FuncMap } from '../go/reflect/func.ts';
-import { CONSTANT, readsAndBuilds } from '../go/reflect/callCost.ts';
+import { CONSTANT, readsAndBuilds, type CallCost } from '../go/reflect/callCost.ts';
 import { mapSet, type GoMap } from '../go/reflect/value.ts';
 import type { Meter } from '../go/internal/meter.ts';
 import { goJsonDecode } from '../go/encoding/json/decode.ts';
@@ -32,9 +32,22 @@ function fromYaml(s: string, wantArray: boolean, m: Meter): unknown {
  * Reading YAML: its scanner, parser and node tree, per byte of input (the values decoded from the nodes, which
  * aliases can multiply, are charged by the decoder as it makes them).
  */
-const DECODES_YAML = readsAndBuilds(256, 64);
+const DECODES_YAML = readsAndBuilds(256, 96);
 /** Reading TOML: its lexer's items and the tables made from them, per byte of input. */
-const DECODES_TOML = readsAndBuilds(128, 64);
+const DECODES_TOML: CallCost = (m, args) => {
+  readsAndBuilds(128, 64)(m, args);
+  m.spend(TABLE_UNITS * bracketsOf(args[0]));
+};
+/** Work per bracket (a table header, an array of tables' element, an array): about a few microseconds. */
+const TABLE_UNITS = 4096;
+
+/** The brackets that open a table, an array of tables' element or an array (in strings too: a bound). */
+function bracketsOf(s: unknown): number {
+  if (typeof s !== 'string') return 0;
+  let n = 0;
+  for (let i = s.indexOf('['); i >= 0; i = s.indexOf('[', i + 1)) n++;
+  return n;
+}
 
 export const osmExtraFuncs: FuncMap = {
   // The encoders charge as they go (a structure that shares parts encodes far larger than it is).

@@ -70,5 +70,5 @@ export const regexFuncs: FuncMap = {
   ...findAndReplaceFuncs(false),
   ...findAndReplaceFuncs(true),
   // A backslash before each metacharacter: at most twice as long.
-  regexQuoteMeta: goFunc(['string'], readsAndBuilds(BYTE_UNITS, 2), quoteMeta),
+  regexQuoteMeta: goFunc(['string'], readsAndBuilds(4 * BYTE_UNITS, 2), quoteMeta),
 };

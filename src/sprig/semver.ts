@@ -1,7 +1,7 @@
 // sprig's semver.go: semver and semverCompare (sprig 3.3.0 over Masterminds/semver v3.4.0, src/go/semver/semver.ts), and
 // *semver.Version as a template value with its methods.
 import { goFunc, GoCallError, meteredFunc, type FuncMap } from '../go/reflect/func.ts';
-import { CONSTANT, readsStrings } from '../go/reflect/callCost.ts';
+import { CONSTANT, readsStrings, type CallCost } from '../go/reflect/callCost.ts';
 import type { Meter } from '../go/internal/meter.ts';
 import { GoInt, GoPointer, GoStruct } from '../go/reflect/value.ts';
 import { goBytes } from '../go/reflect/byteString.ts';
@@ -39,6 +39,18 @@ function validatePart(s: string, what: 'prerelease' | 'metadata'): void {
  * The fields are the unexported ones of Masterminds' struct, for %#v and their error texts. The pointer
  * methods that modify the version (Scan, UnmarshalJSON, UnmarshalText) are left out.
  */
+/** A method that returns a new version: the value and its table of methods are made. */
+const MAKES_VERSION: CallCost = (m) => {
+  m.spend(VERSION_UNITS);
+  m.build(VERSION_BYTES);
+};
+const VERSION_UNITS = 1024;
+const VERSION_BYTES = 2048;
+const setsPart: CallCost = (m, args) => {
+  readsStrings(SEMVER_UNITS)(m, args);
+  MAKES_VERSION(m, args);
+};
+
 export function semverValue(v: SemVer, pointer = true): GoPointer | GoStruct {
   const text = semverString(v);
   const vPrefix = v.original.startsWith('v') ? 'v' : '';
@@ -51,14 +63,14 @@ export function semverValue(v: SemVer, pointer = true): GoPointer | GoStruct {
     Patch: goFunc([], CONSTANT, () => uint64(v.patch)),
     Prerelease: goFunc([], CONSTANT, () => v.pre),
     Metadata: goFunc([], CONSTANT, () => v.metadata),
-    IncPatch: goFunc([], CONSTANT, () => next({ ...v, pre: '', metadata: '', patch: v.pre !== '' ? v.patch : v.patch + 1n })),
-    IncMinor: goFunc([], CONSTANT, () => next({ ...v, pre: '', metadata: '', patch: 0n, minor: v.minor + 1n })),
-    IncMajor: goFunc([], CONSTANT, () => next({ ...v, pre: '', metadata: '', patch: 0n, minor: 0n, major: v.major + 1n })),
-    SetPrerelease: goFunc(['string'], readsStrings(SEMVER_UNITS), (pre: string) => {
+    IncPatch: goFunc([], MAKES_VERSION, () => next({ ...v, pre: '', metadata: '', patch: v.pre !== '' ? v.patch : v.patch + 1n })),
+    IncMinor: goFunc([], MAKES_VERSION, () => next({ ...v, pre: '', metadata: '', patch: 0n, minor: v.minor + 1n })),
+    IncMajor: goFunc([], MAKES_VERSION, () => next({ ...v, pre: '', metadata: '', patch: 0n, minor: 0n, major: v.major + 1n })),
+    SetPrerelease: goFunc(['string'], setsPart, (pre: string) => {
       if (pre !== '') validatePart(pre, 'prerelease');
       return next({ ...v, pre });
     }),
-    SetMetadata: goFunc(['string'], readsStrings(SEMVER_UNITS), (metadata: string) => {
+    SetMetadata: goFunc(['string'], setsPart, (metadata: string) => {
       if (metadata !== '') validatePart(metadata, 'metadata');
       return next({ ...v, metadata });
     }),

@@ -6,7 +6,7 @@ import { ENTRY_BYTES } from '../go/internal/meter.ts';
 import { RUNE_UNITS } from './strings.ts';
 import { EMPTY_GO_URL, formatGoUrl, goUrlHostname, goUserinfoString, GoUrlError, parseGoUrl, type GoUrl } from '../go/net/url/url.ts';
 import { goUrlErrorText } from '../go/net/url/urlError.ts';
-import { goBytes, goString } from '../go/reflect/byteString.ts';
+import { goByteLength, goBytes, goString } from '../go/reflect/byteString.ts';
 import { goKind } from '../go/reflect/kind.ts';
 
 const toByteString = (s: string) => goBytes(s).toString('latin1');
@@ -43,7 +43,7 @@ const urlJoinCost: CallCost = (m, [map]) => {
     }
   }
   m.spend(URL_UNITS * n);
-  m.build(12 * n + 64);
+  m.build(24 * n + 64);
 };
 const URL_KEYS = ['scheme', 'host', 'path', 'query', 'opaque', 'fragment', 'userinfo'];
 
@@ -71,11 +71,12 @@ function urlJoin(m: Record<string, unknown> | null): string {
 
 /** urlParse: eight parts of the URL, each at most its length (a few times over, in byte strings). */
 const urlParseCost: CallCost = (m, [s]) => {
-  const n = (s as string).length;
+  // Parsed as bytes (up to three per character).
+  const n = goByteLength(s as string);
   m.spend(URL_UNITS * n);
-  m.build(12 * n + 8 * ENTRY_BYTES);
+  m.build(24 * n + 8 * ENTRY_BYTES);
 };
-const URL_UNITS = 32;
+const URL_UNITS = 128;
 
 export const urlFuncs: FuncMap = {
   urlParse: goFunc(['string'], urlParseCost, urlParse),

@@ -4,8 +4,10 @@
 // with Go's text. `and` and `or` are evaluated by the executor (they short-circuit).
 import { GoCallError, type GoParamType } from '../go/reflect/func.ts';
 import { CONSTANT, lengthOf, type CallCost } from '../go/reflect/callCost.ts';
+import { TextBuilder } from '../go/internal/textBuilder.ts';
+import { forEachRune } from '../go/unicode/unicode.ts';
 import { ELEMENT_BYTES, type Meter } from '../go/internal/meter.ts';
-import { elemType, GoInt, GoKeyedMap, goMapSize, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer, mapGet, sameContainerType, zeroValue } from '../go/reflect/value.ts';
+import { elemType, GoInt, GoKeyedMap, goMapSize, goUint8, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer, mapGet, sameContainerType, zeroValue } from '../go/reflect/value.ts';
 import { compareBytes, goTypeName, sprint, sprintf, sprintln } from '../go/fmt/format.ts';
 import { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes } from '../go/reflect/byteString.ts';
 import { isGoPrintable } from '../go/strconv/format.ts';
@@ -235,11 +237,11 @@ export function index(m: Meter, item: unknown, ...indexes: unknown[]): unknown {
       const x = indexArg(idx, bytes.length);
       // indexArg allows x == len; reflect's Index then panics.
       if (x === bytes.length) throw new GoCallError('reflect: string index out of range');
-      item = new GoInt('uint8', BigInt(bytes[x]!));
+      item = goUint8(bytes[x]!);
     } else if (Array.isArray(v) || v instanceof Uint8Array) {
       const x = indexArg(idx, v.length);
       if (x === v.length) throw new GoCallError('reflect: slice index out of range');
-      item = v instanceof Uint8Array ? new GoInt('uint8', BigInt(v[x]!)) : v[x];
+      item = v instanceof Uint8Array ? goUint8(v[x]!) : v[x];
     } else if (isGoMap(v)) {
       if (idx === undefined) throw new GoCallError('value is nil; should be of type string');
       if (typeof idx !== 'string') throw new GoCallError(`value has type ${goTypeName(idx)}; should be string`);
@@ -256,6 +258,9 @@ export function index(m: Meter, item: unknown, ...indexes: unknown[]): unknown {
   return item;
 }
 
+/** Work per character of slicing a string (to bytes and back). */
+const SLICE_STRING_UNITS = 16;
+
 /** slice: a string's bytes, or the elements kept, are copied (charged before). */
 export function slice(m: Meter, item: unknown, ...indexes: unknown[]): unknown {
   if (item === null) item = undefined;
@@ -265,6 +270,8 @@ export function slice(m: Meter, item: unknown, ...indexes: unknown[]): unknown {
   let bytes: Buffer | undefined;
   if (typeof item === 'string') {
     if (indexes.length === 3) throw new GoCallError('cannot 3-index slice a string');
+    // Its bytes made, and the slice of them made text again.
+    m.spend(SLICE_STRING_UNITS * item.length);
     m.build(6 * item.length);
     bytes = goBytes(item);
     cap = bytes.length;
@@ -315,7 +322,19 @@ function evalArgs(args: unknown[], m: Meter, growth: number, units: number): str
 const HTML_ESCAPES: Readonly<Record<string, string>> = { '\0': '\uFFFD', '"': '&#34;', "'": '&#39;', '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 export function html(m: Meter, ...args: unknown[]): string {
-  return evalArgs(args, m, 6, 2).replace(/[\0"'&<>]/g, (c) => HTML_ESCAPES[c]!);
+  const s = evalArgs(args, m, 6, 16);
+  if (!/[\0"'&<>]/.test(s)) return s;
+  const out = new TextBuilder();
+  let run = 0;
+  for (let i = 0; i < s.length; i++) {
+    const e = HTML_ESCAPES[s[i]!];
+    if (e === undefined) continue;
+    if (i > run) out.append(s.slice(run, i));
+    out.append(e);
+    run = i + 1;
+  }
+  if (s.length > run) out.append(s.slice(run));
+  return out.toString();
 }
 
 const JS_ESCAPES: Readonly<Record<string, string>> = {
@@ -324,30 +343,41 @@ const JS_ESCAPES: Readonly<Record<string, string>> = {
 
 export function js(m: Meter, ...args: unknown[]): string {
   const s = canonicalGoString(evalArgs(args, m, 12, 32));
-  let out = '';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    const e = JS_ESCAPES[ch];
-    if (e !== undefined) out += e;
+  const out = new TextBuilder();
+  forEachRune(s, (cp, next) => {
+    const ch = s.slice(next - (cp > 0xffff ? 2 : 1), next);
+    const e = cp < 0x80 ? JS_ESCAPES[ch] : undefined;
+    if (e !== undefined) out.append(e);
     // A raw byte decodes as U+FFFD, which is printable: the byte is written as it is.
-    else if (cp >= 0xdc80 && cp <= 0xdcff) out += ch;
-    else if (cp < 0x20) out += '\\u00' + cp.toString(16).toUpperCase().padStart(2, '0');
-    else if (cp < 0x80 || isGoPrintable(cp)) out += ch;
-    else out += '\\u' + cp.toString(16).toUpperCase().padStart(4, '0');
-  }
-  return out;
+    else if (cp === 0xfffd && ch !== '\ufffd') out.append(ch);
+    else if (cp < 0x20) out.append('\\u00' + cp.toString(16).toUpperCase().padStart(2, '0'));
+    else if (cp < 0x80 || isGoPrintable(cp)) out.append(ch);
+    else out.append('\\u' + cp.toString(16).toUpperCase().padStart(4, '0'));
+  });
+  return out.toString();
 }
+
+const URL_SAFE = Uint8Array.from({ length: 256 }, (_, b) =>
+  (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x5f || b === 0x2e || b === 0x7e ? 1 : 0,
+);
+const HEX_UPPER = '0123456789ABCDEF';
 
 export function urlquery(m: Meter, ...args: unknown[]): string {
   // url.QueryEscape: letters, digits and -_.~ stay; space becomes '+'; every other byte is %XX.
-  let out = '';
-  for (const b of goBytes(evalArgs(args, m, 12, 32))) {
-    if ((b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x5f || b === 0x2e || b === 0x7e) {
-      out += String.fromCharCode(b);
-    } else if (b === 0x20) out += '+';
-    else out += '%' + b.toString(16).toUpperCase().padStart(2, '0');
+  const bytes = goBytes(evalArgs(args, m, 12, 32));
+  const out = Buffer.allocUnsafe(3 * bytes.length);
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (URL_SAFE[b] === 1) out[n++] = b;
+    else if (b === 0x20) out[n++] = 0x2b;
+    else {
+      out[n++] = 0x25;
+      out[n++] = HEX_UPPER.charCodeAt(b >> 4);
+      out[n++] = HEX_UPPER.charCodeAt(b & 15);
+    }
   }
-  return out;
+  return out.toString('latin1', 0, n);
 }
 
 // ---------------------------------------------------------------- the table
@@ -360,11 +390,15 @@ const unreachable = () => {
 const COMPARES: CallCost = (m, args) => {
   let n = 0;
   for (let i = 0; i < args.length; i++) n += lengthOf(args[i]);
-  m.spend(n);
+  m.spend(COMPARE_UNITS * n);
 };
+const COMPARE_UNITS = 4;
 
 /** len reads a string's bytes (Go's UTF-8 length); a slice's or a map's length is at hand. */
-const LEN: CallCost = (m, [v]) => m.spend(lengthOf(v));
+const LEN: CallCost = (m, [v]) => {
+  m.spend(lengthOf(v));
+  if (typeof v === 'object' && v !== null && !Array.isArray(v) && isGoMap(v)) goMapSize(v, m);
+};
 
 /** The printing builtins read their format; fmt charges what it prints as it prints it. */
 const PRINTS: CallCost = (m, args) => m.spend(lengthOf(args[0]));

@@ -22,7 +22,7 @@ import { errorLocation, execErrorMessage, ExecError, LimitError } from './errors
 import { canonicalGoString, goByteLength, hasRawBytes } from '../go/reflect/byteString.ts';
 import { chargeUndeclared, engineLimitExceeded, STEP_UNITS } from './cost.ts';
 import { ENTRY_UNITS, type Meter } from '../go/internal/meter.ts';
-import { goMapSize } from '../go/reflect/value.ts';
+import { goMapSize, goUint8 } from '../go/reflect/value.ts';
 
 export interface TemplateLimits {
   /** Nested {{template}} calls (Go: 100000). */
@@ -86,6 +86,11 @@ interface Callable {
   readonly call: (...args: any[]) => unknown;
   readonly results?: number;
 }
+
+/** Memory of a {{template}} call: its variable stack and the executor's saved state. */
+const TEMPLATE_CALL_BYTES = 128;
+/** Memory of a piece of output in the list that is joined at the end. */
+const OUTPUT_PIECE_BYTES = 16;
 
 const valOf = (v: unknown, iface = false): Val => (v === undefined ? INVALID : { v, iface });
 
@@ -156,6 +161,8 @@ export class Executor {
     }
     this.outBytes += n;
     if (this.outBytes > this.limits.maxOutputBytes) throw new LimitError(`template output exceeds ${this.limits.maxOutputBytes} bytes`);
+    // The output is joined at the end: its text, and a place in the list of pieces.
+    this.meter.build(s.length + OUTPUT_PIECE_BYTES);
     this.out.push(s);
   }
 
@@ -209,7 +216,7 @@ export class Executor {
     const mark = this.vars.length;
     const val = this.evalPipeline(dot, n.pipe);
     let flow: Flow = NORMAL;
-    if (isTrue(val.v)) flow = this.walk(kind === 'with' ? val : dot, n.list);
+    if (this.truth(val.v)) flow = this.walk(kind === 'with' ? val : dot, n.list);
     else if (n.elseList !== undefined) flow = this.walk(dot, n.elseList);
     this.vars.length = mark;
     return flow;
@@ -237,13 +244,12 @@ export class Executor {
     } else if (val instanceof Uint8Array) {
       for (let i = 0; i < val.length; i++) {
         ranged = true;
-        if (this.rangeIteration(r, mark, { v: BigInt(i), iface: false }, { v: new GoInt('uint8', BigInt(val[i]!)), iface: false }) === BREAK) break;
+        if (this.rangeIteration(r, mark, { v: BigInt(i), iface: false }, { v: goUint8(val[i]!), iface: false }) === BREAK) break;
       }
     } else if (isGoMap(val)) {
       const iface = containerType(val) === undefined || elemType(val) === 'interface {}';
-      // The keys are listed and sorted before the first iteration.
-      this.meter.spend(goMapSize(val) * ENTRY_UNITS);
-      for (const k of sortedKeys(val)) {
+      // The keys are listed and sorted (charged) before the first iteration.
+      for (const k of sortedKeys(val, this.meter)) {
         ranged = true;
         if (this.rangeIteration(r, mark, { v: k, iface: false }, valOf(val[k], iface)) === BREAK) break;
       }
@@ -305,6 +311,7 @@ export class Executor {
     this.depth++;
     this.tmpl = tmpl;
     // No dynamic scoping: the called template sees only $.
+    this.meter.build(TEMPLATE_CALL_BYTES);
     this.vars = [{ name: '$', value: newDot }];
     this.walk(newDot, tmpl.root);
     this.depth--;
@@ -495,7 +502,7 @@ export class Executor {
       let v = INVALID;
       for (const arg of args) {
         v = this.evalArg(dot, 'value', arg);
-        if (isTrue(v.v) === (name === 'or')) return v;
+        if (this.truth(v.v) === (name === 'or')) return v;
       }
       if (final !== MISSING) v = this.validateType(final, 'value');
       return v;
@@ -536,6 +543,12 @@ export class Executor {
     }
     // Builtins and methods return values of their static type; a function map's results may be interface{}.
     return valOf(result, !isMethod && (!isBuiltin || name === 'index'));
+  }
+
+  /** isTrue; a map's entries, when first counted, are charged. */
+  private truth(v: unknown): boolean {
+    if (typeof v === 'object' && v !== null && isGoMap(v)) goMapSize(v, this.meter);
+    return isTrue(v);
   }
 
   /** Go's validateType: the value must be valid and assignable to the parameter type. */

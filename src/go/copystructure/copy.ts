@@ -17,7 +17,7 @@ function copyValue(v: unknown, meter: Meter): unknown {
     return v.slice();
   }
   if (isGoMap(v)) {
-    const n = goMapSize(v);
+    const n = goMapSize(v, meter);
     meter.spend(n * ENTRY_UNITS);
     meter.build(n * ENTRY_BYTES);
     const keys = Object.keys(v);

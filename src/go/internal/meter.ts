@@ -12,10 +12,13 @@
 
 /** Memory of one slice element: a reference, and a share of a small boxed value (a bigint, a GoInt). */
 export const ELEMENT_BYTES = 32;
-/** Memory of one map entry (V8 keeps large objects as dictionaries: key, value and details per entry). */
-export const ENTRY_BYTES = 96;
+/**
+ * One map entry made: memory (V8 keeps a large object as a dictionary: key, value and details per entry), and
+ * the work of adding a property, which is most of it (about a microsecond on a large object).
+ */
+export const ENTRY_BYTES = 512;
 /** Work of reading one map entry: listing a large object's keys costs V8 a sort by insertion order. */
-export const ENTRY_UNITS = 96;
+export const ENTRY_UNITS = 128;
 /** Work of visiting one element of a structure being printed, encoded, compared or copied. */
 export const VISIT_UNITS = 256;
 

@@ -18,7 +18,7 @@ function isEmptyValue(v: unknown): boolean {
  * goes: each entry of src read and, at most, added to dst.
  */
 export function mergoMerge(dst: GoMap, src: GoMap, overwrite: boolean, meter: Meter): void {
-  const n = goMapSize(src);
+  const n = goMapSize(src, meter);
   meter.spend(n * ENTRY_UNITS);
   meter.build(n * ENTRY_BYTES);
   for (const k of Object.keys(src)) {

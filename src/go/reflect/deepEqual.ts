@@ -7,12 +7,12 @@ import { ENTRY_UNITS, type Meter } from '../internal/meter.ts';
 const isNil = (v: unknown) => v === null || v === undefined;
 
 /** Work of comparing two strings, besides their characters. */
-const COMPARE_UNITS = 16;
+const COMPARE_UNITS = 64;
 
 /** reflect.DeepEqual */
 export function deepEqual(a: unknown, b: unknown, meter: Meter): boolean {
   if (typeof a === 'string' && typeof b === 'string') {
-    meter.spend(COMPARE_UNITS + Math.min(a.length, b.length));
+    meter.spend(COMPARE_UNITS + 2 * Math.min(a.length, b.length));
     return a === b;
   }
   if (a === b) return !(typeof a === 'number' && Number.isNaN(a));
@@ -27,8 +27,8 @@ export function deepEqual(a: unknown, b: unknown, meter: Meter): boolean {
     return a.length === b.length && a.every((x, i) => x === b[i]);
   }
   if (isGoMap(a) && isGoMap(b)) {
-    if (goMapSize(a) !== goMapSize(b)) return false;
-    meter.spend(goMapSize(a) * ENTRY_UNITS);
+    if (goMapSize(a, meter) !== goMapSize(b, meter)) return false;
+    meter.spend(goMapSize(a, meter) * ENTRY_UNITS);
     return Object.keys(a).every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k], meter));
   }
   if (a instanceof GoKeyedMap && b instanceof GoKeyedMap) {

@@ -17,6 +17,7 @@
 // Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
 // test/template/engine/newerGo.test.ts).
 
+import { TextBuilder } from '../internal/textBuilder.ts';
 import { jsMatcher, MAX_JS_BACKTRACKING, type JsMatcher } from './jsRegExp.ts';
 import type { CharClass, ClassItem, EmptyKind, RegexpNode as Node } from './syntaxTree.ts';
 import { canonicalGoString } from '../reflect/byteString.ts';
@@ -62,7 +63,9 @@ const PARSE_UNITS = 64;
 /** Memory per instruction of a compiled program (an object, and a closure for a character test). */
 const INST_BYTES = 256;
 /** Work per instruction and input position of a run (a thread of the Pike VM visited). */
-const RUN_UNITS = 16;
+const RUN_UNITS = 48;
+/** Memory of a piece of a replacement's result (a slice of the input, and its place in the list). */
+const PIECE_BYTES = 32;
 /** Work per step of the JS RegExp fast path's backtracking bound. */
 const JS_UNITS = 2;
 
@@ -1165,75 +1168,86 @@ export class GoRegexp {
   }
 
   replaceAllString(src: string, repl: string, meter: Meter): string {
+    // The template is read once (Go reads it again for each match: the same pieces).
+    meter.spend(PARSE_UNITS * repl.length);
+    const pieces = this.templatePieces(repl);
     const ncap = repl.includes('$') ? 2 * (this.numSubexp + 1) : 2;
-    return this.replaceAll(src, ncap, meter, (input, m) => this.expand(repl, input, m, meter));
-  }
-
-  replaceAllLiteralString(src: string, repl: string, meter: Meter): string {
-    return this.replaceAll(src, 2, meter, () => {
-      meter.build(repl.length);
-      return repl;
+    return this.replaceAll(src, ncap, meter, (input, m, out) => {
+      for (const p of pieces) {
+        if (typeof p === 'string') {
+          meter.build(p.length + PIECE_BYTES);
+          out.push(p);
+        } else if (2 * p + 1 < m.length && m[2 * p]! >= 0) {
+          meter.build(m[2 * p + 1]! - m[2 * p]! + PIECE_BYTES);
+          out.push(input.slice(m[2 * p]!, m[2 * p + 1]!));
+        }
+      }
     });
   }
 
-  /** Each piece of the result is charged before it is added to it. */
-  private replaceAll(src: string, ncap: number, meter: Meter, repl: (input: Input, m: number[]) => string): string {
+  replaceAllLiteralString(src: string, repl: string, meter: Meter): string {
+    return this.replaceAll(src, 2, meter, (_, __, out) => {
+      meter.build(repl.length + PIECE_BYTES);
+      out.push(repl);
+    });
+  }
+
+  /** Each piece of the result is charged before it is added to it; the pieces are joined at the end. */
+  private replaceAll(src: string, ncap: number, meter: Meter, repl: (input: Input, m: number[], out: string[]) => void): string {
     const input = new Input(src);
     const end = input.length;
-    let out = '';
+    const out: string[] = [];
     let lastMatchEnd = 0;
     const queues = this.queues();
     for (let searchPos = 0; searchPos <= end; ) {
       const m = this.exec(input, searchPos, ncap, meter, queues);
       if (m === null) break;
-      meter.build(m[0]! - lastMatchEnd);
-      out += input.slice(lastMatchEnd, m[0]!);
+      meter.build(m[0]! - lastMatchEnd + PIECE_BYTES);
+      out.push(input.slice(lastMatchEnd, m[0]!));
       // No replacement for an empty match right after the previous match.
-      if (m[1]! > lastMatchEnd || m[0] === 0) out += repl(input, m);
+      if (m[1]! > lastMatchEnd || m[0] === 0) repl(input, m, out);
       lastMatchEnd = m[1]!;
       const w = input.width(searchPos);
       if (searchPos + w > m[1]!) searchPos += w;
       else if (searchPos + 1 > m[1]!) searchPos++;
       else searchPos = m[1]!;
     }
-    meter.build(end - lastMatchEnd);
-    return out + input.slice(lastMatchEnd, end);
+    meter.build(2 * (end - lastMatchEnd));
+    out.push(input.slice(lastMatchEnd, end));
+    return out.join('');
   }
 
-  /** Go's Regexp.Expand: $1, ${1}, $name, ${name}; $$ is a dollar; a malformed reference is kept as is. */
-  private expand(template: string, input: Input, m: number[], meter: Meter): string {
-    // The template's text, then each group as it is added.
-    meter.build(template.length);
-    let out = '';
+  /**
+   * Go's Regexp.Expand template as pieces: text, and group numbers ($1, ${1}, $name, ${name}; -1 for a name
+   * no group has); $$ is a dollar; a malformed reference is kept as is.
+   */
+  private templatePieces(template: string): Array<string | number> {
+    const pieces: Array<string | number> = [];
+    let text = '';
     let t = template;
-    const group = (a: number, b: number) => {
-      meter.build(b - a);
-      out += input.slice(a, b);
-    };
     for (;;) {
       const i = t.indexOf('$');
       if (i < 0) break;
-      out += t.slice(0, i);
+      text += t.slice(0, i);
       t = t.slice(i + 1);
       if (t.startsWith('$')) {
-        out += '$';
+        text += '$';
         t = t.slice(1);
         continue;
       }
       const ref = extractRef(t);
       if (ref === undefined) {
-        out += '$';
+        text += '$';
         continue;
       }
       t = ref.rest;
-      if (ref.num >= 0) {
-        if (2 * ref.num + 1 < m.length && m[2 * ref.num]! >= 0) group(m[2 * ref.num]!, m[2 * ref.num + 1]!);
-      } else {
-        const k = this.subexpNames.indexOf(ref.name);
-        if (k > 0 && 2 * k + 1 < m.length && m[2 * k]! >= 0) group(m[2 * k]!, m[2 * k + 1]!);
-      }
+      if (text !== '') pieces.push(text);
+      text = '';
+      pieces.push(ref.num >= 0 ? ref.num : ((k) => (k > 0 ? k : -1))(this.subexpNames.indexOf(ref.name)));
     }
-    return out + t;
+    text += t;
+    if (text !== '') pieces.push(text);
+    return pieces;
   }
 }
 
@@ -1256,8 +1270,19 @@ function extractRef(s: string): { name: string; num: number; rest: string } | un
 
 /** regexp.QuoteMeta. */
 export function quoteMeta(s: string): string {
-  return s.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
+  if (!META.test(s)) return s;
+  // A character at a time into a buffer (a replace with a million matches is slow and makes a rope).
+  const out = new TextBuilder();
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80 && META_CHARS[c] === 1) out.unit(0x5c);
+    out.unit(c);
+  }
+  return out.toString();
 }
+
+const META = /[\\.+*?()|[\]{}^$]/;
+const META_CHARS = Uint8Array.from({ length: 0x80 }, (_, c) => ('\\.+*?()|[]{}^$'.includes(String.fromCharCode(c)) ? 1 : 0));
 
 // Compiled programs are kept for the next compile of the same pattern (a template compiles its patterns in
 // every call), up to a total size: small patterns only, and the cache starts over when full. Whether a

@@ -4,7 +4,7 @@
 // omitempty/omitzero or "-"), tables and arrays of tables get [headers] indented by Indent per level, a
 // blank line goes before each top-level table, nil values are left out. Embedded structs are not modelled.
 import { callGoFunction, GoCallError } from '../reflect/func.ts';
-import { GoInt, GoKeyedMap, goMapSize, GoPointer, GoStringer, GoStruct, isExported, isGoMap, isNilContainer } from '../reflect/value.ts';
+import { GoInt, GoKeyedMap, goMapSize, goUint8, GoPointer, GoStringer, GoStruct, isExported, isGoMap, isNilContainer } from '../reflect/value.ts';
 import { structTagGet } from '../reflect/structTag.ts';
 import { compareBytes, formatFloat, goTypeName } from '../fmt/format.ts';
 import { formatGoTime, RFC3339_NANO } from '../time/time.ts';
@@ -12,7 +12,7 @@ import { goTimeOf } from '../time/value.ts';
 import { tomlKey, tomlKeyPath, tomlString } from './encodeString.ts';
 import { GoComplex } from '../reflect/complex.ts';
 import { goString } from '../reflect/byteString.ts';
-import { ENTRY_UNITS, type Meter } from '../internal/meter.ts';
+import { ELEMENT_BYTES, ENTRY_UNITS, type Meter } from '../internal/meter.ts';
 
 /** An error the Encoder returns (toToml gives its text); other failures are Go panics. */
 export class TomlEncodeError extends Error {}
@@ -140,6 +140,9 @@ const isZeroNumber = (v: unknown) => v === 0 || v === 0n || (v instanceof GoInt 
 /** Bound on how much longer a TOML basic string is than its text (a control character becomes \\u00NN). */
 const STRING_GROWTH = 6;
 
+/** Work of writing a table, besides its entries (its keys split into values and tables, sorted, its header). */
+const TABLE_UNITS = 2048;
+
 /**
  * Charged on its meter as it goes: each value visited and each piece of text before it is made (strings, key
  * paths, indentation), so a structure that shares parts stops before its text exists.
@@ -223,7 +226,7 @@ class Encoder {
       this.write('[');
       for (let i = 0; i < v.length; i++) {
         this.meter.visit();
-        this.element(v instanceof Uint8Array ? new GoInt('uint8', BigInt(v[i]!)) : v[i]);
+        this.element(v instanceof Uint8Array ? goUint8(v[i]!) : v[i]);
         if (i !== v.length - 1) this.write(', ');
       }
       return this.write(']');
@@ -272,7 +275,9 @@ class Encoder {
     const direct: string[] = [];
     const sub: string[] = [];
     // Listed and sorted; each key is copied into the path of each value below it.
-    this.meter.spend(goMapSize(m) * (ENTRY_UNITS + key.length));
+    const n = goMapSize(m, this.meter);
+    this.meter.spend(TABLE_UNITS + n * (ENTRY_UNITS + key.length));
+    this.meter.build(n * (key.length + 2) * ELEMENT_BYTES);
     for (const k of Object.keys(m)) (isTable(m[k], this.meter) ? sub : direct).push(k);
     const writeKeys = (keys: string[], trailingComma: boolean) => {
       keys.sort(compareBytes);

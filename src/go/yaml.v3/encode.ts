@@ -10,11 +10,12 @@ import { exportedFields, GoInt, GoKeyedMap, goMapSize, GoPointer, GoStringer, Go
 import { formatFloat, goTypeName } from '../fmt/format.ts';
 import { parseGoFloat, parseGoInt } from '../strconv/parseNumber.ts';
 import { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes } from '../reflect/byteString.ts';
-import { goRunes } from '../unicode/unicode.ts';
+import { goRunes, isDigit, isLetter } from '../unicode/unicode.ts';
 import { formatGoTime, RFC3339_NANO } from '../time/time.ts';
 import { goTimeOf } from '../time/value.ts';
 import { ENTRY_UNITS, type Meter } from '../internal/meter.ts';
 import { callGoFunction } from '../reflect/func.ts';
+import { TextBuilder } from '../internal/textBuilder.ts';
 
 // --- Which strings must be quoted (encoder.stringv): those that would read back as another type ---
 
@@ -69,7 +70,7 @@ interface Analysis {
 }
 
 function analyze(s: string): Analysis {
-  const r = [...s].map((x) => x.codePointAt(0)!);
+  const r = codePoints(s);
   if (r.length === 0) return { multiline: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: false };
   let blockIndicators = s.startsWith('---') || s.startsWith('...');
   let lineBreaks = false;
@@ -88,11 +89,10 @@ function analyze(s: string): Analysis {
     const c = r[i]!;
     const last = i === r.length - 1;
     const followedByWhitespace = last || r[i + 1] === 0x20 || r[i + 1] === 0x09;
-    const ch = String.fromCodePoint(c);
     if (i === 0) {
-      if ('#,[]{}&*!|>\'"%@`'.includes(ch)) blockIndicators = true;
-      else if ((ch === '?' || ch === ':' || ch === '-') && followedByWhitespace) blockIndicators = true;
-    } else if ((ch === ':' && followedByWhitespace) || (ch === '#' && precededByWhitespace)) blockIndicators = true;
+      if (c < 0x80 && '#,[]{}&*!|>\'"%@`'.includes(String.fromCharCode(c))) blockIndicators = true;
+      else if ((c === 0x3f || c === 0x3a || c === 0x2d) && followedByWhitespace) blockIndicators = true;
+    } else if ((c === 0x3a && followedByWhitespace) || (c === 0x23 && precededByWhitespace)) blockIndicators = true;
     if (c === 0x09) tabs = true;
     else if (!isPrintable(c)) special = true;
     if (c === 0x20) {
@@ -146,62 +146,83 @@ const DOUBLE_ESCAPES: Record<number, string> = {
 function writeDouble(s: string): string {
   // is_bom looks at the start of the value, so a leading BOM escapes every character.
   const bom = s.startsWith('\ufeff');
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
+  const out = new TextBuilder();
+  out.unit(0x22);
+  for (const c of codePoints(s)) {
     if (bom || !isPrintable(c) || isBreak(c) || c === 0x22 || c === 0x5c) {
       const named = DOUBLE_ESCAPES[c];
-      if (named !== undefined) out += '\\' + named;
+      if (named !== undefined) out.append('\\' + named);
       else {
         const [mark, digits] = c <= 0xff ? ['x', 2] : c <= 0xffff ? ['u', 4] : ['U', 8];
         let hex = '';
         for (let k = digits - 1; k >= 0; k--) hex += HEX[(c >> (4 * k)) & 15];
-        out += '\\' + mark + hex;
+        out.append('\\' + mark + hex);
       }
-    } else out += ch;
+    } else out.push(c);
   }
-  return out + '"';
+  out.unit(0x22);
+  return out.toString();
+}
+
+/** The code points of s (a lone surrogate as itself, as iterating a string gives it). */
+function codePoints(s: string): Int32Array {
+  const out = new Int32Array(s.length);
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      out[n++] = (c - 0xd800) * 0x400 + (s.charCodeAt(i + 1) - 0xdc00) + 0x10000;
+      i++;
+    } else out[n++] = c;
+  }
+  return out.subarray(0, n);
 }
 
 /** Single-quoted: quotes doubled; after a line break the next character is indented. */
 function writeSingle(s: string, indent: number): string {
-  let out = "'";
+  const out = new TextBuilder();
+  const pad = ' '.repeat(indent);
+  out.unit(0x27);
   let breaks = false;
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
+  for (const c of codePoints(s)) {
     if (isBreak(c)) {
-      out += ch;
+      out.push(c);
       breaks = true;
       continue;
     }
-    if (breaks) out += ' '.repeat(indent);
+    if (breaks) out.append(pad);
     breaks = false;
-    out += ch === "'" ? "''" : ch;
+    if (c === 0x27) out.unit(0x27);
+    out.push(c);
   }
-  return out + "'";
+  out.unit(0x27);
+  return out.toString();
 }
 
 /** A literal block: indentation and chomping indicators, then the lines; without its final line feed. */
 function writeLiteral(s: string, indent: number): string {
-  const r = [...s].map((x) => x.codePointAt(0)!);
+  const r = codePoints(s);
   let head = '|';
   if (r[0] === 0x20 || isBreak(r[0]!)) head += '4';
   const n = r.length;
   if (!isBreak(r[n - 1]!)) head += '-';
   else if (n === 1 || isBreak(r[n - 2]!)) head += '+';
-  let out = head + (isBreak(r[0]!) ? '' : '\n');
+  const out = new TextBuilder();
+  out.append(head + (isBreak(r[0]!) ? '' : '\n'));
+  const pad = ' '.repeat(indent);
   let breaks = true;
   for (const c of r) {
     if (isBreak(c)) {
-      out += String.fromCodePoint(c);
+      out.push(c);
       breaks = true;
     } else {
-      if (breaks) out += ' '.repeat(indent);
+      if (breaks) out.append(pad);
       breaks = false;
-      out += String.fromCodePoint(c);
+      out.push(c);
     }
   }
-  return out.endsWith('\n') ? out.slice(0, -1) : out;
+  const text = out.toString();
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
 /** encodeBase64 in yaml.v3: base64 in lines of 70, each ended by a line feed once there is more than one. */
@@ -227,6 +248,10 @@ const DOUBLE_GROWTH = 6;
 const ANALYSIS_UNITS = 16;
 /** Work per key of sorting a mapping's keys (yaml.v3's natural order compares rune by rune). */
 const KEY_SORT_UNITS = 8 * ENTRY_UNITS;
+/** Memory per entry of a mapping being written: its place in the sorted list, its runes, the encoder's nodes. */
+const ENTRY_NODE_BYTES = 128;
+/** Work per character of a key, per comparison of the sort (digit runs compare as numbers). */
+const KEY_CHAR_UNITS = 16;
 
 /**
  * A string scalar as yaml.v3 writes it; `indent` is where its continuation lines start. Charged before it is
@@ -261,14 +286,16 @@ export function yamlV3Scalar(s: string, m: Meter): string {
 
 /** yaml.v3's key order (keyList.Less): letters sort before other characters, digit runs numerically. */
 export function compareYamlKeys(a: string, b: string): number {
+  return compareYamlRunes(goRunes(a), goRunes(b));
+}
+
+function compareYamlRunes(a: Int32Array, b: Int32Array): number {
   return yamlKeyLess(a, b) ? -1 : yamlKeyLess(b, a) ? 1 : 0;
 }
 
-function yamlKeyLess(a: string, b: string): boolean {
-  const ar = goRunes(a);
-  const br = goRunes(b);
-  const digit = (c: number | undefined) => c !== undefined && /^\p{Nd}$/u.test(String.fromCodePoint(c));
-  const letter = (c: number) => /^\p{L}$/u.test(String.fromCodePoint(c));
+function yamlKeyLess(ar: Int32Array, br: Int32Array): boolean {
+  const digit = (c: number | undefined) => c !== undefined && isDigit(c);
+  const letter = isLetter;
   let digits = false;
   for (let i = 0; i < ar.length && i < br.length; i++) {
     if (ar[i] === br[i]) {
@@ -334,12 +361,23 @@ function scalar(v: unknown, indent: number, m: Meter): string | undefined {
 const isMapLike = (v: unknown) => isGoMap(v) || v instanceof GoStruct || v instanceof GoKeyedMap;
 function entries(v: unknown, m: Meter): Array<[unknown, unknown]> {
   if (v instanceof GoStruct) return exportedFields(v);
-  m.spend((v instanceof GoKeyedMap ? v.size : goMapSize(v as GoMap)) * KEY_SORT_UNITS);
+  const n = v instanceof GoKeyedMap ? v.size : goMapSize(v as GoMap, m);
+  m.spend(n * KEY_SORT_UNITS);
+  // The sorted list of entries, and the nodes the encoder makes for each.
+  m.build(n * ENTRY_NODE_BYTES);
   if (v instanceof GoKeyedMap) {
     const idx = v.keys.map((_, i) => i).sort((i, j) => (keyLess(v.keys[i], v.keys[j]) ? -1 : keyLess(v.keys[j], v.keys[i]) ? 1 : 0));
     return idx.map((i) => [v.keys[i], v.values[i]]);
   }
-  return Object.keys(v as object).sort(compareYamlKeys).map((k) => [k, (v as Record<string, unknown>)[k]]);
+  // Each key's runes once; the sort's comparisons read them (charged above, and per character here).
+  const keys = Object.keys(v as object);
+  let chars = 0;
+  for (const k of keys) chars += k.length;
+  m.spend(Math.ceil(Math.log2(keys.length + 1)) * KEY_CHAR_UNITS * chars);
+  m.build(4 * chars);
+  const runes = keys.map((k) => ({ k, r: goRunes(k) }));
+  runes.sort((x, y) => compareYamlRunes(x.r, y.r));
+  return runes.map(({ k }) => [k, (v as Record<string, unknown>)[k]]);
 }
 
 // reflect.Kind numbers, which order keys of different kinds.
@@ -368,7 +406,7 @@ function keyLess(a: unknown, b: unknown): boolean {
     return (av as number) < (bv as number);
   }
   if (typeof a !== 'string' || typeof b !== 'string') return kindNumber(a) < kindNumber(b);
-  return yamlKeyLess(a, b);
+  return yamlKeyLess(goRunes(a), goRunes(b));
 }
 
 function deref(v: unknown, m: Meter): unknown {

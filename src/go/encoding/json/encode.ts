@@ -3,7 +3,7 @@
 // and Go's error texts for what cannot be encoded. Follows Go 1.26 (OSM's go.mod).
 import { callGoFunction, GoCallError } from '../../reflect/func.ts';
 import { exportedFields, GoInt, GoKeyedMap, goMapSize, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../../reflect/value.ts';
-import { compareBytes, formatFloat } from '../../fmt/format.ts';
+import { formatFloat, sortedKeys } from '../../fmt/format.ts';
 import { goJsonString } from './encodeString.ts';
 import { canonicalGoString, goString, hasRawBytes } from '../../reflect/byteString.ts';
 import { ENTRY_UNITS, type Meter } from '../../internal/meter.ts';
@@ -17,6 +17,8 @@ function jsonString(s: string): string {
 
 /** Bound on how much longer JSON makes a string (a control character or raw byte becomes \\u00NN: 6 for 1). */
 const STRING_GROWTH = 6;
+/** Work per character of a string read for escapes (besides what its quoted form builds). */
+const STRING_UNITS = 12;
 
 /**
  * json.Marshal (indent '') or json.MarshalIndent(v, prefix, indent); Go's errors are thrown as GoCallError.
@@ -56,6 +58,7 @@ export function goJsonMarshal(v: unknown, meter: Meter, indent = '', prefix = ''
     }
     switch (typeof x) {
       case 'string':
+        meter.spend(STRING_UNITS * x.length);
         meter.build(STRING_GROWTH * x.length + 2);
         return jsonString(x);
       case 'boolean': return String(x);
@@ -77,8 +80,7 @@ export function goJsonMarshal(v: unknown, meter: Meter, indent = '', prefix = ''
       const [pad, close] = indentation(depth);
       return joined('[', x.map((e) => prefix + pad + enc(e, depth + 1)), (nl ? prefix + close : '') + ']');
     }
-    if (isGoMap(x)) meter.spend(goMapSize(x) * ENTRY_UNITS);
-    const entries: Array<[string, unknown]> = x instanceof GoStruct ? exportedFields(x) : isGoMap(x) ? Object.keys(x).sort(compareBytes).map((k) => [k, x[k]]) : [];
+    const entries: Array<[string, unknown]> = x instanceof GoStruct ? exportedFields(x) : isGoMap(x) ? sortedKeys(x, meter).map((k) => [k, x[k]]) : [];
     if (entries.length === 0) return '{}';
     const sep = indent === '' ? ':' : ': ';
     const [pad, close] = indentation(depth);
