@@ -1,7 +1,9 @@
 // Checks that a refactoring changed no output byte: builds the bundle of a base ref (default main) in a scratch
 // directory and this tree's bundle, runs both on every example directory (one ResourceList of its YAML files,
 // the OperatingSystemManager document as functionConfig), on examples/basic's ResourceList, on Argo CD's
-// `generate` in examples/argocd/app and on the benchmark's 1,000-MachineDeployment input, and compares the sha256 of stdout, stderr and the exit code.
+// `generate` in examples/argocd/app, on the upstream reconciler golden cases (as test/conformance/reconciler.test.ts
+// runs them) and on the benchmark's 1,000-MachineDeployment input, and compares the sha256 of stdout, stderr and
+// the exit code.
 //   node --import tsx scripts/compare-bundle-outputs.ts [base-ref]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -10,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { benchResourceList } from '../bench/inputs.ts';
+import { RECONCILER_CASES, hasGolden, resourceListFor } from '../test/conformance/upstreamReconcilerCases.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const base = process.argv[2] ?? 'main';
@@ -58,7 +61,9 @@ try {
   writeFileSync(join(secrets, 'cloud-init-getter-token'), ENV.OSM_CLOUD_INIT_GETTER_TOKEN);
   writeFileSync(join(secrets, 'bootstrap-token'), ENV.OSM_BOOTSTRAP_TOKEN);
   const argocd: Run = { name: 'examples/argocd/app (generate)', args: ['generate'], cwd: join(ROOT, 'examples/argocd/app'), env: { OSM_KRM_SECRETS_DIR: secrets } };
-  const inputs: Run[] = [...exampleInputs(), argocd, { name: 'bench 1000 MachineDeployments', input: benchResourceList(1000) }];
+  const goldens: Run[] = RECONCILER_CASES.filter((c) => [c.goldens.osc, c.goldens.bootstrap, c.goldens.provisioning].some(hasGolden))
+    .map((c) => ({ name: `upstream golden: ${c.name}`, input: stringify(resourceListFor(c, { pinClusterCA: false }), { lineWidth: 0 }) }));
+  const inputs: Run[] = [...exampleInputs(), argocd, ...goldens, { name: 'bench 1000 MachineDeployments', input: benchResourceList(1000) }];
   let differ = 0;
   for (const run of inputs) {
     const a = digest(join(baseDir, 'dist/osm-krm.cjs'), run);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Debian packages the test suite uses: Go 1.19 + sprig (the text/template oracle), cloud-init (schema),
+# Debian packages the test suite uses: Go 1.19 + sprig (the text/template oracle) and drone/envsubst (the Flux
+# substitution oracle, test/gitops/goOracles.ts), cloud-init (schema),
 # ignition (ignition-validate), shellcheck, curl, jq and openssl (CA pinning against a local TLS server), patch
 # (diff output applies), and podman, runc, debootstrap, uidmap, gpg and dpkg-dev (the images and boot tests,
 # scripts/test-images.sh; the boot tests sign and index apt repositories) with the podman settings these machines
@@ -15,7 +16,7 @@ if [ ! -f "$conf" ]; then
   printf '%s\n' '# osm-krm test suite (scripts/install-test-tools.sh)' '[containers]' \
     'default_ulimits = ["nofile=10000:10000", "nproc=4096:4096"]' '[engine]' 'runtime = "runc"' | $sudo tee "$conf" >/dev/null
 fi
-pkgs=(golang-go golang-github-masterminds-sprig-dev golang-gopkg-yaml.v2-dev golang-gopkg-yaml.v3-dev
+pkgs=(golang-go golang-github-masterminds-sprig-dev golang-github-drone-envsubst-dev golang-gopkg-yaml.v2-dev golang-gopkg-yaml.v3-dev
   golang-github-burntsushi-toml-dev cloud-init ignition shellcheck curl jq openssl patch
   podman runc debootstrap uidmap gpg dpkg-dev systemd time age)
 missing=()

@@ -9,7 +9,7 @@
 import { resolve } from 'node:path';
 import { noConfigNotice } from '../config/operatingSystemManagerConfig.ts';
 import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
-import { applySettings, readPluginSettings } from './argocdParameters.ts';
+import { applySettings, one, readPluginSettings } from './argocdParameters.ts';
 import { checkNoSecretsFromGit, mountedSecretSettings, SECRETS_DIR_ENV, secretsDirectory, unmountedClusterSecrets } from './clusterSecrets.ts';
 import { chooseFunctionConfig } from './functionConfigSource.ts';
 import { readManifestDirectory } from './manifestDirectory.ts';
@@ -67,7 +67,7 @@ function generate(dirArg: string, configArg: string | undefined, io: CommandIO):
   const settings = readPluginSettings(io.env);
   const configSetting = settings.get(CONFIG_SETTING);
   settings.delete(CONFIG_SETTING);
-  const configPath = configArg ?? configSetting?.value;
+  const configPath = configArg ?? (configSetting === undefined ? undefined : one(configSetting));
   const configFile = configPath === undefined || configPath === '' ? undefined : resolve(dir, configPath);
 
   const input = readManifestDirectory(dir, io, configFile === undefined ? [] : [configFile]);

@@ -7,6 +7,9 @@
 //                                               on the next run so MachineDeployment revisions carry on)
 //   OUT/.osm-krm-hydrate          the files this command wrote, with their SHA-256: the next run rewrites or
 //                                 removes exactly those that still have it
+// With spec.gitops.split the inputs go under inputs/{management,worker}/ and the generated objects under
+// osm-generated/{management,worker}/, each of the four with its own kustomization.yaml.
+// The output is for Flux: every generated object and every OSP copy opts out of post-build substitution.
 // Local-config resources and the function config are not written. Running twice changes nothing; a file
 // that this command did not write is never overwritten or deleted; OUT changes all or nothing
 // (outputDirectory.ts); no symbolic link is followed out of SRC or OUT (containedPath.ts).
@@ -14,13 +17,17 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { stringifyForOutput } from '../krm/yamlSchema.ts';
-import { GENERATED_PATH_PREFIX } from '../function/generatedPaths.ts';
+import { GENERATED_PATH_PREFIX, outputSet } from '../function/generatedPaths.ts';
 import { isStateObject } from '../gitops/renderState.ts';
 import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
 import { chooseFunctionConfig } from './functionConfigSource.ts';
 import { isDirectory, readManifestDirectory, readManifestFile, statePaths } from './manifestDirectory.ts';
 import { checkRelativePath, readMarker, recoverInterruptedUpdate, updateOutputDirectory } from './outputDirectory.ts';
-import { isAppliedManifest, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
+import { describeResult, isAppliedManifest, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
+import { fluxSubstitutionFindings, withFluxSubstitutionDisabled } from '../gitops/fluxSubstitution.ts';
+import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
+import { refOf } from '../krm/resultFor.ts';
+import { untrustedLine } from './untrustedText.ts';
 import { commandEnvironment } from './renderManifests.ts';
 import { containedPath } from './containedPath.ts';
 import { parseFunctionConfig } from '../config/operatingSystemManagerConfig.ts';
@@ -98,12 +105,19 @@ function hydrate(opts: Options, io: CommandIO): number | Promise<number> {
   const outState = statePaths().filter((p) => previouslyOwned.has(p) && existsSync(join(out, p))).flatMap((p) => readManifestFile(out, p)).filter(isStateObject);
   if (outState.length > 0) objects = [...objects.filter((o) => !isStateObject(o)), ...outState];
 
+  // hydrate's output is for Flux: the OSPs it copies opt out of Flux's substitution like what it generates.
+  objects = objects.map((o) => (isProfile(o) ? withFluxSubstitutionDisabled(o) : o));
   const rendered = renderManifests(objects, chosen.config, io);
   if (rendered.exitCode !== 0) {
     io.stderr(`osm-krm hydrate: nothing written to ${opts.out}\n`);
     return 1;
   }
-  const files = plannedFiles(rendered.objects);
+  const gitops = parseFunctionConfig(chosen.config).gitops;
+  // With syncAnnotations [flux] the function said so already.
+  if (!gitops.syncAnnotations.includes('flux')) {
+    for (const f of fluxSubstitutionFindings(objects.filter(isAppliedManifest))) io.stderr(`osm-krm: warning: ${untrustedLine(describeResult({ severity: 'warning', message: f.message, resourceRef: refOf(f.object) }))}\n`);
+  }
+  const files = plannedFiles(rendered.objects, gitops.split);
   const sops = sopsSettings(chosen.config, io);
   if (sops === undefined) return writeOutput(out, opts.out, files, io);
   // SOPS mode: Secrets are encrypted before anything is written (asynchronous: age-encryption's API).
@@ -151,7 +165,7 @@ function readOwnedFile(out: string, rel: string, label: string): string | undefi
 }
 
 /** relative path in OUT -> content, kustomization.yaml included. */
-function plannedFiles(objects: readonly KrmObject[]): Map<string, string> {
+function plannedFiles(objects: readonly KrmObject[], split: boolean): Map<string, string> {
   const files = new Map<string, string>();
   const resources: string[] = [];
   const add = (rel: string, o: KrmObject) => {
@@ -167,22 +181,41 @@ function plannedFiles(objects: readonly KrmObject[]): Map<string, string> {
       continue;
     }
     if (!isAppliedManifest(o)) continue;
-    const rel = generated ? path : inputPath(o);
-    add(rel, o);
+    const rel = generated ? path : inputPath(o, split);
+    add(rel, generated ? withFluxSubstitutionDisabled(o) : o);
     resources.push(rel);
   }
   resources.sort();
-  const kustomization = { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources };
-  files.set('kustomization.yaml', KUSTOMIZATION_HEADER + stringifyForOutput(kustomization));
+  const kustomization = (list: string[]) => KUSTOMIZATION_HEADER + stringifyForOutput({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: list });
+  files.set('kustomization.yaml', kustomization(resources));
+  // The management/worker split: a kustomization for each set's generated objects and inputs, so each can be a
+  // Flux Kustomization of its own; the worker inputs' (the MachineDeployments) dependsOn the worker Secrets'.
+  if (split) {
+    for (const dir of SPLIT_DIRECTORIES) {
+      const inDir = resources.filter((r) => r.startsWith(dir)).map((r) => r.slice(dir.length));
+      if (inDir.length > 0) files.set(`${dir}kustomization.yaml`, kustomization(inDir));
+    }
+  }
   return files;
 }
 
-/** kpt's default file name for a resource: `[<namespace>/]<kind>_<name>.yaml`, under inputs/. */
-function inputPath(o: KrmObject): string {
+/** With spec.gitops.split, each of these gets a kustomization.yaml of its own. */
+export const SPLIT_DIRECTORIES = (['management', 'worker'] as const).flatMap((set) => [`${GENERATED_PATH_PREFIX}${set}/`, `${INPUTS_DIR}${set}/`]);
+
+/**
+ * kpt's default file name for a resource: `[<namespace>/]<kind>_<name>.yaml`, under inputs/ (with the split, under
+ * inputs/worker/ for MachineDeployments and Secrets, which machine-controller reads in the worker cluster, and
+ * inputs/management/ for the rest, as the function splits what it generates).
+ */
+function inputPath(o: KrmObject, split: boolean): string {
   const ns = typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? `${o.metadata.namespace}/` : '';
   const name = o.metadata?.name;
   if (typeof name !== 'string' || name === '') throw new CommandError(`a ${String(o.kind)} without metadata.name cannot be written`);
-  return `${INPUTS_DIR}${ns}${String(o.kind).toLowerCase()}_${name}.yaml`;
+  return `${INPUTS_DIR}${split ? `${outputSet(o)}/` : ''}${ns}${String(o.kind).toLowerCase()}_${name}.yaml`;
+}
+
+function isProfile(o: KrmObject): boolean {
+  return o.apiVersion === OSM_API_VERSION && o.kind === 'OperatingSystemProfile';
 }
 
 function describe(o: KrmObject): string {

@@ -1,13 +1,18 @@
 // `osm-krm lint PATH...`: is this OSP good? Renders each OperatingSystemProfile in the files (or below the
 // directories) given for every cloud it lists and a matrix of MachineDeployments, and runs every check.
-import { statSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { parseManifests, listYamlFiles } from './manifestDirectory.ts';
 import { lintProfiles, type LintFinding, type LintProfileInput, type LintReport } from '../lint/lintProfile.ts';
 import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
 import { InputLimitError, readTextFileBounded } from '../krm/inputBounds.ts';
 import { errnoReason } from './containedPath.ts';
 import { untrustedLine, untrustedText } from './untrustedText.ts';
+import { lintRepository } from '../lint/lintRepository.ts';
+import { renderTime, type RenderTime } from '../cluster/renderTime.ts';
+import { systemClock } from './clock.ts';
+import { MARKER_FILE } from './outputDirectory.ts';
+import type { KrmObject } from '../krm/resourceList.ts';
 
 export const LINT_USAGE = `usage: osm-krm lint PATH... [--format text|json|github]
 
@@ -48,18 +53,28 @@ function parseArgs(args: readonly string[]): Options | 'help' {
 }
 
 function lint(opts: Options, io: CommandIO): number {
-  const profiles = opts.paths.flatMap((p) => readProfiles(p, io));
-  if (profiles.length === 0) throw new CommandError(`no OperatingSystemProfile in ${opts.paths.join(', ')}`);
+  const read = opts.paths.map((p) => readObjects(p, io));
+  const objects = read.flatMap((r) => r.objects);
+  const profiles = objects.filter((o) => o.object.kind === 'OperatingSystemProfile');
+  if (objects.length === 0) throw new CommandError(`no OperatingSystemProfile in ${opts.paths.join(', ')}`);
   const report = lintProfiles(profiles);
+  // The repository around the profiles: Flux substitution, token expirations (lintRepository.ts).
+  const time = lintTime(io);
+  report.findings.push(...lintRepository(objects, { hydrateOutput: read.some((r) => r.hydrateOutput), ...(time !== undefined ? { time } : {}) }));
   io.stdout(opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : opts.format === 'github' ? githubAnnotations(report) : textReport(report, profiles.length));
   return report.findings.some((f) => f.severity === 'error') ? 1 : 0;
 }
 
-function readProfiles(path: string, io: CommandIO): LintProfileInput[] {
+/** What lint looks at: the profiles, and the objects of lintRepository.ts. */
+const LINTED_KINDS = /\bkind["']?\s*:\s*["']?(OperatingSystemProfile|MachineDeployment|OperatingSystemManager|Kustomization|Secret)\b/;
+
+function readObjects(path: string, io: CommandIO): { objects: LintProfileInput[]; hydrateOutput: boolean } {
   const abs = resolve(io.cwd, path);
   let files: string[];
+  let directory: boolean;
   try {
-    files = statSync(abs).isDirectory() ? listYamlFiles(abs).map((f) => resolve(abs, f)) : [abs];
+    directory = statSync(abs).isDirectory();
+    files = directory ? listYamlFiles(abs).map((f) => resolve(abs, f)) : [abs];
   } catch {
     throw new CommandError(`${path} does not exist`);
   }
@@ -74,12 +89,26 @@ function readProfiles(path: string, io: CommandIO): LintProfileInput[] {
       throw new CommandError(e instanceof InputLimitError ? e.message : `cannot read ${shown}: ${errnoReason(e)}`);
     }
     // Other YAML of a repository (kustomizations, patches) is no concern of lint's, unless it claims to be an OSP.
-    if (!/\bkind["']?\s*:\s*["']?OperatingSystemProfile\b/.test(text)) continue;
-    parseManifests(text, shown).forEach((object, documentIndex) => {
-      if (object.kind === 'OperatingSystemProfile') out.push({ object, file: shown, text, documentIndex });
-    });
+    if (!LINTED_KINDS.test(text)) continue;
+    let objects: KrmObject[];
+    try {
+      objects = parseManifests(text, shown);
+    } catch (e) {
+      if (/\bkind["']?\s*:\s*["']?OperatingSystemProfile\b/.test(text)) throw e;
+      continue; // not manifests (a kustomize file without apiVersion...): nothing lint checks
+    }
+    objects.forEach((object, documentIndex) => out.push({ object, file: shown, text, documentIndex }));
   }
-  return out;
+  return { objects: out, hydrateOutput: directory && existsSync(join(abs, MARKER_FILE)) };
+}
+
+/** The time expirations are judged at: SOURCE_DATE_EPOCH when set, else the clock. */
+function lintTime(io: CommandIO): RenderTime | undefined {
+  try {
+    return renderTime({ env: (n) => io.env[n], readFile: () => '', now: systemClock }, 'lint');
+  } catch (e) {
+    throw new CommandError((e as Error).message);
+  }
 }
 
 function where(f: LintFinding): string {

@@ -14,6 +14,7 @@ import { isLocalConfig } from '../krm/localConfig.ts';
 export { isLocalConfig };
 import type { CommandIO } from './commandIO.ts';
 import { untrustedLine } from './untrustedText.ts';
+import { systemClock } from './clock.ts';
 
 export interface RenderOutput {
   exitCode: number;
@@ -27,6 +28,7 @@ export function commandEnvironment(io: CommandIO): Environment {
   return {
     env: (name) => io.env[name],
     readFile: (path) => readFileSync(resolve(io.cwd, path), 'utf8'),
+    now: systemClock,
   };
 }
 

@@ -9,6 +9,7 @@ import { fileOf, refOf } from '../krm/resultFor.ts';
 import { hasErrors, type Result } from '../krm/results.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { untrustedLine } from './untrustedText.ts';
+import { systemClock } from './clock.ts';
 
 export interface ProcessIO {
   stdout: (s: string) => void;
@@ -19,6 +20,7 @@ export interface ProcessIO {
 export const processEnvironment: Environment = {
   env: (name) => process.env[name],
   readFile: (path) => readFileSync(path, 'utf8'),
+  now: systemClock,
 };
 
 const INPUT = 'the input';

@@ -2,7 +2,9 @@
 // local-config resources in the ResourceList: the cluster-info ConfigMap, the cloud-init-getter token
 // Secret and bootstrap token Secrets.
 import { ResourceError } from '../krm/results.ts';
-import type { OsmConfig, ValueSource } from '../config/operatingSystemManagerConfig.ts';
+import { bootstrapTokenRotation, type BootstrapTokenRotation, type OsmConfig, type ValueSource } from '../config/operatingSystemManagerConfig.ts';
+import { rotationWindows, type TokenWindow } from './derivedBootstrapToken.ts';
+import { renderTime, type RenderTime } from './renderTime.ts';
 import { checkCACertificates } from './caCertificates.ts';
 import type { InputItem } from '../krm/resourceList.ts';
 import { readClusterInfoKubeconfig, type KubeconfigCluster } from './kubeconfig.ts';
@@ -18,6 +20,8 @@ export interface ClusterFacts {
   hostCACert: string;
   /** Key for derived (HMAC) bootstrap tokens, when configured. */
   bootstrapTokenKey?: string;
+  /** spec.cluster.bootstrapTokenRotation with the render's windows, when configured. */
+  bootstrapTokenRotation?: BootstrapTokenRotation & { time: RenderTime; current: TokenWindow; previous: TokenWindow };
   /** Bootstrap token for a MachineDeployment key from the config or the inputs, or undefined. */
   bootstrapTokenFor(key: string): string | undefined;
 }
@@ -99,6 +103,14 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
   if (bootstrapTokenKey !== undefined && bootstrapTokenKey.length < 16) {
     throw new ResourceError('spec.cluster.bootstrapTokenKey must be at least 16 characters long', 'spec.cluster.bootstrapTokenKey');
   }
+  let rotation: ClusterFacts['bootstrapTokenRotation'];
+  if (config.cluster.bootstrapTokenRotation !== undefined) {
+    if (bootstrapTokenKey === undefined) throw new ResourceError('spec.cluster.bootstrapTokenRotation derives each window\'s tokens from spec.cluster.bootstrapTokenKey, which is not set', 'spec.cluster.bootstrapTokenKey');
+    if (fixedBootstrapToken !== undefined) throw new ResourceError('spec.cluster.bootstrapToken is one fixed token, which spec.cluster.bootstrapTokenRotation cannot rotate: drop it (the rotation derives the tokens from spec.cluster.bootstrapTokenKey)', 'spec.cluster.bootstrapToken');
+    const r = bootstrapTokenRotation(config.cluster.bootstrapTokenRotation);
+    const time = renderTime(env, 'spec.cluster.bootstrapTokenRotation');
+    rotation = { ...r, time, ...rotationWindows(r, time.seconds) };
+  }
   const tokenSecrets = items.filter((i) => i.object.kind === 'Secret' && i.object.apiVersion === 'v1' && (i.object as any).type === 'bootstrap.kubernetes.io/token' && (i.object.metadata?.namespace ?? '') === 'kube-system');
   return {
     cluster,
@@ -107,6 +119,7 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
     apiServerCACert,
     hostCACert,
     ...(bootstrapTokenKey !== undefined ? { bootstrapTokenKey } : {}),
+    ...(rotation !== undefined ? { bootstrapTokenRotation: rotation } : {}),
     bootstrapTokenFor(key: string): string | undefined {
       if (fixedBootstrapToken !== undefined) return fixedBootstrapToken;
       const matches = tokenSecrets.filter((s) => (s.object.metadata?.labels as Record<string, unknown> | undefined)?.[BOOTSTRAP_TOKEN_LABEL] === key);

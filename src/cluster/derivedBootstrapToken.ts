@@ -4,8 +4,11 @@
 //
 // Trade-off, documented in the README: OSM's tokens live one hour and are refreshed by its controller; a
 // derived token has no controller to refresh it, so it lives until `expiration` (when set) or until the key
-// changes. Rotate by changing the key (every token changes) or by bumping `generation`.
+// changes. Rotate by changing the key (every token changes) or by bumping `generation`; or let
+// spec.cluster.bootstrapTokenRotation do it: a token per time window, derived from the key, the MachineDeployment
+// and the window (see `rotationWindows`).
 import { hmacSha256 } from '../go/crypto/sha256.ts';
+import type { BootstrapTokenRotation } from '../config/operatingSystemManagerConfig.ts';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 export const BOOTSTRAP_TOKEN_GROUP = 'system:bootstrappers:machine-controller:default-node-token';
@@ -31,6 +34,37 @@ export interface DerivedBootstrapToken {
 export function deriveBootstrapToken(key: string, machineDeploymentKey: string, generation = 0): DerivedBootstrapToken {
   const id = derive(key, `token-id/${generation}/${machineDeploymentKey}`, 6);
   const secret = derive(key, `token-secret/${generation}/${machineDeploymentKey}`, 16);
+  return { id, secret, token: `${id}.${secret}` };
+}
+
+/** One rotation window: [start, end) in seconds since the epoch, and when its token expires. */
+export interface TokenWindow {
+  index: number;
+  start: number;
+  end: number;
+  expires: number;
+}
+
+/**
+ * The window `now` falls in and the one before it. Windows are `period` long and counted from the Unix epoch, so
+ * every render within a window (any route, any machine) picks the same one; a window's token expires `overlap`
+ * after the window ends, so a node that fetched its kubeconfig just before a re-render still joins.
+ */
+export function rotationWindows(rotation: BootstrapTokenRotation, now: number): { current: TokenWindow; previous: TokenWindow } {
+  const window = (index: number): TokenWindow => {
+    const start = index * rotation.periodSeconds;
+    const end = start + rotation.periodSeconds;
+    return { index, start, end, expires: end + rotation.overlapSeconds };
+  };
+  const index = Math.floor(now / rotation.periodSeconds);
+  return { current: window(index), previous: window(index - 1) };
+}
+
+/** The token of one rotation window; the period is part of the derivation, so changing it changes every token. */
+export function deriveWindowToken(key: string, machineDeploymentKey: string, rotation: BootstrapTokenRotation, window: TokenWindow): DerivedBootstrapToken {
+  const at = `rotation/${rotation.periodSeconds}s/${window.index}/${machineDeploymentKey}`;
+  const id = derive(key, `token-id/${at}`, 6);
+  const secret = derive(key, `token-secret/${at}`, 16);
   return { id, secret, token: `${id}.${secret}` };
 }
 

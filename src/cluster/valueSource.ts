@@ -6,6 +6,11 @@ import type { ValueSource } from '../config/operatingSystemManagerConfig.ts';
 export interface Environment {
   env(name: string): string | undefined;
   readFile(path: string): string;
+  /**
+   * The wall clock in milliseconds since the epoch: the only way time enters a render, and only for bootstrap
+   * token lifetimes (renderTime.ts); absent in tests and review tools that must not depend on it.
+   */
+  now?(): number;
 }
 
 export function resolveValue(src: ValueSource | undefined, field: string, env: Environment): string | undefined {

@@ -4,6 +4,7 @@ import { validate } from './generated/validateOperatingSystemManager.generated.j
 import { ResourceError } from '../krm/results.ts';
 import { schemaError } from '../krm/schemaError.ts';
 import { parseIP } from '../go/net/parseIP.ts';
+import { parseGoDuration } from '../go/time/duration.ts';
 
 export const CONFIG_API_VERSION = 'osm-krm.dev/v1alpha1';
 export const CONFIG_KIND = 'OperatingSystemManager';
@@ -32,7 +33,46 @@ export interface ClusterFactsConfig {
   bootstrapToken?: ValueSource;
   bootstrapTokenKey?: ValueSource;
   bootstrapTokenExpiration?: string;
+  bootstrapTokenRotation?: BootstrapTokenRotationConfig;
 }
+
+/** spec.cluster.bootstrapTokenRotation as written: two Go durations. */
+export interface BootstrapTokenRotationConfig {
+  period: string;
+  overlap: string;
+}
+
+/** The rotation in whole seconds. */
+export interface BootstrapTokenRotation {
+  periodSeconds: number;
+  overlapSeconds: number;
+}
+
+const MIN_ROTATION_PERIOD_SECONDS = 600;
+
+/** Validates and converts the rotation's durations (field paths as in the typed config). */
+export function bootstrapTokenRotation(r: BootstrapTokenRotationConfig, fields = TYPED_ROTATION_FIELDS): BootstrapTokenRotation {
+  const seconds = (v: string, field: string): number => {
+    let ns: bigint;
+    try {
+      ns = parseGoDuration(v);
+    } catch (e) {
+      throw new ResourceError(`${field}: ${(e as Error).message}`, field);
+    }
+    if (ns % 1_000_000_000n !== 0n) throw new ResourceError(`${field} must be whole seconds, got ${JSON.stringify(v)}`, field);
+    return Number(ns / 1_000_000_000n);
+  };
+  const periodSeconds = seconds(r.period, fields.period);
+  const overlapSeconds = seconds(r.overlap, fields.overlap);
+  if (periodSeconds < MIN_ROTATION_PERIOD_SECONDS) throw new ResourceError(`${fields.period} must be at least 10m, got ${JSON.stringify(r.period)}`, fields.period);
+  if (overlapSeconds <= 0 || overlapSeconds > periodSeconds) {
+    throw new ResourceError(`${fields.overlap} must be more than 0 and at most the period (${r.period}), got ${JSON.stringify(r.overlap)}: only the current and the previous window's tokens are emitted`, fields.overlap);
+  }
+  return { periodSeconds, overlapSeconds };
+}
+
+const TYPED_ROTATION_FIELDS = { period: 'spec.cluster.bootstrapTokenRotation.period', overlap: 'spec.cluster.bootstrapTokenRotation.overlap' };
+const FLAG_ROTATION_FIELDS = { period: 'data.bootstrap-token-rotation-period', overlap: 'data.bootstrap-token-rotation-overlap' };
 
 /** hydrate's SOPS mode (src/sops/). */
 export interface SopsConfig {
@@ -116,6 +156,7 @@ export function parseFunctionConfig(fc: unknown): OsmConfig {
   if (!validate(clean)) throw schemaError('functionConfig', validate.errors);
   const spec = ((clean as { spec?: Partial<OsmConfig> }).spec ?? {}) as Partial<OsmConfig>;
   (spec.clusterDNS ?? []).forEach((ip, i) => checkClusterDNS(ip, `spec.clusterDNS[${i}]`));
+  checkBootstrapTokenLifetime(spec.cluster ?? {}, 'spec.cluster');
   return {
     ...DEFAULT_CONFIG,
     ...spec,
@@ -164,6 +205,12 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
   'bootstrap-token-file': (c, v) => (c.cluster.bootstrapToken = { file: v }),
   'bootstrap-token-key-env': (c, v) => (c.cluster.bootstrapTokenKey = { env: v }),
   'bootstrap-token-key-file': (c, v) => (c.cluster.bootstrapTokenKey = { file: v }),
+  'bootstrap-token-expiration': (c, v) => {
+    if (!RFC3339_SECONDS.test(v)) throw new ResourceError(`bootstrap-token-expiration must be an RFC 3339 time like 2027-01-31T00:00:00Z, got ${JSON.stringify(v)}`, 'data.bootstrap-token-expiration');
+    c.cluster.bootstrapTokenExpiration = v;
+  },
+  'bootstrap-token-rotation-period': (c, v) => (c.cluster.bootstrapTokenRotation = { overlap: '', ...c.cluster.bootstrapTokenRotation, period: v }),
+  'bootstrap-token-rotation-overlap': (c, v) => (c.cluster.bootstrapTokenRotation = { period: '', ...c.cluster.bootstrapTokenRotation, overlap: v }),
   // RHEL subscription secrets for every RHEL MachineDeployment: `<operatingSystemSpec field in kebab case>-env|-file`.
   ...rhelSubscriptionFlags(),
   'pin-cluster-ca': (c, v) => (c.pinClusterCA = parseFlagBool(v, 'pin-cluster-ca')),
@@ -222,11 +269,29 @@ function fromFlagConfigMap(data: unknown): OsmConfig {
     if (typeof raw !== 'string') throw new ResourceError(`config key ${key} must be a string`, `data.${key}`);
     apply(config, raw.trim());
   }
+  const rotation = config.cluster.bootstrapTokenRotation;
+  if (rotation !== undefined && (rotation.period === '' || rotation.overlap === '')) {
+    throw new ResourceError('bootstrap-token-rotation-period and bootstrap-token-rotation-overlap must be set together', `data.bootstrap-token-rotation-${rotation.period === '' ? 'period' : 'overlap'}`);
+  }
+  checkBootstrapTokenLifetime(config.cluster, 'data');
   if (config.sops !== undefined) {
     if (config.sops.ageRecipients.length === 0) throw new ResourceError('sops-age-recipients must name at least one age recipient when a sops-data-key-seed key is set', 'data.sops-age-recipients');
     if (config.sops.dataKeySeed === '') throw new ResourceError('sops-data-key-seed-env or sops-data-key-seed-file must be set with sops-age-recipients', 'data.sops-data-key-seed-env');
   }
   return config;
+}
+
+const RFC3339_SECONDS = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$/;
+
+/** A fixed expiration and a rotation exclude each other; a rotation's durations are checked here, once. */
+function checkBootstrapTokenLifetime(cluster: ClusterFactsConfig, at: 'spec.cluster' | 'data'): void {
+  const rotation = cluster.bootstrapTokenRotation;
+  if (rotation === undefined) return;
+  const name = (typed: string, flag: string) => (at === 'data' ? `data.${flag}` : `spec.cluster.${typed}`);
+  bootstrapTokenRotation(rotation, at === 'data' ? FLAG_ROTATION_FIELDS : TYPED_ROTATION_FIELDS);
+  if (cluster.bootstrapTokenExpiration !== undefined) {
+    throw new ResourceError(`${name('bootstrapTokenExpiration', 'bootstrap-token-expiration')} and ${name('bootstrapTokenRotation', 'bootstrap-token-rotation-period')} exclude each other: a rotation sets each token's expiration from its window`, name('bootstrapTokenExpiration', 'bootstrap-token-expiration'));
+  }
 }
 
 /** As OSM's -cluster-dns flag parse: refused in the config, not later on each MachineDeployment. */

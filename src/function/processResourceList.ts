@@ -1,26 +1,25 @@
-// The function itself: a pure step from a parsed ResourceList to output items and results.
-// parse config -> classify items -> collect cluster facts -> per MachineDeployment: select OSP, decide the
-// revision, render, emit -> check name collisions -> output (+ the render state for the next run).
-// Any error: no generated output, every input item kept as it was.
+// The function itself: a pure step from a parsed ResourceList to output items and results. It orchestrates the
+// run: plan (config, classified items, profile checks, cluster facts, the render run) -> render each
+// MachineDeployment (src/render/renderMachineDeployment.ts decides its outcome) -> finish (name collisions, the
+// render state for the next run, the output). Any error: no generated output, every input item kept as it was.
 import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
-import { collectClusterFacts, MissingClusterFactError } from '../cluster/clusterFacts.ts';
+import { collectClusterFacts, MissingClusterFactError, type ClusterFacts } from '../cluster/clusterFacts.ts';
+import { bootstrapTokenLifetimeFindings } from '../cluster/bootstrapTokenLifetime.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { generatedEntry, type InputItem, type KrmObject, type OutputList, type ResourceList } from '../krm/resourceList.ts';
-import { MD_API_VERSION, OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
+import { MD_API_VERSION, OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
 import { validateMachineDeploymentValues } from '../machineDeployment/validateValues.ts';
 import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
-import { validateOperatingSystemProfile } from '../model/validateProfile.ts';
-import { profileKey, selectOperatingSystemProfile, type ProfileEntry } from '../render/selectOperatingSystemProfile.ts';
-import { containerRuntimeOutputs, renderMachineDeployment, type RenderInputs } from '../render/renderMachineDeployment.ts';
-import { TemplateCache } from '../render/templateCache.ts';
+import { embeddedProfileEntry, inputProfileEntry, profileKey, profileNamespace, type ProfileEntry } from '../model/profileEntry.ts';
+import { renderMachineDeployment, type MachineDeploymentOutcome } from '../render/renderMachineDeployment.ts';
+import { newRenderRun, type RenderRun } from '../render/renderRun.ts';
 import { EMBEDDED_PROFILE_NAMES, embeddedProfile } from '../profiles/embeddedProfiles.ts';
-import type { OperatingSystemProfileSpec } from '../model/operatingSystemProfile.ts';
-import { osmTemplateFuncs } from '../sprig/index.ts';
-import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
 import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
-import { emptyState, isStateObject, readState, stateKey, stateObject, STATE_NAME, STATE_PATH, type MachineDeploymentState, type RenderState } from '../gitops/renderState.ts';
-import { syncAnnotations } from '../gitops/syncAnnotations.ts';
+import { emptyState, isStateObject, readState, stateObject, STATE_NAME, STATE_PATH, type RenderState } from '../gitops/renderState.ts';
+import { withSyncAnnotations } from '../gitops/syncAnnotations.ts';
+import { fluxSubstitutionFindings } from '../gitops/fluxSubstitution.ts';
+import { isLocalConfig } from '../krm/localConfig.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
 import { ResourceError, type Result } from '../krm/results.ts';
 import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
@@ -30,8 +29,6 @@ import { kustomize4Hint } from './kustomizeInputs.ts';
 import { checkNotMisdeclared, generatorOnlyConfigError, misplacedConfigHint, namespaceNotSet } from './inputMistakes.ts';
 import { registerInputSecrets, SecretRegistry } from '../krm/redactSecrets.ts';
 import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
-import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInjection.ts';
-import { LOCAL_CONFIG_ANNOTATION, isLocalConfig } from '../krm/localConfig.ts';
 
 interface Classified {
   kept: InputItem[];
@@ -49,7 +46,7 @@ interface Classified {
 export interface RenderObserver {
   /** The run's secret registry (filled as the run resolves tokens): what a review must mask. */
   secrets?(registry: SecretRegistry): void;
-  config?(config: OsmConfig, facts: RenderInputs['facts'] | undefined): void;
+  config?(config: OsmConfig, facts: ClusterFacts | undefined): void;
   /** One MachineDeployment about to be rendered: the profile chosen and the template data built for it. */
   templateData?(md: MachineDeployment, profile: ProfileEntry, data: unknown): void;
 }
@@ -69,23 +66,13 @@ interface RenderPlan {
   list: ResourceList;
   config: OsmConfig;
   classified: Classified;
-  inputs: RenderInputs | undefined;
+  /** Unset when there is no MachineDeployment to render. */
+  run: RenderRun | undefined;
   secrets: SecretRegistry;
   results: Result[];
   nextState: RenderState;
   generated: GeneratedOutput;
   machineDeployments: ReadonlyArray<{ item: InputItem; md: MachineDeployment }>;
-  /** Config-supplied RHEL subscription secrets by `<namespace>/<name>`. */
-  rhelSubscriptions: ReadonlyMap<string, RhelSubscriptionValues>;
-}
-
-/** What rendering one MachineDeployment gives: output entries (identity + text), results, its revision state. */
-interface MachineDeploymentOutcome {
-  objects: Array<{ id: string; entry: string }>;
-  results: Result[];
-  state?: { key: string; value: MachineDeploymentState };
-  /** The input MachineDeployment stays in the output beside its generated copy (see rhelSubscriptionInjection). */
-  keepSource?: boolean;
 }
 
 function isRenderPlan(p: RenderPlan | OutputList): p is RenderPlan {
@@ -120,6 +107,7 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
   // Errors in some items do not stop the run: the others are still checked and rendered, so one run reports
   // every error it can find. A MachineDeployment whose profile is broken is left out (its error is the OSP's).
   const c = classify(list, config, results);
+  if (config.gitops.syncAnnotations.includes('flux')) results.push(...fluxSubstitutionWarnings(c.kept));
   c.machineDeployments = c.machineDeployments.filter(({ md }) => !c.brokenProfiles.has(profileKey(md.annotations[OSP_NAMESPACE_ANNOTATION] || config.namespace, md.annotations[OSP_ANNOTATION]!)));
 
   const nextState = emptyState();
@@ -137,7 +125,7 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
   // An immutability error does not stop the run: rendering may find more (a template error in that very
   // change), and every error found is reported; finishRender then outputs nothing generated.
 
-  let inputs: RenderInputs | undefined;
+  let run: RenderRun | undefined;
   let rhelSubscriptions: ReadonlyMap<string, RhelSubscriptionValues> = new Map();
   if (c.machineDeployments.length > 0 || config.rhelSubscription.machineDeployments !== undefined) {
     try {
@@ -152,6 +140,7 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
     try {
       // Only inputs count as facts: our own previous output (e.g. derived token Secrets) must not feed back.
       const facts = collectClusterFacts(config, c.kept, env);
+      for (const f of bootstrapTokenLifetimeFindings(config, facts, env)) results.push({ severity: 'warning', message: f.message, ...(configRef ? { resourceRef: configRef, field: { path: f.field } } : {}), ...configFile });
       secrets.add(facts.cloudInitGetterToken);
       secrets.add(facts.bootstrapTokenKey);
       const containerRuntime = buildContainerRuntimeOptions(config, c.kept);
@@ -161,9 +150,10 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
         secrets.add(auth.auth);
         secrets.add(auth.identityToken);
       }
-      const templates = new TemplateCache(osmTemplateFuncs, config.templateLimits);
-      inputs = { config, facts, templates, containerRuntime, containerRuntimeOutputs: containerRuntimeOutputs(containerRuntime), secrets };
-      if (observer?.templateData) inputs.onTemplateData = observer.templateData;
+      run = newRenderRun({
+        config, facts, items: list.items, profiles: c.profiles, previousState: c.previousState, rhelSubscriptions, containerRuntime, secrets,
+        ...(observer?.templateData ? { onTemplateData: observer.templateData } : {}),
+      });
     } catch (e) {
       const r = toResult(e, configRef, configFile);
       if (e instanceof MissingClusterFactError) {
@@ -173,33 +163,38 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
       return failed();
     }
   }
-  observer?.config?.(config, inputs?.facts);
-  return { list, config, classified: c, inputs, secrets, results, nextState, generated, machineDeployments: c.machineDeployments, rhelSubscriptions };
+  observer?.config?.(config, run?.facts);
+  return { list, config, classified: c, run, secrets, results, nextState, generated, machineDeployments: c.machineDeployments };
 }
 
-/** Renders the plan's MachineDeployment `index`; depends on nothing but the plan. */
-function renderMachineDeploymentAt(plan: RenderPlan, index: number): MachineDeploymentOutcome {
+/** One MachineDeployment's outcome, its objects already output entries (their file annotated, serialized). */
+interface OutcomeEntries {
+  outcome: MachineDeploymentOutcome;
+  entries: Array<{ id: string; entry: string }>;
+}
+
+/** Renders the plan's MachineDeployment `index` and gives each object its file and output text. */
+function renderMachineDeploymentAt(plan: RenderPlan, index: number): OutcomeEntries {
   const { item, md } = plan.machineDeployments[index]!;
-  const outcome: MachineDeploymentOutcome = { objects: [], results: [] };
-  const rendered = renderOne(item, md, plan, outcome);
-  for (const obj of rendered) {
+  const outcome = renderMachineDeployment(item, md, plan.run!);
+  const entries = outcome.objects.map((obj) => {
     const annotated = withPathAnnotations(obj, generatedPath(md, obj as KrmObject, plan.config.gitops.split));
-    outcome.objects.push({ id: identityOf(annotated as KrmObject), entry: generatedEntry(plan.list, annotated) });
-  }
-  return outcome;
+    return { id: identityOf(annotated as KrmObject), entry: generatedEntry(plan.list, annotated) };
+  });
+  return { outcome, entries };
 }
 
 /** Collision checks, the render state and the output, from every MachineDeployment's outcome in plan order. */
-function finishRender(plan: RenderPlan, outcomes: readonly MachineDeploymentOutcome[]): OutputList {
+function finishRender(plan: RenderPlan, outcomes: readonly OutcomeEntries[]): OutputList {
   const { list, config, classified: c, results, nextState, generated } = plan;
   const owners = new Map<string, string>();
   const keptSources = new Set<InputItem>();
-  outcomes.forEach((outcome, i) => {
+  outcomes.forEach(({ outcome, entries }, i) => {
     const { item, md } = plan.machineDeployments[i]!;
     if (outcome.keepSource) keptSources.add(item);
     results.push(...outcome.results);
     if (outcome.state) nextState.machineDeployments.set(outcome.state.key, outcome.state.value);
-    for (const { id, entry } of outcome.objects) {
+    for (const { id, entry } of entries) {
       const owner = owners.get(id);
       if (owner !== undefined) {
         results.push(toResult(new ResourceError(`${id} would be generated for both ${owner} and ${md.namespace}/${md.name}`, 'metadata.name'), refOf(item.object), fileOf(item.object)));
@@ -266,7 +261,7 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
     try {
       checkNotMisdeclared(o);
       if (o.apiVersion === OSM_API_VERSION && o.kind === 'OperatingSystemProfile') {
-        const entry = profileEntry(o, item.index, config.namespace);
+        const entry = inputProfileEntry(o, item.index, config.namespace);
         const k = profileKey(entry.namespace, entry.name);
         if (out.profiles.has(k)) throw new ResourceError(`duplicate OperatingSystemProfile ${k}`, 'metadata.name');
         out.profiles.set(k, entry);
@@ -287,6 +282,12 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
   }
   out.machineDeployments.sort((a, b) => compareStrings(`${a.md.namespace}/${a.md.name}`, `${b.md.namespace}/${b.md.name}`));
   return out;
+}
+
+/** The applied inputs osm-krm reads that Flux's post-build substitution would change (the output is for Flux). */
+function fluxSubstitutionWarnings(kept: readonly InputItem[]): Result[] {
+  const applied = kept.map((i) => i.object).filter((o) => !isLocalConfig(o));
+  return fluxSubstitutionFindings(applied).map((f) => ({ severity: 'warning', message: f.message, resourceRef: refOf(f.object), field: { path: f.field }, ...fileOf(f.object) }));
 }
 
 function describeState(o: KrmObject): string {
@@ -315,94 +316,13 @@ function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmCon
   for (const name of EMBEDDED_PROFILE_NAMES) {
     const k = profileKey(config.namespace, name);
     if (profiles.has(k)) continue; // an OSP of the same name in the inputs wins
-    let spec: OperatingSystemProfileSpec | undefined;
-    profiles.set(k, {
-      name,
-      namespace: config.namespace,
-      origin: { builtin: true },
-      get annotations() {
-        return stringMap(embeddedProfile(name).metadata?.annotations);
-      },
-      get spec() {
-        return (spec ??= validateOperatingSystemProfile(embeddedProfile(name)));
-      },
-    });
+    profiles.set(k, embeddedProfileEntry(name, config.namespace));
     if (config.defaultProfiles.emit) {
       const obj = structuredClone(embeddedProfile(name)) as Record<string, any>;
       obj.metadata = { ...obj.metadata, namespace: config.namespace };
-      generated.add(withPathAnnotations(obj, generatedSharedPath(`profiles/${name}.yaml`, obj as KrmObject, config.gitops.split)));
+      generated.add(withPathAnnotations(withSyncAnnotations(obj, config.gitops.syncAnnotations), generatedSharedPath(`profiles/${name}.yaml`, obj as KrmObject, config.gitops.split)));
     }
   }
-}
-
-function renderOne(item: InputItem, md: MachineDeployment, plan: RenderPlan, outcome: MachineDeploymentOutcome): Record<string, unknown>[] {
-  const { list, classified: c } = plan;
-  const inputs = plan.inputs!;
-  const { config } = inputs;
-  let osp: ProfileEntry;
-  try {
-    osp = selectOperatingSystemProfile(md, c.profiles, config.namespace);
-    const subscription = plan.rhelSubscriptions.get(`${md.namespace}/${md.name}`);
-    const injected = subscription !== undefined ? injectRhelSubscription(item.object, md, subscription) : undefined;
-    if (injected?.keepSource) outcome.keepSource = true;
-    const applied = injected?.md ?? md;
-    const key = stateKey(md.namespace, md.name);
-    // machine-controller counts revisions of the template the cluster gets, injected secrets included.
-    const template = (injected?.object ?? (item.object as any)).spec?.template;
-    const previous = c.previousState.machineDeployments.get(key);
-    if (injected === undefined && previous?.generated && isLocalConfig(item.object)) throw droppedGeneratedMachineDeployment(md);
-    const decision = decideRevision(applied.annotations, template, previous);
-    const { revision, templateHash } = decision.state;
-    outcome.state = { key, value: { revision, templateHash, ...(injected !== undefined ? { generated: true as const } : {}) } };
-    // What OSM would see in the cluster: the Git annotations plus machine-controller's revision.
-    const inCluster: MachineDeployment = { ...applied, annotations: { ...applied.annotations, [REVISION_ANNOTATION]: decision.revision } };
-    const rendered = renderMachineDeployment(inCluster, osp, inputs);
-    for (const f of rendered.findings) {
-      outcome.results.push({ severity: f.severity, message: f.message, resourceRef: refOf(item.object), field: { path: f.field }, ...fileOf(item.object) });
-    }
-    if (rendered.findings.some((f) => f.severity === 'error')) return [];
-    const objects = injected !== undefined ? [injected.object, ...rendered.objects] : rendered.objects;
-    const extra = syncAnnotations(config.gitops.syncAnnotations);
-    if (Object.keys(extra).length === 0) return objects;
-    return objects.map((o: any) => (o.kind === 'OperatingSystemConfig' || o.immutable === true ? { ...o, metadata: { ...o.metadata, annotations: { ...(o.metadata.annotations ?? {}), ...extra } } } : o));
-  } catch (e) {
-    // Template errors belong to the profile; everything else to the MachineDeployment.
-    const onProfile = e instanceof ResourceError && /^spec\.(bootstrap|provisioning)Config\./.test(e.fieldPath ?? '');
-    const idx = onProfile ? osp!.origin.itemIndex : undefined;
-    const target = idx !== undefined && idx >= 0 ? list.items[idx]!.object : item.object;
-    const r = toResult(e, refOf(target), fileOf(target));
-    if (target !== item.object) r.message = `rendering MachineDeployment ${md.namespace}/${md.name}: ${r.message}`;
-    outcome.results.push(r);
-    return [];
-  }
-}
-
-/**
- * The last render output this MachineDeployment as a generated copy; now its source (local-config) would be all
- * that is left, so the MachineDeployment would vanish from what is applied and be pruned with its machines.
- */
-function droppedGeneratedMachineDeployment(md: MachineDeployment): ResourceError {
-  return new ResourceError(
-    `the previous render output this MachineDeployment with RHEL subscription secrets from spec.rhelSubscription, which now gives none: its source is local-config, so nothing would apply it and the MachineDeployment (with its machines) would be pruned; restore spec.rhelSubscription for ${md.namespace}/${md.name}, or remove config.kubernetes.io/local-config from the source`,
-    `metadata.annotations.${LOCAL_CONFIG_ANNOTATION}`,
-  );
-}
-
-function profileEntry(o: KrmObject, index: number, defaultNamespace: string): ProfileEntry {
-  const name = o.metadata?.name;
-  if (typeof name !== 'string' || name === '') throw new ResourceError('OperatingSystemProfile has no metadata.name', 'metadata.name');
-  const spec = validateOperatingSystemProfile(o);
-  return { name, namespace: profileNamespace(o, defaultNamespace), spec, annotations: stringMap(o.metadata?.annotations), origin: { itemIndex: index } };
-}
-
-/** An OSP without a namespace is in the config namespace, where OSM looks for them. */
-function profileNamespace(o: KrmObject, defaultNamespace: string): string {
-  return typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : defaultNamespace;
-}
-
-function stringMap(v: unknown): Record<string, string> {
-  if (v === null || typeof v !== 'object') return {};
-  return Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string')) as Record<string, string>;
 }
 
 function hasError(results: readonly Result[]): boolean {

@@ -1,166 +1,86 @@
-// One MachineDeployment -> the objects OSM would write for it: the OSC, the bootstrap and provisioning
-// Secrets, the kubelet bootstrap kubeconfig Secret and, for `edge`, the script Secret.
-import { ResourceError } from '../krm/results.ts';
-import type { OsmConfig } from '../config/operatingSystemManagerConfig.ts';
-import type { ClusterFacts } from '../cluster/clusterFacts.ts';
-import { bootstrapKubeconfig } from '../cluster/kubeconfig.ts';
-import { machineDeploymentKey, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
-import type { TemplateCache } from './templateCache.ts';
-import type { OSCConfig, SecretType } from '../model/operatingSystemProfile.ts';
-import type { ContainerRuntimeOptions } from '../emit/containerd/registryOptions.ts';
-import { emitContainerdConfigToml } from '../emit/containerd/configToml.ts';
-import { emitRegistryHostFiles } from '../emit/containerd/hostsToml.ts';
-import { emitCloudInit } from '../emit/userdata/cloudInit.ts';
-import { emitIgnition } from '../emit/userdata/ignition/index.ts';
-import { parseKubeletVersion } from './kubeletVersion.ts';
-import { cloudProviderSettings } from './cloudProviderSettings.ts';
-import { buildTemplateData } from './templateData.ts';
-import { renderOperatingSystemConfigSpec } from './renderOperatingSystemConfig.ts';
-import { pinClusterCA } from './pinClusterCA.ts';
-import type { ProfileEntry } from './selectOperatingSystemProfile.ts';
-import { rhSubscription } from './rhelSubscription.ts';
-import { decodeOperatingSystemSpec } from '../machineDeployment/operatingSystemSpec.ts';
-import {
-  cloudConfigSecretName, cloudConfigSecretObject, kubeletBootstrapSecretName, kubeletBootstrapSecretObject,
-  operatingSystemConfigObject, rotationAnnotations,
-} from './generatedResources.ts';
-import { edgeProviderScriptSecret } from './edgeProviderScript.ts';
-import { ARTIFACT_DEFAULTS } from '../profiles/artifactDefaults.ts';
-import { checkUserDataSize } from './userDataSizeCheck.ts';
-import { checkKubeletVersionSupport } from './kubeletVersionSupport.ts';
-import { bootstrapTokenSecret, deriveBootstrapToken } from '../cluster/derivedBootstrapToken.ts';
+// One MachineDeployment -> its outcome: the objects it produces, the results about it and the revision state
+// the next run starts from. Everything that decides what one MachineDeployment produces is behind
+// renderMachineDeployment: profile selection, RHEL subscription injection, the revision, the guards, the
+// generated objects, sync annotations and where an error points.
+import type { InputItem } from '../krm/resourceList.ts';
+import { REVISION_ANNOTATION, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
+import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInjection.ts';
+import { LOCAL_CONFIG_ANNOTATION, isLocalConfig } from '../krm/localConfig.ts';
+import { ResourceError, type Result } from '../krm/results.ts';
+import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
+import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
+import { stateKey, type MachineDeploymentState } from '../gitops/renderState.ts';
+import { withSyncAnnotations } from '../gitops/syncAnnotations.ts';
+import type { ProfileEntry } from '../model/profileEntry.ts';
+import { selectOperatingSystemProfile } from './selectOperatingSystemProfile.ts';
+import { renderGeneratedObjects, type RenderFinding } from './renderGeneratedObjects.ts';
+import type { RenderRun } from './renderRun.ts';
 
-/** What an OSC holds instead of the cloud-init getter token in SOPS mode. */
-export const GETTER_TOKEN_PLACEHOLDER = 'redacted-by-osm-krm-see-the-bootstrap-secret';
-
-export interface RenderInputs {
-  config: OsmConfig;
-  facts: ClusterFacts;
-  /** Shared by every MachineDeployment of the run, so each OSP template is parsed once. */
-  templates: TemplateCache;
-  containerRuntime: ContainerRuntimeOptions;
-  /** The same for every MachineDeployment: emitted once per run (see `containerRuntimeOutputs`). */
-  containerRuntimeOutputs: ContainerRuntimeOutputs;
-  /** Told about every token this render embeds, so no error message can carry one. */
-  secrets: { add(value: string | undefined): void };
-  /** Told the template data of each MachineDeployment (`osm-krm render --explain`); unset for the function. */
-  onTemplateData?(md: MachineDeployment, profile: ProfileEntry, data: unknown): void;
-}
-
-export interface ContainerRuntimeOutputs {
-  configToml: string;
-  registryHostFiles: ReadonlyArray<{ path: string; content: string }>;
-}
-
-export function containerRuntimeOutputs(options: ContainerRuntimeOptions): ContainerRuntimeOutputs {
-  return { configToml: emitContainerdConfigToml(options), registryHostFiles: emitRegistryHostFiles(options) };
-}
-
-export interface RenderedMachineDeployment {
+/** What rendering one MachineDeployment gives: output objects, results, its revision state. */
+export interface MachineDeploymentOutcome {
   objects: Record<string, unknown>[];
-  /** Warnings and errors about what was rendered: kubelet version support, bootstrap user-data size. */
-  findings: RenderFinding[];
+  results: Result[];
+  state?: { key: string; value: MachineDeploymentState };
+  /** The input MachineDeployment stays in the output beside its generated copy (see rhelSubscriptionInjection). */
+  keepSource?: boolean;
 }
 
-export interface RenderFinding {
-  severity: 'warning' | 'error';
-  message: string;
-  /** The MachineDeployment field the finding is about. */
-  field: string;
-}
-
-export function renderMachineDeployment(md: MachineDeployment, osp: ProfileEntry, inputs: RenderInputs): RenderedMachineDeployment {
-  const { config, facts } = inputs;
-  const key = machineDeploymentKey(md);
-  let token = facts.bootstrapTokenFor(key);
-  let tokenSecret: Record<string, unknown> | undefined;
-  if (token === undefined && facts.bootstrapTokenKey !== undefined) {
-    const derived = deriveBootstrapToken(facts.bootstrapTokenKey, key);
-    token = derived.token;
-    tokenSecret = bootstrapTokenSecret(derived, key, config.cluster.bootstrapTokenExpiration);
+/**
+ * Renders one MachineDeployment of the run; depends on nothing but the run. What goes wrong is a result, made
+ * in one place (errorResult).
+ */
+export function renderMachineDeployment(item: InputItem, md: MachineDeployment, run: RenderRun): MachineDeploymentOutcome {
+  const outcome: MachineDeploymentOutcome = { objects: [], results: [] };
+  let profile: ProfileEntry | undefined;
+  try {
+    profile = selectOperatingSystemProfile(md, run.profiles, run.config.namespace);
+    const subscription = run.rhelSubscriptions.get(`${md.namespace}/${md.name}`);
+    const injected = subscription !== undefined ? injectRhelSubscription(item.object, md, subscription) : undefined;
+    if (injected?.keepSource) outcome.keepSource = true;
+    const applied = injected?.md ?? md;
+    const key = stateKey(md.namespace, md.name);
+    // machine-controller counts revisions of the template the cluster gets, injected secrets included.
+    const template = (injected?.object ?? (item.object as any)).spec?.template;
+    const previous = run.previousState.machineDeployments.get(key);
+    if (injected === undefined && previous?.generated && isLocalConfig(item.object)) throw droppedGeneratedMachineDeployment(md);
+    const decision = decideRevision(applied.annotations, template, previous);
+    const { revision, templateHash } = decision.state;
+    outcome.state = { key, value: { revision, templateHash, ...(injected !== undefined ? { generated: true as const } : {}) } };
+    // What OSM would see in the cluster: the Git annotations plus machine-controller's revision.
+    const inCluster: MachineDeployment = { ...applied, annotations: { ...applied.annotations, [REVISION_ANNOTATION]: decision.revision } };
+    const rendered = renderGeneratedObjects(inCluster, profile, run);
+    for (const f of rendered.findings) outcome.results.push(findingResult(f, item));
+    if (rendered.findings.some((f) => f.severity === 'error')) return outcome;
+    const objects = injected !== undefined ? [injected.object, ...rendered.objects] : rendered.objects;
+    outcome.objects = objects.map((o) => withSyncAnnotations(o, run.config.gitops.syncAnnotations));
+  } catch (e) {
+    outcome.results.push(errorResult(e, item, md, profile, run));
   }
-  inputs.secrets.add(token);
-  if (token === undefined) {
-    throw new ResourceError(
-      `missing cluster fact: no kubelet bootstrap token for ${key}; set spec.cluster.bootstrapToken or spec.cluster.bootstrapTokenKey, or add a kube-system bootstrap token Secret labelled machinedeployment.k8s.io/name=${key}`,
-      'metadata.name',
-    );
-  }
-  const kubeconfig = bootstrapKubeconfig(facts.cluster, token, config.overrideBootstrapKubeletAPIServer);
-  const serverURL = config.overrideBootstrapKubeletAPIServer || facts.cluster.server;
-
-  const kubelet = parseKubeletVersion(md.kubeletVersion);
-  const findings: RenderFinding[] = [];
-  const versionFinding = checkKubeletVersionSupport(kubelet, { name: osp.name, builtin: osp.origin.builtin === true });
-  if (versionFinding) findings.push(versionFinding);
-  const cloud = cloudProviderSettings(md.providerConfig, kubelet, config.externalCloudProvider);
-  const crOptions = inputs.containerRuntime;
-  const renderSpec = (getterToken: string) => {
-    const data = buildTemplateData({
-      md,
-      kubelet,
-      cloud,
-      clusterDNS: config.clusterDNS,
-      kubernetesCACert: facts.kubernetesCACert,
-      hostCACert: facts.hostCACert,
-      containerRuntime: config.containerRuntime,
-      initialTaints: config.initialTaints,
-      nodeHTTPProxy: config.nodeHTTPProxy,
-      nodeNoProxy: config.nodeNoProxy,
-      pauseImage: crOptions.sandboxImage,
-      kubeletFeatureGates: config.kubeletFeatureGates,
-      containerRuntimeConfig: inputs.containerRuntimeOutputs.configToml,
-      bootstrapKubeconfig: kubeconfig,
-      token: getterToken,
-      serverURL,
-      provisioningSecretName: cloudConfigSecretName(md, 'provisioning'),
-      bootstrapKubeconfigSecretName: kubeletBootstrapSecretName(md),
-      artifacts: { ...ARTIFACT_DEFAULTS, ...config.artifacts },
-    });
-    if (getterToken === facts.cloudInitGetterToken) inputs.onTemplateData?.(md, osp, data);
-
-    const rendered = renderOperatingSystemConfigSpec(osp.spec, md, {
-      templates: inputs.templates,
-      containerRuntime: config.containerRuntime,
-      data,
-      registryHostFiles: inputs.containerRuntimeOutputs.registryHostFiles,
-      ...(md.providerConfig.operatingSystem === 'rhel' ? { rhSubscription: rhSubscription(md, osp.annotations) } : {}),
-    });
-    return config.pinClusterCA ? pinClusterCA(rendered, serverURL, facts.apiServerCACert) : rendered;
-  };
-  const spec = renderSpec(facts.cloudInitGetterToken);
-  // With SOPS (hydrate) the Secrets are encrypted but the OSC cannot be (Flux decrypts only Secrets): its
-  // files are rendered with a placeholder for the getter token. Nothing reads an OSC in a GitOps setup.
-  const oscSpec = config.sops === undefined ? spec : renderSpec(GETTER_TOKEN_PLACEHOLDER);
-
-  const annotations = rotationAnnotations(md, osp.spec.version);
-  const userData = (cfg: OSCConfig, type: SecretType): string => {
-    const input = {
-      config: cfg,
-      osName: spec.osName,
-      cloudProviderName: spec.cloudProvider.name,
-      secretType: type,
-      distUpgradeOnBoot: distUpgradeOnBoot(md),
-      machineDeploymentName: md.name,
-      omitEmptySSHKeys: true,
-    };
-    return spec.provisioningUtility === 'ignition' ? emitIgnition(input, config.ignitionSpec) : emitCloudInit(input);
-  };
-  const bootstrapUserData = userData(spec.bootstrapConfig, 'bootstrap');
-  const sizeFinding = checkUserDataSize(spec.cloudProvider.name, Buffer.byteLength(bootstrapUserData, 'utf8'));
-  if (sizeFinding) findings.push({ ...sizeFinding, field: 'spec.template.spec.providerSpec.value.cloudProvider' });
-  const objects: Record<string, unknown>[] = [
-    operatingSystemConfigObject(md, config.namespace, annotations, oscSpec),
-    cloudConfigSecretObject(md, 'bootstrap', annotations, bootstrapUserData),
-    cloudConfigSecretObject(md, 'provisioning', annotations, userData(spec.provisioningConfig, 'provisioning')),
-    kubeletBootstrapSecretObject(md, kubeconfig),
-  ];
-  if (tokenSecret !== undefined) objects.push(tokenSecret);
-  if (spec.cloudProvider.name === 'edge') objects.push(edgeProviderScriptSecret(md, facts.cloudInitGetterToken, serverURL, config.pinClusterCA ? facts.apiServerCACert : undefined));
-  return { objects, findings };
+  return outcome;
 }
 
-// OSM decodes the common {distUpgradeOnBoot} from every OS's spec, with encoding/json's key matching.
-function distUpgradeOnBoot(md: MachineDeployment): boolean {
-  return decodeOperatingSystemSpec('ubuntu', md.providerConfig.operatingSystemSpec).fields.DistUpgradeOnBoot === true;
+/** A finding of the render (kubelet version support, user-data size) as a result about the MachineDeployment. */
+function findingResult(f: RenderFinding, item: InputItem): Result {
+  return { severity: f.severity, message: f.message, resourceRef: refOf(item.object), field: { path: f.field }, ...fileOf(item.object) };
+}
+
+/** The one place an error of this MachineDeployment's render becomes a result: template errors belong to the profile (when it is an input item), everything else to the MachineDeployment. */
+function errorResult(e: unknown, item: InputItem, md: MachineDeployment, profile: ProfileEntry | undefined, run: RenderRun): Result {
+  const onProfile = e instanceof ResourceError && /^spec\.(bootstrap|provisioning)Config\./.test(e.fieldPath ?? '');
+  const idx = onProfile ? profile?.origin.itemIndex : undefined;
+  const target = idx !== undefined && idx >= 0 ? run.items[idx]!.object : item.object;
+  const r = toResult(e, refOf(target), fileOf(target));
+  if (target !== item.object) r.message = `rendering MachineDeployment ${md.namespace}/${md.name}: ${r.message}`;
+  return r;
+}
+
+/**
+ * The last render output this MachineDeployment as a generated copy; now its source (local-config) would be all
+ * that is left, so the MachineDeployment would vanish from what is applied and be pruned with its machines.
+ */
+function droppedGeneratedMachineDeployment(md: MachineDeployment): ResourceError {
+  return new ResourceError(
+    `the previous render output this MachineDeployment with RHEL subscription secrets from spec.rhelSubscription, which now gives none: its source is local-config, so nothing would apply it and the MachineDeployment (with its machines) would be pruned; restore spec.rhelSubscription for ${md.namespace}/${md.name}, or remove config.kubernetes.io/local-config from the source`,
+    `metadata.annotations.${LOCAL_CONFIG_ANNOTATION}`,
+  );
 }

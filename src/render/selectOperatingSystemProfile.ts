@@ -1,21 +1,7 @@
 // Which OSP renders a MachineDeployment, and OSM's compatibility checks between the two.
 import { ResourceError } from '../krm/results.ts';
 import { OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, provisioningUtilityOf, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
-import type { OperatingSystemProfileSpec } from '../model/operatingSystemProfile.ts';
-
-export interface ProfileEntry {
-  name: string;
-  namespace: string;
-  spec: OperatingSystemProfileSpec;
-  /** metadata.annotations (osm-krm reads its own, e.g. RH_SUBSCRIPTION_ANNOTATION). */
-  annotations: Readonly<Record<string, string>>;
-  /** Where the profile came from, for error results. */
-  origin: { itemIndex?: number; builtin?: boolean };
-}
-
-export function profileKey(namespace: string, name: string): string {
-  return `${namespace}/${name}`;
-}
+import { profileKey, type ProfileEntry } from '../model/profileEntry.ts';
 
 export function selectOperatingSystemProfile(md: MachineDeployment, profiles: ReadonlyMap<string, ProfileEntry>, defaultNamespace: string): ProfileEntry {
   const name = md.annotations[OSP_ANNOTATION]!;

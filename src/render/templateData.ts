@@ -12,10 +12,8 @@ import { scriptValue, type ValueKind } from '../model/scriptValues.ts';
 
 export const FILES_DATA_TYPE = 'resources.filesData';
 
-export interface TemplateDataInput {
-  md: MachineDeployment;
-  kubelet: KubeletVersion;
-  cloud: CloudProviderSettings;
+/** The values of the template data that are the same for every MachineDeployment of a run. */
+export interface RunTemplateValues {
   clusterDNS: readonly string[];
   kubernetesCACert: string;
   hostCACert: string;
@@ -26,46 +24,60 @@ export interface TemplateDataInput {
   pauseImage: string;
   kubeletFeatureGates: Readonly<Record<string, boolean>>;
   containerRuntimeConfig: string;
-  bootstrapKubeconfig: string;
-  token: string;
   serverURL: string;
-  provisioningSecretName: string;
-  bootstrapKubeconfigSecretName: string;
   /** osm-krm addition: artifact base URLs for the default profiles (`.Artifacts.<key>`). */
   artifacts: Readonly<Record<string, string>>;
 }
 
+export interface TemplateDataInput extends RunTemplateValues {
+  md: MachineDeployment;
+  kubelet: KubeletVersion;
+  cloud: CloudProviderSettings;
+  bootstrapKubeconfig: string;
+  token: string;
+  provisioningSecretName: string;
+  bootstrapKubeconfigSecretName: string;
+  /** What checkRunTemplateValues found for the run (checked once), thrown for each MachineDeployment. */
+  runValuesError?: Error;
+}
+
 const PROVIDER = 'spec.template.spec.providerSpec.value';
 
-// The config's strings are the same for every MachineDeployment of a run (CA bundles, token, server URL…):
-// checked again only when one differs from the last values found safe.
-let verifiedRunValues: readonly string[] = [];
-
-/** The MachineDeployment's and the config's strings the templates see, each through the choke point. */
+/** The MachineDeployment's strings the templates see, each through the choke point, then the run's (checked once). */
 function checkTemplateValues(input: TemplateDataInput): void {
   const pc = input.md.providerConfig;
   scriptValue(pc.cloudProvider, 'word', `${PROVIDER}.cloudProvider`);
   scriptValue(input.cloud.cloudConfig, 'text', `${PROVIDER}.overwriteCloudConfig`);
-  const runValues = [
-    input.initialTaints, input.nodeHTTPProxy, input.nodeNoProxy, input.pauseImage, input.containerRuntime, input.token, input.serverURL,
-    input.kubernetesCACert, input.hostCACert, ...Object.keys(input.kubeletFeatureGates), ...Object.entries(input.artifacts).flat(),
-  ];
-  if (runValues.length === verifiedRunValues.length && runValues.every((v, i) => v === verifiedRunValues[i])) return;
+  const e = input.runValuesError;
+  if (e !== undefined) throw e instanceof ResourceError ? new ResourceError(e.message, e.fieldPath) : e;
+}
+
+/**
+ * The config's strings the templates see (with the cloud-init getter token `token`), each through the choke
+ * point: the error for the first unsafe one, undefined when all are safe. They are the same for every
+ * MachineDeployment of a run, so the run checks them once, when it is planned.
+ */
+export function checkRunTemplateValues(values: RunTemplateValues, token: string): Error | undefined {
   const checks: Array<[value: string, kind: ValueKind, field: string, label?: string]> = [
-    [input.initialTaints, 'word', 'functionConfig spec.initialTaints'],
-    [input.nodeHTTPProxy, 'word', 'functionConfig spec.nodeHTTPProxy'],
-    [input.nodeNoProxy, 'word', 'functionConfig spec.nodeNoProxy'],
-    [input.pauseImage, 'word', 'functionConfig spec.pauseImage'],
-    [input.containerRuntime, 'word', 'functionConfig spec.containerRuntime'],
-    [input.token, 'word', 'functionConfig spec.cluster.cloudInitGetterToken', 'the cloud-init-getter token (spec.cluster.cloudInitGetterToken or its Secret)'],
-    [input.serverURL, 'word', 'functionConfig spec.cluster.server (or cluster-info, or spec.overrideBootstrapKubeletAPIServer)'],
-    [input.kubernetesCACert, 'text', 'functionConfig spec.kubernetesCABundle'],
-    [input.hostCACert, 'text', 'functionConfig spec.hostCABundle'],
-    ...Object.keys(input.kubeletFeatureGates).map((k): [string, ValueKind, string] => [k, 'word', 'functionConfig spec.kubeletFeatureGates']),
-    ...Object.entries(input.artifacts).flatMap(([k, v]): Array<[string, ValueKind, string]> => [[k, 'word', 'functionConfig spec.artifacts'], [v, 'word', `functionConfig spec.artifacts.${k}`]]),
+    [values.initialTaints, 'word', 'functionConfig spec.initialTaints'],
+    [values.nodeHTTPProxy, 'word', 'functionConfig spec.nodeHTTPProxy'],
+    [values.nodeNoProxy, 'word', 'functionConfig spec.nodeNoProxy'],
+    [values.pauseImage, 'word', 'functionConfig spec.pauseImage'],
+    [values.containerRuntime, 'word', 'functionConfig spec.containerRuntime'],
+    [token, 'word', 'functionConfig spec.cluster.cloudInitGetterToken', 'the cloud-init-getter token (spec.cluster.cloudInitGetterToken or its Secret)'],
+    [values.serverURL, 'word', 'functionConfig spec.cluster.server (or cluster-info, or spec.overrideBootstrapKubeletAPIServer)'],
+    [values.kubernetesCACert, 'text', 'functionConfig spec.kubernetesCABundle'],
+    [values.hostCACert, 'text', 'functionConfig spec.hostCABundle'],
+    ...Object.keys(values.kubeletFeatureGates).map((k): [string, ValueKind, string] => [k, 'word', 'functionConfig spec.kubeletFeatureGates']),
+    ...Object.entries(values.artifacts).flatMap(([k, v]): Array<[string, ValueKind, string]> => [[k, 'word', 'functionConfig spec.artifacts'], [v, 'word', `functionConfig spec.artifacts.${k}`]]),
   ];
-  for (const [value, kind, field, label] of checks) scriptValue(value, kind, field.replace(/^functionConfig /, ''), label ?? field);
-  verifiedRunValues = runValues;
+  try {
+    for (const [value, kind, field, label] of checks) scriptValue(value, kind, field.replace(/^functionConfig /, ''), label ?? field);
+  } catch (e) {
+    if (e instanceof Error) return e;
+    throw e;
+  }
+  return undefined;
 }
 
 /** Strings of a decoded operatingSystemSpec: one line each (RHEL passwords may hold any printable character). */

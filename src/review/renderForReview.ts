@@ -9,7 +9,7 @@ import { processResourceList } from '../function/processResourceList.ts';
 import type { SecretRegistry } from '../krm/redactSecrets.ts';
 import type { Result } from '../krm/results.ts';
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
-import type { ProfileEntry } from '../render/selectOperatingSystemProfile.ts';
+import type { ProfileEntry } from '../model/profileEntry.ts';
 import { ANNOTATION_MD_REVISION, CLOUD_INIT_SETTINGS_NAMESPACE, cloudConfigSecretName } from '../render/generatedResources.ts';
 import { isStateObject } from '../gitops/renderState.ts';
 import { viewUserData, type NodeConfigView } from './nodeConfigView.ts';

@@ -5,26 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { REPO_ROOT } from '../support/paths.ts';
-
-// Bottom first. A folder belongs to the first layer whose prefix it starts with.
-const LAYERS: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ['go', ['src/go/']],
-  ['template', ['src/template/']],
-  ['sprig', ['src/sprig/']],
-  ['krm', ['src/krm/']],
-  ['model', ['src/model/', 'src/config/', 'src/machineDeployment/', 'src/cluster/', 'src/profiles/']],
-  ['emit', ['src/emit/']],
-  ['render', ['src/render/']],
-  ['gitops', ['src/gitops/', 'src/sops/']],
-  ['function', ['src/function/']],
-  // The review tools (render, diff, lint) run the function like the other commands do.
-  ['cli', ['src/cli/', 'src/review/', 'src/lint/']],
-  ['entry', ['functions/']],
-];
-
-function layerOf(file: string): number {
-  return LAYERS.findIndex(([, prefixes]) => prefixes.some((p) => file.startsWith(p)));
-}
+import { LAYERS, layerOf } from './layerTable.ts';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(REPO_ROOT, dir), { recursive: true, withFileTypes: true })

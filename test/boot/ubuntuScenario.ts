@@ -28,6 +28,8 @@ interface Rendered {
   provisioning: any;
   osc: any;
   secrets: Record<string, Record<string, string>>;
+  /** The kube-system bootstrap token Secrets the render emitted (the API server stand-in authenticates with them). */
+  tokens: any[];
 }
 
 /**
@@ -40,7 +42,7 @@ function testProfile(fingerprint: string): string {
   return text.replace(DOCKER_FINGERPRINT, fingerprint);
 }
 
-function render(dir: string, caCert: string, fingerprint: string, md: Record<string, unknown>, spec: Record<string, unknown> = {}, extraItems: unknown[] = []): Rendered {
+function render(dir: string, caCert: string, fingerprint: string, md: Record<string, unknown>, spec: Record<string, unknown> = {}, extraItems: unknown[] = [], env: Record<string, string> = {}): Rendered {
   const kubeconfig = `apiVersion: v1\nkind: Config\nclusters:\n- name: ""\n  cluster:\n    server: ${SERVER}\n    certificate-authority-data: ${Buffer.from(caCert).toString('base64')}\n`;
   const local = { 'config.kubernetes.io/local-config': 'true' };
   const items = [
@@ -60,7 +62,7 @@ function render(dir: string, caCert: string, fingerprint: string, md: Record<str
   };
   const input = join(dir, 'resourcelist.json');
   writeFileSync(input, JSON.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig: config }));
-  const out = parse(shOk(process.execPath, [join(REPO_ROOT, 'dist', 'osm-krm.cjs')], { input: readFileSync(input) }));
+  const out = parse(shOk(process.execPath, [join(REPO_ROOT, 'dist', 'osm-krm.cjs')], { input: readFileSync(input), env: { ...process.env, ...env } }));
   const errors = (out.results ?? []).filter((r: any) => r.severity === 'error');
   assert.deepEqual(errors, []);
   const secrets: Record<string, Record<string, string>> = {};
@@ -69,7 +71,14 @@ function render(dir: string, caCert: string, fingerprint: string, md: Record<str
   const bootstrap = out.items.find((o: any) => o.metadata.name === `${mdName}-kube-system-bootstrap-config`);
   const provisioning = out.items.find((o: any) => o.metadata.name === `${mdName}-kube-system-provisioning-config`);
   const osc = out.items.find((o: any) => o.kind === 'OperatingSystemConfig');
-  return { bootstrap: Buffer.from(bootstrap.data['cloud-config'], 'base64'), provisioning, osc, secrets };
+  const tokens = out.items.filter((o: any) => o.type === 'bootstrap.kubernetes.io/token');
+  // A fixed token (the default config's) has no Secret in the output: the cluster would hold one without expiry.
+  if (tokens.length === 0) {
+    const [id, secret] = BOOTSTRAP_TOKEN.split('.');
+    const b64 = (v: string) => Buffer.from(v).toString('base64');
+    tokens.push({ apiVersion: 'v1', kind: 'Secret', type: 'bootstrap.kubernetes.io/token', metadata: { name: `bootstrap-token-${id}`, namespace: 'kube-system' }, data: { 'token-id': b64(id!), 'token-secret': b64(secret!), 'usage-bootstrap-authentication': b64('true') } });
+  }
+  return { bootstrap: Buffer.from(bootstrap.data['cloud-config'], 'base64'), provisioning, osc, secrets, tokens };
 }
 
 /** The files the mirror serves: kubelet (stand-in), kubeadm, kubectl, CNI plugins, crictl, and a signed containerd.io repository. */
@@ -106,6 +115,8 @@ export interface Scenario {
   check?: (pod: Pod, files: Map<string, { mode: number; content: Buffer }>) => void;
   /** Called with the scenario's directory before rendering (before the pod starts): more functionConfig spec. */
   prepare?: (dir: string) => Record<string, unknown>;
+  /** Environment of the render (e.g. SOURCE_DATE_EPOCH for a bootstrap token rotation). */
+  renderEnv?: Record<string, string>;
   /** Scenario-specific tests on the booted node, run after the boot test, before the reboot. */
   tests?: (dir: () => string) => Array<{ name: string; run: (pod: Pod) => void }>;
 }
@@ -132,13 +143,14 @@ export function bootScenario(scenario: Scenario): void {
     buildMirror(dir, gnupg);
     writeFileSync(join(dir, 'mirror', 'docker', 'gpg'), key.publicKey);
     const md = machineDeployment({ profile: 'osp-ubuntu', osName: 'ubuntu', cloud: 'baremetal', kubelet: KUBELET, ipFamily: scenario.ipFamily, name: scenario.name, annotations: scenario.annotations, ...(scenario.sshPublicKeys ? { sshPublicKeys: scenario.sshPublicKeys } : {}) });
-    rendered = render(dir, ca.caCert, key.fingerprint, md, { ...scenario.spec, ...scenario.prepare?.(dir) }, scenario.items);
+    rendered = render(dir, ca.caCert, key.fingerprint, md, { ...scenario.spec, ...scenario.prepare?.(dir) }, scenario.items, scenario.renderEnv);
     writeFileSync(join(dir, 'api.crt'), ca.cert);
     writeFileSync(join(dir, 'api.key'), ca.key);
     writeFileSync(join(dir, 'impostor.crt'), impostor.cert);
     writeFileSync(join(dir, 'impostor.key'), impostor.key);
     writeFileSync(join(dir, 'token'), GETTER_TOKEN);
     writeFileSync(join(dir, 'secrets.json'), JSON.stringify(rendered.secrets));
+    writeFileSync(join(dir, 'bootstrap-tokens.json'), JSON.stringify(rendered.tokens));
     shOk('chmod', ['-R', 'a+rX', dir]);
     const seed = join(dir, 'seed');
     mkdirSync(seed);
@@ -224,8 +236,11 @@ export function bootScenario(scenario: Scenario): void {
     const dump = pod.execOk('containerd config dump');
     assert.match(dump, /^version = 3$/m);
     assert.match(dump, /config_path = '\/etc\/containerd\/certs\.d'|config_path = "\/etc\/containerd\/certs\.d"/);
+    // The kubelet's TLS bootstrap: its bootstrap token accepted (test/boot/standins/servers.mjs checks it).
+    const bootstrapRequests = pod.requests().filter((r) => r.server === 'api' && r.bearer === 'bootstrap-token');
+    assert.deepEqual(bootstrapRequests.map((r) => [r.method, r.status]), [['POST', 201]]);
     // The API server stand-in saw both Secrets fetched with the getter token, never another token.
-    const api = pod.requests().filter((r) => r.server === 'api');
+    const api = pod.requests().filter((r) => r.server === 'api' && r.bearer !== 'bootstrap-token');
     assert.ok(api.every((r) => r.bearer === 'getter' && r.status === 200), JSON.stringify(api));
     assert.deepEqual([...new Set(api.map((r) => r.path.split('/').pop()))].sort(), [`${scenario.name}-kube-system-provisioning-config`, `kube-system-${scenario.name}-kubelet-bootstrap-config`]);
     scenario.check?.(pod, files);

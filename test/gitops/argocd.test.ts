@@ -9,6 +9,8 @@ import { parse } from 'yaml';
 import { REPO_ROOT } from '../support/paths.ts';
 import { normaliseName, readPluginSettings, TYPED_SETTING_NAMES } from '../../src/cli/argocdParameters.ts';
 import { runArgoCDGenerateCommand } from '../../src/cli/argocdGenerateCommand.ts';
+import { deriveWindowToken, rotationWindows } from '../../src/cluster/derivedBootstrapToken.ts';
+import { ARGOCD_LATEST, argocdPluginEnv, type ArgoCDVersion } from './argocdPluginEnv.ts';
 import { CMP_IMAGE, EXAMPLE_MANIFESTS, EXAMPLE_SECRETS, EXAMPLES, ORCHESTRATOR_ANNOTATION, byIdentity, copyTree, exampleStateText, identity, isLocalConfig, mkdirp, parseStream, run, runOk, secretRevision, secretText, tempDir, toolEnv } from './support.ts';
 
 const ARGOCD = join(EXAMPLES, 'argocd');
@@ -22,41 +24,16 @@ function secretsDir(keys: Record<string, string> = { 'cloud-init-getter-token': 
   return d;
 }
 
-const paramEnvName = (name: string) => `PARAM_${name.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}`;
-
-/** The environment argocd-cmp-server gives `generate` for an Application (reposerver getPluginEnvs). */
-function pluginEnv(app: any, sidecar: Record<string, string>): Record<string, string> {
-  const src = app.spec.source;
-  const env: Record<string, string> = {
-    ...sidecar,
-    ARGOCD_APP_NAME: app.metadata.name,
-    ARGOCD_APP_NAMESPACE: app.spec.destination.namespace ?? '',
-    ARGOCD_APP_PROJECT_NAME: app.spec.project,
-    ARGOCD_APP_REVISION: '0123456789abcdef0123456789abcdef01234567',
-    ARGOCD_APP_REVISION_SHORT: '0123456',
-    ARGOCD_APP_REVISION_SHORT_8: '01234567',
-    ARGOCD_APP_SOURCE_PATH: src.path,
-    ARGOCD_APP_SOURCE_REPO_URL: src.repoURL,
-    ARGOCD_APP_SOURCE_TARGET_REVISION: src.targetRevision,
-    KUBE_VERSION: '1.34.2',
-    KUBE_API_VERSIONS: 'v1,apps/v1,cluster.k8s.io/v1alpha1,operatingsystemmanager.k8c.io/v1alpha1',
-  };
-  for (const e of src.plugin.env ?? []) env[`ARGOCD_ENV_${e.name}`] = e.value;
-  const params = src.plugin.parameters ?? [];
-  if (params.length > 0) env.ARGOCD_APP_PARAMETERS = JSON.stringify(params);
-  for (const p of params) {
-    if (p.string !== undefined) env[paramEnvName(p.name)] = p.string;
-    (p.array ?? []).forEach((v: string, i: number) => (env[`${paramEnvName(p.name)}_${i}`] = v));
-    for (const [k, v] of Object.entries(p.map ?? {})) env[`${paramEnvName(p.name)}_${k.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}`] = v as string;
-  }
-  return env;
+/** The environment argocd-cmp-server gives `generate` for an Application (test/gitops/argocdPluginEnv.ts). */
+function pluginEnv(app: any, sidecar: Record<string, string>, version: ArgoCDVersion = ARGOCD_LATEST): Record<string, string> {
+  return argocdPluginEnv(app, sidecar, version);
 }
 
 /** Runs plugin.yaml's generate command in `appDir`, as argocd-cmp-server does. */
-function generate(appDir: string, opts: { app?: any; secrets?: string; extraEnv?: Record<string, string> } = {}) {
+function generate(appDir: string, opts: { app?: any; secrets?: string; extraEnv?: Record<string, string>; version?: ArgoCDVersion } = {}) {
   const [cmd, ...args] = [...plugin.spec.generate.command, ...(plugin.spec.generate.args ?? [])];
   const sidecar = toolEnv({ OSM_KRM_SECRETS_DIR: opts.secrets ?? secretsDir(), ...(opts.extraEnv ?? {}) });
-  return run(cmd, args, { cwd: appDir, env: pluginEnv(opts.app ?? application, sidecar) });
+  return run(cmd, args, { cwd: appDir, env: pluginEnv(opts.app ?? application, sidecar, opts.version) });
 }
 
 function appCopy(): string {
@@ -242,9 +219,115 @@ test('plugin settings: ARGOCD_APP_PARAMETERS wins over PARAM_*, names are normal
     PARAM_CLUSTER_DNS_0: 'ignored',
     ARGOCD_APP_PARAMETERS: JSON.stringify([{ name: 'cluster-dns', array: ['10.0.0.1', '10.0.0.2'] }, { name: 'Pause Image', string: 'p:1' }]),
   });
-  assert.deepEqual([...s.values()].map((v) => [v.name, v.value]).sort(), [['cluster-dns', '10.0.0.1,10.0.0.2'], ['namespace', 'osm'], ['pause-image', 'p:1']]);
+  assert.deepEqual([...s.values()].map((v) => [v.name, v.value]).sort(), [['cluster-dns', ['10.0.0.1', '10.0.0.2']], ['namespace', 'osm'], ['pause-image', 'p:1']]);
   assert.throws(() => readPluginSettings({ ARGOCD_APP_PARAMETERS: '[{"name":"x","map":{"a":"b"}}]' }), /map parameters are not supported/);
   assert.throws(() => readPluginSettings({ ARGOCD_APP_PARAMETERS: '{' }), /not JSON/);
+});
+
+// --- values on the way into the sidecar (#24 §2) ---------------------------------------------------------
+
+/** `openssl rand -base64 32`'s shape: ends in `=`. */
+const BASE64_KEY = 'q8Vd1m7Z3oKx9YbT0c2LwE5hR4uN6sJfA1pQgH8iXyU=';
+/** A mirror item (`registry=URL`) whose URL holds another `=` and a comma. */
+const MIRROR = 'docker.io=https://mirror.example.com:5000/v2/library?ns=docker.io,quay.io';
+const ROTATION_TIME = '1796083200';
+
+/** An Application whose settings hold `=`, commas and an empty string, each in the form the README gives. */
+function appWithHardValues(): any {
+  const app = structuredClone(application);
+  app.spec.source.plugin.env = [{ name: 'GITOPS_SYNC_ANNOTATIONS', value: 'argocd' }];
+  app.spec.source.plugin.parameters = [
+    { name: 'cluster-dns', array: ['10.96.0.10'] },
+    { name: 'node-containerd-registry-mirrors', array: [MIRROR, 'quay.io=https://mirror.example.com:5000'] },
+    { name: 'pause-image', string: '' },
+    { name: 'bootstrap-token-rotation-period', string: '24h' },
+    { name: 'bootstrap-token-rotation-overlap', string: '24h' },
+  ];
+  return app;
+}
+
+/** The mounted Secret with a derived-token key (base64, ending in `=`) instead of a fixed token. */
+const keySecrets = () => secretsDir({ 'cloud-init-getter-token': EXAMPLE_SECRETS.OSM_CLOUD_INIT_GETTER_TOKEN, 'bootstrap-token-key': BASE64_KEY });
+
+function assertHardValuesArrived(stdout: string): void {
+  const objects = assertOnlyManifests(stdout);
+  // The mirror item whole, `=` and comma included, in the containerd hosts.toml of the OSC.
+  assert.ok(JSON.stringify(objects.find((o) => o.kind === 'OperatingSystemConfig').spec).includes('https://mirror.example.com:5000/v2/library?ns=docker.io,quay.io'), 'the mirror URL arrived whole');
+  // The key arrived whole (its trailing `=` too): the kubelet's token is the one derived from it.
+  const expected = deriveWindowToken(BASE64_KEY, 'kube-system-workers-a', { periodSeconds: 86400, overlapSeconds: 86400 }, rotationWindows({ periodSeconds: 86400, overlapSeconds: 86400 }, Number(ROTATION_TIME)).current).token;
+  assert.match(secretText(objects, 'kube-system-workers-a-kubelet-bootstrap-config'), new RegExp(`token: ${expected.replace('.', '\\.')}`));
+  // Order of arrival: what generate made (Secrets, OSCs) in wave -1, the MachineDeployments in wave 0.
+  for (const o of objects.filter((x) => x.kind !== 'OperatingSystemProfile')) assert.equal(o.metadata.annotations?.['argocd.argoproj.io/sync-wave'], o.kind === 'MachineDeployment' ? undefined : '-1', identity(o));
+}
+
+test('values with `=`, commas and an empty string reach generate whole, as Argo CD 3.5 and 2.14 pass them', () => {
+  for (const version of [ARGOCD_LATEST, { major: 2, minor: 14 }]) {
+    const r = generate(join(ARGOCD, 'app'), { app: appWithHardValues(), secrets: keySecrets(), extraEnv: { SOURCE_DATE_EPOCH: ROTATION_TIME }, version });
+    assert.equal(r.status, 0, r.stderr);
+    assertHardValuesArrived(r.stdout);
+  }
+});
+
+test('Argo CD sends ARGOCD_APP_PARAMETERS=null for an Application without parameters: no parameters, not an error', () => {
+  const app = structuredClone(application);
+  delete app.spec.source.plugin.parameters;
+  const env = pluginEnv(app, {});
+  assert.equal(env.ARGOCD_APP_PARAMETERS, 'null');
+  const r = generate(join(ARGOCD, 'app'), { app });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /cluster DNS 10\.96\.0\.10'/);
+});
+
+test('a setting lost on the way is an error naming it, never a default', () => {
+  const cases: Array<[(app: any) => void, RegExp]> = [
+    // Argo CD expands $NAME in env values from its build env: an unknown name becomes nothing.
+    [(app) => (app.spec.source.plugin.env = [{ name: 'NAMESPACE', value: '$NAMESPACE_FROM_GIT' }]), /ARGOCD_ENV_NAMESPACE is empty, but "namespace" needs a value \(Argo CD expands \$NAME/],
+    [(app) => (app.spec.source.plugin.parameters = [{ name: 'namespace', string: '' }]), /parameter "namespace" is empty, but "namespace" needs a value/],
+    [(app) => (app.spec.source.plugin.env = [{ name: 'CLUSTER_DNS', value: '10.0.0.1' }, { name: 'cluster_dns', value: '10.0.0.2' }]), /ARGOCD_ENV_CLUSTER_DNS and ARGOCD_ENV_cluster_dns both set "cluster-dns"/],
+    [(app) => (app.spec.source.plugin.parameters = [{ name: 'namespace', array: ['a', 'b'] }]), /parameter "namespace" is an array parameter, but "namespace" takes one value/],
+    [(app) => (app.spec.source.plugin.parameters = [{ name: 'config', string: '' }]), /parameter "config" is empty, but "config" needs a value/],
+  ];
+  for (const [edit, message] of cases) {
+    const app = structuredClone(application);
+    edit(app);
+    const r = generate(join(ARGOCD, 'app'), { app });
+    assert.equal(r.status, 1, `${message}: ${r.stdout.slice(0, 200)}`);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, message);
+  }
+  // Over a ConfigMap of OSM flags, an array item the flag form would split is refused.
+  const cm = appCopy();
+  rmSync(join(cm, 'osm-config.yaml'));
+  const app = structuredClone(application);
+  app.spec.source.plugin.parameters = [{ name: 'cluster-dns', array: ['10.96.0.10'] }, { name: 'node-registry-mirrors', array: ['https://a.example/x,y'] }];
+  const r = generate(cm, { app });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /parameter "node-registry-mirrors": item 0 holds a comma, which the ConfigMap form of "node-registry-mirrors" splits on/);
+});
+
+test('before Argo CD 3.0 an empty env entry never arrives, an empty string parameter does (the README\'s form)', () => {
+  // The config file asks for Argo CD's sync annotations; the Application clears the setting.
+  const app = appCopy();
+  const config = join(app, 'osm-config.yaml');
+  writeFileSync(config, readFileSync(config, 'utf8') + '  gitops:\n    syncAnnotations: [argocd]\n');
+  const clear = (form: 'env' | 'parameter') => {
+    const a = structuredClone(application);
+    if (form === 'env') a.spec.source.plugin.env = [{ name: 'GITOPS_SYNC_ANNOTATIONS', value: '' }];
+    else {
+      a.spec.source.plugin.env = [];
+      a.spec.source.plugin.parameters = [...a.spec.source.plugin.parameters, { name: 'gitops-sync-annotations', string: '' }];
+    }
+    return a;
+  };
+  const annotated = (version: ArgoCDVersion, form: 'env' | 'parameter') => {
+    const r = generate(app, { app: clear(form), version });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.includes('argocd.argoproj.io/sync-options');
+  };
+  assert.equal(annotated({ major: 2, minor: 14 }, 'env'), true, 'Argo CD 2.x dropped the empty env entry (cmpserver environ, before PR 22096)');
+  assert.equal(annotated({ major: 2, minor: 14 }, 'parameter'), false);
+  assert.equal(annotated(ARGOCD_LATEST, 'env'), false);
+  assert.equal(annotated(ARGOCD_LATEST, 'parameter'), false);
 });
 
 // --- the sidecar image ---------------------------------------------------------------------------------
@@ -320,12 +403,12 @@ function sidecarContainer() {
 }
 
 /** Runs the argocd-cmp image's plugin.yaml `generate` as argocd-cmp-server does, and returns its output. */
-function generateInImage(app: string, secrets: string, application_: any = application) {
+function generateInImage(app: string, secrets: string, application_: any = application, extraEnv: Record<string, string> = {}) {
   const sidecar = sidecarContainer();
   assert.equal(sidecar.secretsMount.readOnly, true);
   // argocd-cmp-server runs the plugin's command in the app's directory below its own temp dir.
   const appPath = '/tmp/_cmp_server/0f1e2d3c/examples/argocd/app';
-  const env = pluginEnv(application_, sidecar.env);
+  const env = pluginEnv(application_, { ...sidecar.env, ...extraEnv });
   const [cmd, ...args] = [...plugin.spec.generate.command, ...(plugin.spec.generate.args ?? [])];
   const podmanArgs = ['run', '--rm', '-i', '--network', 'none', '--read-only', '--tmpfs', '/tmp', '--user', sidecar.user,
     '-v', `${app}:${appPath}:ro`, '-v', `${secrets}:${sidecar.secretsMount.mountPath}:ro`, '-w', appPath,
@@ -356,6 +439,18 @@ test('the argocd-cmp image: plugin.yaml\'s generate, as user 999 with the app re
   // Both secrets came from the mounted files, the sync annotations from ARGOCD_ENV_GITOPS_SYNC_ANNOTATIONS.
   assert.match(secretText(parseStream(container.stdout), 'workers-b-kube-system-bootstrap-config'), /Bearer example-cloud-init-getter-token/);
   assert.match(container.stdout, /argocd\.argoproj\.io\/sync-options: Force=true,Replace=true/);
+});
+
+test('the argocd-cmp image: values with `=`, commas and an empty string, and a key ending in `=`, arrive whole', () => {
+  const secrets = keySecrets();
+  chmodSync(secrets, 0o755);
+  const app = appCopy();
+  chmodSync(join(app, '..'), 0o755);
+  const { container } = generateInImage(app, secrets, appWithHardValues(), { SOURCE_DATE_EPOCH: ROTATION_TIME });
+  assert.equal(container.status, 0, container.stderr);
+  assertHardValuesArrived(container.stdout);
+  const host = generate(app, { app: appWithHardValues(), secrets, extraEnv: { SOURCE_DATE_EPOCH: ROTATION_TIME } });
+  assert.equal(container.stdout, host.stdout);
 });
 
 test('the argocd-cmp image: without the mounted secrets generate fails with the reason, nothing on stdout', () => {

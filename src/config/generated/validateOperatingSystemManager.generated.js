@@ -5,15 +5,16 @@ const runtime_0 = runtime_0_module.default ?? runtime_0_module;
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://osm-krm.dev/schemas/v1alpha1/operatingsystemmanager.json","title":"OperatingSystemManager (osm-krm.dev/v1alpha1)","description":"functionConfig of the osm-krm function: what OSM takes as controller flags, plus the cluster facts OSM reads from the cluster.","type":"object","required":["apiVersion","kind"],"properties":{"apiVersion":{"const":"osm-krm.dev/v1alpha1"},"kind":{"const":"OperatingSystemManager"},"metadata":{"type":"object"},"spec":{"$ref":"#/definitions/spec"}},"additionalProperties":false,"definitions":{"valueSource":{"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]},"secretSource":{"description":"A secret read at run time, never given inline: from an environment variable, a file, or a key of a local-config Secret among the inputs.","type":"object","properties":{"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."},"secretKeyRef":{"type":"object","additionalProperties":false,"required":["namespace","name","key"],"properties":{"namespace":{"type":"string","pattern":"."},"name":{"type":"string","pattern":"."},"key":{"type":"string","pattern":"."}}}},"additionalProperties":false,"minProperties":1,"maxProperties":1},"rhelSubscriptionSecrets":{"description":"RHEL subscription secrets, named like the operatingSystemSpec fields they fill in.","type":"object","additionalProperties":false,"properties":{"rhelSubscriptionManagerUser":{"$ref":"#/definitions/secretSource"},"rhelSubscriptionManagerPassword":{"$ref":"#/definitions/secretSource"},"rhsmOfflineToken":{"$ref":"#/definitions/secretSource"},"rhelActivationKey":{"$ref":"#/definitions/secretSource"}}},"spec":{"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets."}}},"rhelSubscription":{"type":"object","additionalProperties":false,"description":"RHEL subscription secrets injected at render time into the operatingSystemSpec of RHEL MachineDeployments (the generated copy that is applied, and the user-data), so Git never holds them.","properties":{"all":{"$ref":"#/definitions/rhelSubscriptionSecrets","description":"For every rendered RHEL MachineDeployment without an entry of its own."},"machineDeployments":{"type":"object","propertyNames":{"pattern":"^[^/]+/[^/]+$"},"additionalProperties":{"$ref":"#/definitions/rhelSubscriptionSecrets"},"description":"Per MachineDeployment, keyed <namespace>/<name>; an entry replaces `all` (an empty entry: none)."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"pinClusterCA":{"type":"boolean","description":"Verify the API server against the cluster CA where a profile fetches from it with `curl -k`: the flag becomes `--cacert /etc/osm-krm/cluster-ca.crt` and that file is added to the same config. Default true; false reproduces OSM byte for byte."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated Secrets and OSCs so Argo CD (Force=true,Replace=true) and/or Flux (force: enabled) re-create them when they change."}}},"sops":{"type":"object","additionalProperties":false,"required":["ageRecipients","dataKeySeed"],"description":"osm-krm hydrate writes Secrets as SOPS files encrypted for these age recipients (Flux decrypts them), and OSCs then carry no cloud-init getter token.","properties":{"ageRecipients":{"type":"array","minItems":1,"items":{"type":"string","pattern":"^age1[02-9ac-hj-np-z]{58}$"}},"dataKeySeed":{"$ref":"#/definitions/valueSource","description":"A secret of at least 32 characters (e.g. openssl rand -base64 32) from which each Secret's data key is derived, so unchanged Secrets keep their ciphertext."}}},"templateLimits":{"type":"object","additionalProperties":false,"description":"Bounds for executing OSP templates (defaults: depth 1000, 16 MiB output, 1,000,000 range iterations, 10,000,000 steps, 500,000,000 units of work, 256 MiB of values built).","properties":{"maxDepth":{"type":"integer","minimum":1,"maximum":1000},"maxOutputBytes":{"type":"integer","minimum":1},"maxRangeIterations":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxWork":{"type":"integer","minimum":1,"description":"Units of data the functions and printing of one execution read and build (about a byte each; an element visited while printing or encoding counts 4096)."},"maxMemoryBytes":{"type":"integer","minimum":1,"description":"Bytes of new values one execution builds, which bounds what it can hold."}}}}}}};
-const schema12 = {"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets."}}},"rhelSubscription":{"type":"object","additionalProperties":false,"description":"RHEL subscription secrets injected at render time into the operatingSystemSpec of RHEL MachineDeployments (the generated copy that is applied, and the user-data), so Git never holds them.","properties":{"all":{"$ref":"#/definitions/rhelSubscriptionSecrets","description":"For every rendered RHEL MachineDeployment without an entry of its own."},"machineDeployments":{"type":"object","propertyNames":{"pattern":"^[^/]+/[^/]+$"},"additionalProperties":{"$ref":"#/definitions/rhelSubscriptionSecrets"},"description":"Per MachineDeployment, keyed <namespace>/<name>; an entry replaces `all` (an empty entry: none)."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"pinClusterCA":{"type":"boolean","description":"Verify the API server against the cluster CA where a profile fetches from it with `curl -k`: the flag becomes `--cacert /etc/osm-krm/cluster-ca.crt` and that file is added to the same config. Default true; false reproduces OSM byte for byte."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated Secrets and OSCs so Argo CD (Force=true,Replace=true) and/or Flux (force: enabled) re-create them when they change."}}},"sops":{"type":"object","additionalProperties":false,"required":["ageRecipients","dataKeySeed"],"description":"osm-krm hydrate writes Secrets as SOPS files encrypted for these age recipients (Flux decrypts them), and OSCs then carry no cloud-init getter token.","properties":{"ageRecipients":{"type":"array","minItems":1,"items":{"type":"string","pattern":"^age1[02-9ac-hj-np-z]{58}$"}},"dataKeySeed":{"$ref":"#/definitions/valueSource","description":"A secret of at least 32 characters (e.g. openssl rand -base64 32) from which each Secret's data key is derived, so unchanged Secrets keep their ciphertext."}}},"templateLimits":{"type":"object","additionalProperties":false,"description":"Bounds for executing OSP templates (defaults: depth 1000, 16 MiB output, 1,000,000 range iterations, 10,000,000 steps, 500,000,000 units of work, 256 MiB of values built).","properties":{"maxDepth":{"type":"integer","minimum":1,"maximum":1000},"maxOutputBytes":{"type":"integer","minimum":1},"maxRangeIterations":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxWork":{"type":"integer","minimum":1,"description":"Units of data the functions and printing of one execution read and build (about a byte each; an element visited while printing or encoding counts 4096)."},"maxMemoryBytes":{"type":"integer","minimum":1,"description":"Bytes of new values one execution builds, which bounds what it can hold."}}}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://osm-krm.dev/schemas/v1alpha1/operatingsystemmanager.json","title":"OperatingSystemManager (osm-krm.dev/v1alpha1)","description":"functionConfig of the osm-krm function: what OSM takes as controller flags, plus the cluster facts OSM reads from the cluster.","type":"object","required":["apiVersion","kind"],"properties":{"apiVersion":{"const":"osm-krm.dev/v1alpha1"},"kind":{"const":"OperatingSystemManager"},"metadata":{"type":"object"},"spec":{"$ref":"#/definitions/spec"}},"additionalProperties":false,"definitions":{"valueSource":{"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]},"secretSource":{"description":"A secret read at run time, never given inline: from an environment variable, a file, or a key of a local-config Secret among the inputs.","type":"object","properties":{"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."},"secretKeyRef":{"type":"object","additionalProperties":false,"required":["namespace","name","key"],"properties":{"namespace":{"type":"string","pattern":"."},"name":{"type":"string","pattern":"."},"key":{"type":"string","pattern":"."}}}},"additionalProperties":false,"minProperties":1,"maxProperties":1},"rhelSubscriptionSecrets":{"description":"RHEL subscription secrets, named like the operatingSystemSpec fields they fill in.","type":"object","additionalProperties":false,"properties":{"rhelSubscriptionManagerUser":{"$ref":"#/definitions/secretSource"},"rhelSubscriptionManagerPassword":{"$ref":"#/definitions/secretSource"},"rhsmOfflineToken":{"$ref":"#/definitions/secretSource"},"rhelActivationKey":{"$ref":"#/definitions/secretSource"}}},"spec":{"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets. A date that has passed, or passes within 7 days, is a warning. Prefer bootstrapTokenRotation."},"bootstrapTokenRotation":{"type":"object","additionalProperties":false,"required":["period","overlap"],"description":"Rotating derived bootstrap tokens (needs bootstrapTokenKey): time is cut into windows of `period` counted from the Unix epoch; the token of a window is derived from the key, the MachineDeployment and the window, and the current and the previous window's token Secrets are emitted, each expiring `overlap` after its window ends. The window is that of SOURCE_DATE_EPOCH when set (seconds since the epoch), else of the clock; within a window every render is byte-identical. Re-render at least once per period (README: Running it for months).","properties":{"period":{"type":"string","pattern":"^([0-9]+(h|m|s))+$","description":"Window length, a Go duration in whole seconds (e.g. 24h, 12h30m); at least 10m."},"overlap":{"type":"string","pattern":"^([0-9]+(h|m|s))+$","description":"How long a window's token stays valid after its window ends (e.g. 24h); more than 0, at most the period. With overlap = period, every render's newest token is valid for more than one period."}}}}},"rhelSubscription":{"type":"object","additionalProperties":false,"description":"RHEL subscription secrets injected at render time into the operatingSystemSpec of RHEL MachineDeployments (the generated copy that is applied, and the user-data), so Git never holds them.","properties":{"all":{"$ref":"#/definitions/rhelSubscriptionSecrets","description":"For every rendered RHEL MachineDeployment without an entry of its own."},"machineDeployments":{"type":"object","propertyNames":{"pattern":"^[^/]+/[^/]+$"},"additionalProperties":{"$ref":"#/definitions/rhelSubscriptionSecrets"},"description":"Per MachineDeployment, keyed <namespace>/<name>; an entry replaces `all` (an empty entry: none)."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"pinClusterCA":{"type":"boolean","description":"Verify the API server against the cluster CA where a profile fetches from it with `curl -k`: the flag becomes `--cacert /etc/osm-krm/cluster-ca.crt` and that file is added to the same config. Default true; false reproduces OSM byte for byte."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets (and injected MachineDeployment copies) under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations; hydrate then also splits the inputs (inputs/worker/: MachineDeployments and Secrets; inputs/management/: the rest) and writes a kustomization.yaml per directory."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated objects for Argo CD and/or Flux: the immutable Secrets and the OSCs are re-created when they change (argocd: sync-options Force=true,Replace=true; flux: kustomize.toolkit.fluxcd.io/force: enabled); with argocd every generated object but a MachineDeployment is in sync wave -1, before the MachineDeployments; with flux every generated object opts out of post-build substitution (kustomize.toolkit.fluxcd.io/substitute: disabled)."}}},"sops":{"type":"object","additionalProperties":false,"required":["ageRecipients","dataKeySeed"],"description":"osm-krm hydrate writes Secrets as SOPS files encrypted for these age recipients (Flux decrypts them), and OSCs then carry no cloud-init getter token.","properties":{"ageRecipients":{"type":"array","minItems":1,"items":{"type":"string","pattern":"^age1[02-9ac-hj-np-z]{58}$"}},"dataKeySeed":{"$ref":"#/definitions/valueSource","description":"A secret of at least 32 characters (e.g. openssl rand -base64 32) from which each Secret's data key is derived, so unchanged Secrets keep their ciphertext."}}},"templateLimits":{"type":"object","additionalProperties":false,"description":"Bounds for executing OSP templates (defaults: depth 1000, 16 MiB output, 1,000,000 range iterations, 10,000,000 steps, 500,000,000 units of work, 256 MiB of values built).","properties":{"maxDepth":{"type":"integer","minimum":1,"maximum":1000},"maxOutputBytes":{"type":"integer","minimum":1},"maxRangeIterations":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxWork":{"type":"integer","minimum":1,"description":"Units of data the functions and printing of one execution read and build (about a byte each; an element visited while printing or encoding counts 4096)."},"maxMemoryBytes":{"type":"integer","minimum":1,"description":"Bytes of new values one execution builds, which bounds what it can hold."}}}}}}};
+const schema12 = {"type":"object","additionalProperties":false,"properties":{"namespace":{"type":"string","pattern":".","description":"-namespace: namespace of OSCs and default namespace of OSPs. Default kube-system."},"containerRuntime":{"enum":["containerd"],"description":"-container-runtime"},"externalCloudProvider":{"type":"boolean","description":"-external-cloud-provider"},"clusterDNS":{"type":"array","items":{"type":"string"},"description":"-cluster-dns. Default [10.10.10.10]."},"pauseImage":{"type":"string","description":"-pause-image"},"initialTaints":{"type":"string","description":"-initial-taints"},"kubeletFeatureGates":{"type":"object","additionalProperties":{"type":"boolean"},"description":"-node-kubelet-feature-gates. Taken as given; default {RotateKubeletServerCertificate: true}."},"nodeHTTPProxy":{"type":"string","description":"-node-http-proxy"},"nodeNoProxy":{"type":"string","description":"-node-no-proxy. Default .svc,.cluster.local,localhost,127.0.0.1."},"nodeInsecureRegistries":{"type":"array","items":{"type":"string"}},"nodeRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-registry-mirrors items: URL (for docker.io) or registry=URL."},"nodeContainerdRegistryMirrors":{"type":"array","items":{"type":"string"},"description":"-node-containerd-registry-mirrors items: registry=URL[?kubermatic=override_path%3Dtrue]."},"nodeRegistryCredentialsSecret":{"type":"string","pattern":"^[^/]+/[^/]+$","description":"-node-registry-credentials-secret namespace/name: a Secret in the ResourceList."},"deviceOwnershipFromSecurityContext":{"type":"boolean"},"overrideBootstrapKubeletAPIServer":{"type":"string"},"kubernetesCABundle":{"$ref":"#/definitions/valueSource","description":"-kubernetes-ca-bundle (PEM). Default: the CA of the cluster-info kubeconfig."},"hostCABundle":{"$ref":"#/definitions/valueSource","description":"-host-ca-bundle (PEM)."},"cluster":{"type":"object","additionalProperties":false,"description":"Facts OSM reads from the cluster.","properties":{"server":{"type":"string","description":"API server URL. Default: the cluster-info ConfigMap's kubeconfig."},"caCert":{"$ref":"#/definitions/valueSource","description":"Cluster CA (PEM) for the kubelet bootstrap kubeconfig. Default: from cluster-info."},"cloudInitGetterToken":{"$ref":"#/definitions/valueSource","description":"Token of the cloud-init-getter ServiceAccount. Default: Secret cloud-init-settings/cloud-init-getter-token in the ResourceList."},"bootstrapToken":{"$ref":"#/definitions/valueSource","description":"Kubelet bootstrap token <id>.<secret> for every MachineDeployment. Default: the bootstrap-token Secret labelled machinedeployment.k8s.io/name=<key> in the ResourceList."},"bootstrapTokenKey":{"$ref":"#/definitions/valueSource","description":"A secret key from which a bootstrap token per MachineDeployment is derived (HMAC-SHA256); the matching bootstrap.kubernetes.io/token Secrets are emitted too."},"bootstrapTokenExpiration":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$","description":"RFC 3339 expiration written into derived bootstrap token Secrets. A date that has passed, or passes within 7 days, is a warning. Prefer bootstrapTokenRotation."},"bootstrapTokenRotation":{"type":"object","additionalProperties":false,"required":["period","overlap"],"description":"Rotating derived bootstrap tokens (needs bootstrapTokenKey): time is cut into windows of `period` counted from the Unix epoch; the token of a window is derived from the key, the MachineDeployment and the window, and the current and the previous window's token Secrets are emitted, each expiring `overlap` after its window ends. The window is that of SOURCE_DATE_EPOCH when set (seconds since the epoch), else of the clock; within a window every render is byte-identical. Re-render at least once per period (README: Running it for months).","properties":{"period":{"type":"string","pattern":"^([0-9]+(h|m|s))+$","description":"Window length, a Go duration in whole seconds (e.g. 24h, 12h30m); at least 10m."},"overlap":{"type":"string","pattern":"^([0-9]+(h|m|s))+$","description":"How long a window's token stays valid after its window ends (e.g. 24h); more than 0, at most the period. With overlap = period, every render's newest token is valid for more than one period."}}}}},"rhelSubscription":{"type":"object","additionalProperties":false,"description":"RHEL subscription secrets injected at render time into the operatingSystemSpec of RHEL MachineDeployments (the generated copy that is applied, and the user-data), so Git never holds them.","properties":{"all":{"$ref":"#/definitions/rhelSubscriptionSecrets","description":"For every rendered RHEL MachineDeployment without an entry of its own."},"machineDeployments":{"type":"object","propertyNames":{"pattern":"^[^/]+/[^/]+$"},"additionalProperties":{"$ref":"#/definitions/rhelSubscriptionSecrets"},"description":"Per MachineDeployment, keyed <namespace>/<name>; an entry replaces `all` (an empty entry: none)."}}},"artifacts":{"type":"object","additionalProperties":{"type":"string"},"description":"Base URLs of downloaded artifacts (keys: see the README), exposed to templates as .Artifacts; for mirrors and air-gapped sites."},"defaultProfiles":{"type":"object","additionalProperties":false,"properties":{"defaultAnnotation":{"type":"boolean","description":"Like OSM's webhook: a MachineDeployment without the OSP annotation uses osp-<os> (osp-flatcar-cloud-init on anexia with cloud-init). Default false."},"emit":{"type":"boolean","description":"Also write the embedded default OSPs into the output. Default false."}}},"ignitionSpec":{"enum":["2.3.0","3.3.0"],"description":"Ignition spec of Flatcar user-data. 2.3.0 (default) is what OSM emits."},"pinClusterCA":{"type":"boolean","description":"Verify the API server against the cluster CA where a profile fetches from it with `curl -k`: the flag becomes `--cacert /etc/osm-krm/cluster-ca.crt` and that file is added to the same config. Default true; false reproduces OSM byte for byte."},"gitops":{"type":"object","additionalProperties":false,"properties":{"split":{"type":"boolean","description":"Write OSCs (and emitted OSPs) under osm-generated/management/ and Secrets (and injected MachineDeployment copies) under osm-generated/worker/, for two Argo CD applications or Flux Kustomizations; hydrate then also splits the inputs (inputs/worker/: MachineDeployments and Secrets; inputs/management/: the rest) and writes a kustomization.yaml per directory."},"syncAnnotations":{"type":"array","items":{"enum":["argocd","flux"]},"uniqueItems":true,"description":"Annotate generated objects for Argo CD and/or Flux: the immutable Secrets and the OSCs are re-created when they change (argocd: sync-options Force=true,Replace=true; flux: kustomize.toolkit.fluxcd.io/force: enabled); with argocd every generated object but a MachineDeployment is in sync wave -1, before the MachineDeployments; with flux every generated object opts out of post-build substitution (kustomize.toolkit.fluxcd.io/substitute: disabled)."}}},"sops":{"type":"object","additionalProperties":false,"required":["ageRecipients","dataKeySeed"],"description":"osm-krm hydrate writes Secrets as SOPS files encrypted for these age recipients (Flux decrypts them), and OSCs then carry no cloud-init getter token.","properties":{"ageRecipients":{"type":"array","minItems":1,"items":{"type":"string","pattern":"^age1[02-9ac-hj-np-z]{58}$"}},"dataKeySeed":{"$ref":"#/definitions/valueSource","description":"A secret of at least 32 characters (e.g. openssl rand -base64 32) from which each Secret's data key is derived, so unchanged Secrets keep their ciphertext."}}},"templateLimits":{"type":"object","additionalProperties":false,"description":"Bounds for executing OSP templates (defaults: depth 1000, 16 MiB output, 1,000,000 range iterations, 10,000,000 steps, 500,000,000 units of work, 256 MiB of values built).","properties":{"maxDepth":{"type":"integer","minimum":1,"maximum":1000},"maxOutputBytes":{"type":"integer","minimum":1},"maxRangeIterations":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxWork":{"type":"integer","minimum":1,"description":"Units of data the functions and printing of one execution read and build (about a byte each; an element visited while printing or encoding counts 4096)."},"maxMemoryBytes":{"type":"integer","minimum":1,"description":"Bytes of new values one execution builds, which bounds what it can hold."}}}}};
 const schema13 = {"description":"A value given inline, or read at run time from an environment variable or a file (so secrets need not live in Git).","oneOf":[{"type":"string"},{"type":"object","properties":{"value":{"type":"string"},"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."}},"additionalProperties":false,"minProperties":1,"maxProperties":1}]};
 const func2 = Object.prototype.hasOwnProperty;
 const func0 = runtime_0;
 const pattern0 = new RegExp(".", "u");
 const pattern1 = new RegExp("^[^/]+/[^/]+$", "u");
 const pattern14 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$", "u");
-const pattern36 = new RegExp("^age1[02-9ac-hj-np-z]{58}$", "u");
+const pattern15 = new RegExp("^([0-9]+(h|m|s))+$", "u");
+const pattern38 = new RegExp("^age1[02-9ac-hj-np-z]{58}$", "u");
 const schema19 = {"description":"RHEL subscription secrets, named like the operatingSystemSpec fields they fill in.","type":"object","additionalProperties":false,"properties":{"rhelSubscriptionManagerUser":{"$ref":"#/definitions/secretSource"},"rhelSubscriptionManagerPassword":{"$ref":"#/definitions/secretSource"},"rhsmOfflineToken":{"$ref":"#/definitions/secretSource"},"rhelActivationKey":{"$ref":"#/definitions/secretSource"}}};
 const schema20 = {"description":"A secret read at run time, never given inline: from an environment variable, a file, or a key of a local-config Secret among the inputs.","type":"object","properties":{"env":{"type":"string","pattern":"."},"file":{"type":"string","pattern":"."},"secretKeyRef":{"type":"object","additionalProperties":false,"required":["namespace","name","key"],"properties":{"namespace":{"type":"string","pattern":"."},"name":{"type":"string","pattern":"."},"key":{"type":"string","pattern":"."}}}},"additionalProperties":false,"minProperties":1,"maxProperties":1};
 
@@ -1592,7 +1593,7 @@ if(data.cluster !== undefined){
 let data28 = data.cluster;
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 for(const key4 in data28){
-if(!((((((key4 === "server") || (key4 === "caCert")) || (key4 === "cloudInitGetterToken")) || (key4 === "bootstrapToken")) || (key4 === "bootstrapTokenKey")) || (key4 === "bootstrapTokenExpiration"))){
+if(!(((((((key4 === "server") || (key4 === "caCert")) || (key4 === "cloudInitGetterToken")) || (key4 === "bootstrapToken")) || (key4 === "bootstrapTokenKey")) || (key4 === "bootstrapTokenExpiration")) || (key4 === "bootstrapTokenRotation"))){
 const err45 = {instancePath:instancePath+"/cluster",schemaPath:"#/properties/cluster/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err45];
@@ -2284,9 +2285,11 @@ vErrors.push(err92);
 errors++;
 }
 }
-}
-else {
-const err93 = {instancePath:instancePath+"/cluster",schemaPath:"#/properties/cluster/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data28.bootstrapTokenRotation !== undefined){
+let data47 = data28.bootstrapTokenRotation;
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+if(data47.period === undefined){
+const err93 = {instancePath:instancePath+"/cluster/bootstrapTokenRotation",schemaPath:"#/properties/cluster/properties/bootstrapTokenRotation/required",keyword:"required",params:{missingProperty: "period"},message:"must have required property '"+"period"+"'"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -2295,13 +2298,8 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-if(data.rhelSubscription !== undefined){
-let data47 = data.rhelSubscription;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-for(const key9 in data47){
-if(!((key9 === "all") || (key9 === "machineDeployments"))){
-const err94 = {instancePath:instancePath+"/rhelSubscription",schemaPath:"#/properties/rhelSubscription/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(data47.overlap === undefined){
+const err94 = {instancePath:instancePath+"/cluster/bootstrapTokenRotation",schemaPath:"#/properties/cluster/properties/bootstrapTokenRotation/required",keyword:"required",params:{missingProperty: "overlap"},message:"must have required property '"+"overlap"+"'"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -2310,21 +2308,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-if(data47.all !== undefined){
-if(!(validate12(data47.all, {instancePath:instancePath+"/rhelSubscription/all",parentData:data47,parentDataProperty:"all",rootData}))){
-vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
-errors = vErrors.length;
-}
-}
-if(data47.machineDeployments !== undefined){
-let data49 = data47.machineDeployments;
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-for(const key10 in data49){
-const _errs139 = errors;
-if(typeof key10 === "string"){
-if(!pattern1.test(key10)){
-const err95 = {instancePath:instancePath+"/rhelSubscription/machineDeployments",schemaPath:"#/properties/rhelSubscription/properties/machineDeployments/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^/]+/[^/]+$"},message:"must match pattern \""+"^[^/]+/[^/]+$"+"\"",propertyName:key10};
+for(const key9 in data47){
+if(!((key9 === "period") || (key9 === "overlap"))){
+const err95 = {instancePath:instancePath+"/cluster/bootstrapTokenRotation",schemaPath:"#/properties/cluster/properties/bootstrapTokenRotation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -2334,9 +2320,11 @@ vErrors.push(err95);
 errors++;
 }
 }
-var valid30 = _errs139 === errors;
-if(!valid30){
-const err96 = {instancePath:instancePath+"/rhelSubscription/machineDeployments",schemaPath:"#/properties/rhelSubscription/properties/machineDeployments/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid"};
+if(data47.period !== undefined){
+let data48 = data47.period;
+if(typeof data48 === "string"){
+if(!pattern15.test(data48)){
+const err96 = {instancePath:instancePath+"/cluster/bootstrapTokenRotation/period",schemaPath:"#/properties/cluster/properties/bootstrapTokenRotation/properties/period/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(h|m|s))+$"},message:"must match pattern \""+"^([0-9]+(h|m|s))+$"+"\""};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -2346,15 +2334,8 @@ vErrors.push(err96);
 errors++;
 }
 }
-for(const key11 in data49){
-if(!(validate12(data49[key11], {instancePath:instancePath+"/rhelSubscription/machineDeployments/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data49,parentDataProperty:key11,rootData}))){
-vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
-errors = vErrors.length;
-}
-}
-}
 else {
-const err97 = {instancePath:instancePath+"/rhelSubscription/machineDeployments",schemaPath:"#/properties/rhelSubscription/properties/machineDeployments/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err97 = {instancePath:instancePath+"/cluster/bootstrapTokenRotation/period",schemaPath:"#/properties/cluster/properties/bootstrapTokenRotation/properties/period/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -2364,9 +2345,11 @@ vErrors.push(err97);
 errors++;
 }
 }
-}
-else {
-const err98 = {instancePath:instancePath+"/rhelSubscription",schemaPath:"#/properties/rhelSubscription/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data47.overlap !== undefined){
+let data49 = data47.overlap;
+if(typeof data49 === "string"){
+if(!pattern15.test(data49)){
+const err98 = {instancePath:instancePath+"/cluster/bootstrapTokenRotation/overlap",schemaPath:"#/properties/cluster/properties/bootstrapTokenRotation/properties/overlap/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(h|m|s))+$"},message:"must match pattern \""+"^([0-9]+(h|m|s))+$"+"\""};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -2376,12 +2359,8 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data.artifacts !== undefined){
-let data51 = data.artifacts;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-for(const key12 in data51){
-if(typeof data51[key12] !== "string"){
-const err99 = {instancePath:instancePath+"/artifacts/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/artifacts/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err99 = {instancePath:instancePath+"/cluster/bootstrapTokenRotation/overlap",schemaPath:"#/properties/cluster/properties/bootstrapTokenRotation/properties/overlap/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -2393,7 +2372,7 @@ errors++;
 }
 }
 else {
-const err100 = {instancePath:instancePath+"/artifacts",schemaPath:"#/properties/artifacts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err100 = {instancePath:instancePath+"/cluster/bootstrapTokenRotation",schemaPath:"#/properties/cluster/properties/bootstrapTokenRotation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -2403,12 +2382,9 @@ vErrors.push(err100);
 errors++;
 }
 }
-if(data.defaultProfiles !== undefined){
-let data53 = data.defaultProfiles;
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
-for(const key13 in data53){
-if(!((key13 === "defaultAnnotation") || (key13 === "emit"))){
-const err101 = {instancePath:instancePath+"/defaultProfiles",schemaPath:"#/properties/defaultProfiles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+}
+else {
+const err101 = {instancePath:instancePath+"/cluster",schemaPath:"#/properties/cluster/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -2418,9 +2394,12 @@ vErrors.push(err101);
 errors++;
 }
 }
-if(data53.defaultAnnotation !== undefined){
-if(typeof data53.defaultAnnotation !== "boolean"){
-const err102 = {instancePath:instancePath+"/defaultProfiles/defaultAnnotation",schemaPath:"#/properties/defaultProfiles/properties/defaultAnnotation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.rhelSubscription !== undefined){
+let data50 = data.rhelSubscription;
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+for(const key10 in data50){
+if(!((key10 === "all") || (key10 === "machineDeployments"))){
+const err102 = {instancePath:instancePath+"/rhelSubscription",schemaPath:"#/properties/rhelSubscription/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -2430,9 +2409,20 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data53.emit !== undefined){
-if(typeof data53.emit !== "boolean"){
-const err103 = {instancePath:instancePath+"/defaultProfiles/emit",schemaPath:"#/properties/defaultProfiles/properties/emit/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data50.all !== undefined){
+if(!(validate12(data50.all, {instancePath:instancePath+"/rhelSubscription/all",parentData:data50,parentDataProperty:"all",rootData}))){
+vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+errors = vErrors.length;
+}
+}
+if(data50.machineDeployments !== undefined){
+let data52 = data50.machineDeployments;
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+for(const key11 in data52){
+const _errs146 = errors;
+if(typeof key11 === "string"){
+if(!pattern1.test(key11)){
+const err103 = {instancePath:instancePath+"/rhelSubscription/machineDeployments",schemaPath:"#/properties/rhelSubscription/properties/machineDeployments/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^/]+/[^/]+$"},message:"must match pattern \""+"^[^/]+/[^/]+$"+"\"",propertyName:key11};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -2442,9 +2432,9 @@ vErrors.push(err103);
 errors++;
 }
 }
-}
-else {
-const err104 = {instancePath:instancePath+"/defaultProfiles",schemaPath:"#/properties/defaultProfiles/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var valid31 = _errs146 === errors;
+if(!valid31){
+const err104 = {instancePath:instancePath+"/rhelSubscription/machineDeployments",schemaPath:"#/properties/rhelSubscription/properties/machineDeployments/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -2454,10 +2444,15 @@ vErrors.push(err104);
 errors++;
 }
 }
-if(data.ignitionSpec !== undefined){
-let data56 = data.ignitionSpec;
-if(!((data56 === "2.3.0") || (data56 === "3.3.0"))){
-const err105 = {instancePath:instancePath+"/ignitionSpec",schemaPath:"#/properties/ignitionSpec/enum",keyword:"enum",params:{allowedValues: schema12.properties.ignitionSpec.enum},message:"must be equal to one of the allowed values"};
+for(const key12 in data52){
+if(!(validate12(data52[key12], {instancePath:instancePath+"/rhelSubscription/machineDeployments/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data52,parentDataProperty:key12,rootData}))){
+vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err105 = {instancePath:instancePath+"/rhelSubscription/machineDeployments",schemaPath:"#/properties/rhelSubscription/properties/machineDeployments/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -2467,9 +2462,9 @@ vErrors.push(err105);
 errors++;
 }
 }
-if(data.pinClusterCA !== undefined){
-if(typeof data.pinClusterCA !== "boolean"){
-const err106 = {instancePath:instancePath+"/pinClusterCA",schemaPath:"#/properties/pinClusterCA/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err106 = {instancePath:instancePath+"/rhelSubscription",schemaPath:"#/properties/rhelSubscription/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -2479,12 +2474,12 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data.gitops !== undefined){
-let data58 = data.gitops;
-if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
-for(const key14 in data58){
-if(!((key14 === "split") || (key14 === "syncAnnotations"))){
-const err107 = {instancePath:instancePath+"/gitops",schemaPath:"#/properties/gitops/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+if(data.artifacts !== undefined){
+let data54 = data.artifacts;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+for(const key13 in data54){
+if(typeof data54[key13] !== "string"){
+const err107 = {instancePath:instancePath+"/artifacts/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/artifacts/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -2494,9 +2489,9 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data58.split !== undefined){
-if(typeof data58.split !== "boolean"){
-const err108 = {instancePath:instancePath+"/gitops/split",schemaPath:"#/properties/gitops/properties/split/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err108 = {instancePath:instancePath+"/artifacts",schemaPath:"#/properties/artifacts/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -2506,14 +2501,12 @@ vErrors.push(err108);
 errors++;
 }
 }
-if(data58.syncAnnotations !== undefined){
-let data60 = data58.syncAnnotations;
-if(Array.isArray(data60)){
-const len4 = data60.length;
-for(let i4=0; i4<len4; i4++){
-let data61 = data60[i4];
-if(!((data61 === "argocd") || (data61 === "flux"))){
-const err109 = {instancePath:instancePath+"/gitops/syncAnnotations/" + i4,schemaPath:"#/properties/gitops/properties/syncAnnotations/items/enum",keyword:"enum",params:{allowedValues: schema12.properties.gitops.properties.syncAnnotations.items.enum},message:"must be equal to one of the allowed values"};
+if(data.defaultProfiles !== undefined){
+let data56 = data.defaultProfiles;
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+for(const key14 in data56){
+if(!((key14 === "defaultAnnotation") || (key14 === "emit"))){
+const err109 = {instancePath:instancePath+"/defaultProfiles",schemaPath:"#/properties/defaultProfiles/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -2523,14 +2516,9 @@ vErrors.push(err109);
 errors++;
 }
 }
-let i5 = data60.length;
-let j0;
-if(i5 > 1){
-outer0:
-for(;i5--;){
-for(j0 = i5; j0--;){
-if(func0(data60[i5], data60[j0])){
-const err110 = {instancePath:instancePath+"/gitops/syncAnnotations",schemaPath:"#/properties/gitops/properties/syncAnnotations/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i5+" are identical)"};
+if(data56.defaultAnnotation !== undefined){
+if(typeof data56.defaultAnnotation !== "boolean"){
+const err110 = {instancePath:instancePath+"/defaultProfiles/defaultAnnotation",schemaPath:"#/properties/defaultProfiles/properties/defaultAnnotation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -2538,14 +2526,11 @@ else {
 vErrors.push(err110);
 }
 errors++;
-break outer0;
 }
 }
-}
-}
-}
-else {
-const err111 = {instancePath:instancePath+"/gitops/syncAnnotations",schemaPath:"#/properties/gitops/properties/syncAnnotations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data56.emit !== undefined){
+if(typeof data56.emit !== "boolean"){
+const err111 = {instancePath:instancePath+"/defaultProfiles/emit",schemaPath:"#/properties/defaultProfiles/properties/emit/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -2557,7 +2542,7 @@ errors++;
 }
 }
 else {
-const err112 = {instancePath:instancePath+"/gitops",schemaPath:"#/properties/gitops/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err112 = {instancePath:instancePath+"/defaultProfiles",schemaPath:"#/properties/defaultProfiles/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -2567,11 +2552,10 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data.sops !== undefined){
-let data62 = data.sops;
-if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
-if(data62.ageRecipients === undefined){
-const err113 = {instancePath:instancePath+"/sops",schemaPath:"#/properties/sops/required",keyword:"required",params:{missingProperty: "ageRecipients"},message:"must have required property '"+"ageRecipients"+"'"};
+if(data.ignitionSpec !== undefined){
+let data59 = data.ignitionSpec;
+if(!((data59 === "2.3.0") || (data59 === "3.3.0"))){
+const err113 = {instancePath:instancePath+"/ignitionSpec",schemaPath:"#/properties/ignitionSpec/enum",keyword:"enum",params:{allowedValues: schema12.properties.ignitionSpec.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -2580,8 +2564,10 @@ vErrors.push(err113);
 }
 errors++;
 }
-if(data62.dataKeySeed === undefined){
-const err114 = {instancePath:instancePath+"/sops",schemaPath:"#/properties/sops/required",keyword:"required",params:{missingProperty: "dataKeySeed"},message:"must have required property '"+"dataKeySeed"+"'"};
+}
+if(data.pinClusterCA !== undefined){
+if(typeof data.pinClusterCA !== "boolean"){
+const err114 = {instancePath:instancePath+"/pinClusterCA",schemaPath:"#/properties/pinClusterCA/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -2590,9 +2576,13 @@ vErrors.push(err114);
 }
 errors++;
 }
-for(const key15 in data62){
-if(!((key15 === "ageRecipients") || (key15 === "dataKeySeed"))){
-const err115 = {instancePath:instancePath+"/sops",schemaPath:"#/properties/sops/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+}
+if(data.gitops !== undefined){
+let data61 = data.gitops;
+if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+for(const key15 in data61){
+if(!((key15 === "split") || (key15 === "syncAnnotations"))){
+const err115 = {instancePath:instancePath+"/gitops",schemaPath:"#/properties/gitops/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -2602,11 +2592,9 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data62.ageRecipients !== undefined){
-let data63 = data62.ageRecipients;
-if(Array.isArray(data63)){
-if(data63.length < 1){
-const err116 = {instancePath:instancePath+"/sops/ageRecipients",schemaPath:"#/properties/sops/properties/ageRecipients/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data61.split !== undefined){
+if(typeof data61.split !== "boolean"){
+const err116 = {instancePath:instancePath+"/gitops/split",schemaPath:"#/properties/gitops/properties/split/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -2615,12 +2603,15 @@ vErrors.push(err116);
 }
 errors++;
 }
-const len5 = data63.length;
-for(let i6=0; i6<len5; i6++){
-let data64 = data63[i6];
-if(typeof data64 === "string"){
-if(!pattern36.test(data64)){
-const err117 = {instancePath:instancePath+"/sops/ageRecipients/" + i6,schemaPath:"#/properties/sops/properties/ageRecipients/items/pattern",keyword:"pattern",params:{pattern: "^age1[02-9ac-hj-np-z]{58}$"},message:"must match pattern \""+"^age1[02-9ac-hj-np-z]{58}$"+"\""};
+}
+if(data61.syncAnnotations !== undefined){
+let data63 = data61.syncAnnotations;
+if(Array.isArray(data63)){
+const len4 = data63.length;
+for(let i4=0; i4<len4; i4++){
+let data64 = data63[i4];
+if(!((data64 === "argocd") || (data64 === "flux"))){
+const err117 = {instancePath:instancePath+"/gitops/syncAnnotations/" + i4,schemaPath:"#/properties/gitops/properties/syncAnnotations/items/enum",keyword:"enum",params:{allowedValues: schema12.properties.gitops.properties.syncAnnotations.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -2630,8 +2621,14 @@ vErrors.push(err117);
 errors++;
 }
 }
-else {
-const err118 = {instancePath:instancePath+"/sops/ageRecipients/" + i6,schemaPath:"#/properties/sops/properties/ageRecipients/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+let i5 = data63.length;
+let j0;
+if(i5 > 1){
+outer0:
+for(;i5--;){
+for(j0 = i5; j0--;){
+if(func0(data63[i5], data63[j0])){
+const err118 = {instancePath:instancePath+"/gitops/syncAnnotations",schemaPath:"#/properties/gitops/properties/syncAnnotations/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i5+" are identical)"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -2639,11 +2636,14 @@ else {
 vErrors.push(err118);
 }
 errors++;
+break outer0;
+}
+}
 }
 }
 }
 else {
-const err119 = {instancePath:instancePath+"/sops/ageRecipients",schemaPath:"#/properties/sops/properties/ageRecipients/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err119 = {instancePath:instancePath+"/gitops/syncAnnotations",schemaPath:"#/properties/gitops/properties/syncAnnotations/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -2653,14 +2653,9 @@ vErrors.push(err119);
 errors++;
 }
 }
-if(data62.dataKeySeed !== undefined){
-let data65 = data62.dataKeySeed;
-const _errs174 = errors;
-let valid42 = false;
-let passing6 = null;
-const _errs175 = errors;
-if(typeof data65 !== "string"){
-const err120 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err120 = {instancePath:instancePath+"/gitops",schemaPath:"#/properties/gitops/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -2669,15 +2664,12 @@ vErrors.push(err120);
 }
 errors++;
 }
-var _valid6 = _errs175 === errors;
-if(_valid6){
-valid42 = true;
-passing6 = 0;
 }
-const _errs177 = errors;
+if(data.sops !== undefined){
+let data65 = data.sops;
 if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
-if(Object.keys(data65).length > 1){
-const err121 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf/1/maxProperties",keyword:"maxProperties",params:{limit: 1},message:"must NOT have more than 1 properties"};
+if(data65.ageRecipients === undefined){
+const err121 = {instancePath:instancePath+"/sops",schemaPath:"#/properties/sops/required",keyword:"required",params:{missingProperty: "ageRecipients"},message:"must have required property '"+"ageRecipients"+"'"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -2686,8 +2678,8 @@ vErrors.push(err121);
 }
 errors++;
 }
-if(Object.keys(data65).length < 1){
-const err122 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf/1/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(data65.dataKeySeed === undefined){
+const err122 = {instancePath:instancePath+"/sops",schemaPath:"#/properties/sops/required",keyword:"required",params:{missingProperty: "dataKeySeed"},message:"must have required property '"+"dataKeySeed"+"'"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -2697,8 +2689,8 @@ vErrors.push(err122);
 errors++;
 }
 for(const key16 in data65){
-if(!(((key16 === "value") || (key16 === "env")) || (key16 === "file"))){
-const err123 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+if(!((key16 === "ageRecipients") || (key16 === "dataKeySeed"))){
+const err123 = {instancePath:instancePath+"/sops",schemaPath:"#/properties/sops/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -2708,9 +2700,11 @@ vErrors.push(err123);
 errors++;
 }
 }
-if(data65.value !== undefined){
-if(typeof data65.value !== "string"){
-const err124 = {instancePath:instancePath+"/sops/dataKeySeed/value",schemaPath:"#/definitions/valueSource/oneOf/1/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data65.ageRecipients !== undefined){
+let data66 = data65.ageRecipients;
+if(Array.isArray(data66)){
+if(data66.length < 1){
+const err124 = {instancePath:instancePath+"/sops/ageRecipients",schemaPath:"#/properties/sops/properties/ageRecipients/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -2719,12 +2713,12 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-if(data65.env !== undefined){
-let data67 = data65.env;
+const len5 = data66.length;
+for(let i6=0; i6<len5; i6++){
+let data67 = data66[i6];
 if(typeof data67 === "string"){
-if(!pattern0.test(data67)){
-const err125 = {instancePath:instancePath+"/sops/dataKeySeed/env",schemaPath:"#/definitions/valueSource/oneOf/1/properties/env/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+if(!pattern38.test(data67)){
+const err125 = {instancePath:instancePath+"/sops/ageRecipients/" + i6,schemaPath:"#/properties/sops/properties/ageRecipients/items/pattern",keyword:"pattern",params:{pattern: "^age1[02-9ac-hj-np-z]{58}$"},message:"must match pattern \""+"^age1[02-9ac-hj-np-z]{58}$"+"\""};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -2735,7 +2729,7 @@ errors++;
 }
 }
 else {
-const err126 = {instancePath:instancePath+"/sops/dataKeySeed/env",schemaPath:"#/definitions/valueSource/oneOf/1/properties/env/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err126 = {instancePath:instancePath+"/sops/ageRecipients/" + i6,schemaPath:"#/properties/sops/properties/ageRecipients/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -2745,11 +2739,9 @@ vErrors.push(err126);
 errors++;
 }
 }
-if(data65.file !== undefined){
-let data68 = data65.file;
-if(typeof data68 === "string"){
-if(!pattern0.test(data68)){
-const err127 = {instancePath:instancePath+"/sops/dataKeySeed/file",schemaPath:"#/definitions/valueSource/oneOf/1/properties/file/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
+}
+else {
+const err127 = {instancePath:instancePath+"/sops/ageRecipients",schemaPath:"#/properties/sops/properties/ageRecipients/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -2759,8 +2751,14 @@ vErrors.push(err127);
 errors++;
 }
 }
-else {
-const err128 = {instancePath:instancePath+"/sops/dataKeySeed/file",schemaPath:"#/definitions/valueSource/oneOf/1/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data65.dataKeySeed !== undefined){
+let data68 = data65.dataKeySeed;
+const _errs181 = errors;
+let valid43 = false;
+let passing6 = null;
+const _errs182 = errors;
+if(typeof data68 !== "string"){
+const err128 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -2769,10 +2767,15 @@ vErrors.push(err128);
 }
 errors++;
 }
+var _valid6 = _errs182 === errors;
+if(_valid6){
+valid43 = true;
+passing6 = 0;
 }
-}
-else {
-const err129 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const _errs184 = errors;
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+if(Object.keys(data68).length > 1){
+const err129 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf/1/maxProperties",keyword:"maxProperties",params:{limit: 1},message:"must NOT have more than 1 properties"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -2781,19 +2784,8 @@ vErrors.push(err129);
 }
 errors++;
 }
-var _valid6 = _errs177 === errors;
-if(_valid6 && valid42){
-valid42 = false;
-passing6 = [passing6, 1];
-}
-else {
-if(_valid6){
-valid42 = true;
-passing6 = 1;
-}
-}
-if(!valid42){
-const err130 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf",keyword:"oneOf",params:{passingSchemas: passing6},message:"must match exactly one schema in oneOf"};
+if(Object.keys(data68).length < 1){
+const err130 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf/1/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -2802,21 +2794,9 @@ vErrors.push(err130);
 }
 errors++;
 }
-else {
-errors = _errs174;
-if(vErrors !== null){
-if(_errs174){
-vErrors.length = _errs174;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err131 = {instancePath:instancePath+"/sops",schemaPath:"#/properties/sops/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key17 in data68){
+if(!(((key17 === "value") || (key17 === "env")) || (key17 === "file"))){
+const err131 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -2826,12 +2806,9 @@ vErrors.push(err131);
 errors++;
 }
 }
-if(data.templateLimits !== undefined){
-let data69 = data.templateLimits;
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-for(const key17 in data69){
-if(!((((((key17 === "maxDepth") || (key17 === "maxOutputBytes")) || (key17 === "maxRangeIterations")) || (key17 === "maxSteps")) || (key17 === "maxWork")) || (key17 === "maxMemoryBytes"))){
-const err132 = {instancePath:instancePath+"/templateLimits",schemaPath:"#/properties/templateLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+if(data68.value !== undefined){
+if(typeof data68.value !== "string"){
+const err132 = {instancePath:instancePath+"/sops/dataKeySeed/value",schemaPath:"#/definitions/valueSource/oneOf/1/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -2841,10 +2818,11 @@ vErrors.push(err132);
 errors++;
 }
 }
-if(data69.maxDepth !== undefined){
-let data70 = data69.maxDepth;
-if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
-const err133 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data68.env !== undefined){
+let data70 = data68.env;
+if(typeof data70 === "string"){
+if(!pattern0.test(data70)){
+const err133 = {instancePath:instancePath+"/sops/dataKeySeed/env",schemaPath:"#/definitions/valueSource/oneOf/1/properties/env/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -2853,9 +2831,9 @@ vErrors.push(err133);
 }
 errors++;
 }
-if((typeof data70 == "number") && (isFinite(data70))){
-if(data70 > 1000 || isNaN(data70)){
-const err134 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+}
+else {
+const err134 = {instancePath:instancePath+"/sops/dataKeySeed/env",schemaPath:"#/definitions/valueSource/oneOf/1/properties/env/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -2864,8 +2842,12 @@ vErrors.push(err134);
 }
 errors++;
 }
-if(data70 < 1 || isNaN(data70)){
-const err135 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data68.file !== undefined){
+let data71 = data68.file;
+if(typeof data71 === "string"){
+if(!pattern0.test(data71)){
+const err135 = {instancePath:instancePath+"/sops/dataKeySeed/file",schemaPath:"#/definitions/valueSource/oneOf/1/properties/file/pattern",keyword:"pattern",params:{pattern: "."},message:"must match pattern \""+"."+"\""};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -2875,11 +2857,8 @@ vErrors.push(err135);
 errors++;
 }
 }
-}
-if(data69.maxOutputBytes !== undefined){
-let data71 = data69.maxOutputBytes;
-if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
-const err136 = {instancePath:instancePath+"/templateLimits/maxOutputBytes",schemaPath:"#/properties/templateLimits/properties/maxOutputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err136 = {instancePath:instancePath+"/sops/dataKeySeed/file",schemaPath:"#/definitions/valueSource/oneOf/1/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -2888,9 +2867,10 @@ vErrors.push(err136);
 }
 errors++;
 }
-if((typeof data71 == "number") && (isFinite(data71))){
-if(data71 < 1 || isNaN(data71)){
-const err137 = {instancePath:instancePath+"/templateLimits/maxOutputBytes",schemaPath:"#/properties/templateLimits/properties/maxOutputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err137 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -2899,12 +2879,19 @@ vErrors.push(err137);
 }
 errors++;
 }
+var _valid6 = _errs184 === errors;
+if(_valid6 && valid43){
+valid43 = false;
+passing6 = [passing6, 1];
+}
+else {
+if(_valid6){
+valid43 = true;
+passing6 = 1;
 }
 }
-if(data69.maxRangeIterations !== undefined){
-let data72 = data69.maxRangeIterations;
-if(!(((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72))) && (isFinite(data72)))){
-const err138 = {instancePath:instancePath+"/templateLimits/maxRangeIterations",schemaPath:"#/properties/templateLimits/properties/maxRangeIterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!valid43){
+const err138 = {instancePath:instancePath+"/sops/dataKeySeed",schemaPath:"#/definitions/valueSource/oneOf",keyword:"oneOf",params:{passingSchemas: passing6},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -2913,9 +2900,21 @@ vErrors.push(err138);
 }
 errors++;
 }
-if((typeof data72 == "number") && (isFinite(data72))){
-if(data72 < 1 || isNaN(data72)){
-const err139 = {instancePath:instancePath+"/templateLimits/maxRangeIterations",schemaPath:"#/properties/templateLimits/properties/maxRangeIterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+else {
+errors = _errs181;
+if(vErrors !== null){
+if(_errs181){
+vErrors.length = _errs181;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err139 = {instancePath:instancePath+"/sops",schemaPath:"#/properties/sops/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -2925,11 +2924,12 @@ vErrors.push(err139);
 errors++;
 }
 }
-}
-if(data69.maxSteps !== undefined){
-let data73 = data69.maxSteps;
-if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
-const err140 = {instancePath:instancePath+"/templateLimits/maxSteps",schemaPath:"#/properties/templateLimits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.templateLimits !== undefined){
+let data72 = data.templateLimits;
+if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
+for(const key18 in data72){
+if(!((((((key18 === "maxDepth") || (key18 === "maxOutputBytes")) || (key18 === "maxRangeIterations")) || (key18 === "maxSteps")) || (key18 === "maxWork")) || (key18 === "maxMemoryBytes"))){
+const err140 = {instancePath:instancePath+"/templateLimits",schemaPath:"#/properties/templateLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -2938,9 +2938,11 @@ vErrors.push(err140);
 }
 errors++;
 }
-if((typeof data73 == "number") && (isFinite(data73))){
-if(data73 < 1 || isNaN(data73)){
-const err141 = {instancePath:instancePath+"/templateLimits/maxSteps",schemaPath:"#/properties/templateLimits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data72.maxDepth !== undefined){
+let data73 = data72.maxDepth;
+if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
+const err141 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -2949,12 +2951,9 @@ vErrors.push(err141);
 }
 errors++;
 }
-}
-}
-if(data69.maxWork !== undefined){
-let data74 = data69.maxWork;
-if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
-const err142 = {instancePath:instancePath+"/templateLimits/maxWork",schemaPath:"#/properties/templateLimits/properties/maxWork/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data73 == "number") && (isFinite(data73))){
+if(data73 > 1000 || isNaN(data73)){
+const err142 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -2963,9 +2962,8 @@ vErrors.push(err142);
 }
 errors++;
 }
-if((typeof data74 == "number") && (isFinite(data74))){
-if(data74 < 1 || isNaN(data74)){
-const err143 = {instancePath:instancePath+"/templateLimits/maxWork",schemaPath:"#/properties/templateLimits/properties/maxWork/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(data73 < 1 || isNaN(data73)){
+const err143 = {instancePath:instancePath+"/templateLimits/maxDepth",schemaPath:"#/properties/templateLimits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -2976,10 +2974,10 @@ errors++;
 }
 }
 }
-if(data69.maxMemoryBytes !== undefined){
-let data75 = data69.maxMemoryBytes;
-if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
-const err144 = {instancePath:instancePath+"/templateLimits/maxMemoryBytes",schemaPath:"#/properties/templateLimits/properties/maxMemoryBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data72.maxOutputBytes !== undefined){
+let data74 = data72.maxOutputBytes;
+if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
+const err144 = {instancePath:instancePath+"/templateLimits/maxOutputBytes",schemaPath:"#/properties/templateLimits/properties/maxOutputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -2988,9 +2986,9 @@ vErrors.push(err144);
 }
 errors++;
 }
-if((typeof data75 == "number") && (isFinite(data75))){
-if(data75 < 1 || isNaN(data75)){
-const err145 = {instancePath:instancePath+"/templateLimits/maxMemoryBytes",schemaPath:"#/properties/templateLimits/properties/maxMemoryBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data74 == "number") && (isFinite(data74))){
+if(data74 < 1 || isNaN(data74)){
+const err145 = {instancePath:instancePath+"/templateLimits/maxOutputBytes",schemaPath:"#/properties/templateLimits/properties/maxOutputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -3001,9 +2999,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err146 = {instancePath:instancePath+"/templateLimits",schemaPath:"#/properties/templateLimits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data72.maxRangeIterations !== undefined){
+let data75 = data72.maxRangeIterations;
+if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
+const err146 = {instancePath:instancePath+"/templateLimits/maxRangeIterations",schemaPath:"#/properties/templateLimits/properties/maxRangeIterations/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -3012,15 +3011,114 @@ vErrors.push(err146);
 }
 errors++;
 }
-}
-}
-else {
-const err147 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data75 == "number") && (isFinite(data75))){
+if(data75 < 1 || isNaN(data75)){
+const err147 = {instancePath:instancePath+"/templateLimits/maxRangeIterations",schemaPath:"#/properties/templateLimits/properties/maxRangeIterations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err147];
 }
 else {
 vErrors.push(err147);
+}
+errors++;
+}
+}
+}
+if(data72.maxSteps !== undefined){
+let data76 = data72.maxSteps;
+if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){
+const err148 = {instancePath:instancePath+"/templateLimits/maxSteps",schemaPath:"#/properties/templateLimits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+if((typeof data76 == "number") && (isFinite(data76))){
+if(data76 < 1 || isNaN(data76)){
+const err149 = {instancePath:instancePath+"/templateLimits/maxSteps",schemaPath:"#/properties/templateLimits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+}
+}
+if(data72.maxWork !== undefined){
+let data77 = data72.maxWork;
+if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
+const err150 = {instancePath:instancePath+"/templateLimits/maxWork",schemaPath:"#/properties/templateLimits/properties/maxWork/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+if((typeof data77 == "number") && (isFinite(data77))){
+if(data77 < 1 || isNaN(data77)){
+const err151 = {instancePath:instancePath+"/templateLimits/maxWork",schemaPath:"#/properties/templateLimits/properties/maxWork/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+}
+}
+if(data72.maxMemoryBytes !== undefined){
+let data78 = data72.maxMemoryBytes;
+if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
+const err152 = {instancePath:instancePath+"/templateLimits/maxMemoryBytes",schemaPath:"#/properties/templateLimits/properties/maxMemoryBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+if((typeof data78 == "number") && (isFinite(data78))){
+if(data78 < 1 || isNaN(data78)){
+const err153 = {instancePath:instancePath+"/templateLimits/maxMemoryBytes",schemaPath:"#/properties/templateLimits/properties/maxMemoryBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err154 = {instancePath:instancePath+"/templateLimits",schemaPath:"#/properties/templateLimits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+}
+}
+else {
+const err155 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
 }
 errors++;
 }

@@ -6,10 +6,13 @@
 # - --node-ip holds one or two IP addresses (one per family);
 # - --config is a KubeletConfiguration (kubelet.config.k8s.io/v1beta1) that parses, with only known fields;
 # - --bootstrap-kubeconfig is a kubeconfig with a server and a token; --cert-dir is a directory;
-# - --container-runtime-endpoint is a listening containerd socket.
+# - --container-runtime-endpoint is a listening containerd socket;
+# - unless --cert-dir holds a client certificate (kubelet-client-current.pem, from an earlier start), the TLS
+#   bootstrap: the bootstrap kubeconfig's token, presented to its server (verified with its CA) with a
+#   CertificateSigningRequest, as the kubelet does; a refusal fails with the API server's reason.
 # Then it writes /run/kubelet-standin/report.json (argv, the parsed config) and serves /healthz on 127.0.0.1:10248
 # like the kubelet, staying up. A failed check exits 1 with the reason on stderr (journal of kubelet.service).
-import http.server, ipaddress, json, os, socket, stat, sys
+import base64, http.server, ipaddress, json, os, socket, ssl, stat, sys, urllib.error, urllib.request
 import yaml
 
 if sys.argv[1:] == ["--version"]:
@@ -85,6 +88,29 @@ except OSError as e:
     fail("cannot connect to %s: %s" % (endpoint, e))
 finally:
     s.close()
+
+client_cert = os.path.join(flags["--cert-dir"], "kubelet-client-current.pem")
+if not os.path.exists(client_cert):
+    cluster = kubeconfig["clusters"][0]["cluster"]
+    context = ssl.create_default_context(cadata=base64.b64decode(cluster["certificate-authority-data"]).decode())
+    csr = json.dumps({"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+                      "metadata": {"generateName": "node-csr-"},
+                      "spec": {"signerName": "kubernetes.io/kube-apiserver-client-kubelet", "usages": ["client auth"], "request": ""}}).encode()
+    request = urllib.request.Request(server.rstrip("/") + "/apis/certificates.k8s.io/v1/certificatesigningrequests", data=csr, method="POST",
+                                     headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, context=context, timeout=30) as response:
+            answer = json.load(response)
+    except urllib.error.HTTPError as e:
+        try:
+            reason = json.load(e).get("message", "")
+        except Exception:
+            reason = ""
+        fail("TLS bootstrap: the API server refused the bootstrap token (HTTP %d): %s" % (e.code, reason))
+    except Exception as e:
+        fail("TLS bootstrap: cannot reach the API server %s: %s" % (server, e))
+    with open(client_cert, "w") as f:
+        f.write("stand-in client certificate for %s\n" % answer["metadata"]["name"])
 
 os.makedirs("/run/kubelet-standin", exist_ok=True)
 with open("/run/kubelet-standin/report.json", "w") as f:

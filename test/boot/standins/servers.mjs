@@ -7,8 +7,16 @@
 //   http://127.0.0.1:3128   an HTTP proxy (absolute-URI requests and CONNECT), to loopback targets only (names
 //                           resolving to loopback included: the pod's /etc/hosts maps the registry names there)
 //   https://127.0.0.1:443   when DIR/registry exists: the registry mirror (registry.mjs)
+//                           POST /apis/certificates.k8s.io/v1/certificatesigningrequests (the kubelet's TLS
+//                           bootstrap) only with a bootstrap token, checked as kube-apiserver's bootstrap token
+//                           authenticator checks it (plugin/pkg/auth/authenticator/token/bootstrap): the Secret
+//                           kube-system/bootstrap-token-<id> of DIR/bootstrap-tokens.json, its type, token-secret
+//                           and usage-bootstrap-authentication, and its `expiration` against the stand-in's clock:
+//                           DIR/clock (seconds since the epoch) when it exists, read at each request, else the time.
+//                           A refusal is 401 with a message naming why (kube-apiserver only logs it).
 // DIR (argv[2]) holds api.crt/api.key, impostor.crt/impostor.key, token and secrets.json ({name: {key: base64}}).
-// One JSON line per request on stdout: {server, method, path, bearer: "getter" | "other" | "none", status}.
+// One JSON line per request on stdout: {server, method, path, bearer: "getter" | "bootstrap-token" | "other" |
+// "none", status}.
 import { lookup } from 'node:dns/promises';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer as createHttp, request as httpRequest } from 'node:http';
@@ -22,16 +30,44 @@ const token = readFileSync(join(dir, 'token'), 'utf8').trim();
 const secrets = JSON.parse(readFileSync(join(dir, 'secrets.json'), 'utf8'));
 const log = (entry) => process.stdout.write(JSON.stringify(entry) + '\n');
 
+const BOOTSTRAP_TOKEN = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
+const CSR_PATH = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
+
+/** Why kube-apiserver would refuse the bootstrap token `id.secret`, or undefined when it accepts it. */
+function bootstrapTokenRefusal(id, secret) {
+  const file = join(dir, 'bootstrap-tokens.json');
+  if (!existsSync(file)) return undefined; // a scenario that does not check tokens
+  const found = JSON.parse(readFileSync(file, 'utf8')).find((s) => s.metadata?.name === `bootstrap-token-${id}` && s.metadata?.namespace === 'kube-system');
+  if (found === undefined) return `no Secret kube-system/bootstrap-token-${id}`;
+  const value = (k) => (found.data?.[k] === undefined ? undefined : Buffer.from(found.data[k], 'base64').toString('utf8'));
+  if (found.type !== 'bootstrap.kubernetes.io/token') return `Secret bootstrap-token-${id} is not of type bootstrap.kubernetes.io/token`;
+  if (value('token-secret') !== secret || value('token-id') !== id) return `bootstrap token ${id} does not match its Secret`;
+  const expiration = value('expiration');
+  const now = existsSync(join(dir, 'clock')) ? Number(readFileSync(join(dir, 'clock'), 'utf8').trim()) : Math.floor(Date.now() / 1000);
+  if (expiration !== undefined && Date.parse(expiration) / 1000 <= now) {
+    return `bootstrap token ${id} expired at ${expiration} (API server time ${new Date(now * 1000).toISOString().replace('.000Z', 'Z')})`;
+  }
+  if (value('usage-bootstrap-authentication') !== 'true') return `bootstrap token ${id} is not for authentication`;
+  return undefined;
+}
+
 function apiServer(name) {
   return (req, res) => {
     const auth = req.headers.authorization;
-    const bearer = auth === undefined ? 'none' : auth === `Bearer ${token}` ? 'getter' : 'other';
+    const presented = auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length) : undefined;
+    const bearer = auth === undefined ? 'none' : presented === token ? 'getter' : BOOTSTRAP_TOKEN.test(presented ?? '') ? 'bootstrap-token' : 'other';
     const send = (status, body) => {
       log({ server: name, method: req.method, path: req.url, bearer, status });
       res.writeHead(status, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify(body));
     };
     const status = (code, reason, message) => send(code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+    if (req.method === 'POST' && req.url === CSR_PATH && bearer === 'bootstrap-token') {
+      const [, id, secret] = BOOTSTRAP_TOKEN.exec(presented);
+      const refusal = bootstrapTokenRefusal(id, secret);
+      if (refusal !== undefined) return status(401, 'Unauthorized', `Unauthorized: ${refusal}`);
+      return send(201, { kind: 'CertificateSigningRequest', apiVersion: 'certificates.k8s.io/v1', metadata: { name: `node-csr-${id}` }, status: {} });
+    }
     if (bearer !== 'getter') return status(401, 'Unauthorized', 'Unauthorized');
     const m = /^\/api\/v1\/namespaces\/cloud-init-settings\/secrets\/([a-z0-9.-]+)$/.exec(req.url ?? '');
     if (req.method !== 'GET' || !m) return status(404, 'NotFound', 'the server could not find the requested resource');

@@ -7,14 +7,15 @@ import { checkClcStructure } from './clcValues.ts';
 import { parseContainerLinuxConfig } from './clcParse.ts';
 import { marshalIgnition23 } from './json.ts';
 import { marshalIgnition33 } from './spec33.ts';
-import { transpileToIgnition23 } from './transpile.ts';
+import { transpileToIgnition23, type UnitContentChecks } from './transpile.ts';
 
 export type IgnitionSpec = '2.3.0' | '3.3.0';
 
-export function emitIgnition(input: UserDataInput, spec: IgnitionSpec = '2.3.0'): string {
+/** `units`: the caller's memo of unit checks (a render run's), or one for this call only. */
+export function emitIgnition(input: UserDataInput, spec: IgnitionSpec = '2.3.0', units?: UnitContentChecks): string {
   const clc = containerLinuxConfig(input);
   const parsed = parseContainerLinuxConfig(clc.text);
   checkClcStructure(parsed, clc.expected);
-  const config = transpileToIgnition23(parsed);
+  const config = transpileToIgnition23(parsed, units);
   return spec === '3.3.0' ? marshalIgnition33(config) : marshalIgnition23(config);
 }

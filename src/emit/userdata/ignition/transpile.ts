@@ -33,22 +33,27 @@ interface UnitContentCheck {
   readonly sections: readonly string[] | null;
 }
 
-// Every MachineDeployment of a profile has the same units: each text is parsed once per run (bounded).
-const unitContentChecks = new Map<string, UnitContentCheck>();
+/**
+ * Ignition's check of unit (and drop-in) contents, remembered by text: every MachineDeployment of a profile has
+ * the same units, so a run (which owns one of these) parses each text once. Bounded.
+ */
+export class UnitContentChecks {
+  private readonly checks = new Map<string, UnitContentCheck>();
 
-/** Ignition's check of unit (and drop-in) contents, as "invalid unit content: ..." or nothing. */
-function unitContentError(contents: string): UnitContentCheck {
-  let check = unitContentChecks.get(contents);
-  if (check === undefined) {
-    const parsed = parseUnitContent(contents);
-    check = !parsed.ok ? { error: `invalid unit content: ${parsed.error}`, sections: null } : { sections: parsed.options.length > 0 ? parsed.options.map((o) => o.section) : null };
-    if (unitContentChecks.size >= 256) unitContentChecks.clear();
-    unitContentChecks.set(contents, check);
+  /** "invalid unit content: ..." or nothing, and the sections the contents have. */
+  check(contents: string): UnitContentCheck {
+    let check = this.checks.get(contents);
+    if (check === undefined) {
+      const parsed = parseUnitContent(contents);
+      check = !parsed.ok ? { error: `invalid unit content: ${parsed.error}`, sections: null } : { sections: parsed.options.length > 0 ? parsed.options.map((o) => o.section) : null };
+      if (this.checks.size >= 256) this.checks.clear();
+      this.checks.set(contents, check);
+    }
+    return check;
   }
-  return check;
 }
 
-export function transpileToIgnition23(clc: ClcConfig): Ignition23Config {
+export function transpileToIgnition23(clc: ClcConfig, unitChecks: UnitContentChecks = new UnitContentChecks()): Ignition23Config {
   const report: Entry[] = [];
 
   const users = clc.users.map((u) => ({ name: u.name, sshAuthorizedKeys: u.sshAuthorizedKeys }));
@@ -61,14 +66,14 @@ export function transpileToIgnition23(clc: ClcConfig): Ignition23Config {
   });
 
   const units: Ignition23Unit[] = clc.units.map((u) => {
-    const content = unitContentError(u.contents);
+    const content = unitChecks.check(u.contents);
     if (content.error !== undefined) report.push({ kind: 'error', message: content.error, at: u.contentsAt ?? u.at });
     // Install sections matter only for enabled units that have contents Ignition could parse.
     if (u.enabled === true && u.contents !== '' && content.sections !== null && !content.sections.includes('Install')) {
       report.push({ kind: 'warning', message: `unit ${goQuote(u.name)} is enabled, but has no install section so enable does nothing`, at: u.contentsAt ?? u.at });
     }
     for (const d of u.dropins) {
-      const dropinContent = unitContentError(d.contents);
+      const dropinContent = unitChecks.check(d.contents);
       if (dropinContent.error !== undefined) report.push({ kind: 'error', message: dropinContent.error, at: d.at });
       if (pathExt(d.name) !== '.conf') report.push({ kind: 'error', message: 'invalid systemd drop-in extension', at: d.at });
     }
