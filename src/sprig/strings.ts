@@ -153,7 +153,7 @@ function abbrevboth(left: bigint, right: bigint, s: string): string {
 /** indent and nindent: the padding on every line. */
 const indentCost: CallCost = (m, [spaces, v]) => {
   const s = v as string;
-  m.spend(2 * BYTE_UNITS * s.length);
+  m.spend(4 * BYTE_UNITS * s.length);
   const pad = spaces as bigint;
   if (pad > 0n) m.build(Number(pad) * (countOf(s, '\n') + 1) + s.length + 1);
 };
@@ -210,7 +210,7 @@ export const stringsFuncs: FuncMap = {
   b32dec: goFunc(['string'], readsAndBuilds(BYTE_UNITS, 4), (s: string) => decodeOr(base32Decode, s)),
   abbrev: goFunc(['int', 'string'], readsAndBuilds(BYTE_UNITS, 4), abbrev),
   abbrevboth: goFunc(['int', 'int', 'string'], readsAndBuilds(BYTE_UNITS, 4), abbrevboth),
-  initials: goFunc(['string'], readsAndBuilds(2 * BYTE_UNITS, 4), initials),
+  initials: goFunc(['string'], readsAndBuilds(4 * BYTE_UNITS, 4), initials),
   untitle: goFunc(['string'], RUNE_MAPPING, uncapitalize),
   substr: goFunc(['int', 'int', 'string'], readsAndBuilds(8 * BYTE_UNITS, 4), substring),
   trunc: goFunc(['int', 'string'], readsAndBuilds(BYTE_UNITS, 4), trunc),

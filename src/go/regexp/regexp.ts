@@ -64,7 +64,10 @@ const PARSE_UNITS = 64;
 const INST_BYTES = 256;
 /** Work per instruction and input position of a run (a thread of the Pike VM visited). */
 const RUN_UNITS = 48;
-/** Memory of a piece of a replacement's result (a slice of the input, and its place in the list). */
+/**
+ * Memory of a piece of a replacement's result (a slice of the input, and its place in the list); a piece's text
+ * is charged twice, as it is copied again when the pieces are joined.
+ */
 const PIECE_BYTES = 32;
 /** Work per step of the JS RegExp fast path's backtracking bound. */
 const JS_UNITS = 2;
@@ -1175,10 +1178,10 @@ export class GoRegexp {
     return this.replaceAll(src, ncap, meter, (input, m, out) => {
       for (const p of pieces) {
         if (typeof p === 'string') {
-          meter.build(p.length + PIECE_BYTES);
+          meter.build(2 * p.length + PIECE_BYTES);
           out.push(p);
         } else if (2 * p + 1 < m.length && m[2 * p]! >= 0) {
-          meter.build(m[2 * p + 1]! - m[2 * p]! + PIECE_BYTES);
+          meter.build(2 * (m[2 * p + 1]! - m[2 * p]!) + PIECE_BYTES);
           out.push(input.slice(m[2 * p]!, m[2 * p + 1]!));
         }
       }
@@ -1187,7 +1190,7 @@ export class GoRegexp {
 
   replaceAllLiteralString(src: string, repl: string, meter: Meter): string {
     return this.replaceAll(src, 2, meter, (_, __, out) => {
-      meter.build(repl.length + PIECE_BYTES);
+      meter.build(2 * repl.length + PIECE_BYTES);
       out.push(repl);
     });
   }

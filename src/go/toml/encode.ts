@@ -139,6 +139,8 @@ const isZeroNumber = (v: unknown) => v === 0 || v === 0n || (v instanceof GoInt 
 
 /** Bound on how much longer a TOML basic string is than its text (a control character becomes \\u00NN). */
 const STRING_GROWTH = 6;
+/** Work per character of a string read for escapes (besides what its quoted form builds). */
+const STRING_UNITS = 8;
 
 /** Work of writing a table, besides its entries (its keys split into values and tables, sorted, its header). */
 const TABLE_UNITS = 2048;
@@ -163,6 +165,7 @@ class Encoder {
 
   /** A string value or key, charged before it is quoted. */
   private quoted(s: string, quote: (s: string) => string): string {
+    this.meter.spend(STRING_UNITS * s.length);
     this.meter.build(STRING_GROWTH * s.length + 2);
     return quote(s);
   }

@@ -16,7 +16,8 @@ export type Case = readonly [label: string, args: Args];
 // ---------------------------------------------------------------- inputs
 
 const K = 1024;
-const M = K * K;
+/** The length of long text: enough that a case's own overhead is small next to what it is charged. */
+const M = 512 * K;
 
 const cycle = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
 /** Words, punctuation, digits, a tab: what word splitting, trimming and casing work hardest on. */
@@ -59,16 +60,16 @@ export function sharedMap(depth: number, leaf: unknown = 'leaf-text'): GoMap {
 const one = (label: string, ...args: unknown[]): Case => [label, () => args.map((a) => (typeof a === 'function' ? (a as () => unknown)() : a))];
 /** The text cases of a function of one string. */
 const texts = (...extra: Case[]): Case[] => [
-  one('ascii 1 MiB', ascii),
-  one('non-ASCII 512 KiB', () => nonAscii()),
-  one('raw bytes 1 MiB', () => rawBytes()),
-  one('digits 1 MiB', () => digits()),
-  one('spaces 1 MiB', () => spaces()),
-  one('lines 1 MiB', () => lines()),
+  one('ascii 512 KiB', ascii),
+  one('non-ASCII 256 KiB', () => nonAscii()),
+  one('raw bytes 512 KiB', () => rawBytes()),
+  one('digits 512 KiB', () => digits()),
+  one('spaces 512 KiB', () => spaces()),
+  one('lines 512 KiB', () => lines()),
   ...extra,
 ];
 const values = (): Case[] => [
-  one('ascii 1 MiB', ascii),
+  one('ascii 512 KiB', ascii),
   one('list of 100k', () => list()),
   one('map of 50k', () => bigMap()),
   one('shared list 2^14', () => sharedList(14)),
@@ -131,7 +132,7 @@ export const FUNCTION_CASES: Readonly<Record<string, readonly Case[]>> = {
   contains: [one('long needle', () => 'a'.repeat(1000) + 'b', () => 'a'.repeat(M)), one('raw bytes', () => rawBytes(K) + 'z', () => rawBytes())],
   hasPrefix: [one('long prefix', () => 'a'.repeat(M), () => 'a'.repeat(M)), one('raw bytes', () => rawBytes(), () => rawBytes())],
   hasSuffix: [one('long suffix', () => 'a'.repeat(M), () => 'a'.repeat(M)), one('raw bytes', () => rawBytes(), () => rawBytes())],
-  atoi: [one('digits 1 MiB', digits), one('signed', () => '-' + digits()), one('not a number', ascii)],
+  atoi: [one('digits 512 KiB', digits), one('signed', () => '-' + digits()), one('not a number', ascii)],
   splitList: [one('many parts', ',', () => cycle('a,', M)), one('empty separator', '', () => nonAscii()), one('no separator found', ';', ascii)],
   add1: [one('digit string', digits), one('int', 1n)],
   add: ints(),
@@ -161,7 +162,7 @@ export const FUNCTION_CASES: Readonly<Record<string, readonly Case[]>> = {
   sha256sum: texts(),
   sha512sum: texts(),
   adler32sum: texts(),
-  decryptAES: [one('1 MiB', 'secret', () => b64()), one('bad input', 'secret', ascii)],
+  decryptAES: [one('512 KiB', 'secret', () => b64()), one('bad input', 'secret', ascii)],
   duration: [one('digits', digits), one('int64', 5n), one('text', ascii)],
   durationRound: [one('digits', digits), one('long fraction', () => '1.' + digits() + 'h'), one('many units', () => cycle('1h2m', M))],
   default: [one('map', () => bigMap(), () => bigMap()), one('list', () => list(), () => list())],
