@@ -32,7 +32,20 @@ function fromYaml(s: string, wantArray: boolean, m: Meter): unknown {
  * Reading YAML: its scanner, parser and node tree, per byte of input (the values decoded from the nodes, which
  * aliases can multiply, are charged by the decoder as it makes them).
  */
-const DECODES_YAML = readsAndBuilds(256, 96);
+const DECODES_YAML: CallCost = (m, args) => {
+  readsAndBuilds(256, 96)(m, args);
+  m.spend(KEY_UNITS * colonsOf(args[0]));
+};
+/** Work per mapping key (the scanner's and parser's tokens and the nodes of an entry: several microseconds). */
+const KEY_UNITS = 8192;
+
+/** The colons of a text: a bound on its mapping keys. */
+function colonsOf(s: unknown): number {
+  if (typeof s !== 'string') return 0;
+  let n = 0;
+  for (let i = s.indexOf(':'); i >= 0; i = s.indexOf(':', i + 1)) n++;
+  return n;
+}
 /** Reading TOML: its lexer's items and the tables made from them, per byte of input. */
 const DECODES_TOML: CallCost = (m, args) => {
   readsAndBuilds(128, 64)(m, args);

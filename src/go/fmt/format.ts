@@ -147,7 +147,7 @@ const runeCount = (s: string) => {
 /** Bound on how much longer quoting makes a text (a raw byte becomes \\xNN: 4 for 1). */
 const QUOTE_GROWTH = 10;
 /** Work per character of quoting a text (a rune at a time). */
-const QUOTE_UNITS = 16;
+const QUOTE_UNITS = 32;
 
 /**
  * One fmt "pp": a buffer plus the flags of the verb being formatted. What it writes is charged on its meter
@@ -299,6 +299,7 @@ class Printer {
       return;
     }
     if (this.widPresent && this.wid > width && !this.minus) this.writePadding(this.wid - width);
+    this.meter.spend(2 * width);
     this.meter.build(width);
     // Written into bytes: a string built a digit at a time would be a rope of tiny pieces.
     const text = Buffer.allocUnsafe(width);

@@ -2,7 +2,7 @@
 // per element compared, as it goes (two structures that share parts compare far longer than they are).
 // Follows Go 1.26 (OSM's go.mod).
 import { containerType, GoInt, GoKeyedMap, goMapSize, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from './value.ts';
-import { ENTRY_UNITS, type Meter } from '../internal/meter.ts';
+import { ELEMENT_BYTES, ENTRY_UNITS, type Meter } from '../internal/meter.ts';
 
 const isNil = (v: unknown) => v === null || v === undefined;
 
@@ -29,6 +29,8 @@ export function deepEqual(a: unknown, b: unknown, meter: Meter): boolean {
   if (isGoMap(a) && isGoMap(b)) {
     if (goMapSize(a, meter) !== goMapSize(b, meter)) return false;
     meter.spend(goMapSize(a, meter) * ENTRY_UNITS);
+    // The list of a's keys.
+    meter.build(goMapSize(a, meter) * ELEMENT_BYTES);
     return Object.keys(a).every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k], meter));
   }
   if (a instanceof GoKeyedMap && b instanceof GoKeyedMap) {

@@ -63,7 +63,7 @@ const PARSE_UNITS = 64;
 /** Memory per instruction of a compiled program (an object, and a closure for a character test). */
 const INST_BYTES = 256;
 /** Work per instruction and input position of a run (a thread of the Pike VM visited). */
-const RUN_UNITS = 48;
+const RUN_UNITS = 64;
 /**
  * Memory of a piece of a replacement's result (a slice of the input, and its place in the list); a piece's text
  * is charged twice, as it is copied again when the pieces are joined.

@@ -245,7 +245,7 @@ function countBreaks(s: string): number {
 /** Bound on how much longer double quotes make a text (a character beyond the BMP becomes \\UXXXXXXXX: 10 for 2). */
 const DOUBLE_GROWTH = 6;
 /** Work per character of analysing a scalar (the emitter's checks, one code point at a time). */
-const ANALYSIS_UNITS = 16;
+const ANALYSIS_UNITS = 32;
 /** Work per key of sorting a mapping's keys (yaml.v3's natural order compares rune by rune). */
 const KEY_SORT_UNITS = 8 * ENTRY_UNITS;
 /** Memory per entry of a mapping being written: its place in the sorted list, its runes, the encoder's nodes. */
