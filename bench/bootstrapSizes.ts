@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { runFunction } from '../src/cli/runFunction.ts';
 import { embeddedProfiles } from '../src/profiles/embeddedProfiles.ts';
-import { checkUserDataSize, USER_DATA_LIMITS } from '../src/render/userDataSizeCheck.ts';
+import { checkUserDataSize } from '../src/render/userDataSizeCheck.ts';
+import { cloudProvider } from '../src/model/cloudProviders.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const UPSTREAM_OSPS = join(ROOT, '..', 'shared', 'upstream', 'osm', 'deploy', 'osps', 'default');
@@ -111,7 +112,7 @@ function count(text: string, needle: string): number {
 export function bootstrapSizeTable(rows: BootstrapSize[]): string[] {
   const out = ['| profile | cloud | ours (bytes) | of which the cluster CA | upstream (bytes) | ours − upstream | limit |', '|---|---|---|---|---|---|---|'];
   for (const r of rows) {
-    const limit = USER_DATA_LIMITS[r.cloud];
+    const limit = cloudProvider(r.cloud)?.userDataLimit;
     const finding = checkUserDataSize(r.cloud, r.ours);
     out.push(`| ${r.profile} | ${r.cloud} | ${r.ours} | ${clusterCACost(r.text)} | ${r.upstream ?? '–'} | ${r.upstream === undefined ? '–' : r.ours - r.upstream} | ${limit ? `${limit.bytes}${limit.documented ? '' : ' (default)'}` : '–'}${finding ? ` ${finding.severity}` : ''} |`);
   }

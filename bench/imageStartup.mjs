@@ -5,7 +5,6 @@
 // so drift cancels out, and prints the median wall times and whether V8 accepted the cache.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
-import { Script } from 'node:vm';
 
 const [input = '/in.yaml', runs = '21'] = process.argv.slice(2);
 const installed = '/usr/local/bin/osm-krm';
@@ -25,9 +24,8 @@ for (let i = 0; i < Number(runs); i++) {
   withCache.push(time(installed));
   without.push(time(uncached));
 }
-// The loader's own check: the program from the comment, compiled with the cache beside it.
-const text = readFileSync(installed, 'latin1');
-const marker = '\n/* osm-krm program\n';
-const program = text.slice(text.indexOf(marker) + marker.length, text.lastIndexOf('*/')).replaceAll('*\x01/', '*/');
-const script = new Script(program, { filename: installed, cachedData: readFileSync(`${installed}.cache`) });
-process.stdout.write(JSON.stringify({ node: process.version, cacheRejected: script.cachedDataRejected, medianMs: { withCache: median(withCache), withoutCache: median(without) }, runs: Number(runs) }) + '\n');
+// The loader's own report: each section it compiled, and whether V8 took the section's cache.
+const report = spawnSync(process.execPath, [installed], { input: stdin, env: { ...process.env, OSM_KRM_CODE_CACHE_REPORT: '1' }, stdio: ['pipe', 'ignore', 'pipe'] });
+const { codeCache } = JSON.parse(report.stderr.toString().trim().split('\n').pop());
+const cacheRejected = Object.values(codeCache).some((state) => state !== 'accepted');
+process.stdout.write(JSON.stringify({ node: process.version, cacheRejected, codeCache, medianMs: { withCache: median(withCache), withoutCache: median(without) }, runs: Number(runs) }) + '\n');

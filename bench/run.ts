@@ -19,7 +19,7 @@ const ROOT = join(import.meta.dirname, '..');
 const CACHE = join(ROOT, '.cache', 'bench');
 const BUNDLE = join(ROOT, 'dist', 'osm-krm.cjs');
 const IO_FLOOR = join(CACHE, 'bench-io-floor.mjs');
-const SIZES = (process.env.BENCH_SIZES ?? '1,10,100,1000,10000').split(',').map(Number);
+const SIZES = (process.env.BENCH_SIZES ?? '1,10,100,1000,10000').split(',').map(Number).filter((n) => n > 0);
 
 interface Measure {
   wallMs: number;
@@ -48,10 +48,11 @@ function writeGeneratedItems(output: Buffer, file: string): void {
 }
 
 /** Runs `cmd` with stdin from a file under GNU time (stdout to /dev/null); returns wall time and max RSS. */
-function measure(args: string[], stdinFile: string | undefined): Measure {
+function measure(args: string[], stdinFile: string | undefined, env?: NodeJS.ProcessEnv): Measure {
   const t0 = process.hrtime.bigint();
   const r = spawnSync('/usr/bin/time', ['-f', '%M', ...args], {
     input: stdinFile ? readFileSync(stdinFile) : undefined,
+    env: env ?? process.env,
     stdio: ['pipe', 'ignore', 'pipe'],
     encoding: 'buffer',
   });
@@ -77,14 +78,14 @@ const summary = (ms: Measure[]): Measure => ({ wallMs: median(ms.map((m) => m.wa
  * Two commands run in turn, `count` times each, so that a ratio of their medians compares them over the same
  * minutes: on a shared machine the speed drifts by tens of percent between one series and the next.
  */
-function paired(a: { args: string[]; stdin?: string }, b: { args: string[]; stdin?: string }, count: number): [Measure, Measure] {
-  measure(a.args, a.stdin); // warm the page cache
-  measure(b.args, b.stdin);
+function paired(a: { args: string[]; stdin?: string; env?: NodeJS.ProcessEnv }, b: { args: string[]; stdin?: string; env?: NodeJS.ProcessEnv }, count: number): [Measure, Measure] {
+  measure(a.args, a.stdin, a.env); // warm the page cache
+  measure(b.args, b.stdin, b.env);
   const as: Measure[] = [];
   const bs: Measure[] = [];
   for (let i = 0; i < count; i++) {
-    as.push(measure(a.args, a.stdin));
-    bs.push(measure(b.args, b.stdin));
+    as.push(measure(a.args, a.stdin, a.env));
+    bs.push(measure(b.args, b.stdin, b.env));
   }
   return [summary(as), summary(bs)];
 }
@@ -97,8 +98,17 @@ async function main(): Promise<void> {
   });
 
   const rows: string[] = [];
-  const [nodeFloor, basic] = paired({ args: ['node', '-e', '0'] }, { args: ['node', BUNDLE], stdin: join(ROOT, 'examples/basic/resourcelist.yaml') }, 21);
+  const [nodeFloor, basic] = paired({ args: ['node', '-e', '0'] }, { args: ['node', BUNDLE], stdin: join(ROOT, 'examples/basic/resourcelist.yaml') }, 30);
   rows.push(`| examples/basic (cold start) | ${basic.wallMs.toFixed(1)} | ${basic.rssMiB.toFixed(0)} | ${(basic.wallMs / nodeFloor.wallMs).toFixed(2)}x | – |`);
+  // NODE_EXTRA_CA_CERTS makes every Node.js process parse those certificates at start-up (most of `node -e 0`'s
+  // work when it names a system bundle), which moves the ratio: the cold start is measured without it as well.
+  let withoutExtraCAs = '';
+  if (process.env.NODE_EXTRA_CA_CERTS) {
+    const env = { ...process.env };
+    delete env.NODE_EXTRA_CA_CERTS;
+    const [floor, cold] = paired({ args: ['node', '-e', '0'], env }, { args: ['node', BUNDLE], stdin: join(ROOT, 'examples/basic/resourcelist.yaml'), env }, 30);
+    withoutExtraCAs = `Without NODE_EXTRA_CA_CERTS (set here to ${process.env.NODE_EXTRA_CA_CERTS}): \`node -e 0\` ${floor.wallMs.toFixed(1)} ms, examples/basic ${cold.wallMs.toFixed(1)} ms = ${(cold.wallMs / floor.wallMs).toFixed(2)}x.`;
+  }
 
   let perMd = '';
   for (const n of SIZES) {
@@ -125,6 +135,7 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|');
   for (const r of rows) console.log(r);
   console.log(`\n${perMd}`);
+  if (withoutExtraCAs) console.log(withoutExtraCAs);
 
   console.log('\nBootstrap user-data per default profile and cloud, ours against upstream OSM\'s default OSP (bytes):\n');
   for (const line of bootstrapSizeTable(bootstrapSizes())) console.log(line);

@@ -1,66 +1,257 @@
 // Builds the shipped function: one file, dist/osm-krm.cjs, plus an optional V8 code cache beside it.
 //
 // Start-up is most of a KRM function's run, so the file is laid out for it (figures in README.md, Benchmark):
-// - esbuild bundles the program (sources are ESM) into one CommonJS program;
-// - the file is a small CommonJS loader, because Node's ESM loader costs ~10 ms more at start-up;
-// - the program sits in a comment at the end of the file: V8 skips a comment far faster than it scans a
-//   600 KB string literal, and the loader reads it back from its own file;
-// - the loader compiles it with V8's code cache (dist/osm-krm.cache) when the cache was made by the same
-//   Node.js, which skips parsing and compiling it again (Node 20 has no built-in compile cache). Without a
-//   cache, or with one V8 rejects, the program compiles as usual. The cache is written by one run on
-//   examples/basic (cloud-init and Ignition).
-import { build } from 'esbuild';
+// - the program is split into sections, each loaded when first used: esbuild splits the ESM sources at every
+//   dynamic import() (a command other than the function itself) and at the code two
+//   entries share, and each chunk becomes a CommonJS function `(require, module, exports)`. The embedded
+//   profiles are a data section, read when a run first selects one (embeddedProfilesAsData below). A plain
+//   render loads the function's sections only: no review tool, no other command, no SOPS;
+// - the file is a small CommonJS loader (Node's ESM loader costs ~10 ms more at start-up) followed by one
+//   function, `sections`, whose body is a comment holding every section: V8 skips a comment far faster than it
+//   scans a string literal, and the loader gets the text back with sections.toString(), a slice of the source
+//   Node has already read (no second read, no copy);
+// - each code section is compiled with its own V8 code cache, read from dist/osm-krm.cache (an index line, then
+//   each section's cache) when the cache was made by the same Node.js, which skips parsing and compiling it
+//   again (Node 20 has no built-in compile cache). Without a cache, or with one V8 rejects, a section compiles
+//   as usual. The caches are written by training runs: the function on examples/basic (cloud-init and
+//   Ignition), `generate` on the Argo CD example and `hydrate` on the Flux example.
+//
+// OSM_KRM_CODE_CACHE_OUT=DIR makes the loader write the cache of every section it compiled into DIR (the build's
+// training runs); OSM_KRM_CODE_CACHE_REPORT=1 makes it print, on exit, whether V8 accepted each section's cache.
+import { build, transform } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generate, profileFiles, profileJsonTexts } from './generate-embedded-profiles.mjs';
 
 const OUT = 'dist/osm-krm.cjs';
 const CACHE = 'dist/osm-krm.cache';
-const MARKER = '\n/* osm-krm program\n';
-// `*/` would end the comment; it is stored as `*\x01/` and restored by the loader.
+// `*/` would end the comment; a code section holding it stores it as `*\x01/` and the loader restores it.
 const CLOSE_ESCAPE = '*\x01/';
+const MAIN = 'main.js';
+const PROFILES_DATA = 'osm-krm:data/embedded-profiles';
 
-const bundle = await build({
-  entryPoints: ['functions/osm-krm/main.ts'],
-  write: false,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  legalComments: 'none',
-  minify: process.env.OSM_KRM_BUILD_MINIFY !== '0',
-  logLevel: 'warning',
-});
-const program = `(function (require, module, exports) {${bundle.outputFiles[0].text.replace(/^#!.*\n/, '')}\n})`;
-if (program.includes(CLOSE_ESCAPE)) throw new Error('the program contains the escape sequence for */');
-if (!/^[\x00-\x7f]*$/.test(program)) throw new Error('the program is not ASCII, which the loader reads it as');
+// The bundle reads the embedded profiles from a data section instead of from string constants in the program:
+// a run that selects none (its own OSPs) neither compiles nor deserializes them. The module keeps its exports
+// and its behaviour; the texts are the generator's own (and the generated module is checked current by a test).
+function embeddedProfilesAsData(texts) {
+  return {
+    name: 'embedded-profiles-as-data',
+    setup(b) {
+      b.onLoad({ filter: /src\/profiles\/generated\/embeddedProfiles\.generated\.ts$/ }, () => ({
+        loader: 'js',
+        contents: [
+          `export const EMBEDDED_PROFILE_NAMES = Object.freeze(${JSON.stringify(Object.keys(texts))});`,
+          `let texts;`,
+          `export function embeddedProfileJson(name) {`,
+          `  texts ??= require(${JSON.stringify(PROFILES_DATA)});`,
+          `  return Object.hasOwn(texts, name) ? texts[name] : undefined;`,
+          `}`,
+        ].join('\n'),
+      }));
+    },
+  };
+}
 
-const loader = `#!/usr/bin/env node
-// osm-krm, built by scripts/build.mjs: the bundled program is in the comment at the end of this file.
+/** The sections: every chunk esbuild makes, as a CommonJS function's text, then the data sections. */
+async function sections(minify) {
+  const files = profileFiles();
+  if (readFileSync('src/profiles/generated/embeddedProfiles.generated.ts', 'utf8') !== generate(files)) {
+    throw new Error('src/profiles/generated/embeddedProfiles.generated.ts is stale: run node scripts/generate-embedded-profiles.mjs');
+  }
+  const texts = profileJsonTexts(files);
+  const result = await build({
+    entryPoints: { main: 'functions/osm-krm/main.ts' },
+    outdir: 'dist/sections',
+    write: false,
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    legalComments: 'none',
+    minify,
+    chunkNames: '[name]-[hash]',
+    external: ['osm-krm:*'],
+    plugins: [embeddedProfilesAsData(texts)],
+    logLevel: 'warning',
+  });
+  const out = [];
+  for (const file of result.outputFiles) {
+    const name = file.path.slice(file.path.lastIndexOf('/') + 1);
+    // import() becomes the loader's require (a Promise of it), so the loader finds the section.
+    const cjs = (await transform(file.text, { format: 'cjs', platform: 'node', target: 'node20', minify, legalComments: 'none', supported: { 'dynamic-import': false } })).code;
+    out.push({ name, kind: 'code', text: `(function (require, module, exports) {${cjs.replace(/^#!.*\n/, '')}\n})` });
+  }
+  out.sort((a, b) => (a.name === MAIN ? -1 : b.name === MAIN ? 1 : a.name < b.name ? -1 : 1));
+  for (const [name, text] of Object.entries(texts)) out.push({ name: `${PROFILES_DATA}/${name}`, kind: 'data', text });
+  for (const s of out) {
+    if (!/^[\x00-\x7f]*$/.test(s.text)) throw new Error(`section ${s.name} is not ASCII, which the loader reads it as`);
+    if (s.text.includes(CLOSE_ESCAPE)) throw new Error(`section ${s.name} contains the escape sequence for */`);
+    if (s.kind === 'data' && s.text.includes('*/')) throw new Error(`data section ${s.name} contains */`);
+  }
+  return out;
+}
+
+const PREFIX = 'function sections() {/*\n';
+
+/** The loader and the `sections` function holding every section; the table gives each one's place in it. */
+function layout(list) {
+  let body = PREFIX;
+  const table = {};
+  for (const s of list) {
+    const escaped = s.text.includes('*/');
+    const text = escaped ? s.text.replaceAll('*/', CLOSE_ESCAPE) : s.text;
+    table[s.name] = escaped ? [body.length, body.length + text.length, 1] : [body.length, body.length + text.length];
+    body += text + '\n';
+  }
+  body += '*/}\n';
+  const loader = `#!/usr/bin/env node
+// osm-krm, built by scripts/build.mjs: the bundled program is in the comment of the function at the end of this file.
 'use strict';
-const { readFileSync, writeFileSync } = require('node:fs');
 const { Script } = require('node:vm');
-const text = readFileSync(__filename, 'latin1'); // ASCII (esbuild escapes the rest), so latin1 is exact and cheaper
-// The marker is the first one after this loader (whose own copy above is escaped): a forward search stops
-// there, where a backward one would scan the whole program.
-const program = text.slice(text.indexOf(${JSON.stringify(MARKER)}) + ${MARKER.length}, text.lastIndexOf('*/')).replaceAll(${JSON.stringify(CLOSE_ESCAPE)}, '*/');
+const fs = require('node:fs');
+// Each section's [start, end] in sections.toString() (and 1 when it stores */ escaped).
+const SECTIONS = ${JSON.stringify(table)};
+const source = sections.toString();
 const cachePath = __filename.replace(/\\.cjs$/, '') + '.cache';
-let cachedData;
-try { cachedData = readFileSync(cachePath); } catch {}
-const script = new Script(program, { filename: __filename, cachedData });
-const out = process.env.OSM_KRM_CODE_CACHE_OUT;
-if (out) process.once('exit', () => writeFileSync(out, script.createCachedData()));
-const programModule = { exports: {} };
-script.runInThisContext()(require, programModule, programModule.exports);
+let cacheFd, cacheIndex, cacheBase;
+try {
+  cacheFd = fs.openSync(cachePath, 'r');
+  const head = Buffer.allocUnsafe(8192);
+  const n = fs.readSync(cacheFd, head, 0, head.length, 0);
+  const eol = head.indexOf(10);
+  if (eol > 0 && eol < n) {
+    cacheIndex = JSON.parse(head.latin1Slice(0, eol));
+    cacheBase = eol + 1;
+  }
+} catch {}
+const loaded = new Map();
+const scripts = new Map();
+function text(name) {
+  const at = SECTIONS[name];
+  const t = source.slice(at[0], at[1]);
+  return at[2] === 1 ? t.replaceAll(${JSON.stringify(CLOSE_ESCAPE)}, '*/') : t;
+}
+function cachedData(name) {
+  const at = cacheIndex !== undefined && Object.hasOwn(cacheIndex, name) ? cacheIndex[name] : undefined;
+  if (at === undefined) return undefined;
+  try {
+    const data = Buffer.allocUnsafe(at[1]);
+    return fs.readSync(cacheFd, data, 0, at[1], cacheBase + at[0]) === at[1] ? data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+function load(name) {
+  const done = loaded.get(name);
+  if (done !== undefined) return done.exports;
+  const m = { exports: {} };
+  if (name === ${JSON.stringify(PROFILES_DATA)}) {
+    const texts = Object.create(null);
+    for (const key of Object.keys(SECTIONS)) if (key.startsWith(name + '/')) texts[key.slice(name.length + 1)] = text(key);
+    m.exports = texts;
+    loaded.set(name, m);
+    return texts;
+  }
+  if (!Object.hasOwn(SECTIONS, name)) throw new Error('osm-krm: no section ' + name);
+  const script = new Script(text(name), { filename: __filename, cachedData: cachedData(name) });
+  scripts.set(name, script);
+  loaded.set(name, m);
+  script.runInThisContext()(sectionRequire, m, m.exports);
+  return m.exports;
+}
+function sectionRequire(id) {
+  if (id.startsWith('./')) return load(id.slice(2));
+  if (id.startsWith('osm-krm:')) return load(id);
+  return require(id);
+}
+const cacheOut = process.env.OSM_KRM_CODE_CACHE_OUT;
+if (cacheOut) process.once('exit', () => { for (const [name, s] of scripts) fs.writeFileSync(cacheOut + '/' + name, s.createCachedData()); });
+if (process.env.OSM_KRM_CODE_CACHE_REPORT) {
+  process.once('exit', () => {
+    const report = {};
+    for (const [name, s] of scripts) report[name] = cacheIndex !== undefined && Object.hasOwn(cacheIndex, name) ? (s.cachedDataRejected ? 'rejected' : 'accepted') : 'none';
+    fs.writeSync(2, JSON.stringify({ codeCache: report }) + '\\n');
+  });
+}
+load(${JSON.stringify(MAIN)});
 `;
+  return loader + body;
+}
 
-mkdirSync('dist', { recursive: true });
-writeFileSync(OUT, `${loader}${MARKER}${program.replaceAll('*/', CLOSE_ESCAPE)}\n*/\n`);
-chmodSync(OUT, 0o755);
+/** Runs the built function once per training input; returns each section's cache (the first run that compiled it wins). */
+function train() {
+  const dir = mkdtempSync(join(tmpdir(), 'osm-krm-build-'));
+  const secrets = join(dir, 'secrets');
+  mkdirSync(secrets);
+  // The example's stand-in tokens (examples/*/README.md): training renders, it never talks to a cluster.
+  const env = { ...process.env, OSM_CLOUD_INIT_GETTER_TOKEN: 'example-cloud-init-getter-token', OSM_BOOTSTRAP_TOKEN: 'abcdef.0123456789abcdef', OSM_KRM_SECRETS_DIR: secrets };
+  writeFileSync(join(secrets, 'cloud-init-getter-token'), env.OSM_CLOUD_INIT_GETTER_TOKEN);
+  writeFileSync(join(secrets, 'bootstrap-token'), env.OSM_BOOTSTRAP_TOKEN);
+  const runs = [
+    { args: [], input: readFileSync('examples/basic/resourcelist.yaml'), cwd: '.' },
+    { args: ['generate'], cwd: 'examples/argocd/app' },
+    { args: ['hydrate', 'examples/flux/source', join(dir, 'hydrated')], cwd: '.' },
+  ];
+  const caches = new Map();
+  try {
+    runs.forEach((run, i) => {
+      const out = join(dir, `run-${i}`);
+      mkdirSync(out);
+      const r = spawnSync(process.execPath, [join(process.cwd(), OUT), ...run.args], {
+        cwd: run.cwd, input: run.input ?? '', env: { ...env, OSM_KRM_CODE_CACHE_OUT: out }, stdio: ['pipe', 'ignore', 'pipe'],
+      });
+      if (r.status !== 0) throw new Error(`training run osm-krm ${run.args.join(' ')} failed: ${r.stderr}`);
+      for (const name of readdirSync(out).sort()) if (!caches.has(name)) caches.set(name, readFileSync(join(out, name)));
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return caches;
+}
 
-rmSync(CACHE, { force: true });
-const train = spawnSync(process.execPath, [OUT], {
-  input: readFileSync('examples/basic/resourcelist.yaml'),
-  env: { ...process.env, OSM_KRM_CODE_CACHE_OUT: CACHE },
-  stdio: ['pipe', 'ignore', 'pipe'],
-});
-if (train.status !== 0) throw new Error(`training run for the code cache failed: ${train.stderr}`);
+/** dist/osm-krm.cache: one line of JSON (each section's [offset, length] after it), then the caches. */
+function cacheFile(caches) {
+  const index = {};
+  let at = 0;
+  for (const [name, data] of caches) {
+    index[name] = [at, data.length];
+    at += data.length;
+  }
+  return Buffer.concat([Buffer.from(JSON.stringify(index) + '\n', 'latin1'), ...caches.values()]);
+}
+
+/** The sections of a built file, by name, as the loader reads them (for tests and benchmarks). */
+export function bundleSections(file) {
+  const text = readFileSync(file, 'latin1');
+  const table = JSON.parse(/^const SECTIONS = (.*);$/m.exec(text)[1]);
+  const start = text.indexOf('\n' + PREFIX) + 1;
+  const out = new Map();
+  for (const [name, [from, to, escaped]] of Object.entries(table)) {
+    const t = text.slice(start + from, start + to);
+    out.set(name, escaped === 1 ? t.replaceAll(CLOSE_ESCAPE, '*/') : t);
+  }
+  return out;
+}
+
+/** The caches in a cache file, by section name. */
+export function bundleCaches(file) {
+  const data = readFileSync(file);
+  const eol = data.indexOf(10);
+  const index = JSON.parse(data.latin1Slice(0, eol));
+  return new Map(Object.entries(index).map(([name, [at, length]]) => [name, data.subarray(eol + 1 + at, eol + 1 + at + length)]));
+}
+
+async function main() {
+  const list = await sections(process.env.OSM_KRM_BUILD_MINIFY !== '0');
+  mkdirSync('dist', { recursive: true });
+  writeFileSync(OUT, layout(list));
+  chmodSync(OUT, 0o755);
+  rmSync(CACHE, { force: true });
+  writeFileSync(CACHE, cacheFile(train()));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

@@ -6,8 +6,11 @@ import { renderForReview } from '../review/renderForReview.ts';
 import type { NodeFile } from '../review/nodeConfigView.ts';
 import { STAGES } from '../review/formatReview.ts';
 import { lintRuns } from './lintScenarios.ts';
-import { alignRenderedLines, fieldLocation, templateLocations, type TemplateLocation } from './profileSourceMap.ts';
-import { runCloudInitSchema, runIgnitionValidate, runShellcheck, runSystemdAnalyzeVerify, type ToolRun } from './externalValidators.ts';
+import { alignRenderedLines, fieldLocation, fieldLocations, templateLocations, type TemplateLocation } from './profileSourceMap.ts';
+import { commandName, shellCommands, unitCommandLines, withoutTemplateActions, type ShellCommand } from './shellCommands.ts';
+import { runShellcheck, runSystemdAnalyzeVerify, USER_DATA_VALIDATORS, type ToolRun } from './externalValidators.ts';
+import { userDataFormat, USER_DATA_FORMATS } from '../emit/userdata/formats/index.ts';
+import type { ValidatorTool } from '../emit/userdata/formats/userDataFormat.ts';
 
 export interface LintFinding {
   severity: 'error' | 'warning';
@@ -26,6 +29,8 @@ export interface LintProfileInput {
   file: string;
   text: string;
   documentIndex: number;
+  /** Its index in the document's `items` when the document is a List or a ResourceList. */
+  itemIndex?: number;
 }
 
 export interface LintReport {
@@ -48,8 +53,9 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
   const scripts: Located[] = [];
   // Unit files by name and content: most scenarios render the same unit.
   const units = new Map<string, Located & { name: string }>();
-  const cloudConfigs: Array<{ scenario: string; text: string }> = [];
-  const ignitionConfigs: Array<{ scenario: string; text: string }> = [];
+  // User-data by the external tool that validates its format (each format's module names it).
+  const userData = new Map<ValidatorTool, Array<{ scenario: string; text: string }>>(Object.keys(USER_DATA_VALIDATORS).map((t) => [t as ValidatorTool, []]));
+  const formatsRendered = new Set<string>();
   let rendered = 0;
   for (const p of profiles) {
     const spec = (p.object.spec ?? {}) as Record<string, any>;
@@ -57,12 +63,12 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
     const namespace = String(p.object.metadata?.namespace ?? 'kube-system');
     const clouds: string[] = (Array.isArray(spec.supportedCloudProviders) ? spec.supportedCloudProviders : []).map((c: any) => String(c?.name ?? '')).filter(Boolean);
     const osName = String(spec.osName ?? '');
-    findings.push(...staticChecks(p));
+    findings.push(...curlInsecureFindings(p));
     if (clouds.length === 0) {
       findings.push({ severity: 'error', check: 'profile', message: 'spec.supportedCloudProviders lists no cloud: nothing can render with this profile', file: p.file, scenarios: [name] });
       continue;
     }
-    const locations = templateLocations(p.text, p.documentIndex);
+    const locations = templateLocations(p.text, p.documentIndex, p.itemIndex);
     for (const run of lintRuns({ name, namespace, osName, clouds, provisioningUtility: String(spec.provisioningUtility ?? '') }, p.object)) {
       const out = renderForReview({ objects: run.objects, functionConfig: run.functionConfig }, { env: () => undefined, readFile: () => { throw new Error('lint reads no files'); } }, { showSecrets: true });
       for (const r of out.results) if (r.severity !== 'info') findings.push(resultFinding(r, p, `${name}, ${run.label}`));
@@ -70,10 +76,12 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
         for (const stage of STAGES) {
           rendered++;
           const scenario = `${name}, ${review.cloudProvider}, ${run.label}, ${stage}`;
-          const userData = review.userData[stage];
           const view = review[stage];
-          if (view.format === 'cloud-init' && osName !== 'flatcar') cloudConfigs.push({ scenario, text: userData });
-          if (view.format === 'ignition' && /"version":\s*"3\./.test(userData)) ignitionConfigs.push({ scenario, text: userData });
+          if (view.formatId !== undefined) {
+            formatsRendered.add(view.formatId);
+            const validator = userDataFormat(view.formatId).validator;
+            if ('tool' in validator) userData.get(validator.tool)!.push({ scenario, text: review.userData[stage] });
+          }
           for (const f of view.files) {
             const unit = /^\/etc\/systemd\/system\/([^/]+\.(?:service|socket|timer|path|mount|target))$/.exec(f.path)?.[1];
             if (unit !== undefined && !units.has(`${unit}\u0000${f.content}`)) {
@@ -90,13 +98,10 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
     }
   }
   const unitList = [...units.values()];
-  const runs: ToolRun[] = [
-    runShellcheck(scripts.map((s) => s.rendered)),
-    runCloudInitSchema(cloudConfigs.map((c) => c.text)),
-    runIgnitionValidate(ignitionConfigs.map((c) => c.text)),
-    runSystemdAnalyzeVerify(unitList.map((u) => ({ name: u.name, content: u.rendered }))),
-  ];
-  const [shellcheck, cloudInit, ignition, systemd] = runs as [ToolRun, ToolRun, ToolRun, ToolRun];
+  const shellcheck = runShellcheck(scripts.map((s) => s.rendered));
+  const userDataRuns = [...userData].map(([tool, configs]) => ({ configs, run: USER_DATA_VALIDATORS[tool](configs.map((c) => c.text)) }));
+  const systemd = runSystemdAnalyzeVerify(unitList.map((u) => ({ name: u.name, content: u.rendered })));
+  const runs: ToolRun[] = [shellcheck, ...userDataRuns.map((u) => u.run), systemd];
   for (const f of systemd.findings) {
     const u = unitList[f.input];
     if (u !== undefined) findings.push({ severity: f.severity, check: 'systemd-analyze verify', message: f.message, ...place(u, f.line, undefined), scenarios: [u.scenario] });
@@ -106,11 +111,16 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
     if (s === undefined) continue;
     findings.push({ severity: f.severity, check: 'shellcheck', message: f.message, ...place(s, f.line, f.column), scenarios: [s.scenario] });
   }
-  for (const f of cloudInit.findings) findings.push({ severity: f.severity, check: 'cloud-init schema', message: f.message, scenarios: [cloudConfigs[f.input]?.scenario ?? '?'] });
-  for (const f of ignition.findings) findings.push({ severity: f.severity, check: 'ignition-validate', message: f.message, scenarios: [ignitionConfigs[f.input]?.scenario ?? '?'] });
+  for (const { configs, run } of userDataRuns) {
+    for (const f of run.findings) findings.push({ severity: f.severity, check: run.tool, message: f.message, scenarios: [configs[f.input]?.scenario ?? '?'] });
+  }
   const skipped = runs.filter((r) => r.skipped).map((r) => `${r.tool}: ${r.skipped}`);
-  if (ignitionConfigs.length === 0 && profiles.some((p) => (p.object.spec as any)?.provisioningUtility === 'ignition')) {
-    skipped.push('Ignition 2.x configs: no external validator knows spec 2.x; rendered and decoded only');
+  // A format no tool checks is said so, unless the same content was validated as another format.
+  for (const format of USER_DATA_FORMATS) {
+    const validator = format.validator as { none?: string; checkedAs?: string };
+    if (!formatsRendered.has(format.id) || validator.none === undefined) continue;
+    if (validator.checkedAs !== undefined && formatsRendered.has(validator.checkedAs)) continue;
+    skipped.push(`${format.id} configs: ${validator.none}`);
   }
   return { findings: mergeFindings(findings), skipped, rendered };
 }
@@ -130,7 +140,7 @@ function resultFinding(r: Result, p: LintProfileInput, scenario: string): LintFi
   const finding: LintFinding = { severity: r.severity === 'error' ? 'error' : 'warning', check: 'render', message: r.message, scenarios: [scenario] };
   if (r.resourceRef?.kind !== 'OperatingSystemProfile') return finding;
   finding.file = p.file;
-  const location = r.field?.path === undefined ? undefined : fieldLocation(p.text, p.documentIndex, r.field.path);
+  const location = r.field?.path === undefined ? undefined : fieldLocation(p.text, p.documentIndex, r.field.path, p.itemIndex);
   if (location === undefined) return finding;
   // Go's notation NAME:LINE:COL, the last one in the message (an error inside a named template names it last).
   const at = [...r.message.matchAll(/:(\d+):(\d+)\b/g)].pop();
@@ -142,50 +152,134 @@ export function isShellScript(f: NodeFile): boolean {
   return /^#!\s*\S*\/(env\s+)?(ba)?sh\b/.test(f.content) || f.path.endsWith('.sh');
 }
 
-const CURL_INSECURE = /\bcurl\b[^\n]*\s(?:-[a-zA-Z]*k[a-zA-Z]*|--insecure)\b/;
+/** A script (shell) or a unit (its Exec lines) among the OSP's templates, by its field path. */
+interface ScriptTemplate {
+  field: string;
+  kind: 'shell' | 'unit';
+  text: string;
+}
 
-/** On the OSP's text: curl that skips TLS verification (an error when it talks to the API server). */
-function staticChecks(p: LintProfileInput): LintFinding[] {
-  const out: LintFinding[] = [];
-  const name = String(p.object.metadata?.name ?? '');
-  p.text.split('\n').forEach((line, i) => {
-    if (!CURL_INSECURE.test(line)) return;
-    const api = /ServerURL|\/api\/v1\//.test(line);
-    out.push({
-      severity: api ? 'error' : 'warning',
-      check: 'curl-insecure',
-      message: api
-        ? 'curl -k towards the API server: anyone answering at its address can hand the node its configuration and receive its token; verify against the cluster CA (--cacert)'
-        : 'curl -k/--insecure skips TLS verification',
-      file: p.file,
-      line: i + 1,
-      scenarios: [name],
+const UNIT_FILE = /^\/etc\/systemd\/system\/[^/]+\.(?:service|socket|timer|path|mount|target)(?:\.d\/[^/]+\.conf)?$/;
+
+/** The OSP's shell scripts (files, named templates, runcmd) and units, as written, with their field paths. */
+function scriptTemplates(spec: Record<string, any>): ScriptTemplate[] {
+  const out: ScriptTemplate[] = [];
+  const add = (field: string, kind: ScriptTemplate['kind'], text: unknown) => {
+    if (typeof text === 'string') out.push({ field, kind, text });
+  };
+  const files = (at: string, list: unknown) => {
+    if (!Array.isArray(list)) return;
+    list.forEach((f: any, i) => {
+      const text = f?.content?.inline?.data;
+      const path = String(f?.path ?? '');
+      const field = `${at}[${i}].content.inline.data`;
+      if (UNIT_FILE.test(path)) add(field, 'unit', text);
+      else if (path.endsWith('.sh') || (typeof text === 'string' && /^#!\s*\S*\/(?:env\s+)?(?:ba)?sh\b/.test(text))) add(field, 'shell', text);
     });
-  });
+  };
+  const templates = (at: string, map: unknown) => {
+    if (map === null || typeof map !== 'object' || Array.isArray(map)) return;
+    for (const [name, text] of Object.entries(map)) add(`${at}.${name}`, 'shell', text);
+  };
+  for (const stage of ['bootstrapConfig', 'provisioningConfig']) {
+    const c = spec[stage] ?? {};
+    files(`spec.${stage}.files`, c.files);
+    templates(`spec.${stage}.templates`, c.templates);
+    (Array.isArray(c.units) ? c.units : []).forEach((u: any, i: number) => {
+      add(`spec.${stage}.units[${i}].content`, 'unit', u?.content);
+      (Array.isArray(u?.dropIns) ? u.dropIns : []).forEach((d: any, j: number) => add(`spec.${stage}.units[${i}].dropIns[${j}].content`, 'unit', d?.content));
+    });
+    (Array.isArray(c.modules?.runcmd) ? c.modules.runcmd : []).forEach((cmd: unknown, i: number) => add(`spec.${stage}.modules.runcmd[${i}]`, 'shell', cmd));
+    (Array.isArray(c.supportedContainerRuntimes) ? c.supportedContainerRuntimes : []).forEach((r: any, i: number) => {
+      files(`spec.${stage}.supportedContainerRuntimes[${i}].files`, r?.files);
+      templates(`spec.${stage}.supportedContainerRuntimes[${i}].templates`, r?.templates);
+    });
+  }
   return out;
 }
 
-/** curl or wget writing what it fetches to a file (not to /dev/null or a pipe). */
-function isDownloadLine(line: string): boolean {
-  if (/^\s*#/.test(line)) return false;
-  // Fetches from the API server are the curl-insecure check's business, not artifacts to verify.
-  if (/\bcurl\b/.test(line) && !/ServerURL|\/api\/v1\//.test(line)) {
-    const target = /(?:\s-[a-zA-Z]*o\s*|\s--output[=\s]\s*|\s>\s*)([^\s;|&)]+)/.exec(line)?.[1];
-    return (target !== undefined && target !== '/dev/null') || /\s-[a-zA-Z]*O\b|\s--remote-name\b/.test(line);
-  }
-  // wget as a command with a URL (not the package name in an install list).
-  return /\bwget\s+(?:-\S+\s+)*["']?(?:https?:|ftp:|\$)/.test(line) && !/-O\s*(-|\/dev\/null)(\s|$)/.test(line);
+/** The commands of a script or unit template, read as the shell reads them (Go actions as words or nothing). */
+function commandsOf(t: Pick<ScriptTemplate, 'kind' | 'text'>): ShellCommand[] {
+  const script = withoutTemplateActions(t.text);
+  return shellCommands(t.kind === 'unit' ? unitCommandLines(script) : script);
 }
-const VERIFY = /\b(?:sha(?:1|224|256|384|512)sum|b2sum|gpg\s+--verify|gpgv|cosign\s+verify|--checksum)\b/;
+
+const isCurl = (c: ShellCommand) => commandName(c.words)?.name === 'curl';
+const insecureFlag = (arg: string) => arg === '--insecure' || /^-[a-zA-Z]*k[a-zA-Z]*$/.test(arg);
+const TOWARDS_API_SERVER = /ServerURL|\/api\/v1\//;
+
+/** curl commands that skip TLS verification (an error when they talk to the API server); never comments or prose. */
+export function curlInsecureFindings(p: LintProfileInput): LintFinding[] {
+  const out: LintFinding[] = [];
+  const name = String(p.object.metadata?.name ?? '');
+  const templates = scriptTemplates((p.object.spec ?? {}) as Record<string, any>);
+  const locations = fieldLocations(p.text, p.documentIndex, templates.map((t) => t.field), p.itemIndex);
+  for (const t of templates) {
+    const location = locations.get(t.field);
+    const lines = t.text.split('\n');
+    for (const c of commandsOf(t)) {
+      if (!isCurl(c) || !commandName(c.words)!.args.some(insecureFlag)) continue;
+      const api = TOWARDS_API_SERVER.test(lines.slice(c.line, c.endLine + 1).join('\n'));
+      out.push({
+        severity: api ? 'error' : 'warning',
+        check: 'curl-insecure',
+        message: api
+          ? 'curl -k towards the API server: anyone answering at its address can hand the node its configuration and receive its token; verify against the cluster CA (--cacert)'
+          : 'curl -k/--insecure skips TLS verification',
+        file: p.file,
+        ...(location === undefined ? {} : { line: location.block ? location.firstLine + c.line : location.firstLine }),
+        scenarios: [name],
+      });
+    }
+  }
+  return out;
+}
+
+/** Where a curl or wget command writes what it fetches: a file, or undefined (stdout, a pipe, /dev/null). */
+function downloadTarget(c: ShellCommand): string | undefined {
+  const command = commandName(c.words);
+  if (command === undefined) return undefined;
+  const { name, args } = command;
+  const discarded = (t: string | undefined) => t === undefined || t === '/dev/null' || t === '-';
+  if (name === 'curl') {
+    // Fetches from the API server are the curl-insecure check's business, not artifacts to verify.
+    if (c.words.some((w) => TOWARDS_API_SERVER.test(w))) return undefined;
+    for (let k = 0; k < args.length; k++) {
+      const a = args[k]!;
+      if (a === '--remote-name' || a === '--remote-name-all' || /^-[a-zA-Z]*O[a-zA-Z]*$/.test(a)) return '(remote name)';
+      const short = /^-[a-zA-Z]*o(.*)$/.exec(a);
+      const target = a === '--output' ? args[k + 1] : a.startsWith('--output=') ? a.slice('--output='.length) : short !== null && !a.startsWith('--') ? (short[1] || args[k + 1]) : undefined;
+      if (!discarded(target)) return target;
+    }
+    const redirect = c.redirects.find((r) => r.op === '>' || r.op === '>>' || r.op === '>|');
+    return discarded(redirect?.target) ? undefined : redirect!.target;
+  }
+  if (name === 'wget') {
+    if (!args.some((a) => /^(?:https?:|ftp:|\$)/.test(a))) return undefined; // the package name in an install list
+    const o = args.findIndex((a) => a === '-O' || a === '--output-document' || /^-[a-zA-Z]*O$/.test(a));
+    const target = o >= 0 ? args[o + 1] : args.find((a) => a.startsWith('--output-document='))?.slice('--output-document='.length) ?? '(remote name)';
+    return discarded(target) ? undefined : target;
+  }
+  return undefined;
+}
+
+/** A command that checks a checksum or a signature (or a downloaded key's fingerprint: how a key is checked). */
+function verifies(c: ShellCommand): boolean {
+  const command = commandName(c.words);
+  if (command === undefined) return false;
+  const { name, args } = command;
+  if (name === 'gpg') return args.some((a) => a === '--verify' || a === '--show-keys' || a === '--fingerprint' || a === '--with-fingerprint');
+  return /^(?:sha(?:1|224|256|384|512)sum|b2sum|gpgv)$/.test(name) || (name === 'cosign' && args[0] === 'verify') || args.includes('--checksum');
+}
 
 /** A script that downloads to a file and never checks a checksum or signature. */
 function downloadChecks(f: NodeFile, location: TemplateLocation | undefined, file: string, scenario: string): LintFinding[] {
-  if (VERIFY.test(f.content)) return [];
-  const lines = f.content.split('\n');
-  const at = lines.findIndex(isDownloadLine);
-  if (at < 0) return [];
+  const commands = shellCommands(f.content);
+  if (commands.some(verifies)) return [];
+  const download = commands.find((c) => downloadTarget(c) !== undefined);
+  if (download === undefined) return [];
   const s: Located = { scenario, file, rendered: f.content, ...(location ? { location } : {}) };
-  return [{ severity: 'warning', check: 'unverified-download', message: `${f.path} downloads files but never verifies a checksum or signature`, ...place(s, at + 1, undefined), scenarios: [scenario] }];
+  return [{ severity: 'warning', check: 'unverified-download', message: `${f.path} downloads files but never verifies a checksum or signature`, ...place(s, download.line + 1, undefined), scenarios: [scenario] }];
 }
 
 /** One finding per place and message, with every scenario that showed it. */

@@ -4,6 +4,9 @@
 // stand-ins: a throwaway CA and fake tokens.
 import type { KrmObject } from '../krm/resourceList.ts';
 import { LINT_CLUSTER_CA } from './lintClusterCA.ts';
+import { userDataFormat, userDataFormatFor, type UserDataFormatId } from '../emit/userdata/formats/index.ts';
+import { DEFAULT_CONFIG } from '../config/operatingSystemManagerConfig.ts';
+import type { ProvisioningUtility } from '../model/operatingSystemProfile.ts';
 
 export const LINT_KUBELET_VERSIONS = { oldest: '1.33.0', newest: '1.36.0' } as const;
 
@@ -27,9 +30,18 @@ export function lintRuns(profile: ScenarioProfile, ospObject: KrmObject): LintRu
     { label: `kubelet ${LINT_KUBELET_VERSIONS.newest}, IPv4+IPv6, proxy`, kubelet: LINT_KUBELET_VERSIONS.newest, ipFamily: 'IPv4+IPv6', proxy: true },
     { label: `kubelet ${LINT_KUBELET_VERSIONS.newest}, IPv6, no proxy`, kubelet: LINT_KUBELET_VERSIONS.newest, ipFamily: 'IPv6', proxy: false },
   ];
-  // Ignition 2.3.0 (OSM's) has no external validator: the same OSCs are also emitted as 3.3.0 for ignition-validate.
-  if (profile.osName === 'flatcar' && profile.provisioningUtility !== 'cloud-init') {
-    variants.push({ label: `kubelet ${LINT_KUBELET_VERSIONS.oldest}, IPv4, no proxy, Ignition 3.3.0`, kubelet: LINT_KUBELET_VERSIONS.oldest, ipFamily: 'IPv4', proxy: false, ignitionSpec: '3.3.0' });
+  // A format without an external validator whose content another format carries (Ignition 2.3.0, OSM's, as
+  // 3.3.0 for ignition-validate) is also emitted as that one.
+  let checkedAs: string | undefined;
+  try {
+    const format = userDataFormatFor({ provisioningUtility: (profile.provisioningUtility || 'cloud-init') as ProvisioningUtility, osName: profile.osName, ignitionSpec: DEFAULT_CONFIG.ignitionSpec });
+    checkedAs = (format.validator as { checkedAs?: string }).checkedAs;
+  } catch {
+    // A provisioning utility no format serves: the profile fails validation, which the render reports.
+  }
+  const ignitionSpec = checkedAs === undefined ? undefined : userDataFormat(checkedAs as UserDataFormatId).selectedBy.ignitionSpec;
+  if (ignitionSpec !== undefined) {
+    variants.push({ label: `kubelet ${LINT_KUBELET_VERSIONS.oldest}, IPv4, no proxy, Ignition ${ignitionSpec}`, kubelet: LINT_KUBELET_VERSIONS.oldest, ipFamily: 'IPv4', proxy: false, ignitionSpec });
   }
   return variants.map((h) => ({
     label: h.label,

@@ -8,14 +8,6 @@ export const OPERATING_SYSTEMS: readonly OperatingSystem[] = ['flatcar', 'rhel',
 
 export type ProvisioningUtility = 'cloud-init' | 'ignition';
 
-// OSM's CRD enum plus machine-controller's equinixmetal and vultr, which OSM's CRD leaves out (so no OSP could
-// serve them); an OSC or OSP naming them is refused by a cluster that has OSM's CRDs (docs/profiles.md).
-export const CLOUD_PROVIDERS = [
-  'aws', 'azure', 'digitalocean', 'edge', 'gce', 'hetzner', 'kubevirt', 'linode', 'nutanix', 'openstack',
-  'vsphere', 'fake', 'alibaba', 'anexia', 'scaleway', 'baremetal', 'external', 'vmware-cloud-director', 'opennebula',
-  'equinixmetal', 'vultr',
-] as const;
-
 export interface FileContentInline {
   encoding?: string;
   data: string;

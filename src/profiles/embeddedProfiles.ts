@@ -3,10 +3,10 @@
 // A profile is parsed when a run first asks for it, and frozen through and through: every run of the process
 // shares it, so none may change it for the next (`diff` and `lint` render many times in one process).
 import type { KrmObject } from '../krm/resourceList.ts';
-import { EMBEDDED_PROFILE_JSON } from './generated/embeddedProfiles.generated.ts';
+import { EMBEDDED_PROFILE_NAMES, embeddedProfileJson } from './generated/embeddedProfiles.generated.ts';
 
-// In file order (the generated object keeps it), which is the order emitted profiles are written in.
-export const EMBEDDED_PROFILE_NAMES: readonly string[] = Object.keys(EMBEDDED_PROFILE_JSON);
+// In file order, which is the order emitted profiles are written in.
+export { EMBEDDED_PROFILE_NAMES };
 
 const parsed = new Map<string, KrmObject>();
 
@@ -14,7 +14,7 @@ const parsed = new Map<string, KrmObject>();
 export function embeddedProfile(name: string): KrmObject {
   let p = parsed.get(name);
   if (p === undefined) {
-    const json = EMBEDDED_PROFILE_JSON[name];
+    const json = embeddedProfileJson(name);
     if (json === undefined) throw new Error(`no embedded profile ${name}`);
     parsed.set(name, (p = deepFreeze(JSON.parse(json)) as KrmObject));
   }

@@ -3,8 +3,7 @@
 import { bootstrapKubeconfig } from '../cluster/kubeconfig.ts';
 import { machineDeploymentKey, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import type { OSCConfig, SecretType } from '../model/operatingSystemProfile.ts';
-import { emitCloudInit } from '../emit/userdata/cloudInit.ts';
-import { emitIgnition } from '../emit/userdata/ignition/index.ts';
+import { userDataFormatFor } from '../emit/userdata/formats/index.ts';
 import { parseKubeletVersion } from './kubeletVersion.ts';
 import { cloudProviderSettings } from './cloudProviderSettings.ts';
 import { buildTemplateData } from './templateData.ts';
@@ -20,11 +19,10 @@ import {
 import { edgeProviderScriptSecret } from './edgeProviderScript.ts';
 import type { RenderRun } from './renderRun.ts';
 import { checkUserDataSize } from './userDataSizeCheck.ts';
+import { cloudProvider } from '../model/cloudProviders.ts';
 import { checkKubeletVersionSupport } from './kubeletVersionSupport.ts';
 import { kubeletBootstrapToken } from './kubeletBootstrapToken.ts';
 
-/** What an OSC holds instead of the cloud-init getter token in SOPS mode. */
-export const GETTER_TOKEN_PLACEHOLDER = 'redacted-by-osm-krm-see-the-bootstrap-secret';
 
 export interface GeneratedObjects {
   objects: Record<string, unknown>[];
@@ -44,6 +42,7 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
   const key = machineDeploymentKey(md);
   const { token, secrets: tokenSecrets } = kubeletBootstrapToken(key, facts, config);
   run.secrets.add(token);
+  run.secrets.add(token.slice(token.indexOf('.') + 1));
   // The previous window's token is a secret too (it can still join nodes).
   for (const s of tokenSecrets) run.secrets.add(Buffer.from(String((s.data as Record<string, string>)['token-secret']), 'base64').toString('utf8'));
   const kubeconfig = bootstrapKubeconfig(facts.cluster, token, config.overrideBootstrapKubeletAPIServer);
@@ -66,7 +65,7 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
       bootstrapKubeconfigSecretName: kubeletBootstrapSecretName(md),
       ...(run.templateValuesError !== undefined ? { runValuesError: run.templateValuesError } : {}),
     });
-    if (getterToken === facts.cloudInitGetterToken) run.onTemplateData?.(md, osp, data);
+    run.onTemplateData?.(md, osp, data);
 
     const rendered = renderOperatingSystemConfigSpec(osp.spec, md, {
       templates: run.templates,
@@ -78,11 +77,9 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
     return config.pinClusterCA ? pinClusterCA(rendered, serverURL, facts.apiServerCACert) : rendered;
   };
   const spec = renderSpec(facts.cloudInitGetterToken);
-  // With SOPS (hydrate) the Secrets are encrypted but the OSC cannot be (Flux decrypts only Secrets): its
-  // files are rendered with a placeholder for the getter token. Nothing reads an OSC in a GitOps setup.
-  const oscSpec = config.sops === undefined ? spec : renderSpec(GETTER_TOKEN_PLACEHOLDER);
 
   const annotations = rotationAnnotations(md, osp.spec.version);
+  const format = userDataFormatFor({ provisioningUtility: spec.provisioningUtility, osName: spec.osName, ignitionSpec: config.ignitionSpec });
   const userData = (cfg: OSCConfig, type: SecretType): string => {
     const input = {
       config: cfg,
@@ -93,19 +90,19 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
       machineDeploymentName: md.name,
       omitEmptySSHKeys: true,
     };
-    return spec.provisioningUtility === 'ignition' ? emitIgnition(input, config.ignitionSpec, run.ignitionUnits) : emitCloudInit(input);
+    return format.emit(input, run.ignitionUnits);
   };
   const bootstrapUserData = userData(spec.bootstrapConfig, 'bootstrap');
   const sizeFinding = checkUserDataSize(spec.cloudProvider.name, Buffer.byteLength(bootstrapUserData, 'utf8'));
   if (sizeFinding) findings.push({ ...sizeFinding, field: 'spec.template.spec.providerSpec.value.cloudProvider' });
   const objects: Record<string, unknown>[] = [
-    operatingSystemConfigObject(md, config.namespace, annotations, oscSpec),
+    operatingSystemConfigObject(md, config.namespace, annotations, spec),
     cloudConfigSecretObject(md, 'bootstrap', annotations, bootstrapUserData),
     cloudConfigSecretObject(md, 'provisioning', annotations, userData(spec.provisioningConfig, 'provisioning')),
     kubeletBootstrapSecretObject(md, kubeconfig),
   ];
   objects.push(...tokenSecrets);
-  if (spec.cloudProvider.name === 'edge') objects.push(edgeProviderScriptSecret(md, facts.cloudInitGetterToken, serverURL, config.pinClusterCA ? facts.apiServerCACert : undefined));
+  if (cloudProvider(spec.cloudProvider.name)?.edgeScriptSecret) objects.push(edgeProviderScriptSecret(md, facts.cloudInitGetterToken, serverURL, config.pinClusterCA ? facts.apiServerCACert : undefined));
   return { objects, findings };
 }
 

@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { runOn } from '../support/runInProcess.ts';
 import { embeddedProfiles } from '../../src/profiles/embeddedProfiles.ts';
-import { checkUserDataSize, USER_DATA_LIMITS } from '../../src/render/userDataSizeCheck.ts';
+import { checkUserDataSize } from '../../src/render/userDataSizeCheck.ts';
+import { cloudProvider } from '../../src/model/cloudProviders.ts';
 import { IP_FAMILIES, KUBELET_VERSIONS, TEST_TOKEN, functionConfig, isShellScript, machineDeployment, resourceList, userDataOf, type UserData } from './support/profileRuns.ts';
 import { checkConfigs, ignitionValidate, shellcheck, type Problem } from './support/validators.ts';
 import { validateIgnition23 } from '../support/ignition23.ts';
@@ -199,7 +200,7 @@ test('every bootstrap user-data fits its cloud (size report)', (t) => {
     assert.equal(finding, undefined, `${label(c, 'bootstrap')}: ${finding?.message}`);
   }
   for (const [key, { bytes, c }] of [...largest].sort()) {
-    const limit = USER_DATA_LIMITS[c.cloud];
+    const limit = cloudProvider(c.cloud)?.userDataLimit;
     t.diagnostic(`${key}: ${bytes} bytes${limit ? ` of ${limit.bytes} (${Math.round((bytes / limit.bytes) * 100)} %)` : ' (no documented limit)'}`);
   }
 });

@@ -17,8 +17,8 @@ test('our six default profiles lint clean with every validator run', { timeout: 
   assert.deepEqual(report.findings, [], r.stdout);
   assert.equal(r.code, 0);
   assert.ok(report.rendered >= 100, `rendered ${report.rendered}`);
-  // Everything that can run here ran.
-  assert.deepEqual(report.skipped, []);
+  // Everything that can run here ran; the one format no tool validates (osp-flatcar-cloud-init's) is said so.
+  assert.deepEqual(report.skipped, ['coreos-cloudinit configs: no validator for coreos-cloudinit is available; rendered and decoded only']);
 });
 
 test("upstream's osp-ubuntu: curl -k towards the API server is an error on its line", { timeout: 300_000 }, () => {

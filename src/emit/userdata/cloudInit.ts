@@ -3,6 +3,7 @@
 // writes them as they are; every value passes through cloudConfigYaml.ts, which keeps ordinary values as
 // OSM writes them and encodes the rest so that cloud-init reads back exactly the value (or refuses it).
 import type { CloudInitModules } from '../../model/operatingSystemProfile.ts';
+import { cloudProvider } from '../../model/cloudProviders.ts';
 import { compareBytes } from '../../go/fmt/format.ts';
 import { doubleQuotedAsWritten, fitsLiteralBlock, literalBlockOrRefuse, plainScalar, singleQuoted } from './cloudConfigYaml.ts';
 import { UserDataError } from './errors.ts';
@@ -15,8 +16,9 @@ const MACHINE_NAME = '<MACHINE_NAME>';
 
 export function emitCloudInit(input: UserDataInput): string {
   const config = input.config;
-  // For `edge` OSM substitutes the MachineDeployment's name into its template text (not into file contents).
-  const machineName = input.cloudProviderName === 'edge' ? input.machineDeploymentName : MACHINE_NAME;
+  // Where the cloud's machines are named after their MachineDeployment (edge), OSM substitutes that name into its
+  // template text (not into file contents).
+  const machineName = cloudProvider(input.cloudProviderName)?.cloudInitMachineName === 'machine-deployment-name' ? input.machineDeploymentName : MACHINE_NAME;
   const namesMachine = writesMachineName(input);
 
   let out = '#cloud-config';

@@ -2,6 +2,7 @@
 // lists both envelopes are written from: OSM builds the same lists before running either template.
 import type { OSCConfig, SecretType } from '../../model/operatingSystemProfile.ts';
 import { goTrimSpace } from '../../go/strings/strings.ts';
+import { cloudProvider } from '../../model/cloudProviders.ts';
 import { UserDataError } from './errors.ts';
 
 export interface UserDataInput {
@@ -79,11 +80,11 @@ export function sprigIndent(spaces: number, text: string): string {
 }
 
 /**
- * Only bootstrap user-data names the machine, and never on AWS: kube-proxy there needs the hostname to
- * stay the private DNS name. machine-controller substitutes <MACHINE_NAME> when it creates the instance.
+ * Only bootstrap user-data names the machine, and only where the cloud lets it (not on AWS: the cloud's
+ * descriptor says). machine-controller substitutes <MACHINE_NAME> when it creates the instance.
  */
 export function writesMachineName(input: UserDataInput): boolean {
-  return input.secretType === 'bootstrap' && input.cloudProviderName !== 'aws';
+  return input.secretType === 'bootstrap' && (cloudProvider(input.cloudProviderName)?.bootstrapNamesMachine ?? true);
 }
 
 /** The file list as OSM prepares it; cloud-init gets `b64` files base64-encoded, Ignition never does. */

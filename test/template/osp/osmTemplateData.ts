@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { upstreamOsm } from './ospTemplates.ts';
+import { cloudProvider } from '../../../src/model/cloudProviders.ts';
 
 export type TemplateData = Record<string, unknown>;
 
@@ -38,7 +39,7 @@ export interface MdInput {
 
 function md(input: MdInput): TemplateData {
   const ns = input.namespace ?? 'kube-system';
-  const inTree = ['aws', 'azure', 'gce', 'vsphere'].includes(input.cloud) && !input.externalCloudProvider;
+  const inTree = cloudProvider(input.cloud)?.inTreeCCM === true && !input.externalCloudProvider;
   return {
     KubeVersion: input.kubelet,
     InTreeCCMAvailable: inTree,
