@@ -3,6 +3,7 @@
 // pointer shows what it points to (`&"..."`) instead of an address: the value is what a reviewer needs, and
 // `{{ .NoProxy }}` prints it too (text/template follows pointers when printing).
 import { sprintf } from '../go/fmt/format.ts';
+import { UNMETERED } from '../go/internal/meter.ts';
 import { GoPointer, GoStruct, exportedFields } from '../go/reflect/value.ts';
 
 export function describeTemplateData(data: unknown): string[] {
@@ -18,7 +19,7 @@ function describeValue(v: unknown): string {
     const fields = Object.entries(v.fields).map(([name, f]) => `${name}:${f === null || f === undefined ? 'interface {}(nil)' : describeValue(f)}`);
     return `${v.typeName}{${fields.join(', ')}}`;
   }
-  return sprintf('%#v', [v]);
+  return sprintf('%#v', [v], UNMETERED);
 }
 
 function holdsPointer(v: unknown): boolean {

@@ -3,11 +3,15 @@
 // node:crypto is loaded on a template's first call of one of these, not at every start.
 const crypto = () => process.getBuiltinModule('node:crypto') as typeof import('node:crypto');
 import { goFunc, GoCallError, type FuncMap } from '../go/reflect/func.ts';
+import { readsAndBuilds } from '../go/reflect/callCost.ts';
 import { base64Decode, CorruptInputError } from '../go/encoding/base64.ts';
 import { goBytes, goString } from '../go/reflect/byteString.ts';
 import { adler32Checksum } from '../go/hash/adler32.ts';
 
-const digest = (algorithm: string) => goFunc(['string'], (s: string) => crypto().createHash(algorithm).update(goBytes(s)).digest('hex'));
+/** A digest reads the text's bytes (a copy of them is made first). */
+const DIGESTS = readsAndBuilds(4, 4);
+
+const digest = (algorithm: string) => goFunc(['string'], DIGESTS, (s: string) => crypto().createHash(algorithm).update(goBytes(s)).digest('hex'));
 
 /** sprig's decryptAES, with the runtime panics Go reports for malformed input. */
 function decryptAES(password: string, crypt64: string): string {
@@ -36,6 +40,6 @@ export const cryptoFuncs: FuncMap = {
   sha1sum: digest('sha1'),
   sha256sum: digest('sha256'),
   sha512sum: digest('sha512'),
-  adler32sum: goFunc(['string'], (s: string) => String(adler32Checksum(goBytes(s)))),
-  decryptAES: goFunc(['string', 'string'], decryptAES),
+  adler32sum: goFunc(['string'], DIGESTS, (s: string) => String(adler32Checksum(goBytes(s)))),
+  decryptAES: goFunc(['string', 'string'], readsAndBuilds(8, 8), decryptAES),
 };

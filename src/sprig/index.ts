@@ -26,7 +26,10 @@
 //
 // Results carry sprig's Go types (src/go/reflect/value.ts): int64 from the integer arithmetic, []string, []int,
 // map[string]string, nil slices and maps where sprig returns nil (null in toJson).
-import { goFunc, GoCallError, type FuncMap } from '../go/reflect/func.ts';
+import { goFunc, GoCallError, meteredFunc, type FuncMap } from '../go/reflect/func.ts';
+import { argsSize, CONSTANT, lengthOf, readsAndBuilds, readsAndBuildsBytes, readsBytes, readsStrings, type CallCost } from '../go/reflect/callCost.ts';
+import { ELEMENT_BYTES, type Meter } from '../go/internal/meter.ts';
+import { parseClampedInt64 } from '../go/strconv/parseNumber.ts';
 import { goSlice } from '../go/reflect/value.ts';
 import { deepEqual } from '../go/reflect/deepEqual.ts';
 import { isSpace, mapRunes, toLower, toUpper } from '../go/unicode/unicode.ts';
@@ -43,11 +46,11 @@ import { dateFuncs } from './date.ts';
 import { defaultsFuncs } from './defaults.ts';
 import { dictFuncs } from './dict.ts';
 import { listFuncs } from './list.ts';
-import { decimalOp, INT64_MIN, int64, numericFuncs } from './numeric.ts';
+import { decimalOp, int64, numericFuncs } from './numeric.ts';
 import { reflectFuncs } from './reflect.ts';
 import { regexFuncs } from './regex.ts';
 import { semverFuncs } from './semver.ts';
-import { stringsFuncs, toWidth } from './strings.ts';
+import { BYTE_UNITS, countOf, PART_BYTES, RUNE_MAPPING, RUNE_UNITS, SEARCHES, splitCost, stringsFuncs, toWidth, WORD_SPLITTING } from './strings.ts';
 import { urlFuncs } from './url.ts';
 import { osmExtraFuncs } from './osmExtras.ts';
 
@@ -60,71 +63,106 @@ function intDiv(a: bigint, b: bigint, op: (a: bigint, b: bigint) => bigint): big
 
 const MAX_REPEAT_OUTPUT = 64n * 1024n * 1024n;
 
-/** path's functions, and filepath's (the same on Linux) under an "os" prefix. */
+/** path's functions, and filepath's (the same on Linux) under an "os" prefix; each reads its path once. */
 function pathFuncs(prefix: string): FuncMap {
   const name = (n: string) => (prefix === '' ? n : prefix + n[0]!.toUpperCase() + n.slice(1));
+  // Clean writes the path into a buffer of its own (two bytes a character) before making the text.
+  const cleans = readsAndBuilds(PATH_UNITS, 6);
+  const reads = readsAndBuilds(BYTE_UNITS, 1);
   return {
-    [name('base')]: goFunc(['string'], pathBase),
-    [name('dir')]: goFunc(['string'], pathDir),
-    [name('ext')]: goFunc(['string'], pathExt),
-    [name('clean')]: goFunc(['string'], pathClean),
-    [name('isAbs')]: goFunc(['string'], (p: string) => p.startsWith('/')),
+    [name('base')]: goFunc(['string'], reads, pathBase),
+    [name('dir')]: goFunc(['string'], cleans, pathDir),
+    [name('ext')]: goFunc(['string'], reads, pathExt),
+    [name('clean')]: goFunc(['string'], cleans, pathClean),
+    [name('isAbs')]: goFunc(['string'], CONSTANT, (p: string) => p.startsWith('/')),
   };
 }
 
+/** Work per character of path.Clean's loop (a character at a time). */
+const PATH_UNITS = 16;
+
+/** repeat: the result's size is known before it is built (Go's own limit, and ours, refuse before too). */
+const repeatCost: CallCost = (m, [n, s]) => {
+  const size = (n as bigint) * BigInt(lengthOf(s));
+  if (size > 0n && size <= MAX_REPEAT_OUTPUT) m.build(Number(size));
+};
+
+/** wrap and wrapWith: a line break at most at every space and every `width` bytes. */
+const wrapCost: CallCost = (m, args) => {
+  const s = lengthOf(args[args.length - 1]);
+  const width = Math.max(1, toWidth(args[0] as bigint));
+  const newLine = args.length > 2 ? Math.max(1, lengthOf(args[1])) : 1;
+  // A character is at most 3 bytes.
+  const lines = Math.min(3 * s, Math.ceil((3 * s) / width) + countOf(args[args.length - 1] as string, ' ')) + 1;
+  m.spend(BYTE_UNITS * 3 * s + 16 * lines);
+  // The bytes, each line's place (two numbers), the result and its text.
+  m.build(8 * s + lines * (newLine + 16));
+};
+
+/** The integer arithmetic reads its operands (numeric strings are parsed). */
+const INT_ARITHMETIC = readsStrings(16);
+
+/**
+ * The float arithmetic (shopspring/decimal): each operand widens the exact product or sum by up to a float64's
+ * digits and exponent, so a fold over n operands costs about n² digit operations.
+ */
+const decimalCost: CallCost = (m, args) => {
+  m.spend(argsSize(args) + DECIMAL_UNITS * args.length * args.length);
+};
+const DECIMAL_UNITS = 512;
+
 /** The entries functions.go defines in place, in its order. */
 const functionsGoFuncs: FuncMap = {
-  hello: goFunc([], () => 'Hello!'),
+  hello: goFunc([], CONSTANT, () => 'Hello!'),
   // Strings (Go's case mappings are one rune to one rune).
-  trim: goFunc(['string'], (s: string) => goTrimFunc(s, isSpace)),
-  upper: goFunc(['string'], (s: string) => mapRunes(s, toUpper)),
-  lower: goFunc(['string'], (s: string) => mapRunes(s, toLower)),
-  title: goFunc(['string'], goTitle),
-  repeat: goFunc(['int', 'string'], (n: bigint, s: string) => {
+  trim: goFunc(['string'], readsAndBuilds(RUNE_UNITS, 1), (s: string) => goTrimFunc(s, isSpace)),
+  upper: goFunc(['string'], RUNE_MAPPING, (s: string) => mapRunes(s, toUpper)),
+  lower: goFunc(['string'], RUNE_MAPPING, (s: string) => mapRunes(s, toLower)),
+  title: goFunc(['string'], RUNE_MAPPING, goTitle),
+  repeat: goFunc(['int', 'string'], repeatCost, (n: bigint, s: string) => {
     if (n < 0n) throw new GoCallError('strings: negative Repeat count');
     // A bound of ours: Go would try to allocate it.
     if (BigInt(goBytes(s).length) * n > MAX_REPEAT_OUTPUT) throw new GoCallError('strings: Repeat output too large');
     return s.repeat(Number(n));
   }),
-  trimall: goFunc(['string', 'string'], (cutset: string, s: string) => goTrim(s, cutset)),
-  trimAll: goFunc(['string', 'string'], (cutset: string, s: string) => goTrim(s, cutset)),
-  trimSuffix: goFunc(['string', 'string'], (suffix: string, s: string) => goTrimSuffix(s, suffix)),
-  trimPrefix: goFunc(['string', 'string'], (prefix: string, s: string) => goTrimPrefix(s, prefix)),
-  nospace: goFunc(['string'], (s: string) => (s === '' ? s : deleteWhiteSpace(s))),
-  swapcase: goFunc(['string'], (s: string) => (s === '' ? s : swapCase(s))),
-  snakecase: goFunc(['string'], toSnakeCase),
-  camelcase: goFunc(['string'], toPascalCase),
-  kebabcase: goFunc(['string'], toKebabCase),
-  wrap: goFunc(['int', 'string'], (w: bigint, s: string) => wrapCustom(s, toWidth(w), '', false)),
-  wrapWith: goFunc(['int', 'string', 'string'], (w: bigint, sep: string, s: string) => wrapCustom(s, toWidth(w), sep, true)),
-  contains: goFunc(['string', 'string'], (sub: string, s: string) => goContains(s, sub)),
-  hasPrefix: goFunc(['string', 'string'], (p: string, s: string) => goHasPrefix(s, p)),
-  hasSuffix: goFunc(['string', 'string'], (p: string, s: string) => goHasSuffix(s, p)),
+  trimall: goFunc(['string', 'string'], readsAndBuilds(RUNE_UNITS, 1), (cutset: string, s: string) => goTrim(s, cutset)),
+  trimAll: goFunc(['string', 'string'], readsAndBuilds(RUNE_UNITS, 1), (cutset: string, s: string) => goTrim(s, cutset)),
+  trimSuffix: goFunc(['string', 'string'], readsAndBuildsBytes(BYTE_UNITS, 4), (suffix: string, s: string) => goTrimSuffix(s, suffix)),
+  trimPrefix: goFunc(['string', 'string'], readsAndBuildsBytes(BYTE_UNITS, 4), (prefix: string, s: string) => goTrimPrefix(s, prefix)),
+  nospace: goFunc(['string'], readsAndBuilds(RUNE_UNITS, 6), (s: string) => (s === '' ? s : deleteWhiteSpace(s))),
+  swapcase: goFunc(['string'], RUNE_MAPPING, (s: string) => (s === '' ? s : swapCase(s))),
+  snakecase: goFunc(['string'], WORD_SPLITTING, toSnakeCase),
+  camelcase: goFunc(['string'], WORD_SPLITTING, toPascalCase),
+  kebabcase: goFunc(['string'], WORD_SPLITTING, toKebabCase),
+  wrap: goFunc(['int', 'string'], wrapCost, (w: bigint, s: string) => wrapCustom(s, toWidth(w), '', false)),
+  wrapWith: goFunc(['int', 'string', 'string'], wrapCost, (w: bigint, sep: string, s: string) => wrapCustom(s, toWidth(w), sep, true)),
+  contains: goFunc(['string', 'string'], SEARCHES, (sub: string, s: string) => goContains(s, sub)),
+  hasPrefix: goFunc(['string', 'string'], readsBytes(BYTE_UNITS), (p: string, s: string) => goHasPrefix(s, p)),
+  hasSuffix: goFunc(['string', 'string'], readsBytes(BYTE_UNITS), (p: string, s: string) => goHasSuffix(s, p)),
   // strconv.Atoi: decimal only; out of range gives the clamped value (sprig ignores the error).
-  atoi: goFunc(['string'], (s: string) => {
+  atoi: goFunc(['string'], readsStrings(16), (s: string) => {
     if (!/^[+-]?[0-9]+$/.test(s)) return 0n;
-    const v = BigInt(s);
-    return v < INT64_MIN ? INT64_MIN : v > -INT64_MIN - 1n ? -INT64_MIN - 1n : v;
+    return parseClampedInt64(s);
   }),
-  splitList: goFunc(['string', 'string'], (sep: string, s: string) => goSlice('string', goSplitN(s, sep, -1))),
+  splitList: goFunc(['string', 'string'], splitCost(PART_BYTES), (sep: string, s: string) => goSlice('string', goSplitN(s, sep, -1))),
   // Integer arithmetic in int64 (wrapping), operands through cast.ToInt64.
-  add1: goFunc(['any'], (a: unknown) => int64(wrap64(toInt64(a) + 1n))),
-  add: goFunc([], (...xs: unknown[]) => int64(xs.reduce<bigint>((s, x) => wrap64(s + toInt64(x)), 0n)), 'any'),
-  sub: goFunc(['any', 'any'], (a: unknown, b: unknown) => int64(wrap64(toInt64(a) - toInt64(b)))),
-  div: goFunc(['any', 'any'], (a: unknown, b: unknown) => int64(intDiv(toInt64(a), toInt64(b), (x, y) => x / y))),
-  mod: goFunc(['any', 'any'], (a: unknown, b: unknown) => int64(intDiv(toInt64(a), toInt64(b), (x, y) => x % y))),
-  mul: goFunc(['any'], (a: unknown, ...xs: unknown[]) => int64(xs.reduce<bigint>((s, x) => wrap64(s * toInt64(x)), toInt64(a))), 'any'),
+  add1: goFunc(['any'], INT_ARITHMETIC, (a: unknown) => int64(wrap64(toInt64(a) + 1n))),
+  add: goFunc([], INT_ARITHMETIC, (...xs: unknown[]) => int64(xs.reduce<bigint>((s, x) => wrap64(s + toInt64(x)), 0n)), 'any'),
+  sub: goFunc(['any', 'any'], INT_ARITHMETIC, (a: unknown, b: unknown) => int64(wrap64(toInt64(a) - toInt64(b)))),
+  div: goFunc(['any', 'any'], INT_ARITHMETIC, (a: unknown, b: unknown) => int64(intDiv(toInt64(a), toInt64(b), (x, y) => x / y))),
+  mod: goFunc(['any', 'any'], INT_ARITHMETIC, (a: unknown, b: unknown) => int64(intDiv(toInt64(a), toInt64(b), (x, y) => x % y))),
+  mul: goFunc(['any'], INT_ARITHMETIC, (a: unknown, ...xs: unknown[]) => int64(xs.reduce<bigint>((s, x) => wrap64(s * toInt64(x)), toInt64(a))), 'any'),
   // Float arithmetic in decimal (numeric.go's execDecimalOp).
-  add1f: goFunc(['any'], (a: unknown) => decimalOp(decimalAdd)(a, 1n)),
-  addf: goFunc([], (...xs: unknown[]) => decimalOp(decimalAdd)(0, ...xs), 'any'),
-  subf: goFunc(['any'], decimalOp(decimalSub), 'any'),
-  divf: goFunc(['any'], decimalOp(decimalDiv), 'any'),
-  mulf: goFunc(['any'], decimalOp(decimalMul), 'any'),
-  deepEqual: goFunc(['any', 'any'], deepEqual),
+  add1f: goFunc(['any'], decimalCost, (a: unknown) => decimalOp(decimalAdd)(a, 1n)),
+  addf: goFunc([], decimalCost, (...xs: unknown[]) => decimalOp(decimalAdd)(0, ...xs), 'any'),
+  subf: goFunc(['any'], decimalCost, decimalOp(decimalSub), 'any'),
+  divf: goFunc(['any'], decimalCost, decimalOp(decimalDiv), 'any'),
+  mulf: goFunc(['any'], decimalCost, decimalOp(decimalMul), 'any'),
+  deepEqual: meteredFunc(['any', 'any'], CONSTANT, (m: Meter, a: unknown, b: unknown) => deepEqual(a, b, m)),
   ...pathFuncs(''),
   ...pathFuncs('os'),
   tuple: listFuncs.list!,
-  fail: goFunc(['string'], (msg: string) => {
+  fail: goFunc(['string'], readsAndBuilds(1, 1), (msg: string) => {
     throw new GoCallError(msg);
   }),
 };

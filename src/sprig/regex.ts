@@ -2,19 +2,23 @@
 // plain forms compile with regexp.MustCompile, so a bad pattern is a panic that text/template reports as
 // "regexp: Compile(`re`): error parsing regexp: ..."; regexMatch swallows the error and is false; the
 // must* forms return Go's error.
-import { goFunc, GoCallError, type FuncMap } from '../go/reflect/func.ts';
+import { goFunc, GoCallError, meteredFunc, type FuncMap } from '../go/reflect/func.ts';
+import { readsAndBuilds, readsStrings } from '../go/reflect/callCost.ts';
 import { goQuote } from '../go/fmt/format.ts';
 import { goNilSlice, goSlice } from '../go/reflect/value.ts';
-import { compileGoRegexp, GoRegexpError, GoRegexpTooComplexError, quoteMeta, type GoRegexp } from '../go/regexp/regexp.ts';
+import { compileGoRegexp, GoRegexpError, quoteMeta, type GoRegexp } from '../go/regexp/regexp.ts';
+import type { Meter } from '../go/internal/meter.ts';
+import { BYTE_UNITS } from './strings.ts';
 
 /** strconv.CanBackquote: no backquote, no control character but tab, no BOM. */
 function canBackquote(s: string): boolean {
   return !/[`\x00-\x08\x0a-\x1f\x7f\ufeff]/.test(s);
 }
 
-function compile(re: string, mustCompile: boolean): GoRegexp {
+/** Compiles and runs on the caller's meter (the pattern's parse and program, then each input position). */
+function compile(re: string, mustCompile: boolean, m: Meter): GoRegexp {
   try {
-    return compileGoRegexp(re);
+    return compileGoRegexp(re, m);
   } catch (e) {
     if (!(e instanceof GoRegexpError)) throw e;
     if (!mustCompile) throw new GoCallError(e.message);
@@ -23,50 +27,48 @@ function compile(re: string, mustCompile: boolean): GoRegexp {
   }
 }
 
-/** Runs a match; our own bound on very large work is reported as an error rather than hanging. */
-function run<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof GoRegexpTooComplexError) throw new GoCallError(e.message);
-    throw e;
-  }
-}
-
 /** A []string, nil when empty and `nilWhenEmpty`. */
 const strings = (a: string[], nilWhenEmpty: boolean) => (nilWhenEmpty && a.length === 0 ? goNilSlice('string') : goSlice('string', a));
 
 const toInt = (n: bigint) => (n > 0x7fffffffn ? 0x7fffffff : n < -1n ? -1 : Number(n));
 
+/** The regex functions charge as they compile and run (compileGoRegexp, GoRegexp); before, only their texts are read. */
+const RUNS = readsStrings(BYTE_UNITS);
+
 function findAndReplaceFuncs(must: boolean): FuncMap {
   const m = (name: string) => (must ? 'must' + name[0]!.toUpperCase() + name.slice(1) : name);
   return {
-    [m('regexFind')]: goFunc(['string', 'string'], (re: string, s: string) => run(() => compile(re, !must).findString(s))),
+    [m('regexFind')]: meteredFunc(['string', 'string'], RUNS, (meter: Meter, re: string, s: string) => compile(re, !must, meter).findString(s, meter)),
     // No match gives a nil []string.
-    [m('regexFindAll')]: goFunc(['string', 'string', 'int'], (re: string, s: string, n: bigint) =>
-      strings(run(() => compile(re, !must).findAllString(s, toInt(n))), true),
+    [m('regexFindAll')]: meteredFunc(['string', 'string', 'int'], RUNS, (meter: Meter, re: string, s: string, n: bigint) =>
+      strings(compile(re, !must, meter).findAllString(s, toInt(n), meter), true),
     ),
-    [m('regexReplaceAll')]: goFunc(['string', 'string', 'string'], (re: string, s: string, repl: string) => run(() => compile(re, !must).replaceAllString(s, repl))),
-    [m('regexReplaceAllLiteral')]: goFunc(['string', 'string', 'string'], (re: string, s: string, repl: string) =>
-      run(() => compile(re, !must).replaceAllLiteralString(s, repl)),
+    [m('regexReplaceAll')]: meteredFunc(['string', 'string', 'string'], RUNS, (meter: Meter, re: string, s: string, repl: string) =>
+      compile(re, !must, meter).replaceAllString(s, repl, meter),
     ),
-    [m('regexSplit')]: goFunc(['string', 'string', 'int'], (re: string, s: string, n: bigint) => strings(run(() => compile(re, !must).split(s, toInt(n))), n === 0n)),
+    [m('regexReplaceAllLiteral')]: meteredFunc(['string', 'string', 'string'], RUNS, (meter: Meter, re: string, s: string, repl: string) =>
+      compile(re, !must, meter).replaceAllLiteralString(s, repl, meter),
+    ),
+    [m('regexSplit')]: meteredFunc(['string', 'string', 'int'], RUNS, (meter: Meter, re: string, s: string, n: bigint) =>
+      strings(compile(re, !must, meter).split(s, toInt(n), meter), n === 0n),
+    ),
   };
 }
 
 export const regexFuncs: FuncMap = {
-  regexMatch: goFunc(['string', 'string'], (re: string, s: string) => {
+  regexMatch: meteredFunc(['string', 'string'], RUNS, (meter: Meter, re: string, s: string) => {
     let r: GoRegexp;
     try {
-      r = compileGoRegexp(re);
+      r = compileGoRegexp(re, meter);
     } catch (e) {
       if (e instanceof GoRegexpError) return false;
       throw e;
     }
-    return run(() => r.matchString(s));
+    return r.matchString(s, meter);
   }),
-  mustRegexMatch: goFunc(['string', 'string'], (re: string, s: string) => run(() => compile(re, false).matchString(s))),
+  mustRegexMatch: meteredFunc(['string', 'string'], RUNS, (meter: Meter, re: string, s: string) => compile(re, false, meter).matchString(s, meter)),
   ...findAndReplaceFuncs(false),
   ...findAndReplaceFuncs(true),
-  regexQuoteMeta: goFunc(['string'], quoteMeta),
+  // A backslash before each metacharacter: at most twice as long.
+  regexQuoteMeta: goFunc(['string'], readsAndBuilds(4 * BYTE_UNITS, 2), quoteMeta),
 };

@@ -1,10 +1,15 @@
 // sprig's semver.go: semver and semverCompare (sprig 3.3.0 over Masterminds/semver v3.4.0, src/go/semver/semver.ts), and
 // *semver.Version as a template value with its methods.
-import { goFunc, GoCallError, type FuncMap } from '../go/reflect/func.ts';
+import { goFunc, GoCallError, meteredFunc, type FuncMap } from '../go/reflect/func.ts';
+import { CONSTANT, readsStrings, type CallCost } from '../go/reflect/callCost.ts';
+import type { Meter } from '../go/internal/meter.ts';
 import { GoInt, GoPointer, GoStruct } from '../go/reflect/value.ts';
 import { goBytes } from '../go/reflect/byteString.ts';
 import { goJsonString } from '../go/encoding/json/encodeString.ts';
 import { compareSemVer, parseSemVer, semverCompare, semverString, type SemVer } from '../go/semver/semver.ts';
+
+/** Work per character of reading a version or constraint (JS regular expressions, a few passes). */
+const SEMVER_UNITS = 16;
 
 // --- *semver.Version values -------------------------------------------------------------------------
 
@@ -34,41 +39,53 @@ function validatePart(s: string, what: 'prerelease' | 'metadata'): void {
  * The fields are the unexported ones of Masterminds' struct, for %#v and their error texts. The pointer
  * methods that modify the version (Scan, UnmarshalJSON, UnmarshalText) are left out.
  */
+/** A method that returns a new version: the value and its table of methods are made. */
+const MAKES_VERSION: CallCost = (m) => {
+  m.spend(VERSION_UNITS);
+  m.build(VERSION_BYTES);
+};
+const VERSION_UNITS = 1024;
+const VERSION_BYTES = 2048;
+const setsPart: CallCost = (m, args) => {
+  readsStrings(SEMVER_UNITS)(m, args);
+  MAKES_VERSION(m, args);
+};
+
 export function semverValue(v: SemVer, pointer = true): GoPointer | GoStruct {
   const text = semverString(v);
   const vPrefix = v.original.startsWith('v') ? 'v' : '';
   const next = (w: Omit<SemVer, 'original'>) => semverValue({ ...w, original: vPrefix + semverString({ ...w, original: '' }) }, false);
   const uint64 = (x: bigint) => new GoInt('uint64', x);
   const methods: FuncMap = {
-    String: goFunc([], () => text),
-    Major: goFunc([], () => uint64(v.major)),
-    Minor: goFunc([], () => uint64(v.minor)),
-    Patch: goFunc([], () => uint64(v.patch)),
-    Prerelease: goFunc([], () => v.pre),
-    Metadata: goFunc([], () => v.metadata),
-    IncPatch: goFunc([], () => next({ ...v, pre: '', metadata: '', patch: v.pre !== '' ? v.patch : v.patch + 1n })),
-    IncMinor: goFunc([], () => next({ ...v, pre: '', metadata: '', patch: 0n, minor: v.minor + 1n })),
-    IncMajor: goFunc([], () => next({ ...v, pre: '', metadata: '', patch: 0n, minor: 0n, major: v.major + 1n })),
-    SetPrerelease: goFunc(['string'], (pre: string) => {
+    String: goFunc([], CONSTANT, () => text),
+    Major: goFunc([], CONSTANT, () => uint64(v.major)),
+    Minor: goFunc([], CONSTANT, () => uint64(v.minor)),
+    Patch: goFunc([], CONSTANT, () => uint64(v.patch)),
+    Prerelease: goFunc([], CONSTANT, () => v.pre),
+    Metadata: goFunc([], CONSTANT, () => v.metadata),
+    IncPatch: goFunc([], MAKES_VERSION, () => next({ ...v, pre: '', metadata: '', patch: v.pre !== '' ? v.patch : v.patch + 1n })),
+    IncMinor: goFunc([], MAKES_VERSION, () => next({ ...v, pre: '', metadata: '', patch: 0n, minor: v.minor + 1n })),
+    IncMajor: goFunc([], MAKES_VERSION, () => next({ ...v, pre: '', metadata: '', patch: 0n, minor: 0n, major: v.major + 1n })),
+    SetPrerelease: goFunc(['string'], setsPart, (pre: string) => {
       if (pre !== '') validatePart(pre, 'prerelease');
       return next({ ...v, pre });
     }),
-    SetMetadata: goFunc(['string'], (metadata: string) => {
+    SetMetadata: goFunc(['string'], setsPart, (metadata: string) => {
       if (metadata !== '') validatePart(metadata, 'metadata');
       return next({ ...v, metadata });
     }),
-    MarshalJSON: goFunc([], () => goBytes(goJsonString(text))),
-    MarshalText: goFunc([], () => goBytes(text)),
-    Value: goFunc([], () => text),
+    MarshalJSON: goFunc([], CONSTANT, () => goBytes(goJsonString(text))),
+    MarshalText: goFunc([], CONSTANT, () => goBytes(text)),
+    Value: goFunc([], CONSTANT, () => text),
     ...(pointer
       ? {
-          Original: goFunc([], () => v.original),
-          Compare: goFunc(['*semver.Version'], (o: GoPointer | null) => BigInt(compareSemVer(v, versionOf(o)))),
-          LessThan: goFunc(['*semver.Version'], (o: GoPointer | null) => compareSemVer(v, versionOf(o)) < 0),
-          LessThanEqual: goFunc(['*semver.Version'], (o: GoPointer | null) => compareSemVer(v, versionOf(o)) <= 0),
-          GreaterThan: goFunc(['*semver.Version'], (o: GoPointer | null) => compareSemVer(v, versionOf(o)) > 0),
-          GreaterThanEqual: goFunc(['*semver.Version'], (o: GoPointer | null) => compareSemVer(v, versionOf(o)) >= 0),
-          Equal: goFunc(['*semver.Version'], (o: GoPointer | null) => o !== null && compareSemVer(v, versionOf(o)) === 0),
+          Original: goFunc([], CONSTANT, () => v.original),
+          Compare: goFunc(['*semver.Version'], CONSTANT, (o: GoPointer | null) => BigInt(compareSemVer(v, versionOf(o)))),
+          LessThan: goFunc(['*semver.Version'], CONSTANT, (o: GoPointer | null) => compareSemVer(v, versionOf(o)) < 0),
+          LessThanEqual: goFunc(['*semver.Version'], CONSTANT, (o: GoPointer | null) => compareSemVer(v, versionOf(o)) <= 0),
+          GreaterThan: goFunc(['*semver.Version'], CONSTANT, (o: GoPointer | null) => compareSemVer(v, versionOf(o)) > 0),
+          GreaterThanEqual: goFunc(['*semver.Version'], CONSTANT, (o: GoPointer | null) => compareSemVer(v, versionOf(o)) >= 0),
+          Equal: goFunc(['*semver.Version'], CONSTANT, (o: GoPointer | null) => o !== null && compareSemVer(v, versionOf(o)) === 0),
         }
       : {}),
   };
@@ -79,6 +96,7 @@ export function semverValue(v: SemVer, pointer = true): GoPointer | GoStruct {
 }
 
 export const semverFuncs: FuncMap = {
-  semverCompare: goFunc(['string', 'string'], semverCompare),
-  semver: goFunc(['string'], (s: string) => semverValue(parseSemVer(s))),
+  // A plain constraint is read directly; any other runs Masterminds' grammar, charged as it runs.
+  semverCompare: meteredFunc(['string', 'string'], readsStrings(SEMVER_UNITS), (m: Meter, c: string, v: string) => semverCompare(c, v, m)),
+  semver: goFunc(['string'], readsStrings(SEMVER_UNITS), (s: string) => semverValue(parseSemVer(s))),
 };

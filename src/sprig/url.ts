@@ -1,9 +1,12 @@
 // sprig's url.go: urlParse and urlJoin over Go's net/url (src/go/net/url/, as ported for the containerd
 // emitter), which works on "byte strings" (one char per byte).
 import { goFunc, GoCallError, type FuncMap } from '../go/reflect/func.ts';
+import { readsAndBuilds, type CallCost } from '../go/reflect/callCost.ts';
+import { ENTRY_BYTES } from '../go/internal/meter.ts';
+import { RUNE_UNITS } from './strings.ts';
 import { EMPTY_GO_URL, formatGoUrl, goUrlHostname, goUserinfoString, GoUrlError, parseGoUrl, type GoUrl } from '../go/net/url/url.ts';
 import { goUrlErrorText } from '../go/net/url/urlError.ts';
-import { goBytes, goString } from '../go/reflect/byteString.ts';
+import { goByteLength, goBytes, goString } from '../go/reflect/byteString.ts';
 import { goKind } from '../go/reflect/kind.ts';
 
 const toByteString = (s: string) => goBytes(s).toString('latin1');
@@ -30,6 +33,20 @@ function urlParse(s: string): Record<string, unknown> {
   };
 }
 
+/** urlJoin: the parts it reads, escaped (a byte can become %XX) and joined. */
+const urlJoinCost: CallCost = (m, [map]) => {
+  let n = 0;
+  if (map !== null && typeof map === 'object') {
+    for (const k of URL_KEYS) {
+      const v = Object.prototype.hasOwnProperty.call(map, k) ? (map as Record<string, unknown>)[k] : undefined;
+      if (typeof v === 'string') n += v.length;
+    }
+  }
+  m.spend(URL_UNITS * n);
+  m.build(24 * n + 64);
+};
+const URL_KEYS = ['scheme', 'host', 'path', 'query', 'opaque', 'fragment', 'userinfo'];
+
 function urlJoin(m: Record<string, unknown> | null): string {
   const get = (key: string): string => {
     if (m === null || !Object.prototype.hasOwnProperty.call(m, key)) return '';
@@ -52,7 +69,17 @@ function urlJoin(m: Record<string, unknown> | null): string {
   return fromByteString(formatGoUrl(u));
 }
 
+/** urlParse: eight parts of the URL, each at most its length (a few times over, in byte strings). */
+const urlParseCost: CallCost = (m, [s]) => {
+  // Parsed as bytes (up to three per character).
+  const n = goByteLength(s as string);
+  m.spend(URL_UNITS * n);
+  m.build(24 * n + 8 * ENTRY_BYTES);
+};
+const URL_UNITS = 128;
+
 export const urlFuncs: FuncMap = {
-  urlParse: goFunc(['string'], urlParse),
-  urlJoin: goFunc(['map[string]any'], urlJoin),
+  urlParse: goFunc(['string'], urlParseCost, urlParse),
+  // Only six of the map's keys are read; escaping makes each part at most three times longer.
+  urlJoin: goFunc(['map[string]any'], urlJoinCost, urlJoin),
 };

@@ -12,14 +12,17 @@ import type {
   TemplateNode, VariableNode,
 } from './ast.ts';
 import { nodeString } from './ast.ts';
-import { GoCallError, type FuncMap, type GoParamType } from '../go/reflect/func.ts';
+import { callGoFunction, GoCallError, type FuncMap, type GoFunction, type GoParamType } from '../go/reflect/func.ts';
+import type { CallCost } from '../go/reflect/callCost.ts';
 import { containerType, elemType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isExported, isGoMap, mapGet } from '../go/reflect/value.ts';
 import { GoComplex } from '../go/reflect/complex.ts';
 import { formatValue, goQuote, goTypeName, sortedKeyedEntries, sortedKeys } from '../go/fmt/format.ts';
 import { BUILTINS, isTrue, type BuiltinParam } from './builtins.ts';
 import { errorLocation, execErrorMessage, ExecError, LimitError } from './errors.ts';
 import { canonicalGoString, goByteLength, hasRawBytes } from '../go/reflect/byteString.ts';
-import { chargeCall, engineLimitExceeded } from './cost.ts';
+import { chargeUndeclared, engineLimitExceeded, STEP_UNITS } from './cost.ts';
+import { ENTRY_UNITS, type Meter } from '../go/internal/meter.ts';
+import { goMapSize, goUint8 } from '../go/reflect/value.ts';
 
 export interface TemplateLimits {
   /** Nested {{template}} calls (Go: 100000). */
@@ -78,9 +81,16 @@ const TYPE_NAMES: Readonly<Record<ParamType, string>> = {
 interface Callable {
   readonly params: readonly ParamType[];
   readonly variadic?: ParamType | undefined;
+  readonly cost?: CallCost | undefined;
+  readonly metered?: boolean | undefined;
   readonly call: (...args: any[]) => unknown;
   readonly results?: number;
 }
+
+/** Memory of a {{template}} call: its variable stack and the executor's saved state. */
+const TEMPLATE_CALL_BYTES = 128;
+/** Memory of a piece of output in the list that is joined at the end. */
+const OUTPUT_PIECE_BYTES = 16;
 
 const valOf = (v: unknown, iface = false): Val => (v === undefined ? INVALID : { v, iface });
 
@@ -101,6 +111,8 @@ export class Executor {
     private readonly funcs: FuncMap,
     private readonly limits: TemplateLimits,
     start: TreeEntry,
+    /** The execution's meter: every step, function call and value printed is charged on it. */
+    private readonly meter: Meter,
   ) {
     this.tmpl = start;
   }
@@ -119,6 +131,7 @@ export class Executor {
   private at(node: Node): void {
     this.node = node;
     if (++this.steps > this.limits.maxSteps) throw new LimitError(`template execution exceeded ${this.limits.maxSteps} steps`);
+    this.meter.spend(STEP_UNITS);
   }
 
   /** Go's state.errorf: the message prefixed with where (line:col of the current node) and what was executing. */
@@ -138,6 +151,8 @@ export class Executor {
 
   private write(s: string): void {
     if (s.length === 0) return;
+    // A string's UTF-8 bytes are at least its UTF-16 length: a text too long for what is left is not measured.
+    if (this.outBytes + s.length > this.limits.maxOutputBytes) throw new LimitError(`template output exceeds ${this.limits.maxOutputBytes} bytes`);
     let n = s.length < 64 && /^[\x00-\x7f]*$/.test(s) ? s.length : Buffer.byteLength(s, 'utf8');
     // Only text beyond ASCII can hold raw bytes.
     if (n !== s.length && hasRawBytes(s)) {
@@ -146,6 +161,8 @@ export class Executor {
     }
     this.outBytes += n;
     if (this.outBytes > this.limits.maxOutputBytes) throw new LimitError(`template output exceeds ${this.limits.maxOutputBytes} bytes`);
+    // The output is joined at the end: its text, and a place in the list of pieces.
+    this.meter.build(s.length + OUTPUT_PIECE_BYTES);
     this.out.push(s);
   }
 
@@ -154,7 +171,7 @@ export class Executor {
     let v = val.v;
     // printableValue: pointers are followed (a nil pointer prints as fmt prints it).
     while (v instanceof GoPointer && v.elem !== null) v = v.elem;
-    this.write(v === undefined ? '<no value>' : formatValue(v));
+    this.write(v === undefined ? '<no value>' : formatValue(v, this.meter));
   }
 
   // ---- walking ----
@@ -188,7 +205,6 @@ export class Executor {
       case 'text':
         this.write(node.text);
         return NORMAL;
-      default: break;
     }
     this.errorf(`unknown node: ${nodeString(node)}`);
   }
@@ -200,7 +216,7 @@ export class Executor {
     const mark = this.vars.length;
     const val = this.evalPipeline(dot, n.pipe);
     let flow: Flow = NORMAL;
-    if (isTrue(val.v)) flow = this.walk(kind === 'with' ? val : dot, n.list);
+    if (this.truth(val.v)) flow = this.walk(kind === 'with' ? val : dot, n.list);
     else if (n.elseList !== undefined) flow = this.walk(dot, n.elseList);
     this.vars.length = mark;
     return flow;
@@ -228,22 +244,24 @@ export class Executor {
     } else if (val instanceof Uint8Array) {
       for (let i = 0; i < val.length; i++) {
         ranged = true;
-        if (this.rangeIteration(r, mark, { v: BigInt(i), iface: false }, { v: new GoInt('uint8', BigInt(val[i]!)), iface: false }) === BREAK) break;
+        if (this.rangeIteration(r, mark, { v: BigInt(i), iface: false }, { v: goUint8(val[i]!), iface: false }) === BREAK) break;
       }
     } else if (isGoMap(val)) {
       const iface = containerType(val) === undefined || elemType(val) === 'interface {}';
-      for (const k of sortedKeys(val)) {
+      // The keys are listed and sorted (charged) before the first iteration.
+      for (const k of sortedKeys(val, this.meter)) {
         ranged = true;
         if (this.rangeIteration(r, mark, { v: k, iface: false }, valOf(val[k], iface)) === BREAK) break;
       }
     } else if (val instanceof GoKeyedMap) {
+      this.meter.spend(val.size * ENTRY_UNITS);
       for (const [k, e] of sortedKeyedEntries(val)) {
         ranged = true;
         if (this.rangeIteration(r, mark, valOf(k, true), valOf(e, true)) === BREAK) break;
       }
     } else if (typeof val === 'bigint' || val instanceof GoInt) {
       // Go 1.22: range over an integer n yields 0..n-1 (of n's type), as the element.
-      if (r.pipe.decl.length > 1) this.errorf(`can't use ${formatValue(val)} to iterate over more than one variable`);
+      if (r.pipe.decl.length > 1) this.errorf(`can't use ${formatValue(val, this.meter)} to iterate over more than one variable`);
       const n = typeof val === 'bigint' ? val : val.value;
       const type = typeof val === 'bigint' ? undefined : val.type;
       for (let i = 0n; i < n; i++) {
@@ -251,7 +269,7 @@ export class Executor {
         if (this.rangeIteration(r, mark, INVALID, { v: type === undefined ? i : new GoInt(type, i), iface: false }) === BREAK) break;
       }
     } else if (val !== undefined) {
-      this.errorf(`range can't iterate over ${formatValue(val)}`);
+      this.errorf(`range can't iterate over ${formatValue(val, this.meter)}`);
     }
     // Nothing to iterate (an empty collection, or the invalid value of a missing key or nil data): else.
     let flow: Flow = NORMAL;
@@ -293,6 +311,7 @@ export class Executor {
     this.depth++;
     this.tmpl = tmpl;
     // No dynamic scoping: the called template sees only $.
+    this.meter.build(TEMPLATE_CALL_BYTES);
     this.vars = [{ name: '$', value: newDot }];
     this.walk(newDot, tmpl.root);
     this.depth--;
@@ -349,7 +368,6 @@ export class Executor {
         this.notAFunction(cmd.args, final);
         return this.evalPipeline(dot, first);
       case 'variable': return this.evalVariableNode(dot, first, cmd.args, final);
-      default: break;
     }
     this.at(first);
     this.notAFunction(cmd.args, final);
@@ -359,7 +377,6 @@ export class Executor {
       case 'nil': this.errorf('nil is not a command');
       case 'number': return this.idealConstant(first);
       case 'string': return { v: first.text, iface: false };
-      default: break;
     }
     this.errorf(`can't evaluate command ${goQuote(nodeString(first))}`);
   }
@@ -485,7 +502,7 @@ export class Executor {
       let v = INVALID;
       for (const arg of args) {
         v = this.evalArg(dot, 'value', arg);
-        if (isTrue(v.v) === (name === 'or')) return v;
+        if (this.truth(v.v) === (name === 'or')) return v;
       }
       if (final !== MISSING) v = this.validateType(final, 'value');
       return v;
@@ -501,26 +518,37 @@ export class Executor {
       else t = numIn - 1 < numFixed ? params[numIn - 1]! : variadic;
       argv[i] = this.validateType(final, t).v;
     }
+    const meter = this.meter;
     let result: unknown;
     try {
-      result = fn.call(...argv);
+      result = callGoFunction(fn, meter, argv);
     } catch (e) {
+      // A limit reached by the call, or by what it costs, is reported at the call.
+      if (e instanceof LimitError) this.node = node;
       if (e instanceof ExecError || e instanceof LimitError) throw e;
       this.at(node);
       if (e instanceof GoCallError) this.errorf(`error calling ${name}: ${e.message}`);
-      if (e instanceof RangeError && /^Invalid (string|array|typed array) length/.test(e.message)) engineLimitExceeded();
+      if (e instanceof RangeError && /^Invalid (string|array|typed array) length/.test(e.message)) engineLimitExceeded(meter);
       if (e instanceof RangeError) this.errorf(`error calling ${name}: stack overflow`);
       // Anything else escaping a function is a bug there; it still becomes a template error.
       this.errorf(`error calling ${name}: ${e instanceof Error ? e.message : String(e)}`);
     }
-    try {
-      chargeCall(name, argv, result);
-    } catch (e) {
-      this.node = node; // reported at the call
-      throw e;
+    if (fn.cost === undefined) {
+      try {
+        chargeUndeclared(meter, argv, result);
+      } catch (e) {
+        if (e instanceof LimitError) this.node = node;
+        throw e;
+      }
     }
     // Builtins and methods return values of their static type; a function map's results may be interface{}.
     return valOf(result, !isMethod && (!isBuiltin || name === 'index'));
+  }
+
+  /** isTrue; a map's entries, when first counted, are charged. */
+  private truth(v: unknown): boolean {
+    if (typeof v === 'object' && v !== null && isGoMap(v)) goMapSize(v, this.meter);
+    return isTrue(v);
   }
 
   /** Go's validateType: the value must be valid and assignable to the parameter type. */
@@ -556,7 +584,6 @@ export class Executor {
       case 'pipe': return this.validateType(this.evalPipeline(dot, n), typ);
       case 'identifier': return this.validateType(this.evalFunction(dot, n, n, undefined, MISSING), typ);
       case 'chain': return this.validateType(this.evalChainNode(dot, n, undefined, MISSING), typ);
-      default: break;
     }
     switch (typ) {
       case 'bool':
@@ -576,11 +603,8 @@ export class Executor {
           case 'bool': return { v: n.value, iface: false };
           case 'number': return this.idealConstant(n);
           case 'string': return { v: n.text, iface: false };
-          default: break;
         }
         this.errorf(`can't handle assignment of ${nodeString(n)} to empty interface argument`);
-      default:
-        break;
     }
     this.errorf(`can't handle ${nodeString(n)} for arg of type ${typ === undefined ? '<nil>' : TYPE_NAMES[typ]}`);
   }
@@ -590,8 +614,6 @@ function canBeNil(typ: ParamType): boolean {
   switch (typ) {
     case 'any': case 'value': case '[]any': case '[]string': case 'map[string]any': case '[]byte': case '*time.Location': case '*semver.Version':
       return true;
-    default:
-      break;
   }
   return false;
 }

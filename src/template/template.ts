@@ -6,7 +6,8 @@ import type { FuncMap } from '../go/reflect/func.ts';
 import { errorLocation, ExecError, LimitError, TemplateError } from './errors.ts';
 import { isEmptyTree } from './parser.ts';
 import { goQuote } from '../go/fmt/format.ts';
-import { metered, templateCostMeter } from './cost.ts';
+import { templateMeter } from './cost.ts';
+import type { Meter } from '../go/internal/meter.ts';
 
 export const DEFAULT_LIMITS: Readonly<TemplateLimits> = Object.freeze({
   // Go stops at 100000 nested template calls, deeper than a JS stack reaches; legit OSPs nest a few levels.
@@ -70,28 +71,34 @@ export class Template {
     return names.length === 0 ? '' : '; defined templates are: ' + names.map((n) => goQuote(n)).join(', ');
   }
 
-  execute(data: unknown): string {
+  /** A meter with this template's work and memory limits, for one execution (or several that share a budget). */
+  newMeter(): Meter {
+    return templateMeter(this.limits.maxWork, this.limits.maxMemoryBytes);
+  }
+
+  /** Executes the template on `data`, charging `meter` (by default one of its own, with the template's limits). */
+  execute(data: unknown, meter: Meter = this.newMeter()): string {
     const tree = this.trees.get(this.name);
     if (tree === undefined) {
       throw new TemplateError(`template: ${this.name}: ${goQuote(this.name)} is an incomplete or empty template`, 'exec', this.name);
     }
-    return this.run(tree, data);
+    return this.run(tree, data, meter);
   }
 
-  executeTemplate(name: string, data: unknown): string {
+  executeTemplate(name: string, data: unknown, meter: Meter = this.newMeter()): string {
     const tree = this.trees.get(name);
     if (tree === undefined) {
       throw new TemplateError(`template: no template ${goQuote(name)} associated with template ${goQuote(this.name)}`, 'exec', name);
     }
-    return this.run(tree, data);
+    return this.run(tree, data, meter);
   }
 
-  private run(tree: TreeEntry, data: unknown): string {
-    const ex = new Executor(this.trees, this.funcs, this.limits, tree);
+  private run(tree: TreeEntry, data: unknown, meter: Meter): string {
+    const ex = new Executor(this.trees, this.funcs, this.limits, tree, meter);
     let limit = false;
     try {
       try {
-        return metered(templateCostMeter(this.limits.maxWork, this.limits.maxMemoryBytes), () => ex.run(data));
+        return ex.run(data);
       } catch (e) {
         // Our limits and a JS stack overflow are reported like Go errors, at the node being executed.
         limit = e instanceof LimitError;

@@ -3,21 +3,26 @@
 // error text Go reported after "error calling <name>: ").
 import assert from 'node:assert/strict';
 import { osmTemplateFuncs } from '../../src/sprig/index.ts';
-import { GoCallError } from '../../src/go/reflect/func.ts';
+import { callGoFunction, GoCallError } from '../../src/go/reflect/func.ts';
 import { formatValue } from '../../src/go/fmt/format.ts';
+import { Meter, UNMETERED } from '../../src/go/internal/meter.ts';
 
 export type SprigCase = [name: string, args: unknown[], expected: { out: string } | { err: string }];
 
 /** Go's %v of a function result, as text/template prints it ("<no value>" for a nil interface). */
 export function printed(v: unknown): string {
   if (v === null || v === undefined) return '<no value>';
-  return formatValue(v);
+  return formatValue(v, UNMETERED);
 }
 
 export function call(name: string, ...args: unknown[]): unknown {
   const f = osmTemplateFuncs[name];
   assert.ok(f !== undefined, `${name} is in the function map`);
-  return f.call(...args);
+  // Charged as the executor charges it, on a meter without limits.
+  const meter = new Meter(Infinity, Infinity, () => {
+    throw new Error('unreachable');
+  });
+  return callGoFunction(f, meter, args);
 }
 
 function show(a: unknown): string {

@@ -2,6 +2,7 @@
 // their fields in declaration order and their toml tags, map[string]any for the plugins), encoded by
 // BurntSushi/toml v1.6.0's Encoder with Indent "".
 import { encodeToml } from '../../go/toml/encode.ts';
+import { UNMETERED } from '../../go/internal/meter.ts';
 import { GoPointer, type GoStruct, goMap, goNilMap, goSlice } from '../../go/reflect/value.ts';
 import { GoUrlError, parseGoUrl } from '../../go/net/url/url.ts';
 import { compareGoStrings, fromByteString, toByteString } from '../../go/strings/strings.ts';
@@ -79,5 +80,5 @@ export function emitContainerdConfigToml(opts: ContainerRuntimeOptions): string 
     },
     { Version: 'toml:"version"', Metrics: 'toml:"metrics"', Plugins: 'toml:"plugins"' },
   );
-  return encodeToml(cfg, '');
+  return encodeToml(cfg, UNMETERED, '');
 }

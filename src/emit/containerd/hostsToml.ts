@@ -2,6 +2,7 @@
 // registry mirrors and insecure registries: a hostsTomlConfig struct per file, encoded by BurntSushi/toml
 // v1.6.0's Encoder with Indent "".
 import { encodeToml } from '../../go/toml/encode.ts';
+import { UNMETERED } from '../../go/internal/meter.ts';
 import { goMap, goSlice } from '../../go/reflect/value.ts';
 import { containerruntimeStruct } from './goStruct.ts';
 import { compareGoStrings } from '../../go/strings/strings.ts';
@@ -60,7 +61,7 @@ function hostsToml(server: string, hosts: Map<string, HostEntry>): string {
     { Server: 'toml:"server,omitempty"', Host: 'toml:"host,omitempty"' },
   );
   // As OSM does: drop the empty parent table the encoder writes for the map.
-  return encodeToml(cfg, '').replaceAll('[host]\n', '');
+  return encodeToml(cfg, UNMETERED, '').replaceAll('[host]\n', '');
 }
 
 export function emitRegistryHostFiles(opts: ContainerRuntimeOptions): Array<{ path: string; content: string }> {

@@ -21,15 +21,18 @@ export class CorruptInputError extends Error {
 /** base64.StdEncoding.DecodeString. */
 export function base64Decode(s: string): Uint8Array {
   const src = goBytes(s);
-  const out: number[] = [];
+  // Written in place: at most 3 bytes per 4 of input.
+  const out = new Uint8Array(Math.ceil(src.length / 4) * 3);
+  let n = 0;
   let si = 0;
+  const dbuf = [0, 0, 0, 0];
   while (si < src.length) {
-    const dbuf = [0, 0, 0, 0];
+    dbuf[0] = dbuf[1] = dbuf[2] = dbuf[3] = 0;
     let dlen = 4;
     let trailingError: number | undefined;
     for (let j = 0; j < 4; j++) {
       if (si === src.length) {
-        if (j === 0) return Uint8Array.from(out);
+        if (j === 0) return out.slice(0, n);
         throw new CorruptInputError('base64', si - j);
       }
       const c = src[si++]!;
@@ -56,10 +59,11 @@ export function base64Decode(s: string): Uint8Array {
       break;
     }
     const val = (dbuf[0]! << 18) | (dbuf[1]! << 12) | (dbuf[2]! << 6) | dbuf[3]!;
-    const bytes = [(val >> 16) & 0xff, (val >> 8) & 0xff, val & 0xff];
-    out.push(...bytes.slice(0, dlen - 1));
+    if (dlen > 1) out[n++] = (val >> 16) & 0xff;
+    if (dlen > 2) out[n++] = (val >> 8) & 0xff;
+    if (dlen > 3) out[n++] = val & 0xff;
     if (trailingError !== undefined) throw new CorruptInputError('base64', trailingError);
     if (dlen < 4) break;
   }
-  return Uint8Array.from(out);
+  return out.slice(0, n);
 }

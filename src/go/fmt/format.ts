@@ -3,12 +3,13 @@
 // error forms (%!d(string=x), %!(EXTRA ...), %!v(MISSING), %!v(BADINDEX), ...).
 // Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
 // test/template/engine/newerGo.test.ts).
-import { containerType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../reflect/value.ts';
+import { containerType, GoInt, GoKeyedMap, goMapSize, goUint8, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../reflect/value.ts';
 import { GoComplex } from '../reflect/complex.ts';
-import type { GoFunction } from '../reflect/func.ts';
+import { callGoFunction, type GoFunction } from '../reflect/func.ts';
+import { TextBuilder } from '../internal/textBuilder.ts';
 import { canBackquote, formatFloat, goQuote, goQuoteRune, isGoPrintable, type FloatFormat } from '../strconv/format.ts';
 import { goBytes, goString } from '../reflect/byteString.ts';
-import { chargeBuilt, chargeNode } from '../internal/cost.ts';
+import { ELEMENT_BYTES, ENTRY_UNITS, VISIT_UNITS, type Meter } from '../internal/meter.ts';
 
 export { formatFloat, goQuote } from '../strconv/format.ts';
 
@@ -65,18 +66,52 @@ export function sortedKeyedEntries(m: GoKeyedMap): Array<[unknown, unknown]> {
   return idx.map((i) => [m.keys[i], m.values[i]]);
 }
 
-/** Go's byte-wise string order (fmtsort, sort.Strings): UTF-8, not UTF-16. */
+/**
+ * Go's byte-wise string order (fmtsort, sort.Strings): UTF-8, not UTF-16. UTF-16 code units order as UTF-8
+ * bytes do up to the first difference unless a surrogate (a character beyond the BMP, or a raw byte) takes
+ * part in it: only then are the rest's bytes compared.
+ */
 export function compareBytes(a: string, b: string): number {
   if (a === b) return 0;
-  return Buffer.compare(goBytes(a), goBytes(b));
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === n) return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+  const x = a.charCodeAt(i);
+  const y = b.charCodeAt(i);
+  if ((x < 0xd800 || x > 0xdfff) && (y < 0xd800 || y > 0xdfff)) return x < y ? -1 : 1;
+  // From the start of the character the difference is in (the second half of a pair differs).
+  if (i > 0 && (a.charCodeAt(i - 1) & 0xfc00) === 0xd800) i--;
+  return Buffer.compare(goBytes(a.slice(i)), goBytes(b.slice(i)));
 }
 
-/** Sorted keys of a map, as fmt and range visit them. */
-export function sortedKeys(m: Record<string, unknown>): string[] {
-  const keys = Object.keys(m);
-  // Plain ASCII keys compare the same in UTF-16 and UTF-8: the common case needs no byte conversion.
-  return keys.every((k) => /^[\x00-\x7f]*$/.test(k)) ? keys.sort() : keys.sort(compareBytes);
+/**
+ * Sorted keys of a map, as fmt and range visit them (encoding/json and the TOML encoder sort the same way),
+ * charged on `meter`: listing them, and the sort's comparisons, which read the keys' characters.
+ */
+export function sortedKeys(m: Record<string, unknown>, meter: Meter): string[] {
+  const n = goMapSize(m, meter);
+  meter.spend(n * ENTRY_UNITS);
+  meter.build(n * ELEMENT_BYTES);
+  return sortedStrings(Object.keys(m), meter);
 }
+
+/** Strings in Go's byte order (sort.Strings), charged on `meter`: about log2(n) comparisons each, reading characters. */
+export function sortedStrings(keys: string[], meter: Meter): string[] {
+  let chars = 0;
+  let ascii = true;
+  for (const k of keys) {
+    chars += k.length;
+    // Plain ASCII keys compare the same in UTF-16 and UTF-8: the common case needs no byte conversion.
+    if (ascii && !/^[\x00-\x7f]*$/.test(k)) ascii = false;
+  }
+  meter.spend(Math.ceil(Math.log2(keys.length + 1)) * ((ascii ? 1 : SORT_CHAR_UNITS) * chars + SORT_UNITS * keys.length));
+  return ascii ? keys.sort() : keys.sort(compareBytes);
+}
+
+/** Work of one comparison of a sort, and per character it reads (in JS, for text beyond ASCII). */
+const SORT_UNITS = 32;
+const SORT_CHAR_UNITS = 4;
 
 /** The text of a value that implements fmt.Stringer (or error), if it does. */
 function stringerText(v: unknown): string | undefined {
@@ -110,9 +145,19 @@ const runeCount = (s: string) => {
   return n;
 };
 
-/** One fmt "pp": a buffer plus the flags of the verb being formatted. */
+/** Bound on how much longer quoting makes a text (a raw byte becomes \\xNN: 4 for 1). */
+const QUOTE_GROWTH = 10;
+/** Work per character of quoting a text (a rune at a time). */
+const QUOTE_UNITS = 32;
+
+/**
+ * One fmt "pp": a buffer plus the flags of the verb being formatted. What it writes is charged on its meter
+ * before it is written: padding, quoted and hex text, and each element of a composite as it is visited (a
+ * structure that shares parts can print far larger than it is).
+ */
 class Printer {
-  buf = '';
+  /** What has been printed (gathered a chunk at a time, not as a rope of tiny strings). */
+  private readonly out = new TextBuilder();
   // flags
   widPresent = false;
   precPresent = false;
@@ -132,6 +177,16 @@ class Printer {
   reordered = false;
   goodArgNum = true;
 
+  constructor(private readonly meter: Meter) {}
+
+  put(s: string): void {
+    this.out.append(s);
+  }
+
+  text(): string {
+    return this.out.toString();
+  }
+
   clearFlags(): void {
     this.widPresent = this.precPresent = this.minus = this.plus = this.sharp = this.space = this.zero = false;
     this.plusV = this.sharpV = false;
@@ -142,20 +197,21 @@ class Printer {
 
   private writePadding(n: number): void {
     if (n <= 0) return;
-    this.buf += (this.zero ? '0' : ' ').repeat(n);
+    this.meter.build(n);
+    this.put((this.zero ? '0' : ' ').repeat(n));
   }
 
   private pad(s: string): void {
     if (!this.widPresent || this.wid === 0) {
-      this.buf += s;
+      this.put(s);
       return;
     }
     const width = this.wid - runeCount(s);
     if (!this.minus) {
       this.writePadding(width);
-      this.buf += s;
+      this.put(s);
     } else {
-      this.buf += s;
+      this.put(s);
       this.writePadding(width);
     }
   }
@@ -197,7 +253,10 @@ class Printer {
     }
     let s = u.toString(base);
     if (digits === UDIGITS) s = s.toUpperCase();
-    if (s.length < prec) s = '0'.repeat(prec - s.length) + s;
+    if (s.length < prec) {
+      this.meter.build(prec);
+      s = '0'.repeat(prec - s.length) + s;
+    }
     if (this.sharp) {
       if (base === 2) s = '0b' + s;
       else if (base === 8 && s[0] !== '0') s = '0' + s;
@@ -222,6 +281,7 @@ class Printer {
   }
 
   private fmtS(s: string): void {
+    this.meter.build(s.length);
     this.pad(this.truncateString(s));
   }
 
@@ -240,21 +300,33 @@ class Printer {
       return;
     }
     if (this.widPresent && this.wid > width && !this.minus) this.writePadding(this.wid - width);
-    let s = this.sharp ? '0' + digits[16] : '';
+    this.meter.spend(2 * width);
+    this.meter.build(width);
+    // Written into bytes: a string built a digit at a time would be a rope of tiny pieces.
+    const text = Buffer.allocUnsafe(width);
+    let n = 0;
+    const hexPrefix = () => {
+      text[n++] = 0x30;
+      text[n++] = digits.charCodeAt(16);
+    };
+    if (this.sharp) hexPrefix();
     for (let i = 0; i < length; i++) {
       if (this.space && i > 0) {
-        s += ' ';
-        if (this.sharp) s += '0' + digits[16];
+        text[n++] = 0x20;
+        if (this.sharp) hexPrefix();
       }
       const c = bytes[i]!;
-      s += digits[c >> 4]! + digits[c & 15]!;
+      text[n++] = digits.charCodeAt(c >> 4);
+      text[n++] = digits.charCodeAt(c & 15);
     }
-    this.buf += s;
+    this.put(text.toString('latin1', 0, n));
     if (this.widPresent && this.wid > width && this.minus) this.writePadding(this.wid - width);
   }
 
   private fmtQ(s: string): void {
     s = this.truncateString(s);
+    this.meter.spend(QUOTE_UNITS * s.length);
+    this.meter.build(QUOTE_GROWTH * s.length + 2);
     if (this.sharp && canBackquote(s)) {
       this.pad('`' + s + '`');
       return;
@@ -276,6 +348,8 @@ class Printer {
 
   private fmtFloat(v: number, verb: FloatFormat, prec: number): void {
     if (this.precPresent) prec = this.prec;
+    // A float64 has at most 330 digits before a precision's; the text is copied a few times (sign, padding).
+    this.meter.build(4 * (Math.max(0, prec) + 330));
     let num = formatFloat(v, verb, prec);
     num = num[0] === '-' || num[0] === '+' ? num : '+' + num;
     if (this.space && num[0] === '+' && !this.plus) num = ' ' + num.slice(1);
@@ -311,15 +385,18 @@ class Printer {
         if (body.length === 2 && body[1] === '0') digits--;
         body += '.';
       }
-      if (digits > 0) body += '0'.repeat(digits);
+      if (digits > 0) {
+        this.meter.build(digits);
+        body += '0'.repeat(digits);
+      }
       num = body + tail;
     }
     if (this.plus || num[0] !== '+') {
       // Zero padding goes between the sign and the digits.
       if (this.zero && this.widPresent && this.wid > num.length) {
-        this.buf += num[0];
+        this.put(num[0]);
         this.writePadding(this.wid - num.length);
-        this.buf += num.slice(1);
+        this.put(num.slice(1));
         return;
       }
       this.pad(num);
@@ -332,17 +409,17 @@ class Printer {
 
   private badVerb(verb: string, value?: { v: unknown }): void {
     this.erroring = true;
-    this.buf += '%!' + verb + '(';
+    this.put('%!' + verb + '(');
     if (value === undefined && this.argSet && this.arg !== null && this.arg !== undefined) {
-      this.buf += goTypeName(this.arg) + '=';
+      this.put(goTypeName(this.arg) + '=');
       this.printArg(this.arg, 'v');
     } else if (value !== undefined && value.v !== null && value.v !== undefined) {
-      this.buf += goTypeName(value.v) + '=';
+      this.put(goTypeName(value.v) + '=');
       this.printValue(value.v, 'v', 0);
     } else {
-      this.buf += '<nil>';
+      this.put('<nil>');
     }
-    this.buf += ')';
+    this.put(')');
     this.erroring = false;
   }
 
@@ -391,12 +468,12 @@ class Printer {
     switch (verb) {
       case 'v': case 'b': case 'g': case 'G': case 'x': case 'X': case 'f': case 'F': case 'e': case 'E': {
         const oldPlus = this.plus;
-        this.buf += '(';
+        this.put('(');
         this.fmtFloatVerb(v.re, verb);
         // The imaginary part always has a sign.
         this.plus = true;
         this.fmtFloatVerb(v.im, verb);
-        this.buf += 'i)';
+        this.put('i)');
         this.plus = oldPlus;
         return;
       }
@@ -421,20 +498,23 @@ class Printer {
   private fmtBytes(v: Uint8Array, verb: string, typeString: string): void {
     switch (verb) {
       case 'v': case 'd':
+        // Each byte is a number of its own (up to "255, ": 5 characters; 0x12, : 6 with %#v).
+        this.meter.spend(v.length * VISIT_UNITS);
+        this.meter.build(6 * v.length);
         if (this.sharpV) {
-          this.buf += typeString + '{';
+          this.put(typeString + '{');
           v.forEach((c, i) => {
-            if (i > 0) this.buf += ', ';
+            if (i > 0) this.put(', ');
             this.fmt0x64(BigInt(c), true);
           });
-          this.buf += '}';
+          this.put('}');
         } else {
-          this.buf += '[';
+          this.put('[');
           v.forEach((c, i) => {
-            if (i > 0) this.buf += ' ';
+            if (i > 0) this.put(' ');
             this.fmtInteger(BigInt(c), 10, verb, LDIGITS);
           });
-          this.buf += ']';
+          this.put(']');
         }
         return;
       case 's': this.fmtS(goString(v)); return;
@@ -456,10 +536,10 @@ class Printer {
     switch (verb) {
       case 'v':
         if (this.sharpV) {
-          this.buf += '(' + goTypeName(v) + ')(';
-          if (u === 0n) this.buf += 'nil';
+          this.put('(' + goTypeName(v) + ')(');
+          if (u === 0n) this.put('nil');
           else this.fmt0x64(u, true);
-          this.buf += ')';
+          this.put(')');
         } else if (u === 0n) this.pad('<nil>');
         else this.fmt0x64(u, !this.sharp);
         return;
@@ -483,7 +563,7 @@ class Printer {
       // A fmt.GoStringer (time.Time) prints itself for %#v.
       const goString = methodOf(arg, 'GoString');
       if (goString === undefined) return false;
-      this.fmtS(String(goString.call()));
+      this.fmtS(String(callGoFunction(goString, this.meter, [])));
       return true;
     }
     if (verb === 'v' || verb === 's' || verb === 'x' || verb === 'X' || verb === 'q') {
@@ -537,7 +617,7 @@ class Printer {
   /** printValue for a value held in an interface{} (slice and map elements): nil prints as <nil>. */
   private printInterface(v: unknown, verb: string, depth: number): void {
     if (v === null || v === undefined) {
-      this.buf += this.sharpV ? 'interface {}(nil)' : '<nil>';
+      this.put(this.sharpV ? 'interface {}(nil)' : '<nil>');
       return;
     }
     this.printValue(v, verb, depth + 1);
@@ -545,17 +625,14 @@ class Printer {
 
   printValue(v: unknown, verb: string, depth: number): void {
     // An element of a composite: charged as it is printed, so an expanding shared structure stops early.
-    if (depth > 0) {
-      chargeNode();
-      if (typeof v === 'string') chargeBuilt(v.length);
-    }
+    if (depth > 0) this.meter.visit();
     if (depth > 0 && v !== null && v !== undefined && this.handleMethods(v, verb)) return;
     this.arg = undefined;
     this.argSet = false;
     const value = { v };
     if (v === null || v === undefined) {
-      if (depth === 0) this.buf += '<invalid reflect.Value>';
-      else if (verb === 'v') this.buf += '<nil>';
+      if (depth === 0) this.put('<invalid reflect.Value>');
+      else if (verb === 'v') this.put('<nil>');
       else this.badVerb(verb, value);
       return;
     }
@@ -582,46 +659,47 @@ class Printer {
     if (isGoMap(v)) {
       const t = containerType(v);
       if (this.sharpV) {
-        this.buf += goTypeName(v);
+        this.put(goTypeName(v));
         if (t?.nil === true) {
-          this.buf += '(nil)';
+          this.put('(nil)');
           return;
         }
-        this.buf += '{';
-      } else this.buf += 'map[';
+        this.put('{');
+      } else this.put('map[');
       const iface = t === undefined || t.elem === 'interface {}';
-      sortedKeys(v).forEach((k, i) => {
-        if (i > 0) this.buf += this.sharpV ? ', ' : ' ';
+      sortedKeys(v, this.meter).forEach((k, i) => {
+        if (i > 0) this.put(this.sharpV ? ', ' : ' ');
         this.printValue(k, verb, depth + 1);
-        this.buf += ':';
+        this.put(':');
         if (iface) this.printInterface(v[k], verb, depth + 1);
         else this.printValue(v[k], verb, depth + 1);
       });
-      this.buf += this.sharpV ? '}' : ']';
+      this.put(this.sharpV ? '}' : ']');
       return;
     }
     if (v instanceof GoKeyedMap) {
-      this.buf += this.sharpV ? v.typeName + '{' : 'map[';
+      this.put(this.sharpV ? v.typeName + '{' : 'map[');
+      this.meter.spend(v.size * ENTRY_UNITS);
       sortedKeyedEntries(v).forEach(([k, e], i) => {
-        if (i > 0) this.buf += this.sharpV ? ', ' : ' ';
+        if (i > 0) this.put(this.sharpV ? ', ' : ' ');
         this.printInterface(k, verb, depth + 1);
-        this.buf += ':';
+        this.put(':');
         this.printInterface(e, verb, depth + 1);
       });
-      this.buf += this.sharpV ? '}' : ']';
+      this.put(this.sharpV ? '}' : ']');
       return;
     }
     if (v instanceof GoStruct) {
-      if (this.sharpV) this.buf += v.typeName;
-      this.buf += '{';
+      if (this.sharpV) this.put(v.typeName);
+      this.put('{');
       Object.keys(v.fields).forEach((name, i) => {
-        if (i > 0) this.buf += this.sharpV ? ', ' : ' ';
-        if (this.plusV || this.sharpV) this.buf += name + ':';
+        if (i > 0) this.put(this.sharpV ? ', ' : ' ');
+        if (this.plusV || this.sharpV) this.put(name + ':');
         const f = v.fields[name];
-        if (f === null || f === undefined) this.buf += this.sharpV ? 'interface {}(nil)' : '<nil>';
+        if (f === null || f === undefined) this.put(this.sharpV ? 'interface {}(nil)' : '<nil>');
         else this.printValue(f, verb, depth + 1);
       });
-      this.buf += '}';
+      this.put('}');
       return;
     }
     if (v instanceof Uint8Array) {
@@ -629,13 +707,14 @@ class Printer {
         this.fmtBytes(v, verb, '[]uint8');
         return;
       }
-      this.printList(Array.from(v, (b) => new GoInt('uint8', BigInt(b))), '[]uint8', verb, depth, false);
+      this.meter.build(v.length * ELEMENT_BYTES);
+      this.printList(Array.from(v, goUint8), '[]uint8', verb, depth, false);
       return;
     }
     if (Array.isArray(v)) {
       const t = containerType(v);
       if (t?.nil === true && this.sharpV) {
-        this.buf += t.name + '(nil)';
+        this.put(t.name + '(nil)');
         return;
       }
       this.printList(v, goTypeName(v), verb, depth, t === undefined || t.elem === 'interface {}');
@@ -644,31 +723,31 @@ class Printer {
     if (v instanceof GoPointer) {
       // A pointer to a composite prints as &{...} at the top level only.
       if (depth === 0 && v.elem !== null && (Array.isArray(v.elem) || isGoMap(v.elem) || v.elem instanceof GoStruct || v.elem instanceof Uint8Array)) {
-        this.buf += '&';
+        this.put('&');
         this.printValue(v.elem, verb, depth + 1);
         return;
       }
       this.fmtPointer(v, verb);
       return;
     }
-    this.buf += '?' + goTypeName(v) + '?';
+    this.put('?' + goTypeName(v) + '?');
   }
 
   private printList(items: readonly unknown[], typeName: string, verb: string, depth: number, iface: boolean): void {
-    this.buf += this.sharpV ? typeName + '{' : '[';
+    this.put(this.sharpV ? typeName + '{' : '[');
     items.forEach((e, i) => {
-      if (i > 0) this.buf += this.sharpV ? ', ' : ' ';
+      if (i > 0) this.put(this.sharpV ? ', ' : ' ');
       if (iface) this.printInterface(e, verb, depth + 1);
       else this.printValue(e, verb, depth + 1);
     });
-    this.buf += this.sharpV ? '}' : ']';
+    this.put(this.sharpV ? '}' : ']');
   }
 }
 
 // ---------------------------------------------------------------- Sprint, Sprintln, Sprintf
 
 /** fmt.Sprint of one value: what {{.}} prints for a valid value. */
-export function formatValue(v: unknown): string {
+export function formatValue(v: unknown, meter: Meter): string {
   // The common cases print as themselves under %v without flags.
   switch (typeof v) {
     case 'string': return v;
@@ -676,32 +755,32 @@ export function formatValue(v: unknown): string {
     case 'boolean': return v ? 'true' : 'false';
     default: break;
   }
-  const p = new Printer();
+  const p = new Printer(meter);
   p.printArg(v, 'v');
-  return p.buf;
+  return p.text();
 }
 
 /** fmt.Sprint: operands separated by a space when neither neighbour is a string. */
-export function sprint(args: readonly unknown[]): string {
-  const p = new Printer();
+export function sprint(args: readonly unknown[], meter: Meter): string {
+  const p = new Printer(meter);
   let prevString = false;
   args.forEach((arg, i) => {
     const isString = typeof arg === 'string';
-    if (i > 0 && !isString && !prevString) p.buf += ' ';
+    if (i > 0 && !isString && !prevString) p.put(' ');
     p.printArg(arg, 'v');
     prevString = isString;
   });
-  return p.buf;
+  return p.text();
 }
 
 /** fmt.Sprintln: operands always separated by a space, then a newline. */
-export function sprintln(args: readonly unknown[]): string {
-  const p = new Printer();
+export function sprintln(args: readonly unknown[], meter: Meter): string {
+  const p = new Printer(meter);
   args.forEach((arg, i) => {
-    if (i > 0) p.buf += ' ';
+    if (i > 0) p.put(' ');
     p.printArg(arg, 'v');
   });
-  return p.buf + '\n';
+  return p.text() + '\n';
 }
 
 function parsenum(s: string, start: number, end: number): { num: number; isnum: boolean; newi: number } {
@@ -750,8 +829,8 @@ function intFromArg(a: readonly unknown[], argNum: number): { num: number; isInt
 }
 
 /** fmt.Sprintf. */
-export function sprintf(format: string, a: readonly unknown[]): string {
-  const p = new Printer();
+export function sprintf(format: string, a: readonly unknown[], meter: Meter): string {
+  const p = new Printer(meter);
   const end = format.length;
   let argNum = 0;
   let afterIndex = false;
@@ -768,7 +847,7 @@ export function sprintf(format: string, a: readonly unknown[]): string {
     p.goodArgNum = true;
     const lasti = i;
     while (i < end && format[i] !== '%') i++;
-    if (i > lasti) p.buf += format.slice(lasti, i);
+    if (i > lasti) p.put(format.slice(lasti, i));
     if (i >= end) break;
     i++; // the %
     p.clearFlags();
@@ -793,7 +872,7 @@ export function sprintf(format: string, a: readonly unknown[]): string {
       p.wid = w.num;
       p.widPresent = w.isInt;
       argNum = w.newArgNum;
-      if (!p.widPresent) p.buf += '%!(BADWIDTH)';
+      if (!p.widPresent) p.put('%!(BADWIDTH)');
       if (p.wid < 0) {
         p.wid = -p.wid;
         p.minus = true;
@@ -825,7 +904,7 @@ export function sprintf(format: string, a: readonly unknown[]): string {
           p.prec = 0;
           p.precPresent = false;
         }
-        if (!p.precPresent) p.buf += '%!(BADPREC)';
+        if (!p.precPresent) p.put('%!(BADPREC)');
         afterIndex = false;
       } else {
         const pr = parsenum(format, i, end);
@@ -845,17 +924,17 @@ export function sprintf(format: string, a: readonly unknown[]): string {
       afterIndex = r.found;
     }
     if (i >= end) {
-      p.buf += '%!(NOVERB)';
+      p.put('%!(NOVERB)');
       break;
     }
     const verb = String.fromCodePoint(format.codePointAt(i)!);
     i += verb.length;
     if (verb === '%') {
-      p.buf += '%'; // takes no operand; width and precision are ignored
+      p.put('%'); // takes no operand; width and precision are ignored
     } else if (!p.goodArgNum) {
-      p.buf += '%!' + verb + '(BADINDEX)';
+      p.put('%!' + verb + '(BADINDEX)');
     } else if (argNum >= a.length) {
-      p.buf += '%!' + verb + '(MISSING)';
+      p.put('%!' + verb + '(MISSING)');
     } else {
       if (verb === 'v') {
         // Go syntax (%#v) and struct field names (%+v).
@@ -871,16 +950,16 @@ export function sprintf(format: string, a: readonly unknown[]): string {
   // Unused arguments are reported, unless they were addressed out of order.
   if (!p.reordered && argNum < a.length) {
     p.clearFlags();
-    p.buf += '%!(EXTRA ';
+    p.put('%!(EXTRA ');
     a.slice(argNum).forEach((arg, k) => {
-      if (k > 0) p.buf += ', ';
-      if (arg === null || arg === undefined) p.buf += '<nil>';
+      if (k > 0) p.put(', ');
+      if (arg === null || arg === undefined) p.put('<nil>');
       else {
-        p.buf += goTypeName(arg) + '=';
+        p.put(goTypeName(arg) + '=');
         p.printArg(arg, 'v');
       }
     });
-    p.buf += ')';
+    p.put(')');
   }
-  return p.buf;
+  return p.text();
 }

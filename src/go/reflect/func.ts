@@ -7,6 +7,8 @@
 // the same errors ("wrong type for value; expected int; got string").
 // Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
 // test/template/engine/newerGo.test.ts).
+import type { CallCost } from './callCost.ts';
+import type { Meter } from '../internal/meter.ts';
 
 /** Parameter types that occur in sprig and OSM's function signatures. */
 export type GoParamType =
@@ -31,6 +33,14 @@ export interface GoFunction {
   /** Element type of a trailing `...T` parameter, if the function is variadic. */
   readonly variadic?: GoParamType;
   /**
+   * What a call may spend (callCost.ts), charged on the caller's meter before the call from the converted
+   * arguments. A function map entry without one is charged after the call for what it returned (the template
+   * engine's rule for maps that declare no costs; sprig's and OSM's all do).
+   */
+  readonly cost?: CallCost;
+  /** `call` takes the caller's meter as its first argument and charges what its arguments do not bound as it goes. */
+  readonly metered?: boolean;
+  /**
    * The implementation receives arguments already converted to the declared types (bigint for int,
    * number for float64, ...). It signals Go's `error` return (or a recovered panic) by throwing
    * GoCallError; the executor then reports `error calling <name>: <message>`.
@@ -50,11 +60,27 @@ export class GoCallError extends Error {
   }
 }
 
-/** Convenience for declaring functions tersely in the function tables. */
-export function goFunc(
+/**
+ * Calls a Go function as the template executor does: what it costs charged on `meter` first, and the meter
+ * passed to a function that charges as it goes. The one way a method of a value is called (String,
+ * MarshalJSON, MarshalText...), so that none runs uncharged.
+ */
+export function callGoFunction(f: Pick<GoFunction, 'cost' | 'metered' | 'call'>, meter: Meter, args: readonly unknown[]): unknown {
+  f.cost?.(meter, args);
+  return f.metered === true ? f.call(meter, ...args) : f.call(...args);
+}
+
+/** Declares a function: its parameters, what a call costs, and what it does. */
+export function goFunc(params: readonly GoParamType[], cost: CallCost, call: (...args: any[]) => unknown, variadic?: GoParamType): GoFunction {
+  return variadic === undefined ? { params, cost, call } : { params, variadic, cost, call };
+}
+
+/** Declares a function whose call takes the caller's meter first, to charge as it goes (printing, encoding, copying). */
+export function meteredFunc(
   params: readonly GoParamType[],
-  call: (...args: any[]) => unknown,
+  cost: CallCost,
+  call: (meter: Meter, ...args: any[]) => unknown,
   variadic?: GoParamType,
 ): GoFunction {
-  return variadic === undefined ? { params, call } : { params, variadic, call };
+  return variadic === undefined ? { params, cost, metered: true, call } : { params, variadic, cost, metered: true, call };
 }

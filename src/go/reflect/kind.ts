@@ -1,7 +1,7 @@
 // reflect.Kind: the name of a value's kind (Value.Kind().String()), and emptiness by kind, for the Go values of
 // value.ts.
 // Follows Go 1.26 (OSM's go.mod).
-import { GoInt, GoKeyedMap, GoPointer, GoStringer, isGoMap } from './value.ts';
+import { GoInt, GoKeyedMap, goMapSize, GoPointer, GoStringer, isGoMap } from './value.ts';
 import { goTypeName } from '../fmt/format.ts';
 
 const PREDECLARED = new Set(['string', 'bigint', 'number', 'boolean']);
@@ -33,7 +33,7 @@ export function isEmptyByKind(v: unknown): boolean {
   }
   if (v instanceof GoInt) return v.value === 0n;
   if (Array.isArray(v) || v instanceof Uint8Array) return v.length === 0;
-  if (isGoMap(v)) return Object.keys(v).length === 0;
+  if (isGoMap(v)) return goMapSize(v) === 0;
   if (v instanceof GoKeyedMap) return v.size === 0;
   return false;
 }

@@ -24,6 +24,8 @@
 // Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
 // test/template/engine/newerGo.test.ts).
 
+import { ENTRY_UNITS, type Meter } from '../internal/meter.ts';
+
 export type GoIntType = 'int8' | 'int16' | 'int32' | 'int64' | 'uint' | 'uint8' | 'uint16' | 'uint32' | 'uint64' | 'uintptr';
 
 /** A Go integer whose type is not int (an int is a plain bigint). */
@@ -35,6 +37,14 @@ export class GoInt {
   get unsigned(): boolean {
     return this.type[0] === 'u';
   }
+}
+
+let uint8s: GoInt[] | undefined;
+
+/** A byte as a uint8 value (the 256 of them are made once: a GoInt never changes). */
+export function goUint8(b: number): GoInt {
+  uint8s ??= Array.from({ length: 256 }, (_, i) => new GoInt('uint8', BigInt(i)));
+  return uint8s[b]!;
 }
 
 /**
@@ -225,9 +235,37 @@ export function isGoMap(v: unknown): v is GoMap {
   return proto === Object.prototype || proto === null;
 }
 
+const MAP_SIZE = Symbol('go.mapSize');
+
+/**
+ * len(m) for a map[string]T in constant time, as in Go (a large object's keys take V8 a while to list): counted
+ * once, then kept on the map by mapSet and mapDelete, through which every change to a map that has left the
+ * code that built it goes. The count is charged on `meter` when it is made.
+ */
+export function goMapSize(m: GoMap, meter?: Meter): number {
+  const known = (m as { [MAP_SIZE]?: number })[MAP_SIZE];
+  if (known !== undefined) return known;
+  const n = Object.keys(m).length;
+  meter?.spend(n * ENTRY_UNITS);
+  // A frozen map cannot change: it is counted each time.
+  if (Object.isExtensible(m)) Object.defineProperty(m, MAP_SIZE, { value: n, writable: true });
+  return n;
+}
+
 /** m[key] = value as an own property (a key like `__proto__` is an ordinary key, as in Go). */
 export function mapSet(m: GoMap, key: string, value: unknown): void {
-  Object.defineProperty(m, key, { value, enumerable: true, writable: true, configurable: true });
+  const counted = m as { [MAP_SIZE]?: number };
+  if (counted[MAP_SIZE] !== undefined && !Object.prototype.hasOwnProperty.call(m, key)) counted[MAP_SIZE]++;
+  // Only __proto__ has a setter on Object.prototype; any other key is an own property when assigned.
+  if (key === '__proto__') Object.defineProperty(m, key, { value, enumerable: true, writable: true, configurable: true });
+  else m[key] = value;
+}
+
+/** delete(m, key). */
+export function mapDelete(m: GoMap, key: string): void {
+  const counted = m as { [MAP_SIZE]?: number };
+  if (counted[MAP_SIZE] !== undefined && Object.prototype.hasOwnProperty.call(m, key)) counted[MAP_SIZE]--;
+  delete m[key];
 }
 
 /** Own-property lookup only: `__proto__`, `constructor` and friends are never reachable from a template. */

@@ -10,18 +10,19 @@
 //   VM uses; case folding only for literals (their fold orbit written out), folded classes take the VM;
 // - work: a quantifier may only apply to one character (no nesting, no alternation under it), and the
 //   backtracking bound (input length times each quantifier's span, times alternatives) must stay under
-//   MAX_BACKTRACKING for the string at hand, else the VM answers.
+//   MAX_JS_BACKTRACKING for the string at hand, else the VM answers; the caller charges that bound.
 // Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
 // test/template/engine/newerGo.test.ts).
 import type { CharClass, ClassItem, EmptyKind, RegexpNode } from './syntaxTree.ts';
 
-const MAX_BACKTRACKING = 20_000_000;
+/** The most backtracking steps the JS engine may take for a match; beyond it, the VM answers. */
+export const MAX_JS_BACKTRACKING = 20_000_000;
 const SURROGATE = /[\ud800-\udfff]/;
 
 export interface JsMatcher {
   re: RegExp;
-  /** True when `re` may answer for `s`. */
-  applies(s: string): boolean;
+  /** A bound on the backtracking steps of `re` on `s`: `re` may answer when it is at most MAX_JS_BACKTRACKING. */
+  bound(s: string): number;
 }
 
 class NotTranslatable extends Error {}
@@ -86,14 +87,14 @@ export function jsMatcher(tree: RegexpNode, foldOrbit: (c: number) => readonly n
   }
   return {
     re,
-    applies(s) {
-      if (SURROGATE.test(s)) return false;
+    bound(s) {
+      if (SURROGATE.test(s)) return Infinity;
       let work = (s.length + 1) * branches;
       for (const span of spans) {
         work *= Math.min(span, s.length + 1);
-        if (work > MAX_BACKTRACKING) return false;
+        if (work > MAX_JS_BACKTRACKING) return Infinity;
       }
-      return work <= MAX_BACKTRACKING;
+      return work;
     },
   };
 }

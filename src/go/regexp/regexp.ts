@@ -6,15 +6,22 @@
 // times the program size, like Go's own NFA. Only match tests (regexMatch) may take a JS RegExp instead,
 // where it provably answers the same within a bounded cost (jsRegExp.ts).
 //
-// Differences from Go, on purpose: the program size limit is lower than Go's (MAX_PROGRAM instructions,
-// reported as Go reports its own limit), matching is refused when input × program is very large, the
-// nesting-depth limit counts groups only, and Unicode tables are Node's (newer than Go 1.19's).
+// Go's own limits (regexp/syntax): at most 1000 copies from counted repetitions, a program of at most
+// 3,355,443 instructions as Go estimates its size, a tree at most 1000 levels high. They are checked on our
+// tree, which keeps apart a few nodes Go merges (literal strings, one-rune classes, common prefixes of an
+// alternation), so a pattern within a hair of a limit can be judged differently; Go's limit on the runes of
+// character classes (32M) is not checked (ours hold Unicode classes by reference). The work is charged on the
+// caller's meter: the parse by the pattern's length, the program by its size before it is made, and a run
+// by the input length times the program size, a position at a time, so any pattern Go accepts runs until
+// the meter says stop. Unicode tables are Node's (newer than Go 1.19's).
 // Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
 // test/template/engine/newerGo.test.ts).
 
-import { jsMatcher, type JsMatcher } from './jsRegExp.ts';
+import { TextBuilder } from '../internal/textBuilder.ts';
+import { jsMatcher, MAX_JS_BACKTRACKING, type JsMatcher } from './jsRegExp.ts';
 import type { CharClass, ClassItem, EmptyKind, RegexpNode as Node } from './syntaxTree.ts';
 import { canonicalGoString } from '../reflect/byteString.ts';
+import { ELEMENT_BYTES, type Meter } from '../internal/meter.ts';
 
 export class GoRegexpError extends Error {
   constructor(
@@ -23,14 +30,6 @@ export class GoRegexpError extends Error {
   ) {
     super(`error parsing regexp: ${code}: \`${expr}\``);
     this.name = 'GoRegexpError';
-  }
-}
-
-/** Matching would take too long (a bound of ours; Go has none). */
-export class GoRegexpTooComplexError extends Error {
-  constructor() {
-    super('regular expression too complex for an input of this size');
-    this.name = 'GoRegexpTooComplexError';
   }
 }
 
@@ -51,9 +50,27 @@ const ERR = {
 } as const;
 
 const MAX_RUNE = 0x10ffff;
-const MAX_PROGRAM = 20_000;
-const MAX_NESTING = 1000;
-const MAX_WORK = 200_000_000;
+/** Go's maxSize: 128 MB of 40-byte instructions. */
+const MAX_SIZE = Math.floor((128 << 20) / 40);
+/** Go's maxHeight. */
+const MAX_HEIGHT = 1000;
+/** Go's maxRepeat: the count of one repetition, and the product of nested ones. */
+const MAX_REPEAT = 1000;
+
+// What a regexp costs (units of src/go/internal/meter.ts), measured by the calibration test.
+/** Work per character of the pattern, parsing it. */
+const PARSE_UNITS = 64;
+/** Memory per instruction of a compiled program (an object, and a closure for a character test). */
+const INST_BYTES = 256;
+/** Work per instruction and input position of a run (a thread of the Pike VM visited). */
+const RUN_UNITS = 64;
+/**
+ * Memory of a piece of a replacement's result (a slice of the input, and its place in the list); a piece's text
+ * is charged twice, as it is copied again when the pieces are joined.
+ */
+const PIECE_BYTES = 32;
+/** Work per step of the JS RegExp fast path's backtracking bound. */
+const JS_UNITS = 2;
 
 // ---------------------------------------------------------------------------------------------------
 // Character classes (their types are in syntaxTree.ts)
@@ -207,6 +224,61 @@ interface Parsed {
   tree: Node;
   numCap: number;
   names: string[];
+  /** The program's size as Go estimates it. */
+  size: number;
+}
+
+const subsOf = (re: Node): readonly Node[] => ('sub' in re ? [re.sub] : 'subs' in re ? re.subs : []);
+
+/** Go's checkSize and checkHeight, with their sizes and heights remembered per node as Go does. */
+class Limits {
+  private readonly sizes = new WeakMap<Node, number>();
+  private readonly heights = new WeakMap<Node, number>();
+
+  constructor(private readonly expr: string) {}
+
+  check(re: Node): void {
+    if (this.size(re) > MAX_SIZE) throw new GoRegexpError(ERR.large, this.expr);
+    if (this.height(re) > MAX_HEIGHT) throw new GoRegexpError(ERR.nestingDepth, this.expr);
+  }
+
+  /** Go's calcSize: the instructions the node compiles to, counting a counted repetition's copies. */
+  size(re: Node): number {
+    const known = this.sizes.get(re);
+    if (known !== undefined) return known;
+    let n = 0;
+    switch (re.op) {
+      case 'literal': n = 1; break;
+      case 'capture': case 'star': n = 2 + this.size(re.sub); break;
+      case 'plus': case 'quest': n = 1 + this.size(re.sub); break;
+      case 'concat': for (const sub of re.subs) n += this.size(sub); break;
+      case 'alternate':
+        for (const sub of re.subs) n += this.size(sub);
+        if (re.subs.length > 1) n += re.subs.length - 1;
+        break;
+      case 'repeat': {
+        const sub = this.size(re.sub);
+        if (re.max === -1) n = re.min === 0 ? 2 + sub : 1 + re.min * sub;
+        else n = re.max * sub + (re.max - re.min);
+        break;
+      }
+    }
+    n = Math.max(1, n);
+    this.sizes.set(re, n);
+    return n;
+  }
+
+  /** Go's calcHeight; a concatenation of literals is one node in Go's tree (a literal string). */
+  private height(re: Node): number {
+    const known = this.heights.get(re);
+    if (known !== undefined) return known;
+    let h = 1;
+    if (!(re.op === 'concat' && re.subs.every((x) => x.op === 'literal' && x.fold === (re.subs[0] as { fold: boolean }).fold))) {
+      for (const sub of subsOf(re)) h = Math.max(h, 1 + this.height(sub));
+    }
+    this.heights.set(re, h);
+    return h;
+  }
 }
 
 const isAlnum = (c: string) => /^[0-9A-Za-z]$/.test(c);
@@ -221,10 +293,10 @@ function parse(expr: string): Parsed {
   let numCap = 0;
   let t = expr;
   let lastRepeat = '';
+  const limits = new Limits(expr);
   const frame = () => frames[frames.length - 1]!;
   const push = (n: Node) => frame().current.push(n);
   const openGroup = (capture: number) => {
-    if (frames.length > MAX_NESTING) throw new GoRegexpError(ERR.nestingDepth, expr);
     frames.push({ capture, savedFlags: flags, alternatives: [], current: [] });
   };
 
@@ -262,7 +334,9 @@ function parse(expr: string): Parsed {
       const f = frames.pop()!;
       flags = f.savedFlags;
       const body = finishFrame(f);
-      push(f.capture === 0 ? body : { op: 'capture', index: f.capture, sub: body });
+      const group: Node = f.capture === 0 ? body : { op: 'capture', index: f.capture, sub: body };
+      limits.check(group);
+      push(group);
       t = t.slice(1);
     } else if (c === '^') {
       push({ op: 'empty', kind: flags.multiLine ? 'beginLine' : 'beginText' });
@@ -287,13 +361,14 @@ function parse(expr: string): Parsed {
         t = t.slice(1);
       } else {
         const before = t;
-        if (r.min < 0 || r.min > 1000 || r.max > 1000 || (r.max >= 0 && r.min > r.max)) {
+        if (r.min < 0 || r.min > MAX_REPEAT || r.max > MAX_REPEAT || (r.max >= 0 && r.min > r.max)) {
           throw new GoRegexpError(ERR.invalidRepeatSize, before.slice(0, before.length - r.rest.length));
         }
         t = repeat((sub, nonGreedy) => ({ op: 'repeat', sub, min: r.min, max: r.max, nonGreedy }), before, r.rest);
         const cur = frame().current;
         const made = cur[cur.length - 1]!;
-        if ((r.min >= 2 || r.max >= 2) && !repeatIsValid(made, 1000)) {
+        limits.check(made);
+        if ((r.min >= 2 || r.max >= 2) && !repeatIsValid(made, MAX_REPEAT)) {
           throw new GoRegexpError(ERR.invalidRepeatSize, before.slice(0, before.length - t.length));
         }
         rep = before;
@@ -308,7 +383,9 @@ function parse(expr: string): Parsed {
     lastRepeat = rep;
   }
   if (frames.length !== 1) throw new GoRegexpError(ERR.missingParen, expr);
-  return { tree: finishFrame(top), numCap, names };
+  const tree = finishFrame(top);
+  limits.check(tree);
+  return { tree, numCap, names, size: limits.size(tree) };
 
   function literal(rune: number): Node {
     return { op: 'literal', rune, fold: flags.fold };
@@ -578,8 +655,7 @@ function repeatIsValid(re: Node, n: number): boolean {
     if (m > n) return false;
     if (m > 0) n = Math.trunc(n / m);
   }
-  const subs = 'sub' in re ? [re.sub] : 'subs' in re ? re.subs : [];
-  return subs.every((s) => repeatIsValid(s, n));
+  return subsOf(re).every((s) => repeatIsValid(s, n));
 }
 
 /** Go's Simplify: counted repetitions become copies, x** becomes x*. */
@@ -662,10 +738,7 @@ interface Frag {
 class Compiler {
   readonly prog: Inst[] = [{ op: Op.Fail, out: 0, arg: 0 }];
 
-  constructor(private readonly expr: string) {}
-
   private inst(op: Op, test?: (c: number) => boolean): number {
-    if (this.prog.length >= MAX_PROGRAM) throw new GoRegexpError(ERR.large, this.expr);
     this.prog.push(test === undefined ? { op, out: 0, arg: 0 } : { op, out: 0, arg: 0, test });
     return this.prog.length - 1;
   }
@@ -818,31 +891,41 @@ class Queue {
 }
 
 /**
- * Input as code points, with the UTF-16 offset of each (plus the end) for slicing the original. A raw
+ * The input: positions are UTF-16 offsets of rune starts (no per-character arrays), so slicing is free. A raw
  * byte (src/go/reflect/byteString.ts) reads as U+FFFD, as Go's regexp decodes invalid UTF-8.
  */
 class Input {
-  readonly runes: number[] = [];
-  readonly offsets: number[] = [];
   readonly text: string;
   constructor(text: string) {
-    this.text = text = canonicalGoString(text);
-    for (let i = 0; i < text.length; ) {
-      const c = text.codePointAt(i)!;
-      this.runes.push(c >= 0xdc80 && c <= 0xdcff ? 0xfffd : c);
-      this.offsets.push(i);
-      i += c > 0xffff ? 2 : 1;
-    }
-    this.offsets.push(text.length);
+    this.text = canonicalGoString(text);
   }
   get length(): number {
-    return this.runes.length;
+    return this.text.length;
   }
   slice(a: number, b: number): string {
-    return this.text.slice(this.offsets[a], this.offsets[b]);
+    return this.text.slice(a, b);
   }
+  /** The rune at offset i, or -1 past either end. */
   at(i: number): number {
-    return i >= 0 && i < this.runes.length ? this.runes[i]! : -1;
+    if (i < 0 || i >= this.text.length) return -1;
+    const c = this.text.codePointAt(i)!;
+    return c >= 0xdc80 && c <= 0xdcff ? 0xfffd : c;
+  }
+  /** The rune that ends at offset i, or -1 at the start. */
+  before(i: number): number {
+    if (i <= 0) return -1;
+    const lo = this.text.charCodeAt(i - 1);
+    if (lo >= 0xdc00 && lo <= 0xdfff && i >= 2) {
+      const hi = this.text.charCodeAt(i - 2);
+      if (hi >= 0xd800 && hi <= 0xdbff) return (hi - 0xd800) * 0x400 + (lo - 0xdc00) + 0x10000;
+    }
+    return lo >= 0xdc80 && lo <= 0xdcff ? 0xfffd : lo;
+  }
+  /** The UTF-16 length of the rune at offset i (0 at the end). */
+  width(i: number): number {
+    if (i >= this.text.length) return 0;
+    const c = this.text.charCodeAt(i);
+    return c >= 0xd800 && c <= 0xdbff && i + 1 < this.text.length ? 2 : 1;
   }
 }
 
@@ -853,15 +936,21 @@ export class GoRegexp {
   private readonly anchored: boolean;
   readonly numSubexp: number;
   readonly subexpNames: readonly string[];
+  /** The program's size as Go estimates it (what compiling it was charged for). */
+  readonly size: number;
+  /** Work charged per input position of a run. */
+  private readonly positionUnits: number;
 
   /** A JS RegExp that matches exactly the same strings, where one can be made safely (see jsRegExp.ts); made on first use. */
   private js: JsMatcher | undefined | null = null;
   private readonly tree: Node;
 
-  constructor(readonly expr: string) {
-    const parsed = parse(expr);
+  constructor(
+    readonly expr: string,
+    parsed: Parsed,
+  ) {
     this.tree = parsed.tree;
-    const c = new Compiler(expr);
+    const c = new Compiler();
     const f = c.compile(simplify(parsed.tree));
     const match = c.prog.length;
     c.prog.push({ op: Op.Match, out: 0, arg: 0 });
@@ -874,6 +963,8 @@ export class GoRegexp {
     this.start = f.start;
     this.numSubexp = parsed.numCap;
     this.subexpNames = parsed.names;
+    this.size = parsed.size;
+    this.positionUnits = RUN_UNITS * c.prog.length;
     this.anchored = this.startsWithBeginText();
   }
 
@@ -891,11 +982,13 @@ export class GoRegexp {
     return false;
   }
 
-  /** One leftmost-first match starting the search at `pos`; capture positions in code points, or null. */
-  private exec(input: Input, pos: number, ncap: number, queues?: [Queue, Queue]): number[] | null {
+  /**
+   * One leftmost-first match starting the search at `pos`; capture positions as UTF-16 offsets, or null. Each
+   * input position is charged for the whole program before its threads run.
+   */
+  private exec(input: Input, pos: number, ncap: number, meter: Meter, queues?: [Queue, Queue]): number[] | null {
     if (this.anchored && pos !== 0) return null;
     const n = this.prog.length;
-    if ((input.length - pos + 1) * n > MAX_WORK) throw new GoRegexpTooComplexError();
     let [runq, nextq] = queues ?? [new Queue(n), new Queue(n)];
     runq.clear();
     nextq.clear();
@@ -943,17 +1036,19 @@ export class GoRegexp {
       }
     };
 
-    for (let p = pos; ; p++) {
+    for (let p = pos; ; ) {
       if (runq.dense.length === 0 && matched !== null) break;
       if (runq.dense.length === 0 && this.anchored && p !== 0) break;
-      const cond = emptyContext(input.at(p - 1), input.at(p));
+      meter.spend(this.positionUnits);
+      const c = input.at(p);
+      const w = input.width(p);
+      const cond = emptyContext(input.before(p), c);
       if (matched === null && (p === 0 || !this.anchored)) {
         const cap = matchcap.slice();
         if (cap.length > 0) cap[0] = p;
         add(runq, this.start, p, cap, cond);
       }
-      const c = input.at(p);
-      const nextCond = emptyContext(c, input.at(p + 1));
+      const nextCond = emptyContext(c, input.at(p + w));
       for (let j = 0; j < runq.dense.length; j++) {
         const t = runq.dense[j]!.t;
         if (t === null) continue;
@@ -965,11 +1060,12 @@ export class GoRegexp {
           // Leftmost-first: lower-priority threads are cut off.
           break;
         }
-        if (c >= 0 && i.test!(c)) add(nextq, i.out, p + 1, t.cap, nextCond);
+        if (c >= 0 && i.test!(c)) add(nextq, i.out, p + w, t.cap, nextCond);
       }
       runq.clear();
       if (c < 0) break;
       [runq, nextq] = [nextq, runq];
+      p += w;
     }
     return matched;
   }
@@ -978,58 +1074,68 @@ export class GoRegexp {
     return [new Queue(this.prog.length), new Queue(this.prog.length)];
   }
 
-  matchString(s: string): boolean {
+  matchString(s: string, meter: Meter): boolean {
     if (this.js === null) this.js = jsMatcher(this.tree, orbit);
-    if (this.js !== undefined && this.js.applies(s)) return this.js.re.test(s);
-    return this.matchStringWithVM(s);
+    if (this.js !== undefined) {
+      const work = this.js.bound(s);
+      if (work <= MAX_JS_BACKTRACKING) {
+        meter.spend(JS_UNITS * work);
+        return this.js.re.test(s);
+      }
+    }
+    return this.matchStringWithVM(s, meter);
   }
 
   /** matchString without the JS fast path: the reference the fast path is tested against. */
-  matchStringWithVM(s: string): boolean {
-    return this.exec(new Input(s), 0, 0) !== null;
+  matchStringWithVM(s: string, meter: Meter): boolean {
+    return this.exec(new Input(s), 0, 0, meter) !== null;
   }
 
-  findString(s: string): string {
+  findString(s: string, meter: Meter): string {
     const input = new Input(s);
-    const m = this.exec(input, 0, 2);
+    const m = this.exec(input, 0, 2, meter);
     return m === null ? '' : input.slice(m[0]!, m[1]!);
   }
 
   /** FindStringSubmatch: the match and its groups ("" for a group that did not take part), or null. */
-  findStringSubmatch(s: string): string[] | null {
+  findStringSubmatch(s: string, meter: Meter): string[] | null {
     const input = new Input(s);
-    const m = this.exec(input, 0, 2 * (this.numSubexp + 1));
-    return m === null ? null : this.groups(input, m);
+    const m = this.exec(input, 0, 2 * (this.numSubexp + 1), meter);
+    return m === null ? null : this.groups(input, m, meter);
   }
 
-  findAllStringSubmatch(s: string, n: number): string[][] {
+  findAllStringSubmatch(s: string, n: number, meter: Meter): string[][] {
     const input = new Input(s);
     const out: string[][] = [];
     if (n === 0) return out;
-    this.allMatches(input, n, 2 * (this.numSubexp + 1), (m) => out.push(this.groups(input, m)));
+    this.allMatches(input, n, 2 * (this.numSubexp + 1), meter, (m) => out.push(this.groups(input, m, meter)));
     return out;
   }
 
-  private groups(input: Input, m: number[]): string[] {
+  private groups(input: Input, m: number[], meter: Meter): string[] {
+    meter.build((this.numSubexp + 2) * ELEMENT_BYTES);
     const out: string[] = [];
     for (let i = 0; i <= this.numSubexp; i++) out.push(m[2 * i]! >= 0 ? input.slice(m[2 * i]!, m[2 * i + 1]!) : '');
     return out;
   }
 
   /** Go's allMatches: an empty match right after the previous match is skipped. */
-  private allMatches(input: Input, n: number, ncap: number, deliver: (m: number[]) => void): void {
+  private allMatches(input: Input, n: number, ncap: number, meter: Meter, deliver: (m: number[]) => void): void {
     const end = input.length;
     const queues = this.queues();
     for (let pos = 0, i = 0, prevMatchEnd = -1; (n < 0 || i < n) && pos <= end; ) {
-      const m = this.exec(input, pos, ncap, queues);
+      const m = this.exec(input, pos, ncap, meter, queues);
       if (m === null) break;
       let accept = true;
       if (m[1] === pos) {
         if (m[0] === prevMatchEnd) accept = false;
-        pos++;
+        const w = input.width(pos);
+        pos = w > 0 ? pos + w : end + 1;
       } else pos = m[1]!;
       prevMatchEnd = m[1]!;
       if (accept) {
+        // A match is a slice of the input (or a copy of a short one) in a list.
+        meter.build(ELEMENT_BYTES);
         deliver(m);
         i++;
       }
@@ -1037,23 +1143,24 @@ export class GoRegexp {
   }
 
   /** FindAllString; Go returns nil for no match, which we give as an empty list. */
-  findAllString(s: string, n: number): string[] {
+  findAllString(s: string, n: number, meter: Meter): string[] {
     const input = new Input(s);
     const out: string[] = [];
     if (n === 0) return out;
-    this.allMatches(input, n, 2, (m) => out.push(input.slice(m[0]!, m[1]!)));
+    this.allMatches(input, n, 2, meter, (m) => out.push(input.slice(m[0]!, m[1]!)));
     return out;
   }
 
-  split(s: string, n: number): string[] {
+  split(s: string, n: number, meter: Meter): string[] {
     if (n === 0) return [];
     if (this.expr.length > 0 && s.length === 0) return [''];
     const input = new Input(s);
     const matches: number[][] = [];
-    this.allMatches(input, n, 2, (m) => matches.push(m));
+    this.allMatches(input, n, 2, meter, (m) => matches.push(m));
     const out: string[] = [];
     let beg = 0;
     let end = 0;
+    meter.build((matches.length + 1) * ELEMENT_BYTES);
     for (const m of matches) {
       if (n > 0 && out.length === n - 1) break;
       end = m[0]!;
@@ -1064,62 +1171,87 @@ export class GoRegexp {
     return out;
   }
 
-  replaceAllString(src: string, repl: string): string {
+  replaceAllString(src: string, repl: string, meter: Meter): string {
+    // The template is read once (Go reads it again for each match: the same pieces).
+    meter.spend(PARSE_UNITS * repl.length);
+    const pieces = this.templatePieces(repl);
     const ncap = repl.includes('$') ? 2 * (this.numSubexp + 1) : 2;
-    return this.replaceAll(src, ncap, (input, m) => this.expand(repl, input, m));
+    return this.replaceAll(src, ncap, meter, (input, m, out) => {
+      for (const p of pieces) {
+        if (typeof p === 'string') {
+          meter.build(2 * p.length + PIECE_BYTES);
+          out.push(p);
+        } else if (2 * p + 1 < m.length && m[2 * p]! >= 0) {
+          meter.build(2 * (m[2 * p + 1]! - m[2 * p]!) + PIECE_BYTES);
+          out.push(input.slice(m[2 * p]!, m[2 * p + 1]!));
+        }
+      }
+    });
   }
 
-  replaceAllLiteralString(src: string, repl: string): string {
-    return this.replaceAll(src, 2, () => repl);
+  replaceAllLiteralString(src: string, repl: string, meter: Meter): string {
+    return this.replaceAll(src, 2, meter, (_, __, out) => {
+      meter.build(2 * repl.length + PIECE_BYTES);
+      out.push(repl);
+    });
   }
 
-  private replaceAll(src: string, ncap: number, repl: (input: Input, m: number[]) => string): string {
+  /** Each piece of the result is charged before it is added to it; the pieces are joined at the end. */
+  private replaceAll(src: string, ncap: number, meter: Meter, repl: (input: Input, m: number[], out: string[]) => void): string {
     const input = new Input(src);
     const end = input.length;
-    let out = '';
+    const out: string[] = [];
     let lastMatchEnd = 0;
     const queues = this.queues();
     for (let searchPos = 0; searchPos <= end; ) {
-      const m = this.exec(input, searchPos, ncap, queues);
+      const m = this.exec(input, searchPos, ncap, meter, queues);
       if (m === null) break;
-      out += input.slice(lastMatchEnd, m[0]!);
+      meter.build(m[0]! - lastMatchEnd + PIECE_BYTES);
+      out.push(input.slice(lastMatchEnd, m[0]!));
       // No replacement for an empty match right after the previous match.
-      if (m[1]! > lastMatchEnd || m[0] === 0) out += repl(input, m);
+      if (m[1]! > lastMatchEnd || m[0] === 0) repl(input, m, out);
       lastMatchEnd = m[1]!;
-      if (searchPos + 1 > m[1]!) searchPos++;
+      const w = input.width(searchPos);
+      if (searchPos + w > m[1]!) searchPos += w;
+      else if (searchPos + 1 > m[1]!) searchPos++;
       else searchPos = m[1]!;
     }
-    return out + input.slice(lastMatchEnd, end);
+    meter.build(2 * (end - lastMatchEnd));
+    out.push(input.slice(lastMatchEnd, end));
+    return out.join('');
   }
 
-  /** Go's Regexp.Expand: $1, ${1}, $name, ${name}; $$ is a dollar; a malformed reference is kept as is. */
-  private expand(template: string, input: Input, m: number[]): string {
-    let out = '';
+  /**
+   * Go's Regexp.Expand template as pieces: text, and group numbers ($1, ${1}, $name, ${name}; -1 for a name
+   * no group has); $$ is a dollar; a malformed reference is kept as is.
+   */
+  private templatePieces(template: string): Array<string | number> {
+    const pieces: Array<string | number> = [];
+    let text = '';
     let t = template;
     for (;;) {
       const i = t.indexOf('$');
       if (i < 0) break;
-      out += t.slice(0, i);
+      text += t.slice(0, i);
       t = t.slice(i + 1);
       if (t.startsWith('$')) {
-        out += '$';
+        text += '$';
         t = t.slice(1);
         continue;
       }
       const ref = extractRef(t);
       if (ref === undefined) {
-        out += '$';
+        text += '$';
         continue;
       }
       t = ref.rest;
-      if (ref.num >= 0) {
-        if (2 * ref.num + 1 < m.length && m[2 * ref.num]! >= 0) out += input.slice(m[2 * ref.num]!, m[2 * ref.num + 1]!);
-      } else {
-        const k = this.subexpNames.indexOf(ref.name);
-        if (k > 0 && 2 * k + 1 < m.length && m[2 * k]! >= 0) out += input.slice(m[2 * k]!, m[2 * k + 1]!);
-      }
+      if (text !== '') pieces.push(text);
+      text = '';
+      pieces.push(ref.num >= 0 ? ref.num : ((k) => (k > 0 ? k : -1))(this.subexpNames.indexOf(ref.name)));
     }
-    return out + t;
+    text += t;
+    if (text !== '') pieces.push(text);
+    return pieces;
   }
 }
 
@@ -1142,24 +1274,59 @@ function extractRef(s: string): { name: string; num: number; rest: string } | un
 
 /** regexp.QuoteMeta. */
 export function quoteMeta(s: string): string {
-  return s.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
+  if (!META.test(s)) return s;
+  // A character at a time into a buffer (a replace with a million matches is slow and makes a rope).
+  const out = new TextBuilder();
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80 && META_CHARS[c] === 1) out.unit(0x5c);
+    out.unit(c);
+  }
+  return out.toString();
 }
 
-const cache = new Map<string, GoRegexp | GoRegexpError>();
+const META = /[\\.+*?()|[\]{}^$]/;
+const META_CHARS = Uint8Array.from({ length: 0x80 }, (_, c) => ('\\.+*?()|[]{}^$'.includes(String.fromCharCode(c)) ? 1 : 0));
 
-/** regexp.Compile (cached); throws GoRegexpError with Go's message. */
-export function compileGoRegexp(expr: string): GoRegexp {
-  let re = cache.get(expr);
-  if (re === undefined) {
-    try {
-      re = new GoRegexp(expr);
-    } catch (e) {
-      if (!(e instanceof GoRegexpError)) throw e;
-      re = e;
-    }
-    if (cache.size > 500) cache.clear();
-    cache.set(expr, re);
+// Compiled programs are kept for the next compile of the same pattern (a template compiles its patterns in
+// every call), up to a total size: small patterns only, and the cache starts over when full. Whether a
+// program came from the cache changes nothing, the charge included.
+const CACHED_MAX_SIZE = 10_000;
+const CACHE_SIZE = 200_000;
+const cache = new Map<string, GoRegexp | GoRegexpError>();
+let cachedSize = 0;
+
+function remember(expr: string, re: GoRegexp | GoRegexpError, size: number): void {
+  if (size > CACHED_MAX_SIZE) return;
+  if (cachedSize + size > CACHE_SIZE || cache.size >= 500) {
+    cache.clear();
+    cachedSize = 0;
   }
-  if (re instanceof GoRegexpError) throw re;
+  cache.set(expr, re);
+  cachedSize += size;
+}
+
+/**
+ * regexp.Compile; throws GoRegexpError with Go's message. Charged on `meter` before the work: the parse by the
+ * pattern's length, the program by its size (Go's estimate) before it is made.
+ */
+export function compileGoRegexp(expr: string, meter: Meter): GoRegexp {
+  meter.spend(PARSE_UNITS * expr.length);
+  const known = cache.get(expr);
+  if (known instanceof GoRegexpError) throw known;
+  if (known !== undefined) {
+    meter.build(INST_BYTES * known.size);
+    return known;
+  }
+  let parsed: Parsed;
+  try {
+    parsed = parse(expr);
+  } catch (e) {
+    if (e instanceof GoRegexpError) remember(expr, e, 1 + Math.ceil(expr.length / 64));
+    throw e;
+  }
+  meter.build(INST_BYTES * parsed.size);
+  const re = new GoRegexp(expr, parsed);
+  remember(expr, re, parsed.size);
   return re;
 }

@@ -9,6 +9,7 @@
 // ambiguous enough to backtrack exponentially in JavaScript's RegExp on hostile input.
 import { GoCallError } from '../reflect/func.ts';
 import { compileGoRegexp } from '../regexp/regexp.ts';
+import { UNMETERED, type Meter } from '../internal/meter.ts';
 
 export interface SemVer {
   major: bigint;
@@ -24,9 +25,17 @@ const UINT64_MAX = (1n << 64n) - 1n;
 // Loose version syntax (leading zeros allowed, as NewVersion coerces them). Unambiguous, so a JS RegExp.
 const LOOSE = /^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?(\+([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?$/;
 
+/** A decimal digit string's value, if it fits a uint64 (linear: more than 20 significant digits never do). */
+function uint64Of(s: string): bigint | undefined {
+  const digits = s.replace(/^0+(?=.)/, '');
+  if (digits.length > 20) return undefined;
+  const n = BigInt(digits);
+  return n > UINT64_MAX ? undefined : n;
+}
+
 function parseUint(s: string): bigint {
-  const n = BigInt(s);
-  if (n > UINT64_MAX) throw new GoCallError(`error parsing version segment: strconv.ParseUint: parsing "${s}": value out of range`);
+  const n = uint64Of(s);
+  if (n === undefined) throw new GoCallError(`error parsing version segment: strconv.ParseUint: parsing "${s}": value out of range`);
   return n;
 }
 
@@ -55,7 +64,7 @@ function comparePrePart(s: string, o: string): number {
   if (s === '') return o !== '' ? -1 : 1;
   if (o === '') return 1;
   // Numeric identifiers (that fit a uint64) compare as numbers and sort before alphanumeric ones.
-  const num = (x: string) => (/^[0-9]+$/.test(x) && BigInt(x) <= UINT64_MAX ? BigInt(x) : undefined);
+  const num = (x: string) => (/^[0-9]+$/.test(x) ? uint64Of(x) : undefined);
   const sn = num(s);
   const on = num(o);
   if (sn === undefined && on === undefined) return s > o ? 1 : -1;
@@ -101,15 +110,16 @@ interface Constraints {
 
 const CV = String.raw`v?([0-9|x|X|\*]+)(\.[0-9|x|X|\*]+)?(\.[0-9|x|X|\*]+)?(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?`;
 const OPS = String.raw`=||!=|>|<|>=|=>|<=|=<|~|~>|\^`;
-const constraintRe = () => compileGoRegexp(String.raw`^\s*(${OPS})\s*(${CV})\s*$`);
-const rangeRe = () => compileGoRegexp(String.raw`\s*(${CV})\s+-\s+(${CV})\s*`);
-const findRe = () => compileGoRegexp(String.raw`(${OPS})\s*(${CV})`);
-const validRe = () => compileGoRegexp(String.raw`^(\s*(${OPS})\s*(${CV})\s*)((?:\s+|,\s*)(${OPS})\s*(${CV})\s*)*$`);
+// Our own patterns: compiled unmetered (the runs on a template's text are charged on its meter).
+const constraintRe = () => compileGoRegexp(String.raw`^\s*(${OPS})\s*(${CV})\s*$`, UNMETERED);
+const rangeRe = () => compileGoRegexp(String.raw`\s*(${CV})\s+-\s+(${CV})\s*`, UNMETERED);
+const findRe = () => compileGoRegexp(String.raw`(${OPS})\s*(${CV})`, UNMETERED);
+const validRe = () => compileGoRegexp(String.raw`^(\s*(${OPS})\s*(${CV})\s*)((?:\s+|,\s*)(${OPS})\s*(${CV})\s*)*$`, UNMETERED);
 
 const isX = (s: string) => s === 'x' || s === 'X' || s === '*';
 
-function parseConstraint(c: string): Constraint {
-  const m = constraintRe().findStringSubmatch(c);
+function parseConstraint(c: string, meter: Meter): Constraint {
+  const m = constraintRe().findStringSubmatch(c, meter);
   if (m === null) throw new GoCallError(`improper constraint: ${c}`);
   return constraint(m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!);
 }
@@ -140,9 +150,11 @@ function constraint(op: string, version: string, maj: string, min: string, pat: 
 }
 
 /** "1.2 - 1.4.5" becomes ">= 1.2, <= 1.4.5 ". */
-function rewriteRange(c: string): string {
+function rewriteRange(c: string, meter: Meter): string {
   let out = c;
-  for (const m of rangeRe().findAllStringSubmatch(c, -1)) {
+  for (const m of rangeRe().findAllStringSubmatch(c, -1, meter)) {
+    // Each range is looked for and replaced in the whole text, as Masterminds does.
+    meter.build(out.length);
     const at = out.indexOf(m[0]!);
     if (at >= 0) out = out.slice(0, at) + `>= ${m[1]}, <= ${m[11]} ` + out.slice(at + m[0]!.length);
   }
@@ -155,21 +167,21 @@ function rewriteRange(c: string): string {
 const PLAIN = /^(!=|>=|=>|<=|=<|~>|[=<>~^]|)([0-9]+)(\.[0-9]+)?(\.[0-9]+)?$/;
 
 /** semver.NewConstraint. */
-export function parseConstraints(text: string): Constraints {
+export function parseConstraints(text: string, meter: Meter): Constraints {
   const plain = PLAIN.exec(text);
-  if (plain === null) return parseConstraintsByGrammar(text);
+  if (plain === null) return parseConstraintsByGrammar(text, meter);
   const [, op, maj, min = '', pat = ''] = plain;
   return { groups: [[constraint(op!, text.slice(op!.length), maj!, min, pat, '')]], includePre: [false] };
 }
 
 /** semver.NewConstraint through Masterminds' regular expressions, for any text. */
-export function parseConstraintsByGrammar(text: string): Constraints {
+export function parseConstraintsByGrammar(text: string, meter: Meter): Constraints {
   const groups: Constraint[][] = [];
   const includePre: boolean[] = [];
-  for (const part of rewriteRange(text).split('||')) {
-    if (!validRe().matchString(part)) throw new GoCallError(`improper constraint: ${part}`);
-    const found = findRe().findAllString(part, -1);
-    const group = (found.length > 0 ? found : [part]).map(parseConstraint);
+  for (const part of rewriteRange(text, meter).split('||')) {
+    if (!validRe().matchString(part, meter)) throw new GoCallError(`improper constraint: ${part}`);
+    const found = findRe().findAllString(part, -1, meter);
+    const group = (found.length > 0 ? found : [part]).map((c) => parseConstraint(c, meter));
     groups.push(group);
     includePre.push(group.some((c) => c.con.pre !== ''));
   }
@@ -233,21 +245,9 @@ function check(v: SemVer, c: Constraint, includePre: boolean): boolean {
   return false;
 }
 
-const constraintCache = new Map<string, Constraints>();
-
-function constraintsOf(text: string): Constraints {
-  let cs = constraintCache.get(text);
-  if (cs === undefined) {
-    cs = parseConstraints(text);
-    if (constraintCache.size > 256) constraintCache.clear();
-    constraintCache.set(text, cs);
-  }
-  return cs;
-}
-
-/** sprig's semverCompare: the constraint is parsed first, then the version. */
-export function semverCompare(constraint: string, version: string): boolean {
-  const cs = constraintsOf(constraint);
+/** sprig's semverCompare: the constraint is parsed first (its grammar's runs charged on `meter`), then the version. */
+export function semverCompare(constraint: string, version: string, meter: Meter): boolean {
+  const cs = parseConstraints(constraint, meter);
   const v = parseSemVer(version);
   return cs.groups.some((and, i) => and.every((c) => check(v, c, cs.includePre[i]!)));
 }

@@ -2,6 +2,7 @@
 // round half to even on exact ties), Quote / QuoteToASCII / QuoteRune, CanBackquote and IsPrint.
 // Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
 // test/template/engine/newerGo.test.ts).
+import { TextBuilder } from '../internal/textBuilder.ts';
 import { canonicalGoString } from '../reflect/byteString.ts';
 import { lazyRegExp } from '../internal/lazyRegExp.ts';
 
@@ -14,8 +15,17 @@ export function isGoPrintable(cp: number): boolean {
   if (cp < 0x7f) return cp >= 0x20;
   if (cp < 0xa1) return false;
   if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
-  return PRINTABLE.test(String.fromCodePoint(cp));
+  if (cp > 0xffff) return PRINTABLE.test(String.fromCodePoint(cp));
+  // A BMP rune's answer is worked out once (a property test per rune is slow on long text).
+  printables ??= new Uint8Array(0x10000);
+  const known = printables[cp]!;
+  if (known !== 0) return known === 2;
+  const yes = PRINTABLE.test(String.fromCharCode(cp));
+  printables[cp] = yes ? 2 : 1;
+  return yes;
 }
+
+let printables: Uint8Array | undefined;
 
 // ---------------------------------------------------------------- FormatFloat
 
@@ -91,15 +101,17 @@ function roundDigits(dg: Digits, n: number): Digits {
   return { neg: dg.neg, d: arr.slice(0, i + 1).join(''), dp: dg.dp };
 }
 
-const digitAt = (dg: Digits, i: number) => (i >= 0 && i < dg.d.length ? dg.d[i]! : '0');
+/** The digits at positions [from, from + count) of the decimal, zeros outside it (a precision can be a million). */
+function digitsRange(dg: Digits, from: number, count: number): string {
+  const lead = Math.min(count, Math.max(0, -from));
+  const start = Math.max(0, from);
+  return ('0'.repeat(lead) + dg.d.slice(start, Math.max(start, from + count))).padEnd(count, '0');
+}
 
 function fmtE(dg: Digits, prec: number, e: string): string {
   let s = dg.neg ? '-' : '';
   s += dg.d === '' ? '0' : dg.d[0]!;
-  if (prec > 0) {
-    s += '.';
-    for (let i = 1; i <= prec; i++) s += digitAt(dg, i);
-  }
+  if (prec > 0) s += '.' + digitsRange(dg, 1, prec);
   let exp = dg.d === '' ? 0 : dg.dp - 1;
   s += e + (exp < 0 ? '-' : '+');
   exp = Math.abs(exp);
@@ -108,13 +120,8 @@ function fmtE(dg: Digits, prec: number, e: string): string {
 
 function fmtF(dg: Digits, prec: number): string {
   let s = dg.neg ? '-' : '';
-  if (dg.dp > 0) {
-    for (let i = 0; i < dg.dp; i++) s += digitAt(dg, i);
-  } else s += '0';
-  if (prec > 0) {
-    s += '.';
-    for (let i = 0; i < prec; i++) s += digitAt(dg, dg.dp + i);
-  }
+  s += dg.dp > 0 ? digitsRange(dg, 0, dg.dp) : '0';
+  if (prec > 0) s += '.' + digitsRange(dg, dg.dp, prec);
   return s;
 }
 
@@ -237,13 +244,35 @@ function appendEscapedRune(r: number, quote: number, asciiOnly: boolean): string
 
 /** strconv.Quote (asciiOnly: QuoteToASCII); a byte that is not valid UTF-8 is written as \xNN. */
 export function goQuote(s: string, asciiOnly = false): string {
-  let out = '"';
-  for (const ch of canonicalGoString(s)) {
-    const cp = ch.codePointAt(0)!;
-    out += cp >= 0xdc80 && cp <= 0xdcff ? '\\x' + (cp - 0xdc00).toString(16) : appendEscapedRune(cp, 0x22, asciiOnly);
+  // Printable ASCII but for the quote and the backslash is written as it is.
+  if (PLAIN_ASCII.test(s)) return '"' + s + '"';
+  s = canonicalGoString(s);
+  const out = new TextBuilder();
+  out.unit(0x22);
+  let run = 0;
+  for (let i = 0; i < s.length; ) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) {
+      i++;
+      continue;
+    }
+    if (i > run) out.append(s.slice(run, i));
+    let cp = c;
+    let w = 1;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      cp = (c - 0xd800) * 0x400 + (s.charCodeAt(i + 1) - 0xdc00) + 0x10000;
+      w = 2;
+    }
+    out.append(cp >= 0xdc80 && cp <= 0xdcff ? '\\x' + (cp - 0xdc00).toString(16) : appendEscapedRune(cp, 0x22, asciiOnly));
+    i += w;
+    run = i;
   }
-  return out + '"';
+  if (s.length > run) out.append(s.slice(run));
+  out.unit(0x22);
+  return out.toString();
 }
+
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 /** strconv.QuoteRune (asciiOnly: QuoteRuneToASCII); an invalid rune is quoted as U+FFFD. */
 export function goQuoteRune(r: number, asciiOnly = false): string {

@@ -58,21 +58,40 @@ export function parseGoInt(text: string, unsigned: boolean): bigint | undefined 
   }
   let v = 0n;
   let underscores = false;
+  let overflow = false;
   const b = BigInt(base);
-  for (const c of digits) {
-    if (c === '_') {
+  // Linear in the digits: once past 64 bits the value is not needed, only the syntax.
+  for (let i = 0; i < digits.length; i++) {
+    const c = digits.charCodeAt(i);
+    if (c === 0x5f) {
       underscores = true;
       continue;
     }
-    const d = parseInt(c, 36);
-    if (Number.isNaN(d) || d >= base) return undefined;
-    v = v * b + BigInt(d);
+    const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x7a ? c - 0x57 : c >= 0x41 && c <= 0x5a ? c - 0x37 : 99;
+    if (d >= base) return undefined;
+    if (!overflow) {
+      v = v * b + BigInt(d);
+      overflow = v > UINT64_MAX;
+    }
   }
   if (underscores && !underscoreOK(s)) return undefined;
-  if (v > UINT64_MAX) return undefined;
+  if (overflow) return undefined;
   if (unsigned) return v;
   if (neg) v = -v;
   return v < INT64_MIN || v > INT64_MAX ? undefined : v;
+}
+
+/**
+ * strconv.ParseInt(s, 10, 64) of an optionally signed decimal digit string, clamped to the int64 range on
+ * overflow (what sprig's atoi and duration make of Go's range error). Linear in the digits.
+ */
+export function parseClampedInt64(s: string): bigint {
+  const neg = s[0] === '-';
+  let i = s[0] === '+' || s[0] === '-' ? 1 : 0;
+  while (i < s.length - 1 && s[i] === '0') i++;
+  // 19 digits hold every int64; more are out of range whatever they are.
+  const v = s.length - i > 19 ? INT64_MAX + 1n : BigInt(s.slice(i));
+  return neg ? (-v < INT64_MIN ? INT64_MIN : -v) : v > INT64_MAX ? INT64_MAX : v;
 }
 
 const DECIMAL = /^[+-]?(?:[0-9_]+\.?[0-9_]*|\.[0-9_]+)(?:[eE][+-]?[0-9_]+)?$/;

@@ -4,17 +4,14 @@
 // HasSuffix, TrimPrefix, TrimSuffix, Contains, Split, SplitN and Replace on Go strings as
 // src/go/reflect/byteString.ts holds them (searches go bytewise where raw bytes take part).
 // Follows Go 1.26 (OSM's go.mod).
-import { isDigit, isLetter, isSpace, mapRunes, toTitle } from '../unicode/unicode.ts';
+import { forEachRune, isDigit, isLetter, isSpace, mapRunes, toTitle } from '../unicode/unicode.ts';
 import { canonicalGoString, goBytes, goString, hasRawBytes } from '../reflect/byteString.ts';
+import { ByteSearch, SHORT_NEEDLE, TextSearch } from './search.ts';
+import { TextBuilder } from '../internal/textBuilder.ts';
 
 /** strings.TrimSpace */
 export function goTrimSpace(s: string): string {
-  const cps = [...s];
-  let start = 0;
-  let end = cps.length;
-  while (start < end && isSpace(cps[start]!.codePointAt(0)!)) start++;
-  while (end > start && isSpace(cps[end - 1]!.codePointAt(0)!)) end--;
-  return cps.slice(start, end).join('');
+  return trimRunes(s, isSpace, true, true);
 }
 
 /** Go compares strings by their UTF-8 bytes (sort.Strings); JS compares UTF-16 code units. */
@@ -47,25 +44,55 @@ export function goTitle(s: string): string {
   });
 }
 
-/** A rune as Go decodes it: a raw byte (src/go/reflect/byteString.ts) is utf8.RuneError. */
-const runeOf = (x: string) => {
-  const c = x.codePointAt(0)!;
-  return c >= 0xdc80 && c <= 0xdcff ? 0xfffd : c;
-};
+/** The rune at offset i of a Go string in its one form, and its UTF-16 length (a raw byte is utf8.RuneError). */
+function runeAt(s: string, i: number): [number, number] {
+  const c = s.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+    const d = s.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) return [(c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000, 2];
+  }
+  return [c >= 0xdc80 && c <= 0xdcff ? 0xfffd : c, 1];
+}
+
+/** The rune that ends at offset i, and its UTF-16 length. */
+function runeBefore(s: string, i: number): [number, number] {
+  const d = s.charCodeAt(i - 1);
+  if (d >= 0xdc00 && d <= 0xdfff && i >= 2) {
+    const c = s.charCodeAt(i - 2);
+    if (c >= 0xd800 && c <= 0xdbff) return [(c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000, 2];
+  }
+  return [d >= 0xdc80 && d <= 0xdcff ? 0xfffd : d, 1];
+}
 
 /** strings.TrimFunc (left and right), TrimLeftFunc (left only) or TrimRightFunc (right only). */
 export function goTrimFunc(s: string, cut: (c: number) => boolean, left = true, right = true): string {
-  const r = [...canonicalGoString(s)];
+  return trimRunes(canonicalGoString(s), cut, left, right);
+}
+
+function trimRunes(s: string, cut: (c: number) => boolean, left: boolean, right: boolean): string {
   let a = 0;
-  let z = r.length;
-  if (left) while (a < z && cut(runeOf(r[a]!))) a++;
-  if (right) while (z > a && cut(runeOf(r[z - 1]!))) z--;
-  return r.slice(a, z).join('');
+  let z = s.length;
+  if (left) {
+    while (a < z) {
+      const [c, w] = runeAt(s, a);
+      if (!cut(c)) break;
+      a += w;
+    }
+  }
+  if (right) {
+    while (z > a) {
+      const [c, w] = runeBefore(s, z);
+      if (!cut(c)) break;
+      z -= w;
+    }
+  }
+  return s.slice(a, z);
 }
 
 /** strings.Trim(s, cutset) */
 export function goTrim(s: string, cutset: string): string {
-  const set = new Set([...canonicalGoString(cutset)].map(runeOf));
+  const set = new Set<number>();
+  forEachRune(canonicalGoString(cutset), (c) => set.add(c));
   return goTrimFunc(s, (c) => set.has(c));
 }
 
@@ -102,19 +129,31 @@ export function goTrimSuffix(s: string, suffix: string): string {
   return goString(b.subarray(0, b.length - goBytes(suffix).length));
 }
 
-/** strings.Contains */
+/** strings.Contains (in linear time, search.ts). */
 export function goContains(s: string, substr: string): boolean {
-  return rawBytes(s, substr) ? goBytes(s).includes(goBytes(substr)) : s.includes(substr);
+  return rawBytes(s, substr) ? new ByteSearch(goBytes(substr)).indexIn(goBytes(s)) >= 0 : new TextSearch(substr).indexIn(s) >= 0;
 }
 
 /** The parts of s between the occurrences of a non-empty sep. */
 function splitAll(s: string, sep: string): string[] {
-  if (!rawBytes(s, sep)) return s.split(sep);
+  if (!rawBytes(s, sep)) {
+    if (sep.length <= SHORT_NEEDLE) return s.split(sep);
+    const search = new TextSearch(sep);
+    const parts: string[] = [];
+    let i = 0;
+    for (let j = search.indexIn(s, i); j >= 0; j = search.indexIn(s, i)) {
+      parts.push(s.slice(i, j));
+      i = j + sep.length;
+    }
+    parts.push(s.slice(i));
+    return parts;
+  }
   const b = goBytes(s);
   const p = goBytes(sep);
+  const search = new ByteSearch(p);
   const out: string[] = [];
   let i = 0;
-  for (let j = b.indexOf(p, i); j >= 0; j = b.indexOf(p, i)) {
+  for (let j = search.indexIn(b, i); j >= 0; j = search.indexIn(b, i)) {
     out.push(goString(b.subarray(i, j)));
     i = j + p.length;
   }
@@ -123,11 +162,31 @@ function splitAll(s: string, sep: string): string[] {
 }
 
 /** Go's explode: one string per rune, a raw byte on its own. */
-const explode = (s: string) => [...canonicalGoString(s)];
+const explode = (s: string): string[] => {
+  const out: string[] = [];
+  const c = canonicalGoString(s);
+  let at = 0;
+  forEachRune(c, (_, next) => {
+    out.push(c.slice(at, next));
+    at = next;
+  });
+  return out;
+};
 
 /** strings.Replace(s, old, new, -1): an empty old inserts new around every rune. */
 export function goReplaceAll(s: string, old: string, nw: string): string {
-  if (old === '') return nw + explode(s).join(nw) + (s === '' ? '' : nw);
+  if (old === '') {
+    const c = canonicalGoString(s);
+    const out = new TextBuilder();
+    out.append(nw);
+    let at = 0;
+    forEachRune(c, (_, next) => {
+      for (let i = at; i < next; i++) out.unit(c.charCodeAt(i));
+      out.append(nw);
+      at = next;
+    });
+    return out.toString();
+  }
   return splitAll(s, old).join(nw);
 }
 

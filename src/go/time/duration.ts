@@ -7,7 +7,48 @@ const UNITS: Record<string, bigint> = {
 };
 const MAX = (1n << 63n) - 1n;
 
-/** Nanoseconds, or an Error with Go's message. */
+const TWO63 = 1n << 63n;
+
+/** Go's leadingInt: the digits at the start of s, or undefined when they overflow (linear, like Go's). */
+function leadingInt(s: string): { x: bigint; rest: string } | undefined {
+  let i = 0;
+  let x = 0n;
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) break;
+    if (x > TWO63 / 10n) return undefined;
+    x = x * 10n + BigInt(c - 0x30);
+    if (x > TWO63) return undefined;
+  }
+  return { x, rest: s.slice(i) };
+}
+
+/** Go's leadingFraction: the digits while they fit, and 10^(their count) as a float64; the rest are skipped. */
+function leadingFraction(s: string): { x: bigint; scale: number; rest: string } {
+  let i = 0;
+  let x = 0n;
+  let scale = 1;
+  let overflow = false;
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) break;
+    if (overflow) continue;
+    if (x > (TWO63 - 1n) / 10n) {
+      overflow = true;
+      continue;
+    }
+    const y = x * 10n + BigInt(c - 0x30);
+    if (y > TWO63) {
+      overflow = true;
+      continue;
+    }
+    x = y;
+    scale *= 10;
+  }
+  return { x, scale, rest: s.slice(i) };
+}
+
+/** time.ParseDuration: nanoseconds, or an Error with Go's message. Linear in the text, like Go's. */
 export function parseGoDuration(s: string): bigint {
   const orig = s;
   const fail = () => new Error(`time: invalid duration ${JSON.stringify(orig)}`);
@@ -18,26 +59,45 @@ export function parseGoDuration(s: string): bigint {
   }
   if (s === '0') return 0n;
   if (s === '') throw fail();
-  let total = 0n;
+  let d = 0n;
   while (s !== '') {
-    const m = /^([0-9]*)(?:\.([0-9]*))?/.exec(s)!;
-    if (m[0] === '' || m[0] === '.') throw fail();
-    s = s.slice(m[0].length);
-    const u = /^[^0-9.]+/.exec(s);
-    if (!u) throw new Error(`time: missing unit in duration ${JSON.stringify(orig)}`);
-    const unit = UNITS[u[0]];
-    if (unit === undefined) throw new Error(`time: unknown unit ${JSON.stringify(u[0])} in duration ${JSON.stringify(orig)}`);
-    s = s.slice(u[0].length);
-    let v = BigInt(m[1] || '0') * unit;
-    const frac = m[2] ?? '';
-    if (frac !== '') {
-      // Go truncates the fractional part toward zero at nanosecond precision.
-      v += (BigInt(frac) * unit) / 10n ** BigInt(frac.length);
+    if (!(s[0] === '.' || (s[0]! >= '0' && s[0]! <= '9'))) throw fail();
+    const whole = leadingInt(s);
+    if (whole === undefined) throw fail();
+    const pre = whole.rest.length !== s.length;
+    s = whole.rest;
+    let f = 0n;
+    let scale = 1;
+    let post = false;
+    if (s[0] === '.') {
+      s = s.slice(1);
+      const frac = leadingFraction(s);
+      post = frac.rest.length !== s.length;
+      ({ x: f, scale } = frac);
+      s = frac.rest;
     }
-    total += v;
-    if (total > MAX) throw fail();
+    if (!pre && !post) throw fail();
+    let i = 0;
+    while (i < s.length && s[i] !== '.' && (s[i]! < '0' || s[i]! > '9')) i++;
+    if (i === 0) throw new Error(`time: missing unit in duration ${JSON.stringify(orig)}`);
+    const u = s.slice(0, i);
+    s = s.slice(i);
+    const unit = Object.prototype.hasOwnProperty.call(UNITS, u) ? UNITS[u]! : undefined;
+    if (unit === undefined) throw new Error(`time: unknown unit ${JSON.stringify(u)} in duration ${JSON.stringify(orig)}`);
+    let v = whole.x;
+    if (v > TWO63 / unit) throw fail();
+    v *= unit;
+    if (f > 0n) {
+      // float64, as in Go: nanosecond-accurate for fractions of hours.
+      v += BigInt(Math.trunc(Number(f) * (Number(unit) / scale)));
+      if (v > TWO63) throw fail();
+    }
+    d += v;
+    if (d > TWO63) throw fail();
   }
-  return neg ? -total : total;
+  if (neg) return -d;
+  if (d > MAX) throw fail();
+  return d;
 }
 
 export function formatGoDuration(d: bigint): string {

@@ -6,6 +6,7 @@
 // Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
 // test/template/engine/newerGo.test.ts).
 import { goFunc, GoCallError, type FuncMap, type GoFunction } from '../reflect/func.ts';
+import { CONSTANT, lengthOf, sizeOf, type CallCost } from '../reflect/callCost.ts';
 import { goBytes } from '../reflect/byteString.ts';
 import {
   atInstant, DAYS, formatGoTime, goDate, goTimeString, inUTC, LOCAL, LOCAL_LOC, locationOf, MONTHS, RFC3339_NANO,
@@ -24,7 +25,19 @@ const int = (n: number) => BigInt(n);
 const int64 = (n: bigint) => new GoInt('int64', n);
 const clampInt64 = (n: bigint) => (n < MIN_INT64 ? MIN_INT64 : n > MAX_INT64 ? MAX_INT64 : n);
 /** A method with more results than a template can take. */
-const badResults = (n: number): GoFunction => ({ params: [], call: () => undefined, results: n });
+/**
+ * Format and AppendFormat: a layout element writes at most a few times its own length ("Mon" a weekday's name,
+ * ".000000000" nine digits), and text between elements as is; AppendFormat copies the slice it appends to.
+ */
+const FORMAT_COST: CallCost = (m, args) => {
+  const layout = lengthOf(args[args.length - 1]);
+  const appended = args.length > 1 ? sizeOf(args[0]) : 0;
+  m.spend(16 * layout + 4 * appended);
+  m.build(4 * layout + 64 + appended);
+};
+/** AppendText and AppendBinary: a copy of the slice, and a timestamp. */
+const APPEND_COST: CallCost = (m, args) => m.build(sizeOf(args[0]) + 64);
+const badResults = (n: number): GoFunction => ({ params: [], cost: CONSTANT, call: () => undefined, results: n });
 
 // ---------------------------------------------------------------- time.Duration
 
@@ -37,19 +50,19 @@ const lessThanHalf = (x: bigint, y: bigint) => BigInt.asUintN(64, x + x) < BigIn
 export function durationValue(ns: bigint): GoStringer {
   const per = (unit: bigint) => Number(ns / unit) + Number(ns % unit) / Number(unit);
   const methods: FuncMap = {
-    String: goFunc([], () => formatGoDuration(ns)),
-    Nanoseconds: goFunc([], () => int64(ns)),
-    Microseconds: goFunc([], () => int64(ns / 1000n)),
-    Milliseconds: goFunc([], () => int64(ns / 1_000_000n)),
-    Seconds: goFunc([], () => per(NS)),
-    Minutes: goFunc([], () => per(60n * NS)),
-    Hours: goFunc([], () => per(3600n * NS)),
-    Abs: goFunc([], () => durationValue(ns >= 0n ? ns : ns === MIN_INT64 ? MAX_INT64 : -ns)),
-    Truncate: goFunc(['time.Duration'], (m: unknown) => {
+    String: goFunc([], CONSTANT, () => formatGoDuration(ns)),
+    Nanoseconds: goFunc([], CONSTANT, () => int64(ns)),
+    Microseconds: goFunc([], CONSTANT, () => int64(ns / 1000n)),
+    Milliseconds: goFunc([], CONSTANT, () => int64(ns / 1_000_000n)),
+    Seconds: goFunc([], CONSTANT, () => per(NS)),
+    Minutes: goFunc([], CONSTANT, () => per(60n * NS)),
+    Hours: goFunc([], CONSTANT, () => per(3600n * NS)),
+    Abs: goFunc([], CONSTANT, () => durationValue(ns >= 0n ? ns : ns === MIN_INT64 ? MAX_INT64 : -ns)),
+    Truncate: goFunc(['time.Duration'], CONSTANT, (m: unknown) => {
       const by = nanos(m);
       return durationValue(by <= 0n ? ns : ns - (ns % by));
     }),
-    Round: goFunc(['time.Duration'], (m: unknown) => durationValue(roundDuration(ns, nanos(m)))),
+    Round: goFunc(['time.Duration'], CONSTANT, (m: unknown) => durationValue(roundDuration(ns, nanos(m)))),
   };
   // A Stringer but no TextMarshaler: JSON writes the integer (YAML and TOML encoders ask for String()).
   return new GoStringer('time.Duration', formatGoDuration(ns), int64(ns), methods, false);
@@ -72,21 +85,26 @@ function roundDuration(d: bigint, m: bigint): bigint {
 
 // ---------------------------------------------------------------- *time.Location
 
-const LOCATIONS = new Map<string, GoStringer>();
+// UTC and Local have one value each for the life of the process; a fixed zone made by a parse has one per time
+// value that holds it, kept no longer than it (a map keyed by zone name would grow with every parse).
+const NAMED_LOCATIONS = new Map<string, GoStringer>();
+const FIXED_LOCATIONS = new WeakMap<GoLocation, GoStringer>();
 const WHERE = new WeakMap<GoStringer, GoLocation>();
 
 /** Location.String(): Local is named UTC when TZ is unset (without /etc/localtime) or UTC; Parse's zones are "". */
 const locationName = (loc: string) => (loc === UTC_LOC || loc === LOCAL_LOC ? 'UTC' : loc.startsWith('fixed#') ? '' : loc);
 
-/** The *time.Location of a zone, one value per zone (Go compares locations by pointer). */
+/** The *time.Location of a zone (Go compares locations by pointer: a time value's location is one value). */
 export function locationValue(where: GoLocation): GoStringer {
-  let v = LOCATIONS.get(where.loc);
+  const named = where.loc === UTC_LOC || where.loc === LOCAL_LOC;
+  let v = named ? NAMED_LOCATIONS.get(where.loc) : FIXED_LOCATIONS.get(where);
   if (v === undefined) {
     const name = locationName(where.loc);
     // Its fields are unexported: JSON and YAML write {}; reflect.DeepEqual compares them.
     const struct = new GoPointer('*time.Location', new GoStruct('time.Location', { name, offset: int(where.offset) }));
-    v = new GoStringer('*time.Location', name, struct, { String: goFunc([], () => name) }, false);
-    LOCATIONS.set(where.loc, v);
+    v = new GoStringer('*time.Location', name, struct, { String: goFunc([], CONSTANT, () => name) }, false);
+    if (named) NAMED_LOCATIONS.set(where.loc, v);
+    else FIXED_LOCATIONS.set(where, v);
     WHERE.set(v, where);
   }
   return v;
@@ -147,56 +165,56 @@ export function goTimeValue(t: GoTime): GoStruct {
   const where = locationOf(t);
   const time = (u: GoTime) => goTimeValue(u);
   const methods: FuncMap = {
-    String: goFunc([], () => text),
-    GoString: goFunc([], () => timeGoString(t)),
-    Format: goFunc(['string'], (layout: string) => formatGoTime(t, layout)),
-    AppendFormat: goFunc(['[]byte', 'string'], (b: Uint8Array | null, layout: string) => concat(b, goBytes(formatGoTime(t, layout)))),
-    MarshalText: goFunc([], () => strictRfc3339(t, 'MarshalText')),
-    AppendText: goFunc(['[]byte'], (b: Uint8Array | null) => concat(b, strictRfc3339(t, 'MarshalText'))),
-    MarshalJSON: goFunc([], () => concat(goBytes('"'), concat(strictRfc3339(t, 'MarshalJSON'), goBytes('"')))),
-    MarshalBinary: goFunc([], () => marshalBinary(t)),
-    AppendBinary: goFunc(['[]byte'], (b: Uint8Array | null) => concat(b, marshalBinary(t))),
-    GobEncode: goFunc([], () => marshalBinary(t)),
-    Year: goFunc([], () => int(t.year)),
-    Month: goFunc([], () => new GoStringer('time.Month', MONTHS[t.month - 1]!, int(t.month), undefined, false)),
-    Day: goFunc([], () => int(t.day)),
-    Weekday: goFunc([], () => new GoStringer('time.Weekday', DAYS[weekday(t)]!, int(weekday(t)), undefined, false)),
-    YearDay: goFunc([], () => int(yearDay(t))),
-    Hour: goFunc([], () => int(t.hour)),
-    Minute: goFunc([], () => int(t.min)),
-    Second: goFunc([], () => int(t.sec)),
-    Nanosecond: goFunc([], () => int(t.nsec)),
-    Unix: goFunc([], () => int64(unix)),
-    UnixMilli: goFunc([], () => int64(unix * 1000n + BigInt(Math.floor(t.nsec / 1e6)))),
-    UnixMicro: goFunc([], () => int64(unix * 1_000_000n + BigInt(Math.floor(t.nsec / 1e3)))),
-    UnixNano: goFunc([], () => int64(BigInt.asIntN(64, ns))),
-    IsZero: goFunc([], () => unix === -YEAR1_TO_UNIX && t.nsec === 0),
-    IsDST: goFunc([], () => false), // every zone here has a fixed offset
-    Location: goFunc([], () => locationValue(where)),
-    UTC: goFunc([], () => time(inUTC(t))),
-    Local: goFunc([], () => time(atInstant(unix, t.nsec, LOCAL))),
-    In: goFunc(['*time.Location'], (loc: GoStringer | null) => {
+    String: goFunc([], CONSTANT, () => text),
+    GoString: goFunc([], CONSTANT, () => timeGoString(t)),
+    Format: goFunc(['string'], FORMAT_COST, (layout: string) => formatGoTime(t, layout)),
+    AppendFormat: goFunc(['[]byte', 'string'], FORMAT_COST, (b: Uint8Array | null, layout: string) => concat(b, goBytes(formatGoTime(t, layout)))),
+    MarshalText: goFunc([], CONSTANT, () => strictRfc3339(t, 'MarshalText')),
+    AppendText: goFunc(['[]byte'], APPEND_COST, (b: Uint8Array | null) => concat(b, strictRfc3339(t, 'MarshalText'))),
+    MarshalJSON: goFunc([], CONSTANT, () => concat(goBytes('"'), concat(strictRfc3339(t, 'MarshalJSON'), goBytes('"')))),
+    MarshalBinary: goFunc([], CONSTANT, () => marshalBinary(t)),
+    AppendBinary: goFunc(['[]byte'], APPEND_COST, (b: Uint8Array | null) => concat(b, marshalBinary(t))),
+    GobEncode: goFunc([], CONSTANT, () => marshalBinary(t)),
+    Year: goFunc([], CONSTANT, () => int(t.year)),
+    Month: goFunc([], CONSTANT, () => new GoStringer('time.Month', MONTHS[t.month - 1]!, int(t.month), undefined, false)),
+    Day: goFunc([], CONSTANT, () => int(t.day)),
+    Weekday: goFunc([], CONSTANT, () => new GoStringer('time.Weekday', DAYS[weekday(t)]!, int(weekday(t)), undefined, false)),
+    YearDay: goFunc([], CONSTANT, () => int(yearDay(t))),
+    Hour: goFunc([], CONSTANT, () => int(t.hour)),
+    Minute: goFunc([], CONSTANT, () => int(t.min)),
+    Second: goFunc([], CONSTANT, () => int(t.sec)),
+    Nanosecond: goFunc([], CONSTANT, () => int(t.nsec)),
+    Unix: goFunc([], CONSTANT, () => int64(unix)),
+    UnixMilli: goFunc([], CONSTANT, () => int64(unix * 1000n + BigInt(Math.floor(t.nsec / 1e6)))),
+    UnixMicro: goFunc([], CONSTANT, () => int64(unix * 1_000_000n + BigInt(Math.floor(t.nsec / 1e3)))),
+    UnixNano: goFunc([], CONSTANT, () => int64(BigInt.asIntN(64, ns))),
+    IsZero: goFunc([], CONSTANT, () => unix === -YEAR1_TO_UNIX && t.nsec === 0),
+    IsDST: goFunc([], CONSTANT, () => false), // every zone here has a fixed offset
+    Location: goFunc([], CONSTANT, () => locationValue(where)),
+    UTC: goFunc([], CONSTANT, () => time(inUTC(t))),
+    Local: goFunc([], CONSTANT, () => time(atInstant(unix, t.nsec, LOCAL))),
+    In: goFunc(['*time.Location'], CONSTANT, (loc: GoStringer | null) => {
       if (loc === null) throw new GoCallError('time: missing Location in call to Time.In');
       return time(atInstant(unix, t.nsec, WHERE.get(loc)!));
     }),
-    Add: goFunc(['time.Duration'], (d: unknown) => time(atNs(ns + nanos(d), where))),
-    AddDate: goFunc(['int', 'int', 'int'], (y: bigint, m: bigint, d: bigint) =>
+    Add: goFunc(['time.Duration'], CONSTANT, (d: unknown) => time(atNs(ns + nanos(d), where))),
+    AddDate: goFunc(['int', 'int', 'int'], CONSTANT, (y: bigint, m: bigint, d: bigint) =>
       time(goDate(t.year + Number(y), t.month + Number(m), t.day + Number(d), t.hour, t.min, t.sec, t.nsec, where)),
     ),
-    Sub: goFunc(['time.Time'], (u: unknown) => durationValue(clampInt64(ns - otherTime(u)))),
-    After: goFunc(['time.Time'], (u: unknown) => ns > otherTime(u)),
-    Before: goFunc(['time.Time'], (u: unknown) => ns < otherTime(u)),
-    Equal: goFunc(['time.Time'], (u: unknown) => ns === otherTime(u)),
-    Compare: goFunc(['time.Time'], (u: unknown) => {
+    Sub: goFunc(['time.Time'], CONSTANT, (u: unknown) => durationValue(clampInt64(ns - otherTime(u)))),
+    After: goFunc(['time.Time'], CONSTANT, (u: unknown) => ns > otherTime(u)),
+    Before: goFunc(['time.Time'], CONSTANT, (u: unknown) => ns < otherTime(u)),
+    Equal: goFunc(['time.Time'], CONSTANT, (u: unknown) => ns === otherTime(u)),
+    Compare: goFunc(['time.Time'], CONSTANT, (u: unknown) => {
       const o = otherTime(u);
       return ns < o ? -1n : ns > o ? 1n : 0n;
     }),
     // Rounding is relative to the zero time (January 1, year 1 UTC), not to 1970.
-    Truncate: goFunc(['time.Duration'], (d: unknown) => {
+    Truncate: goFunc(['time.Duration'], CONSTANT, (d: unknown) => {
       const by = nanos(d);
       return by <= 0n ? time(t) : time(atNs(ns - sinceYear1Mod(ns, by), where));
     }),
-    Round: goFunc(['time.Duration'], (d: unknown) => {
+    Round: goFunc(['time.Duration'], CONSTANT, (d: unknown) => {
       const by = nanos(d);
       if (by <= 0n) return time(t);
       const r = sinceYear1Mod(ns, by);

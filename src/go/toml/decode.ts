@@ -11,6 +11,10 @@ import { containerType, goSlice, GoInt, type GoMap } from '../reflect/value.ts';
 import { goBytes } from '../reflect/byteString.ts';
 import { tomlString } from './encodeString.ts';
 import { isHex, lexToml, type TomlItem, type TomlItemType } from './lex.ts';
+import type { Meter } from '../internal/meter.ts';
+
+/** Work per part of a key path walked or copied. */
+const PATH_UNITS = 8;
 
 export class TomlParseError extends Error {
   constructor(line: number, lastKey: string, message: string) {
@@ -52,6 +56,11 @@ function bug(msg: string): never {
   throw new GoCallError(`BUG: ${msg}\n\n`);
 }
 
+/**
+ * Charged on its meter where its work grows faster than its input, as BurntSushi's does: every key path it
+ * writes out or walks (a table can be nested as deep as its name is long, and each key below it walks and
+ * writes the whole path).
+ */
 class Parser {
   private i = 0;
   private context: Key = [];
@@ -61,12 +70,23 @@ class Parser {
   private readonly keyInfo = new Map<string, TomlType>();
   private readonly implicits = new Set<string>();
 
-  constructor(private readonly items: readonly TomlItem[]) {}
+  constructor(
+    private readonly items: readonly TomlItem[],
+    private readonly meter: Meter,
+  ) {}
+
+  /** toml.Key's String, charged before it is made. */
+  private text(k: Key): string {
+    let n = k.length;
+    for (const p of k) n += 6 * p.length + 2;
+    this.meter.build(n);
+    return keyText(k);
+  }
 
   private current(): string {
-    if (this.currentKey === '') return keyText(this.context);
+    if (this.currentKey === '') return this.text(this.context);
     if (this.context.length === 0) return this.currentKey;
-    return `${keyText(this.context)}.${this.currentKey}`;
+    return `${this.text(this.context)}.${this.currentKey}`;
   }
 
   private failAt(line: number, msg: string): never {
@@ -132,6 +152,8 @@ class Parser {
 
   /** key = value: the key's parents become implicit tables, then the value is set. */
   private keyPair(key: string[]): { context: Key; value: unknown } {
+    // Each parent's path is copied whole.
+    this.meter.spend(PATH_UNITS * key.length * (this.context.length + key.length));
     this.currentKey = key[key.length - 1]!;
     const parents = key.slice(0, -1);
     for (const part of parents) this.addImplicitContext([...this.context, part]);
@@ -172,6 +194,8 @@ class Parser {
     if (numHasLeadingZero(it.val)) this.failAt(it.line, `Invalid integer ${goQuote(it.val)}: cannot have leading zeroes`);
     const digits = it.val.replace(/_/g, '');
     const m = /^([+-]?)(.*)$/.exec(digits)!;
+    // More than 20 significant decimal digits are out of range, whatever they are (BigInt would be quadratic).
+    if (/^[0-9]+$/.test(m[2]!) && m[2]!.replace(/^0+/, '').length > 20) this.failAt(it.line, `${it.val} is out of range for int64`);
     let n: bigint;
     try {
       n = BigInt(m[2]!);
@@ -244,7 +268,7 @@ class Parser {
       for (const c of context) {
         if (!has(hash, c)) put(hash, c, {});
         const h = hash[c];
-        if (!isMap(h)) this.fail(`${goQuote(keyText(this.context))} is not a table`);
+        if (!isMap(h)) this.fail(`${goQuote(this.text(this.context))} is not a table`);
         hash = h;
       }
       put(hash, this.currentKey, value);
@@ -257,6 +281,7 @@ class Parser {
 
   /** Makes `key` the current table (or a new element of the array of tables `key`), creating its parents. */
   private addContext(key: Key, array: boolean): void {
+    this.meter.spend(PATH_UNITS * key.length);
     let hashContext = this.mapping;
     const keyContext: string[] = [];
     for (const k of key.slice(0, -1)) {
@@ -268,7 +293,7 @@ class Parser {
       const t = hashContext[k];
       if (isTables(t)) hashContext = t[t.length - 1]!;
       else if (isMap(t)) hashContext = t;
-      else this.fail(`Key '${keyText(keyContext)}' was already created as a hash.`);
+      else this.fail(`Key '${this.text(keyContext)}' was already created as a hash.`);
     }
     this.context = keyContext;
     const last = key[key.length - 1]!;
@@ -276,7 +301,7 @@ class Parser {
       if (!has(hashContext, last)) put(hashContext, last, goSlice(TABLES, []));
       const tables = hashContext[last];
       if (isTables(tables)) tables.push({});
-      else this.fail(`Key '${keyText(key)}' was already created and cannot be used as an array.`);
+      else this.fail(`Key '${this.text(key)}' was already created and cannot be used as an array.`);
     } else {
       this.setValue(last, {});
     }
@@ -285,48 +310,49 @@ class Parser {
 
   /** Sets key in the current table; a table that was only implied may be defined once, nothing else twice. */
   private setValue(key: string, value: unknown): void {
+    this.meter.spend(PATH_UNITS * this.context.length);
     let hash = this.mapping;
     const keyContext: string[] = [];
     for (const k of this.context) {
       keyContext.push(k);
-      if (!has(hash, k)) bug(`Context for key '${keyText(keyContext)}' has not been established.`);
+      if (!has(hash, k)) bug(`Context for key '${this.text(keyContext)}' has not been established.`);
       const t = hash[k];
       if (isTables(t)) hash = t[t.length - 1]!;
       else if (isMap(t)) hash = t;
-      else this.fail(`Key '${keyText(keyContext)}' has already been defined.`);
+      else this.fail(`Key '${this.text(keyContext)}' has already been defined.`);
     }
     keyContext.push(key);
     if (has(hash, key)) {
       if (this.isArray(keyContext)) {
-        if (!this.isImplicit(keyContext)) this.fail(`Key '${keyText(keyContext)}' has already been defined.`);
-        this.implicits.delete(keyText(keyContext));
+        if (!this.isImplicit(keyContext)) this.fail(`Key '${this.text(keyContext)}' has already been defined.`);
+        this.implicits.delete(this.text(keyContext));
         put(hash, key, value);
         return;
       }
       if (this.isImplicit(keyContext)) {
-        this.implicits.delete(keyText(keyContext));
+        this.implicits.delete(this.text(keyContext));
         return;
       }
-      this.fail(`Key '${keyText(keyContext)}' has already been defined.`);
+      this.fail(`Key '${this.text(keyContext)}' has already been defined.`);
     }
     put(hash, key, value);
   }
 
   private setType(key: string, typ: TomlType): void {
     const keyContext = key === '' ? [...this.context] : [...this.context, key];
-    this.keyInfo.set(keyContext.length === 0 ? '""' : keyText(keyContext), typ);
+    this.keyInfo.set(keyContext.length === 0 ? '""' : this.text(keyContext), typ);
   }
 
   private addImplicit(key: Key): void {
-    this.implicits.add(keyText(key));
+    this.implicits.add(this.text(key));
   }
 
   private isImplicit(key: Key): boolean {
-    return this.implicits.has(keyText(key));
+    return this.implicits.has(this.text(key));
   }
 
   private isArray(key: Key): boolean {
-    return this.keyInfo.get(keyText(key)) === 'Array';
+    return this.keyInfo.get(this.text(key)) === 'Array';
   }
 
   private addImplicitContext(key: Key): void {
@@ -427,14 +453,14 @@ function missingLeadingZero(d: string, layout: string): boolean {
 }
 
 /** toml.Unmarshal(text, &map[string]interface{}); throws TomlParseError (or GoCallError for Go's panics). */
-export function decodeToml(text: string): GoMap {
+export function decodeToml(text: string, meter: Meter): GoMap {
   // A byte order mark (UTF-16's, which is not valid, or UTF-8's) is skipped.
   if (text.startsWith('\udcff\udcfe') || text.startsWith('\udcfe\udcff')) text = text.slice(2);
   else if (text.startsWith('\ufeff')) text = text.slice(1);
   if (goBytes(text).subarray(0, 6).includes(0)) {
     throw new TomlParseError(1, '', 'files cannot contain NULL bytes; probably using UTF-16; TOML files must be UTF-8');
   }
-  const p = new Parser(lexToml(text));
+  const p = new Parser(lexToml(text), meter);
   for (;;) {
     const item = p.next();
     if (item.typ === 'eof') break;

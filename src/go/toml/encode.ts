@@ -3,8 +3,8 @@
 // key for maps, in declaration order for structs, a field named by its `toml` tag and left out by
 // omitempty/omitzero or "-"), tables and arrays of tables get [headers] indented by Indent per level, a
 // blank line goes before each top-level table, nil values are left out. Embedded structs are not modelled.
-import { GoCallError } from '../reflect/func.ts';
-import { GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isExported, isGoMap, isNilContainer } from '../reflect/value.ts';
+import { callGoFunction, GoCallError } from '../reflect/func.ts';
+import { GoInt, GoKeyedMap, goMapSize, goUint8, GoPointer, GoStringer, GoStruct, isExported, isGoMap, isNilContainer } from '../reflect/value.ts';
 import { structTagGet } from '../reflect/structTag.ts';
 import { compareBytes, formatFloat, goTypeName } from '../fmt/format.ts';
 import { formatGoTime, RFC3339_NANO } from '../time/time.ts';
@@ -12,7 +12,7 @@ import { goTimeOf } from '../time/value.ts';
 import { tomlKey, tomlKeyPath, tomlString } from './encodeString.ts';
 import { GoComplex } from '../reflect/complex.ts';
 import { goString } from '../reflect/byteString.ts';
-import { chargeBuilt, chargeNode } from '../internal/cost.ts';
+import { ELEMENT_BYTES, ENTRY_UNITS, type Meter } from '../internal/meter.ts';
 
 /** An error the Encoder returns (toToml gives its text); other failures are Go panics. */
 export class TomlEncodeError extends Error {}
@@ -33,14 +33,15 @@ function deref(v: unknown): unknown {
 const isNil = (v: unknown) => v === null || v === undefined || (v instanceof GoPointer && v.elem === null) || isNilContainer(v);
 
 /** A value that writes itself as text (encoding.TextMarshaler): semver.Version, net.IP, time.Time. */
-const marshalText = (v: unknown): string | undefined => {
+const marshalText = (v: unknown, meter: Meter): string | undefined => {
   if (v instanceof GoStringer) return v.text;
   const m = v instanceof GoStruct ? v.methods?.MarshalText : undefined;
-  return m === undefined ? undefined : goString(m.call() as Uint8Array);
+  return m === undefined ? undefined : goString(callGoFunction(m, meter, []) as Uint8Array);
 };
 const isMarshaler = (v: unknown) => v instanceof GoStringer || (v instanceof GoStruct && v.methods?.MarshalText !== undefined);
 
-function tomlTypeOf(v: unknown): TomlType | undefined {
+/** The TOML type of a value; an array's is found by looking at every element, all the way down (charged). */
+function tomlTypeOf(v: unknown, m: Meter): TomlType | undefined {
   v = deref(v);
   if (isNil(v)) return undefined;
   if (goTimeOf(v) !== undefined) return 'Datetime';
@@ -53,24 +54,26 @@ function tomlTypeOf(v: unknown): TomlType | undefined {
     case 'string': return 'String';
     default: break;
   }
-  if (Array.isArray(v) || v instanceof Uint8Array) return isTableArray(v) ? 'ArrayHash' : 'Array';
+  if (Array.isArray(v) || v instanceof Uint8Array) return isTableArray(v, m) ? 'ArrayHash' : 'Array';
   if (v instanceof GoStruct || isGoMap(v) || v instanceof GoKeyedMap) return 'Hash';
   throw new TomlEncodeError(`unsupported type: ${v instanceof GoComplex ? 'complex128' : goTypeName(v)}`);
 }
 
-function isTableArray(a: ArrayLike<unknown>): boolean {
+function isTableArray(a: ArrayLike<unknown>, m: Meter): boolean {
   if (a.length === 0) return false;
   let tables = true;
+  if (a instanceof Uint8Array) return false;
   for (let i = 0; i < a.length; i++) {
-    const t = a instanceof Uint8Array ? 'Integer' : tomlTypeOf(a[i]);
+    m.visit();
+    const t = tomlTypeOf(a[i], m);
     if (t === undefined) throw new TomlEncodeError('toml: cannot encode array with nil element');
     if (t !== 'Hash') tables = false;
   }
   return tables;
 }
 
-const isTable = (v: unknown) => {
-  const t = tomlTypeOf(v);
+const isTable = (v: unknown, m: Meter) => {
+  const t = tomlTypeOf(v, m);
   return t === 'Hash' || t === 'ArrayHash';
 };
 
@@ -135,14 +138,45 @@ function isZeroValue(v: unknown): boolean {
 /** omitzero: an integer or float that is 0. */
 const isZeroNumber = (v: unknown) => v === 0 || v === 0n || (v instanceof GoInt && v.value === 0n);
 
+/** Bound on how much longer a TOML basic string is than its text (a control character becomes \\u00NN). */
+const STRING_GROWTH = 6;
+/** Work per character of a string read for escapes (besides what its quoted form builds). */
+const STRING_UNITS = 8;
+
+/** Work of writing a table, besides its entries (its keys split into values and tables, sorted, its header). */
+const TABLE_UNITS = 2048;
+
+/**
+ * Charged on its meter as it goes: each value visited and each piece of text before it is made (strings, key
+ * paths, indentation), so a structure that shares parts stops before its text exists.
+ */
 class Encoder {
   out = '';
 
-  constructor(private readonly indentUnit: string) {}
+  constructor(
+    private readonly indentUnit: string,
+    private readonly meter: Meter,
+  ) {}
 
+  /** Writes a short piece of text (punctuation, a number). */
   private write(s: string): void {
-    chargeBuilt(s.length);
+    this.meter.build(s.length);
     this.out += s;
+  }
+
+  /** A string value or key, charged before it is quoted. */
+  private quoted(s: string, quote: (s: string) => string): string {
+    this.meter.spend(STRING_UNITS * s.length);
+    this.meter.build(STRING_GROWTH * s.length + 2);
+    return quote(s);
+  }
+
+  /** A dotted key path, charged before it is made. */
+  private keyPath(key: Key): string {
+    let n = key.length;
+    for (const k of key) n += STRING_GROWTH * k.length + 2;
+    this.meter.build(n);
+    return tomlKeyPath(key);
   }
 
   private newline(): void {
@@ -150,11 +184,13 @@ class Encoder {
   }
 
   private indent(key: Key): string {
-    return this.indentUnit.repeat(Math.max(0, key.length - 1));
+    const n = Math.max(0, key.length - 1);
+    this.meter.build(n * this.indentUnit.length);
+    return this.indentUnit.repeat(n);
   }
 
   encode(key: Key, v: unknown): void {
-    chargeNode();
+    this.meter.visit();
     v = deref(v);
     if (isMarshaler(v)) return this.keyValue(key, v, false);
     if (v === null || v === undefined || v instanceof GoPointer) return;
@@ -162,7 +198,7 @@ class Encoder {
       return this.keyValue(key, v, false);
     }
     if (Array.isArray(v) || v instanceof Uint8Array) {
-      if (tomlTypeOf(v) === 'ArrayHash') return this.arrayOfTables(key, v as unknown[]);
+      if (tomlTypeOf(v, this.meter) === 'ArrayHash') return this.arrayOfTables(key, v as unknown[]);
       return this.keyValue(key, v, false);
     }
     if (isGoMap(v)) {
@@ -181,11 +217,11 @@ class Encoder {
       const layout = t.loc === 'datetime-local' ? '2006-01-02T15:04:05.999999999' : t.loc === 'date-local' ? '2006-01-02' : t.loc === 'time-local' ? '15:04:05.999999999' : RFC3339_NANO;
       return this.write(formatGoTime(t, layout));
     }
-    const text = marshalText(v);
-    if (text !== undefined) return this.write(tomlString(text));
+    const text = marshalText(v, this.meter);
+    if (text !== undefined) return this.write(this.quoted(text, tomlString));
     if (v instanceof GoInt) return this.write(v.value.toString());
     switch (typeof v) {
-      case 'string': return this.write(tomlString(v));
+      case 'string': return this.write(this.quoted(v, tomlString));
       case 'boolean': return this.write(String(v));
       case 'bigint': return this.write(v.toString());
       case 'number': return this.write(tomlFloat(v));
@@ -194,7 +230,8 @@ class Encoder {
     if (Array.isArray(v) || v instanceof Uint8Array) {
       this.write('[');
       for (let i = 0; i < v.length; i++) {
-        this.element(v instanceof Uint8Array ? new GoInt('uint8', BigInt(v[i]!)) : v[i]);
+        this.meter.visit();
+        this.element(v instanceof Uint8Array ? goUint8(v[i]!) : v[i]);
         if (i !== v.length - 1) this.write(', ');
       }
       return this.write(']');
@@ -207,7 +244,7 @@ class Encoder {
   private keyValue(key: Key, v: unknown, inline: boolean): void {
     // A top-level value that is not a table is written on its own.
     if (key.length === 0) return this.element(v);
-    this.write(`${this.indent(key)}${tomlKey(key[key.length - 1]!)} = `);
+    this.write(`${this.indent(key)}${this.quoted(key[key.length - 1]!, tomlKey)} = `);
     this.element(v);
     if (!inline) this.newline();
   }
@@ -218,7 +255,7 @@ class Encoder {
       const tv = deref(t);
       if (isNil(tv)) continue;
       this.newline();
-      this.write(`${this.indent(key)}[[${tomlKeyPath(key)}]]`);
+      this.write(`${this.indent(key)}[[${this.keyPath(key)}]]`);
       this.newline();
       this.mapOrStruct(key, tv, false);
     }
@@ -227,7 +264,7 @@ class Encoder {
   private table(key: Key, v: unknown): void {
     if (key.length === 1) this.newline();
     if (key.length > 0) {
-      this.write(`${this.indent(key)}[${tomlKeyPath(key)}]`);
+      this.write(`${this.indent(key)}[${this.keyPath(key)}]`);
       this.newline();
     }
     this.mapOrStruct(key, v, false);
@@ -242,7 +279,11 @@ class Encoder {
   private map(key: Key, m: Record<string, unknown>, inline: boolean): void {
     const direct: string[] = [];
     const sub: string[] = [];
-    for (const k of Object.keys(m)) (isTable(m[k]) ? sub : direct).push(k);
+    // Listed and sorted; each key is copied into the path of each value below it.
+    const n = goMapSize(m, this.meter);
+    this.meter.spend(TABLE_UNITS + n * (ENTRY_UNITS + key.length));
+    this.meter.build(n * (key.length + 2) * ELEMENT_BYTES);
+    for (const k of Object.keys(m)) (isTable(m[k], this.meter) ? sub : direct).push(k);
     const writeKeys = (keys: string[], trailingComma: boolean) => {
       keys.sort(compareBytes);
       keys.forEach((k, i) => {
@@ -268,7 +309,7 @@ class Encoder {
     const direct: number[] = [];
     const sub: number[] = [];
     names.forEach((n, i) => {
-      if (options[i] !== undefined && !options[i].skip) (isTable(s.fields[n]) ? sub : direct).push(i);
+      if (options[i] !== undefined && !options[i].skip) (isTable(s.fields[n], this.meter) ? sub : direct).push(i);
     });
     const total = direct.length + sub.length;
     const writeFields = (fields: number[]) => {
@@ -297,13 +338,13 @@ class Encoder {
  * enc := toml.NewEncoder(&buf); enc.Indent = indent; enc.Encode(v): the document; throws TomlEncodeError for
  * the Encoder's errors.
  */
-export function encodeToml(v: unknown, indent = '  '): string {
+export function encodeToml(v: unknown, meter: Meter, indent = '  '): string {
   // reflect on an untyped nil panics inside the Encoder.
   if (v === null || v === undefined) throw new GoCallError('reflect: call of reflect.Value.Type on zero Value');
-  const enc = new Encoder(indent);
+  const enc = new Encoder(indent, meter);
   enc.encode([], v);
   return enc.out;
 }
 
 /** toml.Marshal(v): the Encoder with its default Indent of two spaces. */
-export const marshalToml = (v: unknown): string => encodeToml(v);
+export const marshalToml = (v: unknown, meter: Meter): string => encodeToml(v, meter);

@@ -1,6 +1,7 @@
 // Keys and strings as BurntSushi/toml's Encoder writes them: keys bare when they only hold [A-Za-z0-9_-]
 // (else quoted), basic strings escaped with the encoder's replacer. Follows github.com/BurntSushi/toml v1.6.0
 // (OSM's go.mod).
+import { TextBuilder } from '../internal/textBuilder.ts';
 
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
 
@@ -15,37 +16,22 @@ export function tomlKeyPath(keys: readonly string[]): string {
 
 /** Only `"`, `\` and control characters are escaped; \b \t \n \f \r by name, the rest (and DEL) as \u00xx. */
 const NEEDS_ESCAPE = /["\\\x00-\x1f\x7f]/;
+const SHORT_ESCAPES: Readonly<Record<number, string>> = { 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0c: '\\f', 0x0d: '\\r' };
 
 export function tomlString(s: string): string {
   if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    switch (ch) {
-      case '"':
-        out += '\\"';
-        break;
-      case '\\':
-        out += '\\\\';
-        break;
-      case '\b':
-        out += '\\b';
-        break;
-      case '\t':
-        out += '\\t';
-        break;
-      case '\n':
-        out += '\\n';
-        break;
-      case '\f':
-        out += '\\f';
-        break;
-      case '\r':
-        out += '\\r';
-        break;
-      default:
-        out += c < 0x20 || c === 0x7f ? '\\u' + c.toString(16).padStart(4, '0') : ch;
-    }
+  const out = new TextBuilder();
+  out.unit(0x22);
+  let run = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const e = c === 0x22 ? '\\"' : c === 0x5c ? '\\\\' : c < 0x20 || c === 0x7f ? (SHORT_ESCAPES[c] ?? '\\u' + c.toString(16).padStart(4, '0')) : undefined;
+    if (e === undefined) continue;
+    if (i > run) out.append(s.slice(run, i));
+    out.append(e);
+    run = i + 1;
   }
-  return out + '"';
+  if (s.length > run) out.append(s.slice(run));
+  out.unit(0x22);
+  return out.toString();
 }

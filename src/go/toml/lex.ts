@@ -68,7 +68,7 @@ class Lexer {
   }
 
   emitTrim(typ: TomlItemType): void {
-    this.items.push({ typ, val: this.current().replace(/^[\t\n\v\f\r \u0085\u00a0]+|[\t\n\v\f\r \u0085\u00a0]+$/g, ''), line: this.line });
+    this.items.push({ typ, val: trimSpace(this.current()), line: this.line });
     this.start = this.pos;
   }
 
@@ -698,4 +698,14 @@ export function lexToml(input: string): TomlItem[] {
     if (!(e instanceof Stop)) throw e;
   }
   return lx.items;
+}
+
+/** strings.TrimSpace for the lexer's items (a loop: a regular expression for the trailing run is quadratic). */
+function trimSpace(s: string): string {
+  const space = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x85 || c === 0xa0;
+  let a = 0;
+  let z = s.length;
+  while (a < z && space(s.charCodeAt(a))) a++;
+  while (z > a && space(s.charCodeAt(z - 1))) z--;
+  return s.slice(a, z);
 }

@@ -22,8 +22,21 @@ export function decodeRune(b: Uint8Array, i: number): [number, number] {
   return [0xfffd, 1];
 }
 
-/** The length of the valid UTF-8 sequence starting at b[i], or 0 when b[i] starts none. */
+/** The length of the valid UTF-8 sequence starting at b[i], or 0 when b[i] starts none (decodeRune's rules, without a tuple). */
 export function validSequenceLength(b: Uint8Array, i: number): number {
-  const [cp, n] = decodeRune(b, i);
-  return cp === 0xfffd && n === 1 ? 0 : n;
+  const b0 = b[i]!;
+  if (b0 < 0x80) return 1;
+  const cont = (k: number, lo = 0x80, hi = 0xbf) => i + k < b.length && b[i + k]! >= lo && b[i + k]! <= hi;
+  if (b0 >= 0xc2 && b0 <= 0xdf) return cont(1) ? 2 : 0;
+  if (b0 >= 0xe0 && b0 <= 0xef) {
+    const lo = b0 === 0xe0 ? 0xa0 : 0x80;
+    const hi = b0 === 0xed ? 0x9f : 0xbf;
+    return cont(1, lo, hi) && cont(2) ? 3 : 0;
+  }
+  if (b0 >= 0xf0 && b0 <= 0xf4) {
+    const lo = b0 === 0xf0 ? 0x90 : 0x80;
+    const hi = b0 === 0xf4 ? 0x8f : 0xbf;
+    return cont(1, lo, hi) && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
 }

@@ -5,6 +5,7 @@
 // (letters that are not CJK ideographs), numbers, punctuation, connectors (space, '-' and '_') and
 // anything else; "HTTPServer" splits as HTTP + Server, "Bld4Floor" keeps "bld4" together.
 import { goRunes, isLetter, isNumber, isPunct, isSpace, isUpper, toLower, toUpper } from '../unicode/unicode.ts';
+import { TextBuilder } from '../internal/textBuilder.ts';
 
 const RUNE_ERROR = 0xfffd;
 
@@ -38,7 +39,7 @@ interface Next {
 }
 
 class Words {
-  constructor(private readonly r: readonly number[]) {}
+  constructor(private readonly r: Int32Array) {}
 
   /** xstrings' nextValidRune: skips U+FFFD (Go cannot tell it from invalid UTF-8). */
   private valid(at: number, prev: number): [number, number] {
@@ -113,11 +114,17 @@ function toLowerWords(s: string, connector: string): string {
   const runes = goRunes(s);
   if (runes.length === 0) return '';
   const words = new Words(runes);
-  let out = '';
+  const out = new TextBuilder();
+  const sep = connector.charCodeAt(0);
+  // A rune at a time (a word can be the whole text).
   const write = (w: Word, start: number, end: number) => {
-    const part = runes.slice(start, end);
-    if (w !== Word.Upper && w !== Word.Connector) out += String.fromCodePoint(...part);
-    else for (const c of part) out += isConnector(c) ? connector : String.fromCodePoint(isUpper(c) ? toLower(c) : c);
+    if (w !== Word.Upper && w !== Word.Connector) for (let i = start; i < end; i++) out.push(runes[i]!);
+    else {
+      for (let i = start; i < end; i++) {
+        const c = runes[i]!;
+        out.push(isConnector(c) ? sep : isUpper(c) ? toLower(c) : c);
+      }
+    }
   };
   const sepAfter = (w: Word) => w !== Word.Invalid && w !== Word.Punct && w !== Word.Connector;
   let cur = words.next(0);
@@ -130,12 +137,12 @@ function toLowerWords(s: string, connector: string): string {
         write(cur.wt, cur.start, cur.end);
         cur = words.next(cur.rest);
       }
-      if (sepAfter(cur.wt)) out += connector;
+      if (sepAfter(cur.wt)) out.push(sep);
     } else if (prev.wt === Word.Connector) {
       write(prev.wt, prev.start, prev.end);
     } else if (prev.wt !== Word.Punct) {
       if (cur.wt !== Word.Number) {
-        if (cur.wt !== Word.Connector && cur.wt !== Word.Punct) out += connector;
+        if (cur.wt !== Word.Connector && cur.wt !== Word.Punct) out.push(sep);
         continue;
       }
       if (cur.rest >= runes.length) continue;
@@ -144,21 +151,21 @@ function toLowerWords(s: string, connector: string): string {
       if (cur.wt !== Word.Alphabet) {
         // A number ends the previous word ("Bld4Floor" -> "bld4_floor").
         write(Word.Number, num.start, num.end);
-        if (cur.wt !== Word.Connector && cur.wt !== Word.Punct) out += connector;
+        if (cur.wt !== Word.Connector && cur.wt !== Word.Punct) out.push(sep);
         continue;
       }
       // Lower-case letters after a number start a word with it ("HTTP2xx" -> "http_2xx").
-      out += connector;
+      out.push(sep);
       write(Word.Number, num.start, num.end);
       while (cur.wt === Word.Alphabet || cur.wt === Word.Number) {
         write(cur.wt, cur.start, cur.end);
         cur = words.next(cur.rest);
       }
-      if (sepAfter(cur.wt)) out += connector;
+      if (sepAfter(cur.wt)) out.push(sep);
     }
   }
   write(cur.wt, cur.start, cur.end);
-  return out;
+  return out.toString();
 }
 
 export const toSnakeCase = (s: string) => toLowerWords(s, '_');
@@ -168,8 +175,8 @@ export const toKebabCase = (s: string) => toLowerWords(s, '-');
 export function toPascalCase(s: string): string {
   const runes = goRunes(s);
   if (runes.length === 0) return '';
-  let out = '';
-  const put = (c: number) => (out += String.fromCodePoint(c));
+  const builder = new TextBuilder();
+  const put = (c: number) => builder.push(c);
   let i = 0;
   let r0 = 0;
   let firstUpper = false;
@@ -186,7 +193,7 @@ export function toPascalCase(s: string): string {
   if (i >= runes.length) {
     // xstrings writes the last rune once more here, even when it was a connector already written.
     put(r0);
-    return out;
+    return builder.toString();
   }
   while (i < runes.length) {
     const r1 = r0;
@@ -207,5 +214,5 @@ export function toPascalCase(s: string): string {
     }
   }
   put(r0);
-  return out;
+  return builder.toString();
 }

@@ -6,6 +6,7 @@
 // map[interface{}]interface{} for other keys, and its error texts ("yaml: line N: ...", "yaml: unmarshal
 // errors:\n  line N: cannot unmarshal ...").
 // Follows gopkg.in/yaml.v3 v3.0.1 (its latest release, and the differential oracle's).
+import { ELEMENT_BYTES, ENTRY_BYTES, ENTRY_UNITS, type Meter } from '../internal/meter.ts';
 import { GoCallError } from '../reflect/func.ts';
 import { goString, goBytes } from '../reflect/byteString.ts';
 import { parseGoFloat, parseGoInt } from '../strconv/parseNumber.ts';
@@ -16,6 +17,9 @@ import { GoInt, GoKeyedMap, goNilMap, goNilSlice, interfaceKey, type GoMap } fro
 import { base64Decode } from '../encoding/base64.ts';
 import { ErrorKind, ScalarStyle } from './scan.ts';
 import { Ev, EVENT_NAMES, Parser, type YamlEvent } from './parse.ts';
+
+/** Memory of a duplicate key's error text, besides the key (quoted: at most twice its length). */
+const DUPLICATE_ERROR_BYTES = 96;
 
 /** yaml.v3's failf: an error that ends Unmarshal. */
 export class YamlError extends Error {}
@@ -339,8 +343,16 @@ function hashKey(k: unknown): string {
 
 const put = (m: GoMap, k: string, v: unknown) => Object.defineProperty(m, k, { value: v, enumerable: true, writable: true, configurable: true });
 
+/**
+ * Charged on its meter as it goes: each node decoded (aliases decode their anchor's node again, so a small
+ * document can decode into millions of values before yaml.v3's aliasing ratio stops it), each collection made,
+ * and the pairs of keys yaml.v3 compares to find a duplicate.
+ */
 class Decoder {
   readonly terrors: string[] = [];
+
+  constructor(private readonly meter: Meter) {}
+
   private readonly aliases = new Set<Node>();
   private decodeCount = 0;
   private aliasCount = 0;
@@ -358,6 +370,7 @@ class Decoder {
   }
 
   unmarshal(n: Node, out: Target): boolean {
+    this.meter.visit();
     this.decodeCount++;
     if (this.aliasDepth > 0) this.aliasCount++;
     if (this.aliasCount > 100 && this.decodeCount > 1000 && this.aliasCount / this.decodeCount > allowedAliasRatio(this.decodeCount)) {
@@ -404,6 +417,7 @@ class Decoder {
       ({ tag, value: resolved } = resolve(n.tag, n.value));
       if (tag === BINARY) {
         try {
+          this.meter.build((resolved as string).length);
           resolved = goString(base64Decode(resolved as string));
         } catch {
           fail('!!binary value contains invalid base64 data');
@@ -430,6 +444,7 @@ class Decoder {
       this.terror(n, SEQ, out);
       return false;
     }
+    this.meter.build(n.content.length * ELEMENT_BYTES);
     const items: unknown[] = [];
     for (const c of n.content) {
       let v: unknown = null;
@@ -442,11 +457,27 @@ class Decoder {
   private mapping(n: Node, out: Target): boolean {
     const l = n.content.length;
     const before = this.terrors.length;
+    // yaml.v3 compares every key with every later one; the same errors, in the same order, from keys grouped
+    // by kind and value (a group's later keys are the later equal ones).
+    this.meter.spend((l / 2) * ENTRY_UNITS);
+    this.meter.build((l / 2) * ENTRY_BYTES);
+    const groups = new Map<string, number[]>();
+    for (let i = 0; i < l; i += 2) {
+      const key = n.content[i]!.kind + ':' + n.content[i]!.value;
+      const g = groups.get(key);
+      if (g === undefined) groups.set(key, [i]);
+      else g.push(i);
+    }
+    const place = new Map<number, number>();
+    for (const g of groups.values()) g.forEach((i, at) => place.set(i, at));
     for (let i = 0; i < l; i += 2) {
       const ni = n.content[i]!;
-      for (let j = i + 2; j < l; j += 2) {
-        const nj = n.content[j]!;
-        if (ni.kind === nj.kind && ni.value === nj.value) this.terrors.push(`line ${nj.line}: mapping key ${sprintf('%#v', [nj.value])} already defined at line ${ni.line}`);
+      const g = groups.get(ni.kind + ':' + ni.value)!;
+      for (let at = place.get(i)! + 1; at < g.length; at++) {
+        const nj = n.content[g[at]!]!;
+        // The error's text, kept until the decoder reports them all.
+        this.meter.build(DUPLICATE_ERROR_BYTES + 2 * nj.value.length);
+        this.terrors.push(`line ${nj.line}: mapping key ${sprintf('%#v', [nj.value], this.meter)} already defined at line ${ni.line}`);
       }
     }
     if (this.terrors.length > before) return false;
@@ -487,7 +518,7 @@ class Decoder {
         mergedFields.add(hk);
       }
       if (Array.isArray(k) || k instanceof GoKeyedMap || (k !== null && typeof k === 'object' && Object.getPrototypeOf(k) === Object.prototype)) {
-        fail(`invalid map key: ${sprintf('%#v', [k])}`);
+        fail(`invalid map key: ${sprintf('%#v', [k], this.meter)}`);
       }
       const valueNode = n.content[i + 1]!;
       let e: unknown = null;
@@ -537,8 +568,8 @@ class Decoder {
 export type YamlTarget = 'map' | 'slice';
 
 /** yaml.Unmarshal(text, &target) into a fresh empty map or slice: the value and Go's error text, if any. */
-export function decodeYaml(input: string, target: YamlTarget): { value: unknown; error?: string } {
-  const d = new Decoder();
+export function decodeYaml(input: string, target: YamlTarget, meter: Meter): { value: unknown; error?: string } {
+  const d = new Decoder(meter);
   let value: unknown = target === 'map' ? {} : [];
   const out: Target = target === 'map'
     ? { kind: 'map', map: value as GoMap, setNil: () => (value = goNilMap()) }

@@ -6,14 +6,16 @@
 // spaces, tabs, line breaks, characters it does not print: C1 controls, BOM and non-BMP runes), and
 // writes keys that span lines or exceed 128 bytes as "? " keys.
 // Follows gopkg.in/yaml.v3 v3.0.1 (its latest release, and the differential oracle's).
-import { exportedFields, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap } from '../reflect/value.ts';
+import { exportedFields, GoInt, GoKeyedMap, goMapSize, GoPointer, GoStringer, GoStruct, isGoMap, type GoMap } from '../reflect/value.ts';
 import { formatFloat, goTypeName } from '../fmt/format.ts';
 import { parseGoFloat, parseGoInt } from '../strconv/parseNumber.ts';
 import { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes } from '../reflect/byteString.ts';
-import { goRunes } from '../unicode/unicode.ts';
+import { goRunes, isDigit, isLetter } from '../unicode/unicode.ts';
 import { formatGoTime, RFC3339_NANO } from '../time/time.ts';
 import { goTimeOf } from '../time/value.ts';
-import { chargeBuilt, chargeNode } from '../internal/cost.ts';
+import { ENTRY_UNITS, type Meter } from '../internal/meter.ts';
+import { callGoFunction } from '../reflect/func.ts';
+import { TextBuilder } from '../internal/textBuilder.ts';
 
 // --- Which strings must be quoted (encoder.stringv): those that would read back as another type ---
 
@@ -68,7 +70,7 @@ interface Analysis {
 }
 
 function analyze(s: string): Analysis {
-  const r = [...s].map((x) => x.codePointAt(0)!);
+  const r = codePoints(s);
   if (r.length === 0) return { multiline: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: false };
   let blockIndicators = s.startsWith('---') || s.startsWith('...');
   let lineBreaks = false;
@@ -87,11 +89,10 @@ function analyze(s: string): Analysis {
     const c = r[i]!;
     const last = i === r.length - 1;
     const followedByWhitespace = last || r[i + 1] === 0x20 || r[i + 1] === 0x09;
-    const ch = String.fromCodePoint(c);
     if (i === 0) {
-      if ('#,[]{}&*!|>\'"%@`'.includes(ch)) blockIndicators = true;
-      else if ((ch === '?' || ch === ':' || ch === '-') && followedByWhitespace) blockIndicators = true;
-    } else if ((ch === ':' && followedByWhitespace) || (ch === '#' && precededByWhitespace)) blockIndicators = true;
+      if (c < 0x80 && '#,[]{}&*!|>\'"%@`'.includes(String.fromCharCode(c))) blockIndicators = true;
+      else if ((c === 0x3f || c === 0x3a || c === 0x2d) && followedByWhitespace) blockIndicators = true;
+    } else if ((c === 0x3a && followedByWhitespace) || (c === 0x23 && precededByWhitespace)) blockIndicators = true;
     if (c === 0x09) tabs = true;
     else if (!isPrintable(c)) special = true;
     if (c === 0x20) {
@@ -145,62 +146,83 @@ const DOUBLE_ESCAPES: Record<number, string> = {
 function writeDouble(s: string): string {
   // is_bom looks at the start of the value, so a leading BOM escapes every character.
   const bom = s.startsWith('\ufeff');
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
+  const out = new TextBuilder();
+  out.unit(0x22);
+  for (const c of codePoints(s)) {
     if (bom || !isPrintable(c) || isBreak(c) || c === 0x22 || c === 0x5c) {
       const named = DOUBLE_ESCAPES[c];
-      if (named !== undefined) out += '\\' + named;
+      if (named !== undefined) out.append('\\' + named);
       else {
         const [mark, digits] = c <= 0xff ? ['x', 2] : c <= 0xffff ? ['u', 4] : ['U', 8];
         let hex = '';
         for (let k = digits - 1; k >= 0; k--) hex += HEX[(c >> (4 * k)) & 15];
-        out += '\\' + mark + hex;
+        out.append('\\' + mark + hex);
       }
-    } else out += ch;
+    } else out.push(c);
   }
-  return out + '"';
+  out.unit(0x22);
+  return out.toString();
+}
+
+/** The code points of s (a lone surrogate as itself, as iterating a string gives it). */
+function codePoints(s: string): Int32Array {
+  const out = new Int32Array(s.length);
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      out[n++] = (c - 0xd800) * 0x400 + (s.charCodeAt(i + 1) - 0xdc00) + 0x10000;
+      i++;
+    } else out[n++] = c;
+  }
+  return out.subarray(0, n);
 }
 
 /** Single-quoted: quotes doubled; after a line break the next character is indented. */
 function writeSingle(s: string, indent: number): string {
-  let out = "'";
+  const out = new TextBuilder();
+  const pad = ' '.repeat(indent);
+  out.unit(0x27);
   let breaks = false;
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
+  for (const c of codePoints(s)) {
     if (isBreak(c)) {
-      out += ch;
+      out.push(c);
       breaks = true;
       continue;
     }
-    if (breaks) out += ' '.repeat(indent);
+    if (breaks) out.append(pad);
     breaks = false;
-    out += ch === "'" ? "''" : ch;
+    if (c === 0x27) out.unit(0x27);
+    out.push(c);
   }
-  return out + "'";
+  out.unit(0x27);
+  return out.toString();
 }
 
 /** A literal block: indentation and chomping indicators, then the lines; without its final line feed. */
 function writeLiteral(s: string, indent: number): string {
-  const r = [...s].map((x) => x.codePointAt(0)!);
+  const r = codePoints(s);
   let head = '|';
   if (r[0] === 0x20 || isBreak(r[0]!)) head += '4';
   const n = r.length;
   if (!isBreak(r[n - 1]!)) head += '-';
   else if (n === 1 || isBreak(r[n - 2]!)) head += '+';
-  let out = head + (isBreak(r[0]!) ? '' : '\n');
+  const out = new TextBuilder();
+  out.append(head + (isBreak(r[0]!) ? '' : '\n'));
+  const pad = ' '.repeat(indent);
   let breaks = true;
   for (const c of r) {
     if (isBreak(c)) {
-      out += String.fromCodePoint(c);
+      out.push(c);
       breaks = true;
     } else {
-      if (breaks) out += ' '.repeat(indent);
+      if (breaks) out.append(pad);
       breaks = false;
-      out += String.fromCodePoint(c);
+      out.push(c);
     }
   }
-  return out.endsWith('\n') ? out.slice(0, -1) : out;
+  const text = out.toString();
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
 /** encodeBase64 in yaml.v3: base64 in lines of 70, each ended by a line feed once there is more than one. */
@@ -210,8 +232,34 @@ function yamlBase64(b: Uint8Array): string {
   return text.replace(/.{1,70}/g, '$&\n');
 }
 
-/** A string scalar as yaml.v3 writes it; `indent` is where its continuation lines start. */
-function stringScalar(s: string, indent: number, simpleKey = false): string {
+/** The line breaks in s. */
+function countBreaks(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x0a || c === 0x0d || c === 0x85 || c === 0x2028 || c === 0x2029) n++;
+  }
+  return n;
+}
+
+/** Bound on how much longer double quotes make a text (a character beyond the BMP becomes \\UXXXXXXXX: 10 for 2). */
+const DOUBLE_GROWTH = 6;
+/** Work per character of analysing a scalar (the emitter's checks, one code point at a time). */
+const ANALYSIS_UNITS = 32;
+/** Work per key of sorting a mapping's keys (yaml.v3's natural order compares rune by rune). */
+const KEY_SORT_UNITS = 8 * ENTRY_UNITS;
+/** Memory per entry of a mapping being written: its place in the sorted list, its runes, the encoder's nodes. */
+const ENTRY_NODE_BYTES = 128;
+/** Work per character of a key, per comparison of the sort (digit runs compare as numbers). */
+const KEY_CHAR_UNITS = 16;
+
+/**
+ * A string scalar as yaml.v3 writes it; `indent` is where its continuation lines start. Charged before it is
+ * written: its analysis, and the longest text its style can make (each line indented).
+ */
+function stringScalar(s: string, indent: number, m: Meter, simpleKey = false): string {
+  m.spend(ANALYSIS_UNITS * s.length);
+  m.build(DOUBLE_GROWTH * s.length + countBreaks(s) * indent + 8);
   // Text that is not valid UTF-8 is written as !!binary base64.
   if (hasRawBytes(s) && hasRawBytes((s = canonicalGoString(s)))) {
     const b64 = yamlBase64(goBytes(s));
@@ -226,25 +274,28 @@ function stringScalar(s: string, indent: number, simpleKey = false): string {
 }
 
 /** A key fits on its line unless it spans lines or is longer than 128 bytes (then it is a "? " key). */
-function isSimpleKey(k: string): boolean {
+function isSimpleKey(k: string, m: Meter): boolean {
+  m.spend(ANALYSIS_UNITS * k.length);
   if (hasRawBytes(k) && hasRawBytes((k = canonicalGoString(k)))) return goByteLength(k) <= 51; // its base64 fits one line
   return !analyze(k).multiline && Buffer.byteLength(k, 'utf8') <= 128;
 }
 
-export function yamlV3Scalar(s: string): string {
-  return stringScalar(s, 4, true);
+export function yamlV3Scalar(s: string, m: Meter): string {
+  return stringScalar(s, 4, m, true);
 }
 
 /** yaml.v3's key order (keyList.Less): letters sort before other characters, digit runs numerically. */
 export function compareYamlKeys(a: string, b: string): number {
+  return compareYamlRunes(goRunes(a), goRunes(b));
+}
+
+function compareYamlRunes(a: Int32Array, b: Int32Array): number {
   return yamlKeyLess(a, b) ? -1 : yamlKeyLess(b, a) ? 1 : 0;
 }
 
-function yamlKeyLess(a: string, b: string): boolean {
-  const ar = goRunes(a);
-  const br = goRunes(b);
-  const digit = (c: number | undefined) => c !== undefined && /^\p{Nd}$/u.test(String.fromCodePoint(c));
-  const letter = (c: number) => /^\p{L}$/u.test(String.fromCodePoint(c));
+function yamlKeyLess(ar: Int32Array, br: Int32Array): boolean {
+  const digit = (c: number | undefined) => c !== undefined && isDigit(c);
+  const letter = isLetter;
   let digits = false;
   for (let i = 0; i < ar.length && i < br.length; i++) {
     if (ar[i] === br[i]) {
@@ -284,7 +335,7 @@ class YamlTimestamp {
   constructor(readonly text: string) {}
 }
 
-function nonString(v: unknown): string | undefined {
+function nonString(v: unknown, m: Meter): string | undefined {
   if (v === null || v === undefined) return 'null';
   if (v instanceof YamlTimestamp) return v.text;
   if (v instanceof GoInt) return v.value.toString();
@@ -295,26 +346,39 @@ function nonString(v: unknown): string | undefined {
     default: break;
   }
   if (Array.isArray(v) && v.length === 0) return '[]';
-  if (isMapLike(v) && entries(v).length === 0) return '{}';
+  if (isMapLike(v) && isEmptyMapLike(v)) return '{}';
   return undefined;
 }
 
+const isEmptyMapLike = (v: unknown) => (v instanceof GoStruct ? exportedFields(v).length === 0 : v instanceof GoKeyedMap ? v.size === 0 : goMapSize(v as GoMap) === 0);
+
 /** A scalar as written at a position whose continuation lines start at `indent`, or undefined for a collection. */
-function scalar(v: unknown, indent: number): string | undefined {
-  chargeNode();
-  if (typeof v === 'string') chargeBuilt(v.length);
-  if (typeof v === 'string') return stringScalar(v, indent);
-  return nonString(v);
+function scalar(v: unknown, indent: number, m: Meter): string | undefined {
+  m.visit();
+  if (typeof v === 'string') return stringScalar(v, indent, m);
+  return nonString(v, m);
 }
 
 const isMapLike = (v: unknown) => isGoMap(v) || v instanceof GoStruct || v instanceof GoKeyedMap;
-function entries(v: unknown): Array<[unknown, unknown]> {
+function entries(v: unknown, m: Meter): Array<[unknown, unknown]> {
   if (v instanceof GoStruct) return exportedFields(v);
+  const n = v instanceof GoKeyedMap ? v.size : goMapSize(v as GoMap, m);
+  m.spend(n * KEY_SORT_UNITS);
+  // The sorted list of entries, and the nodes the encoder makes for each.
+  m.build(n * ENTRY_NODE_BYTES);
   if (v instanceof GoKeyedMap) {
     const idx = v.keys.map((_, i) => i).sort((i, j) => (keyLess(v.keys[i], v.keys[j]) ? -1 : keyLess(v.keys[j], v.keys[i]) ? 1 : 0));
     return idx.map((i) => [v.keys[i], v.values[i]]);
   }
-  return Object.keys(v as object).sort(compareYamlKeys).map((k) => [k, (v as Record<string, unknown>)[k]]);
+  // Each key's runes once; the sort's comparisons read them (charged above, and per character here).
+  const keys = Object.keys(v as object);
+  let chars = 0;
+  for (const k of keys) chars += k.length;
+  m.spend(Math.ceil(Math.log2(keys.length + 1)) * KEY_CHAR_UNITS * chars);
+  m.build(4 * chars);
+  const runes = keys.map((k) => ({ k, r: goRunes(k) }));
+  runes.sort((x, y) => compareYamlRunes(x.r, y.r));
+  return runes.map(({ k }) => [k, (v as Record<string, unknown>)[k]]);
 }
 
 // reflect.Kind numbers, which order keys of different kinds.
@@ -343,76 +407,89 @@ function keyLess(a: unknown, b: unknown): boolean {
     return (av as number) < (bv as number);
   }
   if (typeof a !== 'string' || typeof b !== 'string') return kindNumber(a) < kindNumber(b);
-  return yamlKeyLess(a, b);
+  return yamlKeyLess(goRunes(a), goRunes(b));
 }
 
-function deref(v: unknown): unknown {
-  while (v instanceof GoPointer) v = v.elem;
+function deref(v: unknown, m: Meter): unknown {
+  while (v instanceof GoPointer) {
+    m.visit();
+    v = v.elem;
+  }
   // yaml.v3 writes a time.Duration as its String(), other Stringers only when they are TextMarshalers.
-  if (v instanceof GoStringer) return v.marshalsText || v.typeName === 'time.Duration' ? v.text : deref(v.value);
+  if (v instanceof GoStringer) return v.marshalsText || v.typeName === 'time.Duration' ? v.text : deref(v.value, m);
   // A time.Time is written as an RFC 3339 timestamp, unquoted (before TextMarshalers are asked).
   const t = goTimeOf(v);
   if (t !== undefined) return new YamlTimestamp(formatGoTime(t, RFC3339_NANO));
   // An encoding.TextMarshaler (semver.Version) is written as its text.
   const text = v instanceof GoStruct ? v.methods?.MarshalText : undefined;
-  return text !== undefined ? goString(text.call() as Uint8Array) : v;
+  return text !== undefined ? goString(callGoFunction(text, m, []) as Uint8Array) : v;
 }
 
 // The emitter's indentation (yaml_emitter_increase_indent): a sequence item's content is 2 columns past
 // its dash; a mapping value, nested or scalar, goes to the next multiple of 4 past the key's column.
 const valueIndent = (keyCol: number) => 4 * Math.floor((keyCol + 4) / 4);
 
-// A collection's text is built anew at each level of nesting: charged as such.
-function map(v: unknown, keyCol: number, firstInline = false): string {
+/** The lines of a collection, joined: its text is built anew at each level of nesting, so it is charged before. */
+function joined(lines: string[], m: Meter): string {
+  let n = lines.length;
+  for (const l of lines) n += l.length;
+  m.build(n);
+  return lines.join('\n');
+}
+
+/** `n` spaces of indentation, charged. */
+function spaces(n: number, m: Meter): string {
+  m.build(n);
+  return ' '.repeat(n);
+}
+
+function map(v: unknown, keyCol: number, m: Meter, firstInline = false): string {
   const vi = valueIndent(keyCol);
-  return charged(entries(v)
-    .map(([rawKey, raw], i) => {
-      const x = deref(raw);
-      const lead = i === 0 && firstInline ? '' : ' '.repeat(keyCol);
-      const s = scalar(x, vi);
-      if (typeof rawKey !== 'string') {
-        // A key that is not a string (map[interface{}]interface{}) is a short plain scalar.
-        const k = lead + nonString(deref(rawKey)) + ':';
-        if (s !== undefined) return k + ' ' + s;
-        return k + '\n' + (Array.isArray(x) ? seq(x, vi) : map(x, vi));
-      }
-      const k = rawKey;
-      if (isSimpleKey(k)) {
-        const key = lead + stringScalar(k, vi, true) + ':';
-        if (s !== undefined) return key + ' ' + s;
-        return key + '\n' + (Array.isArray(x) ? seq(x, vi) : map(x, vi));
-      }
-      // A "? " key; its value follows ':' on the next line, collections starting on that same line.
-      const key = lead + '? ' + stringScalar(k, vi) + '\n' + ' '.repeat(keyCol) + ':';
+  const lines = entries(v, m).map(([rawKey, raw], i) => {
+    const x = deref(raw, m);
+    const lead = i === 0 && firstInline ? '' : spaces(keyCol, m);
+    const s = scalar(x, vi, m);
+    if (typeof rawKey !== 'string') {
+      // A key that is not a string (map[interface{}]interface{}) is a short plain scalar.
+      const k = lead + nonString(deref(rawKey, m), m) + ':';
+      if (s !== undefined) return k + ' ' + s;
+      return k + '\n' + (Array.isArray(x) ? seq(x, vi, m) : map(x, vi, m));
+    }
+    const k = rawKey;
+    if (isSimpleKey(k, m)) {
+      const key = lead + stringScalar(k, vi, m, true) + ':';
       if (s !== undefined) return key + ' ' + s;
-      const pad = ' '.repeat(Math.max(1, vi - keyCol - 1));
-      return key + pad + (Array.isArray(x) ? seq(x, vi, true) : map(x, vi, true));
-    })
-    .join('\n'));
+      return key + '\n' + (Array.isArray(x) ? seq(x, vi, m) : map(x, vi, m));
+    }
+    // A "? " key; its value follows ':' on the next line, collections starting on that same line.
+    const key = lead + '? ' + stringScalar(k, vi, m) + '\n' + spaces(keyCol, m) + ':';
+    if (s !== undefined) return key + ' ' + s;
+    const pad = spaces(Math.max(1, vi - keyCol - 1), m);
+    return key + pad + (Array.isArray(x) ? seq(x, vi, m, true) : map(x, vi, m, true));
+  });
+  return joined(lines, m);
 }
 
-function seq(v: unknown[], dashCol: number, firstInline = false): string {
-  return charged(v
-    .map((raw, i) => {
-      const x = deref(raw);
-      const lead = (i === 0 && firstInline ? '' : ' '.repeat(dashCol)) + '- ';
-      const s = scalar(x, dashCol + 2);
-      if (s !== undefined) return lead + s;
-      return lead + (Array.isArray(x) ? seq(x, dashCol + 2, true) : map(x, dashCol + 2, true));
-    })
-    .join('\n'));
+function seq(v: unknown[], dashCol: number, m: Meter, firstInline = false): string {
+  const lines = v.map((raw, i) => {
+    const x = deref(raw, m);
+    const lead = (i === 0 && firstInline ? '' : spaces(dashCol, m)) + '- ';
+    const s = scalar(x, dashCol + 2, m);
+    if (s !== undefined) return lead + s;
+    return lead + (Array.isArray(x) ? seq(x, dashCol + 2, m, true) : map(x, dashCol + 2, m, true));
+  });
+  return joined(lines, m);
 }
 
-function charged(s: string): string {
-  chargeBuilt(s.length);
-  return s;
-}
-
-export function marshalYamlV3(v: unknown): string {
-  v = deref(v);
+/**
+ * yaml.Marshal. Charged on `m` as it goes: each node visited, each key sort, each scalar before it is written
+ * and each collection's text, so a structure that shares parts stops before its text exists.
+ */
+export function marshalYamlV3(v: unknown, m: Meter): string {
+  v = deref(v, m);
   // A document-level scalar is indented as a flow node would be (best_indent).
-  const s = scalar(v, 4);
+  const s = scalar(v, 4, m);
   if (s !== undefined) return s + '\n';
-  if (Array.isArray(v)) return seq(v, 0) + '\n';
-  return map(v, 0) + '\n';
+  if (Array.isArray(v)) return seq(v, 0, m) + '\n';
+  return map(v, 0, m) + '\n';
 }

@@ -13,7 +13,7 @@
 //   funcs: up func(string) string                     // s + "!"
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { GoPointer, GoStringer, GoStruct, goFunc, newTemplate, TemplateError } from '../../../src/template/index.ts';
+import { GoPointer, GoStringer, GoStruct, goFunc, CONSTANT, newTemplate, TemplateError } from '../../../src/template/index.ts';
 
 const inner = (x: bigint) => new GoStruct('main.Inner', { X: x });
 const dur = (d: bigint) => new GoStringer('main.Dur', `${d}s`, new GoStruct('main.Dur', { D: d }));
@@ -28,10 +28,10 @@ const data = new GoPointer(
       I: null, M: { a: 1n }, L: [1n, 'x'], Dur: dur(5n), PDur: new GoPointer('*main.Dur', dur(6n)), B: false,
     },
     undefined,
-    { Greet: goFunc(['string'], (s: string) => 'hi ' + s) },
+    { Greet: goFunc(['string'], CONSTANT, (s: string) => 'hi ' + s) },
   ),
 );
-const funcs = { up: goFunc(['string'], (s: string) => s + '!') };
+const funcs = { up: goFunc(['string'], CONSTANT, (s: string) => s + '!') };
 
 function render(template: string): { out: string } | { err: string } {
   try {

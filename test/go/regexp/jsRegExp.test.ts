@@ -2,17 +2,19 @@
 // VM is checked against Go by the corpus, so wherever the fast path answers, it must answer as the VM does.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { UNMETERED } from '../../../src/go/internal/meter.ts';
 import { compileGoRegexp, type GoRegexp } from '../../../src/go/regexp/regexp.ts';
+import { MAX_JS_BACKTRACKING } from '../../../src/go/regexp/jsRegExp.ts';
 import { rng } from '../../support/rng.ts';
 
 const fastPathApplies = (re: GoRegexp, s: string): boolean => {
-  re.matchString(''); // the matcher is made on first use
-  return (re as unknown as { js?: { applies(s: string): boolean } }).js?.applies(s) ?? false;
+  re.matchString('', UNMETERED); // the matcher is made on first use
+  return ((re as unknown as { js?: { bound(s: string): number } }).js?.bound(s) ?? Infinity) <= MAX_JS_BACKTRACKING;
 };
 
 function agree(pattern: string, input: string): void {
-  const re = compileGoRegexp(pattern);
-  assert.equal(re.matchString(input), re.matchStringWithVM(input), `${JSON.stringify(pattern)} on ${JSON.stringify(input)}`);
+  const re = compileGoRegexp(pattern, UNMETERED);
+  assert.equal(re.matchString(input, UNMETERED), re.matchStringWithVM(input, UNMETERED), `${JSON.stringify(pattern)} on ${JSON.stringify(input)}`);
 }
 
 test('where JS and Go read characters differently, the fast path answers as Go', () => {
@@ -42,28 +44,28 @@ test('where JS and Go read characters differently, the fast path answers as Go',
     ['^(https?://|file:///)[A-Za-z0-9._~:/%@+=,-]+$', 'https://example.com/$(id)', false],
   ];
   for (const [pattern, input, want] of cases) {
-    const re = compileGoRegexp(pattern);
+    const re = compileGoRegexp(pattern, UNMETERED);
     assert.ok(fastPathApplies(re, input), `fast path expected for ${pattern}`);
-    assert.equal(re.matchString(input), want, `${pattern} on ${JSON.stringify(input)}`);
-    assert.equal(re.matchStringWithVM(input), want, `VM: ${pattern} on ${JSON.stringify(input)}`);
+    assert.equal(re.matchString(input, UNMETERED), want, `${pattern} on ${JSON.stringify(input)}`);
+    assert.equal(re.matchStringWithVM(input, UNMETERED), want, `VM: ${pattern} on ${JSON.stringify(input)}`);
   }
 });
 
 test('raw bytes, astral characters, folded classes and nested quantifiers go to the VM', () => {
   // A raw byte (U+DCFF) reads as U+FFFD in Go.
   for (const [pattern, input] of [['^\\x{FFFD}$', '\udcff'], ['^.$', '\u{1f600}'], ['(?i)^[k]$', '\u212a'], ['^(a+)+$', 'aaa'], ['^(?:ab)*$', 'abab']] as const) {
-    const re = compileGoRegexp(pattern);
+    const re = compileGoRegexp(pattern, UNMETERED);
     assert.equal(fastPathApplies(re, input), false, pattern);
-    assert.equal(re.matchString(input), true, pattern);
+    assert.equal(re.matchString(input, UNMETERED), true, pattern);
   }
 });
 
 test('the fast path gives way where backtracking could be long', () => {
-  const re = compileGoRegexp('a*a*a*b');
+  const re = compileGoRegexp('a*a*a*b', UNMETERED);
   assert.ok(fastPathApplies(re, 'a'.repeat(50)));
   assert.equal(fastPathApplies(re, 'a'.repeat(5000)), false);
   const t = performance.now();
-  assert.equal(re.matchString('a'.repeat(20_000)), false);
+  assert.equal(re.matchString('a'.repeat(20_000), UNMETERED), false);
   assert.ok(performance.now() - t < 2000);
 });
 
@@ -97,7 +99,7 @@ test('random patterns and strings: the fast path and the VM agree', () => {
     const pattern = randomPattern(r);
     let re: GoRegexp;
     try {
-      re = compileGoRegexp(pattern);
+      re = compileGoRegexp(pattern, UNMETERED);
     } catch {
       continue;
     }

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseConstraints, parseConstraintsByGrammar } from '../../../src/go/semver/semver.ts';
+import { UNMETERED } from '../../../src/go/internal/meter.ts';
 
 function outcome(parse: (text: string) => unknown, text: string): unknown {
   try {
@@ -23,15 +24,15 @@ const anyText = fc.string({ unit: fc.constantFrom('0', '1', '9', '.', '<', '>', 
 test('plain constraints parse as the grammar parses them, errors included', () => {
   fc.assert(
     fc.property(fc.oneof(plainLike, anyText), (text) => {
-      assert.deepEqual(outcome(parseConstraints, text), outcome(parseConstraintsByGrammar, text), text);
+      assert.deepEqual(outcome((t) => parseConstraints(t, UNMETERED), text), outcome((t) => parseConstraintsByGrammar(t, UNMETERED), text), text);
     }),
     { numRuns: 4000, seed: 33 },
   );
 });
 
 test("the embedded profiles' constraints take the plain path and mean what they say", () => {
-  for (const text of ['<1.29', '>=1.34.0', '~1.33.0']) assert.deepEqual(parseConstraints(text), parseConstraintsByGrammar(text));
-  const { groups } = parseConstraints('~1.33.0');
+  for (const text of ['<1.29', '>=1.34.0', '~1.33.0']) assert.deepEqual(parseConstraints(text, UNMETERED), parseConstraintsByGrammar(text, UNMETERED));
+  const { groups } = parseConstraints('~1.33.0', UNMETERED);
   assert.equal(groups[0]![0]!.op, '~');
   assert.equal(groups[0]![0]!.con.minor, 33n);
 });

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tomlKey, tomlKeyPath, tomlString } from '../../../src/go/toml/encodeString.ts';
 import { encodeToml } from '../../../src/go/toml/encode.ts';
+import { UNMETERED } from '../../../src/go/internal/meter.ts';
 import { goSlice } from '../../../src/go/reflect/value.ts';
 
 test('keys are bare only when made of A-Z a-z 0-9 _ -', () => {
@@ -28,5 +29,5 @@ test('strings escape quote, backslash, control characters and DEL; everything el
 });
 
 test('string arrays are inline with ", " between items', () => {
-  assert.equal(encodeToml({ a: goSlice('string', ['pull', 'resolve']), b: goSlice('string', []) }, ''), 'a = ["pull", "resolve"]\nb = []\n');
+  assert.equal(encodeToml({ a: goSlice('string', ['pull', 'resolve']), b: goSlice('string', []) }, UNMETERED, ''), 'a = ["pull", "resolve"]\nb = []\n');
 });

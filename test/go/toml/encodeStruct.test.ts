@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeToml, marshalToml } from '../../../src/go/toml/encode.ts';
+import { UNMETERED } from '../../../src/go/internal/meter.ts';
 import { GoInt, GoPointer, GoStruct, goMap, goNilMap, goNilSlice, goSlice } from '../../../src/go/reflect/value.ts';
 import { structTagGet } from '../../../src/go/reflect/structTag.ts';
 
@@ -43,7 +44,7 @@ const t = new GoStruct('main.T', {
 
 test('fields in declaration order, named by their toml tag, plain keys before tables; omitempty, omitzero and "-" as v1.6.0', () => {
   assert.equal(
-    encodeToml(t, ''),
+    encodeToml(t, UNMETERED, ''),
     'z = "z"\nNoName = true\nzero_oe = 0\nf = 1.5\n"a key" = "k"\narr = ["p", "q"]\nmixed = [1, {B = 2d = 4, }]\n\n[sub]\nb = "x"\n\n' +
       '[empty_ptr]\nb = ""\n\n[m]\n[m.a]\nb = ""\na = 2\n[m."b.c"]\nb = "1"\n\n[[list]]\nb = "l1"\n\n[[list]]\nb = "l2"\na = 3\n',
   );
@@ -51,19 +52,19 @@ test('fields in declaration order, named by their toml tag, plain keys before ta
 
 test('Indent is written once per level below the top (default two spaces)', () => {
   assert.equal(
-    marshalToml(t),
+    marshalToml(t, UNMETERED),
     'z = "z"\nNoName = true\nzero_oe = 0\nf = 1.5\n"a key" = "k"\narr = ["p", "q"]\nmixed = [1, {B = 2d = 4, }]\n\n[sub]\n  b = "x"\n\n' +
       '[empty_ptr]\n  b = ""\n\n[m]\n  [m.a]\n    b = ""\n    a = 2\n  [m."b.c"]\n    b = "1"\n\n[[list]]\n  b = "l1"\n\n[[list]]\n  b = "l2"\n  a = 3\n',
   );
   const z = new GoStruct('struct { Z int }', { Z: 1n });
   const y = new GoStruct('struct { Y *struct { Z int } }', { Y: new GoPointer('*struct { Z int }', z) });
-  assert.equal(encodeToml(new GoStruct('struct { X *struct { Y *struct { Z int } } }', { X: new GoPointer('*struct { Y *struct { Z int } }', y) }), '\t'), '[X]\n\t[X.Y]\n\t\tZ = 1\n');
+  assert.equal(encodeToml(new GoStruct('struct { X *struct { Y *struct { Z int } } }', { X: new GoPointer('*struct { Y *struct { Z int } }', y) }), UNMETERED, '\t'), '[X]\n\t[X.Y]\n\t\tZ = 1\n');
 });
 
 test('an empty or nil map under omitempty is left out; without it a non-nil empty map is an empty table', () => {
   const tags = { M: 'toml:"m,omitempty"', N: 'toml:"n"' };
-  assert.equal(encodeToml(new GoStruct('s', { M: goMap('string', {}), N: goMap('string', {}) }, undefined, undefined, tags), ''), '[n]\n');
-  assert.equal(encodeToml(new GoStruct('s', { M: goNilMap('string'), N: goNilMap('string') }, undefined, undefined, tags), ''), '');
+  assert.equal(encodeToml(new GoStruct('s', { M: goMap('string', {}), N: goMap('string', {}) }, undefined, undefined, tags), UNMETERED, ''), '[n]\n');
+  assert.equal(encodeToml(new GoStruct('s', { M: goNilMap('string'), N: goNilMap('string') }, undefined, undefined, tags), UNMETERED, ''), '');
 });
 
 test('struct tags are read as reflect.StructTag.Get reads them', () => {

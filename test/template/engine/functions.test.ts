@@ -4,28 +4,29 @@
 // func(string) string, join is func(string, ...string) string, fail returns an error, boom panics).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { GoCallError, goFunc, type FuncMap } from '../../../src/template/index.ts';
+import { CONSTANT, GoCallError, goFunc, type FuncMap } from '../../../src/template/index.ts';
 import { sprintf } from '../../../src/go/fmt/format.ts';
+import { UNMETERED } from '../../../src/go/internal/meter.ts';
 import { render } from './goCases.ts';
 
 const funcs: FuncMap = {
-  str: goFunc(['string'], (s: string) => '<' + s + '>'),
-  num: goFunc(['int'], (i: bigint) => i * 2n),
-  flt: goFunc(['float64'], (f: number) => f / 2),
-  bl: goFunc(['bool'], (b: boolean) => !b),
-  lst: goFunc(['[]any'], (l: unknown[] | null) => BigInt(l?.length ?? 0)),
-  mp: goFunc(['map[string]any'], (m: Record<string, unknown> | null) => BigInt(m === null ? 0 : Object.keys(m).length)),
-  anyf: goFunc(['any'], (v: unknown) => sprintf('%T=%v', [v, v])),
-  join: goFunc(['string'], (sep: string, ...xs: string[]) => xs.join(sep), 'string'),
-  cnt: goFunc([], (...xs: unknown[]) => BigInt(xs.length), 'any'),
-  fail: goFunc(['string'], (s: string) => {
+  str: goFunc(['string'], CONSTANT, (s: string) => '<' + s + '>'),
+  num: goFunc(['int'], CONSTANT, (i: bigint) => i * 2n),
+  flt: goFunc(['float64'], CONSTANT, (f: number) => f / 2),
+  bl: goFunc(['bool'], CONSTANT, (b: boolean) => !b),
+  lst: goFunc(['[]any'], CONSTANT, (l: unknown[] | null) => BigInt(l?.length ?? 0)),
+  mp: goFunc(['map[string]any'], CONSTANT, (m: Record<string, unknown> | null) => BigInt(m === null ? 0 : Object.keys(m).length)),
+  anyf: goFunc(['any'], CONSTANT, (v: unknown) => sprintf('%T=%v', [v, v], UNMETERED)),
+  join: goFunc(['string'], CONSTANT, (sep: string, ...xs: string[]) => xs.join(sep), 'string'),
+  cnt: goFunc([], CONSTANT, (...xs: unknown[]) => BigInt(xs.length), 'any'),
+  fail: goFunc(['string'], CONSTANT, (s: string) => {
     throw new GoCallError('boom: ' + s);
   }),
-  boom: goFunc([], () => {
+  boom: goFunc([], CONSTANT, () => {
     throw new GoCallError('kaboom');
   }),
-  nilf: goFunc([], () => null),
-  print: goFunc([], () => 'custom', 'any'),
+  nilf: goFunc([], CONSTANT, () => null),
+  print: goFunc([], CONSTANT, () => 'custom', 'any'),
 };
 
 const data = { i: 1n, f: 1.5, b: true, l: [1n, 'x'], m: { a: 1n }, n: null, s: 'str' };
@@ -78,11 +79,11 @@ for (const c of cases) {
 
 test('functions: any other exception thrown by a function becomes a template error', () => {
   const bad: FuncMap = {
-    typeError: goFunc([], () => (null as unknown as { x: number }).x),
-    thrower: goFunc([], () => {
+    typeError: goFunc([], CONSTANT, () => (null as unknown as { x: number }).x),
+    thrower: goFunc([], CONSTANT, () => {
       throw new Error('plain error');
     }),
-    stringThrower: goFunc([], () => {
+    stringThrower: goFunc([], CONSTANT, () => {
       throw 'not an Error';
     }),
   };

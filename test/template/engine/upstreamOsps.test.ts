@@ -7,10 +7,10 @@ import { dirname, join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { goFunc, newTemplate } from '../../../src/template/index.ts';
+import { CONSTANT, goFunc, newTemplate } from '../../../src/template/index.ts';
 
 const ospDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/upstream/osm/deploy/osps/default');
-const funcs = { semverCompare: goFunc(['string', 'string'], () => true) };
+const funcs = { semverCompare: goFunc(['string', 'string'], CONSTANT, () => true) };
 
 /** Every string of the document that contains an action, with where it was found. */
 function templates(v: unknown, path: string, out: { path: string; text: string }[]): typeof out {

@@ -1,12 +1,12 @@
 // encoding/json's Marshal and MarshalIndent of the Go values of src/go/reflect/value.ts: map keys sorted,
 // HTML-safe strings, Go's float format, json.Marshaler and encoding.TextMarshaler values writing themselves,
 // and Go's error texts for what cannot be encoded. Follows Go 1.26 (OSM's go.mod).
-import { GoCallError } from '../../reflect/func.ts';
-import { exportedFields, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../../reflect/value.ts';
-import { compareBytes, formatFloat } from '../../fmt/format.ts';
+import { callGoFunction, GoCallError } from '../../reflect/func.ts';
+import { exportedFields, GoInt, GoKeyedMap, goMapSize, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../../reflect/value.ts';
+import { formatFloat, sortedKeys } from '../../fmt/format.ts';
 import { goJsonString } from './encodeString.ts';
 import { canonicalGoString, goString, hasRawBytes } from '../../reflect/byteString.ts';
-import { chargeBuilt, chargeNode } from '../../internal/cost.ts';
+import { ENTRY_UNITS, type Meter } from '../../internal/meter.ts';
 
 /** encoding/json's string: as goJsonString, and each byte that is not UTF-8 written as \ufffd, as Go does. */
 function jsonString(s: string): string {
@@ -15,19 +15,31 @@ function jsonString(s: string): string {
   return '"' + parts.map((p) => goJsonString(p).slice(1, -1)).join('\\ufffd') + '"';
 }
 
-/** A composite's text, built anew at each level of nesting: charged as such. */
-function built(s: string): string {
-  chargeBuilt(s.length);
-  return s;
-}
+/** Bound on how much longer JSON makes a string (a control character or raw byte becomes \\u00NN: 6 for 1). */
+const STRING_GROWTH = 6;
+/** Work per character of a string read for escapes (besides what its quoted form builds). */
+const STRING_UNITS = 12;
 
-/** json.Marshal (indent '') or json.MarshalIndent(v, prefix, indent); Go's errors are thrown as GoCallError. */
-export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
+/**
+ * json.Marshal (indent '') or json.MarshalIndent(v, prefix, indent); Go's errors are thrown as GoCallError.
+ * Charged on `meter` as it goes: each element visited, each string before it is escaped, and each composite's
+ * text, which is built anew at each level of nesting.
+ */
+export function goJsonMarshal(v: unknown, meter: Meter, indent = '', prefix = ''): string {
   const nl = indent === '' ? '' : '\n';
+  // A composite's text, built anew at each level of nesting: charged before it is joined.
+  const joined = (open: string, parts: string[], close: string): string => {
+    let n = open.length + close.length + parts.length * (nl.length + 1);
+    for (const p of parts) n += p.length;
+    meter.build(n);
+    return open + nl + parts.join(',' + nl) + nl + close;
+  };
+  const indentation = (depth: number): [string, string] => {
+    meter.build((2 * depth + 1) * indent.length);
+    return [indent.repeat(depth + 1), indent.repeat(depth)];
+  };
   const enc = (x: unknown, depth: number): string => {
-    chargeNode();
-    const pad = indent.repeat(depth + 1);
-    const close = indent.repeat(depth);
+    meter.visit();
     if (x === null || x === undefined || isNilContainer(x)) return 'null';
     if (x instanceof GoKeyedMap) throw new GoCallError(`json: unsupported type: ${x.typeName}`);
     if (x instanceof GoInt) return x.value.toString();
@@ -38,7 +50,7 @@ export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
     const marshal = x instanceof GoStruct ? x.methods?.MarshalJSON : undefined;
     if (marshal !== undefined) {
       try {
-        return goString(marshal.call() as Uint8Array);
+        return goString(callGoFunction(marshal, meter, []) as Uint8Array);
       } catch (e) {
         if (!(e instanceof GoCallError)) throw e;
         throw new GoCallError(`json: error calling MarshalJSON for type ${(x as GoStruct).typeName}: ${e.message}`);
@@ -46,7 +58,8 @@ export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
     }
     switch (typeof x) {
       case 'string':
-        chargeBuilt(x.length);
+        meter.spend(STRING_UNITS * x.length);
+        meter.build(STRING_GROWTH * x.length + 2);
         return jsonString(x);
       case 'boolean': return String(x);
       case 'bigint': return x.toString();
@@ -60,15 +73,24 @@ export function goJsonMarshal(v: unknown, indent = '', prefix = ''): string {
       default:
         break;
     }
-    if (x instanceof Uint8Array) return goJsonString(Buffer.from(x).toString('base64'));
+    if (x instanceof Uint8Array) {
+      meter.build(2 * x.length + 4);
+      return goJsonString(Buffer.from(x).toString('base64'));
+    }
     if (Array.isArray(x)) {
       if (x.length === 0) return '[]';
-      return built('[' + nl + x.map((e) => prefix + pad + enc(e, depth + 1)).join(',' + nl) + nl + (nl ? prefix + close : '') + ']');
+      const [pad, close] = indentation(depth);
+      return joined('[', x.map((e) => prefix + pad + enc(e, depth + 1)), (nl ? prefix + close : '') + ']');
     }
-    const entries: Array<[string, unknown]> = x instanceof GoStruct ? exportedFields(x) : isGoMap(x) ? Object.keys(x).sort(compareBytes).map((k) => [k, x[k]]) : [];
+    const entries: Array<[string, unknown]> = x instanceof GoStruct ? exportedFields(x) : isGoMap(x) ? sortedKeys(x, meter).map((k) => [k, x[k]]) : [];
     if (entries.length === 0) return '{}';
     const sep = indent === '' ? ':' : ': ';
-    return built('{' + nl + entries.map(([k, e]) => prefix + pad + jsonString(k) + sep + enc(e, depth + 1)).join(',' + nl) + nl + (nl ? prefix + close : '') + '}');
+    const [pad, close] = indentation(depth);
+    const key = (k: string) => {
+      meter.build(STRING_GROWTH * k.length + 2);
+      return jsonString(k);
+    };
+    return joined('{', entries.map(([k, e]) => prefix + pad + key(k) + sep + enc(e, depth + 1)), (nl ? prefix + close : '') + '}');
   };
   return enc(v, 0);
 }

@@ -2,6 +2,8 @@
 // U+2028/U+2029 escaped, \b and \f short forms, other control characters as lowercase \u00xx,
 // and invalid UTF-16 (lone surrogates, which Go would see as invalid UTF-8) as \ufffd.
 
+import { TextBuilder } from '../../internal/textBuilder.ts';
+
 const HEX = '0123456789abcdef';
 
 // Most strings (paths, data URLs) need no escape: checked with one regular expression, far faster than the loop.
@@ -9,7 +11,8 @@ const NEEDS_ESCAPE = /[\x00-\x1f"\\<>&\u2028\u2029\ud800-\udfff]/;
 
 export function goJsonString(s: string): string {
   if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
-  let out = '"';
+  const out = new TextBuilder();
+  out.unit(0x22);
   let start = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -36,11 +39,14 @@ export function goJsonString(s: string): string {
       rep = '\\ufffd';
     }
     if (rep !== undefined) {
-      out += s.slice(start, i) + rep;
+      if (i > start) out.append(s.slice(start, i));
+      out.append(rep);
       start = i + 1;
     }
   }
-  return out + s.slice(start) + '"';
+  if (s.length > start) out.append(s.slice(start));
+  out.unit(0x22);
+  return out.toString();
 }
 
 /** json.Marshal of a map[string]string: keys sorted by byte order, compact. */
