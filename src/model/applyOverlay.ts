@@ -88,6 +88,8 @@ export function applyOverlay(base: LayeredSpec, layer: OverlayLayer, cloud: stri
   const putFile = (config: OverlayConfig, path: string, data: string, permissions: number | undefined, replace: boolean, field: string, what = `file ${path}`) => {
     const cfg = configOf(spec, config);
     const found = filesOf(cfg).filter((f) => f.path === path);
+    const own = touched.get(originKey('file', config, path));
+    if (own !== undefined) throw new ResourceError(`${what} is changed twice by this overlay: at ${own} and here`, field);
     if (replace) {
       if (found.length === 0) {
         const elsewhere = filesOf(configOf(spec, other(config))).some((f) => f.path === path) ? ` (it has it in ${other(config)}Config: set config: ${other(config)})` : didYouMean(path, filesOf(cfg).map((f) => f.path));

@@ -64,7 +64,15 @@ export function resolveOverlays(overlays: readonly InputOverlay[], profiles: Rea
       out.broken.add(k);
       return undefined;
     };
-    if (resolving.has(k)) return fail(new ResourceError(`overlays form a cycle: ${[...chain.slice(chain.indexOf(k)), k].join(' -> ')}`, 'spec.base'));
+    if (resolving.has(k)) {
+      // Every overlay of the cycle gets the error, each seeing the cycle from itself.
+      const cycle = chain.slice(chain.indexOf(k));
+      cycle.forEach((m, i) => {
+        out.errors.push({ itemIndex: byKey.get(m)!.itemIndex, error: new ResourceError(`overlays form a cycle: ${[...cycle.slice(i), ...cycle.slice(0, i), m].join(' -> ')}`, 'spec.base') });
+        out.broken.add(m);
+      });
+      return undefined;
+    }
     if (chain.length >= MAX_OVERLAY_DEPTH) return fail(new ResourceError(`overlays stack more than ${MAX_OVERLAY_DEPTH} deep: ${[...chain, k].join(' -> ')}`, 'spec.base'));
     const baseKey = profileKey(o.overlay.namespace, o.overlay.spec.base);
     let base: ProfileEntry | undefined;
