@@ -46,6 +46,18 @@ export function fieldLocation(ospText: string, documentIndex: number, fieldPath:
   return isScalar(node) ? scalarLocation(node, lc, ospText) : undefined;
 }
 
+/** The 1-based line where the node at a field path (`spec.files[0]`) starts in the file. */
+export function fieldLine(text: string, documentIndex: number, fieldPath: string): number | undefined {
+  const lc = new LineCounter();
+  let node: Node | undefined = parseDocumentsWithLines(text, lc)[documentIndex];
+  for (const part of fieldPath.split('.').flatMap((p) => p.split(/\[(\d+)\]/).filter((x) => x !== ''))) {
+    if (isSeq(node) && /^\d+$/.test(part)) node = node.items[Number(part)] as Node | undefined;
+    else node = getIn(node, [part]);
+    if (node === undefined) return undefined;
+  }
+  return node.range ? lc.linePos(node.range[0]).line : undefined;
+}
+
 /** A scalar's place: a block scalar's text starts on the line after its indicator, at the block's indentation. */
 function scalarLocation(node: Scalar, lc: LineCounter, text: string): TemplateLocation | undefined {
   if (node.range === undefined || node.range === null) return undefined;

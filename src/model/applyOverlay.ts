@@ -31,7 +31,7 @@ export type OriginKind = 'file' | 'unit' | 'drop-in' | 'template';
 
 /** How a file, unit, drop-in (`unit/drop-in`) or named template of one config is named in `origins`. */
 export function originKey(kind: OriginKind, config: OverlayConfig, name: string): string {
-  return `${kind} ${config} ${name}`;
+  return `${config} ${kind} ${name}`;
 }
 
 export interface OverlayLayer {

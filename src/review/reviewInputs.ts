@@ -8,6 +8,17 @@ import { chooseFunctionConfig, readConfigFile } from '../cli/functionConfigSourc
 import { readManifestDirectory, readManifestFile } from '../cli/manifestDirectory.ts';
 import { isOsmConfig } from '../cli/renderManifests.ts';
 import type { ReviewInputs } from './renderForReview.ts';
+import { containedPath } from '../cli/containedPath.ts';
+import { readTextFileBounded } from '../krm/inputBounds.ts';
+
+/** A file below `root` (an input's path annotation), read within the input bounds; undefined when it cannot be. */
+function readContained(root: string, rel: string): string | undefined {
+  try {
+    return readTextFileBounded(containedPath(root, rel, 'PATH'), rel);
+  } catch {
+    return undefined;
+  }
+}
 
 export function readReviewInputs(path: string, io: CommandIO, configFile?: string): ReviewInputs {
   const abs = resolve(io.cwd, path);
@@ -21,7 +32,7 @@ export function readReviewInputs(path: string, io: CommandIO, configFile?: strin
   if (st.isDirectory()) {
     const input = readManifestDirectory(abs, io, config === undefined ? [] : [config]);
     const chosen = chooseFunctionConfig(abs, input, config);
-    return { objects: chosen.objects, functionConfig: chosen.config };
+    return { objects: chosen.objects, functionConfig: chosen.config, sourceText: (rel) => readContained(abs, rel) };
   }
   const objects = readManifestFile(dirname(abs), relative(dirname(abs), abs));
   const list = objects.length === 1 && objects[0]!.kind === 'ResourceList' ? objects[0]! : undefined;
