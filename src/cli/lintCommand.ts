@@ -16,8 +16,8 @@ import type { KrmObject } from '../krm/resourceList.ts';
 
 export const LINT_USAGE = `usage: osm-krm lint PATH... [--format text|json|github]
 
-Renders every OperatingSystemProfile in PATH (a file, or every *.yaml below a directory) for each cloud it
-lists, at both ends of the supported kubelet versions, IPv4 without and dual-stack with a proxy, and checks
+Renders every OperatingSystemProfile and OperatingSystemProfileOverlay (with its base) in PATH (a file, or
+every *.yaml below a directory) for each cloud it lists, at both ends of the supported kubelet versions, IPv4 without and dual-stack with a proxy, and checks
 what it renders: template and render errors, user-data size per cloud, cloud-init's schema, Ignition (3.x,
 ignition-validate), shellcheck on every script, curl -k, downloads never verified. Findings in scripts point
 at the OSP file's line that produced them. Validators that are not installed are reported as skipped.
@@ -55,7 +55,7 @@ function parseArgs(args: readonly string[]): Options | 'help' {
 function lint(opts: Options, io: CommandIO): number {
   const read = opts.paths.map((p) => readObjects(p, io));
   const objects = read.flatMap((r) => r.objects);
-  const profiles = objects.filter((o) => o.object.kind === 'OperatingSystemProfile');
+  const profiles = objects.filter((o) => o.object.kind === 'OperatingSystemProfile' || o.object.kind === 'OperatingSystemProfileOverlay');
   if (objects.length === 0) throw new CommandError(`no OperatingSystemProfile in ${opts.paths.join(', ')}`);
   const report = lintProfiles(profiles);
   // The repository around the profiles: Flux substitution, token expirations (lintRepository.ts).
@@ -66,7 +66,7 @@ function lint(opts: Options, io: CommandIO): number {
 }
 
 /** What lint looks at: the profiles, and the objects of lintRepository.ts. */
-const LINTED_KINDS = /\bkind["']?\s*:\s*["']?(OperatingSystemProfile|MachineDeployment|OperatingSystemManager|Kustomization|Secret)\b/;
+const LINTED_KINDS = /\bkind["']?\s*:\s*["']?(OperatingSystemProfileOverlay|OperatingSystemProfile|MachineDeployment|OperatingSystemManager|Kustomization|Secret)\b/;
 
 function readObjects(path: string, io: CommandIO): { objects: LintProfileInput[]; hydrateOutput: boolean } {
   const abs = resolve(io.cwd, path);
