@@ -12,7 +12,7 @@ export function overlay(name: string, spec: Record<string, unknown>, extra: Reco
 }
 
 export const SYSCTL = '# Search engines map many files.\nvm.max_map_count = 262144\n';
-export const DROP_IN = '[Service]\nLimitNOFILE=1048576\n';
+export const DROP_IN = '[Service]\nOOMScoreAdjust=-999\n';
 
 export function companyOverlay(ca = TEST_CA): Record<string, any> {
   return overlay('ubuntu-company', {
