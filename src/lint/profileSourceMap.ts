@@ -36,18 +36,18 @@ export function templateLocations(ospText: string, documentIndex = 0): Map<strin
 
 /** Where the scalar at a field path (`spec.provisioningConfig.files[2].content.inline.data`) sits in the file. */
 export function fieldLocation(ospText: string, documentIndex: number, fieldPath: string): TemplateLocation | undefined {
-  const lc = new LineCounter();
-  let node: Node | undefined = parseDocumentsWithLines(ospText, lc)[documentIndex];
-  for (const part of fieldPath.split('.').flatMap((p) => p.split(/\[(\d+)\]/).filter((x) => x !== ''))) {
-    if (isSeq(node) && /^\d+$/.test(part)) node = node.items[Number(part)] as Node | undefined;
-    else node = getIn(node, [part]);
-    if (node === undefined) return undefined;
-  }
-  return isScalar(node) ? scalarLocation(node, lc, ospText) : undefined;
+  const at = nodeAt(ospText, documentIndex, fieldPath);
+  return at !== undefined && isScalar(at.node) ? scalarLocation(at.node, at.lc, ospText) : undefined;
 }
 
 /** The 1-based line where the node at a field path (`spec.files[0]`) starts in the file. */
 export function fieldLine(text: string, documentIndex: number, fieldPath: string): number | undefined {
+  const at = nodeAt(text, documentIndex, fieldPath);
+  return at?.node.range ? at.lc.linePos(at.node.range[0]).line : undefined;
+}
+
+/** The node at a field path of the document, with the file's line counter. */
+function nodeAt(text: string, documentIndex: number, fieldPath: string): { node: Node; lc: LineCounter } | undefined {
   const lc = new LineCounter();
   let node: Node | undefined = parseDocumentsWithLines(text, lc)[documentIndex];
   for (const part of fieldPath.split('.').flatMap((p) => p.split(/\[(\d+)\]/).filter((x) => x !== ''))) {
@@ -55,7 +55,7 @@ export function fieldLine(text: string, documentIndex: number, fieldPath: string
     else node = getIn(node, [part]);
     if (node === undefined) return undefined;
   }
-  return node.range ? lc.linePos(node.range[0]).line : undefined;
+  return node === undefined ? undefined : { node, lc };
 }
 
 /** A scalar's place: a block scalar's text starts on the line after its indicator, at the block's indentation. */
