@@ -59,6 +59,7 @@ export function applyOverlay(base: LayeredSpec, layer: OverlayLayer, cloud: stri
   const touched = new Map<string, string>();
   const applies = (clouds: readonly string[] | undefined) => clouds === undefined || (cloud !== undefined && clouds.includes(cloud));
   const o = overlay.spec;
+  const index = new SpecIndex(spec);
 
   if (o.osVersion !== undefined) spec.osVersion = o.osVersion;
   if (o.supportedCloudProviders !== undefined) {
@@ -87,12 +88,12 @@ export function applyOverlay(base: LayeredSpec, layer: OverlayLayer, cloud: stri
   // Files: any path, in either config.
   const putFile = (config: OverlayConfig, path: string, data: string, permissions: number | undefined, replace: boolean, field: string, what = `file ${path}`) => {
     const cfg = configOf(spec, config);
-    const found = filesOf(cfg).filter((f) => f.path === path);
+    const found = index.files(config, path);
     const own = touched.get(originKey('file', config, path));
     if (own !== undefined) throw new ResourceError(`${what} is changed twice by this overlay: at ${own} and here`, field);
     if (replace) {
       if (found.length === 0) {
-        const elsewhere = filesOf(configOf(spec, other(config))).some((f) => f.path === path) ? ` (it has it in ${other(config)}Config: set config: ${other(config)})` : didYouMean(path, filesOf(cfg).map((f) => f.path));
+        const elsewhere = index.files(other(config), path).length > 0 ? ` (it has it in ${other(config)}Config: set config: ${other(config)})` : didYouMean(path, filesOf(cfg).map((f) => f.path));
         throw new ResourceError(`${what} is to be replaced, but base ${layer.baseLabel} has no such file in ${config}Config${elsewhere}`, field);
       }
       claim(originKey('file', config, path), field, what, 'replaced');
@@ -108,7 +109,7 @@ export function applyOverlay(base: LayeredSpec, layer: OverlayLayer, cloud: stri
       throw new ResourceError(`${what} is to be added, but base ${layer.baseLabel} already has it in ${config}Config: set replace: true to replace it`, field);
     }
     claim(originKey('file', config, path), field, what, 'added');
-    (cfg.files ??= []).push({ path, permissions: permissions ?? 644, content: { inline: { data } } });
+    index.addFile(config, { path, permissions: permissions ?? 644, content: { inline: { data } } });
   };
 
   (o.files ?? []).forEach((f, i) => {
@@ -129,14 +130,14 @@ export function applyOverlay(base: LayeredSpec, layer: OverlayLayer, cloud: stri
     const unitPath = UNIT_DIR + u.name;
     // A profile whose OS takes no `units` (cloud-init: every OS but Flatcar), or a unit the base writes as a
     // file, gets its unit and drop-ins as files where systemd reads them.
-    const asFiles = spec.osName !== 'flatcar' || filesOf(cfg).some((f) => f.path === unitPath);
+    const asFiles = spec.osName !== 'flatcar' || index.files(config, unitPath).length > 0;
     if (asFiles) {
       if (u.content !== undefined) putFile(config, unitPath, literalTemplate(u.content), 644, u.replace === true, field, `unit ${u.name}`);
       (u.dropIns ?? []).forEach((d, j) => putFile(config, `${unitPath}.d/${d.name}`, literalTemplate(d.content), 644, d.replace === true, `${field}.dropIns[${j}]`, `drop-in ${u.name}.d/${d.name}`));
       if (u.enable === true) enableCommands.push(`systemctl enable --now --no-block ${u.name}`);
       return;
     }
-    let unit = (cfg.units ?? []).find((x) => x.name === u.name);
+    let unit = index.unit(config, u.name);
     if (u.content !== undefined) {
       if (u.replace === true) {
         if (unit === undefined) throw new ResourceError(`unit ${u.name} is to be replaced, but base ${layer.baseLabel} has no such unit in ${config}Config${didYouMean(u.name, (cfg.units ?? []).map((x) => x.name))}`, field);
@@ -145,17 +146,19 @@ export function applyOverlay(base: LayeredSpec, layer: OverlayLayer, cloud: stri
       } else {
         if (unit !== undefined && unit.content !== undefined) throw new ResourceError(`unit ${u.name} is to be added, but base ${layer.baseLabel} already has it in ${config}Config: set replace: true to replace it`, field);
         claim(originKey('unit', config, u.name), field, `unit ${u.name}`, 'added');
-        if (unit === undefined) (cfg.units ??= []).push((unit = { name: u.name }));
+        if (unit === undefined) index.addUnit(config, (unit = { name: u.name }));
         unit.content = u.content;
       }
       if (u.enable !== undefined) unit.enable = u.enable;
     }
-    if (unit === undefined) (cfg.units ??= []).push((unit = { name: u.name }));
+    if (unit === undefined) index.addUnit(config, (unit = { name: u.name }));
     const target: Unit = unit;
+    const dropIns = new Map<string, DropIn>();
+    for (const d of target.dropIns ?? []) if (!dropIns.has(d.name)) dropIns.set(d.name, d);
     (u.dropIns ?? []).forEach((d, j) => {
       const dfield = `${field}.dropIns[${j}]`;
       const what = `drop-in ${u.name}.d/${d.name}`;
-      const existing = (target.dropIns ?? []).find((x) => x.name === d.name);
+      const existing = dropIns.get(d.name);
       if (d.replace === true) {
         if (existing === undefined) throw new ResourceError(`${what} is to be replaced, but base ${layer.baseLabel} has no such drop-in${didYouMean(d.name, (target.dropIns ?? []).map((x) => x.name))}`, dfield);
         claim(originKey('drop-in', config, `${u.name}/${d.name}`), dfield, what, 'replaced');
@@ -163,7 +166,9 @@ export function applyOverlay(base: LayeredSpec, layer: OverlayLayer, cloud: stri
       } else {
         if (existing !== undefined) throw new ResourceError(`${what} is to be added, but base ${layer.baseLabel} already has it: set replace: true to replace it`, dfield);
         claim(originKey('drop-in', config, `${u.name}/${d.name}`), dfield, what, 'added');
-        (target.dropIns ??= []).push({ name: d.name, content: d.content } satisfies DropIn);
+        const added: DropIn = { name: d.name, content: d.content };
+        (target.dropIns ??= []).push(added);
+        dropIns.set(d.name, added);
       }
     });
   });
@@ -174,13 +179,14 @@ export function applyOverlay(base: LayeredSpec, layer: OverlayLayer, cloud: stri
     if (!applies(t.clouds)) return;
     const config = t.config ?? 'provisioning';
     const cfg = configOf(spec, config);
-    const names = new Set([...Object.keys(cfg.templates ?? {}), ...(cfg.supportedContainerRuntimes ?? []).flatMap((r) => Object.keys(r.templates ?? {}))]);
+    const names = index.templateNames(config);
     const what = `named template ${JSON.stringify(t.name)}`;
     if (t.replace === true && !names.has(t.name)) throw new ResourceError(`${what} is to be replaced, but base ${layer.baseLabel} does not define it in ${config}Config${didYouMean(t.name, names)}`, field);
     if (t.replace !== true && names.has(t.name)) throw new ResourceError(`${what} is to be added, but base ${layer.baseLabel} already defines it in ${config}Config: set replace: true to replace it`, field);
     claim(originKey('template', config, t.name), field, what, t.replace === true ? 'replaced' : 'added');
     // The config's named templates win over the container runtime's (as OSM renders them).
-    cfg.templates = { ...(cfg.templates ?? {}), [t.name]: t.template };
+    (cfg.templates ??= {})[t.name] = t.template;
+    names.add(t.name);
   });
 
   const commands = (phase: 'beforeSetup' | 'afterSetup', extra: readonly OverlayCommand[]) =>
@@ -234,6 +240,68 @@ function addSetupCommands(
     (unit.dropIns ??= []).push({ name: dropIn, content });
   } else {
     putFile(`${UNIT_DIR}${SETUP_UNIT}.d/${dropIn}`, literalTemplate(content), 644, 'spec.commands');
+  }
+}
+
+/**
+ * The files, units and named templates of the spec's two configs by path and name, kept current as the overlay
+ * adds to them: every lookup is one step, however many entries an overlay has.
+ */
+class SpecIndex {
+  private readonly fileMaps = new Map<OverlayConfig, Map<string, File[]>>();
+  private readonly unitMaps = new Map<OverlayConfig, Map<string, Unit>>();
+  private readonly templateSets = new Map<OverlayConfig, Set<string>>();
+
+  constructor(private readonly spec: OperatingSystemProfileSpec) {}
+
+  files(config: OverlayConfig, path: string): File[] {
+    return this.fileMap(config).get(path) ?? [];
+  }
+
+  addFile(config: OverlayConfig, file: File): void {
+    (configOf(this.spec, config).files ??= []).push(file);
+    const m = this.fileMap(config);
+    m.set(file.path, [...(m.get(file.path) ?? []), file]);
+  }
+
+  unit(config: OverlayConfig, name: string): Unit | undefined {
+    return this.unitMap(config).get(name);
+  }
+
+  addUnit(config: OverlayConfig, unit: Unit): void {
+    (configOf(this.spec, config).units ??= []).push(unit);
+    this.unitMap(config).set(unit.name, unit);
+  }
+
+  /** The config's and its container runtimes' named templates (the caller adds what it defines). */
+  templateNames(config: OverlayConfig): Set<string> {
+    let s = this.templateSets.get(config);
+    if (s === undefined) {
+      const cfg = configOf(this.spec, config);
+      this.templateSets.set(config, (s = new Set([...Object.keys(cfg.templates ?? {}), ...(cfg.supportedContainerRuntimes ?? []).flatMap((r) => Object.keys(r.templates ?? {}))])));
+    }
+    return s;
+  }
+
+  private fileMap(config: OverlayConfig): Map<string, File[]> {
+    let m = this.fileMaps.get(config);
+    if (m === undefined) {
+      m = new Map();
+      for (const f of filesOf(configOf(this.spec, config))) m.set(f.path, [...(m.get(f.path) ?? []), f]);
+      this.fileMaps.set(config, m);
+    }
+    return m;
+  }
+
+  private unitMap(config: OverlayConfig): Map<string, Unit> {
+    let m = this.unitMaps.get(config);
+    if (m === undefined) {
+      m = new Map();
+      // The first of a name, as the lookups before found it.
+      for (const u of configOf(this.spec, config).units ?? []) if (!m.has(u.name)) m.set(u.name, u);
+      this.unitMaps.set(config, m);
+    }
+    return m;
   }
 }
 
