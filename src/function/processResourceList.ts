@@ -341,7 +341,7 @@ function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmCon
 function addOverlayProfiles(c: Classified, list: ResourceList, results: Result[]): void {
   if (c.overlays.length === 0) return;
   const usable = c.overlays.filter((o) => !c.brokenProfiles.has(profileKey(o.overlay.namespace, o.overlay.name)));
-  const resolved = resolveOverlays(usable, c.profiles);
+  const resolved = resolveOverlays(usable, c.profiles, c.brokenProfiles);
   for (const { itemIndex, error } of resolved.errors) {
     const o = list.items[itemIndex]!.object;
     results.push(toResult(error, refOf(o), fileOf(o)));

@@ -34,8 +34,11 @@ export interface OverlayResolution {
   broken: Set<string>;
 }
 
-/** Resolves every overlay against the plain profiles (inputs and embedded) and each other. */
-export function resolveOverlays(overlays: readonly InputOverlay[], profiles: ReadonlyMap<string, ProfileEntry>): OverlayResolution {
+/**
+ * Resolves every overlay against the plain profiles (inputs and embedded) and each other; `brokenProfiles`: input
+ * profiles (namespace/name) with an error of their own.
+ */
+export function resolveOverlays(overlays: readonly InputOverlay[], profiles: ReadonlyMap<string, ProfileEntry>, brokenProfiles: ReadonlySet<string> = new Set()): OverlayResolution {
   const byKey = new Map<string, InputOverlay>();
   const out: OverlayResolution = { entries: new Map(), errors: [], broken: new Set() };
   for (const o of overlays) {
@@ -84,6 +87,7 @@ export function resolveOverlays(overlays: readonly InputOverlay[], profiles: Rea
       if (base === undefined) return fail(new ResourceError(`its base, overlay ${baseKey}, has an error (reported on it)`, 'spec.base'));
     } else {
       base = profiles.get(baseKey);
+      if (base === undefined && brokenProfiles.has(baseKey)) return fail(new ResourceError(`its base, OperatingSystemProfile ${baseKey}, has an error (reported on it)`, 'spec.base'));
       if (base === undefined) {
         const names = [...profiles.values(), ...[...byKey.values()].map((x) => x.overlay)].filter((p) => p.namespace === o.overlay.namespace).map((p) => p.name);
         const elsewhere = [...profiles.values()].filter((p) => p.name === o.overlay.spec.base).map((p) => JSON.stringify(p.namespace));

@@ -217,6 +217,16 @@ test('a base that does not exist: did you mean', () => {
   assert.match(e.message, /base profile "osp-ubunt" not found in namespace "kube-system" \(did you mean "osp-ubuntu"\?\)/);
 });
 
+test('a base OperatingSystemProfile with an error of its own: the overlay says so, the error is on the base', () => {
+  const base = structuredClone(embeddedProfile('osp-ubuntu')) as any;
+  base.metadata.name = 'company-base';
+  base.spec.unknownField = true;
+  const r = runOn(resourceList([base, overlay('ubuntu-x', { base: 'company-base' })]));
+  assert.equal(r.exitCode, 1);
+  assert.deepEqual(errors(r).map((e) => [e.resourceRef.kind, e.field?.path]).sort(), [['OperatingSystemProfile', 'spec'], ['OperatingSystemProfileOverlay', 'spec.base']]);
+  assert.match(errors(r).find((e) => e.resourceRef.kind === 'OperatingSystemProfileOverlay').message, /its base, OperatingSystemProfile kube-system\/company-base, has an error \(reported on it\)/);
+});
+
 test('an overlay named like a profile is refused (it would hide it)', () => {
   const e = oneError([overlay('osp-rhel', { base: 'osp-ubuntu' })]);
   assert.match(e.message, /has the name of an embedded default profile/);
