@@ -2,7 +2,7 @@
 //
 // Start-up is most of a KRM function's run, so the file is laid out for it (figures in README.md, Benchmark):
 // - the program is split into sections, each loaded when first used: esbuild splits the ESM sources at every
-//   dynamic import() (a command other than the function itself, age encryption for SOPS) and at the code two
+//   dynamic import() (a command other than the function itself) and at the code two
 //   entries share, and each chunk becomes a CommonJS function `(require, module, exports)`. The embedded
 //   profiles are a data section, read when a run first selects one (embeddedProfilesAsData below). A plain
 //   render loads the function's sections only: no review tool, no other command, no SOPS;

@@ -5,59 +5,72 @@
 //   osm-krm hydrate SRC OUT [--config FILE]
 //   osm-krm generate [DIR] [--config FILE]   (Argo CD plugin)
 //   osm-krm render | diff | lint ...          (for OSP authors and reviewers)
-import { readFileSync } from 'node:fs';
+//   osm-krm --help | --version | help COMMAND
 import { processEnvironment, runFunctionOnFd } from '../../src/cli/runFunction.ts';
+import { decodeText, readNamedFile } from '../../src/cli/fileGate.ts';
 import type { CommandIO } from '../../src/cli/commandIO.ts';
 import { writeAllSync } from '../../src/cli/writeAllSync.ts';
 import { untrustedLine } from '../../src/cli/untrustedText.ts';
+import { SecretRegistry } from '../../src/krm/redactSecrets.ts';
+import { VERSION } from '../../src/cli/version.ts';
 
-const USAGE = `osm-krm: Operating System Manager as a KRM function.
-
-Usage:
-  osm-krm < resourcelist.yaml          render OperatingSystemConfigs and Secrets (KRM function)
-  osm-krm template FILE --data DATA.json [--name NAME]
-                                       render one Go template, for OSP authors
-  osm-krm hydrate SRC OUT [--config FILE]
-                                       render a manifest directory into OUT, one file per resource
-                                       plus a kustomization.yaml (Flux, rendered manifests)
-  osm-krm generate [DIR] [--config FILE]
-                                       print DIR's manifests and the generated ones (Argo CD plugin)
-  osm-krm render [PATH] [--md NAME] [--explain] [--show-secrets] [--out DIR]
-                                       what each MachineDeployment's nodes get, decoded (files, units)
-  osm-krm diff BASE HEAD | diff --git REV [PATH]
-                                       what a change does to nodes (exit 1 when any node changes)
-  osm-krm lint PATH... [--format text|json|github]
-                                       render OSPs for every cloud and a matrix of machines, and check them
-  osm-krm --help
-`;
+// The process's mask: every run registers the secrets it reads here, and every stderr byte goes through it,
+// internal-error lines included (src/krm/redactSecrets.ts).
+const secrets = new SecretRegistry([untrustedLine]);
+const err = (s: string) => writeAllSync(2, secrets.redact(s));
 
 function main(argv: string[]): number | Promise<number> {
   const out = (s: string) => writeAllSync(1, s);
-  const err = (s: string) => writeAllSync(2, s);
   const [command, ...rest] = argv;
-  if (command === '--help' || command === '-h' || command === 'help') {
-    out(USAGE);
+  // The commands' tables (their help texts) are loaded only when asked for: the function needs none of them.
+  if (command === '--help' || command === '-h' || (command === 'help' && rest.length === 0)) {
+    return import('../../src/cli/usage.ts').then((m) => {
+      out(m.usage());
+      return 0;
+    });
+  }
+  if (command === '--version') {
+    out(`osm-krm ${VERSION}\n`);
     return 0;
   }
-  if (command === 'template') return import('../../src/cli/templateCommand.ts').then((m) => m.runTemplateCommand(rest, { stdout: out, stdoutBytes: (b) => writeAllSync(1, b), stderr: err, readFile: (p) => readFileSync(p, 'utf8') }));
-  const io: CommandIO = { stdout: out, stderr: err, env: process.env, cwd: process.cwd() };
+  // `osm-krm help COMMAND` is `osm-krm COMMAND --help`.
+  if (command === 'help') return main([...rest.slice(0, 1), '--help']);
+  if (command === 'template') return import('../../src/cli/templateCommand.ts').then((m) => m.runTemplateCommand(rest, { stdout: out, stdoutBytes: (b) => writeAllSync(1, b), stderr: err, readFile: (p) => decodeText(readNamedFile(p, p), p) }));
+  const io: CommandIO = { stdout: out, stderr: err, env: process.env, cwd: process.cwd(), secrets };
   if (command === 'hydrate') return import('../../src/cli/hydrateCommand.ts').then((m) => m.runHydrateCommand(rest, io));
   if (command === 'generate') return import('../../src/cli/argocdGenerateCommand.ts').then((m) => m.runArgoCDGenerateCommand(rest, io));
   if (command === 'render') return import('../../src/cli/renderCommand.ts').then((m) => m.runRenderCommand(rest, io));
   if (command === 'diff') return import('../../src/cli/diffCommand.ts').then((m) => m.runDiffCommand(rest, io));
   if (command === 'lint') return import('../../src/cli/lintCommand.ts').then((m) => m.runLintCommand(rest, io));
   if (command !== undefined) {
-    err(`osm-krm: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
-    return 2;
+    return import('../../src/cli/usage.ts').then((m) => {
+      err(`osm-krm: unknown command ${JSON.stringify(command)}${m.didYouMeanCommand(command)}\n\n${m.usage()}`);
+      return 2;
+    });
   }
-  return runFunctionOnFd(0, { stdout: out, stderr: err, env: processEnvironment });
+  return runFunctionOnFd(0, { stdout: out, stderr: err, env: processEnvironment(), secrets });
 }
 
+// Memory and file-system limits that a run can hit (ulimit -v, a full disk, too many open files): said as
+// such, not as a bug of ours.
+const RESOURCE_ERRNO = new Set(['ENOMEM', 'ENOSPC', 'EMFILE', 'ENFILE', 'EDQUOT']);
+const RESOURCE_MESSAGE = /out of memory|allocation failed|cannot allocate|invalid (string|array|typed array) length|array buffer allocation/i;
+
 function internalError(e: unknown): number {
-  // Never a stack trace on stdout; a short line on stderr.
-  writeAllSync(2, `osm-krm: internal error: ${untrustedLine(String((e as Error)?.message ?? e))}\n`);
+  // Never a stack trace, on stdout or stderr; a short line on stderr, masked like every other.
+  const message = untrustedLine(String((e as Error)?.message ?? e));
+  const code = (e as NodeJS.ErrnoException)?.code;
+  if ((typeof code === 'string' && RESOURCE_ERRNO.has(code)) || ((e as Error)?.name === 'RangeError' && RESOURCE_MESSAGE.test(message))) {
+    err(`osm-krm: error: not enough resources to finish (${message}): raise the limit (memory, disk, open files) or split the input\n`);
+    return 1;
+  }
+  err(`osm-krm: internal error: ${message}\n`);
   return 2;
 }
+
+// Whatever fails outside the synchronous run (a library's floating promise) ends the same way, without a trace.
+process.on('uncaughtException', (e) => process.exit(internalError(e)));
+process.on('unhandledRejection', (e) => process.exit(internalError(e)));
 
 let exitCode: number | Promise<number>;
 try {
@@ -66,7 +79,7 @@ try {
   exitCode = internalError(e);
 }
 // Every write above is synchronous and nothing is pending: leaving now skips the teardown a natural exit
-// does (about 8 ms of a cold start, more with a large heap; README.md, Benchmark). Only hydrate's SOPS mode
-// has asynchronous work (age encryption), and leaves when it is done.
+// does (about 8 ms of a cold start, more with a large heap; README.md, Benchmark). A command that returns a
+// promise leaves when it is done.
 if (typeof exitCode === 'number') process.exit(exitCode);
 else exitCode.then((code) => process.exit(code), (e) => process.exit(internalError(e)));

@@ -3,13 +3,15 @@
 // bootstrap token key default to files in OSM_KRM_SECRETS_DIR (a Kubernetes Secret mounted into the plugin
 // sidecar), and so do the RHEL subscription secrets (files named like their flags); a config or a manifest
 // that carries one of them in Git is refused.
-import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { CONFIG_API_VERSION, CONFIG_KIND, RHEL_SUBSCRIPTION_SECRET_FIELDS, rhelSubscriptionFlag } from '../config/operatingSystemManagerConfig.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { GENERATED_PATH_PREFIX } from '../function/generatedPaths.ts';
-import type { PluginSetting } from './argocdParameters.ts';
+import { applySettings, type PluginSetting } from './argocdParameters.ts';
 import { CommandError } from './commandIO.ts';
+import { targetKind } from './fileGate.ts';
+
+const existsSync = (p: string) => targetKind(p) !== 'missing';
 
 export const SECRETS_DIR_ENV = 'OSM_KRM_SECRETS_DIR';
 export const DEFAULT_SECRETS_DIR = '/var/run/secrets/osm-krm';
@@ -43,6 +45,14 @@ export function mountedSecretSettings(config: KrmObject | undefined, dir: string
     out.push({ name: `${s.file}-file`, value: path, source: SECRETS_DIR_ENV });
   }
   return out;
+}
+
+/**
+ * The config with the mounted secret files it does not already source (generate, and render, diff and hydrate
+ * the same way: one rule, so a config that works under Argo CD works in the review workflow).
+ */
+export function applyMountedSecrets(config: KrmObject | undefined, env: Readonly<Record<string, string | undefined>>): KrmObject | undefined {
+  return applySettings(config, mountedSecretSettings(config, secretsDirectory(env)));
 }
 
 /**

@@ -1,6 +1,10 @@
 // What the directory-based sub-commands (`hydrate`, `generate`) get from the process, injected so tests can
 // run them in-process with their own environment and working directory.
-import { untrustedText } from './untrustedText.ts';
+import { untrustedLine, untrustedText } from './untrustedText.ts';
+import { MASKED, SecretRegistry } from '../krm/redactSecrets.ts';
+import { helpText, parseCommandLine, UsageError, type CommandLine, type CommandSpec } from './commandLine.ts';
+
+export { UsageError };
 
 export interface CommandIO {
   stdout: (s: string) => void;
@@ -9,14 +13,12 @@ export interface CommandIO {
   env: Readonly<Record<string, string | undefined>>;
   /** Working directory: relative paths on the command line and in the config resolve against it. */
   cwd: string;
-}
-
-/** Wrong arguments: reported with the usage text, exit 2. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
+  /**
+   * The mask (src/krm/redactSecrets.ts) the process prints through: every secret a run reads is registered
+   * there, and runSubcommand masks stderr (and the stdout of commands that print for people) with it. The
+   * entry point makes one per process, so its internal-error line is masked too.
+   */
+  secrets?: SecretRegistry;
 }
 
 /** A problem with the inputs or the output directory: one clear line on stderr, exit 1. */
@@ -27,63 +29,51 @@ export class CommandError extends Error {
   }
 }
 
+type PrintingIO = Pick<CommandIO, 'stdout' | 'stderr' | 'secrets'>;
+
 /**
- * The frame every sub-command shares: arguments parsed (usage error: message + usage, exit 2), `--help`
- * (usage on stdout, exit 0), then `run`; a CommandError becomes one line on stderr and exit 1.
+ * The frame every sub-command shares: the command line parsed by its table (commandSpecs.ts; usage error:
+ * message + help, exit 2), `-h`/`--help` (the help on stdout, exit 0), then `run` with the options `options`
+ * makes of it; a CommandError becomes one line on stderr and exit 1.
+ * `run` gets the io it must print through: stderr masked with the run's secrets, and stdout too when
+ * `masksStdout(opts)` (output for people, unless they asked to see secrets); commands name its parameter `io`,
+ * so the unmasked one is out of reach (test/architecture/printing.test.ts).
  */
-export function runSubcommand<O, R extends number | Promise<number>>(
-  name: string,
-  usage: string,
+export function runSubcommand<O, R extends number | Promise<number>, IO extends PrintingIO>(
+  spec: CommandSpec,
   args: readonly string[],
-  io: Pick<CommandIO, 'stdout' | 'stderr'>,
-  parse: (args: readonly string[]) => O | 'help',
-  run: (opts: O) => R,
+  rawIO: IO,
+  options: (commandLine: CommandLine) => O,
+  run: (opts: O, io: IO & { secrets: SecretRegistry }) => R,
+  masksStdout: (opts: O) => boolean = () => false,
 ): R | number {
+  const secrets = rawIO.secrets ?? new SecretRegistry([untrustedLine]);
+  const stderr = (s: string) => rawIO.stderr(secrets.redact(s));
   let opts: O | 'help';
   try {
-    opts = parse(args);
+    const commandLine = parseCommandLine(spec, args);
+    opts = commandLine === 'help' ? 'help' : options(commandLine);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    io.stderr(`osm-krm ${name}: ${untrustedText(e.message)}\n${usage}`);
+    stderr(`osm-krm ${spec.name}: ${untrustedText(e.message)}\n${helpText(spec)}`);
     return 2;
   }
   if (opts === 'help') {
-    io.stdout(usage);
+    rawIO.stdout(helpText(spec));
     return 0;
   }
+  const masked = masksStdout(opts);
+  const io = { ...rawIO, secrets, stderr, stdout: masked ? (s: string) => rawIO.stdout(secrets.redact(s, MASKED)) : rawIO.stdout };
   const failed = (e: unknown): number => {
     if (!(e instanceof CommandError)) throw e;
     // Messages name files, links and tools' output from the inputs: printed escaped.
-    io.stderr(`osm-krm ${name}: ${untrustedText(e.message)}\n`);
+    io.stderr(`osm-krm ${spec.name}: ${untrustedText(e.message)}\n`);
     return 1;
   };
   try {
-    const r = run(opts);
+    const r = run(opts, io);
     return typeof r === 'number' ? r : (r.catch(failed) as R);
   } catch (e) {
     return failed(e);
   }
-}
-
-/**
- * Walks a sub-command's arguments: `-h`/`--help` gives 'help'; each `-` argument goes to `option`, which reads
- * its value with `value()` and returns false when it does not know the option; the rest are returned in order.
- */
-export function scanArguments(args: readonly string[], option: (name: string, value: () => string) => boolean): string[] | 'help' {
-  const positional: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '-h' || a === '--help') return 'help';
-    if (!a.startsWith('-')) {
-      positional.push(a);
-      continue;
-    }
-    const value = () => {
-      const v = args[++i];
-      if (v === undefined || v === '') throw new UsageError(`${a} needs a value`);
-      return v;
-    };
-    if (!option(a, value)) throw new UsageError(`unknown option ${a}`);
-  }
-  return positional;
 }

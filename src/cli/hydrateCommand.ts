@@ -12,43 +12,35 @@
 // The output is for Flux: every generated object and every OSP copy opts out of post-build substitution.
 // Local-config resources and the function config are not written. Running twice changes nothing; a file
 // that this command did not write is never overwritten or deleted; OUT changes all or nothing
-// (outputDirectory.ts); no symbolic link is followed out of SRC or OUT (containedPath.ts).
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+// (outputDirectory.ts); every read goes through the file gate (fileGate.ts), inside SRC's allowed root
+// (allowedRoots.ts) or OUT.
+import { join, resolve } from 'node:path';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { stringifyForOutput } from '../krm/yamlSchema.ts';
 import { GENERATED_PATH_PREFIX, outputSet } from '../function/generatedPaths.ts';
 import { isStateObject } from '../gitops/renderState.ts';
-import { CommandError, runSubcommand, UsageError, type CommandIO } from './commandIO.ts';
-import { chooseFunctionConfig } from './functionConfigSource.ts';
-import { isDirectory, readManifestDirectory, readManifestFile, statePaths } from './manifestDirectory.ts';
+import { CommandError, runSubcommand, type CommandIO } from './commandIO.ts';
+import type { CommandLine } from './commandLine.ts';
+import { HYDRATE_COMMAND } from './commandSpecs.ts';
+import { readManifestFile, statePaths } from './manifestDirectory.ts';
+import { checkFactsNotDropped } from './droppedByKustomize.ts';
 import { checkRelativePath, readMarker, recoverInterruptedUpdate, updateOutputDirectory } from './outputDirectory.ts';
-import { describeResult, isAppliedManifest, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
+import { describeResult, isAppliedManifest, manifestText, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
+import { containedPath, decodeText, entryKind, isInside, readBytesInside, realPathOfMaybeMissing, rootAt, targetKind } from './fileGate.ts';
+import { readInputs } from './readInputs.ts';
+import { gatedEnvironment, type FileBase } from './allowedRoots.ts';
+import { applyMountedSecrets } from './clusterSecrets.ts';
 import { fluxSubstitutionFindings, withFluxSubstitutionDisabled } from '../gitops/fluxSubstitution.ts';
 import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
 import { refOf } from '../krm/resultFor.ts';
 import { untrustedLine } from './untrustedText.ts';
-import { commandEnvironment } from './renderManifests.ts';
-import { containedPath } from './containedPath.ts';
-import { parseFunctionConfig } from '../config/operatingSystemManagerConfig.ts';
-import { resolveValue } from '../cluster/valueSource.ts';
+import { parseFunctionConfig, withoutSopsSettings } from '../config/operatingSystemManagerConfig.ts';
+import { resolveSecretValue } from '../cluster/secretValue.ts';
+import type { Environment } from '../cluster/valueSource.ts';
 import { ResourceError } from '../krm/results.ts';
-import { encryptSecretManifests, type SopsSettings } from '../sops/encryptSecretManifests.ts';
-import { SopsError } from '../sops/sopsSecret.ts';
-
-export const HYDRATE_USAGE = `usage: osm-krm hydrate SRC OUT [--config FILE]
-
-Renders SRC and writes the result into OUT as plain manifests, one file per resource, plus a
-kustomization.yaml listing them (for Flux, Argo CD, kubectl apply -k).
-  SRC            a directory of manifests (every *.yaml below it), or a directory with a
-                 kustomization.yaml (built with kustomize, or kubectl kustomize)
-  OUT            the output directory (created if missing); it must not lie inside SRC
-  --config FILE  the function config (OperatingSystemManager, or a ConfigMap of OSM flags); default:
-                 the one OperatingSystemManager object found in SRC
-Running it again with the same SRC changes nothing; files of resources that are gone are removed.
-Only files listed in OUT/.osm-krm-hydrate (written by the previous run, unchanged since) are ever
-replaced or removed. OUT changes all or nothing: on any error it stays as it was.
-`;
+import type { SecretRegistry } from '../krm/redactSecrets.ts';
+import { encryptManifests, type SopsSettings } from '../sops/encryptManifests.ts';
+import { SopsError } from '../sops/sopsDocument.ts';
 
 export { MARKER_FILE } from './outputDirectory.ts';
 const KUSTOMIZATION_HEADER = '# Written by `osm-krm hydrate`; do not edit: the next run rewrites it.\n';
@@ -60,74 +52,61 @@ interface Options {
   config?: string;
 }
 
-/** A number, or a promise of one in SOPS mode (age-encryption is asynchronous). */
-export function runHydrateCommand(args: string[], io: CommandIO): number | Promise<number> {
-  return runSubcommand('hydrate', HYDRATE_USAGE, args, io, parseArgs, (opts) => hydrate(opts, io));
+export function runHydrateCommand(args: string[], io: CommandIO): number {
+  return runSubcommand(HYDRATE_COMMAND, args, io, options, (opts, io) => hydrate(opts, io), () => true);
 }
 
-function parseArgs(args: readonly string[]): Options | 'help' {
-  const positional: string[] = [];
-  let config: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '-h' || a === '--help') return 'help';
-    if (a === '--config') {
-      config = args[++i];
-      if (config === undefined) throw new UsageError('--config needs a value');
-    } else if (a.startsWith('--config=')) {
-      config = a.slice('--config='.length);
-    } else if (a.startsWith('-') && a !== '-') {
-      throw new UsageError(`unknown option ${a}`);
-    } else {
-      positional.push(a);
-    }
-  }
-  if (positional.length !== 2) throw new UsageError(`expected SRC and OUT, got ${positional.length} argument(s)`);
-  if (config === '') throw new UsageError('--config needs a value');
-  return { src: positional[0]!, out: positional[1]!, ...(config !== undefined ? { config } : {}) };
+function options(cl: CommandLine): Options {
+  const config = cl.value('--config');
+  return { src: cl.operands[0]!, out: cl.operands[1]!, ...(config !== undefined ? { config } : {}) };
 }
 
-function hydrate(opts: Options, io: CommandIO): number | Promise<number> {
+function hydrate(opts: Options, io: CommandIO & { secrets: SecretRegistry }): number {
   const src = resolve(io.cwd, opts.src);
   const out = resolve(io.cwd, opts.out);
-  const configFile = opts.config === undefined ? undefined : resolve(io.cwd, opts.config);
-  if (!isDirectory(src)) throw new CommandError(`SRC ${opts.src} is not a directory`);
+  if (targetKind(src) !== 'directory') throw new CommandError(`SRC ${opts.src} is not a directory`);
   checkSeparate(src, out, opts);
 
   // A run that died mid-swap is undone first: OUT is then as that run found it.
-  if (existsSync(out)) recoverInterruptedUpdate(out, opts.out);
-  const previouslyOwned = existsSync(out) ? readMarker(out, opts.out) : new Map<string, string | undefined>();
-  const input = readManifestDirectory(src, io, configFile === undefined ? [] : [configFile]);
-  const chosen = chooseFunctionConfig(src, input, configFile);
+  const outExists = entryKind(out) !== 'missing';
+  if (outExists) recoverInterruptedUpdate(out, opts.out);
+  const previouslyOwned = outExists ? readMarker(out, opts.out) : new Map<string, string | undefined>();
+  const input = readInputs(opts.src, io, { command: 'hydrate', ...(opts.config !== undefined ? { config: opts.config } : {}) });
+  const config = applyMountedSecrets(input.config, io.env);
+  checkFactsNotDropped(input, config);
 
   // Our own state from the last run in OUT wins over any state SRC carries (OUT is what was applied).
-  let objects = chosen.objects;
-  const outState = statePaths().filter((p) => previouslyOwned.has(p) && existsSync(join(out, p))).flatMap((p) => readManifestFile(out, p)).filter(isStateObject);
+  let objects = input.objects;
+  const outRoot = outExists ? rootAt(out, opts.out) : undefined;
+  const outState = outRoot === undefined ? [] : statePaths().filter((p) => previouslyOwned.has(p) && targetKind(join(out, p)) !== 'missing').flatMap((p) => readManifestFile(outRoot, p).objects.map((o) => o.object)).filter(isStateObject);
   if (outState.length > 0) objects = [...objects.filter((o) => !isStateObject(o)), ...outState];
 
   // hydrate's output is for Flux: the OSPs it copies opt out of Flux's substitution like what it generates.
   objects = objects.map((o) => (isProfile(o) ? withFluxSubstitutionDisabled(o) : o));
-  const rendered = renderManifests(objects, chosen.config, io);
+  const env = gatedEnvironment(io.env, input.fileBase);
+  // SOPS mode is this command's to honour (the function refuses it: it cannot encrypt what it prints).
+  const sops = sopsSettings(config, env, io.secrets);
+  const rendered = renderManifests(objects, config === undefined ? undefined : withoutSopsSettings(config), io, env);
   if (rendered.exitCode !== 0) {
     io.stderr(`osm-krm hydrate: nothing written to ${opts.out}\n`);
     return 1;
   }
-  const gitops = parseFunctionConfig(chosen.config).gitops;
+  const gitops = parseFunctionConfig(config).gitops;
   // With syncAnnotations [flux] the function said so already.
   if (!gitops.syncAnnotations.includes('flux')) {
     for (const f of fluxSubstitutionFindings(objects.filter(isAppliedManifest))) io.stderr(`osm-krm: warning: ${untrustedLine(describeResult({ severity: 'warning', message: f.message, resourceRef: refOf(f.object) }))}\n`);
   }
   const files = plannedFiles(rendered.objects, gitops.split);
-  const sops = sopsSettings(chosen.config, io);
   if (sops === undefined) return writeOutput(out, opts.out, files, io);
-  // SOPS mode: Secrets are encrypted before anything is written (asynchronous: age-encryption's API).
-  const previous = (rel: string) => (previouslyOwned.has(rel) ? readOwnedFile(out, rel, opts.out) : undefined);
-  return encryptSecretManifests(files, previous, sops).then(
-    (encrypted) => writeOutput(out, opts.out, encrypted, io),
-    (e) => {
-      throw e instanceof SopsError ? new CommandError(e.message) : e;
-    },
-  );
+  // Every object holding a secret the run registered is encrypted before anything is written, or nothing is.
+  const previous = (rel: string) => (previouslyOwned.has(rel) && outRoot !== undefined ? readOwnedFile(outRoot, rel) : undefined);
+  let encrypted: Map<string, string>;
+  try {
+    encrypted = encryptManifests(files, previous, sops, io.secrets);
+  } catch (e) {
+    throw e instanceof SopsError ? new CommandError(`${e.message}; nothing written to ${opts.out}`) : e;
+  }
+  return writeOutput(out, opts.out, encrypted, io);
 }
 
 /** The one place OUT changes: all or nothing, only files hydrate wrote (outputDirectory.ts). */
@@ -139,12 +118,17 @@ function writeOutput(out: string, label: string, files: ReadonlyMap<string, stri
 }
 
 /** The SOPS settings of the config, the seed resolved, or undefined when Secrets are written in clear. */
-function sopsSettings(functionConfig: KrmObject | undefined, io: CommandIO): SopsSettings | undefined {
-  const sops = parseFunctionConfig(functionConfig).sops;
+function sopsSettings(functionConfig: KrmObject | undefined, env: Environment, secrets: SecretRegistry): SopsSettings | undefined {
+  let sops;
+  try {
+    sops = parseFunctionConfig(functionConfig).sops;
+  } catch {
+    return undefined; // the function reports the config's errors
+  }
   if (sops === undefined) return undefined;
   let seed: string | undefined;
   try {
-    seed = resolveValue(sops.dataKeySeed, 'spec.sops.dataKeySeed', commandEnvironment(io));
+    seed = resolveSecretValue(sops.dataKeySeed, 'spec.sops.dataKeySeed', env, secrets);
   } catch (e) {
     if (e instanceof ResourceError) throw new CommandError(e.message);
     throw e;
@@ -155,10 +139,10 @@ function sopsSettings(functionConfig: KrmObject | undefined, io: CommandIO): Sop
 
 const MIN_SEED_LENGTH = 32;
 
-/** A file of the previous run, read without following a link out of OUT. */
-function readOwnedFile(out: string, rel: string, label: string): string | undefined {
+/** A file of the previous run, read through the gate inside OUT. */
+function readOwnedFile(out: ReturnType<typeof rootAt>, rel: string): string | undefined {
   try {
-    return readFileSync(containedPath(out, rel, label), 'utf8');
+    return decodeText(readBytesInside(out, containedPath(out.real, rel, out.label), rel), rel);
   } catch {
     return undefined;
   }
@@ -171,7 +155,7 @@ function plannedFiles(objects: readonly KrmObject[], split: boolean): Map<string
   const add = (rel: string, o: KrmObject) => {
     checkRelativePath(rel);
     if (files.has(rel)) throw new CommandError(`two resources would be written to ${rel} (${describe(o)} and another)`);
-    files.set(rel, stringifyForOutput(withoutOrchestratorAnnotations(o)));
+    files.set(rel, manifestText(withoutOrchestratorAnnotations(o), rel));
   };
   for (const o of objects) {
     const path = pathAnnotationOf(o);
@@ -224,20 +208,10 @@ function describe(o: KrmObject): string {
 }
 
 function checkSeparate(src: string, out: string, opts: Options): void {
-  const real = (p: string) => {
-    // OUT may not exist yet: resolve its closest existing ancestor.
-    let q = p;
-    const rest: string[] = [];
-    while (!existsSync(q)) {
-      rest.unshift(q.slice(dirname(q).length + 1));
-      q = dirname(q);
-    }
-    return join(realpathSync(q), ...rest);
-  };
-  const s = real(src);
-  const o = real(out);
-  const inside = (a: string, b: string) => a === b || a.startsWith(b.endsWith(sep) ? b : b + sep);
-  if (inside(o, s)) throw new CommandError(`OUT ${opts.out} must not be SRC or lie inside it (the next run would read its own output)`);
-  if (inside(s, o)) throw new CommandError(`SRC ${opts.src} must not lie inside OUT ${opts.out}`);
-  if (existsSync(out) && !isDirectory(out)) throw new CommandError(`OUT ${opts.out} exists and is not a directory`);
+  // OUT may not exist yet: its closest existing ancestor is resolved.
+  const s = realPathOfMaybeMissing(src);
+  const o = realPathOfMaybeMissing(out);
+  if (isInside(o, s)) throw new CommandError(`OUT ${opts.out} must not be SRC or lie inside it (the next run would read its own output)`);
+  if (isInside(s, o)) throw new CommandError(`SRC ${opts.src} must not lie inside OUT ${opts.out}`);
+  if (entryKind(out) !== 'missing' && targetKind(out) !== 'directory') throw new CommandError(`OUT ${opts.out} exists and is not a directory`);
 }

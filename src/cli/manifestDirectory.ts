@@ -1,67 +1,32 @@
-// Reading a directory of manifests (an Argo CD app path, the SRC of `hydrate`) into KRM objects.
+// The files of a manifest directory and the objects of one file, read through the file gate (fileGate.ts).
 //
-// Two layouts, decided by the top directory alone:
-// - plain: every *.yaml / *.yml file below it (dot-files and dot-directories skipped, as kpt and Argo CD skip
-//   .git and .expected), each document an object carrying kpt's path/index annotations: the function
-//   recognises its own previous output and state (osm-generated/...) by them, and its results name the file.
-//   (It ignores such in-flight annotations when hashing a MachineDeployment's annotations; the output never
-//   carries them.)
-// - kustomization: `kustomize build` (or `kubectl kustomize`) of the directory. kustomize drops
-//   local-config resources from its output, so the state file is read from disk beside it.
-import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+// The walk: every *.yaml / *.yml below the directory, sorted; dot-files and dot-directories skipped (so .git,
+// .github and kpt's .expected are not read as manifests); `.krmignore` honoured as kpt honours it
+// (krmIgnore.ts); symbolic links followed while they stay inside the allowed root, each real directory read
+// once (a link loop, or links multiplying a tree, is an error naming the link); a YAML name that is not a
+// regular file (a FIFO, a device) is an error.
+//
+// A file: each document an object carrying kpt's path/index annotations (the function recognises its own
+// previous output and state, osm-generated/..., by them, and its results name the file). A `ResourceList` or a
+// `v1` `List` is read as its items (and a ResourceList's functionConfig as a config candidate). A file none of
+// whose documents has an apiVersion or a kind is not a manifest (a Helm values file): the caller skips it and
+// says so; a document with only one of them is an error (a typo would otherwise drop a resource).
+import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { yamlErrorText } from '../krm/parseErrorMessage.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { PARSE_OPTIONS } from '../krm/yamlSchema.ts';
-import { boundedToJS, checkFullParserSize, decodeUtf8, InputLimitError, isStackOverflow, nestingError, parseWithinStack, readTextFileBounded } from '../krm/inputBounds.ts';
-import { containedPath, errnoReason, followLink } from './containedPath.ts';
+import { boundedToJS, checkFullParserSize, InputLimitError, isStackOverflow, nestingError, parseWithinStack } from '../krm/inputBounds.ts';
 import { generatedSharedPath } from '../function/generatedPaths.ts';
-import { isStateObject, STATE_PATH } from '../gitops/renderState.ts';
-import { CommandError, type CommandIO } from './commandIO.ts';
+import { STATE_PATH } from '../gitops/renderState.ts';
+import { CommandError } from './commandIO.ts';
+import { entryKind, FileRefusedError, listDirectory, readTextInside, resolveInside, shownPath, type Root } from './fileGate.ts';
+import { KPTFILE, KRMIGNORE_FILE, parseKrmIgnore, type KrmIgnore } from './krmIgnore.ts';
 
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
 const PATH_ANNOTATIONS = ['config.kubernetes.io/path', 'internal.config.kubernetes.io/path'];
 const INDEX_ANNOTATIONS = ['config.kubernetes.io/index', 'internal.config.kubernetes.io/index'];
-
-export interface ManifestDirectory {
-  layout: 'plain' | 'kustomization';
-  /** The resources, in a stable order (file path, then document index). */
-  objects: KrmObject[];
-  /** The file (relative to the directory) each object was read from, when known. */
-  paths: Map<KrmObject, string>;
-}
-
-export function isKustomizationDirectory(dir: string): boolean {
-  return KUSTOMIZATION_FILES.some((f) => existsSync(join(dir, f)));
-}
-
-/** Reads `dir`; `skipFiles` (absolute paths) are left out, e.g. the config file when it lies inside `dir`. */
-export function readManifestDirectory(dir: string, io: CommandIO, skipFiles: readonly string[] = []): ManifestDirectory {
-  if (!isDirectory(dir)) throw new CommandError(`${dir} is not a directory`);
-  const objects: KrmObject[] = [];
-  const paths = new Map<KrmObject, string>();
-  const add = (rel: string) => {
-    for (const o of readManifestFile(dir, rel)) {
-      objects.push(o);
-      paths.set(o, rel);
-    }
-  };
-  if (isKustomizationDirectory(dir)) {
-    objects.push(...parseManifests(kustomizeBuild(dir, io), 'kustomize build output'));
-    // A state without the local-config annotation survives the build: then it is already here.
-    if (!objects.some(isStateObject)) for (const p of statePaths()) if (existsSync(join(dir, p))) add(p);
-    return { layout: 'kustomization', objects, paths };
-  }
-  const skip = new Set(skipFiles.map((f) => resolve(f)));
-  for (const rel of listYamlFiles(dir)) {
-    if (skip.has(resolve(dir, rel))) continue;
-    if (KUSTOMIZATION_FILES.includes(rel.split('/').pop()!)) continue; // a nested kustomization is not a resource
-    add(rel);
-  }
-  return { layout: 'plain', objects, paths };
-}
 
 /** Where the function keeps its state, with and without the management/worker split. */
 export function statePaths(): string[] {
@@ -70,72 +35,167 @@ export function statePaths(): string[] {
   return [generatedSharedPath(file, probe, false), generatedSharedPath(file, probe, true)];
 }
 
+const join2 = (a: string, b: string) => (a === '' ? b : `${a}/${b}`);
+
 /**
- * Every *.yaml / *.yml below `dir`, as sorted slash-separated relative paths; dot-entries are skipped.
- * Symbolic links are followed while they stay inside `dir`; each real directory is read once, so a link
- * loop (or links multiplying a tree) ends in an error naming the link instead of a walk without end.
+ * The *.yaml / *.yml files below `dirRel` (a directory inside `root`, slash-separated, '' for the root), as
+ * sorted paths relative to it, walked as described at the top.
  */
-export function listYamlFiles(dir: string): string[] {
+export function listManifestFiles(root: Root, dirRel: string, onProblem?: (message: string) => void): string[] {
   const out: string[] = [];
-  const root = realpathSync(dir);
-  const entered = new Map<string, string>([[root, '.']]); // real directory -> the path it was read as
-  const walk = (abs: string, rel: string) => {
-    let names: string[];
+  const top = resolveInside(root, root.real, dirRel);
+  const entered = new Map<string, string>([[top, '.']]); // real directory -> the path it was read as
+  const show = (r: string) => shownPath(root, join2(dirRel, r));
+  interface Package {
+    base: string;
+    ignore: KrmIgnore | undefined;
+  }
+  const packageAt = (real: string, rel: string): Package => {
+    const file = join(real, KRMIGNORE_FILE);
+    if (entryKind(file) === 'missing') return { base: rel, ignore: undefined };
+    const r = join2(dirRel, join2(rel, KRMIGNORE_FILE));
+    return { base: rel, ignore: parseKrmIgnore(readTextInside(root, r, shownPath(root, r))) };
+  };
+  const ignored = (pkg: Package, r: string, isDirectory: boolean) =>
+    pkg.ignore !== undefined && pkg.ignore.ignores(pkg.base === '' ? r : r.slice(pkg.base.length + 1), isDirectory);
+  // lint goes on past a file it cannot read (and reports it); every other reader stops there.
+  const guarded = (step: () => void) => {
+    if (onProblem === undefined) return step();
     try {
-      names = readdirSync(abs).sort();
+      step();
     } catch (e) {
-      throw new CommandError(`cannot read directory ${abs}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    }
-    for (const name of names) {
-      if (name.startsWith('.')) continue;
-      const p = join(abs, name);
-      const r = rel === '' ? name : `${rel}/${name}`;
-      let st;
-      try {
-        st = lstatSync(p);
-      } catch {
-        continue; // gone meanwhile
-      }
-      let real = p;
-      if (st.isSymbolicLink()) {
-        try {
-          st = statSync(p);
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue; // a dangling symlink is not a manifest
-        }
-        real = followLink(p, `${dir}/${r}`, root, dir);
-      }
-      if (st.isDirectory()) {
-        const seen = entered.get(real);
-        if (seen !== undefined) {
-          const loop = seen === '.' || r.startsWith(`${seen}/`);
-          throw new CommandError(`symbolic link ${loop ? 'loop' : 'to a directory read already'}: ${dir}/${r} leads to ${seen === '.' ? dir : `${dir}/${seen}`}; refusing to read it twice`);
-        }
-        entered.set(real, r);
-        walk(p, r);
-      } else if (st.isFile() && /\.ya?ml$/.test(name)) out.push(r);
+      if (!(e instanceof CommandError)) throw e;
+      onProblem(e.message);
     }
   };
-  walk(dir, '');
+  const walk = (real: string, rel: string, pkg: Package) => {
+    for (const { name, kind } of listDirectory(root, real, show(rel))) {
+      if (name.startsWith('.')) continue;
+      guarded(() => entry(real, rel, pkg, name, kind));
+    }
+  };
+  const entry = (real: string, rel: string, pkg: Package, name: string, kind: string): void => {
+    const r = join2(rel, name);
+    let target = join(real, name);
+    let targetKind = kind;
+    if (kind === 'link') {
+      target = resolveInside(root, real, name, show(r));
+      targetKind = entryKind(target);
+      if (targetKind === 'missing') return; // a dangling link is not a manifest
+    }
+    if (targetKind === 'directory') {
+      if (ignored(pkg, r, true)) return;
+      const seen = entered.get(target);
+      if (seen !== undefined) {
+        const loop = seen === '.' || r.startsWith(`${seen}/`);
+        throw new CommandError(`symbolic link ${loop ? 'loop' : 'to a directory read already'}: ${show(r)} leads to ${seen === '.' ? show('') : show(seen)}; refusing to read it twice`);
+      }
+      entered.set(target, r);
+      // A subpackage (a Kptfile) has its own .krmignore; its parent's patterns stop at its top.
+      walk(target, r, entryKind(join(target, KPTFILE)) === 'missing' ? pkg : packageAt(target, r));
+    } else if (/\.ya?ml$/.test(name)) {
+      if (ignored(pkg, r, false)) return;
+      if (targetKind !== 'file') throw new FileRefusedError(`${show(r)} is ${articleOf(targetKind)}, not a regular file: refusing to read it`, 'not a regular file', 'EINVAL');
+      out.push(r);
+    }
+  };
+  walk(top, '', packageAt(top, ''));
   return out;
 }
 
-/** The objects of one file, annotated with its path (relative to `root`) and their index in it. */
-export function readManifestFile(root: string, rel: string): KrmObject[] {
-  const path = containedPath(root, rel, root);
+function articleOf(kind: string): string {
+  return /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
+}
+
+/** One object of a file: its document, and its place in a List/ResourceList when it is an item of one. */
+export interface FileObject {
+  object: KrmObject;
+  documentIndex: number;
+  itemIndex?: number;
+}
+
+export interface FileManifests {
+  objects: FileObject[];
+  /** A ResourceList's functionConfig (the file is then a whole function input). */
+  functionConfig?: KrmObject;
+  /** No document has an apiVersion or a kind: not a manifest file. */
+  notManifest: boolean;
+}
+
+const NOT_A_MANIFEST = (where: string) => notAnObject(where, 0, '');
+
+/** The objects of a YAML text, as described at the top; `where` names the file in errors. */
+export function readManifestText(text: string, where: string): FileManifests {
+  const docs = parseDocuments(text, where);
+  // Documents are counted without the empty ones (kpt's index annotation, and what lint's line mapping counts).
+  const values: Array<{ value: Record<string, unknown>; index: number }> = [];
+  let other: number | undefined;
+  let index = 0;
+  for (const value of docs) {
+    if (value === null || value === undefined) continue;
+    if (typeof value !== 'object' || Array.isArray(value) || (!('apiVersion' in value) && !('kind' in value))) other ??= index;
+    else values.push({ value: value as Record<string, unknown>, index });
+    index++;
+  }
+  if (values.length === 0) return { objects: [], notManifest: other !== undefined };
+  if (other !== undefined) throw notAnObject(where, other, '');
+  const objects: FileObject[] = [];
+  let functionConfig: KrmObject | undefined;
+  for (const { value, index } of values) {
+    if (typeof value.apiVersion !== 'string' || typeof value.kind !== 'string') throw notAnObject(where, index, '');
+    const list = value.kind === 'ResourceList' || (value.kind === 'List' && value.apiVersion === 'v1');
+    if (!list) {
+      objects.push({ object: value as KrmObject, documentIndex: index });
+      continue;
+    }
+    const items = value.items ?? [];
+    if (!Array.isArray(items)) throw new CommandError(`${where}: document ${index + 1} is a ${value.kind} whose items are not a list`);
+    items.forEach((item, itemIndex) => {
+      if (item === null || typeof item !== 'object' || Array.isArray(item) || typeof item.apiVersion !== 'string' || typeof item.kind !== 'string') {
+        throw notAnObject(where, index, ` items[${itemIndex}]`);
+      }
+      objects.push({ object: item as KrmObject, documentIndex: index, itemIndex });
+    });
+    if (value.kind === 'ResourceList' && value.functionConfig !== undefined && value.functionConfig !== null) {
+      const fc = value.functionConfig;
+      if (typeof fc !== 'object' || Array.isArray(fc)) throw new CommandError(`${where}: document ${index + 1}'s functionConfig is not an object`);
+      if (functionConfig !== undefined) throw new CommandError(`${where}: holds more than one ResourceList with a functionConfig; give one`);
+      functionConfig = fc as KrmObject;
+    }
+  }
+  return { objects, notManifest: false, ...(functionConfig !== undefined ? { functionConfig } : {}) };
+}
+
+function notAnObject(where: string, index: number, item: string): CommandError {
+  return new CommandError(`${where}: document ${index + 1}${item} is not a Kubernetes object (apiVersion and kind are required)`);
+}
+
+/** A file below `root` read through the gate, its objects annotated with its path (relative to `base`). */
+export function readManifestFile(root: Root, rel: string, annotateAs: string = rel): FileManifests {
   let text: string;
   try {
-    text = readTextFileBounded(path, rel);
+    text = readTextInside(root, rel, annotateAs);
   } catch (e) {
     if (e instanceof InputLimitError) throw new CommandError(e.message);
-    throw new CommandError(`cannot read ${rel}: ${errnoReason(e)}`);
+    throw e;
   }
-  return parseManifests(text, rel).map((o, index) => withSourceAnnotations(o, rel, index));
+  const read = readManifestText(text, annotateAs);
+  return {
+    ...read,
+    // The items of a List or ResourceList are taken as they are (as the function takes a ResourceList's items).
+    objects: read.objects.map((o) => (o.itemIndex === undefined ? { ...o, object: withSourceAnnotations(o.object, annotateAs, o.documentIndex) } : o)),
+  };
 }
 
 /** Parses a YAML stream of Kubernetes objects; empty documents are skipped, anything else is an error. */
 export function parseManifests(text: string, where: string): KrmObject[] {
-  const objects: KrmObject[] = [];
+  const read = readManifestText(text, where);
+  if (read.notManifest) throw NOT_A_MANIFEST(where);
+  return read.objects.map((o) => o.object);
+}
+
+/** The values of a YAML stream's documents, bounded like every input (size, nesting, aliases). */
+export function parseDocuments(text: string, where: string): unknown[] {
   let docs: ReturnType<typeof parseAllDocuments>;
   try {
     checkFullParserSize(text, where);
@@ -144,26 +204,18 @@ export function parseManifests(text: string, where: string): KrmObject[] {
     if (e instanceof InputLimitError) throw new CommandError(e.message);
     throw e;
   }
-  docs.forEach((doc, i) => {
+  return docs.map((doc, i) => {
     if (doc.errors.length > 0) {
       if (isStackOverflow(doc.errors[0]!.message)) throw new CommandError(nestingError(where).message);
       throw new CommandError(`${where}: document ${i + 1} is not valid YAML at ${yamlErrorText(doc.errors[0]!, text)}`);
     }
-    let value: unknown;
     try {
-      value = boundedToJS(doc, text.length, `${where}: document ${i + 1}`);
+      return boundedToJS(doc, text.length, `${where}: document ${i + 1}`);
     } catch (e) {
       if (e instanceof InputLimitError) throw new CommandError(e.message);
       throw e;
     }
-    if (value === null || value === undefined) return;
-    const o = value as KrmObject;
-    if (typeof o !== 'object' || Array.isArray(o) || typeof o.apiVersion !== 'string' || typeof o.kind !== 'string') {
-      throw new CommandError(`${where}: document ${i + 1} is not a Kubernetes object (apiVersion and kind are required)`);
-    }
-    objects.push(o);
   });
-  return objects;
 }
 
 export function withSourceAnnotations(o: KrmObject, path: string, index: number): KrmObject {
@@ -173,46 +225,4 @@ export function withSourceAnnotations(o: KrmObject, path: string, index: number)
   for (const k of INDEX_ANNOTATIONS) annotations[k] = String(index);
   metadata.annotations = annotations;
   return { ...o, metadata };
-}
-
-/** `kustomize build DIR`, or `kubectl kustomize DIR` when only kubectl is installed. */
-function kustomizeBuild(dir: string, io: CommandIO): string {
-  const tool = findOnPath('kustomize', io.env) ?? findOnPath('kubectl', io.env);
-  if (tool === undefined) {
-    throw new CommandError(`${dir} holds a kustomization, but neither kustomize nor kubectl is on PATH to build it`);
-  }
-  const args = tool.endsWith('kustomize') ? ['build', dir] : ['kustomize', dir];
-  // Loaded on use: only `generate` on a kustomization runs a tool, and child_process costs start-up time.
-  const { spawnSync } = process.getBuiltinModule('node:child_process');
-  const r = spawnSync(tool, args, { cwd: io.cwd, env: io.env as NodeJS.ProcessEnv, maxBuffer: 256 * 1024 * 1024 });
-  if (r.error) throw new CommandError(`cannot run ${tool}: ${r.error.message}`);
-  if (r.status !== 0) {
-    throw new CommandError(`${[tool.split('/').pop(), ...args].join(' ')} failed (exit ${r.status ?? r.signal}):\n${r.stderr.toString('utf8').trimEnd()}`);
-  }
-  try {
-    return decodeUtf8(r.stdout, 'kustomize build output');
-  } catch (e) {
-    throw new CommandError((e as Error).message);
-  }
-}
-
-function findOnPath(name: string, env: CommandIO['env']): string | undefined {
-  for (const d of (env.PATH ?? '').split(delimiter)) {
-    if (d === '') continue;
-    const p = join(d, name);
-    try {
-      if (statSync(p).isFile()) return p;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-export function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }

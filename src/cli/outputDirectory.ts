@@ -3,7 +3,7 @@
 // Ownership. OUT/.osm-krm-hydrate lists each file hydrate wrote with its SHA-256 (`sha256sum` format). The list
 // is committed to Git like the rest, so it is input: a listed file counts as ours only while its content still
 // has the listed hash. An edited list cannot make hydrate replace or delete a file it did not write, and no
-// path ever leads out of OUT (containedPath.ts).
+// path ever leads out of OUT (every read and path goes through the file gate, fileGate.ts).
 //
 // All or nothing. The new contents are first written under OUT/.osm-krm-hydrate.swap/new (inside OUT: the
 // same file system, so every rename below is atomic, and nothing is written outside OUT; made by mkdir, it
@@ -12,11 +12,18 @@
 // (written, then renamed into place) and each file is swapped by two renames: the old one into .../old, the
 // new one into OUT. When the journal is gone the swap is complete. If the process dies in between, the next
 // run finds the journal and first moves every file back (recoverInterruptedUpdate), so OUT is as before.
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../go/crypto/sha256.ts';
 import { CommandError } from './commandIO.ts';
-import { containedPath, errnoReason } from './containedPath.ts';
+import { containedPath, decodeText, directoryNames, entryKind, errnoReason, readBytesInside, rootAt, targetKind } from './fileGate.ts';
+
+const existsSync = (path: string) => targetKind(path) !== 'missing';
+
+/** A file below OUT (a real path from containedPath), read through the gate. */
+function readOutBytes(path: string): Buffer {
+  return readBytesInside(rootAt(dirname(path), dirname(path)), path, path);
+}
 
 export const MARKER_FILE = '.osm-krm-hydrate';
 export const SWAP_DIR = '.osm-krm-hydrate.swap';
@@ -57,7 +64,7 @@ interface Journal {
  */
 export function updateOutputDirectory(out: string, label: string, files: ReadonlyMap<string, string>, fs: OutputFileSystem = NODE_FILE_SYSTEM): OutputUpdate {
   for (const rel of files.keys()) checkRelativePath(rel);
-  if (!existsSync(out)) mkdirSync(out, { recursive: true });
+  if (!existsSync(out)) createDirectory(out, label);
   recoverInterruptedUpdate(out, label, fs);
   const owned = readMarker(out, label);
   const at = (rel: string) => containedPath(out, rel, label);
@@ -88,8 +95,16 @@ export function updateOutputDirectory(out: string, label: string, files: Readonl
     else leftAlone.push(rel);
   }
   if (conflicts.length > 0) {
+    // A file the marker lists but whose content changed was edited after hydrate wrote it: say which is which.
     const list = [...new Set(conflicts)].sort();
-    throw new CommandError(`refusing to overwrite ${list.length} file(s) in ${label} that osm-krm hydrate did not write: ${list.slice(0, 5).join(', ')}${list.length > 5 ? ', ...' : ''}`);
+    const edited = list.filter((rel) => owned.has(rel));
+    const foreign = list.filter((rel) => !owned.has(rel));
+    const names = (l: string[]) => `${l.slice(0, 5).join(', ')}${l.length > 5 ? ', ...' : ''}`;
+    const parts = [
+      ...(foreign.length > 0 ? [`${foreign.length} file(s) in ${label} that osm-krm hydrate did not write: ${names(foreign)}`] : []),
+      ...(edited.length > 0 ? [`${edited.length} file(s) in ${label} that were edited after osm-krm hydrate wrote them: ${names(edited)} (hydrate writes OUT from SRC: make the change in SRC, and restore these files)`] : []),
+    ];
+    throw new CommandError(`refusing to overwrite ${parts.join('; and ')}`);
   }
   const marker = [MARKER_HEADER, ...[...hashes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([rel, hash]) => `${hash}  ${rel}`)].join('\n') + '\n';
   if (readIfFile(at(MARKER_FILE), MARKER_FILE, []) !== marker) {
@@ -163,13 +178,9 @@ function apply(out: string, label: string, journal: Journal, fs: OutputFileSyste
 /** After a run that died mid-swap: moves every file back, so OUT is as it was before that run. */
 export function recoverInterruptedUpdate(out: string, label: string, fs: OutputFileSystem = NODE_FILE_SYSTEM): void {
   const swap = join(out, SWAP_DIR);
-  let st;
-  try {
-    st = lstatSync(swap);
-  } catch {
-    return;
-  }
-  if (!st.isDirectory()) {
+  const kind = entryKind(swap);
+  if (kind === 'missing') return;
+  if (kind !== 'directory') {
     unlinkSync(swap); // not ours (a link or a file under our reserved name): removed, never followed
     return;
   }
@@ -181,7 +192,7 @@ export function recoverInterruptedUpdate(out: string, label: string, fs: OutputF
   if (existsSync(journalPath) && !isLink(journalPath)) {
     let journal: Journal;
     try {
-      journal = JSON.parse(readFileSync(journalPath, 'utf8')) as Journal;
+      journal = JSON.parse(decodeText(readOutBytes(journalPath), journalPath)) as Journal;
       if (!Array.isArray(journal.ops) || !Array.isArray(journal.dirs)) throw new Error('not a journal');
       for (const op of journal.ops) checkRelativePath(op.rel);
       for (const d of journal.dirs) checkRelativePath(d);
@@ -201,7 +212,7 @@ function rollBack(out: string, label: string, journal: Journal, fs: OutputFileSy
     const old = join(swap, 'old', rel);
     const movedIn = hash !== null && !existsSync(staged);
     if (existsSync(old) || isLink(old)) fs.renameSync(old, join(out, rel));
-    else if (movedIn && existsSync(target) && sha256Hex(readFileSync(target)) === hash) unlinkSync(target);
+    else if (movedIn && existsSync(target) && sha256Hex(readOutBytes(target)) === hash) unlinkSync(target);
   }
   for (const d of [...journal.dirs].reverse()) {
     try {
@@ -221,14 +232,12 @@ function missingDirectories(out: string, label: string, rels: readonly string[])
       const d = parts.slice(0, i).join('/');
       if (dirs.has(d)) continue;
       const real = containedPath(out, d, label);
-      let st;
-      try {
-        st = statSync(real);
-      } catch {
+      const kind = targetKind(real);
+      if (kind === 'missing') {
         dirs.add(d);
         continue;
       }
-      if (!st.isDirectory()) throw new CommandError(`cannot write ${label}/${rel}: ${label}/${d} is not a directory`);
+      if (kind !== 'directory') throw new CommandError(`cannot write ${label}/${rel}: ${label}/${d} is not a directory`);
     }
   }
   return [...dirs];
@@ -246,17 +255,13 @@ function makeDirectories(base: string, rel: string, fs: OutputFileSystem): void 
 
 /** A regular file's content; undefined when missing. Anything else at that path is a conflict. */
 function readIfFile(path: string, rel: string, conflicts: string[]): string | undefined {
-  let st;
-  try {
-    st = statSync(path);
-  } catch {
-    return undefined;
-  }
-  if (!st.isFile()) {
+  const kind = targetKind(path);
+  if (kind === 'missing') return undefined;
+  if (kind !== 'file') {
     conflicts.push(rel);
     return undefined;
   }
-  return readFileSync(path, 'utf8');
+  return readOutBytes(path).toString('utf8');
 }
 
 /** Whether a process with this id exists (EPERM: it does, under another user). */
@@ -270,11 +275,7 @@ export function isRunning(pid: number): boolean {
 }
 
 function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
+  return entryKind(path) === 'link';
 }
 
 function discard(swap: string): void {
@@ -286,7 +287,7 @@ function removeEmptyParents(out: string, rel: string): void {
   for (let i = parts.length; i > 0; i--) {
     const d = join(out, ...parts.slice(0, i));
     try {
-      if (readdirSync(d).length > 0) return;
+      if (directoryNames(d).length > 0) return;
       rmdirSync(d);
     } catch {
       return;
@@ -295,6 +296,24 @@ function removeEmptyParents(out: string, rel: string): void {
 }
 
 /** Only file-system errors are handled; anything else stands for a process that died mid-swap (tests). */
+/**
+ * Creates `dir` and its missing parents one by one, so a refusal names its real reason (a recursive mkdir on a
+ * read-only file system reports ENOENT); a file-system error is a CommandError, never an internal error.
+ */
+export function createDirectory(dir: string, label: string): void {
+  const missing: string[] = [];
+  for (let d = dir; !existsSync(d) && dirname(d) !== d; d = dirname(d)) missing.unshift(d);
+  for (const d of missing) {
+    try {
+      mkdirSync(d);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException)?.code === 'EEXIST') continue; // made meanwhile
+      if (!isFileSystemError(e)) throw e;
+      throw new CommandError(`cannot create ${label}: ${errnoReason(e)}`);
+    }
+  }
+}
+
 function isFileSystemError(e: unknown): boolean {
   return typeof (e as NodeJS.ErrnoException)?.code === 'string';
 }
@@ -309,7 +328,7 @@ export function readMarker(out: string, label: string): Map<string, string | und
   const p = containedPath(out, MARKER_FILE, label);
   let text: string;
   try {
-    text = readFileSync(p, 'utf8');
+    text = readOutBytes(p).toString('utf8');
   } catch {
     return owned;
   }

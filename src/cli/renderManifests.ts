@@ -1,7 +1,5 @@
 // Running the KRM function in-process on objects read from disk, and turning its output into plain
 // manifests: what `hydrate` writes and `generate` prints.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import { CONFIG_API_VERSION, CONFIG_KIND } from '../config/operatingSystemManagerConfig.ts';
 import type { Environment } from '../cluster/valueSource.ts';
@@ -12,9 +10,9 @@ import { runFunction } from './runFunction.ts';
 import { isLocalConfig } from '../krm/localConfig.ts';
 
 export { isLocalConfig };
-import type { CommandIO } from './commandIO.ts';
+import { CommandError, type CommandIO } from './commandIO.ts';
+import { illFormedPath, InvalidUnicodeError, invalidUnicodeMessage } from '../krm/wellFormedUnicode.ts';
 import { untrustedLine } from './untrustedText.ts';
-import { systemClock } from './clock.ts';
 
 export interface RenderOutput {
   exitCode: number;
@@ -23,21 +21,14 @@ export interface RenderOutput {
   results: Result[];
 }
 
-/** The function's view of the process: env vars, and files relative to the working directory. */
-export function commandEnvironment(io: CommandIO): Environment {
-  return {
-    env: (name) => io.env[name],
-    readFile: (path) => readFileSync(resolve(io.cwd, path), 'utf8'),
-    now: systemClock,
-  };
-}
+const ERRORS_ONLY: ReadonlySet<string> = new Set(['error']);
 
 /** Runs the function; error results are printed on stderr by the function, warnings and infos here. */
-export function renderManifests(objects: readonly KrmObject[], functionConfig: KrmObject | undefined, io: CommandIO, env: Environment = commandEnvironment(io)): RenderOutput {
+export function renderManifests(objects: readonly KrmObject[], functionConfig: KrmObject | undefined, io: CommandIO, env: Environment): RenderOutput {
   const list: Record<string, unknown> = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: objects };
   if (functionConfig !== undefined) list.functionConfig = functionConfig;
   let stdout = '';
-  const exitCode = runFunction(stringifyForOutput(list), { stdout: (s) => (stdout += s), stderr: io.stderr, env });
+  const exitCode = runFunction(stringifyForOutput(list), { stdout: (s) => (stdout += s), stderr: io.stderr, env, ...(io.secrets ? { secrets: io.secrets } : {}) }, ERRORS_ONLY);
   const results = ((parse(stdout, PARSE_OPTIONS) as { results?: Result[] } | null)?.results ?? []) as Result[];
   for (const r of results) {
     if (r.severity !== 'error') io.stderr(`osm-krm: ${r.severity}: ${untrustedLine(describeResult(r))}\n`);
@@ -83,5 +74,16 @@ export function pathAnnotationOf(o: KrmObject): string | undefined {
 
 /** One YAML document per object, `---` between them (YAML 1.1-safe scalars, block style). */
 export function toYamlStream(objects: readonly KrmObject[]): string {
-  return objects.map((o) => stringifyForOutput(o)).join('---\n');
+  return objects.map((o) => manifestText(o)).join('---\n');
+}
+
+/** An object as the manifest text we write; a string that is not valid Unicode is an error naming where. */
+export function manifestText(o: KrmObject, file?: string): string {
+  try {
+    return stringifyForOutput(o);
+  } catch (e) {
+    if (!(e instanceof InvalidUnicodeError)) throw e;
+    const ns = typeof o.metadata?.namespace === 'string' ? `${o.metadata.namespace}/` : '';
+    throw new CommandError(invalidUnicodeMessage(`${String(o.kind)} ${ns}${String(o.metadata?.name)}${file ? ` (${file})` : ''}`, illFormedPath(o)));
+  }
 }

@@ -6,7 +6,9 @@
 // `args` are the arguments after the `template` sub-command.
 
 import type { FuncMap } from '../go/reflect/func.ts';
-import { CommandError, runSubcommand, UsageError } from './commandIO.ts';
+import { CommandError, runSubcommand } from './commandIO.ts';
+import type { CommandLine } from './commandLine.ts';
+import { TEMPLATE_COMMAND } from './commandSpecs.ts';
 import { newTemplate, TemplateError } from '../template/index.ts';
 import { JsonDataError, parseJsonData } from './jsonData.ts';
 import { goBytes } from '../go/reflect/byteString.ts';
@@ -19,14 +21,6 @@ export interface TemplateCommandIo {
   stderr: (s: string) => void;
   readFile: (path: string) => string;
 }
-
-export const TEMPLATE_USAGE = `usage: osm-krm template FILE [--data DATA.json] [--name NAME] [--funcs builtin|sprig|osm]
-
-Renders the Go template in FILE with the JSON in DATA.json as dot (without --data, dot is nil).
-JSON integers are Go ints and other numbers float64, as OSM's template data would be.
-  --name NAME    template name used in error messages (default: FILE)
-  --funcs MAP    function map: builtin (Go only), sprig, or osm (sprig + OSM's extras; default)
-`;
 
 type FuncsName = 'builtin' | 'sprig' | 'osm';
 const FUNC_MAPS: Record<FuncsName, FuncMap | undefined> = {
@@ -42,61 +36,23 @@ interface Options {
   funcs: FuncsName;
 }
 
-function parseArgs(args: readonly string[]): Options | 'help' {
-  let file: string | undefined;
-  const opts: Partial<Options> = {};
-  const valueOf = (i: number, flag: string, inline: string | undefined): [string, number] => {
-    if (inline !== undefined) return [inline, i];
-    const v = args[i + 1];
-    if (v === undefined) throw new UsageError(`${flag} needs a value`);
-    return [v, i + 1];
-  };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '-h' || arg === '--help') return 'help';
-    const m = /^(--[a-z]+)(?:=(.*))?$/s.exec(arg);
-    if (m !== null) {
-      const [, flag, inline] = m as unknown as [string, string, string | undefined];
-      let v: string;
-      switch (flag) {
-        case '--data':
-          [v, i] = valueOf(i, flag, inline);
-          opts.data = v;
-          break;
-        case '--name':
-          [v, i] = valueOf(i, flag, inline);
-          opts.name = v;
-          break;
-        case '--funcs':
-          [v, i] = valueOf(i, flag, inline);
-          if (v !== 'builtin' && v !== 'sprig' && v !== 'osm') {
-            throw new UsageError(`--funcs must be builtin, sprig or osm, not ${JSON.stringify(v)}`);
-          }
-          opts.funcs = v;
-          break;
-        default:
-          throw new UsageError(`unknown option ${flag}`);
-      }
-      continue;
-    }
-    if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
-    if (file !== undefined) throw new UsageError(`one template FILE expected, got ${JSON.stringify(file)} and ${JSON.stringify(arg)}`);
-    file = arg;
-  }
-  if (file === undefined) throw new UsageError('missing template FILE');
-  return { ...opts, file, funcs: opts.funcs ?? 'osm' };
+function options(cl: CommandLine): Options {
+  const data = cl.value('--data');
+  const name = cl.value('--name');
+  return { file: cl.operands[0]!, funcs: (cl.value('--funcs') ?? 'osm') as FuncsName, ...(data !== undefined ? { data } : {}), ...(name !== undefined ? { name } : {}) };
 }
 
 function read(io: TemplateCommandIo, path: string, what: string): string {
   try {
     return io.readFile(path);
   } catch (e) {
-    throw new CommandError(`cannot read ${what} ${path}: ${e instanceof Error ? e.message : String(e)}`);
+    const reason = (e as { reason?: unknown }).reason;
+    throw new CommandError(`cannot read ${what} ${path}: ${typeof reason === 'string' ? reason : e instanceof Error ? e.message : String(e)}`);
   }
 }
 
 export function runTemplateCommand(args: string[], io: TemplateCommandIo): number {
-  return runSubcommand('template', TEMPLATE_USAGE, args, io, parseArgs, (opts) => {
+  return runSubcommand(TEMPLATE_COMMAND, args, io, options, (opts, io) => {
     try {
       const source = read(io, opts.file, 'template');
       const data = opts.data === undefined ? null : parseJsonData(read(io, opts.data, 'data file'));

@@ -1,14 +1,17 @@
 // Facts OSM reads from the live cluster, taken here from the config (inline, env or file) or from
 // local-config resources in the ResourceList: the cluster-info ConfigMap, the cloud-init-getter token
 // Secret and bootstrap token Secrets.
-import { ResourceError } from '../krm/results.ts';
+import { ResourceError, throwAll } from '../krm/results.ts';
 import { bootstrapTokenRotation, type BootstrapTokenRotation, type OsmConfig, type ValueSource } from '../config/operatingSystemManagerConfig.ts';
 import { rotationWindows, type TokenWindow } from './derivedBootstrapToken.ts';
 import { renderTime, type RenderTime } from './renderTime.ts';
 import { checkCACertificates } from './caCertificates.ts';
 import type { InputItem } from '../krm/resourceList.ts';
+import { isLocalConfig, LOCAL_CONFIG_ANNOTATION } from '../krm/localConfig.ts';
 import { readClusterInfoKubeconfig, type KubeconfigCluster } from './kubeconfig.ts';
 import { resolveValue, type Environment } from './valueSource.ts';
+import { resolveSecretValue } from './secretValue.ts';
+import { addBootstrapToken, type SecretRegistry } from '../krm/redactSecrets.ts';
 
 export interface ClusterFacts {
   cluster: KubeconfigCluster;
@@ -48,12 +51,15 @@ function find(items: readonly InputItem[], kind: string, namespace: string, name
   return items.find((i) => i.object.kind === kind && i.object.apiVersion === 'v1' && i.object.metadata?.name === name && (i.object.metadata?.namespace ?? '') === namespace);
 }
 
-export function collectClusterFacts(config: OsmConfig, items: readonly InputItem[], env: Environment): ClusterFacts {
+/** `secrets`: every secret fact is registered there as it is read. */
+export function collectClusterFacts(config: OsmConfig, items: readonly InputItem[], env: Environment, secrets: SecretRegistry): ClusterFacts {
+  // Every value the config names (env, file) is read first, so one run reports every source that fails.
+  const values = resolveConfigValues(config, env, secrets);
   const clusterInfo = find(items, 'ConfigMap', 'kube-public', 'cluster-info');
   let cluster: KubeconfigCluster | undefined;
   const infoText = (clusterInfo?.object as any)?.data?.kubeconfig;
   if (typeof infoText === 'string') cluster = readClusterInfoKubeconfig(infoText, 'data.kubeconfig');
-  const caOverride = resolveValue(config.cluster.caCert, 'spec.cluster.caCert', env);
+  const caOverride = values.caCert;
   if (caOverride !== undefined) checkCACertificates(caOverride, sourceName('spec.cluster.caCert', config.cluster.caCert), 'spec.cluster.caCert');
   else if (cluster?.certificateAuthorityData !== undefined) {
     checkCACertificates(Buffer.from(cluster.certificateAuthorityData, 'base64').toString('utf8'), "the kube-public/cluster-info ConfigMap's certificate-authority-data", 'spec.cluster.caCert');
@@ -69,16 +75,22 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
     throw new MissingClusterFactError('missing cluster fact: the API server URL; set spec.cluster.server or add the kube-public/cluster-info ConfigMap (local-config) to the inputs', 'spec.cluster.server');
   }
 
-  let token = resolveValue(config.cluster.cloudInitGetterToken, 'spec.cluster.cloudInitGetterToken', env);
+  let token = values.cloudInitGetterToken;
   if (token === undefined) {
     const s = find(items, 'Secret', 'cloud-init-settings', 'cloud-init-getter-token');
     token = s ? secretValue(s.object, 'token') : undefined;
+    secrets.add(token);
+  }
+  if (token !== undefined && token !== '' && token.trim() !== token) {
+    // Found once here, naming where it came from; the check of script values would refuse it per MachineDeployment.
+    const where = values.cloudInitGetterToken !== undefined ? valueOrigin(config.cluster.cloudInitGetterToken) : "the cloud-init-settings/cloud-init-getter-token Secret's token";
+    throw new ResourceError(`${where} is not a token as it is: ${whiteSpaceAround(token)}`, 'spec.cluster.cloudInitGetterToken');
   }
   if (token === undefined || token === '') {
     throw new MissingClusterFactError('missing cluster fact: the cloud-init-getter token; set spec.cluster.cloudInitGetterToken (env or file) or add the cloud-init-settings/cloud-init-getter-token Secret (local-config) to the inputs', 'spec.cluster.cloudInitGetterToken');
   }
 
-  let kubernetesCACert = resolveValue(config.kubernetesCABundle, 'spec.kubernetesCABundle', env);
+  let kubernetesCACert = values.kubernetesCABundle;
   if (kubernetesCACert !== undefined) checkCACertificates(kubernetesCACert, sourceName('spec.kubernetesCABundle', config.kubernetesCABundle), 'spec.kubernetesCABundle');
   if (kubernetesCACert === undefined && cluster.certificateAuthorityData !== undefined) {
     kubernetesCACert = Buffer.from(cluster.certificateAuthorityData, 'base64').toString('utf8');
@@ -88,18 +100,20 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
   }
   // An inline empty string is OSM's default: no host CA. From a file or the environment it must hold one.
   const inlineNone = config.hostCABundle === '' || (typeof config.hostCABundle === 'object' && config.hostCABundle?.value === '');
-  const hostCACert = inlineNone ? '' : resolveValue(config.hostCABundle, 'spec.hostCABundle', env) ?? '';
+  const hostCACert = inlineNone ? '' : values.hostCABundle ?? '';
   if (!inlineNone && config.hostCABundle !== undefined) checkCACertificates(hostCACert, sourceName('spec.hostCABundle', config.hostCABundle), 'spec.hostCABundle');
   // Checked above: cluster-info's or spec.cluster.caCert's PEM, else the Kubernetes CA.
   const apiServerCACert = cluster.certificateAuthorityData !== undefined ? Buffer.from(cluster.certificateAuthorityData, 'base64').toString('utf8') : kubernetesCACert;
 
-  const fixedBootstrapToken = resolveValue(config.cluster.bootstrapToken, 'spec.cluster.bootstrapToken', env);
+  const fixedBootstrapToken = values.bootstrapToken;
+  addBootstrapToken(secrets, fixedBootstrapToken?.trim());
   if (fixedBootstrapToken !== undefined && !BOOTSTRAP_TOKEN_FORMAT.test(fixedBootstrapToken)) {
     // A malformed token renders fine and fails only at the node's join: refuse it here, without quoting it.
-    const why = BOOTSTRAP_TOKEN_FORMAT.test(fixedBootstrapToken.trim()) ? 'it has surrounding white space or a line break (write the file with printf %s, not echo)' : 'expected kubeadm\'s format [a-z0-9]{6}.[a-z0-9]{16}';
-    throw new ResourceError(`${sourceName('spec.cluster.bootstrapToken', config.cluster.bootstrapToken)} is not a bootstrap token: ${why}`, 'spec.cluster.bootstrapToken');
+    // The field is the result's own; the message names where the value came from (once).
+    const why = BOOTSTRAP_TOKEN_FORMAT.test(fixedBootstrapToken.trim()) ? whiteSpaceAround(fixedBootstrapToken) : 'expected kubeadm\'s format [a-z0-9]{6}.[a-z0-9]{16}';
+    throw new ResourceError(`${valueOrigin(config.cluster.bootstrapToken)} is not a bootstrap token: ${why}`, 'spec.cluster.bootstrapToken');
   }
-  const bootstrapTokenKey = resolveValue(config.cluster.bootstrapTokenKey, 'spec.cluster.bootstrapTokenKey', env);
+  const bootstrapTokenKey = values.bootstrapTokenKey;
   if (bootstrapTokenKey !== undefined && bootstrapTokenKey.length < 16) {
     throw new ResourceError('spec.cluster.bootstrapTokenKey must be at least 16 characters long', 'spec.cluster.bootstrapTokenKey');
   }
@@ -128,9 +142,72 @@ export function collectClusterFacts(config: OsmConfig, items: readonly InputItem
       const id = secretValue(matches[0]!.object, 'token-id');
       const secret = secretValue(matches[0]!.object, 'token-secret');
       if (!id || !secret) throw new ResourceError(`bootstrap token Secret ${String(matches[0]!.object.metadata?.name)} lacks token-id or token-secret`, 'data');
+      addBootstrapToken(secrets, `${id}.${secret}`);
       return `${id}.${secret}`;
     },
   };
+}
+
+type ConfigValue = 'caCert' | 'cloudInitGetterToken' | 'kubernetesCABundle' | 'hostCABundle' | 'bootstrapToken' | 'bootstrapTokenKey';
+
+/** The config's value sources, each read once; every one that cannot be read is reported together. */
+const SECRET_VALUES: ReadonlySet<ConfigValue> = new Set(['cloudInitGetterToken', 'bootstrapToken', 'bootstrapTokenKey']);
+
+/** The config's value sources, read; the secret ones registered with `secrets` as they are read. */
+function resolveConfigValues(config: OsmConfig, env: Environment, secrets: SecretRegistry): Partial<Record<ConfigValue, string>> {
+  const sources: Array<[ConfigValue, ValueSource | undefined, string]> = [
+    ['caCert', config.cluster.caCert, 'spec.cluster.caCert'],
+    ['cloudInitGetterToken', config.cluster.cloudInitGetterToken, 'spec.cluster.cloudInitGetterToken'],
+    ['kubernetesCABundle', config.kubernetesCABundle, 'spec.kubernetesCABundle'],
+    ['hostCABundle', config.hostCABundle, 'spec.hostCABundle'],
+    ['bootstrapToken', config.cluster.bootstrapToken, 'spec.cluster.bootstrapToken'],
+    ['bootstrapTokenKey', config.cluster.bootstrapTokenKey, 'spec.cluster.bootstrapTokenKey'],
+  ];
+  const values: Partial<Record<ConfigValue, string>> = {};
+  const errors: ResourceError[] = [];
+  for (const [key, source, field] of sources) {
+    // An inline empty host CA is OSM's default (none), not a value to read.
+    if (key === 'hostCABundle' && (source === '' || (typeof source === 'object' && source?.value === ''))) continue;
+    try {
+      const v = SECRET_VALUES.has(key) ? resolveSecretValue(source, field, env, secrets) : resolveValue(source, field, env);
+      if (v !== undefined) values[key] = v;
+    } catch (e) {
+      if (!(e instanceof ResourceError)) throw e;
+      errors.push(e);
+    }
+  }
+  throwAll(errors);
+  return values;
+}
+
+/**
+ * Cluster facts among the inputs that are not local-config: every route applies them (kustomize's output, kpt
+ * live apply, generate, hydrate), over the cluster's own objects, which this app would then own and prune.
+ */
+export function clusterFactsNotLocalConfig(items: readonly InputItem[]): Array<{ item: InputItem; message: string }> {
+  const out: Array<{ item: InputItem; message: string }> = [];
+  const mark = `mark it ${LOCAL_CONFIG_ANNOTATION}: "true" (osm-krm reads it either way)`;
+  const info = find(items, 'ConfigMap', 'kube-public', 'cluster-info');
+  if (info !== undefined && !isLocalConfig(info.object)) {
+    out.push({ item: info, message: `the kube-public/cluster-info ConfigMap is not local-config: it would be applied over the cluster's own (which kubeadm's bootstrap signer maintains and nodes join with) and pruned with this app; ${mark}` });
+  }
+  const token = find(items, 'Secret', 'cloud-init-settings', 'cloud-init-getter-token');
+  if (token !== undefined && !isLocalConfig(token.object) && secretValue(token.object, 'token') !== undefined) {
+    out.push({ item: token, message: `the cloud-init-settings/cloud-init-getter-token Secret holds a token and is not local-config: it would be applied over the cloud-init-getter ServiceAccount's token Secret in the cluster; ${mark}, or take the token from the environment or a file (spec.cluster.cloudInitGetterToken)` });
+  }
+  return out;
+}
+
+/** Where a value came from, for messages on its field: `file /run/token`, `environment variable X`, `the inline value`. */
+function valueOrigin(src: ValueSource | undefined): string {
+  if (typeof src === 'object' && src.file !== undefined) return `file ${src.file}`;
+  if (typeof src === 'object' && src.env !== undefined) return `environment variable ${src.env}`;
+  return 'the inline value';
+}
+
+/** What is around a value that is right once trimmed: a line break at its end (echo's), or other white space. */
+function whiteSpaceAround(value: string): string {
+  return /^[^\s]+\r?\n$/.test(value) ? 'it ends with a line break (write it with printf %s, not echo)' : 'it has white space around it';
 }
 
 /** How an input was given, for messages: the field and, for env and file, where the value came from. */

@@ -7,7 +7,9 @@ import {
 import type { InputItem } from '../krm/resourceList.ts';
 import { isLocalConfig } from '../krm/localConfig.ts';
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
-import { resolveValue, type Environment } from './valueSource.ts';
+import type { Environment } from './valueSource.ts';
+import { resolveSecretValue } from './secretValue.ts';
+import type { SecretRegistry } from '../krm/redactSecrets.ts';
 
 export type RhelSubscriptionValues = Partial<Record<RhelSubscriptionSecretField, string>>;
 
@@ -18,7 +20,7 @@ const FIELD = 'spec.rhelSubscription';
  * source used is resolved (a missing one is an error naming it); an entry naming no rendered RHEL
  * MachineDeployment is an error too (a typo would leave nodes unsubscribed).
  */
-export function resolveRhelSubscriptions(config: OsmConfig, mds: readonly MachineDeployment[], items: readonly InputItem[], env: Environment): Map<string, RhelSubscriptionValues> {
+export function resolveRhelSubscriptions(config: OsmConfig, mds: readonly MachineDeployment[], items: readonly InputItem[], env: Environment, secrets: SecretRegistry): Map<string, RhelSubscriptionValues> {
   const { all, machineDeployments = {} } = config.rhelSubscription;
   const rhel = new Set(mds.filter((md) => md.providerConfig.operatingSystem === 'rhel').map((md) => `${md.namespace}/${md.name}`));
   for (const key of Object.keys(machineDeployments)) {
@@ -36,7 +38,7 @@ export function resolveRhelSubscriptions(config: OsmConfig, mds: readonly Machin
       if (src === undefined) continue;
       const id = JSON.stringify(src);
       let v = resolved.get(id);
-      if (v === undefined) resolved.set(id, (v = resolveSecret(src, `${at}.${f}`, items, env)));
+      if (v === undefined) resolved.set(id, (v = resolveSecret(src, `${at}.${f}`, items, env, secrets)));
       values[f] = v;
     }
     if (Object.keys(values).length > 0) out.set(key, values);
@@ -44,7 +46,7 @@ export function resolveRhelSubscriptions(config: OsmConfig, mds: readonly Machin
   return out;
 }
 
-function resolveSecret(src: SecretSource, field: string, items: readonly InputItem[], env: Environment): string {
+function resolveSecret(src: SecretSource, field: string, items: readonly InputItem[], env: Environment, secrets: SecretRegistry): string {
   let v: string | undefined;
   if ('secretKeyRef' in src) {
     const { namespace, name, key } = src.secretKeyRef;
@@ -59,10 +61,11 @@ function resolveSecret(src: SecretSource, field: string, items: readonly InputIt
     else if (typeof o.data?.[key] === 'string') v = Buffer.from(o.data[key] as string, 'base64').toString('utf8');
     else throw new ResourceError(`${where} has no key ${JSON.stringify(key)}`, `${field}.secretKeyRef.key`);
   } else {
-    v = resolveValue(src, field, env);
+    v = resolveSecretValue(src, field, env, secrets);
   }
   // A value read from a file usually ends with a newline; the secret itself never does.
   v = v?.replace(/\r?\n$/, '');
+  secrets.add(v);
   if (v === undefined || v === '') throw new ResourceError(`${field} gives an empty value`, field);
   return v;
 }

@@ -2,10 +2,16 @@
 import { ResourceError } from '../krm/results.ts';
 import type { ValueSource } from '../config/operatingSystemManagerConfig.ts';
 
-/** Where the function may read values from; injected so the core stays free of process state. */
+/**
+ * Where the function may read values from; injected so the core stays free of process state. The commands'
+ * readFile reads through the file gate (src/cli/fileGate.ts: bounded, regular files only, inside the allowed
+ * directories) and throws an error whose `reason` says why without the file's content.
+ */
 export interface Environment {
   env(name: string): string | undefined;
   readFile(path: string): string;
+  /** Set when the function runs in its container image, which sees only the variables passed into it. */
+  inFunctionContainer?: boolean;
   /**
    * The wall clock in milliseconds since the epoch: the only way time enters a render, and only for bootstrap
    * token lifetimes (renderTime.ts); absent in tests and review tools that must not depend on it.
@@ -13,13 +19,22 @@ export interface Environment {
   now?(): number;
 }
 
+/** Why a variable may be missing in the function's container, and how to pass it in. */
+const CONTAINER_ENV_NOTE =
+  'the function runs in a container, which sees only the variables passed into it: list it under envs: of the ' +
+  "function's container (kustomize's config.kubernetes.io/function), or pass -e NAME to kpt fn eval --image " +
+  "(a Kptfile's image: function gets none; use exec: there)";
+
 export function resolveValue(src: ValueSource | undefined, field: string, env: Environment): string | undefined {
   if (src === undefined) return undefined;
   if (typeof src === 'string') return src;
   if (src.value !== undefined) return src.value;
   if (src.env !== undefined) {
     const v = env.env(src.env);
-    if (v === undefined) throw new ResourceError(`environment variable ${src.env} (named by ${field}.env) is not set`, `${field}.env`);
+    if (v === undefined) {
+      const note = env.inFunctionContainer ? `; ${CONTAINER_ENV_NOTE.replace('NAME', src.env)}` : '';
+      throw new ResourceError(`environment variable ${src.env} (named by ${field}.env) is not set${note}`, `${field}.env`);
+    }
     if (v === '') throw new ResourceError(`environment variable ${src.env} (named by ${field}.env) is set but empty`, `${field}.env`);
     return v;
   }
@@ -27,8 +42,9 @@ export function resolveValue(src: ValueSource | undefined, field: string, env: E
     try {
       return env.readFile(src.file);
     } catch (e) {
+      const reason = (e as { reason?: unknown }).reason;
       const code = (e as NodeJS.ErrnoException).code;
-      throw new ResourceError(`cannot read file ${JSON.stringify(src.file)} (named by ${field}.file): ${code ?? 'read error'}`, `${field}.file`);
+      throw new ResourceError(`cannot read file ${JSON.stringify(src.file)} (named by ${field}.file): ${typeof reason === 'string' ? reason : code ?? 'read error'}`, `${field}.file`);
     }
   }
   return undefined;

@@ -1,8 +1,9 @@
 // The function's configuration: a typed `OperatingSystemManager` (osm-krm.dev/v1alpha1) or, kpt style, a
 // ConfigMap whose keys are OSM's controller flag names. Both become one OsmConfig with OSM's defaults.
-import { validate } from './generated/validateOperatingSystemManager.generated.js';
-import { ResourceError } from '../krm/results.ts';
-import { schemaError } from '../krm/schemaError.ts';
+import { fieldTree, validate } from './generated/validateOperatingSystemManager.generated.js';
+import { ResourceError, ResourceErrors, throwAll } from '../krm/results.ts';
+import { schemaErrors } from '../krm/schemaError.ts';
+import { didYouMean } from '../krm/didYouMean.ts';
 import { parseIP } from '../go/net/parseIP.ts';
 import { parseGoDuration } from '../go/time/duration.ts';
 
@@ -153,10 +154,17 @@ export function parseFunctionConfig(fc: unknown): OsmConfig {
     );
   }
   const clean = fc;
-  if (!validate(clean)) throw schemaError('functionConfig', validate.errors);
+  // Every problem of the config in one run: the schema's, and the checks beyond it.
+  const errors: ResourceError[] = [];
+  if (!validate(clean)) {
+    const e = schemaErrors('functionConfig', validate.errors, fieldTree);
+    errors.push(...(e instanceof ResourceErrors ? e.errors : [e]));
+  }
   const spec = ((clean as { spec?: Partial<OsmConfig> }).spec ?? {}) as Partial<OsmConfig>;
-  (spec.clusterDNS ?? []).forEach((ip, i) => checkClusterDNS(ip, `spec.clusterDNS[${i}]`));
-  checkBootstrapTokenLifetime(spec.cluster ?? {}, 'spec.cluster');
+  if (Array.isArray(spec.clusterDNS)) spec.clusterDNS.forEach((ip, i) => collect(errors, () => typeof ip === 'string' && checkClusterDNS(ip, `spec.clusterDNS[${i}]`)));
+  // Its fields' types are the schema's to check first.
+  if (errors.length === 0) collect(errors, () => checkBootstrapTokenLifetime(spec.cluster ?? {}, 'spec.cluster'));
+  throwAll(errors);
   return {
     ...DEFAULT_CONFIG,
     ...spec,
@@ -257,28 +265,69 @@ export function noConfigNotice(): string {
 
 const AGE_RECIPIENT = /^age1[02-9ac-hj-np-z]{58}$/;
 
+const isSopsKey = (key: string) => key.replace(/^-+/, '').startsWith('sops-');
+
+/** Where a function config sets SOPS mode (`spec.sops`, or the ConfigMap's first `sops-` key), if it does. */
+export function sopsSettingField(functionConfig: { kind?: unknown; spec?: unknown; data?: unknown } | undefined): string | undefined {
+  if (functionConfig?.kind === 'ConfigMap') {
+    const key = Object.keys((functionConfig.data as object | null) ?? {}).find(isSopsKey);
+    return key === undefined ? undefined : `data.${key}`;
+  }
+  const spec = functionConfig?.spec as Record<string, unknown> | null | undefined;
+  return spec !== null && typeof spec === 'object' && spec.sops !== undefined ? 'spec.sops' : undefined;
+}
+
+/** The function config without its SOPS settings: what hydrate, which does the encrypting, hands the function. */
+export function withoutSopsSettings<T extends { kind?: unknown; spec?: unknown; data?: unknown }>(functionConfig: T): T {
+  if (sopsSettingField(functionConfig) === undefined) return functionConfig;
+  if (functionConfig.kind === 'ConfigMap') {
+    return { ...functionConfig, data: Object.fromEntries(Object.entries(functionConfig.data as object).filter(([k]) => !isSopsKey(k))) };
+  }
+  const { sops: _sops, ...spec } = functionConfig.spec as Record<string, unknown>;
+  return { ...functionConfig, spec };
+}
+
 function fromFlagConfigMap(data: unknown): OsmConfig {
   const config: OsmConfig = { ...DEFAULT_CONFIG, kubeletFeatureGates: { ...DEFAULT_CONFIG.kubeletFeatureGates }, cluster: {}, rhelSubscription: {} };
   if (data === undefined || data === null) return config;
   if (typeof data !== 'object' || Array.isArray(data)) throw new ResourceError('ConfigMap data must be a map of strings', 'data');
+  // Every key is checked, so one run reports every problem.
+  const errors: ResourceError[] = [];
   for (const [key, raw] of Object.entries(data as Record<string, unknown>)) {
     const apply = FLAG_KEYS[key.replace(/^-+/, '')];
     if (apply === undefined) {
-      throw new ResourceError(`unknown config key ${JSON.stringify(key)}; known keys: ${Object.keys(FLAG_KEYS).join(', ')}`, `data.${key}`);
+      const hint = didYouMean(key.replace(/^-+/, ''), FLAG_NAMES);
+      errors.push(new ResourceError(`unknown config key ${JSON.stringify(key)}${hint !== '' ? hint : `; known keys: ${FLAG_NAMES.join(', ')}`}`, `data.${key}`));
+      continue;
     }
-    if (typeof raw !== 'string') throw new ResourceError(`config key ${key} must be a string`, `data.${key}`);
-    apply(config, raw.trim());
+    if (typeof raw !== 'string') {
+      errors.push(new ResourceError(`config key ${key} must be a string`, `data.${key}`));
+      continue;
+    }
+    collect(errors, () => apply(config, raw.trim()));
   }
   const rotation = config.cluster.bootstrapTokenRotation;
   if (rotation !== undefined && (rotation.period === '' || rotation.overlap === '')) {
-    throw new ResourceError('bootstrap-token-rotation-period and bootstrap-token-rotation-overlap must be set together', `data.bootstrap-token-rotation-${rotation.period === '' ? 'period' : 'overlap'}`);
+    errors.push(new ResourceError('bootstrap-token-rotation-period and bootstrap-token-rotation-overlap must be set together', `data.bootstrap-token-rotation-${rotation.period === '' ? 'period' : 'overlap'}`));
+  } else {
+    collect(errors, () => checkBootstrapTokenLifetime(config.cluster, 'data'));
   }
-  checkBootstrapTokenLifetime(config.cluster, 'data');
   if (config.sops !== undefined) {
-    if (config.sops.ageRecipients.length === 0) throw new ResourceError('sops-age-recipients must name at least one age recipient when a sops-data-key-seed key is set', 'data.sops-age-recipients');
-    if (config.sops.dataKeySeed === '') throw new ResourceError('sops-data-key-seed-env or sops-data-key-seed-file must be set with sops-age-recipients', 'data.sops-data-key-seed-env');
+    if (config.sops.ageRecipients.length === 0) errors.push(new ResourceError('sops-age-recipients must name at least one age recipient when a sops-data-key-seed key is set', 'data.sops-age-recipients'));
+    if (config.sops.dataKeySeed === '') errors.push(new ResourceError('sops-data-key-seed-env or sops-data-key-seed-file must be set with sops-age-recipients', 'data.sops-data-key-seed-env'));
   }
+  throwAll(errors);
   return config;
+}
+
+/** Runs a check, keeping its error (a ResourceError) with the others instead of stopping at it. */
+function collect(errors: ResourceError[], check: () => unknown): void {
+  try {
+    check();
+  } catch (e) {
+    if (!(e instanceof ResourceError)) throw e;
+    errors.push(...(e instanceof ResourceErrors ? e.errors : [e]));
+  }
 }
 
 const RFC3339_SECONDS = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})$/;

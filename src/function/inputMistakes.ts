@@ -1,7 +1,7 @@
 // First mistakes that would otherwise pass without a word: an OSP or a MachineDeployment under another
 // apiVersion (passed through, never rendered), a misspelt OSP annotation (the MachineDeployment silently not
 // rendered), the function's own config given as an input item instead of as the config or as the only input
-// (a kustomize generator), and a MachineDeployment without a namespace.
+// (a kustomize generator), a MachineDeployment without a namespace, and one that names no profile.
 import { CONFIG_API_VERSION, CONFIG_KIND } from '../config/operatingSystemManagerConfig.ts';
 import type { InputItem, KrmObject } from '../krm/resourceList.ts';
 import { ResourceError } from '../krm/results.ts';
@@ -71,4 +71,17 @@ export function misplacedConfigHint(functionConfig: KrmObject | undefined, items
   const where = path !== undefined ? ` (${path})` : '';
   return `the ${CONFIG_KIND} ${String(found.object.metadata?.name ?? '')}${where} is an input item, not the function config: ` +
     'pass it as the config (kpt fn eval --fn-config FILE, the Kptfile\'s configPath, or list it under kustomize\'s transformers:)';
+}
+
+/**
+ * A machine-controller MachineDeployment that names no OperatingSystemProfile gets nothing: its machines get no
+ * bootstrap Secret and never join. OSM's webhook would have given it osp-<os>; here that is a config choice.
+ */
+export function unannotatedMachineDeployment(): { message: string; field: { path: string } } {
+  return {
+    message: `no ${OSP_ANNOTATION} annotation: nothing is rendered for this MachineDeployment, so its machines get no bootstrap ` +
+      `or provisioning Secret and never join; name an OperatingSystemProfile with ${OSP_ANNOTATION}, or set ` +
+      'spec.defaultProfiles.defaultAnnotation: true in the config to give it osp-<operating system> as OSM\'s webhook does',
+    field: { path: `metadata.annotations.${OSP_ANNOTATION}` },
+  };
 }

@@ -3,11 +3,11 @@
 // MachineDeployment (src/render/renderMachineDeployment.ts decides its outcome) -> finish (name collisions, the
 // render state for the next run, the output). Any error: no generated output, every input item kept as it was.
 import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
-import { collectClusterFacts, MissingClusterFactError, type ClusterFacts } from '../cluster/clusterFacts.ts';
+import { clusterFactsNotLocalConfig, collectClusterFacts, MissingClusterFactError, type ClusterFacts } from '../cluster/clusterFacts.ts';
 import { bootstrapTokenLifetimeFindings } from '../cluster/bootstrapTokenLifetime.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { generatedEntry, type InputItem, type KrmObject, type OutputList, type ResourceList } from '../krm/resourceList.ts';
-import { MD_API_VERSION, OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
+import { MD_API_VERSION, OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
 import { validateMachineDeploymentValues } from '../machineDeployment/validateValues.ts';
 import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
@@ -16,7 +16,8 @@ import { renderMachineDeployment, type MachineDeploymentOutcome } from '../rende
 import { newRenderRun, type RenderRun } from '../render/renderRun.ts';
 import { EMBEDDED_PROFILE_NAMES, embeddedProfile } from '../profiles/embeddedProfiles.ts';
 import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
-import { emptyState, isStateObject, readState, stateObject, STATE_NAME, STATE_PATH, type RenderState } from '../gitops/renderState.ts';
+import { emptyState, isStateObject, readState, stateKey, stateObject, staleStateEntries, staleStateMessage, STATE_NAME, STATE_PATH, type MachineDeploymentState, type RenderState } from '../gitops/renderState.ts';
+import { REVISION_OVERRIDE_ANNOTATION } from '../gitops/machineDeploymentRevision.ts';
 import { withSyncAnnotations } from '../gitops/syncAnnotations.ts';
 import { fluxSubstitutionFindings } from '../gitops/fluxSubstitution.ts';
 import { isLocalConfig, LOCAL_CONFIG_ANNOTATION } from '../krm/localConfig.ts';
@@ -24,12 +25,15 @@ import { isOverlayObject, OVERLAY_KIND, parseOverlay } from '../model/operatingS
 import { resolveOverlays, type InputOverlay } from '../model/overlayProfiles.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
 import { ResourceError, type Result } from '../krm/results.ts';
-import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
+import { fileOf, refOf, toResult, toResults } from '../krm/resultFor.ts';
 import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
 import { compareItems, identityOf } from '../krm/itemOrder.ts';
-import { kustomize4Hint } from './kustomizeInputs.ts';
-import { checkNotMisdeclared, generatorOnlyConfigError, misplacedConfigHint, namespaceNotSet } from './inputMistakes.ts';
-import { registerInputSecrets, SecretRegistry } from '../krm/redactSecrets.ts';
+import { isFromKustomize, kustomize4Hint } from './kustomizeInputs.ts';
+import { checkNotMisdeclared, generatorOnlyConfigError, misplacedConfigHint, namespaceNotSet, unannotatedMachineDeployment } from './inputMistakes.ts';
+import { registerInputSecrets, registerSecretObject, SecretRegistry } from '../krm/redactSecrets.ts';
+import { secretSpecValues } from '../machineDeployment/operatingSystemSpec.ts';
+import { unhonouredSopsSetting } from './routeSettings.ts';
+import { checkMetadataUnicode, illFormedPath, InvalidUnicodeError, invalidUnicodeMessage } from '../krm/wellFormedUnicode.ts';
 import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
 
 interface Classified {
@@ -41,6 +45,8 @@ interface Classified {
   brokenProfiles: Set<string>;
   /** OperatingSystemProfileOverlays, decoded; their profiles are made once the plain profiles are known. */
   overlays: InputOverlay[];
+  /** The state came through kustomize, which never writes it back: a stale one is said (staleStateEntries). */
+  stateFromKustomize: boolean;
 }
 
 /**
@@ -48,15 +54,17 @@ interface Classified {
  * Called synchronously while the run renders.
  */
 export interface RenderObserver {
-  /** The run's secret registry (filled as the run resolves tokens): what a review must mask. */
-  secrets?(registry: SecretRegistry): void;
   config?(config: OsmConfig, facts: ClusterFacts | undefined): void;
   /** One MachineDeployment about to be rendered: the profile chosen and the template data built for it. */
   templateData?(md: MachineDeployment, profile: ProfileEntry, data: unknown): void;
 }
 
-export function processResourceList(list: ResourceList, env: Environment, observer?: RenderObserver): OutputList {
-  const plan = planRender(list, env, observer);
+/**
+ * `secrets`: the mask the caller prints through (the process's, so that stderr and internal errors are masked
+ * too); every secret the run reads or derives is registered there before anything is printed.
+ */
+export function processResourceList(list: ResourceList, env: Environment, observer?: RenderObserver, secrets = new SecretRegistry()): OutputList {
+  const plan = planRender(list, env, observer, secrets);
   if (!isRenderPlan(plan)) return plan;
   const outcomes = plan.machineDeployments.map((_, i) => renderMachineDeploymentAt(plan, i));
   return finishRender(plan, outcomes);
@@ -84,10 +92,9 @@ function isRenderPlan(p: RenderPlan | OutputList): p is RenderPlan {
 }
 
 /** Config, classification, profile checks and cluster facts; an OutputList when that already failed. */
-function planRender(list: ResourceList, env: Environment, observer: RenderObserver | undefined): RenderPlan | OutputList {
-  const secrets = new SecretRegistry();
-  observer?.secrets?.(secrets);
+function planRender(list: ResourceList, env: Environment, observer: RenderObserver | undefined, secrets: SecretRegistry): RenderPlan | OutputList {
   registerInputSecrets(secrets, list.items);
+  for (const { object: o } of list.items) if (o.kind === 'MachineDeployment') for (const v of secretSpecValues((o.spec as any)?.template?.spec?.providerSpec?.value)) secrets.add(v);
   const results: Result[] = [];
   const configRef = list.functionConfig ? refOf(list.functionConfig) : undefined;
   const configFile = list.functionConfig ? fileOf(list.functionConfig) : undefined;
@@ -98,7 +105,13 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
   try {
     config = parseFunctionConfig(list.functionConfig);
   } catch (e) {
-    results.push(toResult(e, configRef, configFile));
+    results.push(...toResults(e, configRef, configFile));
+    return failed();
+  }
+
+  const sopsHere = unhonouredSopsSetting(list.functionConfig);
+  if (sopsHere !== undefined) {
+    results.push(toResult(sopsHere, configRef, configFile));
     return failed();
   }
 
@@ -134,8 +147,7 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
   let rhelSubscriptions: ReadonlyMap<string, RhelSubscriptionValues> = new Map();
   if (c.machineDeployments.length > 0 || config.rhelSubscription.machineDeployments !== undefined) {
     try {
-      rhelSubscriptions = resolveRhelSubscriptions(config, c.machineDeployments.map((m) => m.md), c.kept, env);
-      for (const values of rhelSubscriptions.values()) for (const v of Object.values(values)) secrets.add(v);
+      rhelSubscriptions = resolveRhelSubscriptions(config, c.machineDeployments.map((m) => m.md), c.kept, env, secrets);
     } catch (e) {
       results.push(toResult(e, configRef, configFile));
       return failed();
@@ -144,27 +156,22 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
   if (c.machineDeployments.length > 0) {
     try {
       // Only inputs count as facts: our own previous output (e.g. derived token Secrets) must not feed back.
-      const facts = collectClusterFacts(config, c.kept, env);
-      for (const f of bootstrapTokenLifetimeFindings(config, facts, env)) results.push({ severity: 'warning', message: f.message, ...(configRef ? { resourceRef: configRef, field: { path: f.field } } : {}), ...configFile });
-      secrets.add(facts.cloudInitGetterToken);
-      secrets.add(facts.bootstrapTokenKey);
-      const containerRuntime = buildContainerRuntimeOptions(config, c.kept);
-      // The Secret's values are whole JSON documents; the node's containerd config holds the fields inside.
-      for (const auth of Object.values(containerRuntime.registryCredentials)) {
-        secrets.add(auth.password);
-        secrets.add(auth.auth);
-        secrets.add(auth.identityToken);
+      const facts = collectClusterFacts(config, c.kept, env, secrets);
+      for (const f of clusterFactsNotLocalConfig(c.kept)) {
+        results.push({ severity: 'error', message: f.message, resourceRef: refOf(f.item.object), field: { path: `metadata.annotations.${LOCAL_CONFIG_ANNOTATION}` }, ...fileOf(f.item.object) });
       }
+      for (const f of bootstrapTokenLifetimeFindings(config, facts, env)) results.push({ severity: 'warning', message: f.message, ...(configRef ? { resourceRef: configRef, field: { path: f.field } } : {}), ...configFile });
+      const containerRuntime = buildContainerRuntimeOptions(config, c.kept, secrets);
       run = newRenderRun({
         config, facts, items: list.items, profiles: c.profiles, previousState: c.previousState, rhelSubscriptions, containerRuntime, secrets,
         ...(observer?.templateData ? { onTemplateData: observer.templateData } : {}),
       });
     } catch (e) {
-      const r = toResult(e, configRef, configFile);
+      const r = toResults(e, configRef, configFile);
       if (e instanceof MissingClusterFactError) {
-        for (const hint of [kustomize4Hint(c.kept), misplacedConfigHint(list.functionConfig, c.kept)]) if (hint !== undefined) r.message += `; ${hint}`;
+        for (const hint of [kustomize4Hint(c.kept), misplacedConfigHint(list.functionConfig, c.kept)]) if (hint !== undefined) r[0]!.message += `; ${hint}`;
       }
-      results.push(r);
+      results.push(...r);
       return failed();
     }
   }
@@ -182,10 +189,23 @@ interface OutcomeEntries {
 function renderMachineDeploymentAt(plan: RenderPlan, index: number): OutcomeEntries {
   const { item, md } = plan.machineDeployments[index]!;
   const outcome = renderMachineDeployment(item, md, plan.run!);
-  const entries = outcome.objects.map((obj) => {
+  const entries: OutcomeEntries['entries'] = [];
+  for (const obj of outcome.objects) {
+    // A Secret we make is masked by value like an input one (a new kind of token Secret needs no edit here).
+    registerSecretObject(plan.secrets, obj, true);
     const annotated = withPathAnnotations(obj, generatedPath(md, obj as KrmObject, plan.config.gitops.split));
-    return { id: identityOf(annotated as KrmObject), entry: generatedEntry(plan.list, annotated) };
-  });
+    let entry: string;
+    try {
+      entry = generatedEntry(plan.list, annotated);
+    } catch (e) {
+      // The YAML writer is the choke point: a string that is not valid Unicode is refused there.
+      if (!(e instanceof InvalidUnicodeError)) throw e;
+      const what = `the generated ${String((obj as KrmObject).kind)} ${String((obj as KrmObject).metadata?.name)}`;
+      outcome.results.push(toResult(new ResourceError(invalidUnicodeMessage(what, illFormedPath(obj))), refOf(item.object), fileOf(item.object)));
+      return { outcome: { ...outcome, objects: [] }, entries: [] };
+    }
+    entries.push({ id: identityOf(annotated as KrmObject), entry });
+  }
   return { outcome, entries };
 }
 
@@ -209,6 +229,7 @@ function finishRender(plan: RenderPlan, outcomes: readonly OutcomeEntries[]): Ou
       generated.addEntry(id, entry);
     }
   });
+  if (c.stateFromKustomize) results.push(...staleStateWarnings(plan, nextState));
   if (hasError(results)) return failedOutput(list, results, plan.secrets);
 
   if (c.machineDeployments.length > 0 || nextState.profiles.size > 0) {
@@ -218,6 +239,19 @@ function finishRender(plan: RenderPlan, outcomes: readonly OutcomeEntries[]): Ou
   // Generated objects replace input items of the same identity (kustomize/kpt upsert semantics).
   const kept = c.kept.filter((i) => keptSources.has(i) || !generated.ids.has(identityOf(i.object)));
   return { kept: kept.sort(compareItems), generated: generated.entries, results: plan.secrets.redactResults(sortResults(results)) };
+}
+
+/** Under kustomize the committed state is never written back: where it lags behind a template, say so. */
+function staleStateWarnings(plan: RenderPlan, nextState: RenderState): Result[] {
+  const items = new Map(plan.machineDeployments.map(({ item, md }) => [stateKey(md.namespace, md.name), { item, md }] as const));
+  const tracked = (key: string) => {
+    const a = items.get(key)?.md.annotations ?? {};
+    return !a[REVISION_ANNOTATION] && !a[REVISION_OVERRIDE_ANNOTATION];
+  };
+  return staleStateEntries(plan.classified.previousState, nextState, tracked).map((e) => {
+    const o = items.get(e.key)!.item.object;
+    return { severity: 'warning' as const, message: staleStateMessage(e, 'kustomize'), resourceRef: refOf(o), field: { path: 'spec.template' }, ...fileOf(o) };
+  });
 }
 
 function failedOutput(list: ResourceList, results: Result[], secrets: SecretRegistry): OutputList {
@@ -242,7 +276,7 @@ class GeneratedOutput {
 }
 
 function classify(list: ResourceList, config: OsmConfig, results: Result[]): Classified {
-  const out: Classified = { kept: [], profiles: new Map(), machineDeployments: [], previousState: emptyState(), brokenProfiles: new Set(), overlays: [] };
+  const out: Classified = { kept: [], profiles: new Map(), machineDeployments: [], previousState: emptyState(), brokenProfiles: new Set(), overlays: [], stateFromKustomize: false };
   let stateItem: KrmObject | undefined;
   for (const item of list.items) {
     const o = item.object;
@@ -253,6 +287,7 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
         continue;
       }
       stateItem = o;
+      out.stateFromKustomize = isFromKustomize(o);
       try {
         out.previousState = readState(o);
       } catch (e) {
@@ -266,15 +301,18 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
     try {
       checkNotMisdeclared(o);
       if (o.apiVersion === OSM_API_VERSION && o.kind === 'OperatingSystemProfile') {
+        checkMetadataUnicode(o);
         const entry = inputProfileEntry(o, item.index, config.namespace);
         const k = profileKey(entry.namespace, entry.name);
         if (out.profiles.has(k)) throw new ResourceError(`duplicate OperatingSystemProfile ${k}`, 'metadata.name');
         out.profiles.set(k, entry);
       } else if (isOverlayObject(o)) {
+        checkMetadataUnicode(o);
         out.overlays.push({ overlay: parseOverlay(o, config.namespace), itemIndex: item.index });
         // No cluster knows this kind: every route must leave it out of what it applies.
         if (!isLocalConfig(o)) throw new ResourceError(`an ${OVERLAY_KIND} is read by osm-krm only, and no cluster has its kind: annotate it ${LOCAL_CONFIG_ANNOTATION}: "true" so that kustomize, kpt, generate and hydrate leave it out of what is applied`, `metadata.annotations`);
       } else if (o.apiVersion === MD_API_VERSION && o.kind === 'MachineDeployment') {
+        checkMetadataUnicode(o);
         const md = parseMachineDeployment(o);
         validateMachineDeploymentValues(md);
         if (withProfileAnnotation(md, config)) {
@@ -282,7 +320,7 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
           const unset = namespaceNotSet(o);
           if (unset !== undefined) results.push({ severity: 'warning', ...unset, resourceRef: refOf(o), ...fileOf(o) });
         }
-        else results.push({ severity: 'info', message: `no ${OSP_ANNOTATION} annotation: nothing rendered for this MachineDeployment`, resourceRef: refOf(o), ...fileOf(o) });
+        else results.push({ severity: 'warning', ...unannotatedMachineDeployment(), resourceRef: refOf(o), ...fileOf(o) });
       }
     } catch (e) {
       results.push(toResult(e, refOf(o), fileOf(o)));

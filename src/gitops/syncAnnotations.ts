@@ -48,3 +48,8 @@ export function withSyncAnnotations<T extends Record<string, unknown>>(o: T, too
   const metadata = (o.metadata ?? {}) as Record<string, unknown>;
   return { ...o, metadata: { ...metadata, annotations: { ...((metadata.annotations as Record<string, string> | undefined) ?? {}), ...extra } } };
 }
+
+/** The tools whose re-create annotations an object carries (what `diff` tells a reviewer will happen). */
+export function syncToolsOf(annotations: Readonly<Record<string, unknown>> | undefined): SyncTool[] {
+  return (Object.keys(RECREATE) as SyncTool[]).filter((t) => Object.entries(RECREATE[t]).every(([k, v]) => annotations?.[k] === v));
+}

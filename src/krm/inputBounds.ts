@@ -1,6 +1,7 @@
 // Bounds on what any input may cost before it becomes values: its size, its bytes (UTF-8 only), its nesting
-// and what its YAML aliases expand to. Every reader (the KRM function's stdin, the files of `hydrate` and
-// `generate`) goes through these, so hostile input ends in a clear error instead of a crash or a silent rewrite.
+// and what its YAML aliases expand to. Every reader (the KRM function's stdin, every file read through the
+// file gate, src/cli/fileGate.ts, which does the reading) goes through these, so hostile input ends in a clear
+// error instead of a crash or a silent rewrite.
 import { constants } from 'node:buffer';
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
 
@@ -27,46 +28,6 @@ export class InputLimitError extends Error {
 }
 
 const MiB = (n: number) => `${Math.floor(n / (1024 * 1024))} MiB`;
-
-/** All bytes of a file descriptor (stdin), refusing more than MAX_INPUT_BYTES without reading them all. */
-export function readAllBounded(fd: number, where: string, limit = MAX_INPUT_BYTES): Buffer {
-  const { readSync } = process.getBuiltinModule('node:fs');
-  const chunks: Buffer[] = [];
-  let total = 0;
-  let chunk = Buffer.allocUnsafe(1 << 16);
-  for (;;) {
-    let n: number;
-    try {
-      n = readSync(fd, chunk, 0, chunk.length, null);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN') {
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1); // a non-blocking pipe not yet written
-        continue;
-      }
-      if (code === 'EOF') break; // Windows pipes
-      throw e;
-    }
-    if (n === 0) break;
-    total += n;
-    if (total > limit) throw new InputLimitError(`${where} is larger than ${MiB(limit)}, the most osm-krm reads (to stay within 2 GiB of memory); split the package`);
-    chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
-    if (n === chunk.length) chunk = Buffer.allocUnsafe(Math.min(chunk.length * 2, 1 << 24));
-    else chunk = chunk.subarray(n);
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
-}
-
-/** A file's bytes as text: at most MAX_INPUT_BYTES, and UTF-8 only. */
-export function readTextFileBounded(path: string, where: string): string {
-  const { openSync, closeSync } = process.getBuiltinModule('node:fs');
-  const fd = openSync(path, 'r');
-  try {
-    return decodeUtf8(readAllBounded(fd, where), where);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * Bytes as text, refusing anything that is not UTF-8: a decoder would replace it by U+FFFD, and the output
@@ -150,19 +111,6 @@ export function isStackOverflow(message: string): boolean {
 
 export function nestingError(where: string): InputLimitError {
   return new InputLimitError(`${where} is nested more than ${MAX_NESTING_DEPTH} levels deep`);
-}
-
-/** Refuses values (from JSON.parse) nested deeper than MAX_NESTING_DEPTH; iterative, so any depth is safe. */
-export function checkNesting(value: unknown, where: string): void {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth >= MAX_NESTING_DEPTH) throw nestingError(where);
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-    }
-  }
 }
 
 /**

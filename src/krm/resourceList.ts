@@ -3,13 +3,18 @@
 // Items the function does not own are written back as their exact input text whenever the input is
 // block-style YAML (what kpt and kustomize send), so comments, key order, quoting and `0644` survive
 // byte for byte. Flow-style or JSON input is re-serialized from its values.
+//
+// One reader per syntax: JSON is YAML 1.2, so a JSON ResourceList is read by the same YAML reader with the same
+// bounds (size, nesting, aliases), the same refusal of repeated keys, and errors that give line, column and the
+// kind of problem, never the text (a JSON parser of its own would take the last of two keys and quote the input).
 import { isMap, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
 import { PARSE_OPTIONS } from './yamlSchema.ts';
 import { yamlErrorText } from './parseErrorMessage.ts';
-import { boundedToJS, checkFullParserSize, checkNesting, isStackOverflow, nestingError, parseWithinStack } from './inputBounds.ts';
+import { boundedToJS, checkFullParserSize, isStackOverflow, nestingError, parseWithinStack } from './inputBounds.ts';
 import { createBlockYamlFastPath, type FastParse } from './blockYamlFastPath.ts';
 import { writeYaml } from './yamlWriter.ts';
 import type { Result } from './results.ts';
+import { escapeIllFormed, illFormedPath } from './wellFormedUnicode.ts';
 
 export interface KrmObject {
   apiVersion?: unknown;
@@ -42,8 +47,6 @@ export class ResourceListParseError extends Error {
 
 export function parseResourceList(text: string): ResourceList {
   if (text.trim() === '') throw new ResourceListParseError('empty input: expected a ResourceList on stdin');
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('{')) return fromJson(trimmed);
   fastPath ??= createBlockYamlFastPath(PARSE_OPTIONS);
   const fast = fastPath(text);
   const { root, itemDashes, notSelfContained }: LibraryParse = fast ?? parseWithYamlLibrary(text);
@@ -151,28 +154,6 @@ function itemTexts(text: string, dashes: readonly number[]): string[] {
   return texts;
 }
 
-function fromJson(text: string): ResourceList {
-  let value: unknown;
-  try {
-    value = parseWithinStack(() => JSON.parse(text) as unknown, 'the input');
-  } catch (e) {
-    if (!(e instanceof Error) || e.name === 'InputLimitError') throw e;
-    throw new ResourceListParseError(`malformed JSON: ${(e as Error).message}`);
-  }
-  checkNesting(value, 'the input');
-  const root = asObject(value, 'input');
-  if (root.kind !== 'ResourceList' && root.kind !== 'List') {
-    throw new ResourceListParseError(`input is not a ResourceList: kind is ${JSON.stringify(root.kind ?? null)}`);
-  }
-  const rawItems = root.items ?? [];
-  if (!Array.isArray(rawItems)) throw new ResourceListParseError('ResourceList.items must be a list');
-  return {
-    items: rawItems.map((o, index) => ({ index, object: asObject(o, `items[${index}]`) })),
-    functionConfig: root.functionConfig === undefined || root.functionConfig === null ? undefined : asObject(root.functionConfig, 'functionConfig'),
-    itemIndent: 0,
-  };
-}
-
 function asObject(v: unknown, where: string): KrmObject {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) {
     throw new ResourceListParseError(`${where} is not an object`);
@@ -235,8 +216,15 @@ export function writeResourceList(input: Pick<ResourceList, 'itemIndent'>, out: 
     else put(asSequenceEntry(writeYaml(item.object), pad));
   }
   for (const entry of out.generated) put(entry);
-  if (out.results.length > 0) put('results:\n' + writeYaml(out.results));
+  // Results are our text: a lone surrogate quoted from the inputs is shown as an escape, never a crash.
+  if (out.results.length > 0) put('results:\n' + writeYaml(out.results.map(writableResult)));
   if (pending !== '') write(pending);
+}
+
+function writableResult(r: Result): Result {
+  const escape = (v: unknown): unknown =>
+    typeof v === 'string' ? escapeIllFormed(v) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, e]) => [escapeIllFormed(k), escape(e)])) : v;
+  return illFormedPath(r) === undefined ? r : (escape(r) as Result);
 }
 
 /** The whole output ResourceList as one string (small outputs, tests). */

@@ -1,6 +1,6 @@
 // Turning errors into KRM results that point at the resource, field and file they concern.
 import type { KrmObject } from './resourceList.ts';
-import { ResourceError, type ResourceRef, type Result } from './results.ts';
+import { ResourceError, ResourceErrors, type ResourceRef, type Result } from './results.ts';
 
 export function refOf(o: KrmObject): ResourceRef {
   const ref: ResourceRef = { apiVersion: String(o.apiVersion ?? ''), kind: String(o.kind ?? ''), name: String(o.metadata?.name ?? '') };
@@ -26,4 +26,10 @@ export function toResult(e: unknown, ref: ResourceRef | undefined, file: { file?
   if (ref && e instanceof ResourceError && e.fieldPath) r.field = { path: e.fieldPath };
   if (file?.file) r.file = file.file;
   return r;
+}
+
+/** toResult, one result per error when several were found together (ResourceErrors). */
+export function toResults(e: unknown, ref: ResourceRef | undefined, file: { file?: { path: string; index?: number } } | undefined): Result[] {
+  if (e instanceof ResourceErrors) return e.errors.map((x) => toResult(x, ref, file));
+  return [toResult(e, ref, file)];
 }

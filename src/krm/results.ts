@@ -29,6 +29,20 @@ export class ResourceError extends Error {
   }
 }
 
+/** Several errors found in one pass (every problem of a config, not the first only); each becomes a result. */
+export class ResourceErrors extends ResourceError {
+  constructor(readonly errors: readonly ResourceError[]) {
+    super(errors.map((e) => e.message).join('; '), errors[0]?.fieldPath);
+    this.name = 'ResourceErrors';
+  }
+}
+
+/** Throws what `errors` holds: nothing, the one error, or all of them together. */
+export function throwAll(errors: readonly ResourceError[]): void {
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new ResourceErrors(errors);
+}
+
 export function hasErrors(results: readonly Result[]): boolean {
   return results.some((r) => r.severity === 'error');
 }

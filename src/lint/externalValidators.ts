@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { readNamedFile } from '../cli/fileGate.ts';
 import type { ValidatorTool } from '../emit/userdata/formats/userDataFormat.ts';
 
 export interface ToolFinding {
@@ -95,8 +96,13 @@ export function runCloudInitSchema(configs: readonly string[]): ToolRun {
   const cloudInit = onPath('cloud-init');
   if (cloudInit === undefined) return { tool: 'cloud-init schema', skipped: 'cloud-init is not installed', findings: [] };
   // cloud-init's own interpreter: its Python package is not on every python3's path.
-  const { readFileSync } = process.getBuiltinModule('node:fs');
-  const shebang = /^#!\s*(\S+)/.exec(readFileSync(cloudInit, 'utf8').split('\n', 1)[0] ?? '');
+  let firstLine = '';
+  try {
+    firstLine = readNamedFile(cloudInit, 'cloud-init', 1 << 20).toString('utf8').split('\n', 1)[0] ?? '';
+  } catch {
+    // not a script we can read: the default interpreter
+  }
+  const shebang = /^#!\s*(\S+)/.exec(firstLine);
   const python = shebang?.[1] ?? 'python3';
   return withFiles(configs, '.yaml', (paths) => {
     // -I: with -c, Python imports from the working directory first (a repository's json.py would run), and

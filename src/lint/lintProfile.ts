@@ -6,7 +6,8 @@ import { renderForReview } from '../review/renderForReview.ts';
 import type { NodeFile } from '../review/nodeConfigView.ts';
 import { STAGES } from '../review/formatReview.ts';
 import { lintRuns } from './lintScenarios.ts';
-import { alignRenderedLines, fieldLine, fieldLocation, templateLocations, type TemplateLocation } from './profileSourceMap.ts';
+import { alignRenderedLines, fieldLine, fieldLocation, fieldLocations, templateLocations, type TemplateLocation } from './profileSourceMap.ts';
+import { commandName, shellCommands, unitCommandLines, withoutTemplateActions, type ShellCommand } from './shellCommands.ts';
 import { isOverlayObject, OVERLAY_KIND, parseOverlay } from '../model/operatingSystemProfileOverlay.ts';
 import { resolveOverlays, type InputOverlay } from '../model/overlayProfiles.ts';
 import { embeddedProfileEntry, inputProfileEntry, profileKey, type ProfileEntry } from '../model/profileEntry.ts';
@@ -33,6 +34,8 @@ export interface LintProfileInput {
   file: string;
   text: string;
   documentIndex: number;
+  /** Its index in the document's `items` when the document is a List or a ResourceList. */
+  itemIndex?: number;
 }
 
 export interface LintReport {
@@ -70,12 +73,12 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
     const namespace = String(p.object.metadata?.namespace ?? 'kube-system');
     const clouds: string[] = (Array.isArray(spec.supportedCloudProviders) ? spec.supportedCloudProviders : []).map((c: any) => String(c?.name ?? '')).filter(Boolean);
     const osName = String(spec.osName ?? '');
-    findings.push(...staticChecks(p));
+    findings.push(...curlInsecureFindings(p));
     if (clouds.length === 0) {
       findings.push({ severity: 'error', check: 'profile', message: 'spec.supportedCloudProviders lists no cloud: nothing can render with this profile', file: p.file, scenarios: [name] });
       continue;
     }
-    const locations = overlay === undefined ? templateLocations(p.text, p.documentIndex) : new Map<string, TemplateLocation>();
+    const locations = overlay === undefined ? templateLocations(p.text, p.documentIndex, p.itemIndex) : new Map<string, TemplateLocation>();
     // An overlay is rendered with the profiles beside it (its base may be one of them, or another overlay).
     const companions = overlay === undefined ? [] : profiles.filter((q) => q !== p).map((q) => q.object);
     for (const run of lintRuns({ name, namespace, osName, clouds, provisioningUtility: String(spec.provisioningUtility ?? '') }, p.object, companions)) {
@@ -151,11 +154,11 @@ function resultFinding(r: Result, p: LintProfileInput, scenario: string): LintFi
   if (r.resourceRef?.kind !== 'OperatingSystemProfile' && r.resourceRef?.kind !== OVERLAY_KIND) return finding;
   if (r.resourceRef.name !== p.object.metadata?.name || r.resourceRef.kind !== p.object.kind) return finding; // another input's: linted there
   finding.file = p.file;
-  if (r.resourceRef.kind === OVERLAY_KIND && r.field?.path !== undefined && fieldLocation(p.text, p.documentIndex, r.field.path) === undefined) {
-    const line = fieldLine(p.text, p.documentIndex, r.field.path);
+  if (r.resourceRef.kind === OVERLAY_KIND && r.field?.path !== undefined && fieldLocation(p.text, p.documentIndex, r.field.path, p.itemIndex) === undefined) {
+    const line = fieldLine(p.text, p.documentIndex, r.field.path, p.itemIndex);
     return line === undefined ? finding : { ...finding, line };
   }
-  const location = r.field?.path === undefined ? undefined : fieldLocation(p.text, p.documentIndex, r.field.path);
+  const location = r.field?.path === undefined ? undefined : fieldLocation(p.text, p.documentIndex, r.field.path, p.itemIndex);
   if (location === undefined) return finding;
   // Go's notation NAME:LINE:COL, the last one in the message (an error inside a named template names it last).
   const at = [...r.message.matchAll(/:(\d+):(\d+)\b/g)].pop();
@@ -188,7 +191,7 @@ function lintedOverlay(p: LintProfileInput, inputs: readonly LintProfileInput[])
   if (entry !== undefined && error === undefined) return { entry };
   const message = error instanceof Error ? error.message : 'its base does not resolve';
   const field = error instanceof ResourceError ? error.fieldPath : undefined;
-  const line = field === undefined ? undefined : fieldLine(p.text, p.documentIndex, field);
+  const line = field === undefined ? undefined : fieldLine(p.text, p.documentIndex, field, p.itemIndex);
   return { finding: { severity: 'error', check: 'overlay', message, file: p.file, ...(line !== undefined ? { line } : {}), scenarios: [String(p.object.metadata?.name ?? '')] } };
 }
 
@@ -200,7 +203,7 @@ function overlayLocation(entry: ProfileEntry, cloud: string, key: string, p: Lin
   const origin = entry.overlay!.layered(cloud).origins.get(key);
   if (origin === undefined || origin.overlay !== `${entry.namespace}/${entry.name}`) return null;
   for (const suffix of ['.content.literal', '.content.template', '.content']) {
-    const at = fieldLocation(p.text, p.documentIndex, origin.field + suffix);
+    const at = fieldLocation(p.text, p.documentIndex, origin.field + suffix, p.itemIndex);
     if (at !== undefined) return at;
   }
   return undefined;
@@ -210,50 +213,134 @@ export function isShellScript(f: NodeFile): boolean {
   return /^#!\s*\S*\/(env\s+)?(ba)?sh\b/.test(f.content) || f.path.endsWith('.sh');
 }
 
-const CURL_INSECURE = /\bcurl\b[^\n]*\s(?:-[a-zA-Z]*k[a-zA-Z]*|--insecure)\b/;
+/** A script (shell) or a unit (its Exec lines) among the OSP's templates, by its field path. */
+interface ScriptTemplate {
+  field: string;
+  kind: 'shell' | 'unit';
+  text: string;
+}
 
-/** On the OSP's text: curl that skips TLS verification (an error when it talks to the API server). */
-function staticChecks(p: LintProfileInput): LintFinding[] {
-  const out: LintFinding[] = [];
-  const name = String(p.object.metadata?.name ?? '');
-  p.text.split('\n').forEach((line, i) => {
-    if (!CURL_INSECURE.test(line)) return;
-    const api = /ServerURL|\/api\/v1\//.test(line);
-    out.push({
-      severity: api ? 'error' : 'warning',
-      check: 'curl-insecure',
-      message: api
-        ? 'curl -k towards the API server: anyone answering at its address can hand the node its configuration and receive its token; verify against the cluster CA (--cacert)'
-        : 'curl -k/--insecure skips TLS verification',
-      file: p.file,
-      line: i + 1,
-      scenarios: [name],
+const UNIT_FILE = /^\/etc\/systemd\/system\/[^/]+\.(?:service|socket|timer|path|mount|target)(?:\.d\/[^/]+\.conf)?$/;
+
+/** The OSP's shell scripts (files, named templates, runcmd) and units, as written, with their field paths. */
+function scriptTemplates(spec: Record<string, any>): ScriptTemplate[] {
+  const out: ScriptTemplate[] = [];
+  const add = (field: string, kind: ScriptTemplate['kind'], text: unknown) => {
+    if (typeof text === 'string') out.push({ field, kind, text });
+  };
+  const files = (at: string, list: unknown) => {
+    if (!Array.isArray(list)) return;
+    list.forEach((f: any, i) => {
+      const text = f?.content?.inline?.data;
+      const path = String(f?.path ?? '');
+      const field = `${at}[${i}].content.inline.data`;
+      if (UNIT_FILE.test(path)) add(field, 'unit', text);
+      else if (path.endsWith('.sh') || (typeof text === 'string' && /^#!\s*\S*\/(?:env\s+)?(?:ba)?sh\b/.test(text))) add(field, 'shell', text);
     });
-  });
+  };
+  const templates = (at: string, map: unknown) => {
+    if (map === null || typeof map !== 'object' || Array.isArray(map)) return;
+    for (const [name, text] of Object.entries(map)) add(`${at}.${name}`, 'shell', text);
+  };
+  for (const stage of ['bootstrapConfig', 'provisioningConfig']) {
+    const c = spec[stage] ?? {};
+    files(`spec.${stage}.files`, c.files);
+    templates(`spec.${stage}.templates`, c.templates);
+    (Array.isArray(c.units) ? c.units : []).forEach((u: any, i: number) => {
+      add(`spec.${stage}.units[${i}].content`, 'unit', u?.content);
+      (Array.isArray(u?.dropIns) ? u.dropIns : []).forEach((d: any, j: number) => add(`spec.${stage}.units[${i}].dropIns[${j}].content`, 'unit', d?.content));
+    });
+    (Array.isArray(c.modules?.runcmd) ? c.modules.runcmd : []).forEach((cmd: unknown, i: number) => add(`spec.${stage}.modules.runcmd[${i}]`, 'shell', cmd));
+    (Array.isArray(c.supportedContainerRuntimes) ? c.supportedContainerRuntimes : []).forEach((r: any, i: number) => {
+      files(`spec.${stage}.supportedContainerRuntimes[${i}].files`, r?.files);
+      templates(`spec.${stage}.supportedContainerRuntimes[${i}].templates`, r?.templates);
+    });
+  }
   return out;
 }
 
-/** curl or wget writing what it fetches to a file (not to /dev/null or a pipe). */
-function isDownloadLine(line: string): boolean {
-  if (/^\s*#/.test(line)) return false;
-  // Fetches from the API server are the curl-insecure check's business, not artifacts to verify.
-  if (/\bcurl\b/.test(line) && !/ServerURL|\/api\/v1\//.test(line)) {
-    const target = /(?:\s-[a-zA-Z]*o\s*|\s--output[=\s]\s*|\s>\s*)([^\s;|&)]+)/.exec(line)?.[1];
-    return (target !== undefined && target !== '/dev/null') || /\s-[a-zA-Z]*O\b|\s--remote-name\b/.test(line);
-  }
-  // wget as a command with a URL (not the package name in an install list).
-  return /\bwget\s+(?:-\S+\s+)*["']?(?:https?:|ftp:|\$)/.test(line) && !/-O\s*(-|\/dev\/null)(\s|$)/.test(line);
+/** The commands of a script or unit template, read as the shell reads them (Go actions as words or nothing). */
+function commandsOf(t: Pick<ScriptTemplate, 'kind' | 'text'>): ShellCommand[] {
+  const script = withoutTemplateActions(t.text);
+  return shellCommands(t.kind === 'unit' ? unitCommandLines(script) : script);
 }
-const VERIFY = /\b(?:sha(?:1|224|256|384|512)sum|b2sum|gpg\s+--verify|gpgv|cosign\s+verify|--checksum)\b/;
+
+const isCurl = (c: ShellCommand) => commandName(c.words)?.name === 'curl';
+const insecureFlag = (arg: string) => arg === '--insecure' || /^-[a-zA-Z]*k[a-zA-Z]*$/.test(arg);
+const TOWARDS_API_SERVER = /ServerURL|\/api\/v1\//;
+
+/** curl commands that skip TLS verification (an error when they talk to the API server); never comments or prose. */
+export function curlInsecureFindings(p: LintProfileInput): LintFinding[] {
+  const out: LintFinding[] = [];
+  const name = String(p.object.metadata?.name ?? '');
+  const templates = scriptTemplates((p.object.spec ?? {}) as Record<string, any>);
+  const locations = fieldLocations(p.text, p.documentIndex, templates.map((t) => t.field), p.itemIndex);
+  for (const t of templates) {
+    const location = locations.get(t.field);
+    const lines = t.text.split('\n');
+    for (const c of commandsOf(t)) {
+      if (!isCurl(c) || !commandName(c.words)!.args.some(insecureFlag)) continue;
+      const api = TOWARDS_API_SERVER.test(lines.slice(c.line, c.endLine + 1).join('\n'));
+      out.push({
+        severity: api ? 'error' : 'warning',
+        check: 'curl-insecure',
+        message: api
+          ? 'curl -k towards the API server: anyone answering at its address can hand the node its configuration and receive its token; verify against the cluster CA (--cacert)'
+          : 'curl -k/--insecure skips TLS verification',
+        file: p.file,
+        ...(location === undefined ? {} : { line: location.block ? location.firstLine + c.line : location.firstLine }),
+        scenarios: [name],
+      });
+    }
+  }
+  return out;
+}
+
+/** Where a curl or wget command writes what it fetches: a file, or undefined (stdout, a pipe, /dev/null). */
+function downloadTarget(c: ShellCommand): string | undefined {
+  const command = commandName(c.words);
+  if (command === undefined) return undefined;
+  const { name, args } = command;
+  const discarded = (t: string | undefined) => t === undefined || t === '/dev/null' || t === '-';
+  if (name === 'curl') {
+    // Fetches from the API server are the curl-insecure check's business, not artifacts to verify.
+    if (c.words.some((w) => TOWARDS_API_SERVER.test(w))) return undefined;
+    for (let k = 0; k < args.length; k++) {
+      const a = args[k]!;
+      if (a === '--remote-name' || a === '--remote-name-all' || /^-[a-zA-Z]*O[a-zA-Z]*$/.test(a)) return '(remote name)';
+      const short = /^-[a-zA-Z]*o(.*)$/.exec(a);
+      const target = a === '--output' ? args[k + 1] : a.startsWith('--output=') ? a.slice('--output='.length) : short !== null && !a.startsWith('--') ? (short[1] || args[k + 1]) : undefined;
+      if (!discarded(target)) return target;
+    }
+    const redirect = c.redirects.find((r) => r.op === '>' || r.op === '>>' || r.op === '>|');
+    return discarded(redirect?.target) ? undefined : redirect!.target;
+  }
+  if (name === 'wget') {
+    if (!args.some((a) => /^(?:https?:|ftp:|\$)/.test(a))) return undefined; // the package name in an install list
+    const o = args.findIndex((a) => a === '-O' || a === '--output-document' || /^-[a-zA-Z]*O$/.test(a));
+    const target = o >= 0 ? args[o + 1] : args.find((a) => a.startsWith('--output-document='))?.slice('--output-document='.length) ?? '(remote name)';
+    return discarded(target) ? undefined : target;
+  }
+  return undefined;
+}
+
+/** A command that checks a checksum or a signature (or a downloaded key's fingerprint: how a key is checked). */
+function verifies(c: ShellCommand): boolean {
+  const command = commandName(c.words);
+  if (command === undefined) return false;
+  const { name, args } = command;
+  if (name === 'gpg') return args.some((a) => a === '--verify' || a === '--show-keys' || a === '--fingerprint' || a === '--with-fingerprint');
+  return /^(?:sha(?:1|224|256|384|512)sum|b2sum|gpgv)$/.test(name) || (name === 'cosign' && args[0] === 'verify') || args.includes('--checksum');
+}
 
 /** A script that downloads to a file and never checks a checksum or signature. */
 function downloadChecks(f: NodeFile, location: TemplateLocation | undefined, file: string, scenario: string): LintFinding[] {
-  if (VERIFY.test(f.content)) return [];
-  const lines = f.content.split('\n');
-  const at = lines.findIndex(isDownloadLine);
-  if (at < 0) return [];
+  const commands = shellCommands(f.content);
+  if (commands.some(verifies)) return [];
+  const download = commands.find((c) => downloadTarget(c) !== undefined);
+  if (download === undefined) return [];
   const s: Located = { scenario, file, rendered: f.content, ...(location ? { location } : {}) };
-  return [{ severity: 'warning', check: 'unverified-download', message: `${f.path} downloads files but never verifies a checksum or signature`, ...place(s, at + 1, undefined), scenarios: [scenario] }];
+  return [{ severity: 'warning', check: 'unverified-download', message: `${f.path} downloads files but never verifies a checksum or signature`, ...place(s, download.line + 1, undefined), scenarios: [scenario] }];
 }
 
 /** One finding per place and message, with every scenario that showed it. */

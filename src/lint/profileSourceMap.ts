@@ -14,16 +14,15 @@ export interface TemplateLocation {
 }
 
 /** stage ("bootstrap" | "provisioning") + node path -> where its template sits in the OSP file text. */
-export function templateLocations(ospText: string, documentIndex = 0): Map<string, TemplateLocation> {
+export function templateLocations(ospText: string, documentIndex = 0, itemIndex?: number): Map<string, TemplateLocation> {
   const out = new Map<string, TemplateLocation>();
   const lc = new LineCounter();
-  const docs = parseDocumentsWithLines(ospText, lc);
-  const doc = docs[documentIndex];
+  const doc = profileNode(parseDocumentsWithLines(ospText, lc), documentIndex, itemIndex);
   if (doc === undefined) return out;
   for (const stage of ['bootstrap', 'provisioning'] as const) {
-    const files = getIn(doc, ['spec', `${stage}Config`, 'files']);
-    if (!isSeq(files)) continue;
-    for (const f of files.items) {
+    const runtimes = getIn(doc, ['spec', `${stage}Config`, 'supportedContainerRuntimes']);
+    const lists = [getIn(doc, ['spec', `${stage}Config`, 'files']), ...(isSeq(runtimes) ? runtimes.items.map((r) => getIn(r as Node, ['files'])) : [])];
+    for (const f of lists.flatMap((files) => (isSeq(files) ? files.items : []))) {
       const path = getIn(f as Node, ['path']);
       const data = getIn(f as Node, ['content', 'inline', 'data']);
       if (!isScalar(path) || !isScalar(data) || typeof data.value !== 'string') continue;
@@ -35,27 +34,39 @@ export function templateLocations(ospText: string, documentIndex = 0): Map<strin
 }
 
 /** Where the scalar at a field path (`spec.provisioningConfig.files[2].content.inline.data`) sits in the file. */
-export function fieldLocation(ospText: string, documentIndex: number, fieldPath: string): TemplateLocation | undefined {
-  const at = nodeAt(ospText, documentIndex, fieldPath);
-  return at !== undefined && isScalar(at.node) ? scalarLocation(at.node, at.lc, ospText) : undefined;
+export function fieldLocation(ospText: string, documentIndex: number, fieldPath: string, itemIndex?: number): TemplateLocation | undefined {
+  return fieldLocations(ospText, documentIndex, [fieldPath], itemIndex).get(fieldPath);
 }
 
-/** The 1-based line where the node at a field path (`spec.files[0]`) starts in the file. */
-export function fieldLine(text: string, documentIndex: number, fieldPath: string): number | undefined {
-  const at = nodeAt(text, documentIndex, fieldPath);
-  return at?.node.range ? at.lc.linePos(at.node.range[0]).line : undefined;
-}
-
-/** The node at a field path of the document, with the file's line counter. */
-function nodeAt(text: string, documentIndex: number, fieldPath: string): { node: Node; lc: LineCounter } | undefined {
+/** fieldLocation for many paths, the file parsed once; paths that lead to no scalar are left out. */
+export function fieldLocations(ospText: string, documentIndex: number, fieldPaths: readonly string[], itemIndex?: number): Map<string, TemplateLocation> {
+  const out = new Map<string, TemplateLocation>();
   const lc = new LineCounter();
-  let node: Node | undefined = parseDocumentsWithLines(text, lc)[documentIndex];
+  const root: Node | undefined = profileNode(parseDocumentsWithLines(ospText, lc), documentIndex, itemIndex);
+  for (const fieldPath of fieldPaths) {
+    const node = nodeAt(root, fieldPath);
+    const location = isScalar(node) ? scalarLocation(node, lc, ospText) : undefined;
+    if (location !== undefined) out.set(fieldPath, location);
+  }
+  return out;
+}
+
+/** The 1-based line where the node at a field path (`spec.files[0]`, scalar or not) starts in the file. */
+export function fieldLine(text: string, documentIndex: number, fieldPath: string, itemIndex?: number): number | undefined {
+  const lc = new LineCounter();
+  const node = nodeAt(profileNode(parseDocumentsWithLines(text, lc), documentIndex, itemIndex), fieldPath);
+  return node?.range ? lc.linePos(node.range[0]).line : undefined;
+}
+
+/** The node at a field path (`a.b[0].c`) below `root`. */
+function nodeAt(root: Node | undefined, fieldPath: string): Node | undefined {
+  let node = root;
   for (const part of fieldPath.split('.').flatMap((p) => p.split(/\[(\d+)\]/).filter((x) => x !== ''))) {
     if (isSeq(node) && /^\d+$/.test(part)) node = node.items[Number(part)] as Node | undefined;
     else node = getIn(node, [part]);
     if (node === undefined) return undefined;
   }
-  return node === undefined ? undefined : { node, lc };
+  return node;
 }
 
 /** A scalar's place: a block scalar's text starts on the line after its indicator, at the block's indentation. */
@@ -66,6 +77,14 @@ function scalarLocation(node: Scalar, lc: LineCounter, text: string): TemplateLo
   const firstLine = block ? line + 1 : line;
   const indent = block ? (/^ */.exec(text.split('\n', firstLine)[firstLine - 1] ?? '')?.[0].length ?? 0) : 0;
   return { firstLine, block, indent, template: String(node.value) };
+}
+
+/** The profile's node: a document, or an item of a List/ResourceList document. */
+function profileNode(docs: Node[], documentIndex: number, itemIndex: number | undefined): Node | undefined {
+  const doc = docs[documentIndex];
+  if (itemIndex === undefined) return doc;
+  const items = getIn(doc, ['items']);
+  return isSeq(items) ? (items.items[itemIndex] as Node | undefined) : undefined;
 }
 
 function parseDocumentsWithLines(text: string, lc: LineCounter): Node[] {

@@ -2,6 +2,8 @@
 // ignored, wrong types rejected), null or absent meaning all zero values.
 import { GoStruct } from '../go/reflect/value.ts';
 import { ResourceError } from '../krm/results.ts';
+import { goFoldedName } from '../go/encoding/json/decode.ts';
+import { RHEL_SUBSCRIPTION_SECRET_FIELDS } from '../config/operatingSystemManagerConfig.ts';
 
 type FieldType = 'bool' | 'string';
 interface StructDef {
@@ -92,23 +94,43 @@ export function decodeOperatingSystemSpecWithKeys(os: string, spec: unknown): De
   return { value: new GoStruct(def.goType, fields), sourceKeys };
 }
 
-/** The field whose JSON name matches `key` case-insensitively, as Go folds names (only when no name matches exactly). */
+/** The field whose JSON name matches `key` as Go folds names (only when no name matches exactly). */
 function foldedField<F extends readonly [string, string, ...unknown[]]>(fields: readonly F[], key: string): F | undefined {
-  const folded = goFoldName(key);
-  return fields.find(([, jsonName]) => goFoldName(jsonName) === folded);
+  const folded = goFoldedName(key);
+  return fields.find(([, jsonName]) => goFoldedName(jsonName) === folded);
 }
 
-/** encoding/json's foldName: each rune through unicode.ToUpper(unicode.ToLower(r)), so "ſ" matches "s" and "K" (Kelvin) "k". */
-function goFoldName(name: string): string {
-  if (/^[\x00-\x7f]*$/.test(name)) return name.toUpperCase(); // the same, rune for rune
-  let out = '';
-  for (const ch of name) {
-    const lower = ch.toLowerCase();
-    const l = [...lower].length === 1 ? lower : ch;
-    const upper = l.toUpperCase();
-    out += [...upper].length === 1 ? upper : l;
+/**
+ * The RHEL subscription secrets a MachineDeployment gives, under every key machine-controller and OSM would read
+ * them from: they decode providerSpec.value with encoding/json, which matches keys case-insensitively and folds
+ * ſ to s, K (Kelvin) to k, İ and ı to i (goFoldedName). Every value given is returned, not only the one that
+ * wins, and whatever the operating system: each is in the input, so each is masked.
+ */
+export function secretSpecValues(providerSpecValue: unknown): string[] {
+  const out: string[] = [];
+  for (const spec of foldedMembers(providerSpecValue, 'operatingSystemSpec')) {
+    if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) continue;
+    for (const [k, v] of Object.entries(spec)) {
+      if (!SECRET_FIELDS.has(goFoldedName(k))) continue;
+      if (typeof v === 'string') out.push(v);
+      else if (typeof v === 'number' || typeof v === 'bigint') out.push(String(v));
+    }
   }
   return out;
+}
+
+const SECRET_FIELDS = new Set(RHEL_SUBSCRIPTION_SECRET_FIELDS.map(goFoldedName));
+
+/** Whether Go would decode the operatingSystemSpec key `key` into a RHEL subscription secret field. */
+export function isSecretSpecKey(key: string): boolean {
+  return SECRET_FIELDS.has(goFoldedName(key));
+}
+
+/** The members of `o` whose key encoding/json would decode into the field `field`, in order. */
+function foldedMembers(o: unknown, field: string): unknown[] {
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) return [];
+  const folded = goFoldedName(field);
+  return Object.entries(o).filter(([k]) => goFoldedName(k) === folded).map(([, v]) => v);
 }
 
 export function zeroOperatingSystemConfig(os: string): GoStruct {

@@ -12,6 +12,7 @@ import type { KrmObject } from '../krm/resourceList.ts';
 import { LOCAL_CONFIG_ANNOTATION, isLocalConfig } from '../krm/localConfig.ts';
 import { clusterVisible, type MachineDeployment } from './machineDeployment.ts';
 import { validateMachineDeploymentValues } from './validateValues.ts';
+import { isSecretSpecKey } from './operatingSystemSpec.ts';
 
 const OS_SPEC = 'spec.template.spec.providerSpec.value.operatingSystemSpec';
 
@@ -27,8 +28,8 @@ export interface InjectedMachineDeployment {
 export function injectRhelSubscription(source: KrmObject, md: MachineDeployment, values: RhelSubscriptionValues): InjectedMachineDeployment {
   const spec = (source.spec as any)?.template?.spec?.providerSpec?.value?.operatingSystemSpec;
   const raw: Record<string, unknown> = spec !== null && typeof spec === 'object' && !Array.isArray(spec) ? spec : {};
-  // encoding/json matches keys case-insensitively, so OSM and machine-controller would read any spelling.
-  const isSecretKey = (k: string) => RHEL_SUBSCRIPTION_SECRET_FIELDS.some((f) => f.toLowerCase() === k.toLowerCase());
+  // encoding/json matches keys as Go folds them, so OSM and machine-controller would read any such spelling.
+  const isSecretKey = isSecretSpecKey;
   const inline = Object.keys(raw).filter((k) => isSecretKey(k) && raw[k] !== '' && raw[k] !== null);
   if (inline.length > 0) {
     throw new ResourceError(

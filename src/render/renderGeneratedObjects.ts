@@ -24,8 +24,6 @@ import { cloudProvider } from '../model/cloudProviders.ts';
 import { checkKubeletVersionSupport } from './kubeletVersionSupport.ts';
 import { kubeletBootstrapToken } from './kubeletBootstrapToken.ts';
 
-/** What an OSC holds instead of the cloud-init getter token in SOPS mode. */
-export const GETTER_TOKEN_PLACEHOLDER = 'redacted-by-osm-krm-see-the-bootstrap-secret';
 
 export interface GeneratedObjects {
   objects: Record<string, unknown>[];
@@ -45,6 +43,7 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
   const key = machineDeploymentKey(md);
   const { token, secrets: tokenSecrets } = kubeletBootstrapToken(key, facts, config);
   run.secrets.add(token);
+  run.secrets.add(token.slice(token.indexOf('.') + 1));
   // The previous window's token is a secret too (it can still join nodes).
   for (const s of tokenSecrets) run.secrets.add(Buffer.from(String((s.data as Record<string, string>)['token-secret']), 'base64').toString('utf8'));
   const kubeconfig = bootstrapKubeconfig(facts.cluster, token, config.overrideBootstrapKubeletAPIServer);
@@ -68,7 +67,7 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
       bootstrapKubeconfigSecretName: kubeletBootstrapSecretName(md),
       ...(run.templateValuesError !== undefined ? { runValuesError: run.templateValuesError } : {}),
     });
-    if (getterToken === facts.cloudInitGetterToken) run.onTemplateData?.(md, osp, data);
+    run.onTemplateData?.(md, osp, data);
 
     const rendered = renderOperatingSystemConfigSpec(profileSpecFor(osp, md.providerConfig.cloudProvider), md, {
       templates: run.templates,
@@ -80,9 +79,6 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
     return config.pinClusterCA ? pinClusterCA(rendered, serverURL, facts.apiServerCACert) : rendered;
   };
   const spec = renderSpec(facts.cloudInitGetterToken);
-  // With SOPS (hydrate) the Secrets are encrypted but the OSC cannot be (Flux decrypts only Secrets): its
-  // files are rendered with a placeholder for the getter token. Nothing reads an OSC in a GitOps setup.
-  const oscSpec = config.sops === undefined ? spec : renderSpec(GETTER_TOKEN_PLACEHOLDER);
 
   const annotations = rotationAnnotations(md, osp.spec.version);
   const format = userDataFormatFor({ provisioningUtility: spec.provisioningUtility, osName: spec.osName, ignitionSpec: config.ignitionSpec });
@@ -102,7 +98,7 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
   const sizeFinding = checkUserDataSize(spec.cloudProvider.name, Buffer.byteLength(bootstrapUserData, 'utf8'));
   if (sizeFinding) findings.push({ ...sizeFinding, field: 'spec.template.spec.providerSpec.value.cloudProvider' });
   const objects: Record<string, unknown>[] = [
-    operatingSystemConfigObject(md, config.namespace, annotations, oscSpec),
+    operatingSystemConfigObject(md, config.namespace, annotations, spec),
     cloudConfigSecretObject(md, 'bootstrap', annotations, bootstrapUserData),
     cloudConfigSecretObject(md, 'provisioning', annotations, userData(spec.provisioningConfig, 'provisioning')),
     kubeletBootstrapSecretObject(md, kubeconfig),

@@ -1,5 +1,6 @@
 // Which OSP renders a MachineDeployment, and OSM's compatibility checks between the two.
 import { ResourceError } from '../krm/results.ts';
+import { didYouMean } from '../krm/didYouMean.ts';
 import { OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, provisioningUtilityOf, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { profileKey, type ProfileEntry } from '../model/profileEntry.ts';
 
@@ -9,7 +10,9 @@ export function selectOperatingSystemProfile(md: MachineDeployment, profiles: Re
   const osp = profiles.get(profileKey(namespace, name));
   if (osp === undefined) {
     const elsewhere = [...profiles.values()].filter((p) => p.name === name).map((p) => JSON.stringify(p.namespace)).sort();
-    throw new ResourceError(`OperatingSystemProfile ${JSON.stringify(name)} not found in namespace ${JSON.stringify(namespace)}${elsewhere.length > 0 ? ` (the inputs have it in namespace ${elsewhere.join(', ')}: move it, or name its namespace with ${OSP_NAMESPACE_ANNOTATION})` : ''}`, `metadata.annotations.${OSP_ANNOTATION}`);
+    const inNamespace = [...profiles.values()].filter((p) => p.namespace === namespace).map((p) => p.name);
+    const hint = elsewhere.length > 0 ? ` (the inputs have it in namespace ${elsewhere.join(', ')}: move it, or name its namespace with ${OSP_NAMESPACE_ANNOTATION})` : didYouMean(name, inNamespace);
+    throw new ResourceError(`OperatingSystemProfile ${JSON.stringify(name)} not found in namespace ${JSON.stringify(namespace)}${hint}`, `metadata.annotations.${OSP_ANNOTATION}`);
   }
   const pc = md.providerConfig;
   if (osp.spec.osName !== pc.operatingSystem) {

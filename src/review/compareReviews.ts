@@ -1,7 +1,8 @@
 // What a change does to nodes: two renders compared per MachineDeployment, as unified diffs of the decoded
 // files and units, plus what follows in the cluster (revision, machines rolling, Secrets re-created).
 import { isDeepStrictEqual } from 'node:util';
-import type { MachineDeploymentReview } from './renderForReview.ts';
+import type { MachineDeploymentReview, ReviewRender, UnrenderedMachineDeployment } from './renderForReview.ts';
+import type { SyncTool } from '../gitops/syncAnnotations.ts';
 import { STAGES } from './formatReview.ts';
 import type { NodeConfigView } from './nodeConfigView.ts';
 import { unifiedDiff } from './unifiedDiff.ts';
@@ -15,21 +16,36 @@ export interface MachineDeploymentChange {
   diff: string;
 }
 
-export function compareReviews(base: readonly MachineDeploymentReview[], head: readonly MachineDeploymentReview[], mask: (s: string) => string): MachineDeploymentChange[] {
-  const byKey = (rs: readonly MachineDeploymentReview[]) => new Map(rs.map((r) => [`${r.namespace}/${r.name}`, r]));
-  const a = byKey(base);
-  const b = byKey(head);
-  const keys = [...new Set([...a.keys(), ...b.keys()])].sort();
+/** One side of a diff: what was rendered, and the MachineDeployments nothing was rendered for. */
+export type ReviewSide = Pick<ReviewRender, 'reviews' | 'unrendered'>;
+
+export function compareReviews(base: ReviewSide, head: ReviewSide, mask: (s: string) => string): MachineDeploymentChange[] {
+  const byKey = <T extends { namespace: string; name: string }>(rs: readonly T[]) => new Map(rs.map((r) => [`${r.namespace}/${r.name}`, r]));
+  const a = byKey(base.reviews);
+  const b = byKey(head.reviews);
+  const aOut = byKey(base.unrendered);
+  const bOut = byKey(head.unrendered);
+  const keys = [...new Set([...a.keys(), ...b.keys(), ...aOut.keys(), ...bOut.keys()])].sort();
   const changes: MachineDeploymentChange[] = [];
   for (const key of keys) {
     const before = a.get(key);
     const after = b.get(key);
+    const notRendered = bOut.get(key);
+    if (before === undefined && after === undefined) {
+      const change = unrenderedChange(aOut.get(key), notRendered);
+      if (change !== undefined) changes.push({ key, consequences: [change], diff: '' });
+      continue;
+    }
     if (before === undefined) {
-      changes.push({ key, consequences: [`new: rendered with ${after!.profile.name} ${after!.profile.version}, revision ${after!.revision}; its Secrets are created`], diff: viewDiff(undefined, after!, mask) });
+      const was = aOut.has(key) ? 'now rendered' : 'new';
+      changes.push({ key, consequences: [`${was}: rendered with ${after!.profile.name} ${after!.profile.version}, revision ${after!.revision}; its Secrets are created`], diff: viewDiff(undefined, after!, mask) });
       continue;
     }
     if (after === undefined) {
-      changes.push({ key, consequences: ['no longer rendered: its OperatingSystemConfig and Secrets are removed from the output'], diff: '' });
+      const consequence = notRendered === undefined
+        ? 'no longer rendered: its OperatingSystemConfig and Secrets are removed from the output'
+        : `no longer rendered (${shortReason(notRendered.reason)}): its OperatingSystemConfig and Secrets are removed from the output, and machines made from now on get none and never join`;
+      changes.push({ key, consequences: [consequence], diff: '' });
       continue;
     }
     const diff = viewDiff(before, after, mask);
@@ -48,7 +64,7 @@ export function compareReviews(base: readonly MachineDeploymentReview[], head: r
     const overlayLine = overlayChange(before, after, diff !== '');
     if (overlayLine !== undefined) consequences.push(overlayLine);
     for (const stage of STAGES) {
-      if (!sameView(before[stage], after[stage])) consequences.push(`the ${stage} Secret changes: it is immutable, so it is re-created`);
+      if (!sameView(before[stage], after[stage])) consequences.push(immutableSecretChange(stage, after.recreatedBy[stage]));
     }
     if (!templateChanged && diff !== '') consequences.push('existing machines keep their configuration: only new machines (scale-up, replacement) get the new one');
     if (consequences.length > 0 || diff !== '') changes.push({ key, consequences, diff });
@@ -64,6 +80,31 @@ function overlayChange(before: MachineDeploymentReview, after: MachineDeployment
   if (b === undefined) return `no longer through overlay ${a!.overlays.join(', ')}`;
   const base = a === undefined ? `base ${b.base}` : a.base === b.base ? `base ${b.base}, unchanged` : `base ${a.base} -> ${b.base}`;
   return `through overlay ${[...b.overlays].reverse().join(' on ')}, on ${base}`;
+}
+
+const TOOL_NAMES: Record<SyncTool, string> = { argocd: 'Argo CD', flux: 'Flux' };
+
+/** A changed immutable Secret: re-created where the sync annotations say so, else the apply fails. */
+function immutableSecretChange(stage: string, recreatedBy: readonly SyncTool[]): string {
+  if (recreatedBy.length > 0) {
+    return `the ${stage} Secret changes: it is immutable, so ${recreatedBy.map((t) => TOOL_NAMES[t]).join(' or ')} deletes and re-creates it (its sync annotation)`;
+  }
+  return `the ${stage} Secret changes: it is immutable and has no sync annotation, so applying it fails ("field is immutable") until it is deleted by hand; set spec.gitops.syncAnnotations (argocd, flux) to have it re-created`;
+}
+
+/** A MachineDeployment that is not rendered on the head side, or was not on the base side and is gone. */
+function unrenderedChange(before: UnrenderedMachineDeployment | undefined, after: UnrenderedMachineDeployment | undefined): string | undefined {
+  if (after === undefined) return before === undefined ? undefined : 'removed (it was not rendered): machine-controller deletes its machines';
+  const why = shortReason(after.reason);
+  if (before === undefined) return `new, not rendered (${why}): machine-controller makes its machines, and they get no Secrets and never join`;
+  if (!isDeepStrictEqual(before.template, after.template)) return `not rendered (${why}); spec.template changed: machine-controller rolls the machines, and the new ones get no Secrets and never join`;
+  return undefined;
+}
+
+/** The first clause of a result's message (`no k8c.io/operating-system-profile annotation`). */
+function shortReason(message: string): string {
+  const i = message.indexOf(': ');
+  return i > 0 ? message.slice(0, i) : message;
 }
 
 function sameView(a: NodeConfigView, b: NodeConfigView): boolean {

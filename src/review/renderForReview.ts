@@ -6,18 +6,21 @@ import type { Environment } from '../cluster/valueSource.ts';
 import { parseResourceList, serializeResourceList, type KrmObject } from '../krm/resourceList.ts';
 import { stringifyForOutput } from '../krm/yamlSchema.ts';
 import { processResourceList } from '../function/processResourceList.ts';
-import type { SecretRegistry } from '../krm/redactSecrets.ts';
+import { MASKED, SecretRegistry } from '../krm/redactSecrets.ts';
+import { withoutSopsSettings } from '../config/operatingSystemManagerConfig.ts';
 import type { Result } from '../krm/results.ts';
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import type { ProfileEntry } from '../model/profileEntry.ts';
 import { ANNOTATION_MD_REVISION, CLOUD_INIT_SETTINGS_NAMESPACE, cloudConfigSecretName } from '../render/generatedResources.ts';
 import { isStateObject } from '../gitops/renderState.ts';
+import { syncToolsOf, type SyncTool } from '../gitops/syncAnnotations.ts';
+import { MD_API_VERSION } from '../machineDeployment/machineDeployment.ts';
 import { viewUserData, type NodeConfigView } from './nodeConfigView.ts';
 import { userDataFormatFor } from '../emit/userdata/formats/index.ts';
 import { describeTemplateData } from './templateDataText.ts';
 import { fieldLine } from '../lint/profileSourceMap.ts';
 
-export const MASK = '<masked>';
+export const MASK = MASKED;
 
 export interface ReviewInputs {
   objects: readonly KrmObject[];
@@ -51,6 +54,8 @@ export interface MachineDeploymentReview {
   /** The user-data as the cloud gets it (not masked: for validators, never printed). */
   userData: { bootstrap: string; provisioning: string };
   cloudProvider: string;
+  /** Per Secret, the tools that re-create it when it changes (spec.gitops.syncAnnotations); none: an apply fails. */
+  recreatedBy: Record<'bootstrap' | 'provisioning', SyncTool[]>;
   /**
    * An overlay's profile: where each file, unit and drop-in came from, by `<stage> file <path>`,
    * `<stage> unit <name>`, `<stage> drop-in <unit>/<name>`; anything not listed is the base's (`base`).
@@ -58,10 +63,21 @@ export interface MachineDeploymentReview {
   origins?: { base: string; byKey: ReadonlyMap<string, string> };
 }
 
+/** An input MachineDeployment (machine-controller's) that got no review: nothing was rendered for it. */
+export interface UnrenderedMachineDeployment {
+  namespace: string;
+  name: string;
+  template: unknown;
+  /** What the run said about it (the first warning or info naming it), or a generic reason. */
+  reason: string;
+}
+
 export interface ReviewRender {
   exitCode: number;
   results: Result[];
   reviews: MachineDeploymentReview[];
+  /** The input MachineDeployments nothing was rendered for (no profile annotation), by namespace/name. */
+  unrendered: UnrenderedMachineDeployment[];
   /** The config fields that were set (functionConfig's spec or data), and where the cluster facts came from. */
   config: { source: string; settings: string[]; clusterFacts: string[] };
   /** Every generated object, as the function output it (secrets not masked). */
@@ -70,23 +86,28 @@ export interface ReviewRender {
   mask(text: string): string;
   /** The render state this run hands to the next (revisions, profile versions). */
   state: KrmObject | undefined;
+  /** The input objects (a committed state among them, the MachineDeployments' annotations). */
+  inputs: readonly KrmObject[];
 }
 
 export interface ReviewOptions {
   showSecrets?: boolean;
   /** The render state the run starts from instead of the inputs' own (diff: the base's, as if it had been applied). */
   previousState?: KrmObject;
+  /** The mask the command prints through (CommandIO.secrets): the run registers every secret it reads there. */
+  secrets?: SecretRegistry;
 }
 
 export function renderForReview(inputs: ReviewInputs, env: Environment, options: ReviewOptions = {}): ReviewRender {
   const items = options.previousState === undefined ? inputs.objects : [...inputs.objects.filter((o) => !isStateObject(o)), options.previousState];
-  const list = parseResourceList(stringifyForOutput({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, ...(inputs.functionConfig ? { functionConfig: inputs.functionConfig } : {}) }));
-  let secrets: SecretRegistry | undefined;
+  // SOPS mode is how hydrate writes its files; a review of the same inputs shows what they render to.
+  const functionConfig = inputs.functionConfig === undefined ? undefined : withoutSopsSettings(inputs.functionConfig);
+  const list = parseResourceList(stringifyForOutput({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, ...(functionConfig ? { functionConfig } : {}) }));
+  const secrets = options.secrets ?? new SecretRegistry();
   const seen = new Map<string, { md: MachineDeployment; profile: ProfileEntry; data: unknown }>();
   const clusterFacts: string[] = [];
   let ignitionSpec = '';
   const out = processResourceList(list, env, {
-    secrets: (registry) => (secrets = registry),
     config: (config, facts) => {
       ignitionSpec = config.ignitionSpec;
       if (facts === undefined) return;
@@ -95,8 +116,8 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
       if (facts.bootstrapTokenKey) clusterFacts.push(`bootstrap token key: ${MASK} (tokens derived per MachineDeployment)`);
     },
     templateData: (md, profile, data) => seen.set(`${md.namespace}/${md.name}`, { md, profile, data }),
-  });
-  const redact = (text: string) => (secrets === undefined ? text : secrets.redact(text).replaceAll('[redacted]', MASK));
+  }, secrets);
+  const redact = (text: string) => secrets.redact(text, MASK);
   const mask = (text: string) => (options.showSecrets ? text : redact(text));
   const objects = parseResourceList(serializeResourceList(list, out)).items.map((i) => i.object);
   const generated = objects.filter((o) => isGenerated(o));
@@ -121,18 +142,40 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
       templateData: describeTemplateData(data).map(mask),
       userData: { bootstrap: userDataOf(bootstrap), provisioning: userDataOf(provisioning) },
       cloudProvider: md.providerConfig.cloudProvider,
+      recreatedBy: { bootstrap: syncToolsOf(bootstrap.metadata?.annotations), provisioning: syncToolsOf(provisioning.metadata?.annotations) },
     });
   }
+  const reviewed = new Set(reviews.map((r) => `${r.namespace}/${r.name}`));
+  const unrendered = unrenderedMachineDeployments(list.items.map((i) => i.object), reviewed, out.results);
   return {
     exitCode: out.results.some((r) => r.severity === 'error') ? 1 : 0,
     results: [...out.results],
     reviews,
+    unrendered,
     config: { ...describeConfig(inputs.functionConfig), clusterFacts },
     generated,
     state: generated.find(isStateObject),
+    inputs: inputs.objects,
     mask: redact,
   };
 }
+
+function unrenderedMachineDeployments(items: readonly KrmObject[], reviewed: ReadonlySet<string>, results: readonly Result[]): UnrenderedMachineDeployment[] {
+  const out: UnrenderedMachineDeployment[] = [];
+  for (const o of items) {
+    if (o.apiVersion !== MD_API_VERSION || o.kind !== 'MachineDeployment') continue;
+    const name = String(o.metadata?.name ?? '');
+    const namespace = typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : 'default';
+    if (reviewed.has(`${namespace}/${name}`)) continue;
+    const about = results.filter((r) => r.resourceRef?.kind === 'MachineDeployment' && r.resourceRef.name === name && (r.resourceRef.namespace || 'default') === namespace);
+    const failed = about.find((r) => r.severity === 'error');
+    const reason = failed !== undefined ? `its render failed: ${failed.message}` : (about[0]?.message ?? 'nothing was rendered for it');
+    out.push({ namespace, name, template: (o.spec as { template?: unknown } | undefined)?.template, reason });
+  }
+  return out.sort((a, b) => compareKeys(`${a.namespace}/${a.name}`, `${b.namespace}/${b.name}`));
+}
+
+const compareKeys = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function isGenerated(o: KrmObject): boolean {
   const path = o.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? o.metadata?.annotations?.['config.kubernetes.io/path'];

@@ -1,46 +1,33 @@
-// The inputs of `render` and `diff`: what `generate`/`hydrate` read from a directory (plain or kustomization,
-// config found there or named), or a file: a ResourceList (what kpt and kustomize send the function) or a
-// stream of manifests.
-import { statSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
-import { CommandError, type CommandIO } from '../cli/commandIO.ts';
-import { chooseFunctionConfig, readConfigFile } from '../cli/functionConfigSource.ts';
-import { readManifestDirectory, readManifestFile } from '../cli/manifestDirectory.ts';
-import { isOsmConfig } from '../cli/renderManifests.ts';
+// The inputs of `render` and `diff`: PATH read by the one reader every command uses (src/cli/readInputs.ts: a
+// directory, plain or a kustomization, its config found there or named; or a file, a ResourceList or a stream
+// of manifests), the mounted secrets applied as `generate` applies them, and the function's view of the
+// process with `{file: ...}` sources read through the file gate from the config file's directory.
+import type { Environment } from '../cluster/valueSource.ts';
+import type { CommandIO } from '../cli/commandIO.ts';
+import { readInputs, type Inputs, type ReadOptions } from '../cli/readInputs.ts';
+import { applyMountedSecrets } from '../cli/clusterSecrets.ts';
+import { gatedEnvironment } from '../cli/allowedRoots.ts';
+import { checkFactsNotDropped } from '../cli/droppedByKustomize.ts';
 import type { ReviewInputs } from './renderForReview.ts';
-import { containedPath } from '../cli/containedPath.ts';
-import { readTextFileBounded } from '../krm/inputBounds.ts';
+import { readTextInside } from '../cli/fileGate.ts';
+import { posix } from 'node:path';
 
-/** A file below `root` (an input's path annotation), read within the input bounds; undefined when it cannot be. */
-function readContained(root: string, rel: string): string | undefined {
+/** An input file's text by its path annotation (relative to PATH's directory), through the file gate; undefined when it cannot be read. */
+function readSource(read: Inputs, rel: string): string | undefined {
+  if (read.layout !== 'plain') return undefined;
   try {
-    return readTextFileBounded(containedPath(root, rel, 'PATH'), rel);
+    return readTextInside(read.root, posix.join(read.dirRel, rel));
   } catch {
     return undefined;
   }
 }
 
-export function readReviewInputs(path: string, io: CommandIO, configFile?: string): ReviewInputs {
-  const abs = resolve(io.cwd, path);
-  const config = configFile === undefined ? undefined : resolve(io.cwd, configFile);
-  let st;
-  try {
-    st = statSync(abs);
-  } catch {
-    throw new CommandError(`${path} does not exist`);
-  }
-  if (st.isDirectory()) {
-    const input = readManifestDirectory(abs, io, config === undefined ? [] : [config]);
-    const chosen = chooseFunctionConfig(abs, input, config);
-    return { objects: chosen.objects, functionConfig: chosen.config, sourceText: (rel) => readContained(abs, rel) };
-  }
-  const objects = readManifestFile(dirname(abs), relative(dirname(abs), abs));
-  const list = objects.length === 1 && objects[0]!.kind === 'ResourceList' ? objects[0]! : undefined;
-  if (list !== undefined) {
-    const items = Array.isArray(list.items) ? (list.items as ReviewInputs['objects']) : [];
-    const fc = config === undefined ? (list.functionConfig as ReviewInputs['functionConfig']) : readConfigFile(config);
-    return { objects: items, functionConfig: fc ?? undefined };
-  }
-  const fc = config === undefined ? objects.find(isOsmConfig) : readConfigFile(config);
-  return { objects: objects.filter((o) => !isOsmConfig(o)), functionConfig: fc };
+export function readReviewInputs(path: string, io: CommandIO, opts: ReadOptions): { inputs: ReviewInputs; env: Environment } {
+  const read = readInputs(path, io, opts);
+  const functionConfig = applyMountedSecrets(read.config, io.env);
+  checkFactsNotDropped(read, functionConfig);
+  return {
+    inputs: { objects: read.objects, functionConfig, sourceText: (rel) => readSource(read, rel) },
+    env: gatedEnvironment(io.env, read.fileBase),
+  };
 }

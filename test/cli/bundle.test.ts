@@ -37,7 +37,7 @@ function loadedSections(args: string[] = [], input: string | Buffer = INPUT, env
 const MARKERS = {
   'age encryption': 'age-encryption.org/v1',
   SOPS: 'ENC[AES256_GCM',
-  'the review tools': 'rendered MachineDeployment',
+  'the review tools': 'its OperatingSystemConfig and Secrets are removed from the output',
   lint: 'curl -k towards the API server',
   hydrate: '.osm-krm-hydrate',
 };

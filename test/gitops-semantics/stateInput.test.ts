@@ -79,3 +79,13 @@ test('two state objects are an error naming both', () => {
   assert.equal(r.exitCode, 1);
   assert.ok(r.results.some((x: any) => x.severity === 'error' && /more than one osm-krm-state/.test(x.message) && /elsewhere/.test(x.message)), JSON.stringify(r.results));
 });
+
+test('a state entry that repeats a key is refused (JSON.parse would take the last, a reader sees the first)', () => {
+  const { list, state } = firstState();
+  const key = 'md.kube-system.ubuntu-workers';
+  state.data[key] = state.data[key].replace(/}$/, ',"revision":"9"}').replace('{', '{ ');
+  list.items.push(state);
+  const r = runOn(list);
+  assert.equal(r.exitCode, 1);
+  assert.ok(r.results.some((x: any) => x.severity === 'error' && /state entry data\.md\.kube-system\.ubuntu-workers repeats a key/.test(x.message)), JSON.stringify(r.results));
+});

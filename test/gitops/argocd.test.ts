@@ -338,6 +338,7 @@ interface Stage {
   copies: Array<{ src: string; dst: string; chmod?: string }>;
   user?: string;
   entrypoint?: string[];
+  env: Record<string, string>;
 }
 
 function dockerfileStages(): Stage[] {
@@ -348,7 +349,7 @@ function dockerfileStages(): Stage[] {
     const stage = stages[stages.length - 1]!;
     switch (instr) {
       case 'FROM':
-        stages.push({ from: rest[0]!, ...(rest[1]?.toUpperCase() === 'AS' ? { name: rest[2]! } : {}), copies: [] });
+        stages.push({ from: rest[0]!, ...(rest[1]?.toUpperCase() === 'AS' ? { name: rest[2]! } : {}), copies: [], env: { ...(stages.find((s) => s.name === rest[0])?.env ?? {}) } });
         break;
       case 'COPY': {
         const chmod = rest.find((a) => a.startsWith('--chmod='))?.slice('--chmod='.length);
@@ -359,6 +360,11 @@ function dockerfileStages(): Stage[] {
       case 'USER':
         stage.user = rest[0]!;
         break;
+      case 'ENV': {
+        const [name, ...value] = rest.join(' ').split('=');
+        stage.env[name!] = value.join('=');
+        break;
+      }
       case 'ENTRYPOINT':
         stage.entrypoint = JSON.parse(rest.join(' '));
         break;
@@ -382,6 +388,9 @@ test('Dockerfile: pinned node base, copies files that exist after the build, sid
   assert.deepEqual(sidecar.entrypoint, ['/var/run/argocd/argocd-cmp-server']);
   assert.equal(sidecar.user, '999');
   assert.ok(sidecar.copies.some((c) => c.src === 'plugin.yaml' && c.dst === '/home/argocd/cmp-server/config/plugin.yaml'));
+  // Each image says which it is: the function's tells a missing variable that only passed-in ones are seen.
+  assert.equal(fn.env.OSM_KRM_IMAGE, 'function');
+  assert.equal(sidecar.env.OSM_KRM_IMAGE, 'argocd-cmp');
   // Every COPY source exists (npm run build made dist/) and passes .dockerignore's allow-list.
   const allowed = readFileSync(join(REPO_ROOT, '.dockerignore'), 'utf8').split('\n').filter((l) => l.startsWith('!')).map((l) => l.slice(1));
   for (const c of stages.flatMap((s) => s.copies)) {

@@ -67,7 +67,9 @@ function fixture(): { dir: string; secrets: string } {
   return { dir, secrets };
 }
 
-const ENV = () => toolEnv({ ...EXAMPLE_SECRETS, RHSM_USER: USER });
+// The secret file lies outside the package: absolute {file:} paths are read only from the directories named
+// where osm-krm runs (OSM_KRM_FILE_ROOTS, or the secrets directory).
+const ENV = (secrets?: string) => toolEnv({ ...EXAMPLE_SECRETS, RHSM_USER: USER, ...(secrets !== undefined ? { OSM_KRM_FILE_ROOTS: secrets } : {}) });
 
 /** The applied objects have exactly one MachineDeployment, with the secrets; returns it. */
 function checkApplied(objects: any[], route: string): any {
@@ -90,9 +92,9 @@ function checkNoSecretInUserFiles(dir: string, route: string): void {
 }
 
 test('kpt fn render: the source stays byte for byte, the copy with the secrets lands under osm-generated/, a second render changes nothing', () => {
-  const { dir } = fixture();
+  const { dir, secrets } = fixture();
   const before = snapshot(dir);
-  runOk('kpt', ['fn', 'render', dir, '--allow-exec'], { env: ENV() });
+  runOk('kpt', ['fn', 'render', dir, '--allow-exec'], { env: ENV(secrets) });
   const after = snapshot(dir);
   assert.equal(after.get('machinedeployment-rhel.yaml'), SOURCE_MD);
   assert.ok(changedPaths(before, after).every((p) => p.startsWith('osm-generated/')), changedPaths(before, after).join(', '));
@@ -101,62 +103,62 @@ test('kpt fn render: the source stays byte for byte, the copy with the secrets l
   const kpt = checkApplied(objectsInFiles(dir, (rel) => !rel.startsWith('.')), 'kpt');
   assert.ok(!isLocalConfig(kpt[MD_ID]));
 
-  runOk('kpt', ['fn', 'render', dir, '--allow-exec'], { env: ENV() });
+  runOk('kpt', ['fn', 'render', dir, '--allow-exec'], { env: ENV(secrets) });
   assert.deepEqual(changedPaths(after, snapshot(dir)), []);
 });
 
 test('generate (Argo CD): one MachineDeployment with the secrets; a mounted secret file works, Git sources are refused', () => {
   const { dir, secrets } = fixture();
-  const objects = parseStream(runOk(process.execPath, [BUNDLE, 'generate'], { cwd: dir, env: ENV() }).stdout);
+  const objects = parseStream(runOk(process.execPath, [BUNDLE, 'generate'], { cwd: dir, env: ENV(secrets) }).stdout);
   const applied = checkApplied(objects, 'generate');
   for (const k of Object.keys(applied[MD_ID].metadata.annotations)) assert.doesNotMatch(k, ORCHESTRATOR_ANNOTATION);
   assert.equal(objects.length, Object.keys(applied).length, 'generate prints only applied manifests');
 
   // The password from the sidecar's mounted Secret (OSM_KRM_SECRETS_DIR), with no source in the config.
   writeFileSync(join(dir, 'osm-config.yaml'), config('x').replace(/\n {6}rhelSubscriptionManagerPassword: .*\n/, '\n'));
-  const mounted = parseStream(runOk(process.execPath, [BUNDLE, 'generate'], { cwd: dir, env: { ...ENV(), OSM_KRM_SECRETS_DIR: secrets } }).stdout);
+  const mounted = parseStream(runOk(process.execPath, [BUNDLE, 'generate'], { cwd: dir, env: { ...ENV(secrets), OSM_KRM_SECRETS_DIR: secrets } }).stdout);
   checkApplied(mounted, 'generate, mounted file');
 
   // A relative file is a file in Git.
   writeFileSync(join(dir, 'osm-config.yaml'), config('secrets/password'));
-  const relative = run(process.execPath, [BUNDLE, 'generate'], { cwd: dir, env: ENV() });
+  const relative = run(process.execPath, [BUNDLE, 'generate'], { cwd: dir, env: ENV(secrets) });
   assert.notEqual(relative.status, 0);
   assert.equal(relative.stdout, '');
   assert.match(relative.stderr, /spec\.rhelSubscription\.all\.rhelSubscriptionManagerPassword\.file "secrets\/password" is relative, i\.e\. a file in Git/);
 
   // A Secret in the app directory is in Git too.
   writeFileSync(join(dir, 'osm-config.yaml'), config('x').replace('{file: x}', '{secretKeyRef: {namespace: osm, name: rhsm, key: password}}'));
-  const fromSecret = run(process.execPath, [BUNDLE, 'generate'], { cwd: dir, env: ENV() });
+  const fromSecret = run(process.execPath, [BUNDLE, 'generate'], { cwd: dir, env: ENV(secrets) });
   assert.notEqual(fromSecret.status, 0);
   assert.match(fromSecret.stderr, /spec\.rhelSubscription\.all\.rhelSubscriptionManagerPassword\.secretKeyRef names a Secret in the app directory, i\.e\. in Git/);
 });
 
 test('hydrate (Flux): the copy is written under osm-generated/ and listed, the source is not written, kustomize builds one MachineDeployment', () => {
-  const { dir } = fixture();
+  const { dir, secrets } = fixture();
   const out = join(tempDir(), 'out');
-  runOk(process.execPath, [BUNDLE, 'hydrate', dir, out], { env: ENV() });
+  runOk(process.execPath, [BUNDLE, 'hydrate', dir, out], { env: ENV(secrets) });
   const files = snapshot(out);
   assert.ok(files.get(COPY)!.includes(PASSWORD));
   assert.ok(![...files.keys()].some((rel) => rel.startsWith('inputs/') && rel.includes('machinedeployment')), [...files.keys()].join(', '));
   checkNoSecretInUserFiles(out, 'hydrate');
   checkNoSecretInUserFiles(dir, 'hydrate SRC');
   checkApplied(parseStream(runOk('kubectl', ['kustomize', out]).stdout), 'hydrate + kustomize');
-  runOk(process.execPath, [BUNDLE, 'hydrate', dir, out], { env: ENV() });
+  runOk(process.execPath, [BUNDLE, 'hydrate', dir, out], { env: ENV(secrets) });
   assert.deepEqual(changedPaths(files, snapshot(out)), []);
 });
 
 test('the function on stdin/stdout: the output ResourceList holds the injected MachineDeployment, once', () => {
-  const { dir } = fixture();
+  const { dir, secrets } = fixture();
   const items = [SOURCE_MD, readFileSync(join(dir, 'cluster-info.yaml'), 'utf8')].flatMap(parseStream);
   const fnConfig = parseStream(readFileSync(join(dir, 'osm-config.yaml'), 'utf8'))[0];
   const input = JSON.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig: fnConfig });
-  const out = parseStream(runOk(process.execPath, [BUNDLE], { env: ENV(), input }).stdout)[0];
+  const out = parseStream(runOk(process.execPath, [BUNDLE], { env: ENV(secrets), input }).stdout)[0];
   checkApplied(out.items, 'stdin/stdout');
   assert.ok(!JSON.stringify(out.results ?? []).includes(PASSWORD));
 });
 
 test('kustomize (container transformer): the MachineDeployment in the build output carries the secrets, once', () => {
-  const { dir } = fixture();
+  const { dir, secrets } = fixture();
   rmSync(join(dir, 'Kptfile'));
   const fn = readFileSync(join(dir, 'osm-config.yaml'), 'utf8').replace('    config.kubernetes.io/local-config: "true"\n', `    config.kubernetes.io/function: |
       container:
@@ -166,7 +168,7 @@ test('kustomize (container transformer): the MachineDeployment in the build outp
   writeFileSync(join(dir, 'osm.yaml'), fn);
   rmSync(join(dir, 'osm-config.yaml'));
   writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [cluster-info.yaml, machinedeployment-rhel.yaml]\ntransformers: [osm.yaml]\n');
-  const env = { ...ENV(), RHSM_PASSWORD: PASSWORD, OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE };
+  const env = { ...ENV(secrets), RHSM_PASSWORD: PASSWORD, OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE };
   const objects = parseStream(runOk('kubectl', ['kustomize', '--enable-alpha-plugins', dir], { env }).stdout);
   const applied = checkApplied(objects, 'kustomize');
   for (const k of Object.keys(applied[MD_ID].metadata.annotations)) assert.doesNotMatch(k, ORCHESTRATOR_ANNOTATION);

@@ -4,10 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { registerInputSecrets, SecretRegistry } from '../../src/krm/redactSecrets.ts';
+import { encodedForms, registerInputSecrets, SecretRegistry } from '../../src/krm/redactSecrets.ts';
 
 function redactEveryValue(values: string[], text: string): string {
-  const kept = [...new Set(values.filter((v) => v.length >= 4))].sort((a, b) => b.length - a.length);
+  // Each value stands for itself and the forms our syntaxes give it (quoted, base64...).
+  const kept = [...new Set(values.filter((v) => v.length >= 4).flatMap(encodedForms).filter((v) => v.length >= 4))].sort((a, b) => b.length - a.length);
   let out = text;
   for (const v of kept) out = out.split(v).join('[redacted]');
   return out;

@@ -180,10 +180,10 @@ test('a malformed bootstrap token, or an empty env var, is refused on the config
   const bad = withToken({ env: 'TOKEN' }, { TOKEN: 'Not-A-Token-9f8e7d' });
   assert.equal(bad.exitCode, 1);
   assert.equal(errorOf(bad).field.path, 'spec.cluster.bootstrapToken');
-  assert.equal(errorOf(bad).message, "spec.cluster.bootstrapToken (env TOKEN) is not a bootstrap token: expected kubeadm's format [a-z0-9]{6}.[a-z0-9]{16}");
+  assert.equal(errorOf(bad).message, "environment variable TOKEN is not a bootstrap token: expected kubeadm's format [a-z0-9]{6}.[a-z0-9]{16}");
   assert.ok(!bad.stdout.includes('Not-A-Token-9f8e7d') && !bad.stderr.includes('Not-A-Token-9f8e7d'));
   const newline = withToken({ file: '/run/token' }, {}, { '/run/token': 'abcdef.0123456789abcdef\n' });
-  assert.match(errorOf(newline).message, /^spec\.cluster\.bootstrapToken \(file \/run\/token\) is not a bootstrap token: it has surrounding white space or a line break \(write the file with printf %s, not echo\)$/);
+  assert.equal(errorOf(newline).message, 'file /run/token is not a bootstrap token: it ends with a line break (write it with printf %s, not echo)');
   const empty = withToken({ env: 'TOKEN' }, { TOKEN: '' });
   assert.deepEqual([errorOf(empty).field.path, errorOf(empty).message], ['spec.cluster.bootstrapToken.env', 'environment variable TOKEN (named by spec.cluster.bootstrapToken.env) is set but empty']);
   assert.equal(withToken({ env: 'TOKEN' }, { TOKEN: 'abcdef.0123456789abcdef' }).exitCode, 0);

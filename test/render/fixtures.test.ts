@@ -61,10 +61,10 @@ test('proxies, host CA and cluster DNS reach the templates; an unannotated Machi
   const prov = userData(r.items, 'rocky-workers-kube-system-provisioning-config');
   assert.ok(prov.includes(`    ${Buffer.from(readFileSync(join(TESTDATA, 'profiles/cases/test-ca.pem'), 'utf8')).toString('base64')}`));
   assert.ok(prov.includes('    10.96.0.10 fd00::a '));
-  // Without the annotation: passed through unchanged, with an info result and no output.
+  // Without the annotation: passed through unchanged, with a warning naming the config switch, and no output.
   assert.ok(findItem(r.items, 'MachineDeployment', 'unmanaged'));
   assert.ok(!r.items.some((i: any) => String(i.metadata?.name).startsWith('unmanaged-')));
-  assert.ok(r.results.some((x: any) => x.severity === 'info' && x.resourceRef?.name === 'unmanaged' && /no k8c.io\/operating-system-profile annotation/.test(x.message)));
+  assert.ok(r.results.some((x: any) => x.severity === 'warning' && x.resourceRef?.name === 'unmanaged' && /no k8c.io\/operating-system-profile annotation.*defaultProfiles\.defaultAnnotation/.test(x.message)));
 });
 
 test('examples/basic renders to its reviewed golden (named templates, runtime templates, Ignition units)', () => {

@@ -33,9 +33,9 @@ test('a kubelet version change rolls the machines, moves the revision and re-cre
   const r = diffOf(ubuntuKubelet(BASE, '1.35.0'));
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stdout, /^# MachineDeployment kube-system\/ubuntu-workers$/m);
-  assert.match(r.stdout, /^- spec\.template changed: machine-controller rolls the machines$/m);
-  assert.match(r.stdout, /^- revision 1 -> 2$/m);
-  assert.match(r.stdout, /^- the provisioning Secret changes/m);
+  assert.match(r.stdout, /^\* spec\.template changed: machine-controller rolls the machines$/m);
+  assert.match(r.stdout, /^\* revision 1 -> 2$/m);
+  assert.match(r.stdout, /^\* the provisioning Secret changes/m);
   assert.match(r.stdout, /^-# kubelet v1\.34\.2 \(1\.34 or newer\)$/m);
   assert.match(r.stdout, /^\+# kubelet v1\.35\.0 \(1\.34 or newer\)$/m);
   assert.doesNotMatch(r.stdout, /flatcar-workers/, 'the other MachineDeployment is unchanged');
@@ -59,7 +59,7 @@ test('an OSP edit under the same version is the version rule\'s error (exit 2); 
   assert.equal(bumped.code, 1, bumped.stderr);
   assert.match(bumped.stdout, /^-apt-get install -y containerd$/m);
   assert.match(bumped.stdout, /^\+apt-get install -y containerd jq$/m);
-  assert.match(bumped.stdout, /^- profile example-ubuntu v0\.1\.0 -> example-ubuntu v0\.2\.0$/m);
+  assert.match(bumped.stdout, /^\* profile example-ubuntu v0\.1\.0 -> example-ubuntu v0\.2\.0$/m);
   assert.match(bumped.stdout, /only new machines/);
 });
 
@@ -67,7 +67,7 @@ test('a config change (cluster DNS) reaches the kubelet flags', () => {
   const r = diffOf(BASE.replace('clusterDNS: [10.96.0.10]', 'clusterDNS: [10.96.0.53]'));
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stdout, /^# MachineDeployment kube-system\/ubuntu-workers$/m);
-  assert.match(r.stdout, /^- the provisioning Secret changes/m);
+  assert.match(r.stdout, /^\* the provisioning Secret changes/m);
   assert.doesNotMatch(r.stdout, /spec\.template changed/, 'the config is not part of the MachineDeployment');
   assert.match(r.stdout, /^\+--cluster-dns=10\.96\.0\.53/m);
 });
@@ -92,7 +92,7 @@ test('--git REV compares the committed tree with the working tree', () => {
   writeFileSync(join(repo, 'clusters/prod/rl.yaml'), ubuntuKubelet(BASE, '1.35.0'));
   const r = runCommand(runDiffCommand, ['--git', 'HEAD', 'clusters/prod/rl.yaml'], repo);
   assert.equal(r.code, 1, r.stderr);
-  assert.match(r.stdout, /^- revision 1 -> 2$/m);
+  assert.match(r.stdout, /^\* revision 1 -> 2$/m);
   const bad = runCommand(runDiffCommand, ['--git', 'no-such-rev', 'clusters/prod/rl.yaml'], repo);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /is not a revision/);

@@ -145,8 +145,10 @@ test('lint prints file names and messages escaped, in text and in GitHub annotat
     assert.match(r.stdout, /curl-insecure/);
     if (format === 'text') assertInert(r.stdout);
     else {
-      // Only our own annotations, one a line, nothing a terminal would interpret.
-      for (const line of r.stdout.trimEnd().split('\n')) assert.match(line, /^::(error|warning) file=[^\u0000-\u001f\u007f-\u009f]*$/u);
+      // Only our own annotations, one a line, nothing a terminal would interpret; then our summary line.
+      const lines = r.stdout.trimEnd().split('\n');
+      assert.match(lines.pop()!, /^osm-krm lint: \d+ profile\(s\), /);
+      for (const line of lines) assert.match(line, /^::(error|warning|notice) (file|title)=[^\u0000-\u001f\u007f-\u009f]*$/u);
     }
   }
 });

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { runRenderCommand } from '../../src/cli/renderCommand.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 import { runOn, findItem } from '../support/runInProcess.ts';
@@ -95,10 +95,36 @@ test('--out writes each node file under its path, and refuses a directory that i
   assert.match(again.stderr, /is not empty/);
 });
 
+test('--out is all or nothing: a file that another file lies under is an error naming both, and nothing is written', () => {
+  const list = parse(exampleText) as any;
+  const osp = list.items.find((i: any) => i.kind === 'OperatingSystemProfile' && i.metadata.name === 'example-ubuntu');
+  osp.spec.provisioningConfig.files.push(
+    { path: '/etc/osm/x', permissions: 644, content: { inline: { data: 'a file\n' } } },
+    { path: '/etc/osm/x/y', permissions: 644, content: { inline: { data: 'under it\n' } } },
+  );
+  const dir = tempDir();
+  writeFileSync(join(dir, 'list.yaml'), stringify(list));
+  const parent = join(dir, 'new-parent');
+  const r = runCommand(runRenderCommand, ['list.yaml', '--out', join(parent, 'tree')], dir);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /--out: kube-system\/ubuntu-workers\/provisioning\/etc\/osm\/x would be both a file and the directory holding kube-system\/ubuntu-workers\/provisioning\/etc\/osm\/x\/y .*; nothing written/);
+  assert.doesNotMatch(r.stderr, /internal error/);
+  assert.equal(r.stdout, '');
+  assert.deepEqual(readdirSync(dir), ['list.yaml'], 'nothing written, not even the parent');
+
+  // An empty DIR that exists is filled in one move.
+  const empty = join(dir, 'empty');
+  mkdirSync(empty);
+  const ok = runCommand(runRenderCommand, [EXAMPLE, '--out', empty], dir);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.deepEqual(readdirSync(join(empty, 'kube-system')).sort(), ['flatcar-workers', 'ubuntu-workers']);
+  assert.deepEqual(readdirSync(dir).sort(), ['empty', 'list.yaml']);
+});
+
 test('errors: an unknown --md, a render error, a missing path', () => {
   const unknown = runCommand(runRenderCommand, [EXAMPLE, '--md', 'nope'], REPO_ROOT);
   assert.equal(unknown.code, 1);
-  assert.match(unknown.stderr, /no rendered MachineDeployment named "nope"/);
+  assert.match(unknown.stderr, /no MachineDeployment named "nope"/);
   const broken = exampleText.replace('{{ .KubeVersion }}', '{{ .KubeVersion');
   const dir = tempDir();
   writeFileSync(join(dir, 'rl.yaml'), broken);

@@ -4,14 +4,15 @@
 //     including where Go fails.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { GoYamlError, marshalLikeSigsYaml } from './goYaml.ts';
-import { REPO_ROOT, UPSTREAM_OSM } from './paths.ts';
+import { UPSTREAM_OSM } from './paths.ts';
+import { goProgram } from './goProgram.ts';
 
 const GOLDENS = join(UPSTREAM_OSM, 'pkg', 'controllers', 'osc', 'testdata');
 
@@ -53,36 +54,10 @@ describe('marshalLikeSigsYaml by example', () => {
 // The Go oracle
 
 const here = dirname(fileURLToPath(import.meta.url));
-const ORACLE_SOURCE = join(here, 'goyaml-oracle', 'main.go');
-const ORACLE_BINARY = join(REPO_ROOT, '.cache', 'goyaml-oracle');
 
-/** Builds the oracle into .cache/ when missing or older than its source (into a temporary name first, so
- * concurrent test runs never execute a half-written binary). */
+/** The oracle, built into .cache/ when missing or older than its source (./goProgram.ts). */
 function oracleBinary(): string {
-  if (existsSync(ORACLE_BINARY) && statSync(ORACLE_BINARY).mtimeMs >= statSync(ORACLE_SOURCE).mtimeMs) {
-    return ORACLE_BINARY;
-  }
-  mkdirSync(dirname(ORACLE_BINARY), { recursive: true });
-  const tmp = `${ORACLE_BINARY}.${process.pid}.tmp`;
-  const res = spawnSync('go', ['build', '-o', tmp, '.'], {
-    cwd: dirname(ORACLE_SOURCE),
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GO111MODULE: 'off',
-      GOPATH: '/usr/share/gocode', // Debian's gopkg.in/yaml.v2 2.4.0
-      GOFLAGS: '',
-      GOCACHE: join(REPO_ROOT, '.cache', 'go-build'),
-    },
-  });
-  if (res.error !== undefined || res.status !== 0) {
-    rmSync(tmp, { force: true });
-    throw new Error(
-      `building the goyaml oracle failed; it needs go and golang-gopkg-yaml.v2-dev (bash scripts/install-test-tools.sh):\n${res.error ?? res.stderr}`,
-    );
-  }
-  renameSync(tmp, ORACLE_BINARY);
-  return ORACLE_BINARY;
+  return goProgram(join(here, 'goyaml-oracle'), 'goyaml-oracle');
 }
 
 type OracleResult = { yaml: string } | { error: string };
