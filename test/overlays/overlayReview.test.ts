@@ -43,8 +43,8 @@ test('diff: an overlay edit names the overlay; a new base version (an osm-krm up
   writeFileSync(overlayFile, readFileSync(overlayFile, 'utf8').replace('vm.max_map_count = 262144', 'vm.max_map_count = 524288'));
   const r = runCommand(runDiffCommand, [base, head], base, ENV);
   assert.equal(r.code, 1, r.stderr);
-  assert.match(r.stdout, /^- profile ubuntu-company v1\.0\.0\+ov-[0-9a-f]{12} -> ubuntu-company v1\.0\.0\+ov-[0-9a-f]{12}$/m);
-  assert.match(r.stdout, /^- through overlay kube-system\/ubuntu-company \(file overlay\.yaml\), on base osp-ubuntu v1\.0\.0 \(embedded\), unchanged$/m);
+  assert.match(r.stdout, /^\* profile ubuntu-company v1\.0\.0\+ov-[0-9a-f]{12} -> ubuntu-company v1\.0\.0\+ov-[0-9a-f]{12}$/m);
+  assert.match(r.stdout, /^\* through overlay kube-system\/ubuntu-company \(file overlay\.yaml\), on base osp-ubuntu v1\.0\.0 \(embedded\), unchanged$/m);
   assert.match(r.stdout, /^\+vm\.max_map_count = 524288$/m);
 
   // The embedded base moves on: the same overlay, a new base version, visible as such.
@@ -56,8 +56,8 @@ test('diff: an overlay edit names the overlay; a new base version (an osm-krm up
   writeFileSync(join(upgraded, 'osp-ubuntu.yaml'), stringify(osp));
   const u = runCommand(runDiffCommand, [base, upgraded], base, ENV);
   assert.equal(u.code, 1, u.stderr);
-  assert.match(u.stdout, /^- profile ubuntu-company v1\.0\.0\+ov-[0-9a-f]{12} -> ubuntu-company v1\.1\.0\+ov-[0-9a-f]{12}$/m);
-  assert.match(u.stdout, /^- through overlay kube-system\/ubuntu-company \(file overlay\.yaml\), on base osp-ubuntu v1\.0\.0 \(embedded\) -> osp-ubuntu v1\.1\.0 \(file osp-ubuntu\.yaml\)$/m);
+  assert.match(u.stdout, /^\* profile ubuntu-company v1\.0\.0\+ov-[0-9a-f]{12} -> ubuntu-company v1\.1\.0\+ov-[0-9a-f]{12}$/m);
+  assert.match(u.stdout, /^\* through overlay kube-system\/ubuntu-company \(file overlay\.yaml\), on base osp-ubuntu v1\.0\.0 \(embedded\) -> osp-ubuntu v1\.1\.0 \(file osp-ubuntu\.yaml\)$/m);
   assert.match(u.stdout, /^\+net\.core\.somaxconn = 4096$/m);
   // The overlay's own files are still there on the new base.
   const render = runCommand(runRenderCommand, [], upgraded, ENV);

@@ -1186,3 +1186,6 @@ errors++;
 validate10.errors = vErrors;
 return errors === 0;
 }
+
+// The fields each object allows, by the data's path (p: properties, a: any other key, i: items): "did you mean".
+export const fieldTree = {"p":{"apiVersion":{},"kind":{},"metadata":{"p":{"name":{},"namespace":{}}},"spec":{"p":{"base":{},"osVersion":{},"supportedCloudProviders":{"i":{}},"files":{"i":{"p":{"path":{},"config":{},"replace":{},"permissions":{},"clouds":{"i":{}},"content":{"p":{"literal":{},"template":{}}}}}},"units":{"i":{"p":{"name":{},"config":{},"replace":{},"enable":{},"content":{},"dropIns":{"i":{"p":{"name":{},"replace":{},"content":{}}}},"clouds":{"i":{}}}}},"templates":{"i":{"p":{"name":{},"config":{},"replace":{},"template":{},"clouds":{"i":{}}}}},"commands":{"p":{"beforeSetup":{"i":{"p":{"run":{},"clouds":{"i":{}}}}},"afterSetup":{"i":{"p":{"run":{},"clouds":{"i":{}}}}}}}}}}};
