@@ -1,6 +1,6 @@
 // Compiles the published JSON Schemas into standalone validator modules (ajv standalone code), so the
 // function validates with ajv's exact semantics without paying ajv's ~250 ms compile at every start.
-// The OSP schema's cloud provider enum is written from the clouds' descriptors (src/model/cloudProviders.ts)
+// The OSP and overlay schemas' cloud provider enum is written from the clouds' descriptors (src/model/cloudProviders.ts)
 // first. Run after editing a schema or adding a cloud: `node --import tsx scripts/generate-validators.mjs`.
 // A test checks that both the schemas and the validators are current.
 import Ajv from 'ajv';
@@ -11,6 +11,7 @@ import { CLOUD_PROVIDER_NAMES } from '../src/model/cloudProviders.ts';
 export const TARGETS = [
   ['src/config/operatingSystemManager.schema.json', 'src/config/generated/validateOperatingSystemManager.generated.js'],
   ['src/model/operatingSystemProfile.schema.json', 'src/model/generated/validateOperatingSystemProfile.generated.js'],
+  ['src/model/operatingSystemProfileOverlay.schema.json', 'src/model/generated/validateOperatingSystemProfileOverlay.generated.js'],
 ];
 
 // The one line of the OSP schema that lists the clouds: `"cloudProvider": {` followed by its `"enum": [...]`.

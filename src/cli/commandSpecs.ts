@@ -97,8 +97,8 @@ export const LINT_COMMAND: CommandSpec = {
   name: 'lint',
   summary: 'render OSPs for every cloud and a matrix of machines, and check them',
   forms: [{ operands: 'PATH...' }],
-  description: `Renders every OperatingSystemProfile in PATH (a file, or every *.yaml below a directory) for each cloud it
-lists, at both ends of the supported kubelet versions, IPv4 without and dual-stack with a proxy, and checks
+  description: `Renders every OperatingSystemProfile and OperatingSystemProfileOverlay (with its base) in PATH (a
+file, or every *.yaml below a directory) for each cloud it lists, at both ends of the supported kubelet versions, IPv4 without and dual-stack with a proxy, and checks
 what it renders: template and render errors, user-data size per cloud, cloud-init's schema, Ignition (3.x,
 ignition-validate), shellcheck on every script, curl -k, downloads never verified. Findings in scripts point
 at the OSP file's line that produced them. Validators that are not installed are reported as skipped.`,

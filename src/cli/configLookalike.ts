@@ -3,6 +3,7 @@
 // run on defaults without a word (and be applied to the cluster), so a directory holding one is an error.
 import { CONFIG_API_VERSION, CONFIG_KIND, FLAG_NAMES } from '../config/operatingSystemManagerConfig.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
+import { OVERLAY_API_VERSION, OVERLAY_KIND } from '../model/operatingSystemProfileOverlay.ts';
 
 export interface Lookalike {
   field: string;
@@ -19,9 +20,10 @@ export function configLookalike(o: KrmObject): Lookalike | undefined {
   const kind = typeof o.kind === 'string' ? o.kind : '';
   const apiVersion = typeof o.apiVersion === 'string' ? o.apiVersion : '';
   if (kind === CONFIG_KIND && apiVersion === CONFIG_API_VERSION) return undefined;
+  if (kind === OVERLAY_KIND && apiVersion === OVERLAY_API_VERSION) return undefined; // an input, not a config
   if (kind === CONFIG_KIND) return { field: 'apiVersion', why: `apiVersion ${JSON.stringify(apiVersion)} is not ${CONFIG_API_VERSION}` };
   const expected = `expected ${CONFIG_KIND} (${CONFIG_API_VERSION})`;
-  if (apiVersion.split('/')[0] === CONFIG_GROUP) return { field: 'kind', why: `kind ${JSON.stringify(kind)} is not a kind of ${CONFIG_GROUP}: ${expected}` };
+  if (apiVersion.split('/')[0] === CONFIG_GROUP) return { field: 'kind', why: `kind ${JSON.stringify(kind)} is not a kind of ${CONFIG_GROUP}: ${expected}, or ${OVERLAY_KIND}` };
   if (editDistanceAtMost(normalise(kind), NORMALISED_KIND, 3)) return { field: 'kind', why: `kind ${JSON.stringify(kind)} is close to ${CONFIG_KIND} but not it: ${expected}` };
   if (apiVersion === 'v1' && kind === 'ConfigMap') {
     const data = (o as { data?: unknown }).data;

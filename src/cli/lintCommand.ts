@@ -34,7 +34,7 @@ function lint(opts: Options, io: CommandIO): number {
   const read = opts.paths.map((p) => readObjects(p, io, problems));
   for (const p of problems) io.stderr(`osm-krm lint: ${untrustedText(p)}\n`);
   const objects = read.flatMap((r) => r.objects);
-  const profiles = objects.filter((o) => o.object.kind === 'OperatingSystemProfile');
+  const profiles = objects.filter((o) => o.object.kind === 'OperatingSystemProfile' || o.object.kind === 'OperatingSystemProfileOverlay');
   if (objects.length === 0) throw new CommandError(`no OperatingSystemProfile in ${opts.paths.join(', ')}`);
   const report = lintProfiles(profiles);
   // The repository around the profiles: Flux substitution, token expirations (lintRepository.ts).
@@ -45,7 +45,7 @@ function lint(opts: Options, io: CommandIO): number {
 }
 
 /** What lint looks at: the profiles, and the objects of lintRepository.ts. */
-const LINTED_KINDS = /\bkind["']?\s*:\s*["']?(OperatingSystemProfile|MachineDeployment|OperatingSystemManager|Kustomization|Secret)\b/;
+const LINTED_KINDS = /\bkind["']?\s*:\s*["']?(OperatingSystemProfileOverlay|OperatingSystemProfile|MachineDeployment|OperatingSystemManager|Kustomization|Secret)\b/;
 
 /** The objects of PATH lint looks at: its files read through the file gate (a directory walked as every command walks one). */
 function readObjects(path: string, io: CommandIO, problems: string[]): { objects: LintProfileInput[]; hydrateOutput: boolean } {

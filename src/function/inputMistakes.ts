@@ -8,6 +8,7 @@ import { ResourceError } from '../krm/results.ts';
 import { fileOf } from '../krm/resultFor.ts';
 import { MD_API_VERSION, OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION } from '../machineDeployment/machineDeployment.ts';
 import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
+import { OVERLAY_API_VERSION, OVERLAY_KIND } from '../model/operatingSystemProfileOverlay.ts';
 
 /** Annotation keys that look like the OSP annotation once case and punctuation are ignored. */
 function looksLikeProfileAnnotation(key: string): boolean {
@@ -19,6 +20,9 @@ export function checkNotMisdeclared(o: KrmObject): void {
   const annotations = (o.metadata?.annotations ?? {}) as Record<string, unknown>;
   if (o.kind === 'OperatingSystemProfile' && o.apiVersion !== OSM_API_VERSION) {
     throw new ResourceError(`apiVersion ${JSON.stringify(o.apiVersion)} is not OSM's: osm-krm reads OperatingSystemProfiles of ${OSM_API_VERSION} only; set apiVersion: ${OSM_API_VERSION}`, 'apiVersion');
+  }
+  if (o.kind === OVERLAY_KIND && o.apiVersion !== OVERLAY_API_VERSION) {
+    throw new ResourceError(`apiVersion ${JSON.stringify(o.apiVersion)} is not osm-krm's: set apiVersion: ${OVERLAY_API_VERSION}`, 'apiVersion');
   }
   if (o.kind !== 'MachineDeployment') return;
   if (o.apiVersion !== MD_API_VERSION) {

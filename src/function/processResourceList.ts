@@ -21,6 +21,8 @@ import { REVISION_OVERRIDE_ANNOTATION } from '../gitops/machineDeploymentRevisio
 import { withSyncAnnotations } from '../gitops/syncAnnotations.ts';
 import { fluxSubstitutionFindings } from '../gitops/fluxSubstitution.ts';
 import { isLocalConfig, LOCAL_CONFIG_ANNOTATION } from '../krm/localConfig.ts';
+import { isOverlayObject, OVERLAY_KIND, parseOverlay } from '../model/operatingSystemProfileOverlay.ts';
+import { resolveOverlays, type InputOverlay } from '../model/overlayProfiles.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
 import { ResourceError, type Result } from '../krm/results.ts';
 import { fileOf, refOf, toResult, toResults } from '../krm/resultFor.ts';
@@ -41,6 +43,8 @@ interface Classified {
   previousState: RenderState;
   /** Profiles (namespace/name) whose item had an error: their MachineDeployments are not rendered. */
   brokenProfiles: Set<string>;
+  /** OperatingSystemProfileOverlays, decoded; their profiles are made once the plain profiles are known. */
+  overlays: InputOverlay[];
   /** The state came through kustomize, which never writes it back: a stale one is said (staleStateEntries). */
   stateFromKustomize: boolean;
 }
@@ -121,11 +125,12 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
   // every error it can find. A MachineDeployment whose profile is broken is left out (its error is the OSP's).
   const c = classify(list, config, results);
   if (config.gitops.syncAnnotations.includes('flux')) results.push(...fluxSubstitutionWarnings(c.kept));
-  c.machineDeployments = c.machineDeployments.filter(({ md }) => !c.brokenProfiles.has(profileKey(md.annotations[OSP_NAMESPACE_ANNOTATION] || config.namespace, md.annotations[OSP_ANNOTATION]!)));
 
   const nextState = emptyState();
   const generated = new GeneratedOutput(list);
   addEmbeddedProfiles(c.profiles, config, generated);
+  addOverlayProfiles(c, list, results);
+  c.machineDeployments = c.machineDeployments.filter(({ md }) => !c.brokenProfiles.has(profileKey(md.annotations[OSP_NAMESPACE_ANNOTATION] || config.namespace, md.annotations[OSP_ANNOTATION]!)));
   for (const [k, p] of c.profiles) {
     if (p.origin.builtin) continue;
     try {
@@ -271,7 +276,7 @@ class GeneratedOutput {
 }
 
 function classify(list: ResourceList, config: OsmConfig, results: Result[]): Classified {
-  const out: Classified = { kept: [], profiles: new Map(), machineDeployments: [], previousState: emptyState(), brokenProfiles: new Set(), stateFromKustomize: false };
+  const out: Classified = { kept: [], profiles: new Map(), machineDeployments: [], previousState: emptyState(), brokenProfiles: new Set(), overlays: [], stateFromKustomize: false };
   let stateItem: KrmObject | undefined;
   for (const item of list.items) {
     const o = item.object;
@@ -301,6 +306,11 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
         const k = profileKey(entry.namespace, entry.name);
         if (out.profiles.has(k)) throw new ResourceError(`duplicate OperatingSystemProfile ${k}`, 'metadata.name');
         out.profiles.set(k, entry);
+      } else if (isOverlayObject(o)) {
+        checkMetadataUnicode(o);
+        out.overlays.push({ overlay: parseOverlay(o, config.namespace), itemIndex: item.index });
+        // No cluster knows this kind: every route must leave it out of what it applies.
+        if (!isLocalConfig(o)) throw new ResourceError(`an ${OVERLAY_KIND} is read by osm-krm only, and no cluster has its kind: annotate it ${LOCAL_CONFIG_ANNOTATION}: "true" so that kustomize, kpt, generate and hydrate leave it out of what is applied`, `metadata.annotations`);
       } else if (o.apiVersion === MD_API_VERSION && o.kind === 'MachineDeployment') {
         checkMetadataUnicode(o);
         const md = parseMachineDeployment(o);
@@ -314,7 +324,7 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
       }
     } catch (e) {
       results.push(toResult(e, refOf(o), fileOf(o)));
-      if (o.kind === 'OperatingSystemProfile') out.brokenProfiles.add(profileKey(profileNamespace(o, config.namespace), String(o.metadata?.name ?? '')));
+      if (o.kind === 'OperatingSystemProfile' || o.kind === OVERLAY_KIND) out.brokenProfiles.add(profileKey(profileNamespace(o, config.namespace), String(o.metadata?.name ?? '')));
     }
   }
   out.machineDeployments.sort((a, b) => compareStrings(`${a.md.namespace}/${a.md.name}`, `${b.md.namespace}/${b.md.name}`));
@@ -360,6 +370,22 @@ function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmCon
       generated.add(withPathAnnotations(withSyncAnnotations(obj, config.gitops.syncAnnotations), generatedSharedPath(`profiles/${name}.yaml`, obj as KrmObject, config.gitops.split)));
     }
   }
+}
+
+/**
+ * The profiles the overlays make, on the plain profiles (inputs and embedded) and each other; an overlay with an
+ * error, and every overlay on it, renders nothing (its error is on its item).
+ */
+function addOverlayProfiles(c: Classified, list: ResourceList, results: Result[]): void {
+  if (c.overlays.length === 0) return;
+  const usable = c.overlays.filter((o) => !c.brokenProfiles.has(profileKey(o.overlay.namespace, o.overlay.name)));
+  const resolved = resolveOverlays(usable, c.profiles, c.brokenProfiles);
+  for (const { itemIndex, error } of resolved.errors) {
+    const o = list.items[itemIndex]!.object;
+    results.push(toResult(error, refOf(o), fileOf(o)));
+  }
+  for (const k of resolved.broken) c.brokenProfiles.add(k);
+  for (const [k, entry] of resolved.entries) c.profiles.set(k, entry);
 }
 
 function hasError(results: readonly Result[]): boolean {

@@ -5,6 +5,7 @@
 import { sha256Hex } from '../go/crypto/sha256.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { ResourceError } from '../krm/results.ts';
+import { canonicalJson } from '../krm/canonicalJson.ts';
 
 export const STATE_NAME = 'osm-krm-state';
 export const STATE_PATH = 'osm-generated/state/osm-krm-state.yaml';
@@ -120,13 +121,6 @@ export function stateObject(namespace: string, state: RenderState): Record<strin
 /** sha256 over a canonical JSON form (sorted keys), so formatting and key order in Git never matter. */
 export function contentHash(value: unknown): string {
   return 'sha256:' + sha256Hex(canonicalJson(value));
-}
-
-function canonicalJson(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-  if (Array.isArray(v)) return '[' + v.map(canonicalJson).join(',') + ']';
-  const o = v as Record<string, unknown>;
-  return '{' + Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => JSON.stringify(k) + ':' + canonicalJson(o[k])).join(',') + '}';
 }
 
 /** A MachineDeployment whose committed state entry is older than its template (or missing from a committed state). */

@@ -6,8 +6,13 @@ import { renderForReview } from '../review/renderForReview.ts';
 import type { NodeFile } from '../review/nodeConfigView.ts';
 import { STAGES } from '../review/formatReview.ts';
 import { lintRuns } from './lintScenarios.ts';
-import { alignRenderedLines, fieldLocation, fieldLocations, templateLocations, type TemplateLocation } from './profileSourceMap.ts';
+import { alignRenderedLines, fieldLine, fieldLocation, fieldLocations, templateLocations, type TemplateLocation } from './profileSourceMap.ts';
 import { commandName, shellCommands, unitCommandLines, withoutTemplateActions, type ShellCommand } from './shellCommands.ts';
+import { isOverlayObject, OVERLAY_KIND, parseOverlay } from '../model/operatingSystemProfileOverlay.ts';
+import { resolveOverlays, type InputOverlay } from '../model/overlayProfiles.ts';
+import { embeddedProfileEntry, inputProfileEntry, profileKey, type ProfileEntry } from '../model/profileEntry.ts';
+import { EMBEDDED_PROFILE_NAMES } from '../profiles/embeddedProfiles.ts';
+import { ResourceError } from '../krm/results.ts';
 import { runShellcheck, runSystemdAnalyzeVerify, USER_DATA_VALIDATORS, type ToolRun } from './externalValidators.ts';
 import { userDataFormat, USER_DATA_FORMATS } from '../emit/userdata/formats/index.ts';
 import type { ValidatorTool } from '../emit/userdata/formats/userDataFormat.ts';
@@ -58,7 +63,12 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
   const formatsRendered = new Set<string>();
   let rendered = 0;
   for (const p of profiles) {
-    const spec = (p.object.spec ?? {}) as Record<string, any>;
+    const overlay = isOverlayObject(p.object) ? lintedOverlay(p, profiles) : undefined;
+    if (overlay !== undefined && 'finding' in overlay) {
+      findings.push(overlay.finding);
+      continue;
+    }
+    const spec = (overlay?.entry.spec ?? p.object.spec ?? {}) as Record<string, any>;
     const name = String(p.object.metadata?.name ?? '');
     const namespace = String(p.object.metadata?.namespace ?? 'kube-system');
     const clouds: string[] = (Array.isArray(spec.supportedCloudProviders) ? spec.supportedCloudProviders : []).map((c: any) => String(c?.name ?? '')).filter(Boolean);
@@ -68,8 +78,10 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
       findings.push({ severity: 'error', check: 'profile', message: 'spec.supportedCloudProviders lists no cloud: nothing can render with this profile', file: p.file, scenarios: [name] });
       continue;
     }
-    const locations = templateLocations(p.text, p.documentIndex, p.itemIndex);
-    for (const run of lintRuns({ name, namespace, osName, clouds, provisioningUtility: String(spec.provisioningUtility ?? '') }, p.object)) {
+    const locations = overlay === undefined ? templateLocations(p.text, p.documentIndex, p.itemIndex) : new Map<string, TemplateLocation>();
+    // An overlay is rendered with the profiles beside it (its base may be one of them, or another overlay).
+    const companions = overlay === undefined ? [] : profiles.filter((q) => q !== p).map((q) => q.object);
+    for (const run of lintRuns({ name, namespace, osName, clouds, provisioningUtility: String(spec.provisioningUtility ?? '') }, p.object, companions)) {
       const out = renderForReview({ objects: run.objects, functionConfig: run.functionConfig }, { env: () => undefined, readFile: () => { throw new Error('lint reads no files'); } }, { showSecrets: true });
       for (const r of out.results) if (r.severity !== 'info') findings.push(resultFinding(r, p, `${name}, ${run.label}`));
       for (const review of out.reviews) {
@@ -83,13 +95,14 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
             if ('tool' in validator) userData.get(validator.tool)!.push({ scenario, text: review.userData[stage] });
           }
           for (const f of view.files) {
+            // An overlay answers for what it brought; the base's files are linted with the base.
+            const location = overlay === undefined ? locations.get(`${stage}:${f.path}`) : overlayLocation(overlay.entry, review.cloudProvider, `${stage} file ${f.path}`, p);
+            if (location === null) continue;
             const unit = /^\/etc\/systemd\/system\/([^/]+\.(?:service|socket|timer|path|mount|target))$/.exec(f.path)?.[1];
             if (unit !== undefined && !units.has(`${unit}\u0000${f.content}`)) {
-              const location = locations.get(`${stage}:${f.path}`);
               units.set(`${unit}\u0000${f.content}`, { name: unit, scenario: `${scenario}, ${f.path}`, file: p.file, rendered: f.content, ...(location ? { location } : {}) });
             }
             if (!isShellScript(f)) continue;
-            const location = locations.get(`${stage}:${f.path}`);
             scripts.push({ scenario: `${scenario}, ${f.path}`, file: p.file, rendered: f.content, ...(location ? { location } : {}) });
             findings.push(...downloadChecks(f, location, p.file, `${scenario}, ${f.path}`));
           }
@@ -138,14 +151,62 @@ function place(s: Located, line: number | undefined, column: number | undefined)
 /** A function result; one about the OSP is placed on its file, at the template's line and column when it says. */
 function resultFinding(r: Result, p: LintProfileInput, scenario: string): LintFinding {
   const finding: LintFinding = { severity: r.severity === 'error' ? 'error' : 'warning', check: 'render', message: r.message, scenarios: [scenario] };
-  if (r.resourceRef?.kind !== 'OperatingSystemProfile') return finding;
+  if (r.resourceRef?.kind !== 'OperatingSystemProfile' && r.resourceRef?.kind !== OVERLAY_KIND) return finding;
+  if (r.resourceRef.name !== p.object.metadata?.name || r.resourceRef.kind !== p.object.kind) return finding; // another input's: linted there
   finding.file = p.file;
+  if (r.resourceRef.kind === OVERLAY_KIND && r.field?.path !== undefined && fieldLocation(p.text, p.documentIndex, r.field.path, p.itemIndex) === undefined) {
+    const line = fieldLine(p.text, p.documentIndex, r.field.path, p.itemIndex);
+    return line === undefined ? finding : { ...finding, line };
+  }
   const location = r.field?.path === undefined ? undefined : fieldLocation(p.text, p.documentIndex, r.field.path, p.itemIndex);
   if (location === undefined) return finding;
   // Go's notation NAME:LINE:COL, the last one in the message (an error inside a named template names it last).
   const at = [...r.message.matchAll(/:(\d+):(\d+)\b/g)].pop();
   if (at === undefined || !location.block) return { ...finding, line: location.firstLine };
   return { ...finding, line: location.firstLine + Number(at[1]) - 1, column: Number(at[2]) + location.indent };
+}
+
+/** The overlay's profile, resolved as a run resolves it, or a finding on the overlay when it does not resolve. */
+function lintedOverlay(p: LintProfileInput, inputs: readonly LintProfileInput[]): { entry: ProfileEntry } | { finding: LintFinding } {
+  const namespace = typeof p.object.metadata?.namespace === 'string' && p.object.metadata.namespace !== '' ? p.object.metadata.namespace : 'kube-system';
+  const plain = new Map<string, ProfileEntry>();
+  for (const name of EMBEDDED_PROFILE_NAMES) plain.set(profileKey(namespace, name), embeddedProfileEntry(name, namespace));
+  const overlays: InputOverlay[] = [];
+  let own: ResourceError | undefined;
+  inputs.forEach((q, itemIndex) => {
+    try {
+      if (isOverlayObject(q.object)) overlays.push({ overlay: parseOverlay(q.object, namespace), itemIndex });
+      else if (q.object.kind === 'OperatingSystemProfile') {
+        const e = inputProfileEntry(q.object, itemIndex, namespace);
+        plain.set(profileKey(e.namespace, e.name), e);
+      }
+    } catch (e) {
+      if (q === p && e instanceof ResourceError) own = e;
+    }
+  });
+  const resolved = resolveOverlays(overlays, plain);
+  const index = inputs.indexOf(p);
+  const error = own ?? resolved.errors.find((x) => x.itemIndex === index)?.error;
+  const entry = resolved.entries.get(profileKey(namespace, String(p.object.metadata?.name ?? '')));
+  if (entry !== undefined && error === undefined) return { entry };
+  const message = error instanceof Error ? error.message : 'its base does not resolve';
+  const field = error instanceof ResourceError ? error.fieldPath : undefined;
+  const line = field === undefined ? undefined : fieldLine(p.text, p.documentIndex, field, p.itemIndex);
+  return { finding: { severity: 'error', check: 'overlay', message, file: p.file, ...(line !== undefined ? { line } : {}), scenarios: [String(p.object.metadata?.name ?? '')] } };
+}
+
+/**
+ * Where an overlay's file sits in the overlay's text (its content scalar), undefined when the overlay brought it
+ * but no line is known, null when the base brought it (or a lower overlay: linted with that one).
+ */
+function overlayLocation(entry: ProfileEntry, cloud: string, key: string, p: LintProfileInput): TemplateLocation | undefined | null {
+  const origin = entry.overlay!.layered(cloud).origins.get(key);
+  if (origin === undefined || origin.overlay !== `${entry.namespace}/${entry.name}`) return null;
+  for (const suffix of ['.content.literal', '.content.template', '.content']) {
+    const at = fieldLocation(p.text, p.documentIndex, origin.field + suffix, p.itemIndex);
+    if (at !== undefined) return at;
+  }
+  return undefined;
 }
 
 export function isShellScript(f: NodeFile): boolean {

@@ -24,7 +24,8 @@ export interface ScenarioProfile {
   provisioningUtility: string;
 }
 
-export function lintRuns(profile: ScenarioProfile, ospObject: KrmObject): LintRun[] {
+/** The renders of one profile (`ospObject`: an OSP or an overlay, rendered with `companions`: the profiles beside it). */
+export function lintRuns(profile: ScenarioProfile, ospObject: KrmObject, companions: readonly KrmObject[] = []): LintRun[] {
   const variants: Array<{ label: string; kubelet: string; ipFamily: string; proxy: boolean; ignitionSpec?: string }> = [
     { label: `kubelet ${LINT_KUBELET_VERSIONS.oldest}, IPv4, no proxy`, kubelet: LINT_KUBELET_VERSIONS.oldest, ipFamily: 'IPv4', proxy: false },
     { label: `kubelet ${LINT_KUBELET_VERSIONS.newest}, IPv4+IPv6, proxy`, kubelet: LINT_KUBELET_VERSIONS.newest, ipFamily: 'IPv4+IPv6', proxy: true },
@@ -45,7 +46,7 @@ export function lintRuns(profile: ScenarioProfile, ospObject: KrmObject): LintRu
   }
   return variants.map((h) => ({
     label: h.label,
-    objects: [ospObject, ...profile.clouds.map((cloud) => machineDeployment(profile, cloud, h.kubelet, h.ipFamily)), ...clusterFacts()],
+    objects: [ospObject, ...companions, ...profile.clouds.map((cloud) => machineDeployment(profile, cloud, h.kubelet, h.ipFamily)), ...clusterFacts()],
     functionConfig: {
       apiVersion: 'osm-krm.dev/v1alpha1',
       kind: 'OperatingSystemManager',

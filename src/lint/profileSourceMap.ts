@@ -44,16 +44,29 @@ export function fieldLocations(ospText: string, documentIndex: number, fieldPath
   const lc = new LineCounter();
   const root: Node | undefined = profileNode(parseDocumentsWithLines(ospText, lc), documentIndex, itemIndex);
   for (const fieldPath of fieldPaths) {
-    let node: Node | undefined = root;
-    for (const part of fieldPath.split('.').flatMap((p) => p.split(/\[(\d+)\]/).filter((x) => x !== ''))) {
-      if (isSeq(node) && /^\d+$/.test(part)) node = node.items[Number(part)] as Node | undefined;
-      else node = getIn(node, [part]);
-      if (node === undefined) break;
-    }
+    const node = nodeAt(root, fieldPath);
     const location = isScalar(node) ? scalarLocation(node, lc, ospText) : undefined;
     if (location !== undefined) out.set(fieldPath, location);
   }
   return out;
+}
+
+/** The 1-based line where the node at a field path (`spec.files[0]`, scalar or not) starts in the file. */
+export function fieldLine(text: string, documentIndex: number, fieldPath: string, itemIndex?: number): number | undefined {
+  const lc = new LineCounter();
+  const node = nodeAt(profileNode(parseDocumentsWithLines(text, lc), documentIndex, itemIndex), fieldPath);
+  return node?.range ? lc.linePos(node.range[0]).line : undefined;
+}
+
+/** The node at a field path (`a.b[0].c`) below `root`. */
+function nodeAt(root: Node | undefined, fieldPath: string): Node | undefined {
+  let node = root;
+  for (const part of fieldPath.split('.').flatMap((p) => p.split(/\[(\d+)\]/).filter((x) => x !== ''))) {
+    if (isSeq(node) && /^\d+$/.test(part)) node = node.items[Number(part)] as Node | undefined;
+    else node = getIn(node, [part]);
+    if (node === undefined) return undefined;
+  }
+  return node;
 }
 
 /** A scalar's place: a block scalar's text starts on the line after its indicator, at the block's indentation. */

@@ -1,10 +1,12 @@
 // An OperatingSystemProfile as a run knows it, keyed by namespace/name: an input item's (validated when the
-// inputs are classified) or an embedded default's (parsed and validated when a MachineDeployment first selects it).
+// inputs are classified), an embedded default's (parsed and validated when a MachineDeployment first selects it)
+// or the one an overlay makes (src/model/overlayProfiles.ts).
 import type { KrmObject } from '../krm/resourceList.ts';
 import { ResourceError } from '../krm/results.ts';
 import type { OperatingSystemProfileSpec } from './operatingSystemProfile.ts';
 import { validateOperatingSystemProfile } from './validateProfile.ts';
 import { embeddedProfile } from '../profiles/embeddedProfiles.ts';
+import type { LayeredSpec } from './applyOverlay.ts';
 
 export interface ProfileEntry {
   name: string;
@@ -12,8 +14,20 @@ export interface ProfileEntry {
   spec: OperatingSystemProfileSpec;
   /** metadata.annotations (osm-krm reads its own, e.g. RH_SUBSCRIPTION_ANNOTATION). */
   annotations: Readonly<Record<string, string>>;
-  /** Where the profile came from, for error results. */
+  /** Where the profile came from, for error results (an overlay's profile: the overlay's item). */
   origin: { itemIndex?: number; builtin?: boolean };
+  /** Set for the profile an OperatingSystemProfileOverlay makes (src/model/overlayProfiles.ts). */
+  overlay?: OverlayStack;
+}
+
+/** An overlay's profile: the plain profile at the bottom, the overlays on it (bottom first), what each brought. */
+export interface OverlayStack {
+  base: { name: string; namespace: string; version: string; builtin: boolean; itemIndex?: number };
+  overlays: ReadonlyArray<{ name: string; namespace: string; itemIndex: number }>;
+  /** The clouds some overlay of the stack limits a change to (the spec differs there). */
+  cloudsNamed: ReadonlySet<string>;
+  /** The spec for a MachineDeployment on `cloud` (undefined: what every cloud gets), with what overlays brought. */
+  layered(cloud: string | undefined): LayeredSpec;
 }
 
 export function profileKey(namespace: string, name: string): string {

@@ -6,7 +6,7 @@ import type { OperatingSystemProfileSpec, OSPConfig } from './operatingSystemPro
 import { isSafeValue } from './scriptValues.ts';
 
 // systemd's unit name alphabet (unit_name_is_valid); drop-ins are file names in the unit's .d directory.
-const UNIT_NAME = /^[A-Za-z0-9:_.\\@-]+$/;
+export const UNIT_NAME = /^[A-Za-z0-9:_.\\@-]+$/;
 
 export function validateOperatingSystemProfile(obj: unknown): OperatingSystemProfileSpec {
   if (!validate(obj)) throw schemaError('OperatingSystemProfile', validate.errors);

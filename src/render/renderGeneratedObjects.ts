@@ -10,6 +10,7 @@ import { buildTemplateData } from './templateData.ts';
 import { renderOperatingSystemConfigSpec } from './renderOperatingSystemConfig.ts';
 import { pinClusterCA } from './pinClusterCA.ts';
 import type { ProfileEntry } from '../model/profileEntry.ts';
+import { profileSpecFor } from '../model/overlayProfiles.ts';
 import { rhSubscription } from './rhelSubscription.ts';
 import { decodeOperatingSystemSpec } from '../machineDeployment/operatingSystemSpec.ts';
 import {
@@ -50,7 +51,8 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
 
   const kubelet = parseKubeletVersion(md.kubeletVersion);
   const findings: RenderFinding[] = [];
-  const versionFinding = checkKubeletVersionSupport(kubelet, { name: osp.name, builtin: osp.origin.builtin === true });
+  // An overlay on an embedded profile keeps the embedded profile's Kubernetes range.
+  const versionFinding = checkKubeletVersionSupport(kubelet, osp.overlay?.base.builtin ? { name: osp.overlay.base.name, builtin: true } : { name: osp.name, builtin: osp.origin.builtin === true });
   if (versionFinding) findings.push(versionFinding);
   const cloud = cloudProviderSettings(md.providerConfig, kubelet, config.externalCloudProvider);
   const renderSpec = (getterToken: string) => {
@@ -67,7 +69,7 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
     });
     run.onTemplateData?.(md, osp, data);
 
-    const rendered = renderOperatingSystemConfigSpec(osp.spec, md, {
+    const rendered = renderOperatingSystemConfigSpec(profileSpecFor(osp, md.providerConfig.cloudProvider), md, {
       templates: run.templates,
       containerRuntime: config.containerRuntime,
       data,

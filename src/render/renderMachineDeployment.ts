@@ -12,6 +12,7 @@ import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
 import { stateKey, type MachineDeploymentState } from '../gitops/renderState.ts';
 import { withSyncAnnotations } from '../gitops/syncAnnotations.ts';
 import type { ProfileEntry } from '../model/profileEntry.ts';
+import { overlayOriginOf } from '../model/overlayProfiles.ts';
 import { selectOperatingSystemProfile } from './selectOperatingSystemProfile.ts';
 import { renderGeneratedObjects, type RenderFinding } from './renderGeneratedObjects.ts';
 import type { RenderRun } from './renderRun.ts';
@@ -67,11 +68,25 @@ function findingResult(f: RenderFinding, item: InputItem): Result {
 /** The one place an error of this MachineDeployment's render becomes a result: template errors belong to the profile (when it is an input item), everything else to the MachineDeployment. */
 function errorResult(e: unknown, item: InputItem, md: MachineDeployment, profile: ProfileEntry | undefined, run: RenderRun): Result {
   const onProfile = e instanceof ResourceError && /^spec\.(bootstrap|provisioning)Config\./.test(e.fieldPath ?? '');
-  const idx = onProfile ? profile?.origin.itemIndex : undefined;
+  const onOverlay = onProfile && profile?.overlay ? overlayRenderError(e as ResourceError, profile, md.providerConfig.cloudProvider) : undefined;
+  if (onOverlay !== undefined) e = onOverlay.error;
+  const idx = onOverlay?.itemIndex ?? (onProfile ? profile?.origin.itemIndex : undefined);
   const target = idx !== undefined && idx >= 0 ? run.items[idx]!.object : item.object;
   const r = toResult(e, refOf(target), fileOf(target));
   if (target !== item.object) r.message = `rendering MachineDeployment ${md.namespace}/${md.name}: ${r.message}`;
   return r;
+}
+
+/**
+ * A template error in an overlay's profile, on the overlay: at the field that brought the failing file or named
+ * template, or (a file of the base that fails with what the overlay changed) naming the base's file.
+ */
+function overlayRenderError(e: ResourceError, profile: ProfileEntry, cloud: string): { error: ResourceError; itemIndex: number } {
+  const stack = profile.overlay!;
+  const origin = overlayOriginOf(stack.layered(cloud), e.fieldPath);
+  if (origin !== undefined) return { error: new ResourceError(`${e.message} (brought by overlay ${origin.overlay}, ${origin.field})`, origin.field), itemIndex: origin.itemIndex };
+  const bottom = stack.base;
+  return { error: new ResourceError(`base ${bottom.name} ${bottom.version}, ${e.fieldPath}, does not render with the overlays' changes: ${e.message}`, 'spec.base'), itemIndex: profile.origin.itemIndex! };
 }
 
 /**

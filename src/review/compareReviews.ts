@@ -61,6 +61,8 @@ export function compareReviews(base: ReviewSide, head: ReviewSide, mask: (s: str
     if (before.profile.name !== after.profile.name || before.profile.version !== after.profile.version) {
       consequences.push(`profile ${before.profile.name} ${before.profile.version} -> ${after.profile.name} ${after.profile.version}`);
     }
+    const overlayLine = overlayChange(before, after, diff !== '');
+    if (overlayLine !== undefined) consequences.push(overlayLine);
     for (const stage of STAGES) {
       if (!sameView(before[stage], after[stage])) consequences.push(immutableSecretChange(stage, after.recreatedBy[stage]));
     }
@@ -68,6 +70,16 @@ export function compareReviews(base: ReviewSide, head: ReviewSide, mask: (s: str
     if (consequences.length > 0 || diff !== '') changes.push({ key, consequences, diff });
   }
   return changes;
+}
+
+/** When nodes change under an overlay's profile: which overlays, and whether its base moved. */
+function overlayChange(before: MachineDeploymentReview, after: MachineDeploymentReview, nodesChange: boolean): string | undefined {
+  const a = before.profile.overlay;
+  const b = after.profile.overlay;
+  if (!nodesChange || (a === undefined && b === undefined)) return undefined;
+  if (b === undefined) return `no longer through overlay ${a!.overlays.join(', ')}`;
+  const base = a === undefined ? `base ${b.base}` : a.base === b.base ? `base ${b.base}, unchanged` : `base ${a.base} -> ${b.base}`;
+  return `through overlay ${[...b.overlays].reverse().join(' on ')}, on ${base}`;
 }
 
 const TOOL_NAMES: Record<SyncTool, string> = { argocd: 'Argo CD', flux: 'Flux' };

@@ -19,20 +19,26 @@ export function formatReview(r: MachineDeploymentReview, explain: ReviewRender |
     lines.push('', '## template data (Go %#v)');
     for (const s of r.templateData) lines.push(`  ${t(s)}`);
   }
-  for (const stage of STAGES) lines.push('', ...formatView(stage, r[stage]));
+  const origins = explain !== undefined ? r.origins : undefined;
+  for (const stage of STAGES) lines.push('', ...formatView(stage, r[stage], origins));
   return lines.join('\n') + '\n';
 }
 
-function formatView(stage: string, v: NodeConfigView): string[] {
+/** `from: ...` of an overlay's profile's file, unit or drop-in (--explain); nothing for any other profile. */
+function fromLine(origins: MachineDeploymentReview['origins'], key: string): string[] {
+  return origins === undefined ? [] : [`  from: ${t(origins.byKey.get(key) ?? origins.base)}`];
+}
+
+function formatView(stage: string, v: NodeConfigView, origins?: MachineDeploymentReview['origins']): string[] {
   const lines = [`## ${stage} (${v.format}, ${v.bytes} bytes)${v.unreadable ? `: unreadable, ${t(v.unreadable)}` : ''}`];
   for (const s of v.settings) lines.push(`setting ${t(s.key)}: ${indentBlock(s.value)}`);
   for (const f of v.files) {
-    lines.push('', `file ${t(f.path)}  mode ${t(f.mode) || '(default)'}  owner ${t(f.owner) || '(default)'}`, ...contentLines(f.content));
+    lines.push('', `file ${t(f.path)}  mode ${t(f.mode) || '(default)'}  owner ${t(f.owner) || '(default)'}`, ...fromLine(origins, `${stage} file ${f.path}`), ...contentLines(f.content));
   }
   for (const u of v.units) {
-    lines.push('', `unit ${t(u.name)}${u.state ? `  ${u.state}` : ''}`);
+    lines.push('', `unit ${t(u.name)}${u.state ? `  ${u.state}` : ''}`, ...fromLine(origins, `${stage} unit ${u.name}`));
     if (u.content !== '') lines.push(...contentLines(u.content));
-    for (const d of u.dropIns) lines.push(`drop-in ${t(u.name)}.d/${t(d.name)}`, ...contentLines(d.content));
+    for (const d of u.dropIns) lines.push(`drop-in ${t(u.name)}.d/${t(d.name)}`, ...fromLine(origins, `${stage} drop-in ${u.name}/${d.name}`), ...contentLines(d.content));
   }
   return lines;
 }

@@ -18,12 +18,15 @@ import { MD_API_VERSION } from '../machineDeployment/machineDeployment.ts';
 import { viewUserData, type NodeConfigView } from './nodeConfigView.ts';
 import { userDataFormatFor } from '../emit/userdata/formats/index.ts';
 import { describeTemplateData } from './templateDataText.ts';
+import { fieldLine } from '../lint/profileSourceMap.ts';
 
 export const MASK = MASKED;
 
 export interface ReviewInputs {
   objects: readonly KrmObject[];
   functionConfig: KrmObject | undefined;
+  /** The text of an input file by its path annotation (for lines in --explain), where the inputs are files. */
+  sourceText?(path: string): string | undefined;
 }
 
 export interface ProfileSource {
@@ -32,6 +35,8 @@ export interface ProfileSource {
   version: string;
   /** "embedded", or the file (and document index) the profile was read from. */
   source: string;
+  /** An overlay's profile: the overlays (bottom first, with their files) and the plain profile under them. */
+  overlay?: { overlays: string[]; base: string };
 }
 
 export interface MachineDeploymentReview {
@@ -51,6 +56,11 @@ export interface MachineDeploymentReview {
   cloudProvider: string;
   /** Per Secret, the tools that re-create it when it changes (spec.gitops.syncAnnotations); none: an apply fails. */
   recreatedBy: Record<'bootstrap' | 'provisioning', SyncTool[]>;
+  /**
+   * An overlay's profile: where each file, unit and drop-in came from, by `<stage> file <path>`,
+   * `<stage> unit <name>`, `<stage> drop-in <unit>/<name>`; anything not listed is the base's (`base`).
+   */
+  origins?: { base: string; byKey: ReadonlyMap<string, string> };
 }
 
 /** An input MachineDeployment (machine-controller's) that got no review: nothing was rendered for it. */
@@ -124,6 +134,7 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
       namespace: md.namespace,
       name: md.name,
       profile: profileSource(profile, list.items.map((i) => i.object)),
+      ...(profile.overlay ? { origins: overlayOrigins(profile, md.providerConfig.cloudProvider, list.items.map((i) => i.object), inputs.sourceText) } : {}),
       revision: String(bootstrap.metadata?.annotations?.[ANNOTATION_MD_REVISION] ?? ''),
       bootstrap: maskView(viewUserData(userDataOf(bootstrap), format), mask),
       provisioning: maskView(viewUserData(userDataOf(provisioning), format), mask),
@@ -192,10 +203,40 @@ function maskView(view: NodeConfigView, mask: (s: string) => string): NodeConfig
 function profileSource(profile: ProfileEntry, items: readonly KrmObject[]): ProfileSource {
   const base = { name: profile.name, namespace: profile.namespace, version: profile.spec.version ?? '' };
   if (profile.origin.builtin) return { ...base, source: 'embedded (osm-krm default profile)' };
-  const o = profile.origin.itemIndex === undefined ? undefined : items[profile.origin.itemIndex];
+  const source = itemSource(profile.origin.itemIndex, items);
+  const stack = profile.overlay;
+  if (stack === undefined) return { ...base, source };
+  const overlays = stack.overlays.map((o) => `${o.namespace}/${o.name} (${itemSource(o.itemIndex, items)})`);
+  const bottom = `${stack.base.name} ${stack.base.version} (${stack.base.builtin ? 'embedded' : itemSource(stack.base.itemIndex, items)})`;
+  return { ...base, source: `overlay ${source}, on ${[...stack.overlays.slice(0, -1).map((o) => `${o.namespace}/${o.name}`).reverse(), bottom].join(' on ')}`, overlay: { overlays, base: bottom } };
+}
+
+function itemSource(index: number | undefined, items: readonly KrmObject[]): string {
+  const o = index === undefined ? undefined : items[index];
+  const path = sourcePath(o);
+  return path !== undefined ? `file ${path}` : `input item ${index}`;
+}
+
+function sourcePath(o: KrmObject | undefined): string | undefined {
   const a = o?.metadata?.annotations ?? {};
   const path = a['internal.config.kubernetes.io/path'] ?? a['config.kubernetes.io/path'];
-  return { ...base, source: typeof path === 'string' ? `file ${path}` : `input item ${profile.origin.itemIndex}` };
+  return typeof path === 'string' ? path : undefined;
+}
+
+/** Where each file, unit and drop-in of an overlay's profile came from: the overlay, its field, its line. */
+function overlayOrigins(profile: ProfileEntry, cloud: string, items: readonly KrmObject[], sourceText: ReviewInputs['sourceText']): MachineDeploymentReview['origins'] {
+  const stack = profile.overlay!;
+  const byKey = new Map<string, string>();
+  for (const [k, origin] of stack.layered(cloud).origins) {
+    const o = items[origin.itemIndex];
+    const path = sourcePath(o);
+    const idx = o?.metadata?.annotations?.['internal.config.kubernetes.io/index'] ?? o?.metadata?.annotations?.['config.kubernetes.io/index'];
+    const text = path === undefined ? undefined : sourceText?.(path);
+    const line = text === undefined ? undefined : fieldLine(text, typeof idx === 'string' && /^\d+$/.test(idx) ? Number(idx) : 0, origin.field);
+    const where = path === undefined ? `input item ${origin.itemIndex}` : `${path}${line !== undefined ? `:${line}` : ''}`;
+    byKey.set(k, `overlay ${origin.overlay}, ${origin.field}, ${origin.action} (${where})`);
+  }
+  return { base: `base ${stack.base.name} ${stack.base.version}`, byKey };
 }
 
 function describeConfig(fc: KrmObject | undefined): { source: string; settings: string[] } {

@@ -110,6 +110,10 @@ export interface Scenario {
   sshPublicKeys?: string[];
   /** Extra input items (e.g. a registry credentials Secret). */
   items?: unknown[];
+  /** The profile the MachineDeployment names (default osp-ubuntu, the test's copy). */
+  profile?: string;
+  /** Called with the scenario's directory before rendering: more input items (e.g. an overlay with a CA made there). */
+  prepareItems?: (dir: string) => unknown[];
   /** Also the impostor and wrong-checksum checks (one scenario is enough). */
   negativeChecks?: boolean;
   /** Scenario-specific checks on the booted node. */
@@ -150,8 +154,8 @@ export function prepareNode(scenario: Scenario): PreparedNode {
   const key = makeSigningKey(gnupg);
   buildMirror(dir, gnupg);
   writeFileSync(join(dir, 'mirror', 'docker', 'gpg'), key.publicKey);
-  const md = machineDeployment({ profile: 'osp-ubuntu', osName: 'ubuntu', cloud: 'baremetal', kubelet: KUBELET, ipFamily: scenario.ipFamily, name: scenario.name, annotations: scenario.annotations, ...(scenario.sshPublicKeys ? { sshPublicKeys: scenario.sshPublicKeys } : {}) });
-  const rendered = render(dir, ca.caCert, key.fingerprint, md, { ...scenario.spec, ...scenario.prepare?.(dir) }, scenario.items, scenario.renderEnv);
+  const md = machineDeployment({ profile: scenario.profile ?? 'osp-ubuntu', osName: 'ubuntu', cloud: 'baremetal', kubelet: KUBELET, ipFamily: scenario.ipFamily, name: scenario.name, annotations: scenario.annotations, ...(scenario.sshPublicKeys ? { sshPublicKeys: scenario.sshPublicKeys } : {}) });
+  const rendered = render(dir, ca.caCert, key.fingerprint, md, { ...scenario.spec, ...scenario.prepare?.(dir) }, [...(scenario.items ?? []), ...(scenario.prepareItems?.(dir) ?? [])], scenario.renderEnv);
   writeFileSync(join(dir, 'api.crt'), ca.cert);
   writeFileSync(join(dir, 'api.key'), ca.key);
   writeFileSync(join(dir, 'impostor.crt'), impostor.cert);
