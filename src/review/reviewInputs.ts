@@ -4,18 +4,19 @@
 // process with `{file: ...}` sources read through the file gate from the config file's directory.
 import type { Environment } from '../cluster/valueSource.ts';
 import type { CommandIO } from '../cli/commandIO.ts';
-import { readInputs, type ReadOptions } from '../cli/readInputs.ts';
+import { readInputs, type Inputs, type ReadOptions } from '../cli/readInputs.ts';
 import { applyMountedSecrets } from '../cli/clusterSecrets.ts';
 import { gatedEnvironment } from '../cli/allowedRoots.ts';
 import { checkFactsNotDropped } from '../cli/droppedByKustomize.ts';
 import type { ReviewInputs } from './renderForReview.ts';
 
-export function readReviewInputs(path: string, io: CommandIO, opts: ReadOptions): { inputs: ReviewInputs; env: Environment } {
+export function readReviewInputs(path: string, io: CommandIO, opts: ReadOptions): { inputs: ReviewInputs; env: Environment; read: Inputs } {
   const read = readInputs(path, io, opts);
   const functionConfig = applyMountedSecrets(read.config, io.env);
   checkFactsNotDropped(read, functionConfig);
   return {
     inputs: { objects: read.objects, functionConfig },
     env: gatedEnvironment(io.env, read.fileBase),
+    read,
   };
 }
