@@ -196,7 +196,7 @@ function* writtenSources(name: string, args: readonly Field[], c: ExecutedComman
   if (name === 'echo') text = joinText(args.filter((a, k) => !(k === 0 && /^-[neE]+$/.test(a.text))));
   else if (name === 'printf') text = args[0] === undefined ? undefined : { text: printf(args[0].text, args.slice(1).map((a) => a.text)), unknown: args.flatMap((a) => a.unknown) };
   else if (name === 'cat' || name === 'tee') {
-    text = c.redirects.find((r) => r.heredoc !== undefined)?.heredoc;
+    text = c.redirects.find((r) => r.heredoc !== undefined)?.heredoc ?? c.stdin;
     if (name === 'tee') target = args.find((a) => !a.text.startsWith('-')) ?? target;
   }
   if (target === undefined || text === undefined || target.unknown.length > 0) return;

@@ -30,6 +30,8 @@ export interface ExecutedCommand {
   line: number;
   /** Whether it runs inside a command substitution or process substitution (its output is read). */
   captured: boolean;
+  /** What a pipe feeds it, when an echo before it wrote a value. */
+  stdin?: Field;
 }
 
 export interface EvaluationHost {
@@ -52,8 +54,10 @@ interface Frame {
   functions: Map<string, ShellNode[]>;
   positional: Field[];
   script: ScriptFile;
-  /** Set by `exit` (the script ends) or `return` (the function ends). */
-  stopped?: 'exit' | 'return';
+  /** Set by `exit` (the script ends), `return` (the function ends), `continue` or `break` (the loop's pass ends). */
+  stopped?: 'exit' | 'return' | 'loop';
+  /** What the last echo or printf wrote (a pipe feeds it to the next command). */
+  lastOutput?: Field;
   captured: boolean;
 }
 
@@ -162,6 +166,7 @@ export class ScriptEvaluator {
         for (const item of items) {
           f.vars.set(n.variable, { values: [item], array: false });
           this.list(n.body, f);
+          if (f.stopped === 'loop') f.stopped = undefined;
           if (f.stopped !== undefined) return;
         }
         return;
@@ -171,6 +176,7 @@ export class ScriptEvaluator {
         this.list(n.condition, f);
         const once = fork(f);
         this.list(n.body, once);
+        if (once.stopped === 'loop') once.stopped = undefined;
         return this.join(f, [once, fork(f)]);
       }
     }
@@ -178,9 +184,9 @@ export class ScriptEvaluator {
 
   /** The frames of the ways taken, merged into `f`: a variable with different values becomes unknown. */
   private join(f: Frame, ways: Frame[]): void {
-    const live = ways.filter((w) => w.stopped !== 'exit' && w.stopped !== 'return');
+    const live = ways.filter((w) => w.stopped === undefined);
     if (live.length === 0) {
-      f.stopped = ways.some((w) => w.stopped === 'exit') ? 'exit' : 'return';
+      f.stopped = ways.some((w) => w.stopped === 'exit') ? 'exit' : ways.some((w) => w.stopped === 'return') ? 'return' : 'loop';
       return;
     }
     const names = new Set(live.flatMap((w) => [...w.vars.keys()]));
@@ -237,7 +243,9 @@ export class ScriptEvaluator {
       ...(r.target ? { target: this.expandJoined(r.target, f) } : {}),
       ...(r.heredoc ? { heredoc: r.heredoc.quoted ? known(r.heredoc.body) : this.expandText(r.heredoc.body, f) } : {}),
     }));
-    this.host.onCommand({ argv, redirects, script: f.script, line: n.line, captured: f.captured });
+    const stdin = n.piped ? f.lastOutput : undefined;
+    f.lastOutput = undefined;
+    this.host.onCommand({ argv, redirects, script: f.script, line: n.line, captured: f.captured, ...(stdin ? { stdin } : {}) });
     this.run(argv, f, n.line);
   }
 
@@ -253,6 +261,13 @@ export class ScriptEvaluator {
         return;
       case 'return':
         f.stopped = 'return';
+        return;
+      case 'continue':
+      case 'break':
+        f.stopped = 'loop';
+        return;
+      case 'echo':
+        f.lastOutput = joinFields(args.filter((a, k) => !(k === 0 && /^-[neE]+$/.test(a.text))));
         return;
       case 'local':
       case 'declare':
@@ -443,27 +458,45 @@ export class ScriptEvaluator {
     }
   }
 
+  /** The output of a command the node answers the same way everywhere: a node fact, a static file, an echo. */
+  private staticOutput(words: readonly string[]): string | undefined {
+    const fact = factCommandOutput(words, this.host.facts);
+    if (fact !== undefined) return fact;
+    if (words[0] === 'cat' && words.length === 2) return this.host.fileAt(words[1]!)?.replace(/\n+$/, '');
+    if (words[0] === 'echo' && !words[1]?.startsWith('-')) return words.slice(1).join(' ');
+    return undefined;
+  }
+
   /** A command substitution's output: a node fact, a static file's content, an echo; else unknown. Its commands run. */
   private commandOutput(p: Extract<WordPart, { kind: 'command' }>, f: Frame): Field {
     const sub: Frame = { ...fork(f), captured: true };
     this.list(p.body, sub);
     if (p.process) return { text: p.source, unknown: [`${p.source} is a file the shell makes on the node`] };
-    const only = p.body.length === 1 && p.body[0]!.type === 'simple' ? p.body[0] : undefined;
-    if (only !== undefined) {
-      const argv = only.words.flatMap((w) => this.expand(w, f));
-      if (argv.every((a) => a.unknown.length === 0)) {
-        const words = argv.map((a) => a.text);
-        const fact = factCommandOutput(words, this.host.facts);
-        if (fact !== undefined) return known(fact);
-        if (words[0] === 'cat' && words.length === 2) {
-          const content = this.host.fileAt(words[1]!);
-          if (content !== undefined) return known(content.replace(/\n+$/, ''));
-        }
-        if (words[0] === 'echo' && !words[1]?.startsWith('-')) return known(words.slice(1).join(' '));
+    const simple = p.body.every((n) => n.type === 'simple') ? (p.body as Array<Extract<ShellNode, { type: 'simple' }>>) : [];
+    let output: string | undefined;
+    for (const [k, node] of simple.entries()) {
+      const argv = node.words.flatMap((w) => this.expand(w, f));
+      if (argv.some((a) => a.unknown.length > 0) || (k > 0 && !node.piped)) {
+        output = undefined;
+        break;
       }
+      const words = argv.map((a) => a.text);
+      output = k === 0 ? this.staticOutput(words) : filterOutput(words, output);
+      if (output === undefined) break;
     }
+    if (output !== undefined) return known(output);
     return { text: p.source, unknown: [`the output of \`${p.source.replace(/^\$\(|\)$/g, '').replace(/\s+/g, ' ').trim()}\` is known only on the node`] };
   }
+}
+
+/** What `tr` does to a known input, for the case conversions scripts use; undefined for any other filter. */
+function filterOutput(words: readonly string[], input: string | undefined): string | undefined {
+  if (input === undefined || words[0] !== 'tr' || words.length !== 3) return undefined;
+  const upper = (w: string) => w === '[:upper:]' || w === 'A-Z';
+  const lower = (w: string) => w === '[:lower:]' || w === 'a-z';
+  if (upper(words[1]!) && lower(words[2]!)) return input.toLowerCase();
+  if (lower(words[1]!) && upper(words[2]!)) return input.toUpperCase();
+  return undefined;
 }
 
 /** Reads a here-document body as one double-quoted word (its expansions, nothing else). */

@@ -26,7 +26,7 @@ export interface Redirect {
 }
 
 export type ShellNode =
-  | { type: 'simple'; assignments: Array<{ name: string; value: Word | Word[]; append: boolean }>; words: Word[]; redirects: Redirect[]; line: number; endLine: number }
+  | { type: 'simple'; assignments: Array<{ name: string; value: Word | Word[]; append: boolean }>; words: Word[]; redirects: Redirect[]; line: number; endLine: number; piped?: boolean }
   | { type: 'if'; clauses: Array<{ condition: ShellNode[]; body: ShellNode[] }>; otherwise?: ShellNode[]; line: number }
   | { type: 'for'; variable: string; items?: Word[]; body: ShellNode[]; line: number }
   | { type: 'loop'; condition: ShellNode[]; body: ShellNode[]; line: number }
@@ -45,6 +45,8 @@ const CLOSERS = new Set(['then', 'elif', 'else', 'fi', 'do', 'done', 'esac', '}'
 class ShellParser {
   private i = 0;
   private pendingHeredocs: Redirect[] = [];
+  /** The separator before the next command was a pipe. */
+  private piped = false;
 
   constructor(private readonly s: string, private line: number) {}
 
@@ -57,14 +59,16 @@ class ShellParser {
   private list(): ShellNode[] {
     const out: ShellNode[] = [];
     for (;;) {
+      this.piped = false;
       this.skipSeparators();
       if (this.i >= this.s.length) return out;
       if (this.s[this.i] === ')') return out;
       const reserved = this.peekWord();
       if (reserved !== undefined && CLOSERS.has(reserved)) return out;
       if (this.s.startsWith(';;', this.i)) return out;
+      const piped = this.piped;
       const node = this.command();
-      if (node !== undefined) out.push(node);
+      if (node !== undefined) out.push(piped && node.type === 'simple' ? { ...node, piped } : node);
     }
   }
 
@@ -79,7 +83,11 @@ class ShellParser {
         this.i++;
         this.line++;
         this.readHeredocBodies();
+      } else if (c === '|' && this.s[this.i + 1] !== '|' && this.s[this.i - 1] !== '|') {
+        this.piped = true;
+        this.i++;
       } else if (c === ' ' || c === '\t' || c === '\r' || (c === ';' && this.s[this.i + 1] !== ';') || c === '&' || c === '|') {
+        if (c !== ' ' && c !== '\t' && c !== '\r') this.piped = false;
         this.i++;
       } else if (c === '#') {
         while (this.i < this.s.length && this.s[this.i] !== '\n') this.i++;
@@ -154,6 +162,16 @@ class ShellParser {
     if (w === 'for') {
       this.i += 3;
       this.skipBlanks();
+      if (this.s.startsWith('((', this.i)) {
+        // for ((init; test; step)): arithmetic the node computes; the body is read as a loop's.
+        const end = this.s.indexOf('))', this.i);
+        this.i = end < 0 ? this.s.length : end + 2;
+        this.expectWord('do');
+        const body = this.list();
+        this.expectWord('done');
+        this.trailingRedirects();
+        return { type: 'loop', condition: [], body, line };
+      }
       const variable = this.peekWord() ?? '';
       this.i += variable.length;
       this.skipBlanks();
@@ -223,7 +241,16 @@ class ShellParser {
       this.trailingRedirects();
       return { type: 'group', body, line };
     }
-    if (this.s[this.i] === '(' && this.s[this.i + 1] !== '(') {
+    if (this.s.startsWith('((', this.i)) {
+      // An arithmetic command: the node computes it; read as one opaque word.
+      const end = this.s.indexOf('))', this.i);
+      const stop = end < 0 ? this.s.length : end + 2;
+      const source = this.s.slice(this.i, stop);
+      this.countLines(this.i, stop);
+      this.i = stop;
+      return { type: 'simple', assignments: [], words: [{ parts: [{ kind: 'arithmetic', source }], source }], redirects: [], line, endLine: this.line };
+    }
+    if (this.s[this.i] === '(') {
       this.i++;
       const body = this.list();
       if (this.s[this.i] === ')') this.i++;

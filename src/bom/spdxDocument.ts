@@ -37,7 +37,7 @@ export function spdxDocument(input: SpdxInput): Record<string, unknown> {
       name: `${bom.namespace}/${bom.name}`,
       downloadLocation: 'NOASSERTION',
       filesAnalyzed: false,
-      primaryPackagePurpose: 'OPERATING-SYSTEM',
+      primaryPackagePurpose: 'OPERATING_SYSTEM',
       comment: `MachineDeployment rendered with profile ${bom.profile.name} ${bom.profile.version} (${bom.profile.source}); ${bom.os.name} ${bom.os.version}`,
     });
     bom.items.forEach((item, k) => {
