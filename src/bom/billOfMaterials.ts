@@ -183,7 +183,8 @@ function itemsFor(input: BomInput, arch: Architecture, locate: Locate): BomItem[
     }
     const parsed = safeUrl(url.text);
     const api = parsed !== undefined && ((server !== undefined && parsed.origin === server.origin) || /^\/apis?\//.test(parsed.pathname));
-    const local = !api && parsed !== undefined && isLoopback(parsed.hostname) && (server === undefined || parsed.host !== server.host) && !input.siteHosts?.has(parsed.host);
+    // A file:// URL (a key the script installed) and a loopback URL that is no mirror are the node's own.
+    const local = !api && parsed !== undefined && (parsed.protocol === 'file:' || (isLoopback(parsed.hostname) && (server === undefined || parsed.host !== server.host) && !input.siteHosts?.has(parsed.host)));
     const key = `${api ? 'api' : local ? 'node-local' : 'download'}\u0000${text}`;
     const seen = fetched.get(key);
     if (seen !== undefined) {

@@ -17,7 +17,7 @@ const HEADINGS: Record<BomItem['kind'], string> = {
   image: 'container images',
   api: 'API server',
   unresolved: 'unresolved (computed on the node: mirror what they become, or pin them)',
-  'node-local': 'the node\'s own services (not fetched from anywhere)',
+  'node-local': 'on the node itself (its own services and files: nothing to mirror)',
 };
 
 export function formatBomText(checked: readonly CheckedBom[], allArch: readonly string[]): string {
@@ -46,7 +46,7 @@ export function formatBomText(checked: readonly CheckedBom[], allArch: readonly 
       if (item.authenticated) out.push('  with credentials (not shown)');
       for (const r of item.reasons ?? []) out.push(`  why: ${t(r)}`);
       for (const l of item.locations) out.push(`  at: ${t(locationText(l))}`);
-      if (v) out.push(`  check: ${t(v.note)}`);
+      if (v && item.kind !== 'package') out.push(`  check: ${t(v.note)}`);
     });
     out.push('', `summary: ${summary(bom.items)}`);
   }

@@ -388,7 +388,8 @@ export class ScriptEvaluator {
   }
 
   private expandJoined(w: Word, f: Frame): Field {
-    return joinFields(w.parts.map((p) => joinFields(this.partValues(p, f))));
+    const parts = w.parts.map((p) => joinFields(this.partValues(p, f)));
+    return { text: parts.map((p) => p.text).join(''), unknown: parts.flatMap((p) => p.unknown) };
   }
 
   /** A here-document's body, expanded. */

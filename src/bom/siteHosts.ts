@@ -13,7 +13,10 @@ export function siteHostsOf(config: OsmConfig | undefined, extra: readonly strin
   const out: SiteHost[] = [];
   const add = (value: string, from: string) => {
     const host = hostOf(value);
-    if (host !== undefined && !out.some((s) => s.host === host)) out.push({ host, from });
+    if (host === undefined) return;
+    const seen = out.find((s) => s.host === host);
+    if (seen === undefined) out.push({ host, from });
+    else if (!seen.from.split(', ').includes(from)) seen.from += `, ${from}`;
   };
   for (const [key, url] of Object.entries(config?.artifacts ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) add(url, `spec.artifacts.${key}`);
   for (const m of config?.nodeRegistryMirrors ?? []) add(m.includes('=') ? m.slice(m.indexOf('=') + 1) : m, 'spec.nodeRegistryMirrors');
