@@ -145,14 +145,19 @@ function wgetFetches(args: readonly Field[]): Fetch[] {
 
 const APT_VALUE_OPTIONS = new Set(['-o', '--option', '-c', '--config-file', '-t', '--target-release']);
 
-function aptFetches(args: readonly Field[]): Fetch[] {
+/** A command's operands: its words that are neither options nor the value of an option in `valueOptions`. */
+function operandsOf(args: readonly Field[], valueOptions: ReadonlySet<string>): Field[] {
   const operands: Field[] = [];
   for (let k = 0; k < args.length; k++) {
     const t = args[k]!.text;
-    if (APT_VALUE_OPTIONS.has(t)) k++;
+    if (valueOptions.has(t)) k++;
     else if (!t.startsWith('-')) operands.push(args[k]!);
   }
-  const [sub, ...rest] = operands;
+  return operands;
+}
+
+function aptFetches(args: readonly Field[]): Fetch[] {
+  const [sub, ...rest] = operandsOf(args, APT_VALUE_OPTIONS);
   if (sub?.text === 'install' || sub?.text === 'reinstall') return rest.length === 0 ? [] : [{ kind: 'packages', manager: 'apt', packages: rest }];
   return [];
 }
@@ -160,13 +165,7 @@ function aptFetches(args: readonly Field[]): Fetch[] {
 const YUM_VALUE_OPTIONS = new Set(['--enablerepo', '--disablerepo', '--setopt', '-c', '--config', '--releasever', '--installroot', '-d', '-e', '--exclude', '-x']);
 
 function yumFetches(manager: string, args: readonly Field[]): Fetch[] {
-  const operands: Field[] = [];
-  for (let k = 0; k < args.length; k++) {
-    const t = args[k]!.text;
-    if (YUM_VALUE_OPTIONS.has(t)) k++;
-    else if (!t.startsWith('-')) operands.push(args[k]!);
-  }
-  const [sub, ...rest] = operands;
+  const [sub, ...rest] = operandsOf(args, YUM_VALUE_OPTIONS);
   if (sub?.text === 'config-manager') return repoAdd(manager, args, '--add-repo');
   if (sub?.text === 'install' || sub?.text === 'reinstall' || sub?.text === 'update' || sub?.text === 'upgrade') {
     if (rest.length === 0) return [];

@@ -480,7 +480,7 @@ class ShellParser {
       return part;
     }
     if (s[at + 1] === '{') {
-      const end = matchingBrace(s, at + 1);
+      const end = matchingClose(s, at + 1, '{', '}');
       const inner = s.slice(at + 2, end);
       this.countLines(at, end);
       this.i = end + 1;
@@ -514,8 +514,8 @@ function literalOf(w: Word | undefined): string {
   return (w?.parts ?? []).map((p) => (p.kind === 'text' ? p.text : p.source)).join('');
 }
 
-/** The index of the `)` closing the `(` at `open` (quotes and nested parentheses skipped), or the end. */
-function matchingClose(s: string, open: number): number {
+/** The index of the `)` (or `close`) closing the `(` at `open` (quotes and nested pairs skipped), or the end. */
+function matchingClose(s: string, open: number, opener = '(', close = ')'): number {
   let depth = 0;
   for (let k = open; k < s.length; k++) {
     const c = s[k];
@@ -528,19 +528,9 @@ function matchingClose(s: string, open: number): number {
         if (s[k] === '\\') k++;
         else if (s[k] === '$' && s[k + 1] === '(') k = matchingClose(s, k + 1);
       }
-    } else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return k;
+    } else if (c === opener) depth++;
+    else if (c === close && --depth === 0) return k;
   }
   return s.length;
 }
 
-function matchingBrace(s: string, open: number): number {
-  let depth = 0;
-  for (let k = open; k < s.length; k++) {
-    const c = s[k];
-    if (c === '\\') k++;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return k;
-  }
-  return s.length;
-}
