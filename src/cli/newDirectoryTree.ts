@@ -19,10 +19,17 @@ export function writeNewDirectoryTree(dir: string, label: string, files: Readonl
   checkNoFileIsADirectory(files, label);
 
   // The parent is made if missing, and removed again on failure (mkdirSync gives the first directory it made).
-  const madeParent = mkdirSync(dirname(dir), { recursive: true });
+  let madeParent: string | undefined;
   let tmp: string | undefined;
+  let done = false;
   try {
-    tmp = mkdtempSync(join(dirname(dir), `.${basename(dir)}.osm-krm-`));
+    // A destination that cannot be made (a read-only or full file system) is said as such, not as a bug.
+    try {
+      madeParent = mkdirSync(dirname(dir), { recursive: true });
+      tmp = mkdtempSync(join(dirname(dir), `.${basename(dir)}.osm-krm-`));
+    } catch (e) {
+      throw new CommandError(`cannot create ${label} ${dir}: ${errnoReason(e)}`);
+    }
     for (const [rel, content] of files) {
       const target = join(tmp, rel);
       try {
@@ -40,11 +47,10 @@ export function writeNewDirectoryTree(dir: string, label: string, files: Readonl
       throw new CommandError(`${label}: cannot move the written tree to ${dir}: ${errnoReason(e)}; nothing written`);
     }
     tmp = undefined;
+    done = true;
   } finally {
-    if (tmp !== undefined) {
-      rmSync(tmp, { recursive: true, force: true });
-      if (madeParent !== undefined) removeMade(madeParent, dirname(dir));
-    }
+    if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
+    if (!done && madeParent !== undefined) removeMade(madeParent, dirname(dir));
   }
 }
 

@@ -90,9 +90,13 @@ stringData:
  * MachineDeployment with subscription secrets from env and a file, and registry credentials from a
  * local-config Secret. `sops` adds spec.sops.
  */
+/** Where the sources' secret files are: outside SRC, so hydrate reads them only from a listed root (the file gate). */
+const fileRoots: string[] = [];
+
 function fullSource(dir: string, name: string, recipients?: string[]): string {
   const src = copyTree(join(EXAMPLES, 'flux', 'source'), join(dir, name));
   const secrets = mkdirp(join(dir, `${name}-secrets`));
+  fileRoots.push(secrets);
   writeFileSync(join(secrets, 'password'), `${RHSM_PASSWORD}\n`);
   writeFileSync(join(src, 'machinedeployment-rhel.yaml'), RHEL_MD);
   writeFileSync(join(src, 'registry-credentials.yaml'), REGISTRY_SECRET);
@@ -110,7 +114,7 @@ ${recipients ? SOPS_SPEC(recipients) : ''}`);
 async function hydrate(args: string[], env: Record<string, string | undefined> = {}) {
   let stdout = '';
   let stderr = '';
-  const code = await runHydrateCommand(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env: { ...toolEnv(), ...SECRETS, OSM_SOPS_SEED: SEED, RHSM_USER, ...env }, cwd: REPO_ROOT });
+  const code = await runHydrateCommand(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env: { ...toolEnv(), ...SECRETS, OSM_SOPS_SEED: SEED, RHSM_USER, OSM_KRM_FILE_ROOTS: fileRoots.join(':'), ...env }, cwd: REPO_ROOT });
   return { code, stdout, stderr };
 }
 
