@@ -5,6 +5,7 @@
 //   osm-krm hydrate SRC OUT [--config FILE]
 //   osm-krm generate [DIR] [--config FILE]   (Argo CD plugin)
 //   osm-krm render | diff | lint ...          (for OSP authors and reviewers)
+//   osm-krm bom [PATH]                        (what nodes fetch: air-gapped sites)
 //   osm-krm --help | --version | help COMMAND
 import { processEnvironment, runFunctionOnFd } from '../../src/cli/runFunction.ts';
 import { decodeText, readNamedFile } from '../../src/cli/fileGate.ts';
@@ -42,6 +43,7 @@ function main(argv: string[]): number | Promise<number> {
   if (command === 'render') return import('../../src/cli/renderCommand.ts').then((m) => m.runRenderCommand(rest, io));
   if (command === 'diff') return import('../../src/cli/diffCommand.ts').then((m) => m.runDiffCommand(rest, io));
   if (command === 'lint') return import('../../src/cli/lintCommand.ts').then((m) => m.runLintCommand(rest, io));
+  if (command === 'bom') return import('../../src/cli/bomCommand.ts').then((m) => m.runBomCommand(rest, io));
   if (command !== undefined) {
     return import('../../src/cli/usage.ts').then((m) => {
       err(`osm-krm: unknown command ${JSON.stringify(command)}${m.didYouMeanCommand(command)}\n\n${m.usage()}`);

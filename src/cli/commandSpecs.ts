@@ -114,5 +114,29 @@ at the OSP file's line that produced them. Validators that are not installed are
   footer: 'Exit 0 when there is no error finding, 1 when there is one (warnings do not fail), 2 on usage errors.',
 };
 
+export const BOM_COMMAND: CommandSpec = {
+  name: 'bom',
+  summary: 'what each MachineDeployment\'s nodes fetch (bill of materials, air-gapped sites)',
+  forms: [{ operands: '[PATH]' }],
+  description: `Renders PATH as render does and lists, per MachineDeployment, everything its nodes fetch, read
+from the rendered scripts and configuration: downloads (with the checksum that verifies them and the
+profile line that fetches them), package repositories and packages, container images with the hosts
+containerd contacts (registry mirrors applied), and the API server calls made at boot. What a script
+computes on the node (a URL built from a value the script reads at run time) is listed as unresolved,
+with its line and why.`,
+  operands: [{ name: 'PATH', help: 'a directory as generate/hydrate read it, or a ResourceList (or manifests) file;\ndefault: the current directory' }],
+  options: [
+    { flag: '--config', value: 'FILE', help: `${CONFIG_HELP};\ndefault: the one found in PATH` },
+    { flag: '--md', value: 'NAME', repeatable: true, help: MD_HELP },
+    { flag: '--format', value: 'FORMAT', choices: ['text', 'json', 'spdx'], help: 'text: per MachineDeployment, items by kind with where they are fetched (default)\njson: {"machineDeployments": [...]}\nspdx: an SPDX 2.3 JSON document (created: SOURCE_DATE_EPOCH, else the Unix epoch)' },
+    { flag: '--arch', value: 'ARCH', repeatable: true, choices: ['amd64', 'arm64'], help: 'the nodes\' CPU architecture; repeatable (default: amd64 and arm64)' },
+    { flag: '--mirror-check', help: 'say per item whether fetching it leaves the site: the hosts of the config\'s mirrors\n(spec.artifacts, registry mirrors), the API server and --site hosts are the site' },
+    { flag: '--site', value: 'HOST', repeatable: true, help: 'with --mirror-check: one more host[:port] inside the site; repeatable' },
+  ],
+  footer: `Secrets (tokens in URLs and headers) are never printed.
+Exit 0; 1 with --mirror-check when an item leaves the site or cannot be told; 2 when PATH does not
+render, on errors and on usage errors.`,
+};
+
 /** Every sub-command, in the order `osm-krm --help` lists them. */
-export const COMMANDS: readonly CommandSpec[] = [TEMPLATE_COMMAND, HYDRATE_COMMAND, GENERATE_COMMAND, RENDER_COMMAND, DIFF_COMMAND, LINT_COMMAND];
+export const COMMANDS: readonly CommandSpec[] = [TEMPLATE_COMMAND, HYDRATE_COMMAND, GENERATE_COMMAND, RENDER_COMMAND, DIFF_COMMAND, LINT_COMMAND, BOM_COMMAND];

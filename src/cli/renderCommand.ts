@@ -67,7 +67,7 @@ export function reviewRender(opts: ReviewCommandOptions, io: CommandIO, label = 
  * The reviews named by --md (all when none is named). A name that matches nothing is an error: one that names a
  * MachineDeployment nothing was rendered for says why, any other the closest names.
  */
-function selectReviews(rendered: Pick<ReviewRender, 'reviews' | 'unrendered'>, names: readonly string[]): MachineDeploymentReview[] {
+export function selectReviews(rendered: Pick<ReviewRender, 'reviews' | 'unrendered'>, names: readonly string[]): MachineDeploymentReview[] {
   const { reviews } = rendered;
   if (names.length === 0) return [...reviews];
   const matches = (r: { namespace: string; name: string }, n: string) => (n.includes('/') ? `${r.namespace}/${r.name}` === n : r.name === n);

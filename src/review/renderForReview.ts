@@ -7,7 +7,7 @@ import { parseResourceList, serializeResourceList, type KrmObject } from '../krm
 import { stringifyForOutput } from '../krm/yamlSchema.ts';
 import { processResourceList } from '../function/processResourceList.ts';
 import { MASKED, SecretRegistry } from '../krm/redactSecrets.ts';
-import { withoutSopsSettings } from '../config/operatingSystemManagerConfig.ts';
+import { withoutSopsSettings, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
 import type { Result } from '../krm/results.ts';
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import type { ProfileEntry } from '../model/profileEntry.ts';
@@ -88,6 +88,8 @@ export interface ReviewRender {
   state: KrmObject | undefined;
   /** The input objects (a committed state among them, the MachineDeployments' annotations). */
   inputs: readonly KrmObject[];
+  /** The function config as the run decoded it (undefined when it did not decode). */
+  osmConfig?: OsmConfig;
 }
 
 export interface ReviewOptions {
@@ -107,9 +109,11 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
   const seen = new Map<string, { md: MachineDeployment; profile: ProfileEntry; data: unknown }>();
   const clusterFacts: string[] = [];
   let ignitionSpec = '';
+  let osmConfig: OsmConfig | undefined;
   const out = processResourceList(list, env, {
     config: (config, facts) => {
       ignitionSpec = config.ignitionSpec;
+      osmConfig = config;
       if (facts === undefined) return;
       clusterFacts.push(`server: ${facts.cluster.server}`, `API server CA: ${certificateSummary(facts.apiServerCACert)}`, `cloud-init getter token: ${facts.cloudInitGetterToken ? MASK : '(none)'}`);
       if (facts.hostCACert) clusterFacts.push(`host CA bundle: ${certificateSummary(facts.hostCACert)}`);
@@ -157,6 +161,7 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
     state: generated.find(isStateObject),
     inputs: inputs.objects,
     mask: redact,
+    ...(osmConfig !== undefined ? { osmConfig } : {}),
   };
 }
 

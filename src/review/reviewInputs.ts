@@ -22,12 +22,13 @@ function readSource(read: Inputs, rel: string): string | undefined {
   }
 }
 
-export function readReviewInputs(path: string, io: CommandIO, opts: ReadOptions): { inputs: ReviewInputs; env: Environment } {
+export function readReviewInputs(path: string, io: CommandIO, opts: ReadOptions): { inputs: ReviewInputs; env: Environment; read: Inputs } {
   const read = readInputs(path, io, opts);
   const functionConfig = applyMountedSecrets(read.config, io.env);
   checkFactsNotDropped(read, functionConfig);
   return {
     inputs: { objects: read.objects, functionConfig, sourceText: (rel) => readSource(read, rel) },
     env: gatedEnvironment(io.env, read.fileBase),
+    read,
   };
 }

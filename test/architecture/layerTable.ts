@@ -11,8 +11,8 @@ export const LAYERS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['gitops', ['src/gitops/', 'src/sops/']],
   ['render', ['src/render/']],
   ['function', ['src/function/']],
-  // The review tools (render, diff, lint) run the function like the other commands do.
-  ['cli', ['src/cli/', 'src/review/', 'src/lint/']],
+  // The review tools (render, diff, lint, bom) run the function like the other commands do.
+  ['cli', ['src/cli/', 'src/review/', 'src/lint/', 'src/bom/']],
   ['entry', ['functions/']],
 ];
 

@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import { REPO_ROOT } from '../support/paths.ts';
 import { tempDir } from '../gitops/support.ts';
 import { machineDeployment } from '../profiles/support/profileRuns.ts';
+import { assertRequestsMatchBill, billOfMaterials } from './bomCheck.ts';
 import { BOOT_IMAGE, makeAptRepo, makeCA, makeSigningKey, publish, shOk, startPod, tarGz, waitFor, type Pod } from './bootNode.ts';
 import { differences, nodeFiles, PowerCuts, type NodeFiles, type PowerCut } from './powerCuts.ts';
 
@@ -308,6 +309,8 @@ export function bootScenario(scenario: Scenario): void {
     assert.ok(api.every((r) => r.bearer === 'getter' && r.status === 200), JSON.stringify(api));
     assert.deepEqual([...new Set(api.map((r) => r.path.split('/').pop()))].sort(), [`${scenario.name}-kube-system-provisioning-config`, `kube-system-${scenario.name}-kubelet-bootstrap-config`]);
     scenario.check?.(pod, files);
+    // Everything the node fetched, and nothing else, is in `osm-krm bom` (issue #27; test/boot/bomCheck.ts).
+    assertRequestsMatchBill(pod, billOfMaterials(join(dir, 'resourcelist.json'), scenario.name, scenario.renderEnv));
   });
 
   if (scenario.negativeChecks) {

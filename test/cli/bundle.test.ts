@@ -40,6 +40,7 @@ const MARKERS = {
   'the review tools': 'its OperatingSystemConfig and Secrets are removed from the output',
   lint: 'curl -k towards the API server',
   hydrate: '.osm-krm-hydrate',
+  bom: 'is set differently on different paths of',
 };
 
 test('the bundle is an executable CommonJS file of ASCII whose every section V8 accepts the built cache for', () => {

@@ -1,0 +1,556 @@
+// Follows what a node's scripts run, without running them: variables, arrays, functions, positional
+// parameters, `for` over known words, `case` and `[ ... ]` on known values, other scripts of the same
+// user-data called by path (with their arguments), `bash -c`, and the node facts of nodeFacts.ts. Every command
+// reached is handed to `onCommand` with its words expanded; a value the script computes at run time stays a
+// placeholder (the text as written, e.g. `${sum}`) with the reason, so nothing that depends on it is dropped.
+// Where a condition is not known, both ways are followed (a download in either is one the node may make).
+import { parseShell, type ShellNode, type Word, type WordPart } from './shellSyntax.ts';
+import { factCommandOutput, type NodeFacts } from './nodeFacts.ts';
+
+/** An expanded word: its text, where unknown parts are written as in the script, and why each is unknown. */
+export interface Field {
+  text: string;
+  unknown: string[];
+}
+
+export const known = (text: string): Field => ({ text, unknown: [] });
+
+/** A script of the user-data: where it is (for locations) and its text. */
+export interface ScriptFile {
+  stage: string;
+  path: string;
+  content: string;
+}
+
+export interface ExecutedCommand {
+  argv: Field[];
+  redirects: Array<{ op: string; target?: Field; heredoc?: Field }>;
+  /** Where it is written: the script and the 0-based line in it. */
+  script: ScriptFile;
+  line: number;
+  /** Whether it runs inside a command substitution or process substitution (its output is read). */
+  captured: boolean;
+  /** What a pipe feeds it, when an echo before it wrote a value. */
+  stdin?: Field;
+}
+
+export interface EvaluationHost {
+  facts: NodeFacts;
+  /** A script of the user-data at this node path, if any (scripts call one another by path). */
+  scriptAt(path: string): ScriptFile | undefined;
+  /** A file of the user-data with static content (`cat FILE` gives its content). */
+  fileAt(path: string): string | undefined;
+  onCommand(c: ExecutedCommand): void;
+}
+
+interface Variable {
+  values: Field[];
+  array: boolean;
+}
+
+interface Frame {
+  vars: Map<string, Variable>;
+  exported: Set<string>;
+  functions: Map<string, ShellNode[]>;
+  positional: Field[];
+  script: ScriptFile;
+  /** Set by `exit` (the script ends), `return` (the function ends), `continue` or `break` (the loop's pass ends). */
+  stopped?: 'exit' | 'return' | 'loop';
+  /** What the last echo or printf wrote (a pipe feeds it to the next command). */
+  lastOutput?: Field;
+  captured: boolean;
+}
+
+const MAX_DEPTH = 24;
+const MAX_ITERATIONS = 64;
+
+export class ScriptEvaluator {
+  private readonly parsed = new Map<string, ShellNode[]>();
+  private depth = 0;
+  /** Scripts already followed with the same arguments (a script is followed once per distinct call). */
+  private readonly followed = new Set<string>();
+
+  constructor(private readonly host: EvaluationHost) {}
+
+  /** The scripts followed so far (stage:path). */
+  reached(): Set<string> {
+    return new Set([...this.followed].map((k) => k.slice(0, k.indexOf('\u0000'))));
+  }
+
+  /** Runs `script` as the node would start it, with `args` ($1...). */
+  runScript(script: ScriptFile, args: readonly Field[], inherited: ReadonlyMap<string, Variable> = new Map()): void {
+    const key = `${script.stage}:${script.path}\u0000${args.map((a) => a.text).join('\u0000')}`;
+    if (this.followed.has(key) || this.depth >= MAX_DEPTH) return;
+    this.followed.add(key);
+    const frame: Frame = { vars: new Map(inherited), exported: new Set(inherited.keys()), functions: new Map(), positional: [...args], script, captured: false };
+    this.withDepth(() => this.list(this.parse(script.content), frame));
+  }
+
+  /** Runs a command line written outside any script (a unit's ExecStart, a runcmd entry). */
+  runCommandLine(line: string, where: ScriptFile, lineNumber: number): void {
+    const frame: Frame = { vars: new Map(), exported: new Set(), functions: new Map(), positional: [], script: where, captured: false };
+    this.withDepth(() => this.list(parseShell(line, lineNumber), frame));
+  }
+
+  private withDepth(run: () => void): void {
+    this.depth++;
+    try {
+      run();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private parse(text: string): ShellNode[] {
+    let nodes = this.parsed.get(text);
+    if (nodes === undefined) this.parsed.set(text, (nodes = parseShell(text)));
+    return nodes;
+  }
+
+  private list(nodes: readonly ShellNode[], f: Frame): void {
+    for (const n of nodes) {
+      if (f.stopped !== undefined) return;
+      this.node(n, f);
+    }
+  }
+
+  private node(n: ShellNode, f: Frame): void {
+    switch (n.type) {
+      case 'simple':
+        return this.simple(n, f);
+      case 'group':
+        return this.list(n.body, f);
+      case 'function':
+        f.functions.set(n.name, n.body);
+        return;
+      case 'if': {
+        const ways: Frame[] = [];
+        let rest: Frame = f;
+        for (const clause of n.clauses) {
+          this.list(clause.condition, rest);
+          const truth = this.conditionValue(clause.condition, rest);
+          if (truth === true) {
+            this.list(clause.body, rest);
+            return this.join(f, [...ways, rest]);
+          }
+          if (truth === undefined) {
+            const taken = fork(rest);
+            this.list(clause.body, taken);
+            ways.push(taken);
+          }
+          rest = fork(rest);
+        }
+        if (n.otherwise) this.list(n.otherwise, rest);
+        return this.join(f, [...ways, rest]);
+      }
+      case 'case': {
+        const subject = this.expandJoined(n.subject, f);
+        const ways: Frame[] = [];
+        for (const arm of n.arms) {
+          const patterns = arm.patterns.map((p) => this.expandJoined(p, f));
+          if (subject.unknown.length === 0 && patterns.every((p) => p.unknown.length === 0)) {
+            if (!patterns.some((p) => globMatches(p.text, subject.text))) continue;
+            this.list(arm.body, f);
+            return;
+          }
+          const taken = fork(f);
+          this.list(arm.body, taken);
+          ways.push(taken);
+        }
+        ways.push(fork(f)); // no arm matched
+        return this.join(f, ways);
+      }
+      case 'for': {
+        const items = n.items === undefined ? f.positional : n.items.flatMap((w) => this.expand(w, f));
+        if (items.length > MAX_ITERATIONS) return;
+        for (const item of items) {
+          f.vars.set(n.variable, { values: [item], array: false });
+          this.list(n.body, f);
+          if (f.stopped === 'loop') f.stopped = undefined;
+          if (f.stopped !== undefined) return;
+        }
+        return;
+      }
+      case 'loop': {
+        // The condition runs at least once; the body may run or not.
+        this.list(n.condition, f);
+        const once = fork(f);
+        this.list(n.body, once);
+        if (once.stopped === 'loop') once.stopped = undefined;
+        return this.join(f, [once, fork(f)]);
+      }
+    }
+  }
+
+  /** The frames of the ways taken, merged into `f`: a variable with different values becomes unknown. */
+  private join(f: Frame, ways: Frame[]): void {
+    const live = ways.filter((w) => w.stopped === undefined);
+    if (live.length === 0) {
+      f.stopped = ways.some((w) => w.stopped === 'exit') ? 'exit' : ways.some((w) => w.stopped === 'return') ? 'return' : 'loop';
+      return;
+    }
+    const names = new Set(live.flatMap((w) => [...w.vars.keys()]));
+    for (const name of names) {
+      const values = live.map((w) => w.vars.get(name));
+      const first = values[0];
+      const longest = values.reduce((a, b) => ((b?.values.length ?? 0) > (a?.values.length ?? 0) ? b : a), first);
+      if (values.every((v) => sameVariable(v, first))) {
+        if (first === undefined) f.vars.delete(name);
+        else f.vars.set(name, first);
+      } else if (longest?.array && values.every((v) => v !== undefined && v.array && isPrefix(v.values, longest.values))) {
+        // An array one way extends (options a script adds when the node supports them): read with the extension.
+        f.vars.set(name, longest);
+      } else {
+        f.vars.set(name, { values: [{ text: `\${${name}}`, unknown: [`\${${name}} is set differently on different paths of ${f.script.path}`] }], array: false });
+      }
+    }
+    for (const w of live) for (const [k, v] of w.functions) f.functions.set(k, v);
+    for (const w of live) for (const e of w.exported) f.exported.add(e);
+  }
+
+  /** Whether a condition is true, when it is a `[`/`test` on known values; else undefined. */
+  private conditionValue(condition: readonly ShellNode[], f: Frame): boolean | undefined {
+    if (condition.length !== 1 || condition[0]!.type !== 'simple') return undefined;
+    const c = condition[0]!;
+    const words = c.words.flatMap((w) => this.expand(w, f));
+    if (words.some((w) => w.unknown.length > 0)) return undefined;
+    let argv = words.map((w) => w.text);
+    let negate = false;
+    if (argv[0] === '!') {
+      negate = true;
+      argv = argv.slice(1);
+    }
+    if (argv[0] === '[' && argv[argv.length - 1] === ']') argv = argv.slice(1, -1);
+    else if (argv[0] === 'test') argv = argv.slice(1);
+    else return undefined;
+    let value: boolean | undefined;
+    if (argv.length === 2 && argv[0] === '-z') value = argv[1] === '';
+    else if (argv.length === 2 && argv[0] === '-n') value = argv[1] !== '';
+    else if (argv.length === 3 && (argv[1] === '=' || argv[1] === '==')) value = argv[0] === argv[2];
+    else if (argv.length === 3 && argv[1] === '!=') value = argv[0] !== argv[2];
+    return value === undefined ? undefined : negate ? !value : value;
+  }
+
+  private simple(n: Extract<ShellNode, { type: 'simple' }>, f: Frame): void {
+    const assigned = n.assignments.map((a) => ({ name: a.name, append: a.append, array: Array.isArray(a.value), values: Array.isArray(a.value) ? a.value.flatMap((w) => this.expand(w, f)) : [this.expandJoined(a.value, f)] }));
+    const argv = n.words.flatMap((w) => this.expand(w, f));
+    if (argv.length === 0) {
+      for (const a of assigned) setVariable(f, a.name, a.values, a.array, a.append);
+      return;
+    }
+    const redirects = n.redirects.map((r) => ({
+      op: r.op,
+      ...(r.target ? { target: this.expandJoined(r.target, f) } : {}),
+      ...(r.heredoc ? { heredoc: r.heredoc.quoted ? known(r.heredoc.body) : this.expandText(r.heredoc.body, f) } : {}),
+    }));
+    const stdin = n.piped ? f.lastOutput : undefined;
+    f.lastOutput = undefined;
+    this.host.onCommand({ argv, redirects, script: f.script, line: n.line, captured: f.captured, ...(stdin ? { stdin } : {}) });
+    this.run(argv, f, n.line);
+  }
+
+  /** What a command does to the evaluation: builtins that set state, functions and scripts followed. */
+  private run(argv: Field[], f: Frame, line: number): void {
+    const name = argv[0]!;
+    if (name.unknown.length > 0) return;
+    const args = argv.slice(1);
+    const cmd = name.text.slice(name.text.lastIndexOf('/') + 1);
+    switch (cmd) {
+      case 'exit':
+        f.stopped = 'exit';
+        return;
+      case 'return':
+        f.stopped = 'return';
+        return;
+      case 'continue':
+      case 'break':
+        f.stopped = 'loop';
+        return;
+      case 'echo':
+        f.lastOutput = joinFields(args.filter((a, k) => !(k === 0 && /^-[neE]+$/.test(a.text))));
+        return;
+      case 'local':
+      case 'declare':
+      case 'typeset':
+      case 'readonly':
+      case 'export':
+        for (const a of args) {
+          const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:=([\s\S]*))?$/.exec(a.text);
+          if (m === null) continue;
+          if (m[2] !== undefined) setVariable(f, m[1]!, [{ text: m[2], unknown: a.unknown }], false, false);
+          else if (!f.vars.has(m[1]!) && cmd === 'local') f.vars.set(m[1]!, { values: [known('')], array: false });
+          if (cmd === 'export') f.exported.add(m[1]!);
+        }
+        return;
+      case 'set':
+        if (args[0]?.text === '--') f.positional = args.slice(1);
+        return;
+      case 'shift':
+        f.positional = f.positional.slice(Number(args[0]?.text ?? '1') || 1);
+        return;
+      case '.':
+      case 'source': {
+        const path = args[0];
+        if (path === undefined || path.unknown.length > 0) return;
+        if (path.text === '/etc/os-release' || path.text === '/usr/lib/os-release') {
+          for (const [k, v] of Object.entries(this.host.facts.osRelease)) f.vars.set(k, { values: [known(v)], array: false });
+          return;
+        }
+        const script = this.host.scriptAt(path.text);
+        if (script !== undefined) this.withDepth(() => this.list(this.parse(script.content), { ...f, script }));
+        return;
+      }
+      case 'sudo':
+      case 'exec':
+      case 'nohup':
+      case 'time':
+      case 'env': {
+        let k = 0;
+        while (k < args.length && (args[k]!.text.startsWith('-') || (cmd === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[k]!.text)))) k++;
+        if (k < args.length) this.run(args.slice(k), f, line);
+        return;
+      }
+      case 'timeout': {
+        let k = 0;
+        while (k < args.length && args[k]!.text.startsWith('-')) k++;
+        if (k + 1 < args.length) this.run(args.slice(k + 1), f, line);
+        return;
+      }
+      case 'command':
+        if (args[0]?.text === '-v' || args[0]?.text === '-V') return;
+        if (args.length > 0) this.run(args, f, line);
+        return;
+      case 'bash':
+      case 'sh': {
+        const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a.text));
+        if (c >= 0 && args[c + 1] !== undefined && args[c + 1]!.unknown.length === 0) {
+          const frame: Frame = { vars: exportedVars(f), exported: new Set(f.exported), functions: new Map(), positional: args.slice(c + 3), script: f.script, captured: f.captured };
+          this.withDepth(() => this.list(parseShell(args[c + 1]!.text, line), frame));
+          return;
+        }
+        const file = args.find((a) => !a.text.startsWith('-'));
+        const script = file && file.unknown.length === 0 ? this.host.scriptAt(file.text) : undefined;
+        if (script !== undefined) this.runScript(script, args.slice(args.indexOf(file!) + 1), exportedVars(f));
+        return;
+      }
+    }
+    const fn = f.functions.get(name.text);
+    if (fn !== undefined) {
+      if (this.depth >= MAX_DEPTH) return;
+      const saved = f.positional;
+      f.positional = args;
+      this.withDepth(() => this.list(fn, f));
+      f.positional = saved;
+      if (f.stopped === 'return') f.stopped = undefined;
+      return;
+    }
+    const script = this.host.scriptAt(name.text) ?? (name.text.includes('/') ? undefined : this.host.scriptAt(`/opt/bin/${name.text}`) ?? this.host.scriptAt(`/usr/local/bin/${name.text}`));
+    if (script !== undefined) this.runScript(script, args, exportedVars(f));
+  }
+
+  /** A word's fields (word splitting on unquoted expansions; arrays and "$@" give one field each). */
+  private expand(w: Word, f: Frame): Field[] {
+    const fields: Field[] = [];
+    let current: Field | undefined;
+    const append = (t: Field) => {
+      current = current === undefined ? { text: t.text, unknown: [...t.unknown] } : { text: current.text + t.text, unknown: [...current.unknown, ...t.unknown] };
+    };
+    const flush = () => {
+      if (current !== undefined) fields.push(current);
+      current = undefined;
+    };
+    for (const p of w.parts) {
+      const values = this.partValues(p, f);
+      const many = p.kind === 'param' && (p.index === '@' || p.name === '@');
+      if (many) {
+        values.forEach((v, k) => {
+          if (k > 0) flush();
+          append(v);
+        });
+        if (values.length === 0 && current === undefined && w.parts.length === 1) return [];
+        continue;
+      }
+      const joined = joinFields(values);
+      const unquoted = (p.kind === 'param' || p.kind === 'command') && !p.quoted && joined.unknown.length === 0;
+      if (unquoted && /\s/.test(joined.text)) {
+        const pieces = joined.text.split(/\s+/);
+        pieces.forEach((piece, k) => {
+          if (k > 0) flush();
+          if (piece !== '') append(known(piece));
+        });
+        continue;
+      }
+      if (unquoted && joined.text === '' && w.parts.length === 1) return [];
+      append(joined);
+    }
+    flush();
+    return fields;
+  }
+
+  private expandJoined(w: Word, f: Frame): Field {
+    const parts = w.parts.map((p) => joinFields(this.partValues(p, f)));
+    return { text: parts.map((p) => p.text).join(''), unknown: parts.flatMap((p) => p.unknown) };
+  }
+
+  /** A here-document's body, expanded. */
+  private expandText(text: string, f: Frame): Field {
+    const word = new ShellWordReader(text).word();
+    return this.expandJoined(word, f);
+  }
+
+  private partValues(p: WordPart, f: Frame): Field[] {
+    switch (p.kind) {
+      case 'text':
+        return [known(p.text)];
+      case 'arithmetic':
+        return [{ text: p.source, unknown: [`${p.source} is computed on the node`] }];
+      case 'command':
+        return [this.commandOutput(p, f)];
+      case 'param':
+        return this.paramValues(p, f);
+    }
+  }
+
+  private paramValues(p: Extract<WordPart, { kind: 'param' }>, f: Frame): Field[] {
+    const unknownParam = (why: string): Field[] => [{ text: p.source, unknown: [why] }];
+    let values: Field[] | undefined;
+    if (/^[0-9]+$/.test(p.name)) {
+      const n = Number(p.name);
+      values = n === 0 ? [known(f.script.path)] : f.positional[n - 1] === undefined ? undefined : [f.positional[n - 1]!];
+      if (values === undefined && f.positional.length === 0 && f.script.path !== '' && p.op === undefined) return unknownParam(`${p.source} is an argument ${f.script.path} is called with, and no call of it was found`);
+    } else if (p.name === '@' || p.name === '*') {
+      values = f.positional;
+    } else if (p.name === '#') {
+      values = [known(String(f.positional.length))];
+    } else if (/^[?$!-]$/.test(p.name)) {
+      return unknownParam(`${p.source} is known only on the node`);
+    } else {
+      const v = f.vars.get(p.name);
+      if (v !== undefined) values = p.index === '@' || p.index === '*' ? v.values : p.index !== undefined && /^\d+$/.test(p.index) ? (v.values[Number(p.index)] ? [v.values[Number(p.index)]!] : []) : v.values.slice(0, 1);
+    }
+    const set = values !== undefined;
+    const value = joinFields(values ?? []);
+    switch (p.op) {
+      case undefined:
+        return values ?? [known('')];
+      case '#length':
+        return value.unknown.length > 0 ? unknownParam(`${p.source} is computed on the node`) : [known(String(value.text.length))];
+      case ':-':
+      case ':=':
+        if (!set || value.text === '') return [this.expandJoined(p.arg!, f)];
+        return [value];
+      case '-':
+      case '=':
+        return set ? [value] : [this.expandJoined(p.arg!, f)];
+      case ':+':
+        return set && value.text !== '' ? [this.expandJoined(p.arg!, f)] : [known('')];
+      case '+':
+        return set ? [this.expandJoined(p.arg!, f)] : [known('')];
+      case '%':
+      case '%%':
+      case '#':
+      case '##': {
+        const pattern = this.expandJoined(p.arg!, f);
+        if (value.unknown.length > 0 || pattern.unknown.length > 0) return unknownParam(`${p.source} is computed on the node`);
+        return [known(trimPattern(value.text, pattern.text, p.op))];
+      }
+      default:
+        return unknownParam(`${p.source} is computed on the node`);
+    }
+  }
+
+  /** The output of a command the node answers the same way everywhere: a node fact, a static file, an echo. */
+  private staticOutput(words: readonly string[]): string | undefined {
+    const fact = factCommandOutput(words, this.host.facts);
+    if (fact !== undefined) return fact;
+    if (words[0] === 'cat' && words.length === 2) return this.host.fileAt(words[1]!)?.replace(/\n+$/, '');
+    if (words[0] === 'echo' && !words[1]?.startsWith('-')) return words.slice(1).join(' ');
+    return undefined;
+  }
+
+  /** A command substitution's output: a node fact, a static file's content, an echo; else unknown. Its commands run. */
+  private commandOutput(p: Extract<WordPart, { kind: 'command' }>, f: Frame): Field {
+    const sub: Frame = { ...fork(f), captured: true };
+    this.list(p.body, sub);
+    if (p.process) return { text: p.source, unknown: [`${p.source} is a file the shell makes on the node`] };
+    const simple = p.body.every((n) => n.type === 'simple') ? (p.body as Array<Extract<ShellNode, { type: 'simple' }>>) : [];
+    let output: string | undefined;
+    for (const [k, node] of simple.entries()) {
+      const argv = node.words.flatMap((w) => this.expand(w, f));
+      if (argv.some((a) => a.unknown.length > 0) || (k > 0 && !node.piped)) {
+        output = undefined;
+        break;
+      }
+      const words = argv.map((a) => a.text);
+      output = k === 0 ? this.staticOutput(words) : filterOutput(words, output);
+      if (output === undefined) break;
+    }
+    if (output !== undefined) return known(output);
+    return { text: p.source, unknown: [`the output of \`${p.source.replace(/^\$\(|\)$/g, '').replace(/\s+/g, ' ').trim()}\` is known only on the node`] };
+  }
+}
+
+/** What `tr` does to a known input, for the case conversions scripts use; undefined for any other filter. */
+function filterOutput(words: readonly string[], input: string | undefined): string | undefined {
+  if (input === undefined || words[0] !== 'tr' || words.length !== 3) return undefined;
+  const upper = (w: string) => w === '[:upper:]' || w === 'A-Z';
+  const lower = (w: string) => w === '[:lower:]' || w === 'a-z';
+  if (upper(words[1]!) && lower(words[2]!)) return input.toLowerCase();
+  if (lower(words[1]!) && upper(words[2]!)) return input.toUpperCase();
+  return undefined;
+}
+
+/** Reads a here-document body as one double-quoted word (its expansions, nothing else). */
+class ShellWordReader {
+  constructor(private readonly text: string) {}
+  word(): Word {
+    const quoted = `"${this.text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\\\\\$/g, '\\$')}"`;
+    const nodes = parseShell(`: ${quoted}`);
+    const first = nodes[0];
+    return first?.type === 'simple' && first.words[1] ? first.words[1] : { parts: [{ kind: 'text', text: this.text, quoted: true }], source: this.text };
+  }
+}
+
+function fork(f: Frame): Frame {
+  return { ...f, vars: new Map(f.vars), exported: new Set(f.exported), functions: new Map(f.functions), positional: [...f.positional] };
+}
+
+function exportedVars(f: Frame): Map<string, Variable> {
+  return new Map([...f.vars].filter(([k]) => f.exported.has(k)));
+}
+
+function isPrefix(a: readonly Field[], b: readonly Field[]): boolean {
+  return a.length <= b.length && a.every((v, k) => v.text === b[k]!.text);
+}
+
+function setVariable(f: Frame, name: string, values: Field[], array: boolean, append: boolean): void {
+  const old = f.vars.get(name);
+  if (append && old !== undefined) f.vars.set(name, { values: array ? [...old.values, ...values] : [joinFields([...old.values.slice(0, 1), ...values])], array: old.array || array });
+  else f.vars.set(name, { values, array });
+}
+
+function sameVariable(a: Variable | undefined, b: Variable | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.values.length === b.values.length && a.values.every((v, k) => v.text === b.values[k]!.text && v.unknown.join('\n') === b.values[k]!.unknown.join('\n'));
+}
+
+export function joinFields(values: readonly Field[]): Field {
+  return { text: values.map((v) => v.text).join(' '), unknown: values.flatMap((v) => v.unknown) };
+}
+
+/** A shell glob (`*`, `?`, `[...]`) as case matches it. */
+export function globMatches(pattern: string, text: string): boolean {
+  const re = pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${re}$`, 's').test(text);
+}
+
+function trimPattern(value: string, pattern: string, op: string): string {
+  const re = pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, op.length === 2 ? '.*' : '.*?').replace(/\?/g, '.');
+  if (op.startsWith('#')) return value.replace(new RegExp(`^${re}`, 's'), '');
+  return op === '%%' ? value.replace(new RegExp(`${re}$`, 's'), '') : shortestSuffix(value, pattern);
+}
+
+function shortestSuffix(value: string, pattern: string): string {
+  for (let k = value.length; k >= 0; k--) if (globMatches(pattern, value.slice(k))) return value.slice(0, k);
+  return value;
+}
