@@ -226,8 +226,8 @@ class TreeCopy {
    * A value as kustomize may read it: the whole value, the part after the first `=` (`files: [key=path]`), each
    * with and without what follows a `?` (a remote's query; a local path keeps it), each cleaned as Go's
    * filepath.Clean cleans it before any system call (so `a?/../..`, a value padded past PATH_MAX, a line break in a
-   * component or `/missing/..` are seen where kustomize goes). Multi-line text is checked too: as a path it is
-   * the same string.
+   * component, `/missing/..` or `link/..` are seen where kustomize goes, and the kustomization there is checked in
+   * turn). Multi-line text is checked too: as a path it is the same string.
    */
   private checkValue(dir: string, file: string, value: string, pathLike: boolean): void {
     const parts = value.includes('=') ? [value, value.slice(value.indexOf('=') + 1)] : [value];
@@ -247,7 +247,8 @@ class TreeCopy {
       if (candidate.includes('\n') || candidate.length > 4096) continue; // inline patches and other text: nothing to copy
       let real: string;
       try {
-        real = resolveInside(this.root, dir, candidate, `${file}: ${candidate}`);
+        // From the cleaned path, as kustomize opens it: `l/..` is not where the link's parent is.
+        real = resolveInside(this.root, this.root.real, lexical === '.' ? '' : lexical, `${file}: ${candidate}`);
       } catch {
         continue; // not a path kustomize could follow inside the copy either (a link out is refused when copied)
       }

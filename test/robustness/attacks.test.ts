@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { BUNDLE, EXAMPLE_SECRETS, EXAMPLES, tempDir, toolEnv } from '../gitops/support.ts';
@@ -42,6 +42,12 @@ interface KustomizeAttack {
   encoding: Encoding;
   absolute: 'relative' | 'absolute' | 'absolute-through-missing';
   field: 'resources' | 'components';
+  /**
+   * Where the value sits: in the app's kustomization, or in one at sub/evil that the app's names as
+   * `sub/l/../evil` (l a link elsewhere: Go cleans `l/..` away, the file system would not) or
+   * `no-such/../sub/evil` (a missing component Go cleans away).
+   */
+  route: 'direct' | 'through-link' | 'through-missing';
 }
 
 const arbKustomizeAttack: fc.Arbitrary<KustomizeAttack> = fc.record({
@@ -49,6 +55,7 @@ const arbKustomizeAttack: fc.Arbitrary<KustomizeAttack> = fc.record({
   encoding: fc.constantFrom<Encoding>('plain', 'double-quoted', 'binary'),
   absolute: fc.constantFrom('relative' as const, 'absolute' as const, 'absolute-through-missing' as const),
   field: fc.constantFrom('resources' as const, 'components' as const),
+  route: fc.constantFrom('direct' as const, 'through-link' as const, 'through-missing' as const),
 });
 
 function disguise(path: string, d: Disguise): string {
@@ -80,9 +87,20 @@ function kustomizeWorld(attack: KustomizeAttack) {
   git(repo, 'init', '-q');
   cpSync(join(EXAMPLES, 'kustomize', 'base'), app, { recursive: true });
   writeFileSync(join(app, 'osm.yaml'), readFileSync(join(EXAMPLES, 'flux', 'source', 'osm-config.yaml')));
-  let path = attack.absolute === 'relative' ? '../../../../outside' : attack.absolute === 'absolute' ? outside : `/no-such-directory/..${outside}`;
+  // From the copied app (or its sub/evil), up to ROOT.
+  const up = attack.route === 'direct' ? '../../../../' : '../../../../../../';
+  let path = attack.absolute === 'relative' ? `${up}outside` : attack.absolute === 'absolute' ? outside : `/no-such-directory/..${outside}`;
   for (const d of attack.disguises) path = disguise(path, d);
   const files = ['operatingsystemprofile.yaml', 'machinedeployment-workers-a.yaml', 'cluster-info.yaml'];
+  mkdirSync(join(app, 'sub', 'evil'), { recursive: true });
+  mkdirSync(join(repo, 'elsewhere', 'a', 'b'), { recursive: true });
+  writeFileSync(join(repo, 'elsewhere', 'a', 'b', 'kustomization.yaml'), 'resources: []\n');
+  symlinkSync('../../elsewhere/a/b', join(app, 'sub', 'l'));
+  if (attack.route !== 'direct') {
+    const kind = attack.field === 'components' ? 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n' : '';
+    writeFileSync(join(app, 'sub', 'evil', 'kustomization.yaml'), `${kind}${attack.field}:\n- ${yamlScalar(path, attack.encoding)}\n`);
+    path = attack.route === 'through-link' ? 'sub/l/../evil' : 'no-such/../sub/evil';
+  }
   writeFileSync(
     join(app, 'kustomization.yaml'),
     attack.field === 'resources'
