@@ -105,30 +105,56 @@ export interface Pod {
 /** The registry names the stand-in servers resolve to loopback (podman ignores --add-host in a pod without a network). */
 export const REGISTRY_NAMES = ['mirror.registry.test', 'other.registry.test'];
 
+/** The ports of the stand-ins a node reaches only through the proxy in a proxy-only pod (API servers, mirror, registry). */
+const DIRECT_PORTS = [443, 6443, 6444, 8080];
+
+export interface PodOptions {
+  /** The pod's name after osm-krm-: default the scenario's (one per scenario and test process). */
+  name?: string;
+  /**
+   * Where the test steers the pod (powerCuts.ts): CONTROL/node is mounted in the node at /osm-krm-test-control
+   * (the hold hook's holds), CONTROL/servers in the stand-ins' container (the mirror's stall).
+   */
+  control?: string;
+  /**
+   * Only the proxy reaches the stand-ins: the pod's packet filter refuses (TCP reset) every connection to their
+   * ports on loopback that does not come from the stand-ins' own user (nobody, which the proxy runs as).
+   */
+  proxyOnly?: boolean;
+}
+
 /**
  * Starts the pod: the stand-in servers (the function image's Node.js, as nobody, `dir` mounted read-only) and the
  * node booted with systemd, the NoCloud seed mounted read-only. With `dir/node-tools` (registryMirror.ts), that is
  * mounted read-only in the node at /opt/osm-krm-test.
  */
-export function startPod(scenario: string, dir: string, seed: string): Pod {
+export function startPod(scenario: string, dir: string, seed: string, options: PodOptions = {}): Pod {
   chmodSync(dir, 0o755);
   // One pod per scenario and test process (two trees may test at once); a stale one's process is gone.
-  const prefix = `osm-krm-${scenario}-`;
+  const prefix = `osm-krm-${options.name ?? scenario}-`;
   for (const stale of shOk('podman', ['pod', 'ps', '--format', '{{.Name}}']).split('\n')) {
-    if (stale.startsWith(prefix) && !isRunning(Number(stale.slice(prefix.length)))) sh('podman', ['pod', 'rm', '-f', stale]);
+    const pid = stale.startsWith(prefix) ? stale.slice(prefix.length) : '';
+    if (/^\d+$/.test(pid) && !isRunning(Number(pid))) sh('podman', ['pod', 'rm', '-f', stale]);
   }
   const name = `${prefix}${process.pid}`;
   // Port 443 for the registry mirror stand-in, which runs as nobody.
   shOk('podman', ['pod', 'create', '--name', name, '--network', 'none', '--hostname', 'node-1', '--sysctl', 'net.ipv4.ip_unprivileged_port_start=443']);
+  if (options.proxyOnly) {
+    // The rules live in the pod's network namespace, which outlives this container and the node's reboots.
+    const rule = `-A OUTPUT -o lo -p tcp -m multiport --dports ${DIRECT_PORTS.join(',')} -m owner ! --uid-owner 65534 -j REJECT --reject-with tcp-reset`;
+    shOk('podman', ['run', '--rm', '--pod', name, '--cap-add', 'NET_ADMIN', '--entrypoint', 'sh', BOOT_IMAGE, '-c', `iptables ${rule} && ip6tables ${rule}`]);
+  }
   const servers = `${name}-servers`;
   const node = `${name}-node`;
   for (const f of ['servers.mjs', 'registry.mjs']) copyFileSync(join(STANDINS, f), join(dir, f));
   writeFileSync(join(dir, 'hosts'), `127.0.0.1 localhost ${REGISTRY_NAMES.join(' ')}\n::1 localhost\n`);
-  shOk('podman', ['run', '-d', '--name', servers, '--pod', name, '--user', 'nobody', '--read-only', '-v', `${dir}:/standin:ro`, '-v', `${join(dir, 'hosts')}:/etc/hosts:ro`, '--entrypoint', 'node', SERVER_IMAGE, '/standin/servers.mjs', '/standin']);
+  const serverControl = options.control === undefined ? [] : ['-v', `${join(options.control, 'servers')}:/control:ro`];
+  shOk('podman', ['run', '-d', '--name', servers, '--pod', name, '--user', 'nobody', '--read-only', '-v', `${dir}:/standin:ro`, ...serverControl, '-v', `${join(dir, 'hosts')}:/etc/hosts:ro`, '--entrypoint', 'node', SERVER_IMAGE, '/standin/servers.mjs', '/standin', ...(options.control === undefined ? [] : ['/control'])]);
   // As a VM's root could: NET_ADMIN for the test-network unit (node addresses and default routes, see
   // test/boot/image/), SYS_ADMIN for the hostname (setup's hostnamectl). Both act on the pod's own namespaces.
   const tools = existsSync(join(dir, 'node-tools')) ? ['-v', `${join(dir, 'node-tools')}:/opt/osm-krm-test:ro`] : [];
-  shOk('podman', ['run', '-d', '--name', node, '--pod', name, '--systemd=always', '--cap-add', 'NET_ADMIN', '--cap-add', 'SYS_ADMIN', '-v', `${seed}:/var/lib/cloud/seed/nocloud:ro`, ...tools, BOOT_IMAGE, '/sbin/init']);
+  const nodeControl = options.control === undefined ? [] : ['-v', `${join(options.control, 'node')}:/osm-krm-test-control`];
+  shOk('podman', ['run', '-d', '--name', node, '--pod', name, '--systemd=always', '--cap-add', 'NET_ADMIN', '--cap-add', 'SYS_ADMIN', '-v', `${seed}:/var/lib/cloud/seed/nocloud:ro`, ...tools, ...nodeControl, BOOT_IMAGE, '/sbin/init']);
   const exec = (cmd: string) => sh('podman', ['exec', node, 'bash', '-c', cmd]);
   return {
     name,
@@ -147,11 +173,15 @@ export function startPod(scenario: string, dir: string, seed: string): Pod {
   };
 }
 
-/** Polls `cmd` in the node until it prints `want` (hang guard: `timeoutMs`); returns the last output. */
-export function waitFor(pod: Pod, cmd: string, want: RegExp, timeoutMs: number): string {
+/**
+ * Polls `cmd` in the node until it prints `want` (hang guard: `timeoutMs`); returns the last output. `onPoll` runs
+ * before each poll (it may throw to give up early).
+ */
+export function waitFor(pod: Pod, cmd: string, want: RegExp, timeoutMs: number, onPoll?: () => void): string {
   const end = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < end) {
+    onPoll?.();
     last = pod.exec(cmd).stdout;
     if (want.test(last)) return last;
     spawnSync('sleep', ['2']);

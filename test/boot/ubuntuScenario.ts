@@ -12,8 +12,9 @@ import { REPO_ROOT } from '../support/paths.ts';
 import { tempDir } from '../gitops/support.ts';
 import { machineDeployment } from '../profiles/support/profileRuns.ts';
 import { BOOT_IMAGE, makeAptRepo, makeCA, makeSigningKey, publish, shOk, startPod, tarGz, waitFor, type Pod } from './bootNode.ts';
+import { differences, nodeFiles, PowerCuts, type NodeFiles, type PowerCut } from './powerCuts.ts';
 
-const KUBELET = '1.34.3';
+export const KUBELET = '1.34.3';
 const CRICTL = 'v1.34.0';
 const CNI = 'v1.9.1';
 const DOCKER_FINGERPRINT = '9DC858229FC7DD38854AE2D88D81803C0EBFCD88';
@@ -119,47 +120,81 @@ export interface Scenario {
   renderEnv?: Record<string, string>;
   /** Scenario-specific tests on the booted node, run after the boot test, before the reboot. */
   tests?: (dir: () => string) => Array<{ name: string; run: (pod: Pod) => void }>;
+  /** The pod refuses every direct connection to the stand-ins: only the proxy reaches them (bootNode.ts). */
+  proxyOnly?: boolean;
+  /**
+   * Power cuts, in the order setup reaches them (powerCuts.ts): a second node of the scenario loses power at each
+   * and boots again; the last boot must end up with every file as the clean node has it.
+   */
+  powerCuts?: PowerCut[];
+}
+
+/** A scenario made ready to boot: its directory (stand-ins' files, mirror), the NoCloud seed, what was rendered. */
+export interface PreparedNode {
+  dir: string;
+  seed: string;
+  rendered: Rendered;
+  /** The Machine's name, which machine-controller puts in for <MACHINE_NAME>. */
+  machine: string;
+  /** What machine-controller hands the cloud: the Secret's bytes with the Machine's name put in for <MACHINE_NAME>. */
+  userData(secret: Buffer): Buffer;
+}
+
+export function prepareNode(scenario: Scenario): PreparedNode {
+  const machine = `${scenario.name}-7d9f4-x2kq`;
+  const userData = (secret: Buffer) => Buffer.from(secret.toString('utf8').replaceAll('<MACHINE_NAME>', machine), 'utf8');
+  const dir = tempDir('osm-krm-boot-');
+  const ca = makeCA(dir, 'cluster');
+  const impostor = makeCA(dir, 'impostor');
+  const gnupg = join(dir, 'gnupg');
+  const key = makeSigningKey(gnupg);
+  buildMirror(dir, gnupg);
+  writeFileSync(join(dir, 'mirror', 'docker', 'gpg'), key.publicKey);
+  const md = machineDeployment({ profile: 'osp-ubuntu', osName: 'ubuntu', cloud: 'baremetal', kubelet: KUBELET, ipFamily: scenario.ipFamily, name: scenario.name, annotations: scenario.annotations, ...(scenario.sshPublicKeys ? { sshPublicKeys: scenario.sshPublicKeys } : {}) });
+  const rendered = render(dir, ca.caCert, key.fingerprint, md, { ...scenario.spec, ...scenario.prepare?.(dir) }, scenario.items, scenario.renderEnv);
+  writeFileSync(join(dir, 'api.crt'), ca.cert);
+  writeFileSync(join(dir, 'api.key'), ca.key);
+  writeFileSync(join(dir, 'impostor.crt'), impostor.cert);
+  writeFileSync(join(dir, 'impostor.key'), impostor.key);
+  writeFileSync(join(dir, 'token'), GETTER_TOKEN);
+  writeFileSync(join(dir, 'secrets.json'), JSON.stringify(rendered.secrets));
+  writeFileSync(join(dir, 'bootstrap-tokens.json'), JSON.stringify(rendered.tokens));
+  shOk('chmod', ['-R', 'a+rX', dir]);
+  const seed = join(dir, 'seed');
+  mkdirSync(seed);
+  writeFileSync(join(seed, 'meta-data'), `instance-id: ${machine}\nlocal-hostname: ${machine}\n`);
+  writeFileSync(join(seed, 'user-data'), userData(rendered.bootstrap));
+  return { dir, seed, rendered, machine, userData };
 }
 
 export function bootScenario(scenario: Scenario): void {
-  const MACHINE = `${scenario.name}-7d9f4-x2kq`;
-
-  /** What machine-controller hands the cloud: the Secret's bytes with the Machine's name put in for <MACHINE_NAME>. */
-  function userData(secret: Buffer): Buffer {
-    return Buffer.from(secret.toString('utf8').replaceAll('<MACHINE_NAME>', MACHINE), 'utf8');
-  }
-
+  let node: PreparedNode;
   let dir: string;
   let pod: Pod;
   let rendered: Rendered;
-  let ca: ReturnType<typeof makeCA>;
+  let MACHINE: string;
+  let userData: (secret: Buffer) => Buffer;
+
+  // With power cuts: the node that loses power, and the clean node's files.
+  let cuts: PowerCuts | undefined;
+  let cutPod: Pod | undefined;
+  let clean: NodeFiles | undefined;
 
   before(() => {
-    dir = tempDir('osm-krm-boot-');
-    ca = makeCA(dir, 'cluster');
-    const impostor = makeCA(dir, 'impostor');
-    const gnupg = join(dir, 'gnupg');
-    const key = makeSigningKey(gnupg);
-    buildMirror(dir, gnupg);
-    writeFileSync(join(dir, 'mirror', 'docker', 'gpg'), key.publicKey);
-    const md = machineDeployment({ profile: 'osp-ubuntu', osName: 'ubuntu', cloud: 'baremetal', kubelet: KUBELET, ipFamily: scenario.ipFamily, name: scenario.name, annotations: scenario.annotations, ...(scenario.sshPublicKeys ? { sshPublicKeys: scenario.sshPublicKeys } : {}) });
-    rendered = render(dir, ca.caCert, key.fingerprint, md, { ...scenario.spec, ...scenario.prepare?.(dir) }, scenario.items, scenario.renderEnv);
-    writeFileSync(join(dir, 'api.crt'), ca.cert);
-    writeFileSync(join(dir, 'api.key'), ca.key);
-    writeFileSync(join(dir, 'impostor.crt'), impostor.cert);
-    writeFileSync(join(dir, 'impostor.key'), impostor.key);
-    writeFileSync(join(dir, 'token'), GETTER_TOKEN);
-    writeFileSync(join(dir, 'secrets.json'), JSON.stringify(rendered.secrets));
-    writeFileSync(join(dir, 'bootstrap-tokens.json'), JSON.stringify(rendered.tokens));
-    shOk('chmod', ['-R', 'a+rX', dir]);
-    const seed = join(dir, 'seed');
-    mkdirSync(seed);
-    writeFileSync(join(seed, 'meta-data'), `instance-id: ${MACHINE}\nlocal-hostname: ${MACHINE}\n`);
-    writeFileSync(join(seed, 'user-data'), userData(rendered.bootstrap));
-    pod = startPod(scenario.name, dir, seed);
+    node = prepareNode(scenario);
+    ({ dir, rendered, machine: MACHINE, userData } = node);
+    pod = startPod(scenario.name, dir, node.seed, { proxyOnly: scenario.proxyOnly });
+    if (scenario.powerCuts !== undefined) {
+      cuts = new PowerCuts(join(dir, 'control'), scenario.powerCuts);
+      // Not osm-krm-<scenario>-…: a test process of another tree removes those it does not know as its own.
+      cutPod = startPod(scenario.name, dir, node.seed, { name: `cut-${scenario.name}`, proxyOnly: scenario.proxyOnly, control: cuts.control });
+    }
   });
 
-  after(() => pod?.remove());
+  after(() => {
+    pod?.remove();
+    cutPod?.remove();
+  });
 
   /** The files a cloud-config writes (YAML 1.1, as cloud-init reads it): path -> {mode, content}. */
   function cloudConfigFiles(text: string): Map<string, { mode: number; content: Buffer }> {
@@ -179,32 +214,57 @@ export function bootScenario(scenario: Scenario): void {
     'run-rpc_pipefs.mount', // nfs-common's rpc_pipefs needs the host kernel's sunrpc mount
   ]);
 
-  function failedUnits(): string[] {
-    return pod.execOk('systemctl list-units --failed --plain --no-legend --no-pager | cut -d" " -f1').split('\n').filter(Boolean).filter((u) => !FAILS_IN_A_CONTAINER.has(u));
+  /**
+   * Gives up early on a node that will not get there: setup failing again and again, or nothing left to run
+   * (no job queued) without a kubelet.
+   */
+  function failFast(node: Pod): () => void {
+    let idle = 0;
+    return () => {
+      const alive = node.exec('true');
+      if (alive.status !== 0) throw new Error(`the node does not run: ${alive.stderr}`);
+      const [state = '', jobs = '', failures = '', kubelet = ''] = node.exec([
+        'systemctl is-system-running', 'systemctl list-jobs --no-legend --no-pager | wc -l',
+        'journalctl -u setup.service --no-pager -o cat | grep -c "^supervise: attempt"', 'systemctl is-active kubelet.service',
+      ].join('; ')).stdout.trim().split('\n');
+      const journal = () => node.exec('journalctl -u bootstrap.service -u setup.service --no-pager -o cat | tail -n 40').stdout;
+      if (Number(failures) >= 3) throw new Error(`setup failed ${failures} times; its journal ends:\n${journal()}`);
+      idle = /^(running|degraded)$/.test(state) && jobs === '0' && kubelet !== 'active' ? idle + 1 : 0;
+      if (idle >= 3) throw new Error(`nothing left to run and no kubelet (bootstrap ${node.exec('systemctl is-enabled bootstrap.service').stdout.trim()}, setup ${node.exec('systemctl is-enabled setup.service').stdout.trim()}); journal:\n${journal()}`);
+    };
   }
 
-  /** The node as a booted Kubernetes node: checked after the first boot and again after a reboot. */
-  function assertNodeIsUp(): void {
-    waitFor(pod, 'systemctl is-active kubelet.service containerd.service; test -s /run/kubelet-standin/report.json && echo report', /^active\nactive\nreport\n?$/, BOOT_TIMEOUT);
-    assert.deepEqual(failedUnits(), []);
+  function failedUnits(node: Pod): string[] {
+    return node.execOk('systemctl list-units --failed --plain --no-legend --no-pager | cut -d" " -f1').split('\n').filter(Boolean).filter((u) => !FAILS_IN_A_CONTAINER.has(u));
+  }
+
+  /**
+   * The node as a booted Kubernetes node: checked after the first boot, after a reboot and after the boot that
+   * follows a power cut. `onPoll` runs while the node boots.
+   */
+  function assertNodeIsUp(node: Pod = pod, onPoll?: () => void): void {
+    waitFor(node, 'systemctl is-active kubelet.service containerd.service; test -s /run/kubelet-standin/report.json && echo report', /^active\nactive\nreport\n?$/, BOOT_TIMEOUT, onPoll);
+    assert.deepEqual(failedUnits(node), []);
     // `degraded` only for the units listed above.
-    assert.match(pod.exec('systemctl is-system-running').stdout.trim(), /^(running|degraded)$/);
+    assert.match(node.exec('systemctl is-system-running').stdout.trim(), /^(running|degraded)$/);
     // Swap off.
-    assert.equal(pod.execOk('tail -n +2 /proc/swaps'), '');
+    assert.equal(node.execOk('tail -n +2 /proc/swaps'), '');
     // The kubelet, as systemd started it: our unit's flags (variables expanded) and our KubeletConfiguration.
-    const report = JSON.parse(pod.execOk('cat /run/kubelet-standin/report.json'));
+    const report = JSON.parse(node.execOk('cat /run/kubelet-standin/report.json'));
     const files = deliveredFiles();
     const unit = files.get('/etc/systemd/system/kubelet.service')!.content.toString('utf8');
     const execStart = /^ExecStart=\/opt\/bin\/kubelet \\\n([\s\S]*?)\n\n/m.exec(unit)![1]!.split('\\\n').map((l) => l.trim());
-    const env = Object.fromEntries(pod.execOk('cat /etc/kubernetes/nodeip.conf').trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
+    const env = Object.fromEntries(node.execOk('cat /etc/kubernetes/nodeip.conf').trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
     assert.equal(env.KUBELET_NODE_IP, scenario.ipFamily === 'IPv4' ? '10.250.0.2' : '10.250.0.2,fd00:250::2');
     assert.deepEqual(report.argv, execStart.map((a) => a.replace(/\$\{(\w+)\}/g, (_m, k: string) => env[k] ?? '')));
     assert.deepEqual(report.config, parse(files.get('/etc/kubernetes/kubelet.conf')!.content.toString('utf8')));
-    assert.equal(pod.execOk('systemctl show -p MainPID --value kubelet.service').trim(), String(report.pid));
+    assert.equal(node.execOk('systemctl show -p MainPID --value kubelet.service').trim(), String(report.pid));
   }
 
   test('the node boots from the bootstrap user-data to a running kubelet', () => {
-    assertNodeIsUp();
+    // The node that loses power goes through its cuts meanwhile.
+    assertNodeIsUp(pod, () => cutPod !== undefined && cuts?.advance(cutPod));
+    if (cuts !== undefined) clean = nodeFiles(pod);
     // cloud-init received exactly the Secret's bytes (the Machine's name put in, as machine-controller does), and
     // no stage reported an error.
     const seeded = Buffer.from(pod.execOk('base64 -w0 /var/lib/cloud/seed/nocloud/user-data'), 'base64');
@@ -273,6 +333,23 @@ export function bootScenario(scenario: Scenario): void {
   }
 
   for (const t of scenario.tests?.(() => dir) ?? []) test(t.name, () => t.run(pod));
+
+  const powerCuts = scenario.powerCuts ?? [];
+  powerCuts.forEach((cut, i) => {
+    test(`power cut ${i + 1} of ${powerCuts.length}, ${cut.where}: the node gets there, past the cut before, and loses power`, () => {
+      assert.ok(cutPod !== undefined && cuts !== undefined);
+      cuts.cut(cutPod, i, BOOT_TIMEOUT, failFast(cutPod));
+    });
+  });
+  if (powerCuts.length > 0) {
+    test(`after ${powerCuts.length} power cuts, the next boot finishes, every file as on the clean node`, () => {
+      assert.ok(cutPod !== undefined && clean !== undefined, 'no clean node to compare with');
+      assertNodeIsUp(cutPod, failFast(cutPod));
+      assert.deepEqual(differences(clean, cutPod), []);
+      cutPod.remove();
+      cutPod = undefined;
+    });
+  }
 
   test('a reboot changes nothing and fails nothing', () => {
     const before = pod.execOk(`cd / && sha256sum $(find /etc/kubernetes /etc/containerd /opt/bin /etc/systemd/system -xdev -type f | sort) 2>/dev/null`);

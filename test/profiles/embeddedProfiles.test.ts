@@ -115,6 +115,10 @@ test('files the profiles share stay identical (a fix in one reaches all)', () =>
   for (const p of embedded.filter((e) => e.metadata.name !== 'osp-flatcar-cloud-init')) {
     assert.equal(filesOf(p).get('/opt/bin/merge-proxy-environment'), reference.get('/opt/bin/merge-proxy-environment'), p.metadata.name);
   }
+  // The RPM profiles share their package manager's repair (Ubuntu has dpkg's, Flatcar none).
+  const rpmRepair = filesOf(byName.get('osp-rhel')).get('/opt/bin/recover-package-manager');
+  assert.ok(rpmRepair?.includes('rpm --rebuilddb'));
+  for (const name of ['osp-rockylinux', 'osp-amzn2']) assert.equal(filesOf(byName.get(name)).get('/opt/bin/recover-package-manager'), rpmRepair, name);
   // The two Flatcar profiles share their Flatcar-specific files too.
   const flatcar = filesOf(byName.get('osp-flatcar'));
   const flatcarCloudInit = filesOf(byName.get('osp-flatcar-cloud-init'));

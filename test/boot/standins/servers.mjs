@@ -15,6 +15,10 @@
 //                           DIR/clock (seconds since the epoch) when it exists, read at each request, else the time.
 //                           A refusal is 401 with a message naming why (kube-apiserver only logs it).
 // DIR (argv[2]) holds api.crt/api.key, impostor.crt/impostor.key, token and secrets.json ({name: {key: base64}}).
+// CONTROL (argv[3], optional) is where the test steers the mirror: while CONTROL/stall names a path, the mirror
+// sends that file but its last KiB (or half, if smaller) and holds the rest back (logging {server: "mirror",
+// stalled: path}), so that the test can cut the node's power in the middle of the download; the rest follows
+// once the file no longer names it.
 // One JSON line per request on stdout: {server, method, path, bearer: "getter" | "bootstrap-token" | "other" |
 // "none", status}.
 import { lookup } from 'node:dns/promises';
@@ -26,6 +30,7 @@ import { join, normalize } from 'node:path';
 import { startRegistry } from './registry.mjs';
 
 const dir = process.argv[2];
+const control = process.argv[3];
 const token = readFileSync(join(dir, 'token'), 'utf8').trim();
 const secrets = JSON.parse(readFileSync(join(dir, 'secrets.json'), 'utf8'));
 const log = (entry) => process.stdout.write(JSON.stringify(entry) + '\n');
@@ -82,7 +87,14 @@ createHttps(tls('api'), apiServer('api')).listen(6443, '127.0.0.1');
 createHttps(tls('impostor'), apiServer('impostor')).listen(6444, '127.0.0.1');
 
 const mirror = join(dir, 'mirror');
-createHttp((req, res) => {
+const stalled = (path) => {
+  try {
+    return control !== undefined && readFileSync(join(control, 'stall'), 'utf8').trim() === path;
+  } catch {
+    return false;
+  }
+};
+createHttp(async (req, res) => {
   const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0]));
   const file = join(mirror, path);
   let status = 404;
@@ -91,7 +103,15 @@ createHttp((req, res) => {
     const body = readFileSync(file);
     status = 200;
     res.writeHead(200, { 'Content-Length': body.length });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    if (req.method !== 'HEAD' && stalled(path)) {
+      const sent = Math.max(body.length >> 1, body.length - 1024);
+      res.write(body.subarray(0, sent));
+      log({ server: 'mirror', stalled: path, sent });
+      while (stalled(path)) await new Promise((resolve) => setTimeout(resolve, 100));
+      res.end(body.subarray(sent));
+    } else {
+      res.end(req.method === 'HEAD' ? undefined : body);
+    }
   } catch {
     res.writeHead(404);
     res.end();
