@@ -3,10 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { BUNDLE, EXAMPLE_SECRETS, EXAMPLES, tempDir, toolEnv } from '../gitops/support.ts';
+import { BUNDLE, EXAMPLE_SECRETS, EXAMPLES, tempDir, toolEnv, treeText } from '../gitops/support.ts';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 2026);
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 12);
@@ -15,16 +15,6 @@ const OUTSIDE = 'OUTSIDE-MARKER-kustomize-9d2e';
 function git(dir: string, ...args: string[]): void {
   const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-}
-
-function treeText(dir: string): string {
-  if (!existsSync(dir)) return '';
-  let out = '';
-  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    const p = join(e.parentPath, e.name);
-    if (lstatSync(p).isFile()) out += readFileSync(p, 'latin1');
-  }
-  return out;
 }
 
 // --- kustomize: a kustomization value that kustomize resolves outside the tree the gate copied --------------
