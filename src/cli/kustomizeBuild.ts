@@ -98,6 +98,11 @@ const PATH_KEYS = new Set(['path', 'repo', 'valuesFile', 'chartHome', 'home']);
 const LITERAL_KEYS = new Set(['literals', 'args', 'command']);
 const REMOTE = /^(?:[a-zA-Z][a-zA-Z0-9+.-]*:\/\/|git@|[a-z0-9-]+(?:\.[a-z0-9-]+)+\/\S)/;
 
+/** A value as messages show it: quoted, and cut when long (a path padded to thousands of characters). */
+function shortValue(value: string): string {
+  return JSON.stringify(value.length > 200 ? `${value.slice(0, 100)}...${value.slice(-60)}` : value);
+}
+
 class TreeCopy {
   private bytes = 0;
   private entries = 0;
@@ -200,6 +205,8 @@ class TreeCopy {
     const text = decodeUtf8(readBytesInside(this.root, file, shownFile), shownFile);
     const docs = parseDocuments(text, shownFile);
     const visit = (v: unknown, key: string | undefined, inList: boolean, literal: boolean) => {
+      // go-yaml decodes `!!binary` to the text kustomize then reads as a path: check that text.
+      if (v instanceof Uint8Array) v = Buffer.from(v).toString('utf8');
       if (typeof v === 'string') {
         if (!literal) this.checkValue(dir, shownFile, v, inList || (key !== undefined && PATH_KEYS.has(key)));
         return;
@@ -215,25 +222,33 @@ class TreeCopy {
     for (const doc of docs) visit(doc, undefined, false, false);
   }
 
+  /**
+   * A value as kustomize may read it: the whole value, the part after the first `=` (`files: [key=path]`), each
+   * with and without what follows a `?` (a remote's query; a local path keeps it), each cleaned as Go's
+   * filepath.Clean cleans it before any system call (so `a?/../..`, a value padded past PATH_MAX, a line break in a
+   * component, `/missing/..` or `link/..` are seen where kustomize goes, and the kustomization there is checked in
+   * turn). Multi-line text is checked too: as a path it is the same string.
+   */
   private checkValue(dir: string, file: string, value: string, pathLike: boolean): void {
-    if (value.includes('\n') || value.length > 4096) return; // inline patches and other text
-    for (const candidate of value.includes('=') ? [value, value.slice(value.indexOf('=') + 1)] : [value]) {
-      const s = candidate.replace(/\?.*$/, '');
-      if (s === '') continue;
-      if (pathLike && REMOTE.test(candidate) && targetKind(isAbsolute(s) ? s : join(dir, s)) === 'missing') {
-        throw new CommandError(`${file}: ${JSON.stringify(candidate)} is a remote resource: osm-krm runs kustomize without network access; vendor it into the repository`);
+    const parts = value.includes('=') ? [value, value.slice(value.indexOf('=') + 1)] : [value];
+    const candidates = new Set(parts.flatMap((p) => [p, p.replace(/\?.*$/s, '')]).filter((c) => c !== ''));
+    for (const candidate of candidates) {
+      if (pathLike && REMOTE.test(candidate) && targetKind(isAbsolute(candidate) ? normalize(candidate) : join(dir, candidate)) === 'missing') {
+        throw new CommandError(`${file}: ${shortValue(candidate)} is a remote resource: osm-krm runs kustomize without network access; vendor it into the repository`);
       }
-      if (isAbsolute(s)) {
-        if (targetKind(s) !== 'missing') throw new CommandError(`${file}: ${JSON.stringify(candidate)} is an absolute path: kustomize would read it from outside ${this.root.label}; refusing to run it`);
+      if (isAbsolute(candidate)) {
+        if (targetKind(normalize(candidate)) !== 'missing') throw new CommandError(`${file}: ${shortValue(candidate)} is an absolute path: kustomize would read it from outside ${this.root.label}; refusing to run it`);
         continue;
       }
-      const lexical = normalize(posix.join(relativeInside(this.root, dir), s));
+      const lexical = normalize(posix.join(relativeInside(this.root, dir), candidate));
       if (lexical === '..' || lexical.startsWith('../')) {
-        throw new CommandError(`${file}: ${JSON.stringify(candidate)} leads outside ${this.root.label}: kustomize would read it from there; refusing to run it`);
+        throw new CommandError(`${file}: ${shortValue(candidate)} leads outside ${this.root.label}: kustomize would read it from there; refusing to run it`);
       }
+      if (candidate.includes('\n') || candidate.length > 4096) continue; // inline patches and other text: nothing to copy
       let real: string;
       try {
-        real = resolveInside(this.root, dir, s, `${file}: ${candidate}`);
+        // From the cleaned path, as kustomize opens it: `l/..` is not where the link's parent is.
+        real = resolveInside(this.root, this.root.real, lexical === '.' ? '' : lexical, `${file}: ${candidate}`);
       } catch {
         continue; // not a path kustomize could follow inside the copy either (a link out is refused when copied)
       }

@@ -210,7 +210,7 @@ export function parseDocuments(text: string, where: string): unknown[] {
       throw new CommandError(`${where}: document ${i + 1} is not valid YAML at ${yamlErrorText(doc.errors[0]!, text)}`);
     }
     try {
-      return boundedToJS(doc, text.length, `${where}: document ${i + 1}`);
+      return boundedToJS(doc, text, `${where}: document ${i + 1}`);
     } catch (e) {
       if (e instanceof InputLimitError) throw new CommandError(e.message);
       throw e;

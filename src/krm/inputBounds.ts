@@ -4,6 +4,7 @@
 // error instead of a crash or a silent rewrite.
 import { constants } from 'node:buffer';
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
+import { lineAndColumn } from './parseErrorMessage.ts';
 
 /**
  * The most osm-krm reads from one input (stdin, a file): reading costs up to ~12 times the input's size
@@ -120,8 +121,13 @@ export function nestingError(where: string): InputLimitError {
  * with many aliases pass; an alias bomb is refused after one walk over its (small) tree, before expansion.
  * Then the values, with no limit on the alias count (the size was bounded instead).
  */
-export function boundedToJS(doc: Document, textLength: number, where: string): unknown {
-  const limit = 2 * textLength + ALIAS_EXPANSION_ALLOWANCE;
+export function boundedToJS(doc: Document, text: string, where: string): unknown {
+  const limit = 2 * text.length + ALIAS_EXPANSION_ALLOWANCE;
+  // An alias's name is input text (a token written unquoted after `*`): its place is named instead.
+  const at = (n: Node) => {
+    const { line, column } = lineAndColumn(text, n.range?.[0] ?? 0);
+    return `line ${line}, column ${column}`;
+  };
   const measured = new Map<Node, { size: number; height: number }>();
   const inProgress = new Set<Node>();
   const measure = (node: unknown, depth: number): { size: number; height: number } => {
@@ -139,8 +145,8 @@ export function boundedToJS(doc: Document, textLength: number, where: string): u
       result = { size: 1 + (typeof v === 'string' ? v.length : 8), height: 0 };
     } else if (isAlias(n)) {
       const target = n.resolve(doc);
-      if (target === undefined) throw new InputLimitError(`${where}: alias *${n.source} has no anchor &${n.source} before it`);
-      if (inProgress.has(target)) throw new InputLimitError(`${where}: alias *${n.source} refers to a node that contains it`);
+      if (target === undefined) throw new InputLimitError(`${where}: the alias at ${at(n)} refers to no anchor before it`);
+      if (inProgress.has(target)) throw new InputLimitError(`${where}: the alias at ${at(n)} refers to a node that contains it`);
       result = measure(target, depth);
     } else if (isMap(n) || isSeq(n)) {
       inProgress.add(n);

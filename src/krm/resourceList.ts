@@ -93,7 +93,7 @@ function parseWithYamlLibrary(text: string): LibraryParse {
     if (isStackOverflow(doc.errors[0]!.message)) throw nestingError('the input');
     throw new ResourceListParseError(`malformed YAML at ${yamlErrorText(doc.errors[0]!, text)}`);
   }
-  const values = () => boundedToJS(doc, text.length, 'the input');
+  const values = () => boundedToJS(doc, text, 'the input');
   const root = doc.contents;
   if (!isMap(root)) return { root: values() };
   const itemsNode = root.get('items', true) as Node | undefined;

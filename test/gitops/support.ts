@@ -2,7 +2,7 @@
 // `docker`/`podman` wrapper (the real podman, logging) in front of PATH, temp directories, process runs, directory snapshots, manifest parsing.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { after } from 'node:test';
@@ -79,6 +79,17 @@ export function runOk(cmd: string, args: readonly string[], opts: Parameters<typ
 export function copyTree(src: string, dst: string): string {
   cpSync(src, dst, { recursive: true });
   return dst;
+}
+
+/** The bytes (latin1) of every regular file below `dir`, concatenated; '' when there is none. */
+export function treeText(dir: string): string {
+  if (!existsSync(dir)) return '';
+  let out = '';
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const p = join(e.parentPath, e.name);
+    if (lstatSync(p).isFile()) out += readFileSync(p, 'latin1');
+  }
+  return out;
 }
 
 /** Every file below `dir` (not .git) -> its content. */

@@ -9,11 +9,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import fc from 'fast-check';
 import { parse, stringify } from 'yaml';
-import { BUNDLE, EXAMPLE_SECRETS, EXAMPLES, tempDir, toolEnv } from '../gitops/support.ts';
+import { BUNDLE, EXAMPLE_SECRETS, EXAMPLES, tempDir, toolEnv, treeText } from '../gitops/support.ts';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 2026);
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 6);
@@ -231,16 +231,6 @@ function env(w: Built, extra: Record<string, string> = {}): Record<string, strin
 function runBundle(entry: string, args: string[], cwd: string, e: Record<string, string>, input = ''): Run {
   const r = spawnSync(process.execPath, [BUNDLE, ...args], { cwd, env: e, input, encoding: 'utf8', timeout: 180_000, maxBuffer: 256 * 1024 * 1024 });
   return { entry, status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', written: '', timedOut: r.error !== undefined && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT' };
-}
-
-function treeText(dir: string): string {
-  if (!existsSync(dir)) return '';
-  let out = '';
-  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    const p = join(e.parentPath, e.name);
-    if (lstatSync(p).isFile()) out += readFileSync(p, 'latin1');
-  }
-  return out;
 }
 
 /** The function's input as kpt would send it: the app's objects (the config as functionConfig), read here. */

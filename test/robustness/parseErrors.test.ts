@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse, parseDocument } from 'yaml';
+import fc from 'fast-check';
 import { runFunction } from '../../src/cli/runFunction.ts';
 import { parseManifests } from '../../src/cli/manifestDirectory.ts';
 import { readPluginSettings } from '../../src/cli/argocdParameters.ts';
@@ -55,4 +56,34 @@ test('manifests, the cluster-info kubeconfig, Argo CD parameters and template da
     assert.ok(!leaks(message), `${what}: ${message}`);
     assert.match(message, expected, what);
   }
+});
+
+// An unquoted token that starts with a YAML indicator is read as syntax (`*t` an alias, `&t` an anchor, `!t` a
+// tag, `%t`, `@t`, `` `t ``, `|t`, `>t` errors): the message must still name a place, not the token.
+test('a token written unquoted after any YAML indicator is never quoted by an error, wherever it sits', () => {
+  const INDICATORS = ['*', '&', '!', '!!', '%', '@', '`', '|', '>', ']', '}', '{', '[', '"', "'", '#', '? ', ': ', ',', '-', '<<: *'];
+  fc.assert(
+    fc.property(
+      fc.stringMatching(/^[A-Za-z0-9]{12,20}$/),
+      fc.constantFrom(...INDICATORS),
+      fc.constantFrom('secret', 'name', 'rhel', 'json'),
+      (token, indicator, where) => {
+        const value = `${indicator}${token}`;
+        const text =
+          where === 'secret' ? `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: Secret\n  metadata: {name: s, namespace: kube-system}\n  stringData:\n    token: ${value}\n`
+          : where === 'name' ? `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: ${value}\n`
+          : where === 'rhel' ? `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: cluster.k8s.io/v1alpha1\n  kind: MachineDeployment\n  metadata: {name: md, namespace: kube-system}\n  spec:\n    template:\n      spec:\n        providerSpec:\n          value:\n            operatingSystemSpec:\n              rhelSubscriptionManagerPassword: ${value}\n`
+          : `{"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": [{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}, "stringData": {"token": ${value}}}]}`;
+        let stdout = '';
+        let stderr = '';
+        runFunction(text, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env: noEnvironment });
+        const parts = [token, token.slice(0, 6), token.slice(-6)];
+        const results = stdout.includes('\nresults:') ? stdout.slice(stdout.indexOf('\nresults:')) : stdout;
+        for (const [what, out] of [['stderr', stderr], ['results', results]] as const) {
+          assert.ok(!parts.some((p) => out.includes(p)), `${JSON.stringify(value)} in ${where}: ${what} quotes it:\n${out}`);
+        }
+      },
+    ),
+    { seed: Number(process.env.PROPERTY_SEED ?? 2026), numRuns: Number(process.env.PROPERTY_RUNS ?? 300) },
+  );
 });
