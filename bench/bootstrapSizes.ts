@@ -26,14 +26,36 @@ export interface BootstrapSize {
 }
 
 function machineDeployment(profile: string, os: string, utility: string, cloud: string): unknown {
-  const osSpec = os === 'flatcar' ? { provisioningUtility: utility } : os === 'rhel' ? { rhelSubscriptionManagerUser: 'u', rhelSubscriptionManagerPassword: 'p', attachSubscription: true } : {};
+  const osSpec =
+    os === 'flatcar'
+      ? { provisioningUtility: utility }
+      : os === 'rhel'
+        ? { rhelSubscriptionManagerUser: 'u', rhelSubscriptionManagerPassword: 'p', attachSubscription: true }
+        : {};
   return {
-    apiVersion: 'cluster.k8s.io/v1alpha1', kind: 'MachineDeployment',
-    metadata: { name: `${profile}-${cloud}`, namespace: 'kube-system', annotations: { 'k8c.io/operating-system-profile': profile, 'machinedeployment.clusters.k8s.io/revision': '1' } },
-    spec: { template: { spec: {
-      providerSpec: { value: { sshPublicKeys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOsmKrmProfileMatrixKey0000000000000000000 bench'], cloudProvider: cloud, cloudProviderSpec: {}, operatingSystem: os, operatingSystemSpec: osSpec } },
-      versions: { kubelet: '1.34.3' },
-    } } },
+    apiVersion: 'cluster.k8s.io/v1alpha1',
+    kind: 'MachineDeployment',
+    metadata: {
+      name: `${profile}-${cloud}`,
+      namespace: 'kube-system',
+      annotations: { 'k8c.io/operating-system-profile': profile, 'machinedeployment.clusters.k8s.io/revision': '1' },
+    },
+    spec: {
+      template: {
+        spec: {
+          providerSpec: {
+            value: {
+              sshPublicKeys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOsmKrmProfileMatrixKey0000000000000000000 bench'],
+              cloudProvider: cloud,
+              cloudProviderSpec: {},
+              operatingSystem: os,
+              operatingSystemSpec: osSpec,
+            },
+          },
+          versions: { kubelet: '1.34.3' },
+        },
+      },
+    },
   };
 }
 
@@ -42,43 +64,93 @@ export function bootstrapTexts(items: unknown[], pinClusterCA: boolean): Map<str
   const kubeconfig = `apiVersion: v1\nkind: Config\nclusters:\n- name: ""\n  cluster:\n    server: https://api.bench.example:6443\n    certificate-authority-data: ${Buffer.from(CA).toString('base64')}\n`;
   const local = { 'config.kubernetes.io/local-config': 'true' };
   const list = {
-    apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList',
+    apiVersion: 'config.kubernetes.io/v1',
+    kind: 'ResourceList',
     items: [
       ...items,
-      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cluster-info', namespace: 'kube-public', annotations: local }, data: { kubeconfig } },
-      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cloud-init-getter-token', namespace: 'cloud-init-settings', annotations: local }, stringData: { token: TOKEN } },
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'cluster-info', namespace: 'kube-public', annotations: local },
+        data: { kubeconfig },
+      },
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'cloud-init-getter-token', namespace: 'cloud-init-settings', annotations: local },
+        stringData: { token: TOKEN },
+      },
     ],
-    functionConfig: { apiVersion: 'osm-krm.dev/v1alpha1', kind: 'OperatingSystemManager', metadata: { name: 'osm' }, spec: { clusterDNS: ['10.96.0.10'], pinClusterCA, cluster: { bootstrapToken: 'abcdef.0123456789abcdef' } } },
+    functionConfig: {
+      apiVersion: 'osm-krm.dev/v1alpha1',
+      kind: 'OperatingSystemManager',
+      metadata: { name: 'osm' },
+      spec: { clusterDNS: ['10.96.0.10'], pinClusterCA, cluster: { bootstrapToken: 'abcdef.0123456789abcdef' } },
+    },
   };
   let stdout = '';
-  const code = runFunction(stringify(list, { lineWidth: 0 }), { stdout: (s) => (stdout += s), stderr: () => {}, env: { env: () => undefined, readFile: () => { throw new Error('no files'); } } });
+  const code = runFunction(stringify(list, { lineWidth: 0 }), {
+    stdout: (s) => (stdout += s),
+    stderr: () => {},
+    env: {
+      env: () => undefined,
+      readFile: () => {
+        throw new Error('no files');
+      },
+    },
+  });
   if (code !== 0) throw new Error(`render failed: ${stdout.slice(-2000)}`);
   const texts = new Map<string, string>();
   for (const item of (parse(stdout) as { items: any[] }).items) {
     const name: string = item.metadata?.name ?? '';
     if (item.kind === 'Secret' && name.endsWith('-kube-system-bootstrap-config')) {
-      texts.set(name.slice(0, -'-kube-system-bootstrap-config'.length), Buffer.from(item.data['cloud-config'], 'base64').toString('utf8'));
+      texts.set(
+        name.slice(0, -'-kube-system-bootstrap-config'.length),
+        Buffer.from(item.data['cloud-config'], 'base64').toString('utf8'),
+      );
     }
   }
   return texts;
 }
 
 export function bootstrapSizes(): BootstrapSize[] {
-  const upstream = new Map<string, any>(readdirSync(UPSTREAM_OSPS).map((f) => {
-    const osp = parse(readFileSync(join(UPSTREAM_OSPS, f), 'utf8'));
-    osp.metadata.namespace = 'kube-system';
-    return [osp.metadata.name, osp];
-  }));
-  const pairs = embeddedProfiles().flatMap((p: any) => p.spec.supportedCloudProviders.map((c: any) => ({ p, cloud: c.name as string })));
-  const mds = pairs.map(({ p, cloud }) => machineDeployment(p.metadata.name, p.spec.osName, p.spec.provisioningUtility, cloud));
+  const upstream = new Map<string, any>(
+    readdirSync(UPSTREAM_OSPS).map((f) => {
+      const osp = parse(readFileSync(join(UPSTREAM_OSPS, f), 'utf8'));
+      osp.metadata.namespace = 'kube-system';
+      return [osp.metadata.name, osp];
+    }),
+  );
+  const pairs = embeddedProfiles().flatMap((p: any) =>
+    p.spec.supportedCloudProviders.map((c: any) => ({ p, cloud: c.name as string })),
+  );
+  const mds = pairs.map(({ p, cloud }) =>
+    machineDeployment(p.metadata.name, p.spec.osName, p.spec.provisioningUtility, cloud),
+  );
   const ours = bootstrapTexts(mds, true);
-  const upstreamPairs = pairs.filter(({ p, cloud }) => upstream.get(p.metadata.name)?.spec.supportedCloudProviders.some((c: any) => c.name === cloud));
-  const theirs = bootstrapTexts([...upstream.values(), ...upstreamPairs.map(({ p, cloud }) => machineDeployment(p.metadata.name, p.spec.osName, p.spec.provisioningUtility, cloud))], false);
+  const upstreamPairs = pairs.filter(({ p, cloud }) =>
+    upstream.get(p.metadata.name)?.spec.supportedCloudProviders.some((c: any) => c.name === cloud),
+  );
+  const theirs = bootstrapTexts(
+    [
+      ...upstream.values(),
+      ...upstreamPairs.map(({ p, cloud }) =>
+        machineDeployment(p.metadata.name, p.spec.osName, p.spec.provisioningUtility, cloud),
+      ),
+    ],
+    false,
+  );
   return pairs.map(({ p, cloud }) => {
     const key = `${p.metadata.name}-${cloud}`;
     const text = ours.get(key)!;
     const upstreamText = theirs.get(key);
-    return { profile: p.metadata.name, cloud, ours: Buffer.byteLength(text), text, ...(upstreamText === undefined ? {} : { upstream: Buffer.byteLength(upstreamText), upstreamText }) };
+    return {
+      profile: p.metadata.name,
+      cloud,
+      ours: Buffer.byteLength(text),
+      text,
+      ...(upstreamText === undefined ? {} : { upstream: Buffer.byteLength(upstreamText), upstreamText }),
+    };
   });
 }
 
@@ -98,7 +170,9 @@ export function clusterCACost(text: string): number {
     const end = text.indexOf('}', text.indexOf('"mode":', at)) + 1;
     const entry = JSON.parse(text.slice(start, end));
     if (entry.path !== CA_PATH) throw new Error('unexpected Ignition layout around the CA file');
-    return end - start + 1 + count(text, encodeURIComponent(CACERT_ARGUMENT)) * encodeURIComponent(CACERT_ARGUMENT).length;
+    return (
+      end - start + 1 + count(text, encodeURIComponent(CACERT_ARGUMENT)) * encodeURIComponent(CACERT_ARGUMENT).length
+    );
   }
   // cloud-config: the write_files entry, up to the next entry or top-level key.
   const match = new RegExp(`^- path: '${CA_PATH.replaceAll('.', '\\.')}'\n(?:(?: .*)?\n)*`, 'm').exec(text);
@@ -110,13 +184,19 @@ function count(text: string, needle: string): number {
 }
 
 export function bootstrapSizeTable(rows: BootstrapSize[]): string[] {
-  const out = ['| profile | cloud | ours (bytes) | of which the cluster CA | upstream (bytes) | ours − upstream | limit |', '|---|---|---|---|---|---|---|'];
+  const out = [
+    '| profile | cloud | ours (bytes) | of which the cluster CA | upstream (bytes) | ours − upstream | limit |',
+    '|---|---|---|---|---|---|---|',
+  ];
   for (const r of rows) {
     const limit = cloudProvider(r.cloud)?.userDataLimit;
     const finding = checkUserDataSize(r.cloud, r.ours);
-    out.push(`| ${r.profile} | ${r.cloud} | ${r.ours} | ${clusterCACost(r.text)} | ${r.upstream ?? '–'} | ${r.upstream === undefined ? '–' : r.ours - r.upstream} | ${limit ? `${limit.bytes}${limit.documented ? '' : ' (default)'}` : '–'}${finding ? ` ${finding.severity}` : ''} |`);
+    out.push(
+      `| ${r.profile} | ${r.cloud} | ${r.ours} | ${clusterCACost(r.text)} | ${r.upstream ?? '–'} | ${r.upstream === undefined ? '–' : r.ours - r.upstream} | ${limit ? `${limit.bytes}${limit.documented ? '' : ' (default)'}` : '–'}${finding ? ` ${finding.severity}` : ''} |`,
+    );
   }
   return out;
 }
 
-if (process.argv[1] === import.meta.filename) for (const line of bootstrapSizeTable(bootstrapSizes())) console.log(line);
+if (process.argv[1] === import.meta.filename)
+  for (const line of bootstrapSizeTable(bootstrapSizes())) console.log(line);

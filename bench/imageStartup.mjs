@@ -25,7 +25,19 @@ for (let i = 0; i < Number(runs); i++) {
   without.push(time(uncached));
 }
 // The loader's own report: each section it compiled, and whether V8 took the section's cache.
-const report = spawnSync(process.execPath, [installed], { input: stdin, env: { ...process.env, OSM_KRM_CODE_CACHE_REPORT: '1' }, stdio: ['pipe', 'ignore', 'pipe'] });
+const report = spawnSync(process.execPath, [installed], {
+  input: stdin,
+  env: { ...process.env, OSM_KRM_CODE_CACHE_REPORT: '1' },
+  stdio: ['pipe', 'ignore', 'pipe'],
+});
 const { codeCache } = JSON.parse(report.stderr.toString().trim().split('\n').pop());
 const cacheRejected = Object.values(codeCache).some((state) => state !== 'accepted');
-process.stdout.write(JSON.stringify({ node: process.version, cacheRejected, codeCache, medianMs: { withCache: median(withCache), withoutCache: median(without) }, runs: Number(runs) }) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    node: process.version,
+    cacheRejected,
+    codeCache,
+    medianMs: { withCache: median(withCache), withoutCache: median(without) },
+    runs: Number(runs),
+  }) + '\n',
+);

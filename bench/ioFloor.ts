@@ -9,7 +9,7 @@ const list = parseResourceList(readFileSync(0, 'utf8'));
 // One JSON object per line (the whole set can exceed the longest string V8 allows).
 const lines = readFileSync(process.argv[2]!);
 const generated: string[] = [];
-for (let at = 0; at < lines.length; ) {
+for (let at = 0; at < lines.length;) {
   const nl = lines.indexOf(10, at);
   const end = nl < 0 ? lines.length : nl;
   if (end > at) generated.push(generatedEntry(list, JSON.parse(lines.subarray(at, end).toString('utf8')) as object));

@@ -19,7 +19,10 @@ const ROOT = join(import.meta.dirname, '..');
 const CACHE = join(ROOT, '.cache', 'bench');
 const BUNDLE = join(ROOT, 'dist', 'osm-krm.cjs');
 const IO_FLOOR = join(CACHE, 'bench-io-floor.mjs');
-const SIZES = (process.env.BENCH_SIZES ?? '1,10,100,1000,10000').split(',').map(Number).filter((n) => n > 0);
+const SIZES = (process.env.BENCH_SIZES ?? '1,10,100,1000,10000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 
 interface Measure {
   wallMs: number;
@@ -40,8 +43,11 @@ function writeGeneratedItems(output: Buffer, file: string): void {
   while (at < end) {
     let next = output.indexOf(boundary, at);
     next = next < 0 || next >= end ? end : next + 1;
-    const [item] = parse(output.subarray(at, next).toString('utf8')) as Array<{ metadata?: { annotations?: Record<string, string> } }>;
-    if ((item?.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? '').startsWith('osm-generated/')) writeSync(fd, JSON.stringify(item) + '\n');
+    const [item] = parse(output.subarray(at, next).toString('utf8')) as Array<{
+      metadata?: { annotations?: Record<string, string> };
+    }>;
+    if ((item?.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? '').startsWith('osm-generated/'))
+      writeSync(fd, JSON.stringify(item) + '\n');
     at = next;
   }
   closeSync(fd);
@@ -72,13 +78,20 @@ function runs(n: number): number {
   return n <= 100 ? 9 : n <= 1000 ? 5 : 3;
 }
 
-const summary = (ms: Measure[]): Measure => ({ wallMs: median(ms.map((m) => m.wallMs)), rssMiB: Math.max(...ms.map((m) => m.rssMiB)) });
+const summary = (ms: Measure[]): Measure => ({
+  wallMs: median(ms.map((m) => m.wallMs)),
+  rssMiB: Math.max(...ms.map((m) => m.rssMiB)),
+});
 
 /**
  * Two commands run in turn, `count` times each, so that a ratio of their medians compares them over the same
  * minutes: on a shared machine the speed drifts by tens of percent between one series and the next.
  */
-function paired(a: { args: string[]; stdin?: string; env?: NodeJS.ProcessEnv }, b: { args: string[]; stdin?: string; env?: NodeJS.ProcessEnv }, count: number): [Measure, Measure] {
+function paired(
+  a: { args: string[]; stdin?: string; env?: NodeJS.ProcessEnv },
+  b: { args: string[]; stdin?: string; env?: NodeJS.ProcessEnv },
+  count: number,
+): [Measure, Measure] {
   measure(a.args, a.stdin, a.env); // warm the page cache
   measure(b.args, b.stdin, b.env);
   const as: Measure[] = [];
@@ -93,20 +106,36 @@ function paired(a: { args: string[]; stdin?: string; env?: NodeJS.ProcessEnv }, 
 async function main(): Promise<void> {
   mkdirSync(CACHE, { recursive: true });
   await build({
-    entryPoints: [join(ROOT, 'bench/ioFloor.ts')], outfile: IO_FLOOR, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning',
+    entryPoints: [join(ROOT, 'bench/ioFloor.ts')],
+    outfile: IO_FLOOR,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
 
   const rows: string[] = [];
-  const [nodeFloor, basic] = paired({ args: ['node', '-e', '0'] }, { args: ['node', BUNDLE], stdin: join(ROOT, 'examples/basic/resourcelist.yaml') }, 30);
-  rows.push(`| examples/basic (cold start) | ${basic.wallMs.toFixed(1)} | ${basic.rssMiB.toFixed(0)} | ${(basic.wallMs / nodeFloor.wallMs).toFixed(2)}x | – |`);
+  const [nodeFloor, basic] = paired(
+    { args: ['node', '-e', '0'] },
+    { args: ['node', BUNDLE], stdin: join(ROOT, 'examples/basic/resourcelist.yaml') },
+    30,
+  );
+  rows.push(
+    `| examples/basic (cold start) | ${basic.wallMs.toFixed(1)} | ${basic.rssMiB.toFixed(0)} | ${(basic.wallMs / nodeFloor.wallMs).toFixed(2)}x | – |`,
+  );
   // NODE_EXTRA_CA_CERTS makes every Node.js process parse those certificates at start-up (most of `node -e 0`'s
   // work when it names a system bundle), which moves the ratio: the cold start is measured without it as well.
   let withoutExtraCAs = '';
   if (process.env.NODE_EXTRA_CA_CERTS) {
     const env = { ...process.env };
     delete env.NODE_EXTRA_CA_CERTS;
-    const [floor, cold] = paired({ args: ['node', '-e', '0'], env }, { args: ['node', BUNDLE], stdin: join(ROOT, 'examples/basic/resourcelist.yaml'), env }, 30);
+    const [floor, cold] = paired(
+      { args: ['node', '-e', '0'], env },
+      { args: ['node', BUNDLE], stdin: join(ROOT, 'examples/basic/resourcelist.yaml'), env },
+      30,
+    );
     withoutExtraCAs = `Without NODE_EXTRA_CA_CERTS (set here to ${process.env.NODE_EXTRA_CA_CERTS}): \`node -e 0\` ${floor.wallMs.toFixed(1)} ms, examples/basic ${cold.wallMs.toFixed(1)} ms = ${(cold.wallMs / floor.wallMs).toFixed(2)}x.`;
   }
 
@@ -122,14 +151,22 @@ async function main(): Promise<void> {
     if (real.status !== 0) throw new Error(`function failed on ${n} MDs: ${real.stderr.toString().slice(0, 2000)}`);
     const generatedFile = join(CACHE, `generated-${n}.jsonl`);
     writeGeneratedItems(readFileSync(outputFile), generatedFile);
-    const [fn, io] = paired({ args: ['node', BUNDLE], stdin: input }, { args: ['node', IO_FLOOR, generatedFile], stdin: input }, runs(n));
-    rows.push(`| ${n} MachineDeployments | ${fn.wallMs.toFixed(1)} | ${fn.rssMiB.toFixed(0)} | ${(fn.wallMs / nodeFloor.wallMs).toFixed(2)}x | ${(fn.wallMs / io.wallMs).toFixed(2)}x (IO floor ${io.wallMs.toFixed(1)} ms) |`);
+    const [fn, io] = paired(
+      { args: ['node', BUNDLE], stdin: input },
+      { args: ['node', IO_FLOOR, generatedFile], stdin: input },
+      runs(n),
+    );
+    rows.push(
+      `| ${n} MachineDeployments | ${fn.wallMs.toFixed(1)} | ${fn.rssMiB.toFixed(0)} | ${(fn.wallMs / nodeFloor.wallMs).toFixed(2)}x | ${(fn.wallMs / io.wallMs).toFixed(2)}x (IO floor ${io.wallMs.toFixed(1)} ms) |`,
+    );
     if (n === Math.max(...SIZES)) {
       perMd = `Cost per MachineDeployment at ${n}: ${((fn.wallMs - nodeFloor.wallMs) / n).toFixed(3)} ms and ${((fn.rssMiB * 1024) / n).toFixed(1)} KiB of peak RSS.`;
     }
   }
 
-  console.log(`\nosm-krm whole-process benchmark (node ${process.version}, ${process.env.BENCH_MACHINE ?? 'this machine'})`);
+  console.log(
+    `\nosm-krm whole-process benchmark (node ${process.version}, ${process.env.BENCH_MACHINE ?? 'this machine'})`,
+  );
   console.log(`Start-up floor \`node -e 0\`: ${nodeFloor.wallMs.toFixed(1)} ms, ${nodeFloor.rssMiB.toFixed(0)} MiB\n`);
   console.log('| input | wall ms (median) | peak RSS MiB | vs node -e 0 | vs IO floor |');
   console.log('|---|---|---|---|---|');
@@ -137,12 +174,16 @@ async function main(): Promise<void> {
   console.log(`\n${perMd}`);
   if (withoutExtraCAs) console.log(withoutExtraCAs);
 
-  console.log('\nBootstrap user-data per default profile and cloud, ours against upstream OSM\'s default OSP (bytes):\n');
+  console.log(
+    "\nBootstrap user-data per default profile and cloud, ours against upstream OSM's default OSP (bytes):\n",
+  );
   for (const line of bootstrapSizeTable(bootstrapSizes())) console.log(line);
 
   console.log('\nTemplate engine (osp-ubuntu, parse + execute of every template):');
   for (const r of await benchTemplate()) {
-    console.log(`  ${r.name}: ${r.msPerOp.toFixed(3)} ms/OSP (${r.opsPerSec.toFixed(0)} ops/s, target < ${r.targetMs} ms); Go ${r.goMsPerOp.toFixed(3)} ms; ours/Go ${r.ratioToGo.toFixed(2)}`);
+    console.log(
+      `  ${r.name}: ${r.msPerOp.toFixed(3)} ms/OSP (${r.opsPerSec.toFixed(0)} ops/s, target < ${r.targetMs} ms); Go ${r.goMsPerOp.toFixed(3)} ms; ours/Go ${r.ratioToGo.toFixed(2)}`,
+    );
   }
 }
 

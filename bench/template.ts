@@ -11,7 +11,13 @@ import { newTemplate } from '../src/template/index.ts';
 import { osmTemplateFuncs } from '../src/sprig/index.ts';
 import { benchOracle, runOracle, type OracleCase } from '../test/template/oracle/oracle.ts';
 import { goldenCases } from '../test/template/osp/osmTemplateData.ts';
-import { fileCases, loadOspFiles, namedCases, ospTemplates, type ConfigTemplates } from '../test/template/osp/ospTemplates.ts';
+import {
+  fileCases,
+  loadOspFiles,
+  namedCases,
+  ospTemplates,
+  type ConfigTemplates,
+} from '../test/template/osp/ospTemplates.ts';
 
 export interface Row {
   name: string;
@@ -90,7 +96,9 @@ export async function benchTemplate(options: { iterations?: number; warmup?: num
 function printRows(rows: readonly Row[]): void {
   for (const r of rows) {
     console.log(r.name);
-    console.log(`  ours: ${r.msPerOp.toFixed(3)} ms/OSP (${r.opsPerSec.toFixed(0)} OSPs/s, ${r.iterations} iterations; target < ${r.targetMs} ms: ${r.msPerOp < r.targetMs ? 'met' : 'MISSED'})`);
+    console.log(
+      `  ours: ${r.msPerOp.toFixed(3)} ms/OSP (${r.opsPerSec.toFixed(0)} OSPs/s, ${r.iterations} iterations; target < ${r.targetMs} ms: ${r.msPerOp < r.targetMs ? 'met' : 'MISSED'})`,
+    );
     console.log(`  Go:   ${r.goMsPerOp.toFixed(3)} ms/OSP`);
     console.log(`  ours/Go: ${r.ratioToGo.toFixed(2)}×`);
   }

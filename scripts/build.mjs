@@ -59,7 +59,9 @@ function embeddedProfilesAsData(texts) {
 async function sections(minify) {
   const files = profileFiles();
   if (readFileSync('src/profiles/generated/embeddedProfiles.generated.ts', 'utf8') !== generate(files)) {
-    throw new Error('src/profiles/generated/embeddedProfiles.generated.ts is stale: run node scripts/generate-embedded-profiles.mjs');
+    throw new Error(
+      'src/profiles/generated/embeddedProfiles.generated.ts is stale: run node scripts/generate-embedded-profiles.mjs',
+    );
   }
   const texts = profileJsonTexts(files);
   const result = await build({
@@ -82,7 +84,16 @@ async function sections(minify) {
   for (const file of result.outputFiles) {
     const name = file.path.slice(file.path.lastIndexOf('/') + 1);
     // import() becomes the loader's require (a Promise of it), so the loader finds the section.
-    const cjs = (await transform(file.text, { format: 'cjs', platform: 'node', target: 'node20', minify, legalComments: 'none', supported: { 'dynamic-import': false } })).code;
+    const cjs = (
+      await transform(file.text, {
+        format: 'cjs',
+        platform: 'node',
+        target: 'node20',
+        minify,
+        legalComments: 'none',
+        supported: { 'dynamic-import': false },
+      })
+    ).code;
     out.push({ name, kind: 'code', text: `(function (require, module, exports) {${cjs.replace(/^#!.*\n/, '')}\n})` });
   }
   out.sort((a, b) => (a.name === MAIN ? -1 : b.name === MAIN ? 1 : a.name < b.name ? -1 : 1));
@@ -188,7 +199,12 @@ function train() {
   const secrets = join(dir, 'secrets');
   mkdirSync(secrets);
   // The example's stand-in tokens (examples/*/README.md): training renders, it never talks to a cluster.
-  const env = { ...process.env, OSM_CLOUD_INIT_GETTER_TOKEN: 'example-cloud-init-getter-token', OSM_BOOTSTRAP_TOKEN: 'abcdef.0123456789abcdef', OSM_KRM_SECRETS_DIR: secrets };
+  const env = {
+    ...process.env,
+    OSM_CLOUD_INIT_GETTER_TOKEN: 'example-cloud-init-getter-token',
+    OSM_BOOTSTRAP_TOKEN: 'abcdef.0123456789abcdef',
+    OSM_KRM_SECRETS_DIR: secrets,
+  };
   writeFileSync(join(secrets, 'cloud-init-getter-token'), env.OSM_CLOUD_INIT_GETTER_TOKEN);
   writeFileSync(join(secrets, 'bootstrap-token'), env.OSM_BOOTSTRAP_TOKEN);
   const runs = [
@@ -202,10 +218,14 @@ function train() {
       const out = join(dir, `run-${i}`);
       mkdirSync(out);
       const r = spawnSync(process.execPath, [join(process.cwd(), OUT), ...run.args], {
-        cwd: run.cwd, input: run.input ?? '', env: { ...env, OSM_KRM_CODE_CACHE_OUT: out }, stdio: ['pipe', 'ignore', 'pipe'],
+        cwd: run.cwd,
+        input: run.input ?? '',
+        env: { ...env, OSM_KRM_CODE_CACHE_OUT: out },
+        stdio: ['pipe', 'ignore', 'pipe'],
       });
       if (r.status !== 0) throw new Error(`training run osm-krm ${run.args.join(' ')} failed: ${r.stderr}`);
-      for (const name of readdirSync(out).sort()) if (!caches.has(name)) caches.set(name, readFileSync(join(out, name)));
+      for (const name of readdirSync(out).sort())
+        if (!caches.has(name)) caches.set(name, readFileSync(join(out, name)));
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -242,7 +262,9 @@ export function bundleCaches(file) {
   const data = readFileSync(file);
   const eol = data.indexOf(10);
   const index = JSON.parse(data.latin1Slice(0, eol));
-  return new Map(Object.entries(index).map(([name, [at, length]]) => [name, data.subarray(eol + 1 + at, eol + 1 + at + length)]));
+  return new Map(
+    Object.entries(index).map(([name, [at, length]]) => [name, data.subarray(eol + 1 + at, eol + 1 + at + length)]),
+  );
 }
 
 async function main() {

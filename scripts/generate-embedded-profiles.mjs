@@ -21,10 +21,12 @@ const outFile = join(profilesDir, 'generated/embeddedProfiles.generated.ts');
 // Each profile's JSON text, by name, in file order. A `/` after a `*` is written `\/` (the same string to
 // JSON.parse): no text holds the end of a comment, so the bundle can keep the texts in one (scripts/build.mjs).
 export function profileJsonTexts(files) {
-  return Object.fromEntries(files.map(({ name, text }) => {
-    const p = parseProfile(name, text);
-    return [p.metadata.name, JSON.stringify(p).replaceAll('*/', '*\\/')];
-  }));
+  return Object.fromEntries(
+    files.map(({ name, text }) => {
+      const p = parseProfile(name, text);
+      return [p.metadata.name, JSON.stringify(p).replaceAll('*/', '*\\/')];
+    }),
+  );
 }
 
 /** The generated module's text for the given profile files ({name, text} pairs, in order). */
@@ -36,7 +38,7 @@ export function generate(files) {
     '// Regenerate with `node scripts/generate-embedded-profiles.mjs` after changing a profile. The bundle reads the',
     '// texts from a data section instead (scripts/build.mjs), with the same exports.',
     '',
-    '/** The embedded profiles\' names, in file order. */',
+    "/** The embedded profiles' names, in file order. */",
     `export const EMBEDDED_PROFILE_NAMES: readonly string[] = Object.freeze(${JSON.stringify(Object.keys(all))});`,
     '',
     '/** Each profile as JSON text, by name (parsed on first use by embeddedProfiles.ts). */',
@@ -59,10 +61,14 @@ function parseProfile(name, text) {
   let octal;
   visit(doc, {
     Scalar(_, node) {
-      if (node.type === 'PLAIN' && typeof node.value === 'number' && /^0[0-7]+$/.test(node.source ?? '')) octal ??= node.source;
+      if (node.type === 'PLAIN' && typeof node.value === 'number' && /^0[0-7]+$/.test(node.source ?? ''))
+        octal ??= node.source;
     },
   });
-  if (octal) throw new Error(`${name}: ${octal} reads as ${parseInt(octal, 8)} in YAML 1.1 (kyaml) but ${Number(octal)} in YAML 1.2; write it without the leading 0`);
+  if (octal)
+    throw new Error(
+      `${name}: ${octal} reads as ${parseInt(octal, 8)} in YAML 1.1 (kyaml) but ${Number(octal)} in YAML 1.2; write it without the leading 0`,
+    );
   const obj = doc.toJS();
   if (obj?.kind !== 'OperatingSystemProfile' || obj?.metadata?.name !== name.replace(/\.yaml$/, '')) {
     throw new Error(`${name}: expected an OperatingSystemProfile named ${name.replace(/\.yaml$/, '')}`);
@@ -85,7 +91,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       current = readFileSync(outFile, 'utf8');
     } catch {}
     if (current !== text) {
-      console.error('src/profiles/generated/embeddedProfiles.generated.ts is stale: run node scripts/generate-embedded-profiles.mjs');
+      console.error(
+        'src/profiles/generated/embeddedProfiles.generated.ts is stale: run node scripts/generate-embedded-profiles.mjs',
+      );
       process.exit(1);
     }
   } else {

@@ -28,7 +28,10 @@ const args = process.argv.slice(2);
 const listStops = args.includes('--list');
 const inputPath = args.find((a) => !a.startsWith('--')) ?? join(ROOT, 'examples/basic/resourcelist.yaml');
 // The values scripts/compare-bundle-outputs.ts runs the examples with.
-const ENV: Record<string, string> = { OSM_CLOUD_INIT_GETTER_TOKEN: 'example-cloud-init-getter-token', OSM_BOOTSTRAP_TOKEN: 'abcdef.0123456789abcdef' };
+const ENV: Record<string, string> = {
+  OSM_CLOUD_INIT_GETTER_TOKEN: 'example-cloud-init-getter-token',
+  OSM_BOOTSTRAP_TOKEN: 'abcdef.0123456789abcdef',
+};
 const NOT_FOLLOWED = new Set(['go', 'template', 'sprig', 'emit']);
 // One MachineDeployment's walk: the orchestrator's call that renders it and turns its objects into output.
 const ENTRY_FILE = 'src/function/processResourceList.ts';
@@ -78,7 +81,8 @@ class WalkRecorder {
     if (!this.on) return;
     this.run.enter(file);
     this.depth++;
-    if (this.inOne === 0 && !this.oneDone && name === ONE_MACHINE_DEPLOYMENT && file === ENTRY_FILE) this.inOne = this.depth;
+    if (this.inOne === 0 && !this.oneDone && name === ONE_MACHINE_DEPLOYMENT && file === ENTRY_FILE)
+      this.inOne = this.depth;
     if (this.inOne > 0) this.oneMachineDeployment.enter(file);
   }
 
@@ -129,7 +133,10 @@ if (errors.length > 0) throw new Error(`the run failed: ${errors.map((r) => r.me
 
 function report(label: string, tree: FileTree): void {
   const stops = walkStops(tree.root);
-  if (stops.length === 0) throw new Error(`${label}: no walk recorded (is ${ONE_MACHINE_DEPLOYMENT} still the name of the orchestrator's per-MachineDeployment step?)`);
+  if (stops.length === 0)
+    throw new Error(
+      `${label}: no walk recorded (is ${ONE_MACHINE_DEPLOYMENT} still the name of the orchestrator's per-MachineDeployment step?)`,
+    );
   const seen = new Set<string>();
   let climbs = 0;
   let revisits = 0;
@@ -145,8 +152,13 @@ function report(label: string, tree: FileTree): void {
     seen.add(f);
     if (listStops) console.log(`${String(i + 1).padStart(3)} ${climb ? '^' : ' '} ${layerName(f).padEnd(8)} ${f}`);
   });
-  const byLayer = [...into].sort(([a], [b]) => LAYERS.findIndex(([n]) => n === b) - LAYERS.findIndex(([n]) => n === a)).map(([l, n]) => `${l} ${n}`).join(', ');
-  console.log(`${label}: ${stops.length} stops in ${seen.size} files, ${climbs} climbs back to a higher layer (into ${byLayer}), ${revisits} returns to a file already left`);
+  const byLayer = [...into]
+    .sort(([a], [b]) => LAYERS.findIndex(([n]) => n === b) - LAYERS.findIndex(([n]) => n === a))
+    .map(([l, n]) => `${l} ${n}`)
+    .join(', ');
+  console.log(
+    `${label}: ${stops.length} stops in ${seen.size} files, ${climbs} climbs back to a higher layer (into ${byLayer}), ${revisits} returns to a file already left`,
+  );
 }
 
 report('the run', recorder.run);

@@ -36,10 +36,20 @@ function main(argv: string[]): number | Promise<number> {
   }
   // `osm-krm help COMMAND` is `osm-krm COMMAND --help`.
   if (command === 'help') return main([...rest.slice(0, 1), '--help']);
-  if (command === 'template') return import('../../src/cli/templateCommand.ts').then((m) => m.runTemplateCommand(rest, { stdout: out, stdoutBytes: (b) => writeAllSync(1, b), stderr: err, readFile: (p) => decodeText(readNamedFile(p, p), p) }));
+  if (command === 'template')
+    return import('../../src/cli/templateCommand.ts').then((m) =>
+      m.runTemplateCommand(rest, {
+        stdout: out,
+        stdoutBytes: (b) => writeAllSync(1, b),
+        stderr: err,
+        readFile: (p) => decodeText(readNamedFile(p, p), p),
+      }),
+    );
   const io: CommandIO = { stdout: out, stderr: err, env: process.env, cwd: process.cwd(), secrets };
-  if (command === 'hydrate') return import('../../src/cli/hydrateCommand.ts').then((m) => m.runHydrateCommand(rest, io));
-  if (command === 'generate') return import('../../src/cli/argocdGenerateCommand.ts').then((m) => m.runArgoCDGenerateCommand(rest, io));
+  if (command === 'hydrate')
+    return import('../../src/cli/hydrateCommand.ts').then((m) => m.runHydrateCommand(rest, io));
+  if (command === 'generate')
+    return import('../../src/cli/argocdGenerateCommand.ts').then((m) => m.runArgoCDGenerateCommand(rest, io));
   if (command === 'render') return import('../../src/cli/renderCommand.ts').then((m) => m.runRenderCommand(rest, io));
   if (command === 'diff') return import('../../src/cli/diffCommand.ts').then((m) => m.runDiffCommand(rest, io));
   if (command === 'lint') return import('../../src/cli/lintCommand.ts').then((m) => m.runLintCommand(rest, io));
@@ -56,14 +66,20 @@ function main(argv: string[]): number | Promise<number> {
 // Memory and file-system limits that a run can hit (ulimit -v, a full disk, too many open files): said as
 // such, not as a bug of ours.
 const RESOURCE_ERRNO = new Set(['ENOMEM', 'ENOSPC', 'EMFILE', 'ENFILE', 'EDQUOT']);
-const RESOURCE_MESSAGE = /out of memory|allocation failed|cannot allocate|invalid (string|array|typed array) length|array buffer allocation/i;
+const RESOURCE_MESSAGE =
+  /out of memory|allocation failed|cannot allocate|invalid (string|array|typed array) length|array buffer allocation/i;
 
 function internalError(e: unknown): number {
   // Never a stack trace, on stdout or stderr; a short line on stderr, masked like every other.
   const message = untrustedLine(String((e as Error)?.message ?? e));
   const code = (e as NodeJS.ErrnoException)?.code;
-  if ((typeof code === 'string' && RESOURCE_ERRNO.has(code)) || ((e as Error)?.name === 'RangeError' && RESOURCE_MESSAGE.test(message))) {
-    err(`osm-krm: error: not enough resources to finish (${message}): raise the limit (memory, disk, open files) or split the input\n`);
+  if (
+    (typeof code === 'string' && RESOURCE_ERRNO.has(code)) ||
+    ((e as Error)?.name === 'RangeError' && RESOURCE_MESSAGE.test(message))
+  ) {
+    err(
+      `osm-krm: error: not enough resources to finish (${message}): raise the limit (memory, disk, open files) or split the input\n`,
+    );
     return 1;
   }
   err(`osm-krm: internal error: ${message}\n`);
@@ -84,4 +100,8 @@ try {
 // does (about 8 ms of a cold start, more with a large heap; README.md, Benchmark). A command that returns a
 // promise leaves when it is done.
 if (typeof exitCode === 'number') process.exit(exitCode);
-else exitCode.then((code) => process.exit(code), (e) => process.exit(internalError(e)));
+else
+  exitCode.then(
+    (code) => process.exit(code),
+    (e) => process.exit(internalError(e)),
+  );

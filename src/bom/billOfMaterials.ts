@@ -122,18 +122,31 @@ function itemsFor(input: BomInput, arch: Architecture, locate: Locate): BomItem[
     for (const s of view.settings.filter((s) => s.key === 'runcmd')) {
       runcmdEntries(s.value).forEach((entry, k) => evaluator.runCommandLine(entry, where, k));
     }
-    for (const f of view.files.filter((f) => /^\/etc\/systemd\/system\/[^/]+\.service(?:\.d\/[^/]+\.conf)?$/.test(f.path))) {
+    for (const f of view.files.filter((f) =>
+      /^\/etc\/systemd\/system\/[^/]+\.service(?:\.d\/[^/]+\.conf)?$/.test(f.path),
+    )) {
       evaluator.runCommandLine(unitCommandLines(f.content), { stage, path: f.path, content: f.content }, 0);
     }
     for (const u of view.units) {
-      if (u.content !== '') evaluator.runCommandLine(unitCommandLines(u.content), { stage, path: `/etc/systemd/system/${u.name}`, content: u.content }, 0);
-      for (const d of u.dropIns) evaluator.runCommandLine(unitCommandLines(d.content), { stage, path: `/etc/systemd/system/${u.name}.d/${d.name}`, content: d.content }, 0);
+      if (u.content !== '')
+        evaluator.runCommandLine(
+          unitCommandLines(u.content),
+          { stage, path: `/etc/systemd/system/${u.name}`, content: u.content },
+          0,
+        );
+      for (const d of u.dropIns)
+        evaluator.runCommandLine(
+          unitCommandLines(d.content),
+          { stage, path: `/etc/systemd/system/${u.name}.d/${d.name}`, content: d.content },
+          0,
+        );
     }
   }
   // Scripts nothing above starts (a profile may start them some other way): followed alone, not dropped.
   const reached = evaluator.reached();
   for (const [path, { stage, file }] of files) {
-    if (isShellScript(file) && !reached.has(`${stage}:${path}`)) evaluator.runScript({ stage, path, content: file.content }, []);
+    if (isShellScript(file) && !reached.has(`${stage}:${path}`))
+      evaluator.runScript({ stage, path, content: file.content }, []);
   }
 
   const out: BomItem[] = [];
@@ -151,28 +164,54 @@ function itemsFor(input: BomInput, arch: Architecture, locate: Locate): BomItem[
   }
   // Package sources the user-data writes as files.
   for (const [path, { stage, file }] of files) {
-    for (const f of sourcesInFile(path, { text: file.content, unknown: [] })) addFetch(f, undefined, locate(stage, path, 0));
+    for (const f of sourcesInFile(path, { text: file.content, unknown: [] }))
+      addFetch(f, undefined, locate(stage, path, 0));
   }
   function addFetch(f: Fetch, c: ExecutedCommand | undefined, where: BomLocation = at(c!)): void {
     if (f.kind === 'packages') {
       for (const p of f.packages) {
         if (p.unknown.length > 0) {
-          push({ kind: 'unresolved', name: `${f.manager} package ${p.text}`, locations: [where], reasons: unique(p.unknown) });
+          push({
+            kind: 'unresolved',
+            name: `${f.manager} package ${p.text}`,
+            locations: [where],
+            reasons: unique(p.unknown),
+          });
           continue;
         }
         const [name, version] = splitPackage(f.manager, p.text);
-        push({ kind: 'package', name, manager: f.manager, ...(version ? { version } : {}), sources: [...addedRepositories, 'the node image\'s package sources'], locations: [where] });
+        push({
+          kind: 'package',
+          name,
+          manager: f.manager,
+          ...(version ? { version } : {}),
+          sources: [...addedRepositories, "the node image's package sources"],
+          locations: [where],
+        });
       }
       return;
     }
     if (f.kind === 'image') {
-      if (f.reference.unknown.length > 0) push({ kind: 'unresolved', name: `image ${f.reference.text}`, locations: [where], reasons: unique(f.reference.unknown) });
+      if (f.reference.unknown.length > 0)
+        push({
+          kind: 'unresolved',
+          name: `image ${f.reference.text}`,
+          locations: [where],
+          reasons: unique(f.reference.unknown),
+        });
       else push({ kind: 'image', name: f.reference.text, locations: [where], purpose: `pulled with ${f.tool}` });
       return;
     }
-    const url = f.kind === 'repository' && f.manager === 'yum' ? substituteYumVariables(f.url, yumVariables(facts)) : f.url;
+    const url =
+      f.kind === 'repository' && f.manager === 'yum' ? substituteYumVariables(f.url, yumVariables(facts)) : f.url;
     if (url.unknown.length > 0) {
-      push({ kind: 'unresolved', name: withoutUrlCredentials(url.text), locations: [where], reasons: unique(url.unknown), purpose: f.kind === 'repository' ? `${f.manager} repository` : `fetched with ${f.tool}` });
+      push({
+        kind: 'unresolved',
+        name: withoutUrlCredentials(url.text),
+        locations: [where],
+        reasons: unique(url.unknown),
+        purpose: f.kind === 'repository' ? `${f.manager} repository` : `fetched with ${f.tool}`,
+      });
       return;
     }
     const text = withoutUrlCredentials(url.text);
@@ -182,9 +221,17 @@ function itemsFor(input: BomInput, arch: Architecture, locate: Locate): BomItem[
       return;
     }
     const parsed = safeUrl(url.text);
-    const api = parsed !== undefined && ((server !== undefined && parsed.origin === server.origin) || /^\/apis?\//.test(parsed.pathname));
+    const api =
+      parsed !== undefined &&
+      ((server !== undefined && parsed.origin === server.origin) || /^\/apis?\//.test(parsed.pathname));
     // A file:// URL (a key the script installed) and a loopback URL that is no mirror are the node's own.
-    const local = !api && parsed !== undefined && (parsed.protocol === 'file:' || (isLoopback(parsed.hostname) && (server === undefined || parsed.host !== server.host) && !input.siteHosts?.has(parsed.host)));
+    const local =
+      !api &&
+      parsed !== undefined &&
+      (parsed.protocol === 'file:' ||
+        (isLoopback(parsed.hostname) &&
+          (server === undefined || parsed.host !== server.host) &&
+          !input.siteHosts?.has(parsed.host)));
     const key = `${api ? 'api' : local ? 'node-local' : 'download'}\u0000${text}`;
     const seen = fetched.get(key);
     if (seen !== undefined) {
@@ -202,7 +249,11 @@ function itemsFor(input: BomInput, arch: Architecture, locate: Locate): BomItem[
     fetched.set(key, item);
   }
   // A download whose `.sha256` the same run fetches and checks with sha256sum is verified by it.
-  const checks = new Set(commands.filter((c) => /^sha256sum$/.test(c.argv[0]?.text.split('/').pop() ?? '')).map((c) => `${c.script.stage}:${c.script.path}`));
+  const checks = new Set(
+    commands
+      .filter((c) => /^sha256sum$/.test(c.argv[0]?.text.split('/').pop() ?? ''))
+      .map((c) => `${c.script.stage}:${c.script.path}`),
+  );
   for (const item of out) {
     if (item.kind !== 'download') continue;
     const sum = fetched.get(`download\u0000${item.name}.sha256`);
@@ -216,15 +267,35 @@ function itemsFor(input: BomInput, arch: Architecture, locate: Locate): BomItem[
   const images = containerdImages(provisioning);
   const stageOf = (path: string) => files.get(path)?.stage ?? 'provisioning';
   for (const image of images?.images ?? []) {
-    push({ kind: 'image', name: image.reference, hosts: image.hosts, purpose: 'the pod sandbox ("pause") image containerd pulls', locations: [locate(stageOf(image.file), image.file, image.line)] });
+    push({
+      kind: 'image',
+      name: image.reference,
+      hosts: image.hosts,
+      purpose: 'the pod sandbox ("pause") image containerd pulls',
+      locations: [locate(stageOf(image.file), image.file, image.line)],
+    });
   }
   if (images?.defaultSandbox !== undefined) {
     const file = images.defaultSandbox.file;
-    push({ kind: 'unresolved', name: 'image: containerd\'s default sandbox ("pause") image', locations: [locate(stageOf(file), file, 0)], reasons: [`${file} sets no sandbox image, so containerd's compiled-in default applies (\`containerd config default\` on the node shows it); set spec.pauseImage to name it`] });
+    push({
+      kind: 'unresolved',
+      name: 'image: containerd\'s default sandbox ("pause") image',
+      locations: [locate(stageOf(file), file, 0)],
+      reasons: [
+        `${file} sets no sandbox image, so containerd's compiled-in default applies (\`containerd config default\` on the node shows it); set spec.pauseImage to name it`,
+      ],
+    });
   }
   // The kubelet's TLS bootstrap, with the bootstrap kubeconfig the render made for this MachineDeployment.
   if (server !== undefined) {
-    push({ kind: 'api', name: `${server.origin}/apis/certificates.k8s.io/v1/certificatesigningrequests`, method: 'POST', authenticated: true, purpose: 'the kubelet\'s TLS bootstrap (then its API traffic, to the same server)', locations: [{ stage: 'provisioning', path: '(kubelet bootstrap kubeconfig)', line: 0 }] });
+    push({
+      kind: 'api',
+      name: `${server.origin}/apis/certificates.k8s.io/v1/certificatesigningrequests`,
+      method: 'POST',
+      authenticated: true,
+      purpose: "the kubelet's TLS bootstrap (then its API traffic, to the same server)",
+      locations: [{ stage: 'provisioning', path: '(kubelet bootstrap kubeconfig)', line: 0 }],
+    });
   }
   return out;
 }
@@ -234,7 +305,9 @@ function runcmdEntries(value: string): string[] {
   try {
     const parsed = JSON.parse(value) as unknown;
     if (!Array.isArray(parsed)) return [];
-    return parsed.map((e) => (Array.isArray(e) ? e.map((w) => `'${String(w).replace(/'/g, `'\\''`)}'`).join(' ') : String(e)));
+    return parsed.map((e) =>
+      Array.isArray(e) ? e.map((w) => `'${String(w).replace(/'/g, `'\\''`)}'`).join(' ') : String(e),
+    );
   } catch {
     return [];
   }
@@ -250,7 +323,10 @@ function splitPackage(manager: string, spec: string): [string, string | undefine
 }
 
 function substituteYumVariables(url: Field, vars: Record<string, string>): Field {
-  const text = url.text.replace(/\$(basearch|arch|releasever)\b|\$\{(basearch|arch|releasever)\}/g, (_m, a: string | undefined, b: string | undefined) => vars[(a ?? b)!] ?? _m);
+  const text = url.text.replace(
+    /\$(basearch|arch|releasever)\b|\$\{(basearch|arch|releasever)\}/g,
+    (_m, a: string | undefined, b: string | undefined) => vars[(a ?? b)!] ?? _m,
+  );
   return { text, unknown: url.unknown };
 }
 
@@ -268,7 +344,10 @@ const unique = (xs: readonly string[]) => [...new Set(xs)];
 
 /** Maps a line of a node file to its place, and to the profile's line when the profile text is known. */
 function locator(review: MachineDeploymentReview, profile: ProfileText | undefined): Locate {
-  const locations = profile === undefined ? new Map<string, TemplateLocation>() : templateLocations(profile.text, profile.documentIndex, profile.itemIndex);
+  const locations =
+    profile === undefined
+      ? new Map<string, TemplateLocation>()
+      : templateLocations(profile.text, profile.documentIndex, profile.itemIndex);
   const alignments = new Map<string, Array<{ line: number; exact: boolean }>>();
   return (stage, path, line0) => {
     const base: BomLocation = { stage, path, line: line0 + 1 };
@@ -289,7 +368,14 @@ function locator(review: MachineDeploymentReview, profile: ProfileText | undefin
 function mergeItems(items: readonly BomItem[]): BomItem[] {
   const byKey = new Map<string, BomItem>();
   for (const item of items) {
-    const key = [item.kind, item.name, item.method ?? '', item.version ?? '', item.manager ?? '', (item.reasons ?? []).join('\n')].join('\u0000');
+    const key = [
+      item.kind,
+      item.name,
+      item.method ?? '',
+      item.version ?? '',
+      item.manager ?? '',
+      (item.reasons ?? []).join('\n'),
+    ].join('\u0000');
     const seen = byKey.get(key);
     if (seen === undefined) {
       byKey.set(key, { ...item, arch: [...item.arch], locations: [...item.locations] });
@@ -302,7 +388,12 @@ function mergeItems(items: readonly BomItem[]): BomItem[] {
   const order: BomItemKind[] = ['download', 'repository', 'package', 'image', 'api', 'unresolved', 'node-local'];
   return [...byKey.values()]
     .map((i) => ({ ...i, locations: dedupeLocations(i.locations) }))
-    .sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.version ?? '').localeCompare(b.version ?? ''));
+    .sort(
+      (a, b) =>
+        order.indexOf(a.kind) - order.indexOf(b.kind) ||
+        (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+        (a.version ?? '').localeCompare(b.version ?? ''),
+    );
 }
 
 const sameLocation = (a: BomLocation, b: BomLocation) => a.stage === b.stage && a.path === b.path && a.line === b.line;
@@ -310,5 +401,7 @@ const sameLocation = (a: BomLocation, b: BomLocation) => a.stage === b.stage && 
 function dedupeLocations(ls: readonly BomLocation[]): BomLocation[] {
   const out: BomLocation[] = [];
   for (const l of ls) if (!out.some((o) => sameLocation(o, l))) out.push(l);
-  return out.sort((a, b) => (a.stage + a.path < b.stage + b.path ? -1 : a.stage + a.path > b.stage + b.path ? 1 : a.line - b.line));
+  return out.sort((a, b) =>
+    a.stage + a.path < b.stage + b.path ? -1 : a.stage + a.path > b.stage + b.path ? 1 : a.line - b.line,
+  );
 }

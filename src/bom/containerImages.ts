@@ -30,23 +30,31 @@ export function containerdImages(files: readonly NodeFile[]): ContainerdImages |
   const configPath = /^\s*config_path\s*=\s*["']([^"']*)["']/m.exec(config.content)?.[1] ?? '';
   if (sandboxLine < 0) return { images: [], defaultSandbox: { file: config.path, line: 0 } };
   const reference = /=\s*["']([^"']+)["']/.exec(lines[sandboxLine]!)?.[1] ?? '';
-  return { images: [{ reference, hosts: registryHosts(reference, files, configPath), file: config.path, line: sandboxLine }] };
+  return {
+    images: [{ reference, hosts: registryHosts(reference, files, configPath), file: config.path, line: sandboxLine }],
+  };
 }
 
 /** The registry (host[:port]) of an image reference, as containerd names it (Docker Hub: docker.io). */
 export function registryOf(reference: string): string {
   const first = reference.split('/')[0]!;
-  return reference.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost') ? first : 'docker.io';
+  return reference.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost')
+    ? first
+    : 'docker.io';
 }
 
 function registryHosts(reference: string, files: readonly NodeFile[], configPath: string): ImageHosts['hosts'] {
   const registry = registryOf(reference);
   const upstream = registry === 'docker.io' ? 'https://registry-1.docker.io' : `https://${registry}`;
   const dirs = configPath.split(':').filter(Boolean);
-  const hostsToml = files.find((f) => dirs.some((d) => f.path === `${d.replace(/\/$/, '')}/${registry}/hosts.toml`))
-    ?? files.find((f) => dirs.some((d) => f.path === `${d.replace(/\/$/, '')}/_default/hosts.toml`));
+  const hostsToml =
+    files.find((f) => dirs.some((d) => f.path === `${d.replace(/\/$/, '')}/${registry}/hosts.toml`)) ??
+    files.find((f) => dirs.some((d) => f.path === `${d.replace(/\/$/, '')}/_default/hosts.toml`));
   if (hostsToml === undefined) return [{ url: upstream, role: 'registry' }];
   const server = /^\s*server\s*=\s*["']([^"']+)["']/m.exec(hostsToml.content)?.[1] ?? upstream;
   const mirrors = [...hostsToml.content.matchAll(/^\s*\[host\.["']([^"']+)["']\]/gm)].map((m) => m[1]!);
-  return [...mirrors.filter((m) => m !== server).map((url) => ({ url, role: 'mirror' as const })), { url: server, role: 'registry' as const }];
+  return [
+    ...mirrors.filter((m) => m !== server).map((url) => ({ url, role: 'mirror' as const })),
+    { url: server, role: 'registry' as const },
+  ];
 }

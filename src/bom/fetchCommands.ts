@@ -12,16 +12,97 @@ export type Fetch =
 
 /** curl's options that take a value (the next word, or glued to a short option). */
 const CURL_VALUE_OPTIONS = new Set([
-  '-o', '--output', '-H', '--header', '-m', '--max-time', '--connect-timeout', '--retry', '--retry-delay', '--retry-max-time', '--cacert',
-  '--capath', '--cert', '-E', '--key', '-u', '--user', '-X', '--request', '-d', '--data', '--data-binary', '--data-raw', '--data-urlencode',
-  '-A', '--user-agent', '-e', '--referer', '-w', '--write-out', '--noproxy', '-x', '--proxy', '-T', '--upload-file', '-F', '--form',
-  '--resolve', '-K', '--config', '-b', '--cookie', '-c', '--cookie-jar', '-r', '--range', '-z', '--time-cond', '--limit-rate', '-Y',
-  '--speed-limit', '-y', '--speed-time', '--max-filesize', '--interface', '--dns-servers', '--unix-socket', '--output-dir', '--proto',
-  '--proto-redir', '--ciphers', '--tls-max', '--expect100-timeout', '--keepalive-time', '--max-redirs', '-C', '--continue-at', '--create-file-mode',
+  '-o',
+  '--output',
+  '-H',
+  '--header',
+  '-m',
+  '--max-time',
+  '--connect-timeout',
+  '--retry',
+  '--retry-delay',
+  '--retry-max-time',
+  '--cacert',
+  '--capath',
+  '--cert',
+  '-E',
+  '--key',
+  '-u',
+  '--user',
+  '-X',
+  '--request',
+  '-d',
+  '--data',
+  '--data-binary',
+  '--data-raw',
+  '--data-urlencode',
+  '-A',
+  '--user-agent',
+  '-e',
+  '--referer',
+  '-w',
+  '--write-out',
+  '--noproxy',
+  '-x',
+  '--proxy',
+  '-T',
+  '--upload-file',
+  '-F',
+  '--form',
+  '--resolve',
+  '-K',
+  '--config',
+  '-b',
+  '--cookie',
+  '-c',
+  '--cookie-jar',
+  '-r',
+  '--range',
+  '-z',
+  '--time-cond',
+  '--limit-rate',
+  '-Y',
+  '--speed-limit',
+  '-y',
+  '--speed-time',
+  '--max-filesize',
+  '--interface',
+  '--dns-servers',
+  '--unix-socket',
+  '--output-dir',
+  '--proto',
+  '--proto-redir',
+  '--ciphers',
+  '--tls-max',
+  '--expect100-timeout',
+  '--keepalive-time',
+  '--max-redirs',
+  '-C',
+  '--continue-at',
+  '--create-file-mode',
 ]);
 const CURL_SHORT_WITH_VALUE = new Set('oHmEuXdAewxTFKbcrzYyC'.split(''));
 
-const WGET_VALUE_OPTIONS = new Set(['-O', '--output-document', '-o', '--output-file', '-P', '--directory-prefix', '-t', '--tries', '-T', '--timeout', '--header', '--user', '--password', '-U', '--user-agent', '--ca-certificate', '-w', '--wait']);
+const WGET_VALUE_OPTIONS = new Set([
+  '-O',
+  '--output-document',
+  '-o',
+  '--output-file',
+  '-P',
+  '--directory-prefix',
+  '-t',
+  '--tries',
+  '-T',
+  '--timeout',
+  '--header',
+  '--user',
+  '--password',
+  '-U',
+  '--user-agent',
+  '--ca-certificate',
+  '-w',
+  '--wait',
+]);
 
 export function fetchesOf(c: ExecutedCommand): Fetch[] {
   const words = c.argv;
@@ -67,7 +148,15 @@ export function commandOf(words: readonly Field[]): { name?: string; args: Field
     const w = words[k];
     if (w === undefined || w.unknown.length > 0) return { args: [] };
     const base = w.text.slice(w.text.lastIndexOf('/') + 1);
-    if (base === 'sudo' || base === 'exec' || base === 'nohup' || base === 'time' || base === 'env' || base === 'command' || base === '!') {
+    if (
+      base === 'sudo' ||
+      base === 'exec' ||
+      base === 'nohup' ||
+      base === 'time' ||
+      base === 'env' ||
+      base === 'command' ||
+      base === '!'
+    ) {
       k++;
       while (k < words.length && words[k]!.text.startsWith('-')) k++;
       continue;
@@ -82,7 +171,9 @@ export function commandOf(words: readonly Field[]): { name?: string; args: Field
   }
 }
 
-const isUrlLike = (f: Field) => /^(?:https?|ftp|file):\/\//.test(f.text) || (f.unknown.length > 0 && /^\$|^\S*\$\{?\w/.test(f.text) && /\//.test(f.text));
+const isUrlLike = (f: Field) =>
+  /^(?:https?|ftp|file):\/\//.test(f.text) ||
+  (f.unknown.length > 0 && /^\$|^\S*\$\{?\w/.test(f.text) && /\//.test(f.text));
 
 function curlFetches(args: readonly Field[], c: ExecutedCommand): Fetch[] {
   const urls: Field[] = [];
@@ -101,7 +192,8 @@ function curlFetches(args: readonly Field[], c: ExecutedCommand): Fetch[] {
       }
       const value = glued !== undefined ? { text: glued, unknown: a.unknown } : args[++k];
       if (opt === '--output') output = value;
-      if ((opt === '--header' && /authorization|Bearer|@/i.test(value?.text ?? '')) || opt === '--user') authenticated = true;
+      if ((opt === '--header' && /authorization|Bearer|@/i.test(value?.text ?? '')) || opt === '--user')
+        authenticated = true;
       continue;
     }
     if (t.startsWith('-') && t.length > 1 && a.unknown.length === 0) {
@@ -120,7 +212,13 @@ function curlFetches(args: readonly Field[], c: ExecutedCommand): Fetch[] {
   }
   if (help) return [];
   const redirect = c.redirects.find((r) => r.op === '>' || r.op === '>>' || r.op === '>|');
-  return urls.map((url) => ({ kind: 'url', url, tool: 'curl', authenticated, ...(output ?? redirect?.target ? { output: (output ?? redirect?.target)! } : {}) }));
+  return urls.map((url) => ({
+    kind: 'url',
+    url,
+    tool: 'curl',
+    authenticated,
+    ...((output ?? redirect?.target) ? { output: (output ?? redirect?.target)! } : {}),
+  }));
 }
 
 const known = (text: string): Field => ({ text, unknown: [] });
@@ -140,7 +238,9 @@ function wgetFetches(args: readonly Field[]): Fetch[] {
     }
     urls.push(args[k]!);
   }
-  return urls.filter(isUrlLike).map((url) => ({ kind: 'url', url, tool: 'wget', authenticated: false, ...(output ? { output } : {}) }));
+  return urls
+    .filter(isUrlLike)
+    .map((url) => ({ kind: 'url', url, tool: 'wget', authenticated: false, ...(output ? { output } : {}) }));
 }
 
 const APT_VALUE_OPTIONS = new Set(['-o', '--option', '-c', '--config-file', '-t', '--target-release']);
@@ -158,11 +258,24 @@ function operandsOf(args: readonly Field[], valueOptions: ReadonlySet<string>): 
 
 function aptFetches(args: readonly Field[]): Fetch[] {
   const [sub, ...rest] = operandsOf(args, APT_VALUE_OPTIONS);
-  if (sub?.text === 'install' || sub?.text === 'reinstall') return rest.length === 0 ? [] : [{ kind: 'packages', manager: 'apt', packages: rest }];
+  if (sub?.text === 'install' || sub?.text === 'reinstall')
+    return rest.length === 0 ? [] : [{ kind: 'packages', manager: 'apt', packages: rest }];
   return [];
 }
 
-const YUM_VALUE_OPTIONS = new Set(['--enablerepo', '--disablerepo', '--setopt', '-c', '--config', '--releasever', '--installroot', '-d', '-e', '--exclude', '-x']);
+const YUM_VALUE_OPTIONS = new Set([
+  '--enablerepo',
+  '--disablerepo',
+  '--setopt',
+  '-c',
+  '--config',
+  '--releasever',
+  '--installroot',
+  '-d',
+  '-e',
+  '--exclude',
+  '-x',
+]);
 
 function yumFetches(manager: string, args: readonly Field[]): Fetch[] {
   const [sub, ...rest] = operandsOf(args, YUM_VALUE_OPTIONS);
@@ -171,7 +284,9 @@ function yumFetches(manager: string, args: readonly Field[]): Fetch[] {
     if (rest.length === 0) return [];
     const urls = rest.filter(isUrlLike);
     return [
-      ...(rest.length > urls.length ? [{ kind: 'packages' as const, manager, packages: rest.filter((r) => !isUrlLike(r)) }] : []),
+      ...(rest.length > urls.length
+        ? [{ kind: 'packages' as const, manager, packages: rest.filter((r) => !isUrlLike(r)) }]
+        : []),
       ...urls.map((url): Fetch => ({ kind: 'url', url, tool: manager, authenticated: false })),
     ];
   }
@@ -182,7 +297,12 @@ function repoAdd(manager: string, args: readonly Field[], flag: string): Fetch[]
   const k = args.findIndex((a) => a.text === flag || a.text.startsWith(`${flag}=`));
   if (k < 0) return [];
   const value = args[k]!.text.includes('=') ? known(args[k]!.text.slice(flag.length + 1)) : args[k + 1];
-  return value === undefined ? [] : [{ kind: 'url', url: value, tool: manager, authenticated: false }, { kind: 'repository', manager, url: value, detail: `.repo file added with ${flag}` }];
+  return value === undefined
+    ? []
+    : [
+        { kind: 'url', url: value, tool: manager, authenticated: false },
+        { kind: 'repository', manager, url: value, detail: `.repo file added with ${flag}` },
+      ];
 }
 
 const APT_SOURCES = /^\/etc\/apt\/sources\.list(?:\.d\/[^/]+\.(?:list|sources))?$/;
@@ -193,7 +313,17 @@ function* writtenSources(name: string, args: readonly Field[], c: ExecutedComman
   let target = c.redirects.find((r) => r.op === '>' || r.op === '>>' || r.op === '>|')?.target;
   let text: Field | undefined;
   if (name === 'echo') text = joinText(args.filter((a, k) => !(k === 0 && /^-[neE]+$/.test(a.text))));
-  else if (name === 'printf') text = args[0] === undefined ? undefined : { text: printf(args[0].text, args.slice(1).map((a) => a.text)), unknown: args.flatMap((a) => a.unknown) };
+  else if (name === 'printf')
+    text =
+      args[0] === undefined
+        ? undefined
+        : {
+            text: printf(
+              args[0].text,
+              args.slice(1).map((a) => a.text),
+            ),
+            unknown: args.flatMap((a) => a.unknown),
+          };
   else if (name === 'cat' || name === 'tee') {
     text = c.redirects.find((r) => r.heredoc !== undefined)?.heredoc ?? c.stdin;
     if (name === 'tee') target = args.find((a) => !a.text.startsWith('-')) ?? target;
@@ -207,14 +337,28 @@ export function* sourcesInFile(path: string, text: Field): Generator<Fetch> {
   if (APT_SOURCES.test(path)) {
     for (const line of text.text.split('\n')) {
       const m = /^\s*deb\s+(?:\[[^\]]*\]\s+)?(\S+)\s+(\S+)\s*(.*)$/.exec(line);
-      if (m !== null) yield { kind: 'repository', manager: 'apt', url: { text: m[1]!, unknown: unknownIn(m[1]!, text) }, detail: `suite ${m[2]}${m[3] ? `, components ${m[3].trim()}` : ''} (${path})` };
+      if (m !== null)
+        yield {
+          kind: 'repository',
+          manager: 'apt',
+          url: { text: m[1]!, unknown: unknownIn(m[1]!, text) },
+          detail: `suite ${m[2]}${m[3] ? `, components ${m[3].trim()}` : ''} (${path})`,
+        };
     }
     const uris = /^URIs:\s*(\S+)/m.exec(text.text);
-    if (uris !== null) yield { kind: 'repository', manager: 'apt', url: { text: uris[1]!, unknown: unknownIn(uris[1]!, text) }, detail: path };
+    if (uris !== null)
+      yield {
+        kind: 'repository',
+        manager: 'apt',
+        url: { text: uris[1]!, unknown: unknownIn(uris[1]!, text) },
+        detail: path,
+      };
   } else if (YUM_REPOS.test(path)) {
     for (const m of text.text.matchAll(/^\s*(baseurl|mirrorlist|metalink|gpgkey)\s*=\s*(\S+)/gm)) {
       const url = { text: m[2]!, unknown: unknownIn(m[2]!, text) };
-      yield m[1] === 'gpgkey' ? { kind: 'url', url, tool: 'yum', authenticated: false } : { kind: 'repository', manager: 'yum', url, detail: `${m[1]} (${path})` };
+      yield m[1] === 'gpgkey'
+        ? { kind: 'url', url, tool: 'yum', authenticated: false }
+        : { kind: 'repository', manager: 'yum', url, detail: `${m[1]} (${path})` };
     }
   }
 }
@@ -233,5 +377,8 @@ function joinText(args: readonly Field[]): Field {
 
 function printf(format: string, args: readonly string[]): string {
   let k = 0;
-  return format.replace(/\\n/g, '\n').replace(/\\t/g, '\t').replace(/%[-0-9.]*[sdq]/g, () => args[k++] ?? '');
+  return format
+    .replace(/\\n/g, '\n')
+    .replace(/\\t/g, '\t')
+    .replace(/%[-0-9.]*[sdq]/g, () => args[k++] ?? '');
 }

@@ -36,8 +36,15 @@ export function formatBomText(checked: readonly CheckedBom[], allArch: readonly 
       }
       const v = verdicts?.[k];
       const archs = item.arch.length === allArch.length ? '' : `  [${item.arch.join(', ')}]`;
-      const head = item.kind === 'package' ? `${item.name}${item.version ? ` ${item.version}` : ''} (${item.manager})` : item.kind === 'api' ? `${item.method} ${item.name}` : item.name;
-      out.push(`${t(head)}${archs}${v ? `  -> ${v.verdict === 'leaves' ? 'LEAVES THE SITE' : v.verdict === 'unknown' ? 'CANNOT TELL' : v.verdict === 'image-sources' ? 'node image sources' : v.verdict === 'node' ? 'on the node' : 'site'}` : ''}`);
+      const head =
+        item.kind === 'package'
+          ? `${item.name}${item.version ? ` ${item.version}` : ''} (${item.manager})`
+          : item.kind === 'api'
+            ? `${item.method} ${item.name}`
+            : item.name;
+      out.push(
+        `${t(head)}${archs}${v ? `  -> ${v.verdict === 'leaves' ? 'LEAVES THE SITE' : v.verdict === 'unknown' ? 'CANNOT TELL' : v.verdict === 'image-sources' ? 'node image sources' : v.verdict === 'node' ? 'on the node' : 'site'}` : ''}`,
+      );
       if (item.checksum) out.push(`  checksum: ${t(item.checksum)}`);
       if (item.purpose) out.push(`  purpose: ${t(item.purpose)}`);
       if (item.detail) out.push(`  ${t(item.detail)}`);

@@ -15,13 +15,20 @@ export interface BomOptions {
   profileText?: (profile: KrmObject) => ProfileText | undefined;
 }
 
-export function machineDeploymentBoms(rendered: ReviewRender, reviews: readonly MachineDeploymentReview[], options: BomOptions): MachineDeploymentBom[] {
+export function machineDeploymentBoms(
+  rendered: ReviewRender,
+  reviews: readonly MachineDeploymentReview[],
+  options: BomOptions,
+): MachineDeploymentBom[] {
   const site = siteHostsOf(rendered.osmConfig);
   return reviews.map((review) => {
     const profile = profileObject(rendered, review);
     const spec = (profile?.spec ?? {}) as { osName?: unknown; osVersion?: unknown };
     const server = kubeletBootstrapServer(rendered.generated, review);
-    const profileText = profile !== undefined && !review.profile.source.startsWith('embedded') ? options.profileText?.(profile) : undefined;
+    const profileText =
+      profile !== undefined && !review.profile.source.startsWith('embedded')
+        ? options.profileText?.(profile)
+        : undefined;
     return billOfMaterials({
       review,
       os: { name: String(spec.osName ?? ''), version: String(spec.osVersion ?? '') },
@@ -35,7 +42,12 @@ export function machineDeploymentBoms(rendered: ReviewRender, reviews: readonly 
 
 function profileObject(rendered: ReviewRender, review: MachineDeploymentReview): KrmObject | undefined {
   const { name, namespace } = review.profile;
-  const input = rendered.inputs.find((o) => o.kind === 'OperatingSystemProfile' && o.metadata?.name === name && (o.metadata?.namespace ?? namespace) === namespace);
+  const input = rendered.inputs.find(
+    (o) =>
+      o.kind === 'OperatingSystemProfile' &&
+      o.metadata?.name === name &&
+      (o.metadata?.namespace ?? namespace) === namespace,
+  );
   if (input !== undefined) return input;
   try {
     return embeddedProfile(name);
@@ -46,7 +58,12 @@ function profileObject(rendered: ReviewRender, review: MachineDeploymentReview):
 
 /** The `server:` of the kubelet bootstrap kubeconfig the render made for this MachineDeployment. */
 function kubeletBootstrapServer(generated: readonly KrmObject[], review: MachineDeploymentReview): string | undefined {
-  const secret = generated.find((o) => o.kind === 'Secret' && o.metadata?.namespace === CLOUD_INIT_SETTINGS_NAMESPACE && o.metadata?.name === `${review.namespace}-${review.name}-kubelet-bootstrap-config`);
+  const secret = generated.find(
+    (o) =>
+      o.kind === 'Secret' &&
+      o.metadata?.namespace === CLOUD_INIT_SETTINGS_NAMESPACE &&
+      o.metadata?.name === `${review.namespace}-${review.name}-kubelet-bootstrap-config`,
+  );
   const data = (secret?.data as Record<string, string> | undefined)?.kubeconfig;
   if (data === undefined) return undefined;
   return /^\s*server:\s*["']?([^"'\s]+)/m.exec(Buffer.from(data, 'base64').toString('utf8'))?.[1];

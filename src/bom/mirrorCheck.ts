@@ -19,9 +19,9 @@ export function checkItem(item: BomItem, site: readonly SiteHost[], bom: Machine
     case 'unresolved':
       return { verdict: 'unknown', note: 'the node computes it at run time' };
     case 'node-local':
-      return { verdict: 'node', note: 'the node\'s own service' };
+      return { verdict: 'node', note: "the node's own service" };
     case 'api':
-      return { verdict: 'site', note: 'the cluster\'s API server' };
+      return { verdict: 'site', note: "the cluster's API server" };
     case 'package':
       return { verdict: 'image-sources', note: `from ${(item.sources ?? []).join(' or ')}` };
     case 'image': {
@@ -30,11 +30,19 @@ export function checkItem(item: BomItem, site: readonly SiteHost[], bom: Machine
       if (first === undefined) return { verdict: 'unknown', note: 'no host known' };
       if (!inSite(first.url)) return { verdict: 'leaves', note: `containerd contacts ${first.url} first` };
       const fallback = hosts.find((h) => !inSite(h.url));
-      return { verdict: 'site', note: fallback === undefined ? `from ${first.url}` : `from ${first.url}; containerd falls back to ${fallback.url} when it fails` };
+      return {
+        verdict: 'site',
+        note:
+          fallback === undefined
+            ? `from ${first.url}`
+            : `from ${first.url}; containerd falls back to ${fallback.url} when it fails`,
+      };
     }
     default: {
-      if (inSite(item.name)) return { verdict: 'site', note: `${hostOf(item.name) ?? 'file'} is ${describe(site, item.name)}` };
-      if (bom.server !== undefined && hostOf(item.name) === hostOf(bom.server)) return { verdict: 'site', note: 'the cluster\'s API server' };
+      if (inSite(item.name))
+        return { verdict: 'site', note: `${hostOf(item.name) ?? 'file'} is ${describe(site, item.name)}` };
+      if (bom.server !== undefined && hostOf(item.name) === hostOf(bom.server))
+        return { verdict: 'site', note: "the cluster's API server" };
       return { verdict: 'leaves', note: `${hostOf(item.name) ?? item.name} is none of the config's mirrors` };
     }
   }

@@ -19,7 +19,12 @@ export interface NodeFacts {
 const MACHINE: Record<Architecture, string> = { amd64: 'x86_64', arm64: 'aarch64' };
 
 /** Ubuntu's release code names (VERSION_CODENAME), for the versions OSM's and our profiles name. */
-const UBUNTU_CODENAMES: Readonly<Record<string, string>> = { '18.04': 'bionic', '20.04': 'focal', '22.04': 'jammy', '24.04': 'noble' };
+const UBUNTU_CODENAMES: Readonly<Record<string, string>> = {
+  '18.04': 'bionic',
+  '20.04': 'focal',
+  '22.04': 'jammy',
+  '24.04': 'noble',
+};
 
 const OS_IDS: Readonly<Record<string, { id: string; distributor: string }>> = {
   ubuntu: { id: 'ubuntu', distributor: 'Ubuntu' },
@@ -50,9 +55,11 @@ export function factCommandOutput(argv: readonly string[], facts: NodeFacts): st
   if (name === 'arch' && a === '') return facts.machine;
   if (name === 'dpkg' && a === '--print-architecture') return facts.arch;
   if (name === 'lsb_release') {
-    if (/^-(cs|sc)$/.test(a) || a === '--codename --short' || a === '--short --codename') return facts.osRelease.VERSION_CODENAME;
+    if (/^-(cs|sc)$/.test(a) || a === '--codename --short' || a === '--short --codename')
+      return facts.osRelease.VERSION_CODENAME;
     if (/^-(si|is)$/.test(a) || a === '--id --short' || a === '--short --id') return facts.distributor || undefined;
-    if (/^-(rs|sr)$/.test(a) || a === '--release --short' || a === '--short --release') return facts.osRelease.VERSION_ID;
+    if (/^-(rs|sr)$/.test(a) || a === '--release --short' || a === '--short --release')
+      return facts.osRelease.VERSION_ID;
   }
   return undefined;
 }

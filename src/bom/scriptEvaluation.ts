@@ -82,13 +82,27 @@ export class ScriptEvaluator {
     const key = `${script.stage}:${script.path}\u0000${args.map((a) => a.text).join('\u0000')}`;
     if (this.followed.has(key) || this.depth >= MAX_DEPTH) return;
     this.followed.add(key);
-    const frame: Frame = { vars: new Map(inherited), exported: new Set(inherited.keys()), functions: new Map(), positional: [...args], script, captured: false };
+    const frame: Frame = {
+      vars: new Map(inherited),
+      exported: new Set(inherited.keys()),
+      functions: new Map(),
+      positional: [...args],
+      script,
+      captured: false,
+    };
     this.withDepth(() => this.list(this.parse(script.content), frame));
   }
 
   /** Runs a command line written outside any script (a unit's ExecStart, a runcmd entry). */
   runCommandLine(line: string, where: ScriptFile, lineNumber: number): void {
-    const frame: Frame = { vars: new Map(), exported: new Set(), functions: new Map(), positional: [], script: where, captured: false };
+    const frame: Frame = {
+      vars: new Map(),
+      exported: new Set(),
+      functions: new Map(),
+      positional: [],
+      script: where,
+      captured: false,
+    };
     this.withDepth(() => this.list(parseShell(line, lineNumber), frame));
   }
 
@@ -186,7 +200,11 @@ export class ScriptEvaluator {
   private join(f: Frame, ways: Frame[]): void {
     const live = ways.filter((w) => w.stopped === undefined);
     if (live.length === 0) {
-      f.stopped = ways.some((w) => w.stopped === 'exit') ? 'exit' : ways.some((w) => w.stopped === 'return') ? 'return' : 'loop';
+      f.stopped = ways.some((w) => w.stopped === 'exit')
+        ? 'exit'
+        : ways.some((w) => w.stopped === 'return')
+          ? 'return'
+          : 'loop';
       return;
     }
     const names = new Set(live.flatMap((w) => [...w.vars.keys()]));
@@ -197,11 +215,19 @@ export class ScriptEvaluator {
       if (values.every((v) => sameVariable(v, first))) {
         if (first === undefined) f.vars.delete(name);
         else f.vars.set(name, first);
-      } else if (longest?.array && values.every((v) => v !== undefined && v.array && isPrefix(v.values, longest.values))) {
+      } else if (
+        longest?.array &&
+        values.every((v) => v !== undefined && v.array && isPrefix(v.values, longest.values))
+      ) {
         // An array one way extends (options a script adds when the node supports them): read with the extension.
         f.vars.set(name, longest);
       } else {
-        f.vars.set(name, { values: [{ text: `\${${name}}`, unknown: [`\${${name}} is set differently on different paths of ${f.script.path}`] }], array: false });
+        f.vars.set(name, {
+          values: [
+            { text: `\${${name}}`, unknown: [`\${${name}} is set differently on different paths of ${f.script.path}`] },
+          ],
+          array: false,
+        });
       }
     }
     for (const w of live) for (const [k, v] of w.functions) f.functions.set(k, v);
@@ -232,7 +258,12 @@ export class ScriptEvaluator {
   }
 
   private simple(n: Extract<ShellNode, { type: 'simple' }>, f: Frame): void {
-    const assigned = n.assignments.map((a) => ({ name: a.name, append: a.append, array: Array.isArray(a.value), values: Array.isArray(a.value) ? a.value.flatMap((w) => this.expand(w, f)) : [this.expandJoined(a.value, f)] }));
+    const assigned = n.assignments.map((a) => ({
+      name: a.name,
+      append: a.append,
+      array: Array.isArray(a.value),
+      values: Array.isArray(a.value) ? a.value.flatMap((w) => this.expand(w, f)) : [this.expandJoined(a.value, f)],
+    }));
     const argv = n.words.flatMap((w) => this.expand(w, f));
     if (argv.length === 0) {
       for (const a of assigned) setVariable(f, a.name, a.values, a.array, a.append);
@@ -245,7 +276,14 @@ export class ScriptEvaluator {
     }));
     const stdin = n.piped ? f.lastOutput : undefined;
     f.lastOutput = undefined;
-    this.host.onCommand({ argv, redirects, script: f.script, line: n.line, captured: f.captured, ...(stdin ? { stdin } : {}) });
+    this.host.onCommand({
+      argv,
+      redirects,
+      script: f.script,
+      line: n.line,
+      captured: f.captured,
+      ...(stdin ? { stdin } : {}),
+    });
     this.run(argv, f, n.line);
   }
 
@@ -293,7 +331,8 @@ export class ScriptEvaluator {
         const path = args[0];
         if (path === undefined || path.unknown.length > 0) return;
         if (path.text === '/etc/os-release' || path.text === '/usr/lib/os-release') {
-          for (const [k, v] of Object.entries(this.host.facts.osRelease)) f.vars.set(k, { values: [known(v)], array: false });
+          for (const [k, v] of Object.entries(this.host.facts.osRelease))
+            f.vars.set(k, { values: [known(v)], array: false });
           return;
         }
         const script = this.host.scriptAt(path.text);
@@ -306,7 +345,11 @@ export class ScriptEvaluator {
       case 'time':
       case 'env': {
         let k = 0;
-        while (k < args.length && (args[k]!.text.startsWith('-') || (cmd === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[k]!.text)))) k++;
+        while (
+          k < args.length &&
+          (args[k]!.text.startsWith('-') || (cmd === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[k]!.text)))
+        )
+          k++;
         if (k < args.length) this.run(args.slice(k), f, line);
         return;
       }
@@ -324,7 +367,14 @@ export class ScriptEvaluator {
       case 'sh': {
         const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a.text));
         if (c >= 0 && args[c + 1] !== undefined && args[c + 1]!.unknown.length === 0) {
-          const frame: Frame = { vars: exportedVars(f), exported: new Set(f.exported), functions: new Map(), positional: args.slice(c + 3), script: f.script, captured: f.captured };
+          const frame: Frame = {
+            vars: exportedVars(f),
+            exported: new Set(f.exported),
+            functions: new Map(),
+            positional: args.slice(c + 3),
+            script: f.script,
+            captured: f.captured,
+          };
           this.withDepth(() => this.list(parseShell(args[c + 1]!.text, line), frame));
           return;
         }
@@ -344,7 +394,11 @@ export class ScriptEvaluator {
       if (f.stopped === 'return') f.stopped = undefined;
       return;
     }
-    const script = this.host.scriptAt(name.text) ?? (name.text.includes('/') ? undefined : this.host.scriptAt(`/opt/bin/${name.text}`) ?? this.host.scriptAt(`/usr/local/bin/${name.text}`));
+    const script =
+      this.host.scriptAt(name.text) ??
+      (name.text.includes('/')
+        ? undefined
+        : (this.host.scriptAt(`/opt/bin/${name.text}`) ?? this.host.scriptAt(`/usr/local/bin/${name.text}`)));
     if (script !== undefined) this.runScript(script, args, exportedVars(f));
   }
 
@@ -353,7 +407,10 @@ export class ScriptEvaluator {
     const fields: Field[] = [];
     let current: Field | undefined;
     const append = (t: Field) => {
-      current = current === undefined ? { text: t.text, unknown: [...t.unknown] } : { text: current.text + t.text, unknown: [...current.unknown, ...t.unknown] };
+      current =
+        current === undefined
+          ? { text: t.text, unknown: [...t.unknown] }
+          : { text: current.text + t.text, unknown: [...current.unknown, ...t.unknown] };
     };
     const flush = () => {
       if (current !== undefined) fields.push(current);
@@ -416,8 +473,10 @@ export class ScriptEvaluator {
     let values: Field[] | undefined;
     if (/^[0-9]+$/.test(p.name)) {
       const n = Number(p.name);
-      values = n === 0 ? [known(f.script.path)] : f.positional[n - 1] === undefined ? undefined : [f.positional[n - 1]!];
-      if (values === undefined && f.positional.length === 0 && f.script.path !== '' && p.op === undefined) return unknownParam(`${p.source} is an argument ${f.script.path} is called with, and no call of it was found`);
+      values =
+        n === 0 ? [known(f.script.path)] : f.positional[n - 1] === undefined ? undefined : [f.positional[n - 1]!];
+      if (values === undefined && f.positional.length === 0 && f.script.path !== '' && p.op === undefined)
+        return unknownParam(`${p.source} is an argument ${f.script.path} is called with, and no call of it was found`);
     } else if (p.name === '@' || p.name === '*') {
       values = f.positional;
     } else if (p.name === '#') {
@@ -426,7 +485,15 @@ export class ScriptEvaluator {
       return unknownParam(`${p.source} is known only on the node`);
     } else {
       const v = f.vars.get(p.name);
-      if (v !== undefined) values = p.index === '@' || p.index === '*' ? v.values : p.index !== undefined && /^\d+$/.test(p.index) ? (v.values[Number(p.index)] ? [v.values[Number(p.index)]!] : []) : v.values.slice(0, 1);
+      if (v !== undefined)
+        values =
+          p.index === '@' || p.index === '*'
+            ? v.values
+            : p.index !== undefined && /^\d+$/.test(p.index)
+              ? v.values[Number(p.index)]
+                ? [v.values[Number(p.index)]!]
+                : []
+              : v.values.slice(0, 1);
     }
     const set = values !== undefined;
     const value = joinFields(values ?? []);
@@ -434,7 +501,9 @@ export class ScriptEvaluator {
       case undefined:
         return values ?? [known('')];
       case '#length':
-        return value.unknown.length > 0 ? unknownParam(`${p.source} is computed on the node`) : [known(String(value.text.length))];
+        return value.unknown.length > 0
+          ? unknownParam(`${p.source} is computed on the node`)
+          : [known(String(value.text.length))];
       case ':-':
       case ':=':
         if (!set || value.text === '') return [this.expandJoined(p.arg!, f)];
@@ -451,7 +520,8 @@ export class ScriptEvaluator {
       case '#':
       case '##': {
         const pattern = this.expandJoined(p.arg!, f);
-        if (value.unknown.length > 0 || pattern.unknown.length > 0) return unknownParam(`${p.source} is computed on the node`);
+        if (value.unknown.length > 0 || pattern.unknown.length > 0)
+          return unknownParam(`${p.source} is computed on the node`);
         return [known(trimPattern(value.text, pattern.text, p.op))];
       }
       default:
@@ -473,7 +543,9 @@ export class ScriptEvaluator {
     const sub: Frame = { ...fork(f), captured: true };
     this.list(p.body, sub);
     if (p.process) return { text: p.source, unknown: [`${p.source} is a file the shell makes on the node`] };
-    const simple = p.body.every((n) => n.type === 'simple') ? (p.body as Array<Extract<ShellNode, { type: 'simple' }>>) : [];
+    const simple = p.body.every((n) => n.type === 'simple')
+      ? (p.body as Array<Extract<ShellNode, { type: 'simple' }>>)
+      : [];
     let output: string | undefined;
     for (const [k, node] of simple.entries()) {
       const argv = node.words.flatMap((w) => this.expand(w, f));
@@ -486,7 +558,15 @@ export class ScriptEvaluator {
       if (output === undefined) break;
     }
     if (output !== undefined) return known(output);
-    return { text: p.source, unknown: [`the output of \`${p.source.replace(/^\$\(|\)$/g, '').replace(/\s+/g, ' ').trim()}\` is known only on the node`] };
+    return {
+      text: p.source,
+      unknown: [
+        `the output of \`${p.source
+          .replace(/^\$\(|\)$/g, '')
+          .replace(/\s+/g, ' ')
+          .trim()}\` is known only on the node`,
+      ],
+    };
   }
 }
 
@@ -504,15 +584,26 @@ function filterOutput(words: readonly string[], input: string | undefined): stri
 class ShellWordReader {
   constructor(private readonly text: string) {}
   word(): Word {
-    const quoted = `"${this.text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\\\\\$/g, '\\$')}"`;
+    const quoted = `"${this.text
+      .replace(/\\/g, '\\\\')
+      .replace(/"/g, '\\"')
+      .replace(/\\\\\$/g, '\\$')}"`;
     const nodes = parseShell(`: ${quoted}`);
     const first = nodes[0];
-    return first?.type === 'simple' && first.words[1] ? first.words[1] : { parts: [{ kind: 'text', text: this.text, quoted: true }], source: this.text };
+    return first?.type === 'simple' && first.words[1]
+      ? first.words[1]
+      : { parts: [{ kind: 'text', text: this.text, quoted: true }], source: this.text };
   }
 }
 
 function fork(f: Frame): Frame {
-  return { ...f, vars: new Map(f.vars), exported: new Set(f.exported), functions: new Map(f.functions), positional: [...f.positional] };
+  return {
+    ...f,
+    vars: new Map(f.vars),
+    exported: new Set(f.exported),
+    functions: new Map(f.functions),
+    positional: [...f.positional],
+  };
 }
 
 function exportedVars(f: Frame): Map<string, Variable> {
@@ -525,13 +616,20 @@ function isPrefix(a: readonly Field[], b: readonly Field[]): boolean {
 
 function setVariable(f: Frame, name: string, values: Field[], array: boolean, append: boolean): void {
   const old = f.vars.get(name);
-  if (append && old !== undefined) f.vars.set(name, { values: array ? [...old.values, ...values] : [joinFields([...old.values.slice(0, 1), ...values])], array: old.array || array });
+  if (append && old !== undefined)
+    f.vars.set(name, {
+      values: array ? [...old.values, ...values] : [joinFields([...old.values.slice(0, 1), ...values])],
+      array: old.array || array,
+    });
   else f.vars.set(name, { values, array });
 }
 
 function sameVariable(a: Variable | undefined, b: Variable | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
-  return a.values.length === b.values.length && a.values.every((v, k) => v.text === b.values[k]!.text && v.unknown.join('\n') === b.values[k]!.unknown.join('\n'));
+  return (
+    a.values.length === b.values.length &&
+    a.values.every((v, k) => v.text === b.values[k]!.text && v.unknown.join('\n') === b.values[k]!.unknown.join('\n'))
+  );
 }
 
 export function joinFields(values: readonly Field[]): Field {
@@ -540,12 +638,18 @@ export function joinFields(values: readonly Field[]): Field {
 
 /** A shell glob (`*`, `?`, `[...]`) as case matches it. */
 export function globMatches(pattern: string, text: string): boolean {
-  const re = pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const re = pattern
+    .replace(/[.+^${}()|\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${re}$`, 's').test(text);
 }
 
 function trimPattern(value: string, pattern: string, op: string): string {
-  const re = pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, op.length === 2 ? '.*' : '.*?').replace(/\?/g, '.');
+  const re = pattern
+    .replace(/[.+^${}()|\\]/g, '\\$&')
+    .replace(/\*/g, op.length === 2 ? '.*' : '.*?')
+    .replace(/\?/g, '.');
   if (op.startsWith('#')) return value.replace(new RegExp(`^${re}`, 's'), '');
   return op === '%%' ? value.replace(new RegExp(`${re}$`, 's'), '') : shortestSuffix(value, pattern);
 }

@@ -26,7 +26,15 @@ export interface Redirect {
 }
 
 export type ShellNode =
-  | { type: 'simple'; assignments: Array<{ name: string; value: Word | Word[]; append: boolean }>; words: Word[]; redirects: Redirect[]; line: number; endLine: number; piped?: boolean }
+  | {
+      type: 'simple';
+      assignments: Array<{ name: string; value: Word | Word[]; append: boolean }>;
+      words: Word[];
+      redirects: Redirect[];
+      line: number;
+      endLine: number;
+      piped?: boolean;
+    }
   | { type: 'if'; clauses: Array<{ condition: ShellNode[]; body: ShellNode[] }>; otherwise?: ShellNode[]; line: number }
   | { type: 'for'; variable: string; items?: Word[]; body: ShellNode[]; line: number }
   | { type: 'loop'; condition: ShellNode[]; body: ShellNode[]; line: number }
@@ -48,7 +56,10 @@ class ShellParser {
   /** The separator before the next command was a pipe. */
   private piped = false;
 
-  constructor(private readonly s: string, private line: number) {}
+  constructor(
+    private readonly s: string,
+    private line: number,
+  ) {}
 
   script(): ShellNode[] {
     const nodes = this.list();
@@ -86,7 +97,14 @@ class ShellParser {
       } else if (c === '|' && this.s[this.i + 1] !== '|' && this.s[this.i - 1] !== '|') {
         this.piped = true;
         this.i++;
-      } else if (c === ' ' || c === '\t' || c === '\r' || (c === ';' && this.s[this.i + 1] !== ';') || c === '&' || c === '|') {
+      } else if (
+        c === ' ' ||
+        c === '\t' ||
+        c === '\r' ||
+        (c === ';' && this.s[this.i + 1] !== ';') ||
+        c === '&' ||
+        c === '|'
+      ) {
         if (c !== ' ' && c !== '\t' && c !== '\r') this.piped = false;
         this.i++;
       } else if (c === '#') {
@@ -232,7 +250,17 @@ class ShellParser {
       const source = this.s.slice(this.i, stop);
       this.countLines(this.i, stop);
       this.i = stop;
-      return { type: 'simple', assignments: [], words: [{ parts: [{ kind: 'text', text: '[[', quoted: false }], source: '[[' }, { parts: [{ kind: 'text', text: source, quoted: true }], source }], redirects: [], line, endLine: this.line };
+      return {
+        type: 'simple',
+        assignments: [],
+        words: [
+          { parts: [{ kind: 'text', text: '[[', quoted: false }], source: '[[' },
+          { parts: [{ kind: 'text', text: source, quoted: true }], source },
+        ],
+        redirects: [],
+        line,
+        endLine: this.line,
+      };
     }
     if (w === '{') {
       this.i += 1;
@@ -248,7 +276,14 @@ class ShellParser {
       const source = this.s.slice(this.i, stop);
       this.countLines(this.i, stop);
       this.i = stop;
-      return { type: 'simple', assignments: [], words: [{ parts: [{ kind: 'arithmetic', source }], source }], redirects: [], line, endLine: this.line };
+      return {
+        type: 'simple',
+        assignments: [],
+        words: [{ parts: [{ kind: 'arithmetic', source }], source }],
+        redirects: [],
+        line,
+        endLine: this.line,
+      };
     }
     if (this.s[this.i] === '(') {
       this.i++;
@@ -289,12 +324,19 @@ class ShellParser {
   }
 
   private simple(): ShellNode | undefined {
-    const node: Extract<ShellNode, { type: 'simple' }> = { type: 'simple', assignments: [], words: [], redirects: [], line: this.line, endLine: this.line };
+    const node: Extract<ShellNode, { type: 'simple' }> = {
+      type: 'simple',
+      assignments: [],
+      words: [],
+      redirects: [],
+      line: this.line,
+      endLine: this.line,
+    };
     for (;;) {
       this.skipBlanks();
       const c = this.s[this.i];
       if (c === undefined || c === '\n' || c === ';' || c === '&' || c === '|' || c === ')') break;
-      if (c === '#' ) {
+      if (c === '#') {
         while (this.i < this.s.length && this.s[this.i] !== '\n') this.i++;
         break;
       }
@@ -323,7 +365,11 @@ class ShellParser {
             this.i++;
             node.assignments.push({ name: a[1]!, value: values, append: a[2] === '+' });
           } else {
-            node.assignments.push({ name: a[1]!, value: this.word() ?? { parts: [], source: '' }, append: a[2] === '+' });
+            node.assignments.push({
+              name: a[1]!,
+              value: this.word() ?? { parts: [], source: '' },
+              append: a[2] === '+',
+            });
           }
           continue;
         }
@@ -386,7 +432,13 @@ class ShellParser {
       const c = this.s[this.i]!;
       if ((c === '<' || c === '>') && this.s[this.i + 1] === '(') {
         const end = matchingClose(this.s, this.i + 1);
-        parts.push({ kind: 'command', body: this.nested(this.i + 2, end), source: this.s.slice(this.i, end + 1), quoted: false, process: true });
+        parts.push({
+          kind: 'command',
+          body: this.nested(this.i + 2, end),
+          source: this.s.slice(this.i, end + 1),
+          quoted: false,
+          process: true,
+        });
         this.i = end + 1;
         continue;
       }
@@ -412,7 +464,14 @@ class ShellParser {
       if (c === '$' && this.s[this.i + 1] === "'") {
         const end = this.s.indexOf("'", this.i + 2);
         const stop = end < 0 ? this.s.length : end;
-        text(this.s.slice(this.i + 2, stop).replace(/\\n/g, '\n').replace(/\\t/g, '\t').replace(/\\(.)/g, '$1'), true);
+        text(
+          this.s
+            .slice(this.i + 2, stop)
+            .replace(/\\n/g, '\n')
+            .replace(/\\t/g, '\t')
+            .replace(/\\(.)/g, '$1'),
+          true,
+        );
         this.countLines(this.i, stop);
         this.i = stop + 1;
         continue;
@@ -463,7 +522,12 @@ class ShellParser {
     if (s[at] === '`') {
       const end = s.indexOf('`', at + 1);
       const stop = end < 0 ? s.length : end;
-      const part: WordPart = { kind: 'command', body: this.nested(at + 1, stop), source: s.slice(at, stop + 1), quoted };
+      const part: WordPart = {
+        kind: 'command',
+        body: this.nested(at + 1, stop),
+        source: s.slice(at, stop + 1),
+        quoted,
+      };
       this.i = stop + 1;
       return part;
     }
@@ -488,9 +552,20 @@ class ShellParser {
       if (m === null) return { kind: 'param', name: inner, quoted, source: s.slice(at, end + 1) };
       const [, length, name, index, rest] = m;
       const op = /^(:?[-=?+]|##?|%%?|\/\/?|:)/.exec(rest!)?.[0];
-      const part: WordPart = { kind: 'param', name: name!, quoted, source: s.slice(at, end + 1), ...(index !== undefined ? { index } : {}) };
+      const part: WordPart = {
+        kind: 'param',
+        name: name!,
+        quoted,
+        source: s.slice(at, end + 1),
+        ...(index !== undefined ? { index } : {}),
+      };
       if (length === '#') return { ...part, op: '#length' };
-      if (op !== undefined) return { ...part, op, arg: new ShellParser(rest!.slice(op.length), this.line).word() ?? { parts: [], source: '' } };
+      if (op !== undefined)
+        return {
+          ...part,
+          op,
+          arg: new ShellParser(rest!.slice(op.length), this.line).word() ?? { parts: [], source: '' },
+        };
       return part;
     }
     const m = /^\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(s.slice(at, at + 128));
@@ -533,4 +608,3 @@ function matchingClose(s: string, open: number, opener = '(', close = ')'): numb
   }
   return s.length;
 }
-

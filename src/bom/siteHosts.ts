@@ -18,9 +18,12 @@ export function siteHostsOf(config: OsmConfig | undefined, extra: readonly strin
     if (seen === undefined) out.push({ host, from });
     else if (!seen.from.split(', ').includes(from)) seen.from += `, ${from}`;
   };
-  for (const [key, url] of Object.entries(config?.artifacts ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) add(url, `spec.artifacts.${key}`);
-  for (const m of config?.nodeRegistryMirrors ?? []) add(m.includes('=') ? m.slice(m.indexOf('=') + 1) : m, 'spec.nodeRegistryMirrors');
-  for (const m of config?.nodeContainerdRegistryMirrors ?? []) add(m.slice(m.indexOf('=') + 1), 'spec.nodeContainerdRegistryMirrors');
+  for (const [key, url] of Object.entries(config?.artifacts ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)))
+    add(url, `spec.artifacts.${key}`);
+  for (const m of config?.nodeRegistryMirrors ?? [])
+    add(m.includes('=') ? m.slice(m.indexOf('=') + 1) : m, 'spec.nodeRegistryMirrors');
+  for (const m of config?.nodeContainerdRegistryMirrors ?? [])
+    add(m.slice(m.indexOf('=') + 1), 'spec.nodeContainerdRegistryMirrors');
   for (const r of config?.nodeInsecureRegistries ?? []) add(r, 'spec.nodeInsecureRegistries');
   if (config?.cluster?.server) add(config.cluster.server, 'the API server');
   for (const e of extra) add(e, '--site');

@@ -66,8 +66,11 @@ export function spdxDocument(input: SpdxInput): Record<string, unknown> {
       relationships.push({ spdxElementId: mdId, relationshipType: 'DEPENDS_ON', relatedSpdxElement: id });
     });
   });
-  for (const id of describes) relationships.unshift({ spdxElementId: 'SPDXRef-DOCUMENT', relationshipType: 'DESCRIBES', relatedSpdxElement: id });
-  relationships.sort((a, b) => (a.relationshipType === b.relationshipType ? 0 : a.relationshipType === 'DESCRIBES' ? -1 : 1));
+  for (const id of describes)
+    relationships.unshift({ spdxElementId: 'SPDXRef-DOCUMENT', relationshipType: 'DESCRIBES', relatedSpdxElement: id });
+  relationships.sort((a, b) =>
+    a.relationshipType === b.relationshipType ? 0 : a.relationshipType === 'DESCRIBES' ? -1 : 1,
+  );
   const hash = createHash('sha256').update(JSON.stringify(packages)).digest('hex');
   return {
     spdxVersion: 'SPDX-2.3',

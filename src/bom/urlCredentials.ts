@@ -3,10 +3,13 @@
 // stays, so the item can still be mirrored.
 import { MASKED } from '../krm/redactSecrets.ts';
 
-const CREDENTIAL_PARAMETER = /^(?:.*token|.*secret|.*password|passwd|sig|signature|x-amz-signature|x-amz-credential|x-goog-signature|key|apikey|api_key|access_key|auth)$/i;
+const CREDENTIAL_PARAMETER =
+  /^(?:.*token|.*secret|.*password|passwd|sig|signature|x-amz-signature|x-amz-credential|x-goog-signature|key|apikey|api_key|access_key|auth)$/i;
 
 export function withoutUrlCredentials(url: string): string {
   return url
     .replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:\s]*):[^/@\s]*@/i, `$1:${MASKED}@`)
-    .replace(/([?&])([^=&#\s]+)=([^&#\s]*)/g, (m, sep: string, name: string, value: string) => (CREDENTIAL_PARAMETER.test(name) && value !== '' ? `${sep}${name}=${MASKED}` : m));
+    .replace(/([?&])([^=&#\s]+)=([^&#\s]*)/g, (m, sep: string, name: string, value: string) =>
+      CREDENTIAL_PARAMETER.test(name) && value !== '' ? `${sep}${name}=${MASKED}` : m,
+    );
 }

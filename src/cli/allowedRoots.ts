@@ -19,7 +19,18 @@ import { systemClock } from './clock.ts';
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import type { Environment } from '../cluster/valueSource.ts';
 import { CommandError } from './commandIO.ts';
-import { decodeText, FileRefusedError, isInside, namedRealPath, readBytesInside, resolveInside, rootAt, targetKind, workTreeOf, type Root } from './fileGate.ts';
+import {
+  decodeText,
+  FileRefusedError,
+  isInside,
+  namedRealPath,
+  readBytesInside,
+  resolveInside,
+  rootAt,
+  targetKind,
+  workTreeOf,
+  type Root,
+} from './fileGate.ts';
 import { secretsDirectory, SECRETS_DIR_ENV } from './clusterSecrets.ts';
 
 export const FILE_ROOTS_ENV = 'OSM_KRM_FILE_ROOTS';
@@ -50,7 +61,9 @@ function displayPath(repo: string, dir: string, shown: string): string {
 function argoCDRepository(dir: string, env: ProcessEnv): string | undefined {
   const app = env.ARGOCD_APP_SOURCE_PATH;
   if (app === undefined || app === '' || isAbsolute(app)) return undefined;
-  const parts = normalize(app).split(sep).filter((p) => p !== '' && p !== '.');
+  const parts = normalize(app)
+    .split(sep)
+    .filter((p) => p !== '' && p !== '.');
   if (parts.includes('..')) return undefined;
   if (parts.length === 0) return dir;
   const tail = parts.join(sep);
@@ -96,7 +109,12 @@ export function gatedEnvironment(env: ProcessEnv, base: FileBase | undefined): E
 function readFileSource(path: string, env: ProcessEnv, base: FileBase | undefined): string {
   const shown = JSON.stringify(path);
   if (!isAbsolute(path)) {
-    if (base === undefined) throw new FileRefusedError(`${shown} is relative and no directory is known to read it from`, 'a relative path with no directory to start from', 'EINVAL');
+    if (base === undefined)
+      throw new FileRefusedError(
+        `${shown} is relative and no directory is known to read it from`,
+        'a relative path with no directory to start from',
+        'EINVAL',
+      );
     const real = resolveInside(base.root, base.dir, path, path);
     return decodeText(readBytesInside(base.root, real, path), path);
   }

@@ -12,7 +12,13 @@ import { CommandError, runSubcommand, type CommandIO } from './commandIO.ts';
 import type { CommandLine } from './commandLine.ts';
 import { GENERATE_COMMAND } from './commandSpecs.ts';
 import { applySettings, one, readPluginSettings } from './argocdParameters.ts';
-import { applyMountedSecrets, checkNoSecretsFromGit, SECRETS_DIR_ENV, secretsDirectory, unmountedClusterSecrets } from './clusterSecrets.ts';
+import {
+  applyMountedSecrets,
+  checkNoSecretsFromGit,
+  SECRETS_DIR_ENV,
+  secretsDirectory,
+  unmountedClusterSecrets,
+} from './clusterSecrets.ts';
 import { readInputs } from './readInputs.ts';
 import { gatedEnvironment } from './allowedRoots.ts';
 import { checkFactsNotDropped } from './droppedByKustomize.ts';
@@ -47,27 +53,43 @@ function generate(dirArg: string, configArg: string | undefined, io: CommandIO):
 
   // The `config` setting comes from the Application (often in Git itself): it may only name a file of the repository.
   const fromSetting = configArg === undefined && configFile !== undefined;
-  const input = readInputs(dirArg, io, { command: 'generate', argoCD: true, ...(configFile !== undefined ? { config: configFile, configShown: configPath, configInsideRoot: fromSetting } : {}) });
+  const input = readInputs(dirArg, io, {
+    command: 'generate',
+    argoCD: true,
+    ...(configFile !== undefined ? { config: configFile, configShown: configPath, configInsideRoot: fromSetting } : {}),
+  });
   let config = applySettings(input.config, [...settings.values()]);
   config = applyMountedSecrets(config, io.env);
   // Without a config the function says so itself; with settings only, say it here.
-  if (input.config === undefined && config !== undefined) io.stderr(`osm-krm: info: ${noConfigNotice()}, under the plugin settings and mounted secrets\n`);
+  if (input.config === undefined && config !== undefined)
+    io.stderr(`osm-krm: info: ${noConfigNotice()}, under the plugin settings and mounted secrets\n`);
   checkNoSecretsFromGit(config, input.objects, input.paths);
   checkFactsNotDropped(input, config);
 
-  const rendered = renderManifests(input.objects, config, { ...io, cwd: dir }, gatedEnvironment(io.env, input.fileBase));
+  const rendered = renderManifests(
+    input.objects,
+    config,
+    { ...io, cwd: dir },
+    gatedEnvironment(io.env, input.fileBase),
+  );
   if (rendered.exitCode !== 0) {
     const unmounted = unmountedClusterSecrets(config, secretsDirectory(io.env));
     if (unmounted.length > 0) {
-      io.stderr(`osm-krm generate: note: ${secretsDirectory(io.env)} ($${SECRETS_DIR_ENV}) has no file ${unmounted.join(', ')} and the config names no source for ${unmounted.length > 1 ? 'them' : 'it'}: ` +
-        'mount the cluster secrets there (examples/argocd/argocd-repo-server-patch.yaml)\n');
+      io.stderr(
+        `osm-krm generate: note: ${secretsDirectory(io.env)} ($${SECRETS_DIR_ENV}) has no file ${unmounted.join(', ')} and the config names no source for ${unmounted.length > 1 ? 'them' : 'it'}: ` +
+          'mount the cluster secrets there (examples/argocd/argocd-repo-server-patch.yaml)\n',
+      );
     }
     io.stderr('osm-krm generate: no manifests printed\n');
     return undefined;
   }
-  for (const s of staleCommittedState(input.objects, rendered.objects, 'Argo CD')) io.stderr(`osm-krm: warning: ${untrustedLine(`MachineDeployment ${s.machineDeployment}: ${s.message}`)}\n`);
+  for (const s of staleCommittedState(input.objects, rendered.objects, 'Argo CD'))
+    io.stderr(`osm-krm: warning: ${untrustedLine(`MachineDeployment ${s.machineDeployment}: ${s.message}`)}\n`);
   const manifests = rendered.objects.filter(isAppliedManifest).map(withoutOrchestratorAnnotations);
   // An empty stream would make Argo CD prune the whole application.
-  if (manifests.length === 0) throw new CommandError(`no manifests to print for ${dirArg}: refusing an empty stream (Argo CD would prune everything)`);
+  if (manifests.length === 0)
+    throw new CommandError(
+      `no manifests to print for ${dirArg}: refusing an empty stream (Argo CD would prune everything)`,
+    );
   return toYamlStream(manifests);
 }

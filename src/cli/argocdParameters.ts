@@ -15,7 +15,12 @@
 // flag spelling (`CLUSTER_DNS`, `cluster-dns` -> cluster-dns); parameters win over env entries of the same name.
 // Nothing is dropped silently: two settings of one channel with the same name, an empty value where the
 // setting needs one, an array for a one-value setting, or an item the flag form would split are errors.
-import { CONFIG_API_VERSION, CONFIG_KIND, RHEL_SUBSCRIPTION_SECRET_FIELDS, rhelSubscriptionFlag } from '../config/operatingSystemManagerConfig.ts';
+import {
+  CONFIG_API_VERSION,
+  CONFIG_KIND,
+  RHEL_SUBSCRIPTION_SECRET_FIELDS,
+  rhelSubscriptionFlag,
+} from '../config/operatingSystemManagerConfig.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { CommandError } from './commandIO.ts';
 import { JsonDataError, parseJsonData } from './jsonData.ts';
@@ -33,7 +38,10 @@ const ENV_PREFIX = 'ARGOCD_ENV_';
 const PARAM_PREFIX = 'PARAM_';
 
 export function normaliseName(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 /** Every plugin env entry and parameter, by normalised name. */
@@ -45,18 +53,35 @@ export function readPluginSettings(env: Readonly<Record<string, string | undefin
       const name = normaliseName(raw);
       if (name === '') continue;
       const other = seen.get(name);
-      if (other !== undefined) throw new CommandError(`${other} and ${source} both set ${JSON.stringify(name)}: keep one (only one value could be used)`);
+      if (other !== undefined)
+        throw new CommandError(
+          `${other} and ${source} both set ${JSON.stringify(name)}: keep one (only one value could be used)`,
+        );
       seen.set(name, source);
       settings.set(name, { name, value, source });
     }
   };
   const keys = Object.keys(env).sort();
-  channel(keys.filter((k) => k.startsWith(ENV_PREFIX) && env[k] !== undefined).map((k) => ({ raw: k.slice(ENV_PREFIX.length), value: env[k]!, source: k })));
+  channel(
+    keys
+      .filter((k) => k.startsWith(ENV_PREFIX) && env[k] !== undefined)
+      .map((k) => ({ raw: k.slice(ENV_PREFIX.length), value: env[k]!, source: k })),
+  );
   const json = env.ARGOCD_APP_PARAMETERS;
   if (json !== undefined && json.trim() !== '') {
-    channel(parseParametersJson(json).map((p) => ({ raw: p.name, value: p.value, source: `parameter ${JSON.stringify(p.name)}` })));
+    channel(
+      parseParametersJson(json).map((p) => ({
+        raw: p.name,
+        value: p.value,
+        source: `parameter ${JSON.stringify(p.name)}`,
+      })),
+    );
   } else {
-    channel(keys.filter((k) => k.startsWith(PARAM_PREFIX) && env[k] !== undefined).map((k) => ({ raw: k.slice(PARAM_PREFIX.length), value: env[k]!, source: k })));
+    channel(
+      keys
+        .filter((k) => k.startsWith(PARAM_PREFIX) && env[k] !== undefined)
+        .map((k) => ({ raw: k.slice(PARAM_PREFIX.length), value: env[k]!, source: k })),
+    );
   }
   for (const s of settings.values()) checkNotEmpty(s);
   return settings;
@@ -67,9 +92,19 @@ export function readPluginSettings(env: Readonly<Record<string, string | undefin
  * the default: it is what Argo CD makes of a `$NAME` it does not know in an env entry.
  */
 const EMPTY_MEANS_NONE = new Set([
-  'pause-image', 'initial-taints', 'node-http-proxy', 'node-no-proxy', 'node-insecure-registries', 'node-registry-mirrors',
-  'node-containerd-registry-mirrors', 'node-registry-credentials-secret', 'node-kubelet-feature-gates', 'gitops-sync-annotations',
-  'kubernetes-ca-bundle', 'host-ca-bundle', 'override-bootstrap-kubelet-apiserver',
+  'pause-image',
+  'initial-taints',
+  'node-http-proxy',
+  'node-no-proxy',
+  'node-insecure-registries',
+  'node-registry-mirrors',
+  'node-containerd-registry-mirrors',
+  'node-registry-credentials-secret',
+  'node-kubelet-feature-gates',
+  'gitops-sync-annotations',
+  'kubernetes-ca-bundle',
+  'host-ca-bundle',
+  'override-bootstrap-kubelet-apiserver',
 ]);
 
 function checkNotEmpty(s: PluginSetting): void {
@@ -104,8 +139,10 @@ function parseParametersJson(json: string): Array<{ name: string; value: string 
   return list.map((p: any) => {
     if (typeof p?.name !== 'string') throw new CommandError('ARGOCD_APP_PARAMETERS: every parameter needs a name');
     if (typeof p.string === 'string') return { name: p.name, value: p.string };
-    if (Array.isArray(p.array) && p.array.every((v: unknown) => typeof v === 'string')) return { name: p.name, value: p.array as string[] };
-    if (p.map !== undefined) throw new CommandError(`parameter ${JSON.stringify(p.name)}: map parameters are not supported`);
+    if (Array.isArray(p.array) && p.array.every((v: unknown) => typeof v === 'string'))
+      return { name: p.name, value: p.array as string[] };
+    if (p.map !== undefined)
+      throw new CommandError(`parameter ${JSON.stringify(p.name)}: map parameters are not supported`);
     throw new CommandError(`parameter ${JSON.stringify(p.name)} has neither a string nor an array of strings`);
   });
 }
@@ -115,7 +152,9 @@ type Setter = (spec: Record<string, any>, setting: PluginSetting) => void;
 /** A one-value setting's value; an array parameter is refused (which item would it be?). */
 export function one(s: PluginSetting): string {
   if (typeof s.value === 'string') return s.value;
-  throw new CommandError(`${s.source} is an array parameter, but ${JSON.stringify(s.name)} takes one value: give it as a string parameter`);
+  throw new CommandError(
+    `${s.source} is an array parameter, but ${JSON.stringify(s.name)} takes one value: give it as a string parameter`,
+  );
 }
 
 /**
@@ -124,15 +163,30 @@ export function one(s: PluginSetting): string {
  */
 function items(s: PluginSetting): string[] {
   if (typeof s.value !== 'string') return [...s.value];
-  return s.value.split(listSeparator(s.name)).map((v) => v.trim()).filter((v) => v !== '');
+  return s.value
+    .split(listSeparator(s.name))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 const listSeparator = (name: string) => (name === 'node-containerd-registry-mirrors' ? '\n' : ',');
 
-const text = (...path: string[]): Setter => (spec, s) => setPath(spec, path, one(s));
-const list = (...path: string[]): Setter => (spec, s) => setPath(spec, path, items(s));
-const bool = (...path: string[]): Setter => (spec, s) => setPath(spec, path, parseGoBool(one(s), s.source));
-const clusterSource = (field: string, kind: 'env' | 'file'): Setter => (spec, s) => setPath(spec, ['cluster', field], { [kind]: one(s) });
+const text =
+  (...path: string[]): Setter =>
+  (spec, s) =>
+    setPath(spec, path, one(s));
+const list =
+  (...path: string[]): Setter =>
+  (spec, s) =>
+    setPath(spec, path, items(s));
+const bool =
+  (...path: string[]): Setter =>
+  (spec, s) =>
+    setPath(spec, path, parseGoBool(one(s), s.source));
+const clusterSource =
+  (field: string, kind: 'env' | 'file'): Setter =>
+  (spec, s) =>
+    setPath(spec, ['cluster', field], { [kind]: one(s) });
 
 /** The OSM flag names that can be laid over a typed OperatingSystemManager config. */
 const TYPED_SETTERS: Record<string, Setter> = {
@@ -158,9 +212,14 @@ const TYPED_SETTERS: Record<string, Setter> = {
   'bootstrap-token-expiration': text('cluster', 'bootstrapTokenExpiration'),
   'bootstrap-token-rotation-period': text('cluster', 'bootstrapTokenRotation', 'period'),
   'bootstrap-token-rotation-overlap': text('cluster', 'bootstrapTokenRotation', 'overlap'),
-  ...Object.fromEntries(RHEL_SUBSCRIPTION_SECRET_FIELDS.flatMap((field) => (['env', 'file'] as const).map((kind) => [
-    `${rhelSubscriptionFlag(field)}-${kind}`, ((spec, s) => setPath(spec, ['rhelSubscription', 'all', field], { [kind]: one(s) })) as Setter,
-  ]))),
+  ...Object.fromEntries(
+    RHEL_SUBSCRIPTION_SECRET_FIELDS.flatMap((field) =>
+      (['env', 'file'] as const).map((kind) => [
+        `${rhelSubscriptionFlag(field)}-${kind}`,
+        ((spec, s) => setPath(spec, ['rhelSubscription', 'all', field], { [kind]: one(s) })) as Setter,
+      ]),
+    ),
+  ),
   'gitops-split': bool('gitops', 'split'),
   'gitops-sync-annotations': list('gitops', 'syncAnnotations'),
 };
@@ -176,7 +235,9 @@ function flagValue(s: PluginSetting): string {
   const sep = listSeparator(s.name);
   s.value.forEach((v, i) => {
     if (v.includes(sep)) {
-      throw new CommandError(`${s.source}: item ${i} holds ${sep === ',' ? 'a comma' : 'a line break'}, which the ConfigMap form of ${JSON.stringify(s.name)} splits on: use a typed OperatingSystemManager config (its lists keep each item whole)`);
+      throw new CommandError(
+        `${s.source}: item ${i} holds ${sep === ',' ? 'a comma' : 'a line break'}, which the ConfigMap form of ${JSON.stringify(s.name)} splits on: use a typed OperatingSystemManager config (its lists keep each item whole)`,
+      );
     }
   });
   return s.value.join(sep);
@@ -187,10 +248,18 @@ function flagValue(s: PluginSetting): string {
  * accepted there, and the function validates them); over a ConfigMap they are added to its data; over a
  * typed OperatingSystemManager only the names in TYPED_SETTERS apply.
  */
-export function applySettings(config: KrmObject | undefined, settings: readonly PluginSetting[]): KrmObject | undefined {
+export function applySettings(
+  config: KrmObject | undefined,
+  settings: readonly PluginSetting[],
+): KrmObject | undefined {
   if (settings.length === 0) return config;
   if (config === undefined) {
-    return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'osm-krm-plugin-parameters' }, data: Object.fromEntries(settings.map((s) => [s.name, flagValue(s)])) };
+    return {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'osm-krm-plugin-parameters' },
+      data: Object.fromEntries(settings.map((s) => [s.name, flagValue(s)])),
+    };
   }
   if (config.apiVersion === 'v1' && config.kind === 'ConfigMap') {
     const data = { ...((config.data as Record<string, unknown> | undefined) ?? {}) };
@@ -203,7 +272,9 @@ export function applySettings(config: KrmObject | undefined, settings: readonly 
     for (const s of settings) {
       const set = TYPED_SETTERS[s.name];
       if (set === undefined) {
-        throw new CommandError(`${s.source}: ${JSON.stringify(s.name)} cannot be set over an OperatingSystemManager config; known names: ${TYPED_SETTING_NAMES.join(', ')}`);
+        throw new CommandError(
+          `${s.source}: ${JSON.stringify(s.name)} cannot be set over an OperatingSystemManager config; known names: ${TYPED_SETTING_NAMES.join(', ')}`,
+        );
       }
       set(spec, s);
     }
@@ -222,7 +293,20 @@ function setPath(obj: Record<string, any>, path: readonly string[], value: unkno
   o[path[path.length - 1]!] = value;
 }
 
-const GO_BOOLS: Record<string, boolean> = { '1': true, t: true, T: true, TRUE: true, true: true, True: true, '0': false, f: false, F: false, FALSE: false, false: false, False: false };
+const GO_BOOLS: Record<string, boolean> = {
+  '1': true,
+  t: true,
+  T: true,
+  TRUE: true,
+  true: true,
+  True: true,
+  '0': false,
+  f: false,
+  F: false,
+  FALSE: false,
+  false: false,
+  False: false,
+};
 
 function parseGoBool(v: string, source: string): boolean {
   const b = GO_BOOLS[v.trim()];

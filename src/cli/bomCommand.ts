@@ -34,7 +34,14 @@ interface Options {
 }
 
 export function runBomCommand(args: string[], io: CommandIO): number {
-  return runSubcommand(BOM_COMMAND, args, io, options, (opts, io) => bom(opts, io), () => true);
+  return runSubcommand(
+    BOM_COMMAND,
+    args,
+    io,
+    options,
+    (opts, io) => bom(opts, io),
+    () => true,
+  );
 }
 
 function options(cl: CommandLine): Options {
@@ -52,18 +59,25 @@ function options(cl: CommandLine): Options {
 }
 
 function bom(opts: Options, io: CommandIO): number {
-  const { inputs, env, read } = readReviewInputs(opts.path, io, { command: 'bom', ...(opts.config !== undefined ? { config: opts.config } : {}) });
+  const { inputs, env, read } = readReviewInputs(opts.path, io, {
+    command: 'bom',
+    ...(opts.config !== undefined ? { config: opts.config } : {}),
+  });
   const rendered = renderForReview(inputs, env, { ...(io.secrets ? { secrets: io.secrets } : {}) });
   for (const r of rendered.results) io.stderr(`osm-krm bom: ${r.severity}: ${untrustedLine(describeResult(r))}\n`);
   const reviews = selectReviews(rendered, opts.machineDeployments);
   const boms = machineDeploymentBoms(rendered, reviews, { arch: opts.arch, profileText: (p) => profileText(read, p) });
   const site = siteHostsOf(rendered.osmConfig, opts.site);
-  const checked: CheckedBom[] = boms.map((b) => (opts.mirrorCheck ? { bom: b, verdicts: b.items.map((i) => checkItem(i, site, b)) } : { bom: b }));
+  const checked: CheckedBom[] = boms.map((b) =>
+    opts.mirrorCheck ? { bom: b, verdicts: b.items.map((i) => checkItem(i, site, b)) } : { bom: b },
+  );
   if (opts.format === 'json') io.stdout(formatBomJson(checked));
-  else if (opts.format === 'spdx') io.stdout(`${JSON.stringify(spdxDocument({ boms: checked, ...createdAt(io.env) }), null, 2)}\n`);
+  else if (opts.format === 'spdx')
+    io.stdout(`${JSON.stringify(spdxDocument({ boms: checked, ...createdAt(io.env) }), null, 2)}\n`);
   else io.stdout(formatBomText(checked, opts.arch));
   const leaving = checked.flatMap((c) => c.verdicts ?? []).filter(failsMirrorCheck).length;
-  if (opts.mirrorCheck && leaving > 0) io.stderr(`osm-krm bom: ${leaving} item(s) leave the site or cannot be told (--mirror-check)\n`);
+  if (opts.mirrorCheck && leaving > 0)
+    io.stderr(`osm-krm bom: ${leaving} item(s) leave the site or cannot be told (--mirror-check)\n`);
   return rendered.exitCode !== 0 ? 2 : leaving > 0 ? 1 : 0;
 }
 
@@ -85,7 +99,10 @@ function profileText(read: Inputs, profile: KrmObject): ProfileText | undefined 
     return undefined;
   }
   const docs = parseDocuments(text, full) as Array<Record<string, any> | null>;
-  const same = (o: Record<string, any> | null | undefined) => o?.kind === profile.kind && o?.metadata?.name === profile.metadata?.name && (o?.metadata?.namespace ?? '') === (profile.metadata?.namespace ?? '');
+  const same = (o: Record<string, any> | null | undefined) =>
+    o?.kind === profile.kind &&
+    o?.metadata?.name === profile.metadata?.name &&
+    (o?.metadata?.namespace ?? '') === (profile.metadata?.namespace ?? '');
   for (let d = 0; d < docs.length; d++) {
     const doc = docs[d];
     if (same(doc)) return { file: full, text, documentIndex: d };

@@ -4,7 +4,12 @@
 // sidecar), and so do the RHEL subscription secrets (files named like their flags); a config or a manifest
 // that carries one of them in Git is refused.
 import { isAbsolute, join } from 'node:path';
-import { CONFIG_API_VERSION, CONFIG_KIND, RHEL_SUBSCRIPTION_SECRET_FIELDS, rhelSubscriptionFlag } from '../config/operatingSystemManagerConfig.ts';
+import {
+  CONFIG_API_VERSION,
+  CONFIG_KIND,
+  RHEL_SUBSCRIPTION_SECRET_FIELDS,
+  rhelSubscriptionFlag,
+} from '../config/operatingSystemManagerConfig.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { GENERATED_PATH_PREFIX } from '../function/generatedPaths.ts';
 import { applySettings, type PluginSetting } from './argocdParameters.ts';
@@ -51,7 +56,10 @@ export function mountedSecretSettings(config: KrmObject | undefined, dir: string
  * The config with the mounted secret files it does not already source (generate, and render, diff and hydrate
  * the same way: one rule, so a config that works under Argo CD works in the review workflow).
  */
-export function applyMountedSecrets(config: KrmObject | undefined, env: Readonly<Record<string, string | undefined>>): KrmObject | undefined {
+export function applyMountedSecrets(
+  config: KrmObject | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): KrmObject | undefined {
   return applySettings(config, mountedSecretSettings(config, secretsDirectory(env)));
 }
 
@@ -60,9 +68,13 @@ export function applyMountedSecrets(config: KrmObject | undefined, env: Readonly
  * the likely reason (the Secret not mounted, or mounted elsewhere).
  */
 export function unmountedClusterSecrets(config: KrmObject | undefined, dir: string): string[] {
-  const missing = (s: (typeof CLUSTER_SECRETS)[number]) => !hasSource(config, s.field, s.file) && !existsSync(join(dir, s.file));
+  const missing = (s: (typeof CLUSTER_SECRETS)[number]) =>
+    !hasSource(config, s.field, s.file) && !existsSync(join(dir, s.file));
   const [getter, token, key] = CLUSTER_SECRETS;
-  return [...(missing(getter) ? [getter.file] : []), ...(missing(token) && missing(key) ? [`${token.file} (or ${key.file})`] : [])];
+  return [
+    ...(missing(getter) ? [getter.file] : []),
+    ...(missing(token) && missing(key) ? [`${token.file} (or ${key.file})`] : []),
+  ];
 }
 
 function hasSource(config: KrmObject | undefined, field: string, flag: string): boolean {
@@ -80,7 +92,11 @@ function hasRhelSource(config: KrmObject | undefined, field: string, flag: strin
 }
 
 /** Refuses cluster secrets that would come from Git: inline in the config, a relative file, a Secret manifest. */
-export function checkNoSecretsFromGit(config: KrmObject | undefined, objects: readonly KrmObject[], paths: ReadonlyMap<KrmObject, string>): void {
+export function checkNoSecretsFromGit(
+  config: KrmObject | undefined,
+  objects: readonly KrmObject[],
+  paths: ReadonlyMap<KrmObject, string>,
+): void {
   const advice = `take it from a file mounted into the plugin sidecar (${SECRETS_DIR_ENV}, default ${DEFAULT_SECRETS_DIR}) or from the sidecar's environment`;
   if (config !== undefined && isTyped(config)) {
     for (const s of CLUSTER_SECRETS) {
@@ -89,23 +105,33 @@ export function checkNoSecretsFromGit(config: KrmObject | undefined, objects: re
         throw new CommandError(`spec.cluster.${s.field} is given inline, i.e. from Git; ${advice}`);
       }
       if (typeof v?.file === 'string' && !isAbsolute(v.file)) {
-        throw new CommandError(`spec.cluster.${s.field}.file ${JSON.stringify(v.file)} is relative, i.e. a file in Git; ${advice}`);
+        throw new CommandError(
+          `spec.cluster.${s.field}.file ${JSON.stringify(v.file)} is relative, i.e. a file in Git; ${advice}`,
+        );
       }
     }
     const rhel = (config.spec as any)?.rhelSubscription ?? {};
-    const entries: Array<[string, any]> = [['all', rhel.all], ...Object.entries(rhel.machineDeployments ?? {}).map(([k, v]) => [`machineDeployments.${k}`, v] as [string, any])];
+    const entries: Array<[string, any]> = [
+      ['all', rhel.all],
+      ...Object.entries(rhel.machineDeployments ?? {}).map(([k, v]) => [`machineDeployments.${k}`, v] as [string, any]),
+    ];
     for (const [at, entry] of entries) {
       for (const [field, src] of Object.entries(entry ?? {}) as Array<[string, any]>) {
         const where = `spec.rhelSubscription.${at}.${field}`;
-        if (src?.secretKeyRef !== undefined) throw new CommandError(`${where}.secretKeyRef names a Secret in the app directory, i.e. in Git; ${advice}`);
-        if (typeof src?.file === 'string' && !isAbsolute(src.file)) throw new CommandError(`${where}.file ${JSON.stringify(src.file)} is relative, i.e. a file in Git; ${advice}`);
+        if (src?.secretKeyRef !== undefined)
+          throw new CommandError(`${where}.secretKeyRef names a Secret in the app directory, i.e. in Git; ${advice}`);
+        if (typeof src?.file === 'string' && !isAbsolute(src.file))
+          throw new CommandError(
+            `${where}.file ${JSON.stringify(src.file)} is relative, i.e. a file in Git; ${advice}`,
+          );
       }
     }
   } else if (config !== undefined) {
     const data = (config.data as Record<string, unknown> | undefined) ?? {};
     for (const s of [...CLUSTER_SECRETS, ...RHEL_SECRETS]) {
       const f = data[`${s.file}-file`];
-      if (typeof f === 'string' && !isAbsolute(f.trim())) throw new CommandError(`${s.file}-file ${JSON.stringify(f)} is relative, i.e. a file in Git; ${advice}`);
+      if (typeof f === 'string' && !isAbsolute(f.trim()))
+        throw new CommandError(`${s.file}-file ${JSON.stringify(f)} is relative, i.e. a file in Git; ${advice}`);
     }
   }
   for (const o of objects) {
@@ -116,7 +142,9 @@ export function checkNoSecretsFromGit(config: KrmObject | undefined, objects: re
     const name = o.metadata?.name;
     const isGetterToken = ns === 'cloud-init-settings' && name === 'cloud-init-getter-token';
     if (isGetterToken || (o as { type?: unknown }).type === 'bootstrap.kubernetes.io/token') {
-      throw new CommandError(`Secret ${String(ns ?? '')}/${String(name)}${path ? ` (${path})` : ''} puts a cluster secret in Git; ${advice}`);
+      throw new CommandError(
+        `Secret ${String(ns ?? '')}/${String(name)}${path ? ` (${path})` : ''} puts a cluster secret in Git; ${advice}`,
+      );
     }
   }
 }

@@ -63,7 +63,12 @@ export function runSubcommand<O, R extends number | Promise<number>, IO extends 
     return 0;
   }
   const masked = masksStdout(opts);
-  const io = { ...rawIO, secrets, stderr, stdout: masked ? (s: string) => rawIO.stdout(secrets.redact(s, MASKED)) : rawIO.stdout };
+  const io = {
+    ...rawIO,
+    secrets,
+    stderr,
+    stdout: masked ? (s: string) => rawIO.stdout(secrets.redact(s, MASKED)) : rawIO.stdout,
+  };
   const failed = (e: unknown): number => {
     if (!(e instanceof CommandError)) throw e;
     // Messages name files, links and tools' output from the inputs: printed escaped.

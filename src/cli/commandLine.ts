@@ -83,20 +83,26 @@ export function parseCommandLine(spec: CommandSpec, args: readonly string[]): Co
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const flag = eq < 0 ? arg : arg.slice(0, eq);
     const option = byFlag.get(flag);
-    if (option === undefined) throw new UsageError(`unknown option ${flag}${didYouMean(flag, [...byFlag.keys(), '--help'], (s) => s)}`);
+    if (option === undefined)
+      throw new UsageError(`unknown option ${flag}${didYouMean(flag, [...byFlag.keys(), '--help'], (s) => s)}`);
     let value: string;
     if (option.value === undefined) {
       if (eq >= 0) throw new UsageError(`${flag} takes no value`);
       value = '';
     } else {
       const v = eq >= 0 ? arg.slice(eq + 1) : args[++i];
-      if (v === undefined || v === '') throw new UsageError(`${flag} needs a value (${flag} ${option.value} or ${flag}=${option.value})`);
-      if (option.choices !== undefined && !option.choices.includes(v)) throw new UsageError(`${flag} must be ${orList(option.choices)}, got ${JSON.stringify(v)}`);
+      if (v === undefined || v === '')
+        throw new UsageError(`${flag} needs a value (${flag} ${option.value} or ${flag}=${option.value})`);
+      if (option.choices !== undefined && !option.choices.includes(v))
+        throw new UsageError(`${flag} must be ${orList(option.choices)}, got ${JSON.stringify(v)}`);
       value = v;
     }
     given.set(flag, [...(given.get(flag) ?? []), value]);
   }
-  const form = spec.forms.find((f) => f.with !== undefined && given.has(f.with)) ?? spec.forms.find((f) => f.with === undefined) ?? spec.forms[0]!;
+  const form =
+    spec.forms.find((f) => f.with !== undefined && given.has(f.with)) ??
+    spec.forms.find((f) => f.with === undefined) ??
+    spec.forms[0]!;
   checkOperands(form, operands);
   return {
     form,
@@ -114,11 +120,16 @@ function checkOperands(form: CommandForm, operands: readonly string[]): void {
   if (operands.length >= required && (unbounded || operands.length <= words.length)) return;
   const names = words.map((w) => w.replace(/^\[|\]$|\.\.\.$/g, ''));
   const expected =
-    words.length === 1 && unbounded ? `at least one ${names[0]}`
-    : words.length === 1 && required === 0 ? `at most one ${names[0]}`
-    : required === words.length ? orList(names, 'and')
-    : form.operands;
-  throw new UsageError(`${form.with !== undefined ? `with ${form.with}, ` : ''}expected ${expected}, got ${operands.length} argument(s)`);
+    words.length === 1 && unbounded
+      ? `at least one ${names[0]}`
+      : words.length === 1 && required === 0
+        ? `at most one ${names[0]}`
+        : required === words.length
+          ? orList(names, 'and')
+          : form.operands;
+  throw new UsageError(
+    `${form.with !== undefined ? `with ${form.with}, ` : ''}expected ${expected}, got ${operands.length} argument(s)`,
+  );
 }
 
 function orList(items: readonly string[], word = 'or'): string {
@@ -134,9 +145,17 @@ function optionSynopsis(o: OptionSpec): string {
 /** `osm-krm NAME ...` for each form: its operands, then every option it does not name itself. */
 export function synopses(spec: CommandSpec): string[] {
   return spec.forms.map((f) => {
-    const lead = f.with === undefined ? f.operands : `${f.with} ${spec.options.find((o) => o.flag === f.with)?.value ?? ''} ${f.operands}`;
-    const rest = spec.options.filter((o) => o.flag !== f.with && !spec.forms.some((g) => g !== f && g.with === o.flag)).map(optionSynopsis);
-    return ['osm-krm', spec.name, lead, ...rest].map((s) => s.trim()).filter(Boolean).join(' ');
+    const lead =
+      f.with === undefined
+        ? f.operands
+        : `${f.with} ${spec.options.find((o) => o.flag === f.with)?.value ?? ''} ${f.operands}`;
+    const rest = spec.options
+      .filter((o) => o.flag !== f.with && !spec.forms.some((g) => g !== f && g.with === o.flag))
+      .map(optionSynopsis);
+    return ['osm-krm', spec.name, lead, ...rest]
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .join(' ');
   });
 }
 

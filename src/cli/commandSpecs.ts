@@ -4,7 +4,8 @@
 import type { CommandSpec } from './commandLine.ts';
 
 const CONFIG_HELP = 'the function config (OperatingSystemManager, or a ConfigMap of OSM flags)';
-const MD_HELP = 'only this MachineDeployment (NAME or NAMESPACE/NAME); repeatable; a name that\nmatches no MachineDeployment is an error';
+const MD_HELP =
+  'only this MachineDeployment (NAME or NAMESPACE/NAME); repeatable; a name that\nmatches no MachineDeployment is an error';
 const SHOW_SECRETS_HELP = 'print tokens and passwords instead of <masked>';
 
 export const TEMPLATE_COMMAND: CommandSpec = {
@@ -17,22 +18,37 @@ JSON integers are Go ints and other numbers float64, as OSM's template data woul
   options: [
     { flag: '--data', value: 'DATA.json', help: 'the template data (JSON)' },
     { flag: '--name', value: 'NAME', help: 'template name used in error messages (default: FILE)' },
-    { flag: '--funcs', value: 'MAP', choices: ['builtin', 'sprig', 'osm'], help: 'function map: builtin (Go only), sprig, or osm (sprig + OSM\'s extras; default)' },
+    {
+      flag: '--funcs',
+      value: 'MAP',
+      choices: ['builtin', 'sprig', 'osm'],
+      help: "function map: builtin (Go only), sprig, or osm (sprig + OSM's extras; default)",
+    },
   ],
-  footer: 'Exit 0 with the rendering on stdout (Go\'s bytes), 1 on a template error (Go\'s message), 2 on usage errors.',
+  footer: "Exit 0 with the rendering on stdout (Go's bytes), 1 on a template error (Go's message), 2 on usage errors.",
 };
 
 export const HYDRATE_COMMAND: CommandSpec = {
   name: 'hydrate',
-  summary: 'render a manifest directory into OUT, one file per resource\nplus a kustomization.yaml (Flux, rendered manifests)',
+  summary:
+    'render a manifest directory into OUT, one file per resource\nplus a kustomization.yaml (Flux, rendered manifests)',
   forms: [{ operands: 'SRC OUT' }],
   description: `Renders SRC and writes the result into OUT as plain manifests, one file per resource, plus a
 kustomization.yaml listing them (for Flux, Argo CD, kubectl apply -k).`,
   operands: [
-    { name: 'SRC', help: 'a directory of manifests (every *.yaml below it), or a directory with a\nkustomization.yaml (built with kustomize, or kubectl kustomize)' },
+    {
+      name: 'SRC',
+      help: 'a directory of manifests (every *.yaml below it), or a directory with a\nkustomization.yaml (built with kustomize, or kubectl kustomize)',
+    },
     { name: 'OUT', help: 'the output directory (created if missing); it must not lie inside SRC' },
   ],
-  options: [{ flag: '--config', value: 'FILE', help: `${CONFIG_HELP};\ndefault: the one OperatingSystemManager object found in SRC` }],
+  options: [
+    {
+      flag: '--config',
+      value: 'FILE',
+      help: `${CONFIG_HELP};\ndefault: the one OperatingSystemManager object found in SRC`,
+    },
+  ],
   footer: `Running it again with the same SRC changes nothing; files of resources that are gone are removed.
 Only files listed in OUT/.osm-krm-hydrate (written by the previous run, unchanged since) are ever
 replaced or removed. OUT changes all or nothing: on any error it stays as it was.
@@ -41,13 +57,21 @@ Exit 0 when OUT was written, 1 on errors, 2 on usage errors.`,
 
 export const GENERATE_COMMAND: CommandSpec = {
   name: 'generate',
-  summary: 'print DIR\'s manifests and the generated ones (Argo CD plugin)',
+  summary: "print DIR's manifests and the generated ones (Argo CD plugin)",
   forms: [{ operands: '[DIR]' }],
   description: `Prints the manifests for the Argo CD application in DIR: its resources and the generated
 OperatingSystemConfigs and Secrets, as one YAML stream. DIR is a directory of manifests, or holds a
 kustomization.yaml (built with kustomize or kubectl kustomize).`,
-  operands: [{ name: 'DIR', help: 'the application directory (default: the working directory, where Argo CD\nruns plugins)' }],
-  options: [{ flag: '--config', value: 'FILE', help: `${CONFIG_HELP};\ndefault: the plugin setting "config", else the one OperatingSystemManager object in DIR` }],
+  operands: [
+    { name: 'DIR', help: 'the application directory (default: the working directory, where Argo CD\nruns plugins)' },
+  ],
+  options: [
+    {
+      flag: '--config',
+      value: 'FILE',
+      help: `${CONFIG_HELP};\ndefault: the plugin setting "config", else the one OperatingSystemManager object in DIR`,
+    },
+  ],
   footer: `Plugin env entries (ARGOCD_ENV_<NAME>) and parameters (PARAM_<NAME>) named after OSM's flags
 (cluster-dns, namespace, cloud-init-getter-token-env, ...) override the config. Cluster secrets are read
 from $OSM_KRM_SECRETS_DIR (default /var/run/secrets/osm-krm: files cloud-init-getter-token,
@@ -57,19 +81,32 @@ Exit 0 with the manifests on stdout; 1 on errors (stdout empty), 2 on usage erro
 
 export const RENDER_COMMAND: CommandSpec = {
   name: 'render',
-  summary: 'what each MachineDeployment\'s nodes get, decoded (files, units)',
+  summary: "what each MachineDeployment's nodes get, decoded (files, units)",
   forms: [{ operands: '[PATH]' }],
   description: `Shows, per MachineDeployment, what its nodes get: every file of the bootstrap and provisioning
 user-data with path, mode, owner and content, every systemd unit and drop-in (cloud-init and Ignition).`,
-  operands: [{ name: 'PATH', help: 'a directory as generate/hydrate read it, or a ResourceList (or manifests) file;\ndefault: the current directory' }],
+  operands: [
+    {
+      name: 'PATH',
+      help: 'a directory as generate/hydrate read it, or a ResourceList (or manifests) file;\ndefault: the current directory',
+    },
+  ],
   options: [
     { flag: '--config', value: 'FILE', help: `${CONFIG_HELP};\ndefault: the one found in PATH` },
     { flag: '--md', value: 'NAME', repeatable: true, help: MD_HELP },
-    { flag: '--explain', help: 'also where things came from: the profile (embedded or its file), the config fields,\nthe cluster facts and the template data the profile was rendered with (Go\'s %#v,\npointers shown as & and the value they point to)' },
+    {
+      flag: '--explain',
+      help: "also where things came from: the profile (embedded or its file), the config fields,\nthe cluster facts and the template data the profile was rendered with (Go's %#v,\npointers shown as & and the value they point to)",
+    },
     { flag: '--show-secrets', help: SHOW_SECRETS_HELP },
-    { flag: '--out', value: 'DIR', help: 'also write each MachineDeployment\'s files as a tree: DIR/NAMESPACE/NAME/{bootstrap,\nprovisioning}/<node path> and a listing per stage (DIR must be new or empty)' },
+    {
+      flag: '--out',
+      value: 'DIR',
+      help: "also write each MachineDeployment's files as a tree: DIR/NAMESPACE/NAME/{bootstrap,\nprovisioning}/<node path> and a listing per stage (DIR must be new or empty)",
+    },
   ],
-  footer: 'Exit 0 when everything rendered, 1 on errors (printed on stderr, as the function reports them), 2 on usage errors.',
+  footer:
+    'Exit 0 when everything rendered, 1 on errors (printed on stderr, as the function reports them), 2 on usage errors.',
 };
 
 export const DIFF_COMMAND: CommandSpec = {
@@ -82,15 +119,32 @@ that roll, immutable Secrets that are re-created, MachineDeployments that are no
 warnings of the new version.`,
   operands: [
     { name: 'BASE HEAD', help: 'two directories (or ResourceList files) as render reads them' },
-    { name: 'PATH', help: 'with --git: the directory or file in the repository (default: the current\ndirectory); when only one side has it, everything in it is added or removed' },
+    {
+      name: 'PATH',
+      help: 'with --git: the directory or file in the repository (default: the current\ndirectory); when only one side has it, everything in it is added or removed',
+    },
   ],
   options: [
-    { flag: '--git', value: 'REV', help: 'BASE is PATH as committed at REV in its git repository, HEAD is PATH in the\nworking tree' },
-    { flag: '--config', value: 'FILE', help: 'the function config of both sides (OperatingSystemManager, or a ConfigMap of\nOSM flags); default: the one found in each' },
-    { flag: '--md', value: 'NAME', repeatable: true, help: MD_HELP.replace('no MachineDeployment', 'no MachineDeployment on either side') },
+    {
+      flag: '--git',
+      value: 'REV',
+      help: 'BASE is PATH as committed at REV in its git repository, HEAD is PATH in the\nworking tree',
+    },
+    {
+      flag: '--config',
+      value: 'FILE',
+      help: 'the function config of both sides (OperatingSystemManager, or a ConfigMap of\nOSM flags); default: the one found in each',
+    },
+    {
+      flag: '--md',
+      value: 'NAME',
+      repeatable: true,
+      help: MD_HELP.replace('no MachineDeployment', 'no MachineDeployment on either side'),
+    },
     { flag: '--show-secrets', help: SHOW_SECRETS_HELP },
   ],
-  footer: 'Exit 0 when no node changes, 1 when some node does, 2 on errors (either side fails to render) and usage errors.',
+  footer:
+    'Exit 0 when no node changes, 1 when some node does, 2 on errors (either side fails to render) and usage errors.',
 };
 
 export const LINT_COMMAND: CommandSpec = {
@@ -116,7 +170,7 @@ at the OSP file's line that produced them. Validators that are not installed are
 
 export const BOM_COMMAND: CommandSpec = {
   name: 'bom',
-  summary: 'what each MachineDeployment\'s nodes fetch (bill of materials, air-gapped sites)',
+  summary: "what each MachineDeployment's nodes fetch (bill of materials, air-gapped sites)",
   forms: [{ operands: '[PATH]' }],
   description: `Renders PATH as render does and lists, per MachineDeployment, everything its nodes fetch, read
 from the rendered scripts and configuration: downloads (with the checksum that verifies them and the
@@ -124,14 +178,38 @@ profile line that fetches them), package repositories and packages, container im
 containerd contacts (registry mirrors applied), and the API server calls made at boot. What a script
 computes on the node (a URL built from a value the script reads at run time) is listed as unresolved,
 with its line and why.`,
-  operands: [{ name: 'PATH', help: 'a directory as generate/hydrate read it, or a ResourceList (or manifests) file;\ndefault: the current directory' }],
+  operands: [
+    {
+      name: 'PATH',
+      help: 'a directory as generate/hydrate read it, or a ResourceList (or manifests) file;\ndefault: the current directory',
+    },
+  ],
   options: [
     { flag: '--config', value: 'FILE', help: `${CONFIG_HELP};\ndefault: the one found in PATH` },
     { flag: '--md', value: 'NAME', repeatable: true, help: MD_HELP },
-    { flag: '--format', value: 'FORMAT', choices: ['text', 'json', 'spdx'], help: 'text: per MachineDeployment, items by kind with where they are fetched (default)\njson: {"machineDeployments": [...]}\nspdx: an SPDX 2.3 JSON document (created: SOURCE_DATE_EPOCH, else the Unix epoch)' },
-    { flag: '--arch', value: 'ARCH', repeatable: true, choices: ['amd64', 'arm64'], help: 'the nodes\' CPU architecture; repeatable (default: amd64 and arm64)' },
-    { flag: '--mirror-check', help: 'say per item whether fetching it leaves the site: the hosts of the config\'s mirrors\n(spec.artifacts, registry mirrors), the API server and --site hosts are the site' },
-    { flag: '--site', value: 'HOST', repeatable: true, help: 'with --mirror-check: one more host[:port] inside the site; repeatable' },
+    {
+      flag: '--format',
+      value: 'FORMAT',
+      choices: ['text', 'json', 'spdx'],
+      help: 'text: per MachineDeployment, items by kind with where they are fetched (default)\njson: {"machineDeployments": [...]}\nspdx: an SPDX 2.3 JSON document (created: SOURCE_DATE_EPOCH, else the Unix epoch)',
+    },
+    {
+      flag: '--arch',
+      value: 'ARCH',
+      repeatable: true,
+      choices: ['amd64', 'arm64'],
+      help: "the nodes' CPU architecture; repeatable (default: amd64 and arm64)",
+    },
+    {
+      flag: '--mirror-check',
+      help: "say per item whether fetching it leaves the site: the hosts of the config's mirrors\n(spec.artifacts, registry mirrors), the API server and --site hosts are the site",
+    },
+    {
+      flag: '--site',
+      value: 'HOST',
+      repeatable: true,
+      help: 'with --mirror-check: one more host[:port] inside the site; repeatable',
+    },
   ],
   footer: `Secrets (tokens in URLs and headers) are never printed.
 Exit 0; 1 with --mirror-check when an item leaves the site or cannot be told; 2 when PATH does not
@@ -139,4 +217,12 @@ render, on errors and on usage errors.`,
 };
 
 /** Every sub-command, in the order `osm-krm --help` lists them. */
-export const COMMANDS: readonly CommandSpec[] = [TEMPLATE_COMMAND, HYDRATE_COMMAND, GENERATE_COMMAND, RENDER_COMMAND, DIFF_COMMAND, LINT_COMMAND, BOM_COMMAND];
+export const COMMANDS: readonly CommandSpec[] = [
+  TEMPLATE_COMMAND,
+  HYDRATE_COMMAND,
+  GENERATE_COMMAND,
+  RENDER_COMMAND,
+  DIFF_COMMAND,
+  LINT_COMMAND,
+  BOM_COMMAND,
+];

@@ -16,7 +16,11 @@ export interface StaleState {
  * The MachineDeployments whose entry in the inputs' state is older than their template, comparing it with the
  * state the render output (`outputs`); none when the inputs hold no state. `where`: the route, for the message.
  */
-export function staleCommittedState(inputs: readonly KrmObject[], outputs: readonly KrmObject[], where: string): StaleState[] {
+export function staleCommittedState(
+  inputs: readonly KrmObject[],
+  outputs: readonly KrmObject[],
+  where: string,
+): StaleState[] {
   const committed = inputs.find(isStateObject);
   const next = outputs.find(isStateObject);
   if (committed === undefined || next === undefined) return [];
@@ -30,11 +34,15 @@ export function staleCommittedState(inputs: readonly KrmObject[], outputs: reado
   const pinned = new Set<string>();
   for (const o of inputs) {
     if (o.apiVersion !== MD_API_VERSION || o.kind !== 'MachineDeployment') continue;
-    const namespace = typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : 'default';
+    const namespace =
+      typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : 'default';
     const key = stateKey(namespace, String(o.metadata?.name ?? ''));
     names.set(key, `${namespace}/${String(o.metadata?.name ?? '')}`);
     const a = (o.metadata?.annotations ?? {}) as Record<string, unknown>;
     if (a[REVISION_ANNOTATION] || a[REVISION_OVERRIDE_ANNOTATION]) pinned.add(key);
   }
-  return staleStateEntries(before, readState(next), (key) => names.has(key) && !pinned.has(key)).map((e) => ({ machineDeployment: names.get(e.key)!, message: staleStateMessage(e, where) }));
+  return staleStateEntries(before, readState(next), (key) => names.has(key) && !pinned.has(key)).map((e) => ({
+    machineDeployment: names.get(e.key)!,
+    message: staleStateMessage(e, where),
+  }));
 }

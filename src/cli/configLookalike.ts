@@ -21,15 +21,27 @@ export function configLookalike(o: KrmObject): Lookalike | undefined {
   const apiVersion = typeof o.apiVersion === 'string' ? o.apiVersion : '';
   if (kind === CONFIG_KIND && apiVersion === CONFIG_API_VERSION) return undefined;
   if (kind === OVERLAY_KIND && apiVersion === OVERLAY_API_VERSION) return undefined; // an input, not a config
-  if (kind === CONFIG_KIND) return { field: 'apiVersion', why: `apiVersion ${JSON.stringify(apiVersion)} is not ${CONFIG_API_VERSION}` };
+  if (kind === CONFIG_KIND)
+    return { field: 'apiVersion', why: `apiVersion ${JSON.stringify(apiVersion)} is not ${CONFIG_API_VERSION}` };
   const expected = `expected ${CONFIG_KIND} (${CONFIG_API_VERSION})`;
-  if (apiVersion.split('/')[0] === CONFIG_GROUP) return { field: 'kind', why: `kind ${JSON.stringify(kind)} is not a kind of ${CONFIG_GROUP}: ${expected}, or ${OVERLAY_KIND}` };
-  if (editDistanceAtMost(normalise(kind), NORMALISED_KIND, 3)) return { field: 'kind', why: `kind ${JSON.stringify(kind)} is close to ${CONFIG_KIND} but not it: ${expected}` };
+  if (apiVersion.split('/')[0] === CONFIG_GROUP)
+    return {
+      field: 'kind',
+      why: `kind ${JSON.stringify(kind)} is not a kind of ${CONFIG_GROUP}: ${expected}, or ${OVERLAY_KIND}`,
+    };
+  if (editDistanceAtMost(normalise(kind), NORMALISED_KIND, 3))
+    return { field: 'kind', why: `kind ${JSON.stringify(kind)} is close to ${CONFIG_KIND} but not it: ${expected}` };
   if (apiVersion === 'v1' && kind === 'ConfigMap') {
     const data = (o as { data?: unknown }).data;
-    const keys = data !== null && typeof data === 'object' ? Object.keys(data).filter((k) => DISTINCTIVE_FLAGS.has(k.replace(/^-+/, ''))) : [];
+    const keys =
+      data !== null && typeof data === 'object'
+        ? Object.keys(data).filter((k) => DISTINCTIVE_FLAGS.has(k.replace(/^-+/, '')))
+        : [];
     if (keys.length > 0) {
-      return { field: `data.${keys[0]}`, why: `looks like an osm-krm config (OSM flag keys ${keys.slice(0, 4).join(', ')}) but is not the config in use: name it as the config (--config FILE; in Argo CD the plugin setting "config"), or rename those keys` };
+      return {
+        field: `data.${keys[0]}`,
+        why: `looks like an osm-krm config (OSM flag keys ${keys.slice(0, 4).join(', ')}) but is not the config in use: name it as the config (--config FILE; in Argo CD the plugin setting "config"), or rename those keys`,
+      };
     }
   }
   return undefined;
@@ -45,7 +57,8 @@ function editDistanceAtMost(a: string, b: string, max: number): boolean {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     if (Math.min(...row) > max) return false;
     prev = row;
   }

@@ -27,22 +27,33 @@ interface Options {
 }
 
 export function runDiffCommand(args: string[], io: CommandIO): number {
-  return runSubcommand(DIFF_COMMAND, args, io, options, (opts, io) => {
-    // diff(1)'s convention: 1 means "different", so trouble is 2.
-    try {
-      return diff(opts, io);
-    } catch (e) {
-      if (!(e instanceof CommandError)) throw e;
-      io.stderr(`osm-krm diff: ${untrustedText(e.message)}\n`);
-      return 2;
-    }
-  }, (opts) => !opts.showSecrets);
+  return runSubcommand(
+    DIFF_COMMAND,
+    args,
+    io,
+    options,
+    (opts, io) => {
+      // diff(1)'s convention: 1 means "different", so trouble is 2.
+      try {
+        return diff(opts, io);
+      } catch (e) {
+        if (!(e instanceof CommandError)) throw e;
+        io.stderr(`osm-krm diff: ${untrustedText(e.message)}\n`);
+        return 2;
+      }
+    },
+    (opts) => !opts.showSecrets,
+  );
 }
 
 function options(cl: CommandLine): Options {
   const config = cl.value('--config');
   const gitRev = cl.value('--git');
-  const common = { machineDeployments: cl.values('--md'), showSecrets: cl.has('--show-secrets'), ...(config !== undefined ? { config } : {}) };
+  const common = {
+    machineDeployments: cl.values('--md'),
+    showSecrets: cl.has('--show-secrets'),
+    ...(config !== undefined ? { config } : {}),
+  };
   if (gitRev !== undefined) {
     // Handed to git: a revision that reads as an option is refused.
     if (gitRev.startsWith('-')) throw new UsageError(`--git needs a revision, got ${gitRev}`);
@@ -63,14 +74,23 @@ function diff(opts: Options, io: CommandIO): number {
   try {
     if (opts.gitRev !== undefined) checkout = checkoutRevision(opts.gitRev, opts.head, io);
     const side = (path: string, label: string, previousState?: KrmObject, quiet = false) => {
-      const common: ReviewCommandOptions = { path, machineDeployments: [], showSecrets: true, ...(opts.config !== undefined ? { config: opts.config } : {}), ...(checkout && label !== 'head' ? { root: { path: checkout.root, label: `${opts.gitRev}:` } } : {}) };
+      const common: ReviewCommandOptions = {
+        path,
+        machineDeployments: [],
+        showSecrets: true,
+        ...(opts.config !== undefined ? { config: opts.config } : {}),
+        ...(checkout && label !== 'head' ? { root: { path: checkout.root, label: `${opts.gitRev}:` } } : {}),
+      };
       const r = reviewRender(common, io, `${label}: `, previousState, quiet);
       if (r.exitCode !== 0) throw new CommandError(`${label} does not render (errors above)`);
       return r;
     };
     // With --git, PATH may exist on one side only (the pull request adds or removes it): the other side is empty.
     const notice = checkout === undefined ? '' : sideMissingNotice(checkout, opts);
-    const base = checkout?.missing === 'base' ? NOTHING : side(checkout?.path ?? opts.base!, checkout ? `base (${opts.gitRev})` : 'base');
+    const base =
+      checkout?.missing === 'base'
+        ? NOTHING
+        : side(checkout?.path ?? opts.base!, checkout ? `base (${opts.gitRev})` : 'base');
     // HEAD starts from the state BASE leaves behind, as if BASE had been applied: revisions move as they would.
     const head = checkout?.missing === 'head' ? NOTHING : side(opts.head, 'head', base.state);
     const mask = (s: string) => (opts.showSecrets ? s : head.mask(base.mask(s)));
@@ -81,9 +101,14 @@ function diff(opts: Options, io: CommandIO): number {
       addConsequences(changes, committedStateConsequences(head, side(opts.head, 'head', undefined, true)));
     }
     const shown = changes.filter((c) => selected === undefined || selected.has(c.key));
-    const warnings = head.results.filter((r) => r.severity === 'warning' && (selected === undefined || !isMachineDeploymentResult(r) || selected.has(resultKey(r))));
+    const warnings = head.results.filter(
+      (r) =>
+        r.severity === 'warning' &&
+        (selected === undefined || !isMachineDeploymentResult(r) || selected.has(resultKey(r))),
+    );
     let text = notice;
-    if (warnings.length > 0) text += `# Warnings\n${warnings.map((r) => `* ${untrustedLine(mask(describeResult(r)))}\n`).join('')}\n`;
+    if (warnings.length > 0)
+      text += `# Warnings\n${warnings.map((r) => `* ${untrustedLine(mask(describeResult(r)))}\n`).join('')}\n`;
     if (shown.length === 0) {
       io.stdout(`${text}osm-krm diff: no node changes\n`);
       return 0;
@@ -112,7 +137,10 @@ function committedStateConsequences(head: Pick<ReviewRender, 'reviews'>, own: Re
     const key = `${r.namespace}/${r.name}`;
     const revision = expected.get(key);
     if (revision !== undefined && revision !== r.revision) {
-      out.set(key, `warning: the render state committed here (${STATE_PATH}) gives revision ${r.revision}, but machine-controller will be at revision ${revision} after the base: kustomize and Argo CD render from the committed state, so these Secrets would carry a revision machine-controller does not use; update the committed state in this change`);
+      out.set(
+        key,
+        `warning: the render state committed here (${STATE_PATH}) gives revision ${r.revision}, but machine-controller will be at revision ${revision} after the base: kustomize and Argo CD render from the committed state, so these Secrets would carry a revision machine-controller does not use; update the committed state in this change`,
+      );
     }
   }
   for (const s of staleCommittedState(own.inputs, own.generated, 'kustomize or Argo CD')) {
@@ -132,11 +160,20 @@ function addConsequences(changes: MachineDeploymentChange[], lines: ReadonlyMap<
 }
 
 /** The side a pull request does not have PATH on: nothing rendered, nothing carried over. */
-const NOTHING: Pick<ReviewRender, 'reviews' | 'unrendered' | 'results' | 'state' | 'mask' | 'inputs'> = { reviews: [], unrendered: [], results: [], state: undefined, mask: (s) => s, inputs: [] };
+const NOTHING: Pick<ReviewRender, 'reviews' | 'unrendered' | 'results' | 'state' | 'mask' | 'inputs'> = {
+  reviews: [],
+  unrendered: [],
+  results: [],
+  state: undefined,
+  mask: (s) => s,
+  inputs: [],
+};
 
 function sideMissingNotice(checkout: Checkout, opts: Options): string {
-  if (checkout.missing === 'base') return `# ${untrustedLine(opts.head)} does not exist at ${untrustedLine(opts.gitRev!)}: everything in it is added\n\n`;
-  if (checkout.missing === 'head') return `# ${untrustedLine(opts.head)} does not exist in the working tree: everything it held at ${untrustedLine(opts.gitRev!)} is removed\n\n`;
+  if (checkout.missing === 'base')
+    return `# ${untrustedLine(opts.head)} does not exist at ${untrustedLine(opts.gitRev!)}: everything in it is added\n\n`;
+  if (checkout.missing === 'head')
+    return `# ${untrustedLine(opts.head)} does not exist in the working tree: everything it held at ${untrustedLine(opts.gitRev!)} is removed\n\n`;
   return '';
 }
 
@@ -144,15 +181,22 @@ const isMachineDeploymentResult = (r: Result) => r.resourceRef?.kind === 'Machin
 const resultKey = (r: Result) => `${r.resourceRef?.namespace || 'default'}/${r.resourceRef?.name ?? ''}`;
 
 /** The MachineDeployments --md names (undefined: all); a name that matches none on either side is an error. */
-function selectedKeys(names: readonly string[], sides: ReadonlyArray<Pick<ReviewRender, 'reviews' | 'unrendered'>>): Set<string> | undefined {
+function selectedKeys(
+  names: readonly string[],
+  sides: ReadonlyArray<Pick<ReviewRender, 'reviews' | 'unrendered'>>,
+): Set<string> | undefined {
   if (names.length === 0) return undefined;
-  const known = [...new Set(sides.flatMap((s) => [...s.reviews, ...s.unrendered].map((r) => `${r.namespace}/${r.name}`)))].sort();
+  const known = [
+    ...new Set(sides.flatMap((s) => [...s.reviews, ...s.unrendered].map((r) => `${r.namespace}/${r.name}`))),
+  ].sort();
   const selected = new Set<string>();
   for (const n of names) {
     const matches = known.filter((k) => (n.includes('/') ? k === n : k.endsWith(`/${n}`)));
     if (matches.length === 0) {
       const candidates = n.includes('/') ? known : known.map((k) => k.slice(k.indexOf('/') + 1));
-      throw new CommandError(`--md ${JSON.stringify(n)} matches no MachineDeployment on either side${didYouMean(n, candidates)}`);
+      throw new CommandError(
+        `--md ${JSON.stringify(n)} matches no MachineDeployment on either side${didYouMean(n, candidates)}`,
+      );
     }
     for (const k of matches) selected.add(k);
   }
@@ -177,10 +221,17 @@ function checkoutRevision(rev: string, path: string, io: CommandIO): Checkout {
   const cwd = targetKind(existing) === 'directory' ? existing : dirname(existing);
   // A directory of the checkout holding HEAD, objects/ and refs/ is a bare repository to git, found before the
   // real one: its refs would choose the base. Only the repository a .git leads to is used.
-  const git = (args: string[]) => spawnSync('git', ['-c', 'safe.bareRepository=explicit', ...args], { cwd, env: io.env as NodeJS.ProcessEnv, maxBuffer: 1024 * 1024 * 1024 });
+  const git = (args: string[]) =>
+    spawnSync('git', ['-c', 'safe.bareRepository=explicit', ...args], {
+      cwd,
+      env: io.env as NodeJS.ProcessEnv,
+      maxBuffer: 1024 * 1024 * 1024,
+    });
   const top = git(['rev-parse', '--show-toplevel']);
   if (top.error || top.status !== 0) {
-    throw new CommandError(`--git: ${path} is not inside a git repository (${top.error ? top.error.message : top.stderr.toString('utf8').trim()})`);
+    throw new CommandError(
+      `--git: ${path} is not inside a git repository (${top.error ? top.error.message : top.stderr.toString('utf8').trim()})`,
+    );
   }
   const root = top.stdout.toString('utf8').trim();
   const verify = git(['-C', root, 'rev-parse', '--verify', '--quiet', `${rev}^{tree}`]);
@@ -188,23 +239,35 @@ function checkoutRevision(rev: string, path: string, io: CommandIO): Checkout {
   const tree = verify.stdout.toString('utf8').trim();
   // From the top: in a subdirectory git archive would export only that subdirectory.
   const archive = git(['-C', root, 'archive', '--format=tar', tree]);
-  if (archive.status !== 0) throw new CommandError(`--git: git archive ${rev} failed: ${archive.stderr.toString('utf8').trim()}`);
+  if (archive.status !== 0)
+    throw new CommandError(`--git: git archive ${rev} failed: ${archive.stderr.toString('utf8').trim()}`);
   const dir = mkdtempSync(join(tmpdir(), 'osm-krm-diff-'));
   const untar = spawnSync('tar', ['-x', '-f', '-', '-C', dir], { input: archive.stdout, maxBuffer: 64 * 1024 * 1024 });
   if (untar.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
-    throw new CommandError(`--git: cannot unpack ${rev}: ${untar.stderr?.toString('utf8').trim() ?? untar.error?.message}`);
+    throw new CommandError(
+      `--git: cannot unpack ${rev}: ${untar.stderr?.toString('utf8').trim() ?? untar.error?.message}`,
+    );
   }
   // PATH in REV's tree, read through the file gate with the tree as its root: a symbolic link there (REV may be
   // anyone's commit) must not lead out of the tree.
   try {
     const tree = rootAt(dir, `${rev}:`);
-    const rel = relative(namedRealPath(root) ?? root, join(namedRealPath(existing) ?? existing, relative(existing, abs))).split(sep).join('/');
+    const rel = relative(
+      namedRealPath(root) ?? root,
+      join(namedRealPath(existing) ?? existing, relative(existing, abs)),
+    )
+      .split(sep)
+      .join('/');
     const inRev = resolveInside(tree, tree.real, rel, `${rev}:/${rel}`);
     const atRev = targetKind(inRev) !== 'missing';
     const here = targetKind(abs) !== 'missing';
     if (!atRev && !here) throw new CommandError(`--git: ${path} exists neither at ${rev} nor in the working tree`);
-    return { root: dir, path: inRev, ...(atRev ? (here ? {} : { missing: 'head' as const }) : { missing: 'base' as const }) };
+    return {
+      root: dir,
+      path: inRev,
+      ...(atRev ? (here ? {} : { missing: 'head' as const }) : { missing: 'base' as const }),
+    };
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;

@@ -18,8 +18,20 @@ interface Fact {
 }
 
 const FACTS: readonly Fact[] = [
-  { kind: 'ConfigMap', namespace: 'kube-public', name: 'cluster-info', given: (c) => c.cluster.server !== undefined, instead: 'spec.cluster.server and spec.cluster.caCert' },
-  { kind: 'Secret', namespace: 'cloud-init-settings', name: 'cloud-init-getter-token', given: (c) => c.cluster.cloudInitGetterToken !== undefined, instead: 'spec.cluster.cloudInitGetterToken (env or file)' },
+  {
+    kind: 'ConfigMap',
+    namespace: 'kube-public',
+    name: 'cluster-info',
+    given: (c) => c.cluster.server !== undefined,
+    instead: 'spec.cluster.server and spec.cluster.caCert',
+  },
+  {
+    kind: 'Secret',
+    namespace: 'cloud-init-settings',
+    name: 'cloud-init-getter-token',
+    given: (c) => c.cluster.cloudInitGetterToken !== undefined,
+    instead: 'spec.cluster.cloudInitGetterToken (env or file)',
+  },
 ];
 
 /** Refuses a kustomization directory whose needed cluster facts sit in local-config files kustomize dropped. */
@@ -37,7 +49,9 @@ export function checkFactsNotDropped(input: Inputs, functionConfig: KrmObject | 
   for (const rel of listManifestFiles(input.root, input.dirRel)) {
     let objects: KrmObject[];
     try {
-      objects = readManifestFile(input.root, input.dirRel === '' ? rel : `${input.dirRel}/${rel}`, rel).objects.map((o) => o.object);
+      objects = readManifestFile(input.root, input.dirRel === '' ? rel : `${input.dirRel}/${rel}`, rel).objects.map(
+        (o) => o.object,
+      );
     } catch {
       continue; // patches and other YAML that is not a manifest
     }
@@ -52,5 +66,10 @@ export function checkFactsNotDropped(input: Inputs, functionConfig: KrmObject | 
 }
 
 function is(o: KrmObject, f: Fact): boolean {
-  return o.apiVersion === 'v1' && o.kind === f.kind && o.metadata?.name === f.name && (o.metadata?.namespace ?? '') === f.namespace;
+  return (
+    o.apiVersion === 'v1' &&
+    o.kind === f.kind &&
+    o.metadata?.name === f.name &&
+    (o.metadata?.namespace ?? '') === f.namespace
+  );
 }

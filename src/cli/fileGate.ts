@@ -14,7 +14,21 @@
 // Reads of stdin, of a path the user named on the command line (followed: the user's choice), of tools on
 // PATH, and the metadata the writers of OUT need for their own bookkeeping are here too, so no other module
 // needs node:fs to read.
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statfsSync, statSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  statfsSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { decodeUtf8, InputLimitError, MAX_INPUT_BYTES } from '../krm/inputBounds.ts';
 import { CommandError } from './commandIO.ts';
@@ -47,7 +61,11 @@ export function rootAt(path: string, label: string): Root {
   try {
     real = realpathSync(path);
   } catch (e) {
-    throw new FileRefusedError(`${label} ${errnoCode(e) === 'ENOENT' ? 'does not exist' : `cannot be read (${errnoReason(e)})`}`, errnoReason(e), errnoCode(e));
+    throw new FileRefusedError(
+      `${label} ${errnoCode(e) === 'ENOENT' ? 'does not exist' : `cannot be read (${errnoReason(e)})`}`,
+      errnoReason(e),
+      errnoCode(e),
+    );
   }
   return { real, named: normalize(path), label };
 }
@@ -73,7 +91,12 @@ export function relativeInside(root: Root, real: string): string {
  * existing component resolved as described at the top. A missing component ends the walk: the rest is appended
  * unresolved (reading it then fails with ENOENT; writing creates it). `shown` names `rel` in errors.
  */
-export function resolveInside(root: Root, from: string, rel: string, shown = shownPath(root, relativeInside(root, join(from, rel)))): string {
+export function resolveInside(
+  root: Root,
+  from: string,
+  rel: string,
+  shown = shownPath(root, relativeInside(root, join(from, rel))),
+): string {
   if (!isInside(from, root.real)) throw outside(root, shown, `${shown} is outside ${root.label}`);
   const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
   let current = from;
@@ -83,12 +106,18 @@ export function resolveInside(root: Root, from: string, rel: string, shown = sho
   while (parts.length > 0) {
     const part = parts.shift()!;
     if (part === '..') {
-      if (current === root.real) throw outside(root, shown, `${shown} leads outside ${root.label} (through ..): refusing to read it`);
+      if (current === root.real)
+        throw outside(root, shown, `${shown} leads outside ${root.label} (through ..): refusing to read it`);
       current = dirname(current);
       reachedBy = reachedBy === '' ? '..' : `${reachedBy}/..`;
       continue;
     }
-    if (part.toLowerCase() === '.git') throw new FileRefusedError(`${shown} is inside a .git directory, which osm-krm never reads (a checkout keeps its credentials there)`, 'inside a .git directory', 'EACCES');
+    if (part.toLowerCase() === '.git')
+      throw new FileRefusedError(
+        `${shown} is inside a .git directory, which osm-krm never reads (a checkout keeps its credentials there)`,
+        'inside a .git directory',
+        'EACCES',
+      );
     const next = join(current, part);
     reachedBy = reachedBy === '' ? part : `${reachedBy}/${part}`;
     let st: Stats;
@@ -105,7 +134,12 @@ export function resolveInside(root: Root, from: string, rel: string, shown = sho
       continue;
     }
     const link = shownPath(root, reachedBy);
-    if (++hops > MAX_LINK_HOPS) throw new FileRefusedError(`symbolic link loop at ${link}: refusing to follow it`, 'a symbolic link loop', 'ELOOP');
+    if (++hops > MAX_LINK_HOPS)
+      throw new FileRefusedError(
+        `symbolic link loop at ${link}: refusing to follow it`,
+        'a symbolic link loop',
+        'ELOOP',
+      );
     let target: string;
     try {
       target = readlinkSync(next);
@@ -115,8 +149,17 @@ export function resolveInside(root: Root, from: string, rel: string, shown = sho
     if (isAbsolute(target)) {
       const t = normalize(target);
       const inRoot = isInside(t, root.real) ? root.real : isInside(t, root.named) ? root.named : undefined;
-      if (inRoot === undefined) throw outside(root, shown, `symbolic link ${link} -> ${target} leads outside ${root.label}: refusing to follow it`);
-      parts.unshift(...relative(inRoot, t).split(sep).filter((p) => p !== ''));
+      if (inRoot === undefined)
+        throw outside(
+          root,
+          shown,
+          `symbolic link ${link} -> ${target} leads outside ${root.label}: refusing to follow it`,
+        );
+      parts.unshift(
+        ...relative(inRoot, t)
+          .split(sep)
+          .filter((p) => p !== ''),
+      );
       current = root.real;
       reachedBy = '';
     } else {
@@ -127,7 +170,12 @@ export function resolveInside(root: Root, from: string, rel: string, shown = sho
       let depth = reachedBy === '' ? 0 : reachedBy.split('/').length;
       for (const p of climbs) {
         depth += p === '..' ? -1 : 1;
-        if (depth < 0) throw outside(root, shown, `symbolic link ${link} -> ${target} leads outside ${root.label}: refusing to follow it`);
+        if (depth < 0)
+          throw outside(
+            root,
+            shown,
+            `symbolic link ${link} -> ${target} leads outside ${root.label}: refusing to follow it`,
+          );
       }
     }
   }
@@ -138,7 +186,8 @@ function outside(root: Root, shown: string, message: string): FileRefusedError {
   return new FileRefusedError(message, `outside ${root.label}`, 'EACCES');
 }
 
-export type EntryKind = 'file' | 'directory' | 'link' | 'fifo' | 'socket' | 'character device' | 'block device' | 'missing';
+export type EntryKind =
+  'file' | 'directory' | 'link' | 'fifo' | 'socket' | 'character device' | 'block device' | 'missing';
 
 function kindOf(st: Stats): EntryKind {
   if (st.isFile()) return 'file';
@@ -151,8 +200,14 @@ function kindOf(st: Stats): EntryKind {
 }
 
 const ARTICLE: Record<EntryKind, string> = {
-  file: 'a regular file', directory: 'a directory', link: 'a symbolic link', fifo: 'a FIFO', socket: 'a socket',
-  'character device': 'a character device', 'block device': 'a block device', missing: 'missing',
+  file: 'a regular file',
+  directory: 'a directory',
+  link: 'a symbolic link',
+  fifo: 'a FIFO',
+  socket: 'a socket',
+  'character device': 'a character device',
+  'block device': 'a block device',
+  missing: 'missing',
 };
 
 /** What is at a path, without following a final link (missing when nothing is). */
@@ -193,22 +248,36 @@ export function listDirectory(root: Root, dir: string, shown: string): Directory
     throw new FileRefusedError(`cannot read directory ${shown}: ${errnoReason(e)}`, errnoReason(e), errnoCode(e));
   }
   // Listed as resolved: still a real directory, not something swapped in meanwhile.
-  if (entryKind(dir) !== 'directory') throw new FileRefusedError(`${shown} changed while it was read`, 'changed while it was read', 'EAGAIN');
+  if (entryKind(dir) !== 'directory')
+    throw new FileRefusedError(`${shown} changed while it was read`, 'changed while it was read', 'EAGAIN');
   return names.map((name) => ({ name, kind: entryKind(join(dir, name)) }));
 }
 
 /** The bytes of a real path inside `root` (from resolveInside), checked on the open file as described at the top. */
 export function readBytesInside(root: Root, real: string, shown: string, limit = MAX_INPUT_BYTES): Buffer {
   if (!isInside(real, root.real)) throw outside(root, shown, `${shown} is outside ${root.label}`);
-  if (real.split(sep).some((p) => p.toLowerCase() === '.git') && !root.real.split(sep).some((p) => p.toLowerCase() === '.git')) {
-    throw new FileRefusedError(`${shown} is inside a .git directory, which osm-krm never reads (a checkout keeps its credentials there)`, 'inside a .git directory', 'EACCES');
+  if (
+    real.split(sep).some((p) => p.toLowerCase() === '.git') &&
+    !root.real.split(sep).some((p) => p.toLowerCase() === '.git')
+  ) {
+    throw new FileRefusedError(
+      `${shown} is inside a .git directory, which osm-krm never reads (a checkout keeps its credentials there)`,
+      'inside a .git directory',
+      'EACCES',
+    );
   }
   const before = entryKind(real);
-  if (before === 'missing') throw new FileRefusedError(`${shown} does not exist`, 'ENOENT: no such file or directory', 'ENOENT');
+  if (before === 'missing')
+    throw new FileRefusedError(`${shown} does not exist`, 'ENOENT: no such file or directory', 'ENOENT');
   if (before !== 'file') throw notRegular(shown, before);
   return readOpened(real, shown, limit, (fd) => {
     const opened = openedPath(fd);
-    if (opened !== undefined && opened !== real) throw new FileRefusedError(`${shown} changed while it was read (it now leads to another file): refusing it`, 'changed while it was read', 'EAGAIN');
+    if (opened !== undefined && opened !== real)
+      throw new FileRefusedError(
+        `${shown} changed while it was read (it now leads to another file): refusing it`,
+        'changed while it was read',
+        'EAGAIN',
+      );
   });
 }
 
@@ -241,12 +310,18 @@ export function decodeText(bytes: Uint8Array, shown: string): string {
 }
 
 function notRegular(shown: string, kind: EntryKind): FileRefusedError {
-  return new FileRefusedError(`${shown} is ${ARTICLE[kind]}, not a regular file: refusing to read it`, `${ARTICLE[kind]}, not a regular file`, kind === 'directory' ? 'EISDIR' : 'EINVAL');
+  return new FileRefusedError(
+    `${shown} is ${ARTICLE[kind]}, not a regular file: refusing to read it`,
+    `${ARTICLE[kind]}, not a regular file`,
+    kind === 'directory' ? 'EISDIR' : 'EINVAL',
+  );
 }
 
 // File systems whose "regular files" are not files: the process's environment and memory (procfs), kernel
 // state (sysfs, debugfs, tracefs, securityfs, configfs, efivarfs, bpf, cgroup).
-const PSEUDO_FILE_SYSTEMS = new Set([0x9fa0, 0x62656572, 0x64626720, 0x74726163, 0x73636673, 0x62656570, 0xde5e81e4, 0xcafe4a11, 0x27e0eb, 0x63677270]);
+const PSEUDO_FILE_SYSTEMS = new Set([
+  0x9fa0, 0x62656572, 0x64626720, 0x74726163, 0x73636673, 0x62656570, 0xde5e81e4, 0xcafe4a11, 0x27e0eb, 0x63677270,
+]);
 const PSEUDO_PREFIXES = ['/proc', '/sys', '/dev'];
 
 function readOpened(path: string, shown: string, limit: number, verify: (fd: number) => void): Buffer {
@@ -255,7 +330,12 @@ function readOpened(path: string, shown: string, limit: number, verify: (fd: num
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0));
   } catch (e) {
     const code = errnoCode(e);
-    if (code === 'ELOOP') throw new FileRefusedError(`${shown} changed while it was read (it is now a symbolic link): refusing it`, 'changed while it was read', 'EAGAIN');
+    if (code === 'ELOOP')
+      throw new FileRefusedError(
+        `${shown} changed while it was read (it is now a symbolic link): refusing it`,
+        'changed while it was read',
+        'EAGAIN',
+      );
     throw new FileRefusedError(`cannot read ${shown}: ${errnoReason(e)}`, errnoReason(e), code);
   }
   try {
@@ -264,9 +344,18 @@ function readOpened(path: string, shown: string, limit: number, verify: (fd: num
     verify(fd);
     const real = openedPath(fd) ?? path;
     if (PSEUDO_PREFIXES.some((p) => isInside(real, p)) || isPseudoFileSystem(fd)) {
-      throw new FileRefusedError(`${shown} is on a kernel pseudo file system (${real.split(sep).slice(0, 2).join(sep) || real}), not a file: refusing to read it`, 'on a kernel pseudo file system, not a file', 'EINVAL');
+      throw new FileRefusedError(
+        `${shown} is on a kernel pseudo file system (${real.split(sep).slice(0, 2).join(sep) || real}), not a file: refusing to read it`,
+        'on a kernel pseudo file system, not a file',
+        'EINVAL',
+      );
     }
-    if (st.size > limit) throw new FileRefusedError(`${shown} is larger than ${mib(limit)}, the most osm-krm reads from one file`, `larger than ${mib(limit)}`, 'EFBIG');
+    if (st.size > limit)
+      throw new FileRefusedError(
+        `${shown} is larger than ${mib(limit)}, the most osm-krm reads from one file`,
+        `larger than ${mib(limit)}`,
+        'EFBIG',
+      );
     return readAll(fd, shown, limit);
   } finally {
     closeSync(fd);
@@ -317,7 +406,10 @@ function readAll(fd: number, where: string, limit: number): Buffer {
     }
     if (n === 0) break;
     total += n;
-    if (total > limit) throw new InputLimitError(`${where} is larger than ${mib(limit)}, the most osm-krm reads (to stay within 2 GiB of memory); split the package`);
+    if (total > limit)
+      throw new InputLimitError(
+        `${where} is larger than ${mib(limit)}, the most osm-krm reads (to stay within 2 GiB of memory); split the package`,
+      );
     chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
     if (n === chunk.length) chunk = Buffer.allocUnsafe(Math.min(chunk.length * 2, 1 << 24));
     else chunk = chunk.subarray(n);

@@ -33,7 +33,13 @@ export interface ChosenConfig {
  * it, like any file there; a path elsewhere is the user's own choice and is followed, and its own root (its
  * repository, or its directory) holds what it names.
  */
-export function readConfigFile(path: string, shown: string, root: Root, env: CommandIO['env'], insideRoot = false): { object: KrmObject; base: FileBase; real: string } {
+export function readConfigFile(
+  path: string,
+  shown: string,
+  root: Root,
+  env: CommandIO['env'],
+  insideRoot = false,
+): { object: KrmObject; base: FileBase; real: string } {
   const abs = resolve(path);
   let fileRoot = root;
   let real: string;
@@ -41,7 +47,9 @@ export function readConfigFile(path: string, shown: string, root: Root, env: Com
     const from = isInside(abs, root.real) ? root.real : root.named;
     real = resolveInside(root, root.real, abs.slice(from.length + 1), shown);
   } else if (insideRoot) {
-    throw new CommandError(`config file ${shown} is outside ${root.label}: the plugin setting "config" may only name a file of the application's repository`);
+    throw new CommandError(
+      `config file ${shown} is outside ${root.label}: the plugin setting "config" may only name a file of the application's repository`,
+    );
   } else {
     const named = namedRealPath(abs);
     if (named === undefined) throw new CommandError(`config file ${shown} does not exist`);
@@ -51,7 +59,8 @@ export function readConfigFile(path: string, shown: string, root: Root, env: Com
   if (targetKind(real) === 'missing') throw new CommandError(`config file ${shown} does not exist`);
   const read = readManifestFile(fileRoot, relativeInside(fileRoot, real), shown);
   const objects = read.objects.map((o) => o.object);
-  if (objects.length !== 1 || read.functionConfig !== undefined) throw new CommandError(`config file ${shown} must hold exactly one object, found ${objects.length}`);
+  if (objects.length !== 1 || read.functionConfig !== undefined)
+    throw new CommandError(`config file ${shown} must hold exactly one object, found ${objects.length}`);
   return { object: objects[0]!, base: { root: fileRoot, dir: dirname(real) }, real };
 }
 
@@ -75,19 +84,27 @@ export function chooseFunctionConfig(
   for (const { object, path } of found) {
     const lookalike = isOsmConfig(object) ? undefined : configLookalike(object);
     if (lookalike !== undefined) {
-      throw new CommandError(`${path}: ${String(object.kind)} ${String(object.metadata?.name ?? '')}: ${lookalike.why} (field ${lookalike.field})`);
+      throw new CommandError(
+        `${path}: ${String(object.kind)} ${String(object.metadata?.name ?? '')}: ${lookalike.why} (field ${lookalike.field})`,
+      );
     }
   }
-  if (explicit !== undefined) return { config: withSourceAnnotations(explicit.object, explicit.annotateAs, 0), base: explicit.base };
+  if (explicit !== undefined)
+    return { config: withSourceAnnotations(explicit.object, explicit.annotateAs, 0), base: explicit.base };
   const all = [...found.filter((c) => isOsmConfig(c.object)), ...candidates];
   // One file can be found twice (a kustomization's transformer file is also a file of the directory).
   const key = (c: FoundObject) => `${c.real}\n${JSON.stringify(withoutPath(c.object))}`;
   const distinct = all.filter((c, i) => all.findIndex((d) => key(d) === key(c)) === i);
   if (distinct.length > 1) {
-    throw new CommandError(`several OperatingSystemManager configs in ${dirShown} (${distinct.map((c) => c.path).join(', ')}); name one explicitly`);
+    throw new CommandError(
+      `several OperatingSystemManager configs in ${dirShown} (${distinct.map((c) => c.path).join(', ')}); name one explicitly`,
+    );
   }
   const chosen = distinct[0];
   if (chosen === undefined) return { config: undefined, base: defaultBase };
   // The path annotation lets the function's results name the config's file.
-  return { config: chosen.asIs ? chosen.object : withSourceAnnotations(chosen.object, annotateAs ?? chosen.path, 0), base: { root: defaultBase.root, dir: dirname(chosen.real) } };
+  return {
+    config: chosen.asIs ? chosen.object : withSourceAnnotations(chosen.object, annotateAs ?? chosen.path, 0),
+    base: { root: defaultBase.root, dir: dirname(chosen.real) },
+  };
 }

@@ -25,8 +25,24 @@ import { HYDRATE_COMMAND } from './commandSpecs.ts';
 import { readManifestFile, statePaths } from './manifestDirectory.ts';
 import { checkFactsNotDropped } from './droppedByKustomize.ts';
 import { checkRelativePath, readMarker, recoverInterruptedUpdate, updateOutputDirectory } from './outputDirectory.ts';
-import { describeResult, isAppliedManifest, manifestText, pathAnnotationOf, renderManifests, withoutOrchestratorAnnotations } from './renderManifests.ts';
-import { containedPath, decodeText, entryKind, isInside, readBytesInside, realPathOfMaybeMissing, rootAt, targetKind } from './fileGate.ts';
+import {
+  describeResult,
+  isAppliedManifest,
+  manifestText,
+  pathAnnotationOf,
+  renderManifests,
+  withoutOrchestratorAnnotations,
+} from './renderManifests.ts';
+import {
+  containedPath,
+  decodeText,
+  entryKind,
+  isInside,
+  readBytesInside,
+  realPathOfMaybeMissing,
+  rootAt,
+  targetKind,
+} from './fileGate.ts';
 import { readInputs } from './readInputs.ts';
 import { gatedEnvironment } from './allowedRoots.ts';
 import { applyMountedSecrets } from './clusterSecrets.ts';
@@ -53,7 +69,14 @@ interface Options {
 }
 
 export function runHydrateCommand(args: string[], io: CommandIO): number {
-  return runSubcommand(HYDRATE_COMMAND, args, io, options, (opts, io) => hydrate(opts, io), () => true);
+  return runSubcommand(
+    HYDRATE_COMMAND,
+    args,
+    io,
+    options,
+    (opts, io) => hydrate(opts, io),
+    () => true,
+  );
 }
 
 function options(cl: CommandLine): Options {
@@ -71,14 +94,23 @@ function hydrate(opts: Options, io: CommandIO & { secrets: SecretRegistry }): nu
   const outExists = entryKind(out) !== 'missing';
   if (outExists) recoverInterruptedUpdate(out, opts.out);
   const previouslyOwned = outExists ? readMarker(out, opts.out) : new Map<string, string | undefined>();
-  const input = readInputs(opts.src, io, { command: 'hydrate', ...(opts.config !== undefined ? { config: opts.config } : {}) });
+  const input = readInputs(opts.src, io, {
+    command: 'hydrate',
+    ...(opts.config !== undefined ? { config: opts.config } : {}),
+  });
   const config = applyMountedSecrets(input.config, io.env);
   checkFactsNotDropped(input, config);
 
   // Our own state from the last run in OUT wins over any state SRC carries (OUT is what was applied).
   let objects = input.objects;
   const outRoot = outExists ? rootAt(out, opts.out) : undefined;
-  const outState = outRoot === undefined ? [] : statePaths().filter((p) => previouslyOwned.has(p) && targetKind(join(out, p)) !== 'missing').flatMap((p) => readManifestFile(outRoot, p).objects.map((o) => o.object)).filter(isStateObject);
+  const outState =
+    outRoot === undefined
+      ? []
+      : statePaths()
+          .filter((p) => previouslyOwned.has(p) && targetKind(join(out, p)) !== 'missing')
+          .flatMap((p) => readManifestFile(outRoot, p).objects.map((o) => o.object))
+          .filter(isStateObject);
   if (outState.length > 0) objects = [...objects.filter((o) => !isStateObject(o)), ...outState];
 
   // hydrate's output is for Flux: the OSPs it copies opt out of Flux's substitution like what it generates.
@@ -94,12 +126,16 @@ function hydrate(opts: Options, io: CommandIO & { secrets: SecretRegistry }): nu
   const gitops = parseFunctionConfig(config).gitops;
   // With syncAnnotations [flux] the function said so already.
   if (!gitops.syncAnnotations.includes('flux')) {
-    for (const f of fluxSubstitutionFindings(objects.filter(isAppliedManifest))) io.stderr(`osm-krm: warning: ${untrustedLine(describeResult({ severity: 'warning', message: f.message, resourceRef: refOf(f.object) }))}\n`);
+    for (const f of fluxSubstitutionFindings(objects.filter(isAppliedManifest)))
+      io.stderr(
+        `osm-krm: warning: ${untrustedLine(describeResult({ severity: 'warning', message: f.message, resourceRef: refOf(f.object) }))}\n`,
+      );
   }
   const files = plannedFiles(rendered.objects, gitops.split);
   if (sops === undefined) return writeOutput(out, opts.out, files, io);
   // Every object holding a secret the run registered is encrypted before anything is written, or nothing is.
-  const previous = (rel: string) => (previouslyOwned.has(rel) && outRoot !== undefined ? readOwnedFile(outRoot, rel) : undefined);
+  const previous = (rel: string) =>
+    previouslyOwned.has(rel) && outRoot !== undefined ? readOwnedFile(outRoot, rel) : undefined;
   let encrypted: Map<string, string>;
   try {
     encrypted = encryptManifests(files, previous, sops, io.secrets);
@@ -112,13 +148,20 @@ function hydrate(opts: Options, io: CommandIO & { secrets: SecretRegistry }): nu
 /** The one place OUT changes: all or nothing, only files hydrate wrote (outputDirectory.ts). */
 function writeOutput(out: string, label: string, files: ReadonlyMap<string, string>, io: CommandIO): number {
   const r = updateOutputDirectory(out, label, files);
-  for (const rel of r.leftAlone) io.stderr(`osm-krm hydrate: left ${label}/${rel} in place: it changed since hydrate wrote it\n`);
-  io.stdout(`osm-krm hydrate: ${files.size} file(s) in ${label}: ${r.written} written, ${r.removed} removed, ${r.unchanged} unchanged\n`);
+  for (const rel of r.leftAlone)
+    io.stderr(`osm-krm hydrate: left ${label}/${rel} in place: it changed since hydrate wrote it\n`);
+  io.stdout(
+    `osm-krm hydrate: ${files.size} file(s) in ${label}: ${r.written} written, ${r.removed} removed, ${r.unchanged} unchanged\n`,
+  );
   return 0;
 }
 
 /** The SOPS settings of the config, the seed resolved, or undefined when Secrets are written in clear. */
-function sopsSettings(functionConfig: KrmObject | undefined, env: Environment, secrets: SecretRegistry): SopsSettings | undefined {
+function sopsSettings(
+  functionConfig: KrmObject | undefined,
+  env: Environment,
+  secrets: SecretRegistry,
+): SopsSettings | undefined {
   let sops;
   try {
     sops = parseFunctionConfig(functionConfig).sops;
@@ -133,7 +176,8 @@ function sopsSettings(functionConfig: KrmObject | undefined, env: Environment, s
     if (e instanceof ResourceError) throw new CommandError(e.message);
     throw e;
   }
-  if (seed === undefined || seed.trim().length < MIN_SEED_LENGTH) throw new CommandError(`spec.sops.dataKeySeed must be a secret of at least ${MIN_SEED_LENGTH} characters`);
+  if (seed === undefined || seed.trim().length < MIN_SEED_LENGTH)
+    throw new CommandError(`spec.sops.dataKeySeed must be a secret of at least ${MIN_SEED_LENGTH} characters`);
   return { ageRecipients: sops.ageRecipients, dataKeySeed: seed.trim() };
 }
 
@@ -170,7 +214,9 @@ function plannedFiles(objects: readonly KrmObject[], split: boolean): Map<string
     resources.push(rel);
   }
   resources.sort();
-  const kustomization = (list: string[]) => KUSTOMIZATION_HEADER + stringifyForOutput({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: list });
+  const kustomization = (list: string[]) =>
+    KUSTOMIZATION_HEADER +
+    stringifyForOutput({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: list });
   files.set('kustomization.yaml', kustomization(resources));
   // The management/worker split: a kustomization for each set's generated objects and inputs, so each can be a
   // Flux Kustomization of its own; the worker inputs' (the MachineDeployments) dependsOn the worker Secrets'.
@@ -184,7 +230,10 @@ function plannedFiles(objects: readonly KrmObject[], split: boolean): Map<string
 }
 
 /** With spec.gitops.split, each of these gets a kustomization.yaml of its own. */
-export const SPLIT_DIRECTORIES = (['management', 'worker'] as const).flatMap((set) => [`${GENERATED_PATH_PREFIX}${set}/`, `${INPUTS_DIR}${set}/`]);
+export const SPLIT_DIRECTORIES = (['management', 'worker'] as const).flatMap((set) => [
+  `${GENERATED_PATH_PREFIX}${set}/`,
+  `${INPUTS_DIR}${set}/`,
+]);
 
 /**
  * kpt's default file name for a resource: `[<namespace>/]<kind>_<name>.yaml`, under inputs/ (with the split, under
@@ -194,7 +243,8 @@ export const SPLIT_DIRECTORIES = (['management', 'worker'] as const).flatMap((se
 function inputPath(o: KrmObject, split: boolean): string {
   const ns = typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? `${o.metadata.namespace}/` : '';
   const name = o.metadata?.name;
-  if (typeof name !== 'string' || name === '') throw new CommandError(`a ${String(o.kind)} without metadata.name cannot be written`);
+  if (typeof name !== 'string' || name === '')
+    throw new CommandError(`a ${String(o.kind)} without metadata.name cannot be written`);
   return `${INPUTS_DIR}${split ? `${outputSet(o)}/` : ''}${ns}${String(o.kind).toLowerCase()}_${name}.yaml`;
 }
 
@@ -211,7 +261,9 @@ function checkSeparate(src: string, out: string, opts: Options): void {
   // OUT may not exist yet: its closest existing ancestor is resolved.
   const s = realPathOfMaybeMissing(src);
   const o = realPathOfMaybeMissing(out);
-  if (isInside(o, s)) throw new CommandError(`OUT ${opts.out} must not be SRC or lie inside it (the next run would read its own output)`);
+  if (isInside(o, s))
+    throw new CommandError(`OUT ${opts.out} must not be SRC or lie inside it (the next run would read its own output)`);
   if (isInside(s, o)) throw new CommandError(`SRC ${opts.src} must not lie inside OUT ${opts.out}`);
-  if (entryKind(out) !== 'missing' && targetKind(out) !== 'directory') throw new CommandError(`OUT ${opts.out} exists and is not a directory`);
+  if (entryKind(out) !== 'missing' && targetKind(out) !== 'directory')
+    throw new CommandError(`OUT ${opts.out} exists and is not a directory`);
 }

@@ -71,7 +71,9 @@ function explain(e: JsonSyntaxError, b: Uint8Array): [string, number] {
   const malformedNumber = at < b.length && isDigit(b[at - 1]) && NUMBER_BYTES.has(b[at]!);
   switch (e.context) {
     case 'looking for beginning of value':
-      return at >= b.length && b.every((c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) ? ['the document is empty', at] : [`${what}, expected a value`, at];
+      return at >= b.length && b.every((c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d)
+        ? ['the document is empty', at]
+        : [`${what}, expected a value`, at];
     case 'looking for beginning of object key string':
       return [`${what}, expected a string key`, at];
     case 'after object key':
@@ -88,7 +90,9 @@ function explain(e: JsonSyntaxError, b: Uint8Array): [string, number] {
     case 'in exponent of numeric literal':
       return ['malformed number', b[at - 1] === 0x2b || b[at - 1] === 0x2d ? at - 2 : at - 1];
     case 'in string literal':
-      return at >= b.length ? ['unterminated string', openingQuote(b)] : [`control character U+${b[at]!.toString(16).padStart(4, '0').toUpperCase()} in string`, at];
+      return at >= b.length
+        ? ['unterminated string', openingQuote(b)]
+        : [`control character U+${b[at]!.toString(16).padStart(4, '0').toUpperCase()} in string`, at];
     case 'in string escape code': {
       const escaped = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8', at, at + 4)[0] ?? '';
       return [`invalid escape ${JSON.stringify('\\' + escaped)} in string`, at - 1];
@@ -98,7 +102,10 @@ function explain(e: JsonSyntaxError, b: Uint8Array): [string, number] {
     case 'exceeded max depth':
       return ['nesting deeper than 10000', at];
     default: // in literal true (expecting 'e'): placed where the literal starts
-      return ['unexpected character, expected a value', b.lastIndexOf(e.context.charCodeAt('in literal '.length), at - 1)];
+      return [
+        'unexpected character, expected a value',
+        b.lastIndexOf(e.context.charCodeAt('in literal '.length), at - 1),
+      ];
   }
 }
 

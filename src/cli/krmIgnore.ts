@@ -37,7 +37,12 @@ export function parseKrmIgnore(text: string): KrmIgnore {
     if (line.startsWith('!')) line = line.slice(1);
     const glob = line.replace(/^\/+|\/+$/g, '');
     if (glob === '') continue;
-    list.push({ anchored: line.startsWith('/'), directoryOnly: line.endsWith('/'), depth: glob.split('/').length, glob });
+    list.push({
+      anchored: line.startsWith('/'),
+      directoryOnly: line.endsWith('/'),
+      depth: glob.split('/').length,
+      glob,
+    });
   }
   const matches = (patterns: Pattern[], rel: string, isDirectory: boolean) => {
     const parts = rel.split('/');

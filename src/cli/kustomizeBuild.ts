@@ -17,7 +17,18 @@ import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { decodeUtf8 } from '../krm/inputBounds.ts';
 import { PARSE_OPTIONS } from '../krm/yamlSchema.ts';
 import { CommandError, type CommandIO } from './commandIO.ts';
-import { entryKind, findExecutable, isInside, listDirectory, readBytesInside, relativeInside, resolveInside, shownPath, targetKind, type Root } from './fileGate.ts';
+import {
+  entryKind,
+  findExecutable,
+  isInside,
+  listDirectory,
+  readBytesInside,
+  relativeInside,
+  resolveInside,
+  shownPath,
+  targetKind,
+  type Root,
+} from './fileGate.ts';
 import { KUSTOMIZATION_FILES, parseDocuments } from './manifestDirectory.ts';
 
 /** The most the copy for one build may hold: generous for a GitOps repository, a bound for anything else. */
@@ -45,7 +56,8 @@ export function kustomizationFileIn(dir: string): string | undefined {
 export function kustomizeBuild(root: Root, dirRel: string, io: CommandIO, options: KustomizeOptions = {}): string {
   const shown = shownPath(root, dirRel);
   const tool = findExecutable('kustomize', io.env.PATH) ?? findExecutable('kubectl', io.env.PATH);
-  if (tool === undefined) throw new CommandError(`${shown} holds a kustomization, but neither kustomize nor kubectl is on PATH to build it`);
+  if (tool === undefined)
+    throw new CommandError(`${shown} holds a kustomization, but neither kustomize nor kubectl is on PATH to build it`);
   const temp = mkdtempSync(join(tmpdir(), 'osm-krm-kustomize-'));
   try {
     const tree = join(temp, 'tree');
@@ -58,11 +70,17 @@ export function kustomizeBuild(root: Root, dirRel: string, io: CommandIO, option
     mkdirSync(home);
     // Loaded on use: only a kustomization runs a tool, and child_process costs start-up time.
     const { spawnSync } = process.getBuiltinModule('node:child_process');
-    const r = spawnSync(tool, args, { cwd: copy.at(dirReal), env: offlineEnvironment(io.env, home), maxBuffer: 256 * 1024 * 1024 });
+    const r = spawnSync(tool, args, {
+      cwd: copy.at(dirReal),
+      env: offlineEnvironment(io.env, home),
+      maxBuffer: 256 * 1024 * 1024,
+    });
     if (r.error) throw new CommandError(`cannot run ${tool}: ${r.error.message}`);
     if (r.status !== 0) {
       const stderr = r.stderr.toString('utf8').trimEnd().replaceAll(tree, root.label.replace(/\/+$/, ''));
-      throw new CommandError(`${[tool.split('/').pop(), ...args.slice(0, -1), shown].join(' ')} failed (exit ${r.status ?? r.signal}):\n${stderr}`);
+      throw new CommandError(
+        `${[tool.split('/').pop(), ...args.slice(0, -1), shown].join(' ')} failed (exit ${r.status ?? r.signal}):\n${stderr}`,
+      );
     }
     try {
       const out = decodeUtf8(r.stdout, 'kustomize build output');
@@ -84,9 +102,20 @@ function offlineEnvironment(env: CommandIO['env'], home: string): NodeJS.Process
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     KUSTOMIZE_PLUGIN_HOME: join(home, 'plugins'),
-    HTTP_PROXY: noProxy, HTTPS_PROXY: noProxy, ALL_PROXY: noProxy, http_proxy: noProxy, https_proxy: noProxy, all_proxy: noProxy,
-    NO_PROXY: '', no_proxy: '',
-    GIT_ALLOW_PROTOCOL: 'osm-krm-none', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: join(home, 'gitconfig'), GIT_TERMINAL_PROMPT: '0', GIT_SSH_COMMAND: 'false', GIT_ASKPASS: 'false',
+    HTTP_PROXY: noProxy,
+    HTTPS_PROXY: noProxy,
+    ALL_PROXY: noProxy,
+    http_proxy: noProxy,
+    https_proxy: noProxy,
+    all_proxy: noProxy,
+    NO_PROXY: '',
+    no_proxy: '',
+    GIT_ALLOW_PROTOCOL: 'osm-krm-none',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: join(home, 'gitconfig'),
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_SSH_COMMAND: 'false',
+    GIT_ASKPASS: 'false',
   };
   for (const k of ['LANG', 'LC_ALL', 'TMPDIR']) if (env[k] !== undefined) out[k] = env[k];
   return out;
@@ -112,7 +141,11 @@ class TreeCopy {
   private readonly checked = new Set<string>();
   private readonly pending: string[] = [];
 
-  constructor(private readonly root: Root, private readonly tree: string, private readonly keepLocalConfig: boolean) {
+  constructor(
+    private readonly root: Root,
+    private readonly tree: string,
+    private readonly keepLocalConfig: boolean,
+  ) {
     mkdirSync(tree);
   }
 
@@ -148,7 +181,9 @@ class TreeCopy {
   private count(bytes: number, what: string): void {
     this.bytes += bytes;
     if (++this.entries > MAX_TREE_ENTRIES || this.bytes > MAX_TREE_BYTES) {
-      throw new CommandError(`what the kustomization may read is more than ${MAX_TREE_ENTRIES} files or ${MAX_TREE_BYTES / (1024 * 1024)} MiB (at ${what}); build a smaller directory`);
+      throw new CommandError(
+        `what the kustomization may read is more than ${MAX_TREE_ENTRIES} files or ${MAX_TREE_BYTES / (1024 * 1024)} MiB (at ${what}); build a smaller directory`,
+      );
     }
   }
 
@@ -179,7 +214,8 @@ class TreeCopy {
     if (entryKind(target) !== 'missing') return;
     let bytes: Uint8Array = readBytesInside(this.root, real, this.shown(real));
     this.count(bytes.length, this.shown(real));
-    if (this.keepLocalConfig && Buffer.from(bytes).includes(LOCAL_CONFIG)) bytes = Buffer.from(Buffer.from(bytes).toString('latin1').replaceAll(LOCAL_CONFIG, LOCAL_CONFIG_KEPT), 'latin1');
+    if (this.keepLocalConfig && Buffer.from(bytes).includes(LOCAL_CONFIG))
+      bytes = Buffer.from(Buffer.from(bytes).toString('latin1').replaceAll(LOCAL_CONFIG, LOCAL_CONFIG_KEPT), 'latin1');
     this.ensureParents(real);
     writeFileSync(target, bytes, { flag: 'wx' });
   }
@@ -233,16 +269,27 @@ class TreeCopy {
     const parts = value.includes('=') ? [value, value.slice(value.indexOf('=') + 1)] : [value];
     const candidates = new Set(parts.flatMap((p) => [p, p.replace(/\?.*$/s, '')]).filter((c) => c !== ''));
     for (const candidate of candidates) {
-      if (pathLike && REMOTE.test(candidate) && targetKind(isAbsolute(candidate) ? normalize(candidate) : join(dir, candidate)) === 'missing') {
-        throw new CommandError(`${file}: ${shortValue(candidate)} is a remote resource: osm-krm runs kustomize without network access; vendor it into the repository`);
+      if (
+        pathLike &&
+        REMOTE.test(candidate) &&
+        targetKind(isAbsolute(candidate) ? normalize(candidate) : join(dir, candidate)) === 'missing'
+      ) {
+        throw new CommandError(
+          `${file}: ${shortValue(candidate)} is a remote resource: osm-krm runs kustomize without network access; vendor it into the repository`,
+        );
       }
       if (isAbsolute(candidate)) {
-        if (targetKind(normalize(candidate)) !== 'missing') throw new CommandError(`${file}: ${shortValue(candidate)} is an absolute path: kustomize would read it from outside ${this.root.label}; refusing to run it`);
+        if (targetKind(normalize(candidate)) !== 'missing')
+          throw new CommandError(
+            `${file}: ${shortValue(candidate)} is an absolute path: kustomize would read it from outside ${this.root.label}; refusing to run it`,
+          );
         continue;
       }
       const lexical = normalize(posix.join(relativeInside(this.root, dir), candidate));
       if (lexical === '..' || lexical.startsWith('../')) {
-        throw new CommandError(`${file}: ${shortValue(candidate)} leads outside ${this.root.label}: kustomize would read it from there; refusing to run it`);
+        throw new CommandError(
+          `${file}: ${shortValue(candidate)} leads outside ${this.root.label}: kustomize would read it from there; refusing to run it`,
+        );
       }
       if (candidate.includes('\n') || candidate.length > 4096) continue; // inline patches and other text: nothing to copy
       let real: string;
@@ -261,7 +308,10 @@ class TreeCopy {
   dropTransformer(dir: string, entry: string): void {
     const name = kustomizationFileIn(dir)!;
     const file = join(dir, name);
-    const doc = parseDocument(decodeUtf8(readBytesInside(this.root, file, this.shown(file)), this.shown(file)), PARSE_OPTIONS);
+    const doc = parseDocument(
+      decodeUtf8(readBytesInside(this.root, file, this.shown(file)), this.shown(file)),
+      PARSE_OPTIONS,
+    );
     const transformers = isMap(doc.contents) ? (doc.contents.get('transformers', true) as Node | undefined) : undefined;
     if (isSeq(transformers)) {
       transformers.items = transformers.items.filter((item) => !(isScalar(item) && item.value === entry));

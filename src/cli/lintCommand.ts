@@ -21,7 +21,14 @@ interface Options {
 }
 
 export function runLintCommand(args: string[], io: CommandIO): number {
-  return runSubcommand(LINT_COMMAND, args, io, options, (opts, io) => lint(opts, io), () => true);
+  return runSubcommand(
+    LINT_COMMAND,
+    args,
+    io,
+    options,
+    (opts, io) => lint(opts, io),
+    () => true,
+  );
 }
 
 function options(cl: CommandLine): Options {
@@ -34,27 +41,47 @@ function lint(opts: Options, io: CommandIO): number {
   const read = opts.paths.map((p) => readObjects(p, io, problems));
   for (const p of problems) io.stderr(`osm-krm lint: ${untrustedText(p)}\n`);
   const objects = read.flatMap((r) => r.objects);
-  const profiles = objects.filter((o) => o.object.kind === 'OperatingSystemProfile' || o.object.kind === 'OperatingSystemProfileOverlay');
+  const profiles = objects.filter(
+    (o) => o.object.kind === 'OperatingSystemProfile' || o.object.kind === 'OperatingSystemProfileOverlay',
+  );
   if (objects.length === 0) throw new CommandError(`no OperatingSystemProfile in ${opts.paths.join(', ')}`);
   const report = lintProfiles(profiles);
   // The repository around the profiles: Flux substitution, token expirations (lintRepository.ts).
   const time = lintTime(io);
-  report.findings.push(...lintRepository(objects, { hydrateOutput: read.some((r) => r.hydrateOutput), ...(time !== undefined ? { time } : {}) }));
-  io.stdout(opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : opts.format === 'github' ? githubAnnotations(report, profiles.length) : textReport(report, profiles.length));
+  report.findings.push(
+    ...lintRepository(objects, {
+      hydrateOutput: read.some((r) => r.hydrateOutput),
+      ...(time !== undefined ? { time } : {}),
+    }),
+  );
+  io.stdout(
+    opts.format === 'json'
+      ? JSON.stringify(report, null, 2) + '\n'
+      : opts.format === 'github'
+        ? githubAnnotations(report, profiles.length)
+        : textReport(report, profiles.length),
+  );
   return report.findings.some((f) => f.severity === 'error') || problems.length > 0 ? 1 : 0;
 }
 
 /** What lint looks at: the profiles, and the objects of lintRepository.ts. */
-const LINTED_KINDS = /\bkind["']?\s*:\s*["']?(OperatingSystemProfileOverlay|OperatingSystemProfile|MachineDeployment|OperatingSystemManager|Kustomization|Secret)\b/;
+const LINTED_KINDS =
+  /\bkind["']?\s*:\s*["']?(OperatingSystemProfileOverlay|OperatingSystemProfile|MachineDeployment|OperatingSystemManager|Kustomization|Secret)\b/;
 
 /** The objects of PATH lint looks at: its files read through the file gate (a directory walked as every command walks one). */
-function readObjects(path: string, io: CommandIO, problems: string[]): { objects: LintProfileInput[]; hydrateOutput: boolean } {
+function readObjects(
+  path: string,
+  io: CommandIO,
+  problems: string[],
+): { objects: LintProfileInput[]; hydrateOutput: boolean } {
   const abs = resolve(io.cwd, path);
   const real = namedRealPath(abs);
   if (real === undefined) throw new CommandError(`${path} does not exist`);
   const root = inputRoot(real, path, io.env);
   const isDirectory = targetKind(real) === 'directory';
-  const files = isDirectory ? listManifestFiles(root, relativeInside(root, real), (m) => problems.push(m)).map((f) => resolve(real, f)) : [real];
+  const files = isDirectory
+    ? listManifestFiles(root, relativeInside(root, real), (m) => problems.push(m)).map((f) => resolve(real, f))
+    : [real];
   const out: LintProfileInput[] = [];
   for (const file of files) {
     const shown = (isDirectory ? relative(io.cwd, resolve(abs, relative(real, file))) : relative(io.cwd, abs)) || file;
@@ -70,7 +97,8 @@ function readObjects(path: string, io: CommandIO, problems: string[]): { objects
         if (/\bkind["']?\s*:\s*["']?OperatingSystemProfile\b/.test(text)) throw e;
         continue; // not manifests (a kustomize file without apiVersion...): nothing lint checks
       }
-      for (const { object, documentIndex, itemIndex } of read.objects) out.push({ object, file: shown, text, documentIndex, ...(itemIndex !== undefined ? { itemIndex } : {}) });
+      for (const { object, documentIndex, itemIndex } of read.objects)
+        out.push({ object, file: shown, text, documentIndex, ...(itemIndex !== undefined ? { itemIndex } : {}) });
     } catch (e) {
       if (!(e instanceof CommandError) && !(e instanceof InputLimitError)) throw e;
       problems.push(e.message);
@@ -93,7 +121,10 @@ function where(f: LintFinding): string {
 }
 
 function textReport(report: LintReport, profiles: number): string {
-  const lines = report.findings.map((f) => `${where(f)}${f.severity}: [${f.check}] ${untrustedLine(f.message)}\n    in: ${untrustedLine(f.scenarios[0] ?? '')}${f.scenarios.length > 1 ? ` (+${f.scenarios.length - 1} more)` : ''}`);
+  const lines = report.findings.map(
+    (f) =>
+      `${where(f)}${f.severity}: [${f.check}] ${untrustedLine(f.message)}\n    in: ${untrustedLine(f.scenarios[0] ?? '')}${f.scenarios.length > 1 ? ` (+${f.scenarios.length - 1} more)` : ''}`,
+  );
   for (const s of report.skipped) lines.push(`skipped: ${s}`);
   lines.push(summary(report, profiles));
   return lines.join('\n') + '\n';
@@ -111,9 +142,18 @@ const escapeProperty = (s: string) => escapeData(s).replaceAll(':', '%3A').repla
 /** One annotation per finding, a notice per validator that did not run, then the summary line (plain log text). */
 function githubAnnotations(report: LintReport, profiles: number): string {
   const findings = report.findings.map((f) => {
-    const props = [f.file ? `file=${escapeProperty(untrustedLine(f.file))}` : '', f.line ? `line=${f.line}` : '', f.column ? `col=${f.column}` : '', `title=${escapeProperty(`osm-krm lint (${f.check})`)}`].filter(Boolean).join(',');
+    const props = [
+      f.file ? `file=${escapeProperty(untrustedLine(f.file))}` : '',
+      f.line ? `line=${f.line}` : '',
+      f.column ? `col=${f.column}` : '',
+      `title=${escapeProperty(`osm-krm lint (${f.check})`)}`,
+    ]
+      .filter(Boolean)
+      .join(',');
     return `::${f.severity === 'error' ? 'error' : 'warning'} ${props}::${escapeData(untrustedText(`${f.message} (in: ${f.scenarios[0]})`))}\n`;
   });
-  const skipped = report.skipped.map((s) => `::notice title=${escapeProperty('osm-krm lint (skipped)')}::${escapeData(untrustedText(s))}\n`);
+  const skipped = report.skipped.map(
+    (s) => `::notice title=${escapeProperty('osm-krm lint (skipped)')}::${escapeData(untrustedText(s))}\n`,
+  );
   return [...findings, ...skipped, `${summary(report, profiles)}\n`].join('');
 }

@@ -16,11 +16,26 @@ import { parseAllDocuments } from 'yaml';
 import { yamlErrorText } from '../krm/parseErrorMessage.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { PARSE_OPTIONS } from '../krm/yamlSchema.ts';
-import { boundedToJS, checkFullParserSize, InputLimitError, isStackOverflow, nestingError, parseWithinStack } from '../krm/inputBounds.ts';
+import {
+  boundedToJS,
+  checkFullParserSize,
+  InputLimitError,
+  isStackOverflow,
+  nestingError,
+  parseWithinStack,
+} from '../krm/inputBounds.ts';
 import { generatedSharedPath } from '../function/generatedPaths.ts';
 import { STATE_PATH } from '../gitops/renderState.ts';
 import { CommandError } from './commandIO.ts';
-import { entryKind, FileRefusedError, listDirectory, readTextInside, resolveInside, shownPath, type Root } from './fileGate.ts';
+import {
+  entryKind,
+  FileRefusedError,
+  listDirectory,
+  readTextInside,
+  resolveInside,
+  shownPath,
+  type Root,
+} from './fileGate.ts';
 import { KPTFILE, KRMIGNORE_FILE, parseKrmIgnore, type KrmIgnore } from './krmIgnore.ts';
 
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
@@ -88,14 +103,21 @@ export function listManifestFiles(root: Root, dirRel: string, onProblem?: (messa
       const seen = entered.get(target);
       if (seen !== undefined) {
         const loop = seen === '.' || r.startsWith(`${seen}/`);
-        throw new CommandError(`symbolic link ${loop ? 'loop' : 'to a directory read already'}: ${show(r)} leads to ${seen === '.' ? show('') : show(seen)}; refusing to read it twice`);
+        throw new CommandError(
+          `symbolic link ${loop ? 'loop' : 'to a directory read already'}: ${show(r)} leads to ${seen === '.' ? show('') : show(seen)}; refusing to read it twice`,
+        );
       }
       entered.set(target, r);
       // A subpackage (a Kptfile) has its own .krmignore; its parent's patterns stop at its top.
       walk(target, r, entryKind(join(target, KPTFILE)) === 'missing' ? pkg : packageAt(target, r));
     } else if (/\.ya?ml$/.test(name)) {
       if (ignored(pkg, r, false)) return;
-      if (targetKind !== 'file') throw new FileRefusedError(`${show(r)} is ${articleOf(targetKind)}, not a regular file: refusing to read it`, 'not a regular file', 'EINVAL');
+      if (targetKind !== 'file')
+        throw new FileRefusedError(
+          `${show(r)} is ${articleOf(targetKind)}, not a regular file: refusing to read it`,
+          'not a regular file',
+          'EINVAL',
+        );
       out.push(r);
     }
   };
@@ -133,7 +155,8 @@ export function readManifestText(text: string, where: string): FileManifests {
   let index = 0;
   for (const value of docs) {
     if (value === null || value === undefined) continue;
-    if (typeof value !== 'object' || Array.isArray(value) || (!('apiVersion' in value) && !('kind' in value))) other ??= index;
+    if (typeof value !== 'object' || Array.isArray(value) || (!('apiVersion' in value) && !('kind' in value)))
+      other ??= index;
     else values.push({ value: value as Record<string, unknown>, index });
     index++;
   }
@@ -149,17 +172,26 @@ export function readManifestText(text: string, where: string): FileManifests {
       continue;
     }
     const items = value.items ?? [];
-    if (!Array.isArray(items)) throw new CommandError(`${where}: document ${index + 1} is a ${value.kind} whose items are not a list`);
+    if (!Array.isArray(items))
+      throw new CommandError(`${where}: document ${index + 1} is a ${value.kind} whose items are not a list`);
     items.forEach((item, itemIndex) => {
-      if (item === null || typeof item !== 'object' || Array.isArray(item) || typeof item.apiVersion !== 'string' || typeof item.kind !== 'string') {
+      if (
+        item === null ||
+        typeof item !== 'object' ||
+        Array.isArray(item) ||
+        typeof item.apiVersion !== 'string' ||
+        typeof item.kind !== 'string'
+      ) {
         throw notAnObject(where, index, ` items[${itemIndex}]`);
       }
       objects.push({ object: item as KrmObject, documentIndex: index, itemIndex });
     });
     if (value.kind === 'ResourceList' && value.functionConfig !== undefined && value.functionConfig !== null) {
       const fc = value.functionConfig;
-      if (typeof fc !== 'object' || Array.isArray(fc)) throw new CommandError(`${where}: document ${index + 1}'s functionConfig is not an object`);
-      if (functionConfig !== undefined) throw new CommandError(`${where}: holds more than one ResourceList with a functionConfig; give one`);
+      if (typeof fc !== 'object' || Array.isArray(fc))
+        throw new CommandError(`${where}: document ${index + 1}'s functionConfig is not an object`);
+      if (functionConfig !== undefined)
+        throw new CommandError(`${where}: holds more than one ResourceList with a functionConfig; give one`);
       functionConfig = fc as KrmObject;
     }
   }
@@ -167,7 +199,9 @@ export function readManifestText(text: string, where: string): FileManifests {
 }
 
 function notAnObject(where: string, index: number, item: string): CommandError {
-  return new CommandError(`${where}: document ${index + 1}${item} is not a Kubernetes object (apiVersion and kind are required)`);
+  return new CommandError(
+    `${where}: document ${index + 1}${item} is not a Kubernetes object (apiVersion and kind are required)`,
+  );
 }
 
 /** A file below `root` read through the gate, its objects annotated with its path (relative to `base`). */
@@ -183,7 +217,9 @@ export function readManifestFile(root: Root, rel: string, annotateAs: string = r
   return {
     ...read,
     // The items of a List or ResourceList are taken as they are (as the function takes a ResourceList's items).
-    objects: read.objects.map((o) => (o.itemIndex === undefined ? { ...o, object: withSourceAnnotations(o.object, annotateAs, o.documentIndex) } : o)),
+    objects: read.objects.map((o) =>
+      o.itemIndex === undefined ? { ...o, object: withSourceAnnotations(o.object, annotateAs, o.documentIndex) } : o,
+    ),
   };
 }
 

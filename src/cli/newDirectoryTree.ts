@@ -15,7 +15,8 @@ export function writeNewDirectoryTree(dir: string, label: string, files: Readonl
   } catch {
     // a new directory
   }
-  if (existing !== undefined && existing.length > 0) throw new CommandError(`${label} ${dir} is not empty; give a new or empty directory`);
+  if (existing !== undefined && existing.length > 0)
+    throw new CommandError(`${label} ${dir} is not empty; give a new or empty directory`);
   checkNoFileIsADirectory(files, label);
 
   // The parent is made if missing, and removed again on failure (mkdirSync gives the first directory it made).
@@ -61,7 +62,9 @@ function checkNoFileIsADirectory(files: ReadonlyMap<string, string>, label: stri
     for (let i = 1; i < parts.length; i++) {
       const prefix = parts.slice(0, i).join('/');
       if (files.has(prefix)) {
-        throw new CommandError(`${label}: ${prefix} would be both a file and the directory holding ${rel} (the node configuration has a file at a path that another file lies under); nothing written`);
+        throw new CommandError(
+          `${label}: ${prefix} would be both a file and the directory holding ${rel} (the node configuration has a file at a path that another file lies under); nothing written`,
+        );
       }
     }
   }

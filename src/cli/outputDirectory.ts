@@ -16,7 +16,16 @@ import { mkdirSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } f
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../go/crypto/sha256.ts';
 import { CommandError } from './commandIO.ts';
-import { containedPath, decodeText, directoryNames, entryKind, errnoReason, readBytesInside, rootAt, targetKind } from './fileGate.ts';
+import {
+  containedPath,
+  decodeText,
+  directoryNames,
+  entryKind,
+  errnoReason,
+  readBytesInside,
+  rootAt,
+  targetKind,
+} from './fileGate.ts';
 
 const existsSync = (path: string) => targetKind(path) !== 'missing';
 
@@ -28,7 +37,8 @@ function readOutBytes(path: string): Buffer {
 export const MARKER_FILE = '.osm-krm-hydrate';
 export const SWAP_DIR = '.osm-krm-hydrate.swap';
 const OWNER_FILE = 'owner'; // the pid of the run that made the swap directory
-const MARKER_HEADER = '# Files written by `osm-krm hydrate` and their SHA-256; the next run replaces or removes exactly these. Do not edit.';
+const MARKER_HEADER =
+  '# Files written by `osm-krm hydrate` and their SHA-256; the next run replaces or removes exactly these. Do not edit.';
 
 /** The file-system calls that change OUT: injectable, so tests can fail or interrupt any one of them. */
 export interface OutputFileSystem {
@@ -62,7 +72,12 @@ interface Journal {
  * Makes OUT hold exactly `files` (relative path -> content) among the files hydrate owns: writes new and
  * changed ones, removes owned ones no longer planned, records them in the marker. `label` names OUT in errors.
  */
-export function updateOutputDirectory(out: string, label: string, files: ReadonlyMap<string, string>, fs: OutputFileSystem = NODE_FILE_SYSTEM): OutputUpdate {
+export function updateOutputDirectory(
+  out: string,
+  label: string,
+  files: ReadonlyMap<string, string>,
+  fs: OutputFileSystem = NODE_FILE_SYSTEM,
+): OutputUpdate {
   for (const rel of files.keys()) checkRelativePath(rel);
   if (!existsSync(out)) createDirectory(out, label);
   recoverInterruptedUpdate(out, label, fs);
@@ -101,17 +116,32 @@ export function updateOutputDirectory(out: string, label: string, files: Readonl
     const foreign = list.filter((rel) => !owned.has(rel));
     const names = (l: string[]) => `${l.slice(0, 5).join(', ')}${l.length > 5 ? ', ...' : ''}`;
     const parts = [
-      ...(foreign.length > 0 ? [`${foreign.length} file(s) in ${label} that osm-krm hydrate did not write: ${names(foreign)}`] : []),
-      ...(edited.length > 0 ? [`${edited.length} file(s) in ${label} that were edited after osm-krm hydrate wrote them: ${names(edited)} (hydrate writes OUT from SRC: make the change in SRC, and restore these files)`] : []),
+      ...(foreign.length > 0
+        ? [`${foreign.length} file(s) in ${label} that osm-krm hydrate did not write: ${names(foreign)}`]
+        : []),
+      ...(edited.length > 0
+        ? [
+            `${edited.length} file(s) in ${label} that were edited after osm-krm hydrate wrote them: ${names(edited)} (hydrate writes OUT from SRC: make the change in SRC, and restore these files)`,
+          ]
+        : []),
     ];
     throw new CommandError(`refusing to overwrite ${parts.join('; and ')}`);
   }
-  const marker = [MARKER_HEADER, ...[...hashes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([rel, hash]) => `${hash}  ${rel}`)].join('\n') + '\n';
+  const marker =
+    [
+      MARKER_HEADER,
+      ...[...hashes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([rel, hash]) => `${hash}  ${rel}`),
+    ].join('\n') + '\n';
   if (readIfFile(at(MARKER_FILE), MARKER_FILE, []) !== marker) {
     ops.push({ rel: MARKER_FILE, hash: sha256Hex(marker) });
     contents.set(MARKER_FILE, marker);
   }
-  const result = { written: [...contents.keys()].filter((r) => r !== MARKER_FILE).length, removed: ops.filter((o) => o.hash === null).length, unchanged, leftAlone };
+  const result = {
+    written: [...contents.keys()].filter((r) => r !== MARKER_FILE).length,
+    removed: ops.filter((o) => o.hash === null).length,
+    unchanged,
+    leftAlone,
+  };
   if (ops.length === 0) return result;
 
   const dirs = missingDirectories(out, label, [...contents.keys()]);
@@ -138,7 +168,8 @@ function stage(swap: string, contents: ReadonlyMap<string, string>, label: strin
   try {
     fs.mkdirSync(swap); // also the lock: a second run at the same time fails here
   } catch (e) {
-    if ((e as NodeJS.ErrnoException)?.code === 'EEXIST') throw new CommandError(`${label} is being updated by another osm-krm hydrate (${label}/${SWAP_DIR} exists)`);
+    if ((e as NodeJS.ErrnoException)?.code === 'EEXIST')
+      throw new CommandError(`${label} is being updated by another osm-krm hydrate (${label}/${SWAP_DIR} exists)`);
     if (!isFileSystemError(e)) throw e;
     throw writeError(`${label}/${SWAP_DIR}`, e);
   }
@@ -186,7 +217,9 @@ export function recoverInterruptedUpdate(out: string, label: string, fs: OutputF
   }
   const owner = Number(readIfFile(join(swap, OWNER_FILE), OWNER_FILE, []) ?? 0);
   if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
-    throw new CommandError(`${label} is being updated by another osm-krm hydrate (pid ${owner}); if none is running, remove ${label}/${SWAP_DIR} and run again`);
+    throw new CommandError(
+      `${label} is being updated by another osm-krm hydrate (pid ${owner}); if none is running, remove ${label}/${SWAP_DIR} and run again`,
+    );
   }
   const journalPath = join(swap, 'journal');
   if (existsSync(journalPath) && !isLink(journalPath)) {
@@ -197,7 +230,9 @@ export function recoverInterruptedUpdate(out: string, label: string, fs: OutputF
       for (const op of journal.ops) checkRelativePath(op.rel);
       for (const d of journal.dirs) checkRelativePath(d);
     } catch {
-      throw new CommandError(`${label}/${SWAP_DIR}/journal is unreadable: an interrupted run cannot be undone; restore ${label} (e.g. from Git) and remove ${SWAP_DIR}`);
+      throw new CommandError(
+        `${label}/${SWAP_DIR}/journal is unreadable: an interrupted run cannot be undone; restore ${label} (e.g. from Git) and remove ${SWAP_DIR}`,
+      );
     }
     rollBack(out, label, journal, fs);
   }
@@ -237,7 +272,8 @@ function missingDirectories(out: string, label: string, rels: readonly string[])
         dirs.add(d);
         continue;
       }
-      if (kind !== 'directory') throw new CommandError(`cannot write ${label}/${rel}: ${label}/${d} is not a directory`);
+      if (kind !== 'directory')
+        throw new CommandError(`cannot write ${label}/${rel}: ${label}/${d} is not a directory`);
     }
   }
   return [...dirs];
@@ -344,7 +380,13 @@ export function readMarker(out: string, label: string): Map<string, string | und
 
 export function checkRelativePath(rel: string): void {
   const parts = rel.split('/');
-  if (rel.startsWith('/') || rel.includes('\\') || /[\u0000-\u001f\u007f]/.test(rel) || parts.some((p) => p === '' || p === '.' || p === '..') || parts[0] === SWAP_DIR) {
+  if (
+    rel.startsWith('/') ||
+    rel.includes('\\') ||
+    /[\u0000-\u001f\u007f]/.test(rel) ||
+    parts.some((p) => p === '' || p === '.' || p === '..') ||
+    parts[0] === SWAP_DIR
+  ) {
     throw new CommandError(`unsafe output path ${JSON.stringify(rel)}`);
   }
 }

@@ -15,9 +15,26 @@ import type { KrmObject } from '../krm/resourceList.ts';
 import { CommandError, type CommandIO } from './commandIO.ts';
 import { inputRoot, type FileBase } from './allowedRoots.ts';
 import { chooseFunctionConfig, readConfigFile, type FoundObject } from './functionConfigSource.ts';
-import { isInside, namedRealPath, relativeInside, resolveInside, rootAt, shownPath, targetKind, type Root } from './fileGate.ts';
+import {
+  isInside,
+  namedRealPath,
+  relativeInside,
+  resolveInside,
+  rootAt,
+  shownPath,
+  targetKind,
+  type Root,
+} from './fileGate.ts';
 import { kustomizationFileIn, kustomizeBuild } from './kustomizeBuild.ts';
-import { KUSTOMIZATION_FILES, listManifestFiles, parseDocuments, parseManifests, readManifestFile, readManifestText, statePaths } from './manifestDirectory.ts';
+import {
+  KUSTOMIZATION_FILES,
+  listManifestFiles,
+  parseDocuments,
+  parseManifests,
+  readManifestFile,
+  readManifestText,
+  statePaths,
+} from './manifestDirectory.ts';
 import { isOsmConfig } from './renderManifests.ts';
 import { isStateObject } from '../gitops/renderState.ts';
 import { readTextInside } from './fileGate.ts';
@@ -53,16 +70,19 @@ export interface ReadOptions {
   root?: { path: string; label: string };
 }
 
-const ADVICE = 'pass the directory that holds the OperatingSystemProfiles and MachineDeployments (or a ResourceList file)';
+const ADVICE =
+  'pass the directory that holds the OperatingSystemProfiles and MachineDeployments (or a ResourceList file)';
 
 export function readInputs(pathArg: string, io: CommandIO, opts: ReadOptions): Inputs {
   const abs = resolve(io.cwd, pathArg);
   const real = namedRealPath(abs);
   if (real === undefined) throw new CommandError(`${pathArg} does not exist`);
-  const root = opts.root !== undefined ? rootAt(opts.root.path, opts.root.label) : inputRoot(real, pathArg, io.env, opts.argoCD);
+  const root =
+    opts.root !== undefined ? rootAt(opts.root.path, opts.root.label) : inputRoot(real, pathArg, io.env, opts.argoCD);
   if (!isInside(real, root.real)) throw new CommandError(`${pathArg} is outside ${root.label}`);
   const kind = targetKind(real);
-  if (kind !== 'directory' && kind !== 'file') throw new CommandError(`${pathArg} is neither a directory nor a regular file`);
+  if (kind !== 'directory' && kind !== 'file')
+    throw new CommandError(`${pathArg} is neither a directory nor a regular file`);
   const dir = kind === 'directory' ? real : dirname(real);
   const dirRel = relativeInside(root, dir);
   const defaultBase: FileBase = { root, dir };
@@ -73,24 +93,43 @@ export function readInputs(pathArg: string, io: CommandIO, opts: ReadOptions): I
     const rel = relativeInside(root, real);
     // Objects name the file as it is called in its directory (results then say `(file.yaml)`).
     const read = readManifestFile(root, rel, basename(real));
-    if (read.notManifest) throw new CommandError(`${pathArg} is not a Kubernetes manifest (no document has an apiVersion or a kind); ${ADVICE}`);
+    if (read.notManifest)
+      throw new CommandError(
+        `${pathArg} is not a Kubernetes manifest (no document has an apiVersion or a kind); ${ADVICE}`,
+      );
     const found = read.objects.map((o) => ({ object: o.object, path: pathArg, real }));
-    const candidates = read.functionConfig === undefined ? [] : [{ object: read.functionConfig, path: pathArg, real, asIs: true }];
+    const candidates =
+      read.functionConfig === undefined ? [] : [{ object: read.functionConfig, path: pathArg, real, asIs: true }];
     const chosen = chooseFunctionConfig(pathArg, found, candidates, explicit, defaultBase, basename(real));
     const objects = found.map((f) => f.object).filter((o) => !isOsmConfig(o));
-    if (objects.length === 0) throw new CommandError(`${pathArg} holds no Kubernetes objects${chosen.config ? ' besides the config' : ''}; ${ADVICE}`);
-    return { root, dirRel, layout: 'file', objects, paths: new Map(objects.map((o) => [o, pathArg])), config: chosen.config, fileBase: chosen.base };
+    if (objects.length === 0)
+      throw new CommandError(
+        `${pathArg} holds no Kubernetes objects${chosen.config ? ' besides the config' : ''}; ${ADVICE}`,
+      );
+    return {
+      root,
+      dirRel,
+      layout: 'file',
+      objects,
+      paths: new Map(objects.map((o) => [o, pathArg])),
+      config: chosen.config,
+      fileBase: chosen.base,
+    };
   }
 
   const kustomization = kustomizationFileIn(dir);
   if (kustomization !== undefined) {
     const transformer = osmKrmTransformer(root, dir, kustomization, pathArg);
-    const built = parseManifests(kustomizeBuild(root, dirRel, io, transformer ? { dropTransformer: transformer.entry } : {}), 'kustomize build output');
+    const built = parseManifests(
+      kustomizeBuild(root, dirRel, io, transformer ? { dropTransformer: transformer.entry } : {}),
+      'kustomize build output',
+    );
     const objects = built.filter((o) => !isOsmConfig(o));
     // kustomize drops local-config resources: a state marked so is read from disk beside the kustomization.
     if (!objects.some(isStateObject)) {
       for (const p of statePaths()) {
-        if (targetKind(resolveInside(root, dir, p, shownPath(root, `${dirRel ? `${dirRel}/` : ''}${p}`))) !== 'file') continue;
+        if (targetKind(resolveInside(root, dir, p, shownPath(root, `${dirRel ? `${dirRel}/` : ''}${p}`))) !== 'file')
+          continue;
         objects.push(...readManifestFile(root, join2(dirRel, p), p).objects.map((o) => o.object));
       }
     }
@@ -98,7 +137,15 @@ export function readInputs(pathArg: string, io: CommandIO, opts: ReadOptions): I
     const candidates = transformer ? [transformer.config] : [];
     const chosen = chooseFunctionConfig(pathArg, found, candidates, explicit, defaultBase);
     if (objects.length === 0) throw new CommandError(`kustomize build of ${pathArg} gave no objects; ${ADVICE}`);
-    return { root, dirRel, layout: 'kustomization', objects, paths: new Map(), config: chosen.config, fileBase: chosen.base };
+    return {
+      root,
+      dirRel,
+      layout: 'kustomization',
+      objects,
+      paths: new Map(),
+      config: chosen.config,
+      fileBase: chosen.base,
+    };
   }
 
   const found: FoundObject[] = [];
@@ -115,19 +162,35 @@ export function readInputs(pathArg: string, io: CommandIO, opts: ReadOptions): I
       continue;
     }
     for (const o of read.objects) found.push({ object: o.object, path: rel, real: fileReal });
-    if (read.functionConfig !== undefined) candidates.push({ object: read.functionConfig, path: rel, real: fileReal, asIs: true });
+    if (read.functionConfig !== undefined)
+      candidates.push({ object: read.functionConfig, path: rel, real: fileReal, asIs: true });
   }
-  for (const rel of skipped) io.stderr(`osm-krm ${opts.command}: note: ${untrustedLine(shownPath(root, join2(dirRel, rel)))} is not a Kubernetes manifest (no apiVersion or kind): skipped; list it in .krmignore to say so\n`);
+  for (const rel of skipped)
+    io.stderr(
+      `osm-krm ${opts.command}: note: ${untrustedLine(shownPath(root, join2(dirRel, rel)))} is not a Kubernetes manifest (no apiVersion or kind): skipped; list it in .krmignore to say so\n`,
+    );
   const chosen = chooseFunctionConfig(pathArg, found, candidates, explicit, defaultBase);
   const inputs = found.filter((f) => !isOsmConfig(f.object));
   if (inputs.length === 0) {
     const why =
       skipped.length > 0
         ? `: ${skipped.map(untrustedLine).join(', ')} ${skipped.length > 1 ? 'are' : 'is'} not a Kubernetes manifest`
-        : files.length === 0 ? ' (no *.yaml or *.yml file)' : chosen.config ? ' besides the config' : '';
+        : files.length === 0
+          ? ' (no *.yaml or *.yml file)'
+          : chosen.config
+            ? ' besides the config'
+            : '';
     throw new CommandError(`${pathArg} holds no Kubernetes objects${why}; ${ADVICE}`);
   }
-  return { root, dirRel, layout: 'plain', objects: inputs.map((f) => f.object), paths: new Map(inputs.map((f) => [f.object, f.path])), config: chosen.config, fileBase: chosen.base };
+  return {
+    root,
+    dirRel,
+    layout: 'plain',
+    objects: inputs.map((f) => f.object),
+    paths: new Map(inputs.map((f) => [f.object, f.path])),
+    config: chosen.config,
+    fileBase: chosen.base,
+  };
 }
 
 const join2 = (a: string, b: string) => (a === '' ? b : `${a}/${b}`);
@@ -171,7 +234,12 @@ function runsOsmKrm(o: KrmObject): boolean {
  * Anywhere else it is refused: a generator gets only its own config from kustomize, and transformers after it
  * would change an output osm-krm cannot show.
  */
-function osmKrmTransformer(root: Root, dir: string, file: string, pathArg: string): { entry: string; config: FoundObject } | undefined {
+function osmKrmTransformer(
+  root: Root,
+  dir: string,
+  file: string,
+  pathArg: string,
+): { entry: string; config: FoundObject } | undefined {
   const rel = relativeInside(root, `${dir}/${file}`);
   const shown = shownPath(root, rel);
   const doc = parseDocuments(readTextInside(root, rel, shown), shown)[0] as Record<string, unknown> | null | undefined;
@@ -195,17 +263,23 @@ function osmKrmTransformer(root: Root, dir: string, file: string, pathArg: strin
         return [];
       }
       const o = read.objects.find((x) => runsOsmKrm(x.object));
-      return o === undefined ? [] : [{ entry, index, last: index === list.length - 1, config: { object: o.object, path: entry, real } }];
+      return o === undefined
+        ? []
+        : [{ entry, index, last: index === list.length - 1, config: { object: o.object, path: entry, real } }];
     });
   };
   const generator = ours('generators')[0];
   if (generator !== undefined) {
-    throw new CommandError(`${shown} runs osm-krm under generators: (${generator.entry}), where kustomize gives it only its own config: list it under transformers:, or pass the directory its resources come from with --config ${generator.entry}`);
+    throw new CommandError(
+      `${shown} runs osm-krm under generators: (${generator.entry}), where kustomize gives it only its own config: list it under transformers:, or pass the directory its resources come from with --config ${generator.entry}`,
+    );
   }
   const transformer = ours('transformers')[0];
   if (transformer === undefined) return undefined;
   if (!transformer.last) {
-    throw new CommandError(`${shown} runs osm-krm as a transformer (${transformer.entry}) with others after it, which change its output in ways osm-krm cannot show: run kustomize build --enable-alpha-plugins ${pathArg} instead, or make osm-krm the last transformer`);
+    throw new CommandError(
+      `${shown} runs osm-krm as a transformer (${transformer.entry}) with others after it, which change its output in ways osm-krm cannot show: run kustomize build --enable-alpha-plugins ${pathArg} instead, or make osm-krm the last transformer`,
+    );
   }
   return { entry: transformer.entry, config: transformer.config };
 }

@@ -28,7 +28,14 @@ interface Options extends ReviewCommandOptions {
 }
 
 export function runRenderCommand(args: string[], io: CommandIO): number {
-  return runSubcommand(RENDER_COMMAND, args, io, options, (opts, io) => render(opts, io), (opts) => !opts.showSecrets);
+  return runSubcommand(
+    RENDER_COMMAND,
+    args,
+    io,
+    options,
+    (opts, io) => render(opts, io),
+    (opts) => !opts.showSecrets,
+  );
 }
 
 function options(cl: CommandLine): Options {
@@ -56,10 +63,26 @@ function render(opts: Options, io: CommandIO): number {
  * Renders PATH as the function would; results go to stderr (errors included: the exit code says so), unless
  * `quiet` (a second render of inputs whose results were printed already).
  */
-export function reviewRender(opts: ReviewCommandOptions, io: CommandIO, label = '', previousState?: KrmObject, quiet = false): ReviewRender {
-  const { inputs, env } = readReviewInputs(opts.path, io, { command: label === '' ? 'render' : 'diff', ...(opts.config !== undefined ? { config: opts.config } : {}), ...(opts.root !== undefined ? { root: opts.root } : {}) });
-  const rendered = renderForReview(inputs, env, { showSecrets: opts.showSecrets, ...(io.secrets ? { secrets: io.secrets } : {}), ...(previousState ? { previousState } : {}) });
-  if (!quiet) for (const r of rendered.results) io.stderr(`osm-krm: ${label}${r.severity}: ${untrustedLine(describeResult(r))}\n`);
+export function reviewRender(
+  opts: ReviewCommandOptions,
+  io: CommandIO,
+  label = '',
+  previousState?: KrmObject,
+  quiet = false,
+): ReviewRender {
+  const { inputs, env } = readReviewInputs(opts.path, io, {
+    command: label === '' ? 'render' : 'diff',
+    ...(opts.config !== undefined ? { config: opts.config } : {}),
+    ...(opts.root !== undefined ? { root: opts.root } : {}),
+  });
+  const rendered = renderForReview(inputs, env, {
+    showSecrets: opts.showSecrets,
+    ...(io.secrets ? { secrets: io.secrets } : {}),
+    ...(previousState ? { previousState } : {}),
+  });
+  if (!quiet)
+    for (const r of rendered.results)
+      io.stderr(`osm-krm: ${label}${r.severity}: ${untrustedLine(describeResult(r))}\n`);
   return rendered;
 }
 
@@ -67,15 +90,24 @@ export function reviewRender(opts: ReviewCommandOptions, io: CommandIO, label = 
  * The reviews named by --md (all when none is named). A name that matches nothing is an error: one that names a
  * MachineDeployment nothing was rendered for says why, any other the closest names.
  */
-export function selectReviews(rendered: Pick<ReviewRender, 'reviews' | 'unrendered'>, names: readonly string[]): MachineDeploymentReview[] {
+export function selectReviews(
+  rendered: Pick<ReviewRender, 'reviews' | 'unrendered'>,
+  names: readonly string[],
+): MachineDeploymentReview[] {
   const { reviews } = rendered;
   if (names.length === 0) return [...reviews];
-  const matches = (r: { namespace: string; name: string }, n: string) => (n.includes('/') ? `${r.namespace}/${r.name}` === n : r.name === n);
+  const matches = (r: { namespace: string; name: string }, n: string) =>
+    n.includes('/') ? `${r.namespace}/${r.name}` === n : r.name === n;
   for (const n of names) {
     if (reviews.some((r) => matches(r, n))) continue;
     const unrendered = rendered.unrendered.find((r) => matches(r, n));
-    if (unrendered !== undefined) throw new CommandError(`MachineDeployment ${unrendered.namespace}/${unrendered.name} is not rendered: ${unrendered.reason}`);
-    const known = [...reviews, ...rendered.unrendered].map((r) => (n.includes('/') ? `${r.namespace}/${r.name}` : r.name));
+    if (unrendered !== undefined)
+      throw new CommandError(
+        `MachineDeployment ${unrendered.namespace}/${unrendered.name} is not rendered: ${unrendered.reason}`,
+      );
+    const known = [...reviews, ...rendered.unrendered].map((r) =>
+      n.includes('/') ? `${r.namespace}/${r.name}` : r.name,
+    );
     throw new CommandError(`no MachineDeployment named ${JSON.stringify(n)}${didYouMean(n, known)}`);
   }
   return reviews.filter((r) => names.some((n) => matches(r, n)));
@@ -84,6 +116,7 @@ export function selectReviews(rendered: Pick<ReviewRender, 'reviews' | 'unrender
 /** Each MachineDeployment's files under DIR/<ns>/<name>/, all or nothing (newDirectoryTree.ts). */
 function writeTree(dir: string, reviews: readonly MachineDeploymentReview[]): void {
   const files = new Map<string, string>();
-  for (const r of reviews) for (const [rel, content] of reviewFiles(r)) files.set(`${r.namespace}/${r.name}/${rel}`, content);
+  for (const r of reviews)
+    for (const [rel, content] of reviewFiles(r)) files.set(`${r.namespace}/${r.name}/${rel}`, content);
   writeNewDirectoryTree(dir, '--out', files);
 }

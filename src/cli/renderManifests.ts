@@ -24,11 +24,20 @@ export interface RenderOutput {
 const ERRORS_ONLY: ReadonlySet<string> = new Set(['error']);
 
 /** Runs the function; error results are printed on stderr by the function, warnings and infos here. */
-export function renderManifests(objects: readonly KrmObject[], functionConfig: KrmObject | undefined, io: CommandIO, env: Environment): RenderOutput {
+export function renderManifests(
+  objects: readonly KrmObject[],
+  functionConfig: KrmObject | undefined,
+  io: CommandIO,
+  env: Environment,
+): RenderOutput {
   const list: Record<string, unknown> = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: objects };
   if (functionConfig !== undefined) list.functionConfig = functionConfig;
   let stdout = '';
-  const exitCode = runFunction(stringifyForOutput(list), { stdout: (s) => (stdout += s), stderr: io.stderr, env, ...(io.secrets ? { secrets: io.secrets } : {}) }, ERRORS_ONLY);
+  const exitCode = runFunction(
+    stringifyForOutput(list),
+    { stdout: (s) => (stdout += s), stderr: io.stderr, env, ...(io.secrets ? { secrets: io.secrets } : {}) },
+    ERRORS_ONLY,
+  );
   const results = ((parse(stdout, PARSE_OPTIONS) as { results?: Result[] } | null)?.results ?? []) as Result[];
   for (const r of results) {
     if (r.severity !== 'error') io.stderr(`osm-krm: ${r.severity}: ${untrustedLine(describeResult(r))}\n`);
@@ -37,11 +46,12 @@ export function renderManifests(objects: readonly KrmObject[], functionConfig: K
 }
 
 export function describeResult(r: Result): string {
-  const ref = r.resourceRef ? `${r.resourceRef.kind} ${r.resourceRef.namespace ? `${r.resourceRef.namespace}/` : ''}${r.resourceRef.name}` : '';
+  const ref = r.resourceRef
+    ? `${r.resourceRef.kind} ${r.resourceRef.namespace ? `${r.resourceRef.namespace}/` : ''}${r.resourceRef.name}`
+    : '';
   const where = [ref, r.file ? `(${r.file.path})` : ''].filter(Boolean).join(' ');
   return where ? `${where}: ${r.message}` : r.message;
 }
-
 
 export function isOsmConfig(o: KrmObject): boolean {
   return o.apiVersion === CONFIG_API_VERSION && o.kind === CONFIG_KIND;
@@ -52,13 +62,21 @@ export function isAppliedManifest(o: KrmObject): boolean {
   return !isLocalConfig(o) && !isOsmConfig(o);
 }
 
-const LEGACY_ORCHESTRATOR_ANNOTATIONS = new Set(['config.kubernetes.io/path', 'config.kubernetes.io/index', 'config.k8s.io/id']);
+const LEGACY_ORCHESTRATOR_ANNOTATIONS = new Set([
+  'config.kubernetes.io/path',
+  'config.kubernetes.io/index',
+  'config.k8s.io/id',
+]);
 
 /** Drops the annotations kpt/kustomize use while a function runs (and strip when they write files). */
 export function withoutOrchestratorAnnotations(o: KrmObject): KrmObject {
   const annotations = o.metadata?.annotations;
   if (annotations === undefined || annotations === null) return o;
-  const kept = Object.fromEntries(Object.entries(annotations).filter(([k]) => !k.startsWith('internal.config.kubernetes.io/') && !LEGACY_ORCHESTRATOR_ANNOTATIONS.has(k)));
+  const kept = Object.fromEntries(
+    Object.entries(annotations).filter(
+      ([k]) => !k.startsWith('internal.config.kubernetes.io/') && !LEGACY_ORCHESTRATOR_ANNOTATIONS.has(k),
+    ),
+  );
   const metadata: Record<string, unknown> = { ...o.metadata };
   if (Object.keys(kept).length > 0) metadata.annotations = kept;
   else delete metadata.annotations;
@@ -84,6 +102,11 @@ export function manifestText(o: KrmObject, file?: string): string {
   } catch (e) {
     if (!(e instanceof InvalidUnicodeError)) throw e;
     const ns = typeof o.metadata?.namespace === 'string' ? `${o.metadata.namespace}/` : '';
-    throw new CommandError(invalidUnicodeMessage(`${String(o.kind)} ${ns}${String(o.metadata?.name)}${file ? ` (${file})` : ''}`, illFormedPath(o)));
+    throw new CommandError(
+      invalidUnicodeMessage(
+        `${String(o.kind)} ${ns}${String(o.metadata?.name)}${file ? ` (${file})` : ''}`,
+        illFormedPath(o),
+      ),
+    );
   }
 }

@@ -1,7 +1,13 @@
 // The KRM function as a process: ResourceList on stdin, ResourceList on stdout, exit 1 on error results.
 // Diagnostics go to stderr; stdout only ever holds a ResourceList, whatever the input (too big, not UTF-8,
 // nested too deeply: an error result, never an empty stdout).
-import { parseResourceList, ResourceListParseError, serializeResourceList, writeResourceList, type KrmObject } from '../krm/resourceList.ts';
+import {
+  parseResourceList,
+  ResourceListParseError,
+  serializeResourceList,
+  writeResourceList,
+  type KrmObject,
+} from '../krm/resourceList.ts';
 import { decodeUtf8, InputLimitError, InvalidUtf8Error } from '../krm/inputBounds.ts';
 import { readDescriptor } from './fileGate.ts';
 import { gatedEnvironment, workingDirectoryBase } from './allowedRoots.ts';
@@ -65,7 +71,11 @@ const STDERR_SEVERITIES: ReadonlySet<string> = new Set(['error', 'warning']);
  * Runs the function on one ResourceList (text, or bytes that must be UTF-8); returns the exit code. `printed`:
  * the severities whose results go to stderr (a caller that prints the rest itself passes its own).
  */
-export function runFunction(input: string | Uint8Array, rawIO: ProcessIO, printed: ReadonlySet<string> = STDERR_SEVERITIES): number {
+export function runFunction(
+  input: string | Uint8Array,
+  rawIO: ProcessIO,
+  printed: ReadonlySet<string> = STDERR_SEVERITIES,
+): number {
   const secrets = rawIO.secrets ?? new SecretRegistry([untrustedLine]);
   const io = { ...rawIO, secrets, stderr: (s: string) => rawIO.stderr(secrets.redact(s)) };
   let list;
@@ -73,7 +83,10 @@ export function runFunction(input: string | Uint8Array, rawIO: ProcessIO, printe
     list = parseResourceList(typeof input === 'string' ? input : decodeUtf8(input, INPUT));
   } catch (e) {
     if (e instanceof InvalidUtf8Error) return refuseInput(invalidUtf8Result(e, input as Uint8Array), io);
-    const message = e instanceof ResourceListParseError || e instanceof InputLimitError ? e.message : `cannot read input: ${(e as Error).message}`;
+    const message =
+      e instanceof ResourceListParseError || e instanceof InputLimitError
+        ? e.message
+        : `cannot read input: ${(e as Error).message}`;
     return refuseInput({ severity: 'error', message }, io);
   }
   // An item that is written back from its values (not its text) cannot hold invalid Unicode: UTF-8 has no
@@ -81,7 +94,16 @@ export function runFunction(input: string | Uint8Array, rawIO: ProcessIO, printe
   for (const item of list.items) {
     const bad = item.sourceText === undefined ? illFormedPath(item.object) : undefined;
     if (bad === undefined) continue;
-    return refuseInput({ severity: 'error', message: `items[${item.index}] ${bad}: not valid Unicode (a lone surrogate, e.g. from a "\\ud800" escape): it cannot be written back, and is never written as U+FFFD`, resourceRef: refOf(item.object), ...fileOf(item.object), field: { path: bad } }, io);
+    return refuseInput(
+      {
+        severity: 'error',
+        message: `items[${item.index}] ${bad}: not valid Unicode (a lone surrogate, e.g. from a "\\ud800" escape): it cannot be written back, and is never written as U+FFFD`,
+        resourceRef: refOf(item.object),
+        ...fileOf(item.object),
+        field: { path: bad },
+      },
+      io,
+    );
   }
   const out = processResourceList(list, io.env, undefined, secrets);
   writeResourceList(list, out, io.stdout);
@@ -115,11 +137,20 @@ function invalidUtf8Result(e: InvalidUtf8Error, bytes: Uint8Array): Result {
   return result;
 }
 
-function describe(r: { message: string; resourceRef?: { kind: string; name: string; namespace?: string }; field?: { path: string }; file?: { path: string } }): string {
+function describe(r: {
+  message: string;
+  resourceRef?: { kind: string; name: string; namespace?: string };
+  field?: { path: string };
+  file?: { path: string };
+}): string {
   const where = [
-    r.resourceRef ? `${r.resourceRef.kind} ${r.resourceRef.namespace ? r.resourceRef.namespace + '/' : ''}${r.resourceRef.name}` : '',
+    r.resourceRef
+      ? `${r.resourceRef.kind} ${r.resourceRef.namespace ? r.resourceRef.namespace + '/' : ''}${r.resourceRef.name}`
+      : '',
     r.field ? r.field.path : '',
     r.file ? `(${r.file.path})` : '',
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
   return where ? `${where}: ${r.message}` : r.message;
 }

@@ -39,7 +39,12 @@ interface Options {
 function options(cl: CommandLine): Options {
   const data = cl.value('--data');
   const name = cl.value('--name');
-  return { file: cl.operands[0]!, funcs: (cl.value('--funcs') ?? 'osm') as FuncsName, ...(data !== undefined ? { data } : {}), ...(name !== undefined ? { name } : {}) };
+  return {
+    file: cl.operands[0]!,
+    funcs: (cl.value('--funcs') ?? 'osm') as FuncsName,
+    ...(data !== undefined ? { data } : {}),
+    ...(name !== undefined ? { name } : {}),
+  };
 }
 
 function read(io: TemplateCommandIo, path: string, what: string): string {
@@ -47,7 +52,9 @@ function read(io: TemplateCommandIo, path: string, what: string): string {
     return io.readFile(path);
   } catch (e) {
     const reason = (e as { reason?: unknown }).reason;
-    throw new CommandError(`cannot read ${what} ${path}: ${typeof reason === 'string' ? reason : e instanceof Error ? e.message : String(e)}`);
+    throw new CommandError(
+      `cannot read ${what} ${path}: ${typeof reason === 'string' ? reason : e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }
 
@@ -65,9 +72,9 @@ export function runTemplateCommand(args: string[], io: TemplateCommandIo): numbe
       if (e instanceof CommandError) throw e;
       if (e instanceof TemplateError) {
         io.stderr(`${e.message}\n`);
-        if (opts.data === undefined && / executing /.test(e.message)) io.stderr('osm-krm template: note: no --data was given, so dot is nil\n');
-      }
-      else if (e instanceof JsonDataError) io.stderr(`osm-krm template: ${opts.data}: ${e.message}\n`);
+        if (opts.data === undefined && / executing /.test(e.message))
+          io.stderr('osm-krm template: note: no --data was given, so dot is nil\n');
+      } else if (e instanceof JsonDataError) io.stderr(`osm-krm template: ${opts.data}: ${e.message}\n`);
       else io.stderr(`osm-krm template: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
       return 1;
     }

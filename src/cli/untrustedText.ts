@@ -6,7 +6,8 @@
 
 // C0 controls but TAB, DEL, C1, no-break and other non-ASCII spaces, soft hyphen, Unicode line/paragraph
 // separators, bidi and zero-width formatting, BOM, interlinear annotations, lone surrogates.
-const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u00a0\u00ad\u061c\u115f\u1160\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\uffa0\ufff9-\ufffb\ud800-\udfff]/gu;
+const UNSAFE =
+  /[\u0000-\u0008\u000a-\u001f\u007f-\u00a0\u00ad\u061c\u115f\u1160\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\uffa0\ufff9-\ufffb\ud800-\udfff]/gu;
 
 const escape = (c: string) => `\\u{${c.codePointAt(0)!.toString(16)}}`;
 
@@ -14,7 +15,9 @@ const escape = (c: string) => `\\u{${c.codePointAt(0)!.toString(16)}}`;
 export function untrustedLine(text: string): string {
   let s = text.replace(/\\(?=u\{)/g, escape).replace(UNSAFE, escape);
   // GitHub Actions runs `##[command]` anywhere in a line and `::command::` at its start (after blanks).
-  s = s.replaceAll('##[', `##${escape('[')}`).replace(/^([ \t]*):(?=:)/, (_, blanks: string) => `${blanks}${escape(':')}`);
+  s = s
+    .replaceAll('##[', `##${escape('[')}`)
+    .replace(/^([ \t]*):(?=:)/, (_, blanks: string) => `${blanks}${escape(':')}`);
   // A line that would read as a unified diff's `+++ `/`--- ` header once prefixed with `+` or `-`.
   return s.replace(/^(\+\+|--)(?= |$)/, (m) => escape(m[0]!) + m[1]!);
 }

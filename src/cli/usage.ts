@@ -15,7 +15,8 @@ export function usage(): string {
   const lines = rows.flatMap(([left, help]) => {
     const [head = '', ...tail] = help.split('\n');
     const pad = (t: string) => `  ${' '.repeat(width)}${t}`;
-    const first = help === '' ? [`  ${left}`] : left.length < width ? [`  ${left.padEnd(width)}${head}`] : [`  ${left}`, pad(head)];
+    const first =
+      help === '' ? [`  ${left}`] : left.length < width ? [`  ${left.padEnd(width)}${head}`] : [`  ${left}`, pad(head)];
     return [...first, ...tail.map(pad)];
   });
   return `osm-krm: Operating System Manager as a KRM function.\n\nUsage:\n${lines.join('\n')}\n`;
@@ -23,5 +24,8 @@ export function usage(): string {
 
 /** `; did you mean "render"?` for a command name close to one of ours, else nothing. */
 export function didYouMeanCommand(command: string): string {
-  return didYouMean(command, COMMANDS.map((c) => c.name));
+  return didYouMean(
+    command,
+    COMMANDS.map((c) => c.name),
+  );
 }

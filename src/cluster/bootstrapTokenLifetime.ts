@@ -13,15 +13,21 @@ export interface LifetimeFinding {
   field: string;
 }
 
-export function bootstrapTokenLifetimeFindings(config: OsmConfig, facts: ClusterFacts, env: Environment): LifetimeFinding[] {
+export function bootstrapTokenLifetimeFindings(
+  config: OsmConfig,
+  facts: ClusterFacts,
+  env: Environment,
+): LifetimeFinding[] {
   const rotation = facts.bootstrapTokenRotation;
   if (rotation !== undefined) {
     const left = rotation.current.expires - rotation.time.seconds;
     if (left >= rotation.periodSeconds) return [];
-    return [{
-      field: 'spec.cluster.bootstrapTokenRotation.overlap',
-      message: `the newest bootstrap token (window ${rfc3339(rotation.current.start)} to ${rfc3339(rotation.current.end)}) expires at ${rfc3339(rotation.current.expires)}, ${duration(left)} after this render (time from ${rotation.time.source}), less than one period (${duration(rotation.periodSeconds)}): unless osm-krm renders again and the result is applied before then, nodes that boot after it cannot join. Re-render at least every ${duration(left)}, or set the overlap to the period (README: Running it for months)`,
-    }];
+    return [
+      {
+        field: 'spec.cluster.bootstrapTokenRotation.overlap',
+        message: `the newest bootstrap token (window ${rfc3339(rotation.current.start)} to ${rfc3339(rotation.current.end)}) expires at ${rfc3339(rotation.current.expires)}, ${duration(left)} after this render (time from ${rotation.time.source}), less than one period (${duration(rotation.periodSeconds)}): unless osm-krm renders again and the result is applied before then, nodes that boot after it cannot join. Re-render at least every ${duration(left)}, or set the overlap to the period (README: Running it for months)`,
+      },
+    ];
   }
   const fixed = config.cluster.bootstrapTokenExpiration;
   if (fixed === undefined || facts.bootstrapTokenKey === undefined) return [];
@@ -30,10 +36,20 @@ export function bootstrapTokenLifetimeFindings(config: OsmConfig, facts: Cluster
   if (expires === undefined || time === undefined) return [];
   const field = 'spec.cluster.bootstrapTokenExpiration';
   if (expires <= time.seconds) {
-    return [{ field, message: `the derived bootstrap tokens expired at ${fixed} (time from ${time.source}): nodes cannot join with them; set a later date, or better spec.cluster.bootstrapTokenRotation (README: Running it for months)` }];
+    return [
+      {
+        field,
+        message: `the derived bootstrap tokens expired at ${fixed} (time from ${time.source}): nodes cannot join with them; set a later date, or better spec.cluster.bootstrapTokenRotation (README: Running it for months)`,
+      },
+    ];
   }
   if (expires - time.seconds <= EXPIRATION_WARNING_SECONDS) {
-    return [{ field, message: `the derived bootstrap tokens expire at ${fixed}, in ${duration(expires - time.seconds)} (time from ${time.source}): after that nodes cannot join; set a later date, or better spec.cluster.bootstrapTokenRotation (README: Running it for months)` }];
+    return [
+      {
+        field,
+        message: `the derived bootstrap tokens expire at ${fixed}, in ${duration(expires - time.seconds)} (time from ${time.source}): after that nodes cannot join; set a later date, or better spec.cluster.bootstrapTokenRotation (README: Running it for months)`,
+      },
+    ];
   }
   return [];
 }
@@ -48,7 +64,11 @@ function timeIfKnown(env: Environment): RenderTime | undefined {
 export function duration(seconds: number): string {
   const parts: string[] = [];
   let s = Math.max(0, Math.round(seconds));
-  for (const [unit, size] of [['h', 3600], ['m', 60], ['s', 1]] as const) {
+  for (const [unit, size] of [
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
     if (s >= size) {
       parts.push(`${Math.floor(s / size)}${unit}`);
       s %= size;

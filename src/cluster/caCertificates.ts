@@ -6,10 +6,12 @@ import { ResourceError } from '../krm/results.ts';
 import { isX509Certificate } from './x509Structure.ts';
 
 const BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n([\s\S]*?)-----END \1-----/g;
-const PEM_ONLY_CERTIFICATES = /^(?:\s*-----BEGIN CERTIFICATE-----\r?\n(?:[A-Za-z0-9+/=]+\r?\n)+-----END CERTIFICATE-----)+\s*$/;
+const PEM_ONLY_CERTIFICATES =
+  /^(?:\s*-----BEGIN CERTIFICATE-----\r?\n(?:[A-Za-z0-9+/=]+\r?\n)+-----END CERTIFICATE-----)+\s*$/;
 // Padding only at the end, as a PEM decoder wants it (Buffer.from would skip what it cannot read).
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const EXPECTED = 'expected PEM certificates (one or more -----BEGIN CERTIFICATE----- blocks and nothing else), inline, {file: PATH} or {env: NAME}';
+const EXPECTED =
+  'expected PEM certificates (one or more -----BEGIN CERTIFICATE----- blocks and nothing else), inline, {file: PATH} or {env: NAME}';
 
 /**
  * Checks that `text` is PEM certificates only, each parseable. `what` names the input for the message, e.g.
@@ -32,7 +34,8 @@ function describeProblem(text: string): string | undefined {
   }
   const others = [...new Set(blocks.map((b) => b[1]!).filter((t) => t !== 'CERTIFICATE'))];
   if (others.length > 0) return `holds PEM ${others.join(', ')} block(s), which are not certificates`;
-  if (!PEM_ONLY_CERTIFICATES.test(text)) return 'holds text besides the certificate blocks, or a block that is not base64 lines';
+  if (!PEM_ONLY_CERTIFICATES.test(text))
+    return 'holds text besides the certificate blocks, or a block that is not base64 lines';
   for (let i = 0; i < blocks.length; i++) {
     const base64 = blocks[i]![2]!.replace(/\r?\n/g, '');
     if (!BASE64.test(base64) || base64.length % 4 !== 0 || !isX509Certificate(Buffer.from(base64, 'base64'))) {

@@ -50,7 +50,10 @@ export interface TokenWindow {
  * every render within a window (any route, any machine) picks the same one; a window's token expires `overlap`
  * after the window ends, so a node that fetched its kubeconfig just before a re-render still joins.
  */
-export function rotationWindows(rotation: BootstrapTokenRotation, now: number): { current: TokenWindow; previous: TokenWindow } {
+export function rotationWindows(
+  rotation: BootstrapTokenRotation,
+  now: number,
+): { current: TokenWindow; previous: TokenWindow } {
   const window = (index: number): TokenWindow => {
     const start = index * rotation.periodSeconds;
     const end = start + rotation.periodSeconds;
@@ -61,14 +64,23 @@ export function rotationWindows(rotation: BootstrapTokenRotation, now: number): 
 }
 
 /** The token of one rotation window; the period is part of the derivation, so changing it changes every token. */
-export function deriveWindowToken(key: string, machineDeploymentKey: string, rotation: BootstrapTokenRotation, window: TokenWindow): DerivedBootstrapToken {
+export function deriveWindowToken(
+  key: string,
+  machineDeploymentKey: string,
+  rotation: BootstrapTokenRotation,
+  window: TokenWindow,
+): DerivedBootstrapToken {
   const at = `rotation/${rotation.periodSeconds}s/${window.index}/${machineDeploymentKey}`;
   const id = derive(key, `token-id/${at}`, 6);
   const secret = derive(key, `token-secret/${at}`, 16);
   return { id, secret, token: `${id}.${secret}` };
 }
 
-export function bootstrapTokenSecret(t: DerivedBootstrapToken, machineDeploymentKey: string, expiration: string | undefined): Record<string, unknown> {
+export function bootstrapTokenSecret(
+  t: DerivedBootstrapToken,
+  machineDeploymentKey: string,
+  expiration: string | undefined,
+): Record<string, unknown> {
   const data: Record<string, string> = {
     'auth-extra-groups': BOOTSTRAP_TOKEN_GROUP,
     description: `bootstrap token for ${machineDeploymentKey}`,
@@ -84,8 +96,11 @@ export function bootstrapTokenSecret(t: DerivedBootstrapToken, machineDeployment
     apiVersion: 'v1',
     data: b64,
     kind: 'Secret',
-    metadata: { labels: { 'machinedeployment.k8s.io/name': machineDeploymentKey }, name: `bootstrap-token-${t.id}`, namespace: 'kube-system' },
+    metadata: {
+      labels: { 'machinedeployment.k8s.io/name': machineDeploymentKey },
+      name: `bootstrap-token-${t.id}`,
+      namespace: 'kube-system',
+    },
     type: 'bootstrap.kubernetes.io/token',
   };
 }
-

@@ -27,13 +27,20 @@ export function readClusterInfoKubeconfig(text: string, field: string): Kubeconf
     throw new ResourceError(`cluster-info kubeconfig is not valid YAML at ${where}`, field);
   }
   const clusters = doc?.clusters;
-  if (!Array.isArray(clusters) || clusters.length !== 1 || typeof clusters[0]?.cluster !== 'object' || clusters[0].cluster === null) {
+  if (
+    !Array.isArray(clusters) ||
+    clusters.length !== 1 ||
+    typeof clusters[0]?.cluster !== 'object' ||
+    clusters[0].cluster === null
+  ) {
     throw new ResourceError('cluster-info kubeconfig must hold exactly one cluster', field);
   }
   const c = clusters[0].cluster as Record<string, unknown>;
-  if (typeof c.server !== 'string' || c.server === '') throw new ResourceError('cluster-info kubeconfig has no cluster server', field);
+  if (typeof c.server !== 'string' || c.server === '')
+    throw new ResourceError('cluster-info kubeconfig has no cluster server', field);
   const out: KubeconfigCluster = { server: c.server, fields: { ...c } };
-  if (typeof c['certificate-authority-data'] === 'string') out.certificateAuthorityData = c['certificate-authority-data'];
+  if (typeof c['certificate-authority-data'] === 'string')
+    out.certificateAuthorityData = c['certificate-authority-data'];
   return out;
 }
 
@@ -55,7 +62,10 @@ const CLUSTER_FIELDS: Readonly<Record<string, 'string' | 'boolean'>> = {
  * would change escaped); invalid Unicode (a lone surrogate) is an error naming the field, never U+FFFD.
  */
 function scalar(v: string | boolean, what: string): string {
-  if (typeof v === 'string' && !isWellFormed(v)) throw new ResourceError(`${what} is not valid Unicode (it holds a lone surrogate): the kubelet bootstrap kubeconfig cannot hold it`);
+  if (typeof v === 'string' && !isWellFormed(v))
+    throw new ResourceError(
+      `${what} is not valid Unicode (it holds a lone surrogate): the kubelet bootstrap kubeconfig cannot hold it`,
+    );
   return scalarText(v);
 }
 
@@ -72,15 +82,23 @@ export function bootstrapKubeconfig(cluster: KubeconfigCluster, token: string, s
     .sort()
     .map((k) => {
       const v = fields[k];
-      const at = k === 'server' && serverOverride !== '' ? 'spec.overrideBootstrapKubeletAPIServer' : `the cluster's ${k} (kube-public/cluster-info's kubeconfig, or spec.cluster)`;
-      if (typeof v !== CLUSTER_FIELDS[k]) throw new ResourceError(`${at} must be a ${CLUSTER_FIELDS[k]}, as client-go reads it`);
+      const at =
+        k === 'server' && serverOverride !== ''
+          ? 'spec.overrideBootstrapKubeletAPIServer'
+          : `the cluster's ${k} (kube-public/cluster-info's kubeconfig, or spec.cluster)`;
+      if (typeof v !== CLUSTER_FIELDS[k])
+        throw new ResourceError(`${at} must be a ${CLUSTER_FIELDS[k]}, as client-go reads it`);
       return `    ${k}: ${scalar(v as string | boolean, at)}\n`;
     })
     .join('');
   return (
-    'apiVersion: v1\nclusters:\n- cluster:\n' + clusterLines + '  name: c\n' +
+    'apiVersion: v1\nclusters:\n- cluster:\n' +
+    clusterLines +
+    '  name: c\n' +
     'contexts:\n- context:\n    cluster: c\n    user: c\n  name: c\n' +
     'current-context: c\nkind: Config\npreferences: {}\n' +
-    'users:\n- name: c\n  user:\n    token: ' + scalar(token, 'the kubelet bootstrap token') + '\n'
+    'users:\n- name: c\n  user:\n    token: ' +
+    scalar(token, 'the kubelet bootstrap token') +
+    '\n'
   );
 }

@@ -20,10 +20,14 @@ export interface RenderTime {
 export function renderTime(env: Environment, purpose: string): RenderTime {
   const fixed = env.env(SOURCE_DATE_EPOCH);
   if (fixed !== undefined && fixed !== '') {
-    if (!/^[0-9]{1,15}$/.test(fixed)) throw new ResourceError(`${SOURCE_DATE_EPOCH} must be whole seconds since the Unix epoch (e.g. $(date +%s)), got ${JSON.stringify(fixed)}`);
+    if (!/^[0-9]{1,15}$/.test(fixed))
+      throw new ResourceError(
+        `${SOURCE_DATE_EPOCH} must be whole seconds since the Unix epoch (e.g. $(date +%s)), got ${JSON.stringify(fixed)}`,
+      );
     return { seconds: Number(fixed), source: `${SOURCE_DATE_EPOCH}=${fixed}` };
   }
-  if (env.now === undefined) throw new ResourceError(`${purpose} needs the time: set ${SOURCE_DATE_EPOCH} (seconds since the Unix epoch)`);
+  if (env.now === undefined)
+    throw new ResourceError(`${purpose} needs the time: set ${SOURCE_DATE_EPOCH} (seconds since the Unix epoch)`);
   return { seconds: Math.floor(env.now() / 1000), source: 'the clock' };
 }
 

@@ -2,7 +2,11 @@
 // RHEL MachineDeployment they apply to, from the environment, files or local-config Secrets among the inputs.
 import { ResourceError } from '../krm/results.ts';
 import {
-  RHEL_SUBSCRIPTION_SECRET_FIELDS, type OsmConfig, type RhelSubscriptionSecretField, type RhelSubscriptionSecrets, type SecretSource,
+  RHEL_SUBSCRIPTION_SECRET_FIELDS,
+  type OsmConfig,
+  type RhelSubscriptionSecretField,
+  type RhelSubscriptionSecrets,
+  type SecretSource,
 } from '../config/operatingSystemManagerConfig.ts';
 import type { InputItem } from '../krm/resourceList.ts';
 import { isLocalConfig } from '../krm/localConfig.ts';
@@ -20,11 +24,23 @@ const FIELD = 'spec.rhelSubscription';
  * source used is resolved (a missing one is an error naming it); an entry naming no rendered RHEL
  * MachineDeployment is an error too (a typo would leave nodes unsubscribed).
  */
-export function resolveRhelSubscriptions(config: OsmConfig, mds: readonly MachineDeployment[], items: readonly InputItem[], env: Environment, secrets: SecretRegistry): Map<string, RhelSubscriptionValues> {
+export function resolveRhelSubscriptions(
+  config: OsmConfig,
+  mds: readonly MachineDeployment[],
+  items: readonly InputItem[],
+  env: Environment,
+  secrets: SecretRegistry,
+): Map<string, RhelSubscriptionValues> {
   const { all, machineDeployments = {} } = config.rhelSubscription;
-  const rhel = new Set(mds.filter((md) => md.providerConfig.operatingSystem === 'rhel').map((md) => `${md.namespace}/${md.name}`));
+  const rhel = new Set(
+    mds.filter((md) => md.providerConfig.operatingSystem === 'rhel').map((md) => `${md.namespace}/${md.name}`),
+  );
   for (const key of Object.keys(machineDeployments)) {
-    if (!rhel.has(key)) throw new ResourceError(`${FIELD}.machineDeployments names ${key}, which is not a rendered RHEL MachineDeployment of the inputs`, `${FIELD}.machineDeployments.${key}`);
+    if (!rhel.has(key))
+      throw new ResourceError(
+        `${FIELD}.machineDeployments names ${key}, which is not a rendered RHEL MachineDeployment of the inputs`,
+        `${FIELD}.machineDeployments.${key}`,
+      );
   }
   const resolved = new Map<string, string>();
   const out = new Map<string, RhelSubscriptionValues>();
@@ -46,15 +62,30 @@ export function resolveRhelSubscriptions(config: OsmConfig, mds: readonly Machin
   return out;
 }
 
-function resolveSecret(src: SecretSource, field: string, items: readonly InputItem[], env: Environment, secrets: SecretRegistry): string {
+function resolveSecret(
+  src: SecretSource,
+  field: string,
+  items: readonly InputItem[],
+  env: Environment,
+  secrets: SecretRegistry,
+): string {
   let v: string | undefined;
   if ('secretKeyRef' in src) {
     const { namespace, name, key } = src.secretKeyRef;
     const where = `Secret ${namespace}/${name} (named by ${field}.secretKeyRef)`;
-    const found = items.find((i) => i.object.apiVersion === 'v1' && i.object.kind === 'Secret' && i.object.metadata?.name === name && (i.object.metadata?.namespace ?? '') === namespace);
+    const found = items.find(
+      (i) =>
+        i.object.apiVersion === 'v1' &&
+        i.object.kind === 'Secret' &&
+        i.object.metadata?.name === name &&
+        (i.object.metadata?.namespace ?? '') === namespace,
+    );
     if (found === undefined) throw new ResourceError(`${where} is not among the inputs`, `${field}.secretKeyRef`);
     if (!isLocalConfig(found.object)) {
-      throw new ResourceError(`${where} must be marked config.kubernetes.io/local-config: "true", or it would be applied along with the manifests`, `${field}.secretKeyRef`);
+      throw new ResourceError(
+        `${where} must be marked config.kubernetes.io/local-config: "true", or it would be applied along with the manifests`,
+        `${field}.secretKeyRef`,
+      );
     }
     const o = found.object as { stringData?: Record<string, unknown>; data?: Record<string, unknown> };
     if (typeof o.stringData?.[key] === 'string') v = o.stringData[key] as string;

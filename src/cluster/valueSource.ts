@@ -33,9 +33,16 @@ export function resolveValue(src: ValueSource | undefined, field: string, env: E
     const v = env.env(src.env);
     if (v === undefined) {
       const note = env.inFunctionContainer ? `; ${CONTAINER_ENV_NOTE.replace('NAME', src.env)}` : '';
-      throw new ResourceError(`environment variable ${src.env} (named by ${field}.env) is not set${note}`, `${field}.env`);
+      throw new ResourceError(
+        `environment variable ${src.env} (named by ${field}.env) is not set${note}`,
+        `${field}.env`,
+      );
     }
-    if (v === '') throw new ResourceError(`environment variable ${src.env} (named by ${field}.env) is set but empty`, `${field}.env`);
+    if (v === '')
+      throw new ResourceError(
+        `environment variable ${src.env} (named by ${field}.env) is set but empty`,
+        `${field}.env`,
+      );
     return v;
   }
   if (src.file !== undefined) {
@@ -44,7 +51,10 @@ export function resolveValue(src: ValueSource | undefined, field: string, env: E
     } catch (e) {
       const reason = (e as { reason?: unknown }).reason;
       const code = (e as NodeJS.ErrnoException).code;
-      throw new ResourceError(`cannot read file ${JSON.stringify(src.file)} (named by ${field}.file): ${typeof reason === 'string' ? reason : code ?? 'read error'}`, `${field}.file`);
+      throw new ResourceError(
+        `cannot read file ${JSON.stringify(src.file)} (named by ${field}.file): ${typeof reason === 'string' ? reason : (code ?? 'read error')}`,
+        `${field}.file`,
+      );
     }
   }
   return undefined;

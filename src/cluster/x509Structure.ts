@@ -46,7 +46,7 @@ function element(der: Uint8Array, at: number, limit: number): Element {
 /** The elements of a constructed element's contents, which they must fill exactly. */
 function children(der: Uint8Array, parent: Element): Element[] {
   const out: Element[] = [];
-  for (let at = parent.start; at < parent.end; ) {
+  for (let at = parent.start; at < parent.end;) {
     const e = element(der, at, parent.end);
     out.push(e);
     at = e.end;
@@ -68,7 +68,8 @@ function nonEmpty(e: Element): Element {
 function oid(der: Uint8Array, e: Element | undefined): void {
   const o = nonEmpty(expect(e, OID));
   if (der[o.end - 1]! & 0x80) throw new Malformed();
-  for (let i = o.start; i < o.end; i++) if (der[i] === 0x80 && (i === o.start || !(der[i - 1]! & 0x80))) throw new Malformed();
+  for (let i = o.start; i < o.end; i++)
+    if (der[i] === 0x80 && (i === o.start || !(der[i - 1]! & 0x80))) throw new Malformed();
 }
 
 // The string types a name's attribute may have, with the byte multiple their characters take.
@@ -96,7 +97,7 @@ function attributeValue(der: Uint8Array, e: Element): void {
 
 /** Well-formed UTF-8: shortest forms, no surrogates, nothing past U+10FFFF. */
 function isUtf8(b: Uint8Array, start: number, end: number): boolean {
-  for (let i = start; i < end; ) {
+  for (let i = start; i < end;) {
     const c = b[i]!;
     const n = c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
     if (n < 0 || i + n >= end) return false;
@@ -106,7 +107,8 @@ function isUtf8(b: Uint8Array, start: number, end: number): boolean {
       if ((x & 0xc0) !== 0x80) return false;
       cp = (cp << 6) | (x & 0x3f);
     }
-    if ((n === 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n === 3 && (cp < 0x10000 || cp > 0x10ffff))) return false;
+    if ((n === 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n === 3 && (cp < 0x10000 || cp > 0x10ffff)))
+      return false;
     i += n + 1;
   }
   return true;

@@ -14,10 +14,16 @@ export const CONFIG_KIND = 'OperatingSystemManager';
 export type ValueSource = string | { value?: string; env?: string; file?: string };
 
 /** A secret from the environment, a file or a key of a local-config Secret among the inputs; never inline. */
-export type SecretSource = { env: string } | { file: string } | { secretKeyRef: { namespace: string; name: string; key: string } };
+export type SecretSource =
+  { env: string } | { file: string } | { secretKeyRef: { namespace: string; name: string; key: string } };
 
 /** The operatingSystemSpec fields of a RHEL MachineDeployment that hold secrets. */
-export const RHEL_SUBSCRIPTION_SECRET_FIELDS = ['rhelSubscriptionManagerUser', 'rhelSubscriptionManagerPassword', 'rhsmOfflineToken', 'rhelActivationKey'] as const;
+export const RHEL_SUBSCRIPTION_SECRET_FIELDS = [
+  'rhelSubscriptionManagerUser',
+  'rhelSubscriptionManagerPassword',
+  'rhsmOfflineToken',
+  'rhelActivationKey',
+] as const;
 export type RhelSubscriptionSecretField = (typeof RHEL_SUBSCRIPTION_SECRET_FIELDS)[number];
 export type RhelSubscriptionSecrets = Partial<Record<RhelSubscriptionSecretField, SecretSource>>;
 
@@ -52,7 +58,10 @@ export interface BootstrapTokenRotation {
 const MIN_ROTATION_PERIOD_SECONDS = 600;
 
 /** Validates and converts the rotation's durations (field paths as in the typed config). */
-export function bootstrapTokenRotation(r: BootstrapTokenRotationConfig, fields = TYPED_ROTATION_FIELDS): BootstrapTokenRotation {
+export function bootstrapTokenRotation(
+  r: BootstrapTokenRotationConfig,
+  fields = TYPED_ROTATION_FIELDS,
+): BootstrapTokenRotation {
   const seconds = (v: string, field: string): number => {
     let ns: bigint;
     try {
@@ -60,20 +69,31 @@ export function bootstrapTokenRotation(r: BootstrapTokenRotationConfig, fields =
     } catch (e) {
       throw new ResourceError(`${field}: ${(e as Error).message}`, field);
     }
-    if (ns % 1_000_000_000n !== 0n) throw new ResourceError(`${field} must be whole seconds, got ${JSON.stringify(v)}`, field);
+    if (ns % 1_000_000_000n !== 0n)
+      throw new ResourceError(`${field} must be whole seconds, got ${JSON.stringify(v)}`, field);
     return Number(ns / 1_000_000_000n);
   };
   const periodSeconds = seconds(r.period, fields.period);
   const overlapSeconds = seconds(r.overlap, fields.overlap);
-  if (periodSeconds < MIN_ROTATION_PERIOD_SECONDS) throw new ResourceError(`${fields.period} must be at least 10m, got ${JSON.stringify(r.period)}`, fields.period);
+  if (periodSeconds < MIN_ROTATION_PERIOD_SECONDS)
+    throw new ResourceError(`${fields.period} must be at least 10m, got ${JSON.stringify(r.period)}`, fields.period);
   if (overlapSeconds <= 0 || overlapSeconds > periodSeconds) {
-    throw new ResourceError(`${fields.overlap} must be more than 0 and at most the period (${r.period}), got ${JSON.stringify(r.overlap)}: only the current and the previous window's tokens are emitted`, fields.overlap);
+    throw new ResourceError(
+      `${fields.overlap} must be more than 0 and at most the period (${r.period}), got ${JSON.stringify(r.overlap)}: only the current and the previous window's tokens are emitted`,
+      fields.overlap,
+    );
   }
   return { periodSeconds, overlapSeconds };
 }
 
-const TYPED_ROTATION_FIELDS = { period: 'spec.cluster.bootstrapTokenRotation.period', overlap: 'spec.cluster.bootstrapTokenRotation.overlap' };
-const FLAG_ROTATION_FIELDS = { period: 'data.bootstrap-token-rotation-period', overlap: 'data.bootstrap-token-rotation-overlap' };
+const TYPED_ROTATION_FIELDS = {
+  period: 'spec.cluster.bootstrapTokenRotation.period',
+  overlap: 'spec.cluster.bootstrapTokenRotation.overlap',
+};
+const FLAG_ROTATION_FIELDS = {
+  period: 'data.bootstrap-token-rotation-period',
+  overlap: 'data.bootstrap-token-rotation-overlap',
+};
 
 /** hydrate's SOPS mode (src/sops/). */
 export interface SopsConfig {
@@ -113,7 +133,14 @@ export interface OsmConfig {
   pinClusterCA: boolean;
   gitops: GitOpsConfig;
   sops?: SopsConfig;
-  templateLimits: Partial<{ maxDepth: number; maxOutputBytes: number; maxRangeIterations: number; maxSteps: number; maxWork: number; maxMemoryBytes: number }>;
+  templateLimits: Partial<{
+    maxDepth: number;
+    maxOutputBytes: number;
+    maxRangeIterations: number;
+    maxSteps: number;
+    maxWork: number;
+    maxMemoryBytes: number;
+  }>;
 }
 
 export const DEFAULT_CONFIG: Readonly<OsmConfig> = Object.freeze({
@@ -161,7 +188,10 @@ export function parseFunctionConfig(fc: unknown): OsmConfig {
     errors.push(...(e instanceof ResourceErrors ? e.errors : [e]));
   }
   const spec = ((clean as { spec?: Partial<OsmConfig> }).spec ?? {}) as Partial<OsmConfig>;
-  if (Array.isArray(spec.clusterDNS)) spec.clusterDNS.forEach((ip, i) => collect(errors, () => typeof ip === 'string' && checkClusterDNS(ip, `spec.clusterDNS[${i}]`)));
+  if (Array.isArray(spec.clusterDNS))
+    spec.clusterDNS.forEach((ip, i) =>
+      collect(errors, () => typeof ip === 'string' && checkClusterDNS(ip, `spec.clusterDNS[${i}]`)),
+    );
   // Its fields' types are the schema's to check first.
   if (errors.length === 0) collect(errors, () => checkBootstrapTokenLifetime(spec.cluster ?? {}, 'spec.cluster'));
   throwAll(errors);
@@ -178,7 +208,11 @@ export function parseFunctionConfig(fc: unknown): OsmConfig {
 const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
   namespace: (c, v) => (c.namespace = v),
   'container-runtime': (c, v) => {
-    if (v !== 'containerd') throw new ResourceError(`container-runtime ${JSON.stringify(v)} is not supported: only containerd`, 'data.container-runtime');
+    if (v !== 'containerd')
+      throw new ResourceError(
+        `container-runtime ${JSON.stringify(v)} is not supported: only containerd`,
+        'data.container-runtime',
+      );
   },
   'external-cloud-provider': (c, v) => (c.externalCloudProvider = parseFlagBool(v, 'external-cloud-provider')),
   'cluster-dns': (c, v) => {
@@ -193,12 +227,18 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
   'node-insecure-registries': (c, v) => (c.nodeInsecureRegistries = splitList(v)),
   'node-registry-mirrors': (c, v) => (c.nodeRegistryMirrors = splitList(v)),
   // A repeatable flag upstream (split only at its own boundaries): one entry per line here, since URLs may hold commas.
-  'node-containerd-registry-mirrors': (c, v) => (c.nodeContainerdRegistryMirrors = v.split('\n').filter((s) => s.trim() !== '')),
+  'node-containerd-registry-mirrors': (c, v) =>
+    (c.nodeContainerdRegistryMirrors = v.split('\n').filter((s) => s.trim() !== '')),
   'node-registry-credentials-secret': (c, v) => {
-    if (v !== '' && !/^[^/]+\/[^/]+$/.test(v)) throw new ResourceError(`node-registry-credentials-secret must be namespace/name, got ${JSON.stringify(v)}`, 'data.node-registry-credentials-secret');
+    if (v !== '' && !/^[^/]+\/[^/]+$/.test(v))
+      throw new ResourceError(
+        `node-registry-credentials-secret must be namespace/name, got ${JSON.stringify(v)}`,
+        'data.node-registry-credentials-secret',
+      );
     c.nodeRegistryCredentialsSecret = v;
   },
-  'device-ownership-from-security-context': (c, v) => (c.deviceOwnershipFromSecurityContext = parseFlagBool(v, 'device-ownership-from-security-context')),
+  'device-ownership-from-security-context': (c, v) =>
+    (c.deviceOwnershipFromSecurityContext = parseFlagBool(v, 'device-ownership-from-security-context')),
   'override-bootstrap-kubelet-apiserver': (c, v) => (c.overrideBootstrapKubeletAPIServer = v),
   // Upstream these two flags are file paths; so they are here.
   // An empty flag means none, as upstream.
@@ -214,23 +254,39 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
   'bootstrap-token-key-env': (c, v) => (c.cluster.bootstrapTokenKey = { env: v }),
   'bootstrap-token-key-file': (c, v) => (c.cluster.bootstrapTokenKey = { file: v }),
   'bootstrap-token-expiration': (c, v) => {
-    if (!RFC3339_SECONDS.test(v)) throw new ResourceError(`bootstrap-token-expiration must be an RFC 3339 time like 2027-01-31T00:00:00Z, got ${JSON.stringify(v)}`, 'data.bootstrap-token-expiration');
+    if (!RFC3339_SECONDS.test(v))
+      throw new ResourceError(
+        `bootstrap-token-expiration must be an RFC 3339 time like 2027-01-31T00:00:00Z, got ${JSON.stringify(v)}`,
+        'data.bootstrap-token-expiration',
+      );
     c.cluster.bootstrapTokenExpiration = v;
   },
-  'bootstrap-token-rotation-period': (c, v) => (c.cluster.bootstrapTokenRotation = { overlap: '', ...c.cluster.bootstrapTokenRotation, period: v }),
-  'bootstrap-token-rotation-overlap': (c, v) => (c.cluster.bootstrapTokenRotation = { period: '', ...c.cluster.bootstrapTokenRotation, overlap: v }),
+  'bootstrap-token-rotation-period': (c, v) =>
+    (c.cluster.bootstrapTokenRotation = { overlap: '', ...c.cluster.bootstrapTokenRotation, period: v }),
+  'bootstrap-token-rotation-overlap': (c, v) =>
+    (c.cluster.bootstrapTokenRotation = { period: '', ...c.cluster.bootstrapTokenRotation, overlap: v }),
   // RHEL subscription secrets for every RHEL MachineDeployment: `<operatingSystemSpec field in kebab case>-env|-file`.
   ...rhelSubscriptionFlags(),
   'pin-cluster-ca': (c, v) => (c.pinClusterCA = parseFlagBool(v, 'pin-cluster-ca')),
   'gitops-split': (c, v) => (c.gitops = { ...c.gitops, split: parseFlagBool(v, 'gitops-split') }),
   'gitops-sync-annotations': (c, v) => {
     const tools = splitList(v);
-    for (const t of tools) if (t !== 'argocd' && t !== 'flux') throw new ResourceError(`gitops-sync-annotations: unknown tool ${JSON.stringify(t)} (argocd, flux)`, 'data.gitops-sync-annotations');
+    for (const t of tools)
+      if (t !== 'argocd' && t !== 'flux')
+        throw new ResourceError(
+          `gitops-sync-annotations: unknown tool ${JSON.stringify(t)} (argocd, flux)`,
+          'data.gitops-sync-annotations',
+        );
     c.gitops = { ...c.gitops, syncAnnotations: tools as Array<'argocd' | 'flux'> };
   },
   'sops-age-recipients': (c, v) => {
     const recipients = splitList(v);
-    for (const r of recipients) if (!AGE_RECIPIENT.test(r)) throw new ResourceError(`sops-age-recipients: ${JSON.stringify(r)} is not an age recipient (age1...)`, 'data.sops-age-recipients');
+    for (const r of recipients)
+      if (!AGE_RECIPIENT.test(r))
+        throw new ResourceError(
+          `sops-age-recipients: ${JSON.stringify(r)} is not an age recipient (age1...)`,
+          'data.sops-age-recipients',
+        );
     c.sops = { dataKeySeed: '', ...c.sops, ageRecipients: recipients };
   },
   'sops-data-key-seed-env': (c, v) => (c.sops = { ageRecipients: [], ...c.sops, dataKeySeed: { env: v } }),
@@ -246,7 +302,8 @@ function rhelSubscriptionFlags(): Record<string, (c: OsmConfig, v: string) => vo
   const out: Record<string, (c: OsmConfig, v: string) => void> = {};
   for (const field of RHEL_SUBSCRIPTION_SECRET_FIELDS) {
     const flag = rhelSubscriptionFlag(field);
-    const set = (c: OsmConfig, source: SecretSource) => (c.rhelSubscription = { ...c.rhelSubscription, all: { ...c.rhelSubscription.all, [field]: source } });
+    const set = (c: OsmConfig, source: SecretSource) =>
+      (c.rhelSubscription = { ...c.rhelSubscription, all: { ...c.rhelSubscription.all, [field]: source } });
     out[`${flag}-env`] = (c, v) => set(c, { env: v });
     out[`${flag}-file`] = (c, v) => set(c, { file: v });
   }
@@ -259,8 +316,10 @@ export const FLAG_NAMES: readonly string[] = Object.keys(FLAG_KEYS);
 /** What a run without any config uses, said in a result so that a missing config is never silent. */
 export function noConfigNotice(): string {
   const d = DEFAULT_CONFIG;
-  return `no function config: OSM's defaults apply (namespace ${d.namespace}, cluster DNS ${d.clusterDNS.join(',')}, ${d.containerRuntime}, ` +
-    `no proxy or registry mirrors, pinClusterCA ${d.pinClusterCA}, Ignition ${d.ignitionSpec}; cluster facts and tokens only from local-config inputs)`;
+  return (
+    `no function config: OSM's defaults apply (namespace ${d.namespace}, cluster DNS ${d.clusterDNS.join(',')}, ${d.containerRuntime}, ` +
+    `no proxy or registry mirrors, pinClusterCA ${d.pinClusterCA}, Ignition ${d.ignitionSpec}; cluster facts and tokens only from local-config inputs)`
+  );
 }
 
 const AGE_RECIPIENT = /^age1[02-9ac-hj-np-z]{58}$/;
@@ -268,7 +327,9 @@ const AGE_RECIPIENT = /^age1[02-9ac-hj-np-z]{58}$/;
 const isSopsKey = (key: string) => key.replace(/^-+/, '').startsWith('sops-');
 
 /** Where a function config sets SOPS mode (`spec.sops`, or the ConfigMap's first `sops-` key), if it does. */
-export function sopsSettingField(functionConfig: { kind?: unknown; spec?: unknown; data?: unknown } | undefined): string | undefined {
+export function sopsSettingField(
+  functionConfig: { kind?: unknown; spec?: unknown; data?: unknown } | undefined,
+): string | undefined {
   if (functionConfig?.kind === 'ConfigMap') {
     const key = Object.keys((functionConfig.data as object | null) ?? {}).find(isSopsKey);
     return key === undefined ? undefined : `data.${key}`;
@@ -278,26 +339,42 @@ export function sopsSettingField(functionConfig: { kind?: unknown; spec?: unknow
 }
 
 /** The function config without its SOPS settings: what hydrate, which does the encrypting, hands the function. */
-export function withoutSopsSettings<T extends { kind?: unknown; spec?: unknown; data?: unknown }>(functionConfig: T): T {
+export function withoutSopsSettings<T extends { kind?: unknown; spec?: unknown; data?: unknown }>(
+  functionConfig: T,
+): T {
   if (sopsSettingField(functionConfig) === undefined) return functionConfig;
   if (functionConfig.kind === 'ConfigMap') {
-    return { ...functionConfig, data: Object.fromEntries(Object.entries(functionConfig.data as object).filter(([k]) => !isSopsKey(k))) };
+    return {
+      ...functionConfig,
+      data: Object.fromEntries(Object.entries(functionConfig.data as object).filter(([k]) => !isSopsKey(k))),
+    };
   }
   const { sops: _sops, ...spec } = functionConfig.spec as Record<string, unknown>;
   return { ...functionConfig, spec };
 }
 
 function fromFlagConfigMap(data: unknown): OsmConfig {
-  const config: OsmConfig = { ...DEFAULT_CONFIG, kubeletFeatureGates: { ...DEFAULT_CONFIG.kubeletFeatureGates }, cluster: {}, rhelSubscription: {} };
+  const config: OsmConfig = {
+    ...DEFAULT_CONFIG,
+    kubeletFeatureGates: { ...DEFAULT_CONFIG.kubeletFeatureGates },
+    cluster: {},
+    rhelSubscription: {},
+  };
   if (data === undefined || data === null) return config;
-  if (typeof data !== 'object' || Array.isArray(data)) throw new ResourceError('ConfigMap data must be a map of strings', 'data');
+  if (typeof data !== 'object' || Array.isArray(data))
+    throw new ResourceError('ConfigMap data must be a map of strings', 'data');
   // Every key is checked, so one run reports every problem.
   const errors: ResourceError[] = [];
   for (const [key, raw] of Object.entries(data as Record<string, unknown>)) {
     const apply = FLAG_KEYS[key.replace(/^-+/, '')];
     if (apply === undefined) {
       const hint = didYouMean(key.replace(/^-+/, ''), FLAG_NAMES);
-      errors.push(new ResourceError(`unknown config key ${JSON.stringify(key)}${hint !== '' ? hint : `; known keys: ${FLAG_NAMES.join(', ')}`}`, `data.${key}`));
+      errors.push(
+        new ResourceError(
+          `unknown config key ${JSON.stringify(key)}${hint !== '' ? hint : `; known keys: ${FLAG_NAMES.join(', ')}`}`,
+          `data.${key}`,
+        ),
+      );
       continue;
     }
     if (typeof raw !== 'string') {
@@ -308,13 +385,30 @@ function fromFlagConfigMap(data: unknown): OsmConfig {
   }
   const rotation = config.cluster.bootstrapTokenRotation;
   if (rotation !== undefined && (rotation.period === '' || rotation.overlap === '')) {
-    errors.push(new ResourceError('bootstrap-token-rotation-period and bootstrap-token-rotation-overlap must be set together', `data.bootstrap-token-rotation-${rotation.period === '' ? 'period' : 'overlap'}`));
+    errors.push(
+      new ResourceError(
+        'bootstrap-token-rotation-period and bootstrap-token-rotation-overlap must be set together',
+        `data.bootstrap-token-rotation-${rotation.period === '' ? 'period' : 'overlap'}`,
+      ),
+    );
   } else {
     collect(errors, () => checkBootstrapTokenLifetime(config.cluster, 'data'));
   }
   if (config.sops !== undefined) {
-    if (config.sops.ageRecipients.length === 0) errors.push(new ResourceError('sops-age-recipients must name at least one age recipient when a sops-data-key-seed key is set', 'data.sops-age-recipients'));
-    if (config.sops.dataKeySeed === '') errors.push(new ResourceError('sops-data-key-seed-env or sops-data-key-seed-file must be set with sops-age-recipients', 'data.sops-data-key-seed-env'));
+    if (config.sops.ageRecipients.length === 0)
+      errors.push(
+        new ResourceError(
+          'sops-age-recipients must name at least one age recipient when a sops-data-key-seed key is set',
+          'data.sops-age-recipients',
+        ),
+      );
+    if (config.sops.dataKeySeed === '')
+      errors.push(
+        new ResourceError(
+          'sops-data-key-seed-env or sops-data-key-seed-file must be set with sops-age-recipients',
+          'data.sops-data-key-seed-env',
+        ),
+      );
   }
   throwAll(errors);
   return config;
@@ -339,22 +433,39 @@ function checkBootstrapTokenLifetime(cluster: ClusterFactsConfig, at: 'spec.clus
   const name = (typed: string, flag: string) => (at === 'data' ? `data.${flag}` : `spec.cluster.${typed}`);
   bootstrapTokenRotation(rotation, at === 'data' ? FLAG_ROTATION_FIELDS : TYPED_ROTATION_FIELDS);
   if (cluster.bootstrapTokenExpiration !== undefined) {
-    throw new ResourceError(`${name('bootstrapTokenExpiration', 'bootstrap-token-expiration')} and ${name('bootstrapTokenRotation', 'bootstrap-token-rotation-period')} exclude each other: a rotation sets each token's expiration from its window`, name('bootstrapTokenExpiration', 'bootstrap-token-expiration'));
+    throw new ResourceError(
+      `${name('bootstrapTokenExpiration', 'bootstrap-token-expiration')} and ${name('bootstrapTokenRotation', 'bootstrap-token-rotation-period')} exclude each other: a rotation sets each token's expiration from its window`,
+      name('bootstrapTokenExpiration', 'bootstrap-token-expiration'),
+    );
   }
 }
 
 /** As OSM's -cluster-dns flag parse: refused in the config, not later on each MachineDeployment. */
 function checkClusterDNS(ip: string, field: string): void {
-  if (parseIP(ip) === undefined) throw new ResourceError(`invalid cluster DNS IP ${JSON.stringify(ip)}: give IPv4 or IPv6 addresses`, field);
+  if (parseIP(ip) === undefined)
+    throw new ResourceError(`invalid cluster DNS IP ${JSON.stringify(ip)}: give IPv4 or IPv6 addresses`, field);
 }
 
 function splitList(v: string): string[] {
-  return v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 const GO_BOOL = new Map<string, boolean>([
-  ['1', true], ['t', true], ['T', true], ['TRUE', true], ['true', true], ['True', true],
-  ['0', false], ['f', false], ['F', false], ['FALSE', false], ['false', false], ['False', false],
+  ['1', true],
+  ['t', true],
+  ['T', true],
+  ['TRUE', true],
+  ['true', true],
+  ['True', true],
+  ['0', false],
+  ['f', false],
+  ['F', false],
+  ['FALSE', false],
+  ['false', false],
+  ['False', false],
 ]);
 
 function parseFlagBool(v: string, key: string): boolean {
@@ -369,7 +480,11 @@ export function parseFeatureGates(v: string): Record<string, boolean> {
   for (const pair of v.split(',')) {
     if (pair.trim() === '') continue;
     const eq = pair.indexOf('=');
-    if (eq < 0) throw new ResourceError(`node-kubelet-feature-gates: malformed entry ${JSON.stringify(pair)}, expected name=bool`, 'data.node-kubelet-feature-gates');
+    if (eq < 0)
+      throw new ResourceError(
+        `node-kubelet-feature-gates: malformed entry ${JSON.stringify(pair)}, expected name=bool`,
+        'data.node-kubelet-feature-gates',
+      );
     gates[pair.slice(0, eq).trim()] = parseFlagBool(pair.slice(eq + 1).trim(), 'node-kubelet-feature-gates');
   }
   if (!('RotateKubeletServerCertificate' in gates)) gates.RotateKubeletServerCertificate = true;

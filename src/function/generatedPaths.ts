@@ -34,6 +34,10 @@ export function isOwnedItem(o: KrmObject): boolean {
 
 export function withPathAnnotations(obj: Record<string, unknown>, path: string): Record<string, unknown> {
   const meta = obj.metadata as Record<string, unknown>;
-  const annotations = { ...((meta.annotations as Record<string, string> | undefined) ?? {}), [PATH]: path, [LEGACY_PATH]: path };
+  const annotations = {
+    ...((meta.annotations as Record<string, string> | undefined) ?? {}),
+    [PATH]: path,
+    [LEGACY_PATH]: path,
+  };
   return { ...obj, metadata: { ...meta, annotations } };
 }

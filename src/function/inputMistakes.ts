@@ -12,26 +12,41 @@ import { OVERLAY_API_VERSION, OVERLAY_KIND } from '../model/operatingSystemProfi
 
 /** Annotation keys that look like the OSP annotation once case and punctuation are ignored. */
 function looksLikeProfileAnnotation(key: string): boolean {
-  return key.toLowerCase().replace(/[^a-z]/g, '').includes('operatingsystemprofile');
+  return key
+    .toLowerCase()
+    .replace(/[^a-z]/g, '')
+    .includes('operatingsystemprofile');
 }
 
 /** Throws for an item that is meant for osm-krm but would be passed through unrendered. */
 export function checkNotMisdeclared(o: KrmObject): void {
   const annotations = (o.metadata?.annotations ?? {}) as Record<string, unknown>;
   if (o.kind === 'OperatingSystemProfile' && o.apiVersion !== OSM_API_VERSION) {
-    throw new ResourceError(`apiVersion ${JSON.stringify(o.apiVersion)} is not OSM's: osm-krm reads OperatingSystemProfiles of ${OSM_API_VERSION} only; set apiVersion: ${OSM_API_VERSION}`, 'apiVersion');
+    throw new ResourceError(
+      `apiVersion ${JSON.stringify(o.apiVersion)} is not OSM's: osm-krm reads OperatingSystemProfiles of ${OSM_API_VERSION} only; set apiVersion: ${OSM_API_VERSION}`,
+      'apiVersion',
+    );
   }
   if (o.kind === OVERLAY_KIND && o.apiVersion !== OVERLAY_API_VERSION) {
-    throw new ResourceError(`apiVersion ${JSON.stringify(o.apiVersion)} is not osm-krm's: set apiVersion: ${OVERLAY_API_VERSION}`, 'apiVersion');
+    throw new ResourceError(
+      `apiVersion ${JSON.stringify(o.apiVersion)} is not osm-krm's: set apiVersion: ${OVERLAY_API_VERSION}`,
+      'apiVersion',
+    );
   }
   if (o.kind !== 'MachineDeployment') return;
   if (o.apiVersion !== MD_API_VERSION) {
     if (annotations[OSP_ANNOTATION] === undefined) return; // another project's MachineDeployment (Cluster API): not ours
-    throw new ResourceError(`apiVersion ${JSON.stringify(o.apiVersion)}: this MachineDeployment names an OperatingSystemProfile, but osm-krm renders machine-controller's MachineDeployments (${MD_API_VERSION}) only; set apiVersion: ${MD_API_VERSION}`, 'apiVersion');
+    throw new ResourceError(
+      `apiVersion ${JSON.stringify(o.apiVersion)}: this MachineDeployment names an OperatingSystemProfile, but osm-krm renders machine-controller's MachineDeployments (${MD_API_VERSION}) only; set apiVersion: ${MD_API_VERSION}`,
+      'apiVersion',
+    );
   }
   for (const key of Object.keys(annotations)) {
     if (key === OSP_ANNOTATION || key === OSP_NAMESPACE_ANNOTATION || !looksLikeProfileAnnotation(key)) continue;
-    throw new ResourceError(`annotation ${JSON.stringify(key)} is not one osm-krm reads: name the OperatingSystemProfile with ${OSP_ANNOTATION} (and its namespace, if not the config's, with ${OSP_NAMESPACE_ANNOTATION})`, `metadata.annotations.${key}`);
+    throw new ResourceError(
+      `annotation ${JSON.stringify(key)} is not one osm-krm reads: name the OperatingSystemProfile with ${OSP_ANNOTATION} (and its namespace, if not the config's, with ${OSP_NAMESPACE_ANNOTATION})`,
+      `metadata.annotations.${key}`,
+    );
   }
 }
 
@@ -39,11 +54,19 @@ export function checkNotMisdeclared(o: KrmObject): void {
  * kustomize hands a generator only a copy of its own config: listed under `generators:`, the function would see
  * no MachineDeployment and succeed with nothing generated (unless it is there to emit the default profiles).
  */
-export function generatorOnlyConfigError(functionConfig: KrmObject | undefined, items: readonly InputItem[]): ResourceError | undefined {
+export function generatorOnlyConfigError(
+  functionConfig: KrmObject | undefined,
+  items: readonly InputItem[],
+): ResourceError | undefined {
   if (functionConfig === undefined || items.length === 0) return undefined;
-  const same = (o: KrmObject) => o.apiVersion === functionConfig.apiVersion && o.kind === functionConfig.kind && o.metadata?.name === functionConfig.metadata?.name;
+  const same = (o: KrmObject) =>
+    o.apiVersion === functionConfig.apiVersion &&
+    o.kind === functionConfig.kind &&
+    o.metadata?.name === functionConfig.metadata?.name;
   if (!items.every((i) => same(i.object))) return undefined;
-  return new ResourceError('the only input is the function config itself, as kustomize gives a generator: osm-krm needs the MachineDeployments and OperatingSystemProfiles, so list its config under transformers:, not generators:');
+  return new ResourceError(
+    'the only input is the function config itself, as kustomize gives a generator: osm-krm needs the MachineDeployments and OperatingSystemProfiles, so list its config under transformers:, not generators:',
+  );
 }
 
 /**
@@ -54,7 +77,8 @@ export function generatorOnlyConfigError(functionConfig: KrmObject | undefined, 
 export function namespaceNotSet(o: KrmObject): { message: string; field: { path: string } } | undefined {
   if (typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '') return undefined;
   return {
-    message: 'no metadata.namespace: taken to be "default", and the generated objects are named for it; set the namespace the MachineDeployment is applied to (usually kube-system)',
+    message:
+      'no metadata.namespace: taken to be "default", and the generated objects are named for it; set the namespace the MachineDeployment is applied to (usually kube-system)',
     field: { path: 'metadata.namespace' },
   };
 }
@@ -63,14 +87,19 @@ export function namespaceNotSet(o: KrmObject): { message: string; field: { path:
  * When a cluster fact is missing and the config came not as an OperatingSystemManager while one is among the
  * items (kpt fn eval without --fn-config, a kustomize resource instead of a transformer): says so.
  */
-export function misplacedConfigHint(functionConfig: KrmObject | undefined, items: readonly InputItem[]): string | undefined {
+export function misplacedConfigHint(
+  functionConfig: KrmObject | undefined,
+  items: readonly InputItem[],
+): string | undefined {
   if (functionConfig?.kind === CONFIG_KIND) return undefined;
   const found = items.find((i) => i.object.kind === CONFIG_KIND && i.object.apiVersion === CONFIG_API_VERSION);
   if (found === undefined) return undefined;
   const path = fileOf(found.object).file?.path;
   const where = path !== undefined ? ` (${path})` : '';
-  return `the ${CONFIG_KIND} ${String(found.object.metadata?.name ?? '')}${where} is an input item, not the function config: ` +
-    'pass it as the config (kpt fn eval --fn-config FILE, the Kptfile\'s configPath, or list it under kustomize\'s transformers:)';
+  return (
+    `the ${CONFIG_KIND} ${String(found.object.metadata?.name ?? '')}${where} is an input item, not the function config: ` +
+    "pass it as the config (kpt fn eval --fn-config FILE, the Kptfile's configPath, or list it under kustomize's transformers:)"
+  );
 }
 
 /**
@@ -79,9 +108,10 @@ export function misplacedConfigHint(functionConfig: KrmObject | undefined, items
  */
 export function unannotatedMachineDeployment(): { message: string; field: { path: string } } {
   return {
-    message: `no ${OSP_ANNOTATION} annotation: nothing is rendered for this MachineDeployment, so its machines get no bootstrap ` +
+    message:
+      `no ${OSP_ANNOTATION} annotation: nothing is rendered for this MachineDeployment, so its machines get no bootstrap ` +
       `or provisioning Secret and never join; name an OperatingSystemProfile with ${OSP_ANNOTATION}, or set ` +
-      'spec.defaultProfiles.defaultAnnotation: true in the config to give it osp-<operating system> as OSM\'s webhook does',
+      "spec.defaultProfiles.defaultAnnotation: true in the config to give it osp-<operating system> as OSM's webhook does",
     field: { path: `metadata.annotations.${OSP_ANNOTATION}` },
   };
 }

@@ -13,8 +13,15 @@ export function isFromKustomize(o: KrmObject): boolean {
 export function kustomize4Hint(items: readonly InputItem[]): string | undefined {
   const annotations = items.map((i) => i.object.metadata?.annotations ?? {});
   if (annotations.length === 0 || !annotations.every((a) => a[KUSTOMIZE_ID] !== undefined)) return undefined;
-  if (annotations.some((a) => a['config.kubernetes.io/local-config'] !== undefined && a['config.kubernetes.io/local-config'] !== 'false')) return undefined;
-  return 'the inputs come from kustomize and hold no local-config resource: kustomize 4.x drops local-config resources ' +
+  if (
+    annotations.some(
+      (a) => a['config.kubernetes.io/local-config'] !== undefined && a['config.kubernetes.io/local-config'] !== 'false',
+    )
+  )
+    return undefined;
+  return (
+    'the inputs come from kustomize and hold no local-config resource: kustomize 4.x drops local-config resources ' +
     '(cluster-info, token Secrets, the state) before transformers run; use kustomize v5 (kubectl kustomize, or ' +
-    'standalone kustomize v5), or give the cluster facts in the config';
+    'standalone kustomize v5), or give the cluster facts in the config'
+  );
 }

@@ -3,20 +3,55 @@
 // MachineDeployment (src/render/renderMachineDeployment.ts decides its outcome) -> finish (name collisions, the
 // render state for the next run, the output). Any error: no generated output, every input item kept as it was.
 import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
-import { clusterFactsNotLocalConfig, collectClusterFacts, MissingClusterFactError, type ClusterFacts } from '../cluster/clusterFacts.ts';
+import {
+  clusterFactsNotLocalConfig,
+  collectClusterFacts,
+  MissingClusterFactError,
+  type ClusterFacts,
+} from '../cluster/clusterFacts.ts';
 import { bootstrapTokenLifetimeFindings } from '../cluster/bootstrapTokenLifetime.ts';
 import type { Environment } from '../cluster/valueSource.ts';
-import { generatedEntry, type InputItem, type KrmObject, type OutputList, type ResourceList } from '../krm/resourceList.ts';
-import { MD_API_VERSION, OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, REVISION_ANNOTATION, parseMachineDeployment, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
+import {
+  generatedEntry,
+  type InputItem,
+  type KrmObject,
+  type OutputList,
+  type ResourceList,
+} from '../krm/resourceList.ts';
+import {
+  MD_API_VERSION,
+  OSP_ANNOTATION,
+  OSP_NAMESPACE_ANNOTATION,
+  REVISION_ANNOTATION,
+  parseMachineDeployment,
+  type MachineDeployment,
+} from '../machineDeployment/machineDeployment.ts';
 import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
 import { validateMachineDeploymentValues } from '../machineDeployment/validateValues.ts';
 import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
-import { embeddedProfileEntry, inputProfileEntry, profileKey, profileNamespace, type ProfileEntry } from '../model/profileEntry.ts';
+import {
+  embeddedProfileEntry,
+  inputProfileEntry,
+  profileKey,
+  profileNamespace,
+  type ProfileEntry,
+} from '../model/profileEntry.ts';
 import { renderMachineDeployment, type MachineDeploymentOutcome } from '../render/renderMachineDeployment.ts';
 import { newRenderRun, type RenderRun } from '../render/renderRun.ts';
 import { EMBEDDED_PROFILE_NAMES, embeddedProfile } from '../profiles/embeddedProfiles.ts';
 import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
-import { emptyState, isStateObject, readState, stateKey, stateObject, staleStateEntries, staleStateMessage, STATE_NAME, STATE_PATH, type RenderState } from '../gitops/renderState.ts';
+import {
+  emptyState,
+  isStateObject,
+  readState,
+  stateKey,
+  stateObject,
+  staleStateEntries,
+  staleStateMessage,
+  STATE_NAME,
+  STATE_PATH,
+  type RenderState,
+} from '../gitops/renderState.ts';
 import { REVISION_OVERRIDE_ANNOTATION } from '../gitops/machineDeploymentRevision.ts';
 import { withSyncAnnotations } from '../gitops/syncAnnotations.ts';
 import { fluxSubstitutionFindings } from '../gitops/fluxSubstitution.ts';
@@ -29,11 +64,22 @@ import { fileOf, refOf, toResult, toResults } from '../krm/resultFor.ts';
 import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
 import { compareItems, identityOf } from '../krm/itemOrder.ts';
 import { isFromKustomize, kustomize4Hint } from './kustomizeInputs.ts';
-import { checkNotMisdeclared, generatorOnlyConfigError, misplacedConfigHint, namespaceNotSet, unannotatedMachineDeployment } from './inputMistakes.ts';
+import {
+  checkNotMisdeclared,
+  generatorOnlyConfigError,
+  misplacedConfigHint,
+  namespaceNotSet,
+  unannotatedMachineDeployment,
+} from './inputMistakes.ts';
 import { registerInputSecrets, registerSecretObject, SecretRegistry } from '../krm/redactSecrets.ts';
 import { secretSpecValues } from '../machineDeployment/operatingSystemSpec.ts';
 import { unhonouredSopsSetting } from './routeSettings.ts';
-import { checkMetadataUnicode, illFormedPath, InvalidUnicodeError, invalidUnicodeMessage } from '../krm/wellFormedUnicode.ts';
+import {
+  checkMetadataUnicode,
+  illFormedPath,
+  InvalidUnicodeError,
+  invalidUnicodeMessage,
+} from '../krm/wellFormedUnicode.ts';
 import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
 
 interface Classified {
@@ -63,7 +109,12 @@ export interface RenderObserver {
  * `secrets`: the mask the caller prints through (the process's, so that stderr and internal errors are masked
  * too); every secret the run reads or derives is registered there before anything is printed.
  */
-export function processResourceList(list: ResourceList, env: Environment, observer?: RenderObserver, secrets = new SecretRegistry()): OutputList {
+export function processResourceList(
+  list: ResourceList,
+  env: Environment,
+  observer?: RenderObserver,
+  secrets = new SecretRegistry(),
+): OutputList {
   const plan = planRender(list, env, observer, secrets);
   if (!isRenderPlan(plan)) return plan;
   const outcomes = plan.machineDeployments.map((_, i) => renderMachineDeploymentAt(plan, i));
@@ -92,9 +143,16 @@ function isRenderPlan(p: RenderPlan | OutputList): p is RenderPlan {
 }
 
 /** Config, classification, profile checks and cluster facts; an OutputList when that already failed. */
-function planRender(list: ResourceList, env: Environment, observer: RenderObserver | undefined, secrets: SecretRegistry): RenderPlan | OutputList {
+function planRender(
+  list: ResourceList,
+  env: Environment,
+  observer: RenderObserver | undefined,
+  secrets: SecretRegistry,
+): RenderPlan | OutputList {
   registerInputSecrets(secrets, list.items);
-  for (const { object: o } of list.items) if (o.kind === 'MachineDeployment') for (const v of secretSpecValues((o.spec as any)?.template?.spec?.providerSpec?.value)) secrets.add(v);
+  for (const { object: o } of list.items)
+    if (o.kind === 'MachineDeployment')
+      for (const v of secretSpecValues((o.spec as any)?.template?.spec?.providerSpec?.value)) secrets.add(v);
   const results: Result[] = [];
   const configRef = list.functionConfig ? refOf(list.functionConfig) : undefined;
   const configFile = list.functionConfig ? fileOf(list.functionConfig) : undefined;
@@ -115,7 +173,9 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
     return failed();
   }
 
-  const asGenerator = config.defaultProfiles.emit ? undefined : generatorOnlyConfigError(list.functionConfig, list.items);
+  const asGenerator = config.defaultProfiles.emit
+    ? undefined
+    : generatorOnlyConfigError(list.functionConfig, list.items);
   if (asGenerator !== undefined) {
     results.push(toResult(asGenerator, configRef, configFile));
     return failed();
@@ -130,7 +190,12 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
   const generated = new GeneratedOutput(list);
   addEmbeddedProfiles(c.profiles, config, generated);
   addOverlayProfiles(c, list, results);
-  c.machineDeployments = c.machineDeployments.filter(({ md }) => !c.brokenProfiles.has(profileKey(md.annotations[OSP_NAMESPACE_ANNOTATION] || config.namespace, md.annotations[OSP_ANNOTATION]!)));
+  c.machineDeployments = c.machineDeployments.filter(
+    ({ md }) =>
+      !c.brokenProfiles.has(
+        profileKey(md.annotations[OSP_NAMESPACE_ANNOTATION] || config.namespace, md.annotations[OSP_ANNOTATION]!),
+      ),
+  );
   for (const [k, p] of c.profiles) {
     if (p.origin.builtin) continue;
     try {
@@ -147,7 +212,13 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
   let rhelSubscriptions: ReadonlyMap<string, RhelSubscriptionValues> = new Map();
   if (c.machineDeployments.length > 0 || config.rhelSubscription.machineDeployments !== undefined) {
     try {
-      rhelSubscriptions = resolveRhelSubscriptions(config, c.machineDeployments.map((m) => m.md), c.kept, env, secrets);
+      rhelSubscriptions = resolveRhelSubscriptions(
+        config,
+        c.machineDeployments.map((m) => m.md),
+        c.kept,
+        env,
+        secrets,
+      );
     } catch (e) {
       results.push(toResult(e, configRef, configFile));
       return failed();
@@ -158,25 +229,55 @@ function planRender(list: ResourceList, env: Environment, observer: RenderObserv
       // Only inputs count as facts: our own previous output (e.g. derived token Secrets) must not feed back.
       const facts = collectClusterFacts(config, c.kept, env, secrets);
       for (const f of clusterFactsNotLocalConfig(c.kept)) {
-        results.push({ severity: 'error', message: f.message, resourceRef: refOf(f.item.object), field: { path: `metadata.annotations.${LOCAL_CONFIG_ANNOTATION}` }, ...fileOf(f.item.object) });
+        results.push({
+          severity: 'error',
+          message: f.message,
+          resourceRef: refOf(f.item.object),
+          field: { path: `metadata.annotations.${LOCAL_CONFIG_ANNOTATION}` },
+          ...fileOf(f.item.object),
+        });
       }
-      for (const f of bootstrapTokenLifetimeFindings(config, facts, env)) results.push({ severity: 'warning', message: f.message, ...(configRef ? { resourceRef: configRef, field: { path: f.field } } : {}), ...configFile });
+      for (const f of bootstrapTokenLifetimeFindings(config, facts, env))
+        results.push({
+          severity: 'warning',
+          message: f.message,
+          ...(configRef ? { resourceRef: configRef, field: { path: f.field } } : {}),
+          ...configFile,
+        });
       const containerRuntime = buildContainerRuntimeOptions(config, c.kept, secrets);
       run = newRenderRun({
-        config, facts, items: list.items, profiles: c.profiles, previousState: c.previousState, rhelSubscriptions, containerRuntime, secrets,
+        config,
+        facts,
+        items: list.items,
+        profiles: c.profiles,
+        previousState: c.previousState,
+        rhelSubscriptions,
+        containerRuntime,
+        secrets,
         ...(observer?.templateData ? { onTemplateData: observer.templateData } : {}),
       });
     } catch (e) {
       const r = toResults(e, configRef, configFile);
       if (e instanceof MissingClusterFactError) {
-        for (const hint of [kustomize4Hint(c.kept), misplacedConfigHint(list.functionConfig, c.kept)]) if (hint !== undefined) r[0]!.message += `; ${hint}`;
+        for (const hint of [kustomize4Hint(c.kept), misplacedConfigHint(list.functionConfig, c.kept)])
+          if (hint !== undefined) r[0]!.message += `; ${hint}`;
       }
       results.push(...r);
       return failed();
     }
   }
   observer?.config?.(config, run?.facts);
-  return { list, config, classified: c, run, secrets, results, nextState, generated, machineDeployments: c.machineDeployments };
+  return {
+    list,
+    config,
+    classified: c,
+    run,
+    secrets,
+    results,
+    nextState,
+    generated,
+    machineDeployments: c.machineDeployments,
+  };
 }
 
 /** One MachineDeployment's outcome, its objects already output entries (their file annotated, serialized). */
@@ -201,7 +302,13 @@ function renderMachineDeploymentAt(plan: RenderPlan, index: number): OutcomeEntr
       // The YAML writer is the choke point: a string that is not valid Unicode is refused there.
       if (!(e instanceof InvalidUnicodeError)) throw e;
       const what = `the generated ${String((obj as KrmObject).kind)} ${String((obj as KrmObject).metadata?.name)}`;
-      outcome.results.push(toResult(new ResourceError(invalidUnicodeMessage(what, illFormedPath(obj))), refOf(item.object), fileOf(item.object)));
+      outcome.results.push(
+        toResult(
+          new ResourceError(invalidUnicodeMessage(what, illFormedPath(obj))),
+          refOf(item.object),
+          fileOf(item.object),
+        ),
+      );
       return { outcome: { ...outcome, objects: [] }, entries: [] };
     }
     entries.push({ id: identityOf(annotated as KrmObject), entry });
@@ -222,7 +329,16 @@ function finishRender(plan: RenderPlan, outcomes: readonly OutcomeEntries[]): Ou
     for (const { id, entry } of entries) {
       const owner = owners.get(id);
       if (owner !== undefined) {
-        results.push(toResult(new ResourceError(`${id} would be generated for both ${owner} and ${md.namespace}/${md.name}`, 'metadata.name'), refOf(item.object), fileOf(item.object)));
+        results.push(
+          toResult(
+            new ResourceError(
+              `${id} would be generated for both ${owner} and ${md.namespace}/${md.name}`,
+              'metadata.name',
+            ),
+            refOf(item.object),
+            fileOf(item.object),
+          ),
+        );
         continue;
       }
       owners.set(id, `${md.namespace}/${md.name}`);
@@ -234,28 +350,49 @@ function finishRender(plan: RenderPlan, outcomes: readonly OutcomeEntries[]): Ou
 
   if (c.machineDeployments.length > 0 || nextState.profiles.size > 0) {
     const state = stateObject(config.namespace, nextState);
-    generated.add(withPathAnnotations(state, generatedSharedPath(STATE_PATH.slice('osm-generated/'.length), state as KrmObject, config.gitops.split)));
+    generated.add(
+      withPathAnnotations(
+        state,
+        generatedSharedPath(STATE_PATH.slice('osm-generated/'.length), state as KrmObject, config.gitops.split),
+      ),
+    );
   }
   // Generated objects replace input items of the same identity (kustomize/kpt upsert semantics).
   const kept = c.kept.filter((i) => keptSources.has(i) || !generated.ids.has(identityOf(i.object)));
-  return { kept: kept.sort(compareItems), generated: generated.entries, results: plan.secrets.redactResults(sortResults(results)) };
+  return {
+    kept: kept.sort(compareItems),
+    generated: generated.entries,
+    results: plan.secrets.redactResults(sortResults(results)),
+  };
 }
 
 /** Under kustomize the committed state is never written back: where it lags behind a template, say so. */
 function staleStateWarnings(plan: RenderPlan, nextState: RenderState): Result[] {
-  const items = new Map(plan.machineDeployments.map(({ item, md }) => [stateKey(md.namespace, md.name), { item, md }] as const));
+  const items = new Map(
+    plan.machineDeployments.map(({ item, md }) => [stateKey(md.namespace, md.name), { item, md }] as const),
+  );
   const tracked = (key: string) => {
     const a = items.get(key)?.md.annotations ?? {};
     return !a[REVISION_ANNOTATION] && !a[REVISION_OVERRIDE_ANNOTATION];
   };
   return staleStateEntries(plan.classified.previousState, nextState, tracked).map((e) => {
     const o = items.get(e.key)!.item.object;
-    return { severity: 'warning' as const, message: staleStateMessage(e, 'kustomize'), resourceRef: refOf(o), field: { path: 'spec.template' }, ...fileOf(o) };
+    return {
+      severity: 'warning' as const,
+      message: staleStateMessage(e, 'kustomize'),
+      resourceRef: refOf(o),
+      field: { path: 'spec.template' },
+      ...fileOf(o),
+    };
   });
 }
 
 function failedOutput(list: ResourceList, results: Result[], secrets: SecretRegistry): OutputList {
-  return { kept: [...list.items].sort(compareItems), generated: [], results: secrets.redactResults(sortResults(results)) };
+  return {
+    kept: [...list.items].sort(compareItems),
+    generated: [],
+    results: secrets.redactResults(sortResults(results)),
+  };
 }
 
 /** Generated objects, written out as soon as they are made: a run keeps their text and identities only. */
@@ -276,14 +413,31 @@ class GeneratedOutput {
 }
 
 function classify(list: ResourceList, config: OsmConfig, results: Result[]): Classified {
-  const out: Classified = { kept: [], profiles: new Map(), machineDeployments: [], previousState: emptyState(), brokenProfiles: new Set(), overlays: [], stateFromKustomize: false };
+  const out: Classified = {
+    kept: [],
+    profiles: new Map(),
+    machineDeployments: [],
+    previousState: emptyState(),
+    brokenProfiles: new Set(),
+    overlays: [],
+    stateFromKustomize: false,
+  };
   let stateItem: KrmObject | undefined;
   for (const item of list.items) {
     const o = item.object;
     if (isStateObject(o)) {
       // The previous render's state, from kpt's write-back, hydrate, or a file committed for kustomize/Argo CD.
       if (stateItem !== undefined) {
-        results.push(toResult(new ResourceError(`more than one osm-krm-state ConfigMap in the inputs (${describeState(stateItem)} and ${describeState(o)}): keep one`, 'metadata.name'), refOf(o), fileOf(o)));
+        results.push(
+          toResult(
+            new ResourceError(
+              `more than one osm-krm-state ConfigMap in the inputs (${describeState(stateItem)} and ${describeState(o)}): keep one`,
+              'metadata.name',
+            ),
+            refOf(o),
+            fileOf(o),
+          ),
+        );
         continue;
       }
       stateItem = o;
@@ -310,7 +464,11 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
         checkMetadataUnicode(o);
         out.overlays.push({ overlay: parseOverlay(o, config.namespace), itemIndex: item.index });
         // No cluster knows this kind: every route must leave it out of what it applies.
-        if (!isLocalConfig(o)) throw new ResourceError(`an ${OVERLAY_KIND} is read by osm-krm only, and no cluster has its kind: annotate it ${LOCAL_CONFIG_ANNOTATION}: "true" so that kustomize, kpt, generate and hydrate leave it out of what is applied`, `metadata.annotations`);
+        if (!isLocalConfig(o))
+          throw new ResourceError(
+            `an ${OVERLAY_KIND} is read by osm-krm only, and no cluster has its kind: annotate it ${LOCAL_CONFIG_ANNOTATION}: "true" so that kustomize, kpt, generate and hydrate leave it out of what is applied`,
+            `metadata.annotations`,
+          );
       } else if (o.apiVersion === MD_API_VERSION && o.kind === 'MachineDeployment') {
         checkMetadataUnicode(o);
         const md = parseMachineDeployment(o);
@@ -319,22 +477,31 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
           out.machineDeployments.push({ item, md });
           const unset = namespaceNotSet(o);
           if (unset !== undefined) results.push({ severity: 'warning', ...unset, resourceRef: refOf(o), ...fileOf(o) });
-        }
-        else results.push({ severity: 'warning', ...unannotatedMachineDeployment(), resourceRef: refOf(o), ...fileOf(o) });
+        } else
+          results.push({ severity: 'warning', ...unannotatedMachineDeployment(), resourceRef: refOf(o), ...fileOf(o) });
       }
     } catch (e) {
       results.push(toResult(e, refOf(o), fileOf(o)));
-      if (o.kind === 'OperatingSystemProfile' || o.kind === OVERLAY_KIND) out.brokenProfiles.add(profileKey(profileNamespace(o, config.namespace), String(o.metadata?.name ?? '')));
+      if (o.kind === 'OperatingSystemProfile' || o.kind === OVERLAY_KIND)
+        out.brokenProfiles.add(profileKey(profileNamespace(o, config.namespace), String(o.metadata?.name ?? '')));
     }
   }
-  out.machineDeployments.sort((a, b) => compareStrings(`${a.md.namespace}/${a.md.name}`, `${b.md.namespace}/${b.md.name}`));
+  out.machineDeployments.sort((a, b) =>
+    compareStrings(`${a.md.namespace}/${a.md.name}`, `${b.md.namespace}/${b.md.name}`),
+  );
   return out;
 }
 
 /** The applied inputs osm-krm reads that Flux's post-build substitution would change (the output is for Flux). */
 function fluxSubstitutionWarnings(kept: readonly InputItem[]): Result[] {
   const applied = kept.map((i) => i.object).filter((o) => !isLocalConfig(o));
-  return fluxSubstitutionFindings(applied).map((f) => ({ severity: 'warning', message: f.message, resourceRef: refOf(f.object), field: { path: f.field }, ...fileOf(f.object) }));
+  return fluxSubstitutionFindings(applied).map((f) => ({
+    severity: 'warning',
+    message: f.message,
+    resourceRef: refOf(f.object),
+    field: { path: f.field },
+    ...fileOf(f.object),
+  }));
 }
 
 function describeState(o: KrmObject): string {
@@ -348,7 +515,10 @@ function withProfileAnnotation(md: MachineDeployment, config: OsmConfig): boolea
   if (!config.defaultProfiles.defaultAnnotation) return false;
   const fallback = defaultProfileName(md);
   if (fallback === undefined) {
-    throw new ResourceError(`failed to populate OSP annotation for machinedeployment with unsupported Operating System ${md.providerConfig.operatingSystem}`, 'spec.template.spec.providerSpec.value.operatingSystem');
+    throw new ResourceError(
+      `failed to populate OSP annotation for machinedeployment with unsupported Operating System ${md.providerConfig.operatingSystem}`,
+      'spec.template.spec.providerSpec.value.operatingSystem',
+    );
   }
   // Like OSM's webhook, the default becomes part of the annotations (and so of the annotations hash).
   md.annotations = { ...md.annotations, [OSP_ANNOTATION]: fallback };
@@ -367,7 +537,12 @@ function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmCon
     if (config.defaultProfiles.emit) {
       const obj = structuredClone(embeddedProfile(name)) as Record<string, any>;
       obj.metadata = { ...obj.metadata, namespace: config.namespace };
-      generated.add(withPathAnnotations(withSyncAnnotations(obj, config.gitops.syncAnnotations), generatedSharedPath(`profiles/${name}.yaml`, obj as KrmObject, config.gitops.split)));
+      generated.add(
+        withPathAnnotations(
+          withSyncAnnotations(obj, config.gitops.syncAnnotations),
+          generatedSharedPath(`profiles/${name}.yaml`, obj as KrmObject, config.gitops.split),
+        ),
+      );
     }
   }
 }
@@ -397,6 +572,7 @@ function compareStrings(a: string, b: string): number {
 }
 
 function sortResults(results: Result[]): Result[] {
-  const key = (r: Result) => `${r.file?.path ?? ''}\u0000${r.resourceRef?.namespace ?? ''}/${r.resourceRef?.name ?? ''}\u0000${r.message}`;
+  const key = (r: Result) =>
+    `${r.file?.path ?? ''}\u0000${r.resourceRef?.namespace ?? ''}/${r.resourceRef?.name ?? ''}\u0000${r.message}`;
   return results.sort((a, b) => compareStrings(key(a), key(b)));
 }

@@ -5,7 +5,9 @@ import { ResourceError } from '../krm/results.ts';
 import { sopsSettingField } from '../config/operatingSystemManagerConfig.ts';
 
 /** SOPS mode is `osm-krm hydrate`'s: it encrypts the files it writes. Here the Secrets would be printed in clear. */
-export function unhonouredSopsSetting(functionConfig: Parameters<typeof sopsSettingField>[0]): ResourceError | undefined {
+export function unhonouredSopsSetting(
+  functionConfig: Parameters<typeof sopsSettingField>[0],
+): ResourceError | undefined {
   const field = sopsSettingField(functionConfig);
   if (field === undefined) return undefined;
   return new ResourceError(

@@ -20,13 +20,19 @@ const FLUX_SEQUENCE = /\$[{$]/;
 
 /** Flux leaves the object alone: label or annotation `kustomize.toolkit.fluxcd.io/substitute: disabled`. */
 export function fluxSkipsSubstitution(o: KrmObject): boolean {
-  return o.metadata?.labels?.[FLUX_SUBSTITUTE_KEY] === FLUX_SUBSTITUTE_DISABLED || o.metadata?.annotations?.[FLUX_SUBSTITUTE_KEY] === FLUX_SUBSTITUTE_DISABLED;
+  return (
+    o.metadata?.labels?.[FLUX_SUBSTITUTE_KEY] === FLUX_SUBSTITUTE_DISABLED ||
+    o.metadata?.annotations?.[FLUX_SUBSTITUTE_KEY] === FLUX_SUBSTITUTE_DISABLED
+  );
 }
 
 /** The object with the opt-out annotation (a new object; the input is not changed). */
 export function withFluxSubstitutionDisabled<T extends Record<string, unknown>>(o: T): T {
   const metadata = (o.metadata ?? {}) as Record<string, unknown>;
-  const annotations = { ...((metadata.annotations as Record<string, unknown> | undefined) ?? {}), [FLUX_SUBSTITUTE_KEY]: FLUX_SUBSTITUTE_DISABLED };
+  const annotations = {
+    ...((metadata.annotations as Record<string, unknown> | undefined) ?? {}),
+    [FLUX_SUBSTITUTE_KEY]: FLUX_SUBSTITUTE_DISABLED,
+  };
   return { ...o, metadata: { ...metadata, annotations } };
 }
 
@@ -78,13 +84,24 @@ export function fluxSubstitutionFindings(objects: readonly KrmObject[]): FluxSub
     if (o.kind === 'OperatingSystemProfile' && o.apiVersion === OSM_API_VERSION) {
       const field = firstSubstitutedString(o);
       if (field === undefined) continue;
-      out.push({ object: o, field, message: `Flux's post-build substitution would rewrite this OperatingSystemProfile's \${...} or $$ (first at ${field}): with strict substitution (kustomize-controller >= 1.9) the whole Kustomization fails, without it the variables become empty; ${fix}` });
+      out.push({
+        object: o,
+        field,
+        message: `Flux's post-build substitution would rewrite this OperatingSystemProfile's \${...} or $$ (first at ${field}): with strict substitution (kustomize-controller >= 1.9) the whole Kustomization fails, without it the variables become empty; ${fix}`,
+      });
     } else if (o.kind === 'MachineDeployment' && o.apiVersion === MD_API_VERSION) {
       const metadata = o.metadata ?? {};
-      const rendered = { metadata: { name: metadata.name, namespace: metadata.namespace, annotations: metadata.annotations }, spec: { template: (o.spec as Record<string, unknown> | undefined)?.template } };
+      const rendered = {
+        metadata: { name: metadata.name, namespace: metadata.namespace, annotations: metadata.annotations },
+        spec: { template: (o.spec as Record<string, unknown> | undefined)?.template },
+      };
       const field = firstSubstitutedString(rendered);
       if (field === undefined) continue;
-      out.push({ object: o, field, message: `Flux's post-build substitution would rewrite \${...} or $$ at ${field} of this MachineDeployment after osm-krm rendered its Secrets from the text as written, so the applied MachineDeployment and its bootstrap Secrets would disagree (or strict substitution fails the Kustomization); put the value in Git (or substitute before osm-krm runs), or, if the text is meant literally, ${fix}` });
+      out.push({
+        object: o,
+        field,
+        message: `Flux's post-build substitution would rewrite \${...} or $$ at ${field} of this MachineDeployment after osm-krm rendered its Secrets from the text as written, so the applied MachineDeployment and its bootstrap Secrets would disagree (or strict substitution fails the Kustomization); put the value in Git (or substitute before osm-krm runs), or, if the text is meant literally, ${fix}`,
+      });
     }
   }
   return out;

@@ -17,17 +17,27 @@ export interface RevisionDecision {
   source: 'annotation' | 'override' | 'tracked';
 }
 
-export function decideRevision(annotations: Readonly<Record<string, string>>, template: unknown, previous: MachineDeploymentState | undefined): RevisionDecision {
+export function decideRevision(
+  annotations: Readonly<Record<string, string>>,
+  template: unknown,
+  previous: MachineDeploymentState | undefined,
+): RevisionDecision {
   const templateHash = contentHash(template ?? null);
   const explicit = annotations[REVISION_ANNOTATION];
-  if (explicit !== undefined && explicit !== '') return { revision: explicit, state: { revision: explicit, templateHash }, source: 'annotation' };
+  if (explicit !== undefined && explicit !== '')
+    return { revision: explicit, state: { revision: explicit, templateHash }, source: 'annotation' };
   const override = annotations[REVISION_OVERRIDE_ANNOTATION];
   if (override !== undefined && override !== '') {
-    if (!/^[1-9][0-9]*$/.test(override)) throw new ResourceError(`${REVISION_OVERRIDE_ANNOTATION} must be a positive integer, got ${JSON.stringify(override)}`, `metadata.annotations.${REVISION_OVERRIDE_ANNOTATION}`);
+    if (!/^[1-9][0-9]*$/.test(override))
+      throw new ResourceError(
+        `${REVISION_OVERRIDE_ANNOTATION} must be a positive integer, got ${JSON.stringify(override)}`,
+        `metadata.annotations.${REVISION_OVERRIDE_ANNOTATION}`,
+      );
     return { revision: override, state: { revision: override, templateHash }, source: 'override' };
   }
   if (previous === undefined) return { revision: '1', state: { revision: '1', templateHash }, source: 'tracked' };
-  if (previous.templateHash === templateHash) return { revision: previous.revision, state: previous, source: 'tracked' };
+  if (previous.templateHash === templateHash)
+    return { revision: previous.revision, state: previous, source: 'tracked' };
   const next = String((/^[0-9]+$/.test(previous.revision) ? Number(previous.revision) : 0) + 1);
   return { revision: next, state: { revision: next, templateHash }, source: 'tracked' };
 }

@@ -3,7 +3,12 @@
 import { ResourceError } from '../krm/results.ts';
 import { contentHash, type ProfileState } from './renderState.ts';
 
-export function checkProfileImmutable(name: string, version: string, spec: unknown, previous: ProfileState | undefined): ProfileState {
+export function checkProfileImmutable(
+  name: string,
+  version: string,
+  spec: unknown,
+  previous: ProfileState | undefined,
+): ProfileState {
   const current = { version, specHash: contentHash(spec) };
   if (previous && previous.version === version && previous.specHash !== current.specHash) {
     throw new ResourceError(

@@ -67,7 +67,8 @@ function topLevelKeys(json: string): number {
 export function readState(o: KrmObject): RenderState {
   const state = emptyState();
   const data = (o as { data?: unknown }).data ?? {};
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new ResourceError('the state\'s data must be a map', 'data');
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw new ResourceError("the state's data must be a map", 'data');
   for (const [key, raw] of Object.entries(data)) {
     const fail = (why: string) => new ResourceError(`state entry data.${key} ${why}`, `data.${key}`);
     const kind = key.startsWith('md.') ? 'md' : key.startsWith('osp.') ? 'osp' : undefined;
@@ -86,13 +87,21 @@ export function readState(o: KrmObject): RenderState {
     const e = v as Record<string, unknown>;
     if (kind === 'md') {
       const revision = e.revision;
-      if (typeof revision !== 'string' || !/^[1-9][0-9]*$/.test(revision) || !Number.isSafeInteger(Number(revision))) throw fail('has no valid revision: the revision must be a positive integer');
-      if (typeof e.templateHash !== 'string' || !HASH.test(e.templateHash)) throw fail('has no valid hash: templateHash must be sha256:<64 hex digits>');
-      if (e.generated !== undefined && typeof e.generated !== 'boolean') throw fail('has a generated flag that is not a boolean');
-      state.machineDeployments.set(key.slice(3), { revision, templateHash: e.templateHash, ...(e.generated === true ? { generated: true as const } : {}) });
+      if (typeof revision !== 'string' || !/^[1-9][0-9]*$/.test(revision) || !Number.isSafeInteger(Number(revision)))
+        throw fail('has no valid revision: the revision must be a positive integer');
+      if (typeof e.templateHash !== 'string' || !HASH.test(e.templateHash))
+        throw fail('has no valid hash: templateHash must be sha256:<64 hex digits>');
+      if (e.generated !== undefined && typeof e.generated !== 'boolean')
+        throw fail('has a generated flag that is not a boolean');
+      state.machineDeployments.set(key.slice(3), {
+        revision,
+        templateHash: e.templateHash,
+        ...(e.generated === true ? { generated: true as const } : {}),
+      });
     } else {
       if (typeof e.version !== 'string') throw fail('has no version (a string)');
-      if (typeof e.specHash !== 'string' || !HASH.test(e.specHash)) throw fail('has no valid hash: specHash must be sha256:<64 hex digits>');
+      if (typeof e.specHash !== 'string' || !HASH.test(e.specHash))
+        throw fail('has no valid hash: specHash must be sha256:<64 hex digits>');
       state.profiles.set(key.slice(4), { version: e.version, specHash: e.specHash });
     }
   }
@@ -139,20 +148,30 @@ export interface StaleStateEntry {
  * already have used (it counts every applied template change: pkg/controller/machinedeployment/sync.go).
  * `tracked`: whether a MachineDeployment's revision comes from the state (none pinned in Git).
  */
-export function staleStateEntries(committed: RenderState, next: RenderState, tracked: (key: string) => boolean): StaleStateEntry[] {
+export function staleStateEntries(
+  committed: RenderState,
+  next: RenderState,
+  tracked: (key: string) => boolean,
+): StaleStateEntry[] {
   const out: StaleStateEntry[] = [];
   for (const [key, now] of [...next.machineDeployments].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (!tracked(key)) continue;
     const before = committed.machineDeployments.get(key);
     if (before === undefined) out.push({ key, revision: now.revision });
-    else if (before.templateHash !== now.templateHash) out.push({ key, committed: before.revision, revision: now.revision });
+    else if (before.templateHash !== now.templateHash)
+      out.push({ key, committed: before.revision, revision: now.revision });
   }
   return out;
 }
 
 /** What to tell the user about a stale entry (the MachineDeployment is named by where this is said). */
 export function staleStateMessage(e: StaleStateEntry, where: string): string {
-  const recorded = e.committed === undefined ? 'has no entry for this MachineDeployment' : `records revision ${e.committed} for another spec.template`;
-  return `the committed render state (${STATE_PATH}) ${recorded}: this render gives revision ${e.revision}, and ${where} never writes the state back; ` +
-    `commit the state this render computes with this change, or the next change of spec.template gives revision ${e.revision} again, which machine-controller will already have used`;
+  const recorded =
+    e.committed === undefined
+      ? 'has no entry for this MachineDeployment'
+      : `records revision ${e.committed} for another spec.template`;
+  return (
+    `the committed render state (${STATE_PATH}) ${recorded}: this render gives revision ${e.revision}, and ${where} never writes the state back; ` +
+    `commit the state this render computes with this change, or the next change of spec.template gives revision ${e.revision} again, which machine-controller will already have used`
+  );
 }

@@ -46,10 +46,18 @@ export function withSyncAnnotations<T extends Record<string, unknown>>(o: T, too
   const extra = syncAnnotationsFor(o as KrmObject, tools);
   if (Object.keys(extra).length === 0) return o;
   const metadata = (o.metadata ?? {}) as Record<string, unknown>;
-  return { ...o, metadata: { ...metadata, annotations: { ...((metadata.annotations as Record<string, string> | undefined) ?? {}), ...extra } } };
+  return {
+    ...o,
+    metadata: {
+      ...metadata,
+      annotations: { ...((metadata.annotations as Record<string, string> | undefined) ?? {}), ...extra },
+    },
+  };
 }
 
 /** The tools whose re-create annotations an object carries (what `diff` tells a reviewer will happen). */
 export function syncToolsOf(annotations: Readonly<Record<string, unknown>> | undefined): SyncTool[] {
-  return (Object.keys(RECREATE) as SyncTool[]).filter((t) => Object.entries(RECREATE[t]).every(([k, v]) => annotations?.[k] === v));
+  return (Object.keys(RECREATE) as SyncTool[]).filter((t) =>
+    Object.entries(RECREATE[t]).every(([k, v]) => annotations?.[k] === v),
+  );
 }

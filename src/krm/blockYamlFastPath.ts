@@ -71,9 +71,13 @@ export function parseBlockYaml(text: string): { root: BlockMap; itemDashes?: num
 }
 
 /** Plain values with the `yaml` package's resolution of plain scalars under `options` (its schema tags). */
-export function createBlockYamlFastPath(options: ParseOptions & DocumentOptions & SchemaOptions): (text: string) => FastParse | undefined {
+export function createBlockYamlFastPath(
+  options: ParseOptions & DocumentOptions & SchemaOptions,
+): (text: string) => FastParse | undefined {
   const doc = new Document(undefined, options);
-  const tags = (doc.schema as unknown as { tags: ScalarTag[] }).tags.filter((t) => t.default === true && t.test !== undefined);
+  const tags = (doc.schema as unknown as { tags: ScalarTag[] }).tags.filter(
+    (t) => t.default === true && t.test !== undefined,
+  );
   const resolveOptions = doc.options;
   const resolvePlain = (value: string): unknown => {
     const tag = tags.find((t) => t.test!.test(value));
@@ -102,7 +106,10 @@ export function createBlockYamlFastPath(options: ParseOptions & DocumentOptions 
     const tree = parseBlockYaml(text);
     if (tree === undefined) return undefined;
     try {
-      return { root: toValue(tree.root) as Record<string, unknown>, ...(tree.itemDashes ? { itemDashes: tree.itemDashes } : {}) };
+      return {
+        root: toValue(tree.root) as Record<string, unknown>,
+        ...(tree.itemDashes ? { itemDashes: tree.itemDashes } : {}),
+      };
     } catch (e) {
       if (e instanceof Unsupported) return undefined;
       throw e;
@@ -115,8 +122,24 @@ export function createBlockYamlFastPath(options: ParseOptions & DocumentOptions 
 const PLAIN_FORBIDDEN_START = new Set(['[', ']', '{', '}', ',', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`']);
 
 const DOUBLE_QUOTE_ESCAPES: Record<string, string> = {
-  '0': '\0', a: '\x07', b: '\b', t: '\t', '\t': '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b', ' ': ' ',
-  '"': '"', '/': '/', '\\': '\\', N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029',
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  t: '\t',
+  '\t': '\t',
+  n: '\n',
+  v: '\v',
+  f: '\f',
+  r: '\r',
+  e: '\x1b',
+  ' ': ' ',
+  '"': '"',
+  '/': '/',
+  '\\': '\\',
+  N: '\u0085',
+  _: '\u00a0',
+  L: '\u2028',
+  P: '\u2029',
 };
 
 class BlockParser {
@@ -164,7 +187,11 @@ class BlockParser {
   private line(k: number): Line | undefined {
     if (k >= this.lineCount) return undefined;
     if (k !== this.cachedIndex) {
-      this.cached = { start: this.starts[k]!, indent: this.indents[k]!, text: this.source.slice(this.starts[k], this.ends[k]) };
+      this.cached = {
+        start: this.starts[k]!,
+        indent: this.indents[k]!,
+        text: this.source.slice(this.starts[k], this.ends[k]),
+      };
       this.cachedIndex = k;
     }
     return this.cached;
@@ -232,15 +259,34 @@ class BlockParser {
     if (c === '"' || c === "'") {
       const { value, end } = c === '"' ? parseDoubleQuoted(text, at) : parseSingleQuoted(text, at);
       if (text[end] !== ':' || (end + 1 < text.length && text[end + 1] !== ' ')) throw new Unsupported();
-      return { key: { kind: 'scalar', style: c === '"' ? 'double' : 'single', text: value, start: line.start + at, end: line.start + end }, rest: end + 1 };
+      return {
+        key: {
+          kind: 'scalar',
+          style: c === '"' ? 'double' : 'single',
+          text: value,
+          start: line.start + at,
+          end: line.start + end,
+        },
+        rest: end + 1,
+      };
     }
-    if (c === undefined || c === '?' || c === ':' || PLAIN_FORBIDDEN_START.has(c) || (c === '-' && isSequenceEntry(text, at))) throw new Unsupported();
+    if (
+      c === undefined ||
+      c === '?' ||
+      c === ':' ||
+      PLAIN_FORBIDDEN_START.has(c) ||
+      (c === '-' && isSequenceEntry(text, at))
+    )
+      throw new Unsupported();
     let colon = text.indexOf(':', at);
     while (colon >= 0 && colon + 1 < text.length && text[colon + 1] !== ' ') colon = text.indexOf(':', colon + 1);
     if (colon < 0) throw new Unsupported();
     const raw = text.slice(at, colon);
     if (raw === '' || raw.includes(' #') || raw !== trimSpaces(raw)) throw new Unsupported();
-    return { key: { kind: 'scalar', style: 'plain', text: raw, start: line.start + at, end: line.start + colon }, rest: colon + 1 };
+    return {
+      key: { kind: 'scalar', style: 'plain', text: raw, start: line.start + at, end: line.start + colon },
+      rest: colon + 1,
+    };
   }
 
   /**
@@ -327,15 +373,26 @@ class BlockParser {
     if (c === '|') return this.literalBlock(line, p, parent, inMapping);
     if (c === '"' || c === "'") {
       const { value, end } = c === '"' ? parseDoubleQuoted(text, p) : parseSingleQuoted(text, p);
-      if (!onlySpaces(stripComment(text.slice(end))) || (end < text.length && text[end] !== ' ')) throw new Unsupported();
-      node = { kind: 'scalar', style: c === '"' ? 'double' : 'single', text: value, start: line.start + p, end: line.start + end };
+      if (!onlySpaces(stripComment(text.slice(end))) || (end < text.length && text[end] !== ' '))
+        throw new Unsupported();
+      node = {
+        kind: 'scalar',
+        style: c === '"' ? 'double' : 'single',
+        text: value,
+        start: line.start + p,
+        end: line.start + end,
+      };
     } else if (c === '{') {
       if (trimSpaces(stripComment(text.slice(p))) !== '{}') throw new Unsupported();
       node = { kind: 'map', flow: true, start: line.start + p, pairs: [] };
     } else if (c === '[') {
       node = this.flowSequence(line, p);
     } else {
-      if (PLAIN_FORBIDDEN_START.has(c) || ((c === '-' || c === '?' || c === ':') && (p + 1 >= text.length || text[p + 1] === ' '))) throw new Unsupported();
+      if (
+        PLAIN_FORBIDDEN_START.has(c) ||
+        ((c === '-' || c === '?' || c === ':') && (p + 1 >= text.length || text[p + 1] === ' '))
+      )
+        throw new Unsupported();
       const raw = trimSpaces(stripComment(text.slice(p)));
       if (raw.includes(': ') || raw.endsWith(':')) throw new Unsupported();
       node = { kind: 'scalar', style: 'plain', text: raw, start: line.start + p, end: line.start + p + raw.length };
@@ -358,21 +415,35 @@ class BlockParser {
       const c = text[q];
       if (c === '"' || c === "'") {
         const { value, end } = c === '"' ? parseDoubleQuoted(text, q) : parseSingleQuoted(text, q);
-        seq.items.push({ kind: 'scalar', style: c === '"' ? 'double' : 'single', text: value, start: line.start + q, end: line.start + end });
+        seq.items.push({
+          kind: 'scalar',
+          style: c === '"' ? 'double' : 'single',
+          text: value,
+          start: line.start + q,
+          end: line.start + end,
+        });
         q = end;
       } else {
         let end = q;
         while (end < text.length && !',[]{}#'.includes(text[end]!)) end++;
         const raw = trimSpaces(text.slice(q, end));
-        if (raw === '' || PLAIN_FORBIDDEN_START.has(raw[0]!) || /^[-?:](?: |$)/.test(raw) || /:(?: |$)/.test(raw)) throw new Unsupported();
-        seq.items.push({ kind: 'scalar', style: 'plain', text: raw, start: line.start + q, end: line.start + q + raw.length });
+        if (raw === '' || PLAIN_FORBIDDEN_START.has(raw[0]!) || /^[-?:](?: |$)/.test(raw) || /:(?: |$)/.test(raw))
+          throw new Unsupported();
+        seq.items.push({
+          kind: 'scalar',
+          style: 'plain',
+          text: raw,
+          start: line.start + q,
+          end: line.start + q + raw.length,
+        });
         q = end;
       }
       while (text[q] === ' ') q++;
       if (text[q] === ',') q++;
       else if (text[q] !== ']') throw new Unsupported();
     }
-    if (!onlySpaces(stripComment(text.slice(q + 1))) || (q + 1 < text.length && text[q + 1] !== ' ')) throw new Unsupported();
+    if (!onlySpaces(stripComment(text.slice(q + 1))) || (q + 1 < text.length && text[q + 1] !== ' '))
+      throw new Unsupported();
     return seq;
   }
 
@@ -432,13 +503,28 @@ class BlockParser {
     if (indent < 0) {
       // No content: the value is empty, or (keep) the blank lines' line breaks; the node spans the blank lines.
       const value = chomp === 'keep' ? '\n'.repeat(lines) : '';
-      return { kind: 'scalar', style: 'literal', text: value, start: line.start + p, end: Math.min(blankEnd, this.source.length) };
+      return {
+        kind: 'scalar',
+        style: 'literal',
+        text: value,
+        start: line.start + p,
+        end: Math.min(blankEnd, this.source.length),
+      };
     }
     // The content lines without their indentation (blank lines within are no wider than it), in one pass
     // over the text instead of a string per line.
-    const content = ('\n' + this.source.slice(bodyStart, contentEnd)).replace(indentationPattern(indent), '\n').slice(1);
-    const value = chomp === 'strip' ? content : chomp === 'clip' ? content + '\n' : content + '\n' + '\n'.repeat(trailingBlank);
-    return { kind: 'scalar', style: 'literal', text: value, start: line.start + p, end: Math.min(end, this.source.length) };
+    const content = ('\n' + this.source.slice(bodyStart, contentEnd))
+      .replace(indentationPattern(indent), '\n')
+      .slice(1);
+    const value =
+      chomp === 'strip' ? content : chomp === 'clip' ? content + '\n' : content + '\n' + '\n'.repeat(trailingBlank);
+    return {
+      kind: 'scalar',
+      style: 'literal',
+      text: value,
+      start: line.start + p,
+      end: Math.min(end, this.source.length),
+    };
   }
 }
 

@@ -35,7 +35,11 @@ export function closestNames(name: string, known: Iterable<string>): string[] {
 }
 
 /** `; did you mean "x"?` (or `"x" or "y"`), or '' when no known name is close. */
-export function didYouMean(name: string, known: Iterable<string>, quote: (s: string) => string = (s) => JSON.stringify(s)): string {
+export function didYouMean(
+  name: string,
+  known: Iterable<string>,
+  quote: (s: string) => string = (s) => JSON.stringify(s),
+): string {
   const close = closestNames(name, known);
   if (close.length === 0) return '';
   const list = close.map(quote);

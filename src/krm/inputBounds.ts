@@ -56,7 +56,9 @@ export class InvalidUtf8Error extends InputLimitError {
       }
     }
     const column = offset - lineStart + 1;
-    super(`${where} is not valid UTF-8: byte 0x${bytes[offset]!.toString(16).padStart(2, '0')} at line ${line}, column ${column}; osm-krm refuses to rewrite it`);
+    super(
+      `${where} is not valid UTF-8: byte 0x${bytes[offset]!.toString(16).padStart(2, '0')} at line ${line}, column ${column}; osm-krm refuses to rewrite it`,
+    );
     this.offset = offset;
     this.line = line;
     this.column = column;
@@ -91,7 +93,9 @@ function firstInvalidUtf8(b: Uint8Array): number {
 /** Text for the `yaml` package: at most MAX_FULL_PARSER_BYTES (UTF-16 units, which is at most its bytes). */
 export function checkFullParserSize(text: string, where: string): void {
   if (text.length > MAX_FULL_PARSER_BYTES) {
-    throw new InputLimitError(`${where} is larger than ${MiB(MAX_FULL_PARSER_BYTES)} and not plain block YAML (anchors, flow collections, folded or multi-line scalars, tags...), which osm-krm reads only up to that size (to stay within 2 GiB of memory)`);
+    throw new InputLimitError(
+      `${where} is larger than ${MiB(MAX_FULL_PARSER_BYTES)} and not plain block YAML (anchors, flow collections, folded or multi-line scalars, tags...), which osm-krm reads only up to that size (to stay within 2 GiB of memory)`,
+    );
   }
 }
 
@@ -145,8 +149,10 @@ export function boundedToJS(doc: Document, text: string, where: string): unknown
       result = { size: 1 + (typeof v === 'string' ? v.length : 8), height: 0 };
     } else if (isAlias(n)) {
       const target = n.resolve(doc);
-      if (target === undefined) throw new InputLimitError(`${where}: the alias at ${at(n)} refers to no anchor before it`);
-      if (inProgress.has(target)) throw new InputLimitError(`${where}: the alias at ${at(n)} refers to a node that contains it`);
+      if (target === undefined)
+        throw new InputLimitError(`${where}: the alias at ${at(n)} refers to no anchor before it`);
+      if (inProgress.has(target))
+        throw new InputLimitError(`${where}: the alias at ${at(n)} refers to a node that contains it`);
       result = measure(target, depth);
     } else if (isMap(n) || isSeq(n)) {
       inProgress.add(n);
@@ -175,5 +181,7 @@ export function boundedToJS(doc: Document, text: string, where: string): unknown
 }
 
 function expansionError(where: string, limit: number): InputLimitError {
-  return new InputLimitError(`${where}: its aliases expand to more than ${MiB(limit)} (twice the input plus ${MiB(ALIAS_EXPANSION_ALLOWANCE)}); refusing it as an alias bomb`);
+  return new InputLimitError(
+    `${where}: its aliases expand to more than ${MiB(limit)} (twice the input plus ${MiB(ALIAS_EXPANSION_ALLOWANCE)}); refusing it as an alias bomb`,
+  );
 }

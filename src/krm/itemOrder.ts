@@ -8,7 +8,10 @@ export function identityOf(o: KrmObject): string {
 function sortKey(i: InputItem): string {
   const a = i.object.metadata?.annotations ?? {};
   const path = String(a['internal.config.kubernetes.io/path'] ?? a['config.kubernetes.io/path'] ?? '');
-  const index = String(a['internal.config.kubernetes.io/index'] ?? a['config.kubernetes.io/index'] ?? '').padStart(8, '0');
+  const index = String(a['internal.config.kubernetes.io/index'] ?? a['config.kubernetes.io/index'] ?? '').padStart(
+    8,
+    '0',
+  );
   return `${path}\u0000${index}\u0000${identityOf(i.object)}`;
 }
 

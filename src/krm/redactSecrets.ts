@@ -58,7 +58,7 @@ export class SecretRegistry {
   redact(text: string, marker = REDACTED): string {
     const index = (this.index ??= indexValues(this.values));
     let out = text;
-    for (let from = 0; ; ) {
+    for (let from = 0; ;) {
       const i = firstPresent(index, out, from);
       if (i < 0) return out;
       out = out.split(index.order[i]!).join(marker);
@@ -80,7 +80,8 @@ export class SecretRegistry {
 export function encodedForms(value: string): string[] {
   const forms = new Set<string>([value]);
   if (value.length > MAX_CREDENTIAL_LENGTH) return [...forms];
-  if (/[\r\n]/.test(value)) for (const line of value.split(/\r?\n|\r/)) if (KEY_MATERIAL_LINE.test(line.trim())) forms.add(line.trim());
+  if (/[\r\n]/.test(value))
+    for (const line of value.split(/\r?\n|\r/)) if (KEY_MATERIAL_LINE.test(line.trim())) forms.add(line.trim());
   // A value of letters, digits and `._~-` (most tokens) is the same in every quoted and URL-encoded form.
   if (!/^[A-Za-z0-9._~-]*$/.test(value)) {
     const inner = (quoted: string) => quoted.slice(1, -1);
@@ -143,7 +144,9 @@ function secretValues(o: Record<string, any>, maxLength = Infinity): Map<string,
   const values = new Map<string, string>();
   const data = o.data !== null && typeof o.data === 'object' ? o.data : {};
   const stringData = o.stringData !== null && typeof o.stringData === 'object' ? o.stringData : {};
-  for (const [k, v] of Object.entries(data)) if (typeof v === 'string' && Math.floor(v.length / 4) * 3 <= maxLength) values.set(k, Buffer.from(v, 'base64').toString('utf8'));
+  for (const [k, v] of Object.entries(data))
+    if (typeof v === 'string' && Math.floor(v.length / 4) * 3 <= maxLength)
+      values.set(k, Buffer.from(v, 'base64').toString('utf8'));
   for (const [k, v] of Object.entries(stringData)) if (typeof v === 'string' && v.length <= maxLength) values.set(k, v);
   return values;
 }
@@ -178,6 +181,9 @@ export function registerSecretObject(registry: SecretRegistry, o: Record<string,
 }
 
 /** Every value of every Secret in the inputs (MachineDeployments' secret fields: secretSpecValues). */
-export function registerInputSecrets(registry: SecretRegistry, items: ReadonlyArray<{ object: Record<string, any> }>): void {
+export function registerInputSecrets(
+  registry: SecretRegistry,
+  items: ReadonlyArray<{ object: Record<string, any> }>,
+): void {
   for (const { object: o } of items) if (o.kind === 'Secret') registerSecretObject(registry, o);
 }

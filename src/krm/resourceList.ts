@@ -19,7 +19,12 @@ import { escapeIllFormed, illFormedPath } from './wellFormedUnicode.ts';
 export interface KrmObject {
   apiVersion?: unknown;
   kind?: unknown;
-  metadata?: { name?: unknown; namespace?: unknown; annotations?: Record<string, unknown>; labels?: Record<string, unknown> } & Record<string, unknown>;
+  metadata?: {
+    name?: unknown;
+    namespace?: unknown;
+    annotations?: Record<string, unknown>;
+    labels?: Record<string, unknown>;
+  } & Record<string, unknown>;
   [key: string]: unknown;
 }
 
@@ -60,10 +65,15 @@ export function parseResourceList(text: string): ResourceList {
   const functionConfig = fc === undefined || fc === null ? undefined : asObject(fc, 'functionConfig');
   if (rawItems === undefined || rawItems === null) return { items: [], functionConfig, itemIndent: 0 };
   if (!Array.isArray(rawItems)) throw new ResourceListParseError('ResourceList.items must be a list');
-  const texts = itemDashes !== undefined && itemDashes.length === rawItems.length && itemDashes.length > 0 ? itemTexts(text, itemDashes) : undefined;
+  const texts =
+    itemDashes !== undefined && itemDashes.length === rawItems.length && itemDashes.length > 0
+      ? itemTexts(text, itemDashes)
+      : undefined;
   const items = rawItems.map((o, index): InputItem => {
     const object = asObject(o, `items[${index}]`);
-    return texts === undefined || notSelfContained?.has(index) ? { index, object } : { index, object, sourceText: texts[index]! };
+    return texts === undefined || notSelfContained?.has(index)
+      ? { index, object }
+      : { index, object, sourceText: texts[index]! };
   });
   const itemIndent = texts === undefined ? 0 : itemDashes![0]! - lineStart(text, itemDashes![0]!);
   return { items, functionConfig, itemIndent };
@@ -139,7 +149,7 @@ function itemTexts(text: string, dashes: readonly number[]): string[] {
   for (let i = 0; i + 1 < dashes.length; i++) texts.push(text.slice(starts[i], starts[i + 1]));
   const lastLine = text.indexOf('\n', dashes[dashes.length - 1]!);
   let end = lastLine === -1 ? text.length : lastLine + 1;
-  for (let p = end; p < text.length; ) {
+  for (let p = end; p < text.length;) {
     const next = text.indexOf('\n', p);
     const stop = next === -1 ? text.length : next + 1;
     const line = text.slice(p, stop);
@@ -199,7 +209,11 @@ export function generatedEntry(input: Pick<ResourceList, 'itemIndent'>, obj: obj
  * Write the output ResourceList in pieces: kept input items (verbatim when possible), then generated ones,
  * then results. Pieces, because the whole text can be hundreds of megabytes.
  */
-export function writeResourceList(input: Pick<ResourceList, 'itemIndent'>, out: OutputList, write: (text: string) => void): void {
+export function writeResourceList(
+  input: Pick<ResourceList, 'itemIndent'>,
+  out: OutputList,
+  write: (text: string) => void,
+): void {
   const pad = ' '.repeat(input.itemIndent);
   let pending = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n';
   pending += out.kept.length === 0 && out.generated.length === 0 ? 'items: []\n' : 'items:\n';
@@ -223,7 +237,11 @@ export function writeResourceList(input: Pick<ResourceList, 'itemIndent'>, out: 
 
 function writableResult(r: Result): Result {
   const escape = (v: unknown): unknown =>
-    typeof v === 'string' ? escapeIllFormed(v) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, e]) => [escapeIllFormed(k), escape(e)])) : v;
+    typeof v === 'string'
+      ? escapeIllFormed(v)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, e]) => [escapeIllFormed(k), escape(e)]))
+        : v;
   return illFormedPath(r) === undefined ? r : (escape(r) as Result);
 }
 

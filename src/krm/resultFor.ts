@@ -3,7 +3,11 @@ import type { KrmObject } from './resourceList.ts';
 import { ResourceError, ResourceErrors, type ResourceRef, type Result } from './results.ts';
 
 export function refOf(o: KrmObject): ResourceRef {
-  const ref: ResourceRef = { apiVersion: String(o.apiVersion ?? ''), kind: String(o.kind ?? ''), name: String(o.metadata?.name ?? '') };
+  const ref: ResourceRef = {
+    apiVersion: String(o.apiVersion ?? ''),
+    kind: String(o.kind ?? ''),
+    name: String(o.metadata?.name ?? ''),
+  };
   if (typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '') ref.namespace = o.metadata.namespace;
   return ref;
 }
@@ -17,11 +21,24 @@ export function fileOf(o: KrmObject): { file?: { path: string; index?: number } 
   return { file: index === undefined ? { path } : { path, index } };
 }
 
-export function toResult(e: unknown, ref: ResourceRef | undefined, file: { file?: { path: string; index?: number } } | undefined): Result {
+export function toResult(
+  e: unknown,
+  ref: ResourceRef | undefined,
+  file: { file?: { path: string; index?: number } } | undefined,
+): Result {
   if (!(e instanceof Error)) throw e;
   // Only our own error types carry messages meant for users; anything else is a bug we still report cleanly.
-  const known = e instanceof ResourceError || e.name.endsWith('Error') && e.name !== 'Error' && e.name !== 'TypeError' && e.name !== 'RangeError' && e.name !== 'ReferenceError';
-  const r: Result = { severity: 'error', message: known ? e.message : `internal error (please report): ${e.name}: ${e.message}` };
+  const known =
+    e instanceof ResourceError ||
+    (e.name.endsWith('Error') &&
+      e.name !== 'Error' &&
+      e.name !== 'TypeError' &&
+      e.name !== 'RangeError' &&
+      e.name !== 'ReferenceError');
+  const r: Result = {
+    severity: 'error',
+    message: known ? e.message : `internal error (please report): ${e.name}: ${e.message}`,
+  };
   if (ref) r.resourceRef = ref;
   if (ref && e instanceof ResourceError && e.fieldPath) r.field = { path: e.fieldPath };
   if (file?.file) r.file = file.file;
@@ -29,7 +46,11 @@ export function toResult(e: unknown, ref: ResourceRef | undefined, file: { file?
 }
 
 /** toResult, one result per error when several were found together (ResourceErrors). */
-export function toResults(e: unknown, ref: ResourceRef | undefined, file: { file?: { path: string; index?: number } } | undefined): Result[] {
+export function toResults(
+  e: unknown,
+  ref: ResourceRef | undefined,
+  file: { file?: { path: string; index?: number } } | undefined,
+): Result[] {
   if (e instanceof ResourceErrors) return e.errors.map((x) => toResult(x, ref, file));
   return [toResult(e, ref, file)];
 }

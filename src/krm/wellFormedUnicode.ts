@@ -10,7 +10,12 @@ export function isWellFormed(s: string): boolean {
 
 /** A lone surrogate as the text `\u{d800}`, for messages and field paths that name where one sits. */
 export function escapeIllFormed(s: string): string {
-  return isWellFormed(s) ? s : s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`);
+  return isWellFormed(s)
+    ? s
+    : s.replace(
+        /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+        (c) => `\\u{${c.charCodeAt(0).toString(16)}}`,
+      );
 }
 
 /**
@@ -53,5 +58,9 @@ export function invalidUnicodeMessage(what: string, path: string | undefined): s
 /** An input whose metadata we copy or hash (an OSP, a MachineDeployment): invalid Unicode there is an error naming it. */
 export function checkMetadataUnicode(o: { metadata?: unknown }): void {
   const path = illFormedPath(o.metadata, 'metadata');
-  if (path !== undefined) throw new ResourceError(`${path} is not valid Unicode (a lone surrogate, e.g. from a "\\ud800" escape): UTF-8 has no bytes for it, so it cannot be written or hashed as given`, path);
+  if (path !== undefined)
+    throw new ResourceError(
+      `${path} is not valid Unicode (a lone surrogate, e.g. from a "\\ud800" escape): UTF-8 has no bytes for it, so it cannot be written or hashed as given`,
+      path,
+    );
 }

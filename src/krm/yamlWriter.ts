@@ -24,7 +24,8 @@ function quoted(s: string): string {
     else if (ch === '\n') out += '\\n';
     else if (ch === '\t') out += '\\t';
     else if (ch === '\r') out += '\\r';
-    else if (c < 0x20 || c === 0x7f || (c >= 0x80 && c < 0xa0) || c === 0xfeff || c === 0x2028 || c === 0x2029) out += '\\u' + c.toString(16).padStart(4, '0');
+    else if (c < 0x20 || c === 0x7f || (c >= 0x80 && c < 0xa0) || c === 0xfeff || c === 0x2028 || c === 0x2029)
+      out += '\\u' + c.toString(16).padStart(4, '0');
     else out += ch;
   }
   return out + '"';
@@ -49,14 +50,16 @@ export function scalarText(v: unknown): string {
     checkWellFormed(v);
     return plainOk(v) ? v : quoted(v);
   }
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : Number.isNaN(v) ? '.nan' : v > 0 ? '.inf' : '-.inf';
+  if (typeof v === 'number')
+    return Number.isFinite(v) ? String(v) : Number.isNaN(v) ? '.nan' : v > 0 ? '.inf' : '-.inf';
   if (typeof v === 'bigint' || typeof v === 'boolean') return String(v);
   return quoted(String(v));
 }
 
 /** A literal block (`|`) when the string can be one, else undefined. */
 function literalBlock(s: string, indent: string): string | undefined {
-  if (!s.includes('\n') || /^\n*$/.test(s) || /[\x00-\x08\x0b-\x1f\x7f-\x9f\r\ufeff\u2028\u2029]/.test(s)) return undefined;
+  if (!s.includes('\n') || /^\n*$/.test(s) || /[\x00-\x08\x0b-\x1f\x7f-\x9f\r\ufeff\u2028\u2029]/.test(s))
+    return undefined;
   const chomp = s.endsWith('\n') ? (/\n\n+$/.test(s) ? '+' : '') : '-';
   const body = chomp === '+' ? s.slice(0, -1) : s.endsWith('\n') ? s.slice(0, -1) : s;
   const lines = body.split('\n');

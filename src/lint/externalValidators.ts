@@ -52,10 +52,16 @@ function withFiles<T>(texts: readonly string[], suffix: string, use: (paths: str
 
 export function runShellcheck(scripts: readonly string[]): ToolRun {
   if (scripts.length === 0) return { tool: 'shellcheck', findings: [] };
-  if (onPath('shellcheck') === undefined) return { tool: 'shellcheck', skipped: 'shellcheck is not installed', findings: [] };
+  if (onPath('shellcheck') === undefined)
+    return { tool: 'shellcheck', skipped: 'shellcheck is not installed', findings: [] };
   return withFiles(scripts, '.sh', (paths) => {
-    const r = spawn()('shellcheck', ['--severity=warning', '--format=json1', ...paths], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-    let parsed: { comments?: Array<{ file: string; line: number; column: number; level: string; code: number; message: string }> };
+    const r = spawn()('shellcheck', ['--severity=warning', '--format=json1', ...paths], {
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    let parsed: {
+      comments?: Array<{ file: string; line: number; column: number; level: string; code: number; message: string }>;
+    };
     try {
       parsed = JSON.parse(r.stdout || '{}');
     } catch {
@@ -94,11 +100,15 @@ print(json.dumps(out))
 export function runCloudInitSchema(configs: readonly string[]): ToolRun {
   if (configs.length === 0) return { tool: 'cloud-init schema', findings: [] };
   const cloudInit = onPath('cloud-init');
-  if (cloudInit === undefined) return { tool: 'cloud-init schema', skipped: 'cloud-init is not installed', findings: [] };
+  if (cloudInit === undefined)
+    return { tool: 'cloud-init schema', skipped: 'cloud-init is not installed', findings: [] };
   // cloud-init's own interpreter: its Python package is not on every python3's path.
   let firstLine = '';
   try {
-    firstLine = readNamedFile(cloudInit, 'cloud-init', 1 << 20).toString('utf8').split('\n', 1)[0] ?? '';
+    firstLine =
+      readNamedFile(cloudInit, 'cloud-init', 1 << 20)
+        .toString('utf8')
+        .split('\n', 1)[0] ?? '';
   } catch {
     // not a script we can read: the default interpreter
   }
@@ -107,29 +117,42 @@ export function runCloudInitSchema(configs: readonly string[]): ToolRun {
   return withFiles(configs, '.yaml', (paths) => {
     // -I: with -c, Python imports from the working directory first (a repository's json.py would run), and
     // PYTHON* variables could point it elsewhere; isolated mode does neither. Run from the files' directory too.
-    const r = spawn()(python, ['-I', '-c', CLOUD_CONFIG_CHECK, ...paths], { cwd: dirname(paths[0]!), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const r = spawn()(python, ['-I', '-c', CLOUD_CONFIG_CHECK, ...paths], {
+      cwd: dirname(paths[0]!),
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     let verdicts: Array<string | null>;
     try {
       verdicts = JSON.parse(r.stdout);
     } catch {
-      return { tool: 'cloud-init schema', skipped: `cloud-init's schema check did not run (exit ${r.status})`, findings: [] };
+      return {
+        tool: 'cloud-init schema',
+        skipped: `cloud-init's schema check did not run (exit ${r.status})`,
+        findings: [],
+      };
     }
     return {
       tool: 'cloud-init schema',
-      findings: verdicts.flatMap((v, input) => (v === null ? [] : [{ input, severity: 'error' as const, message: v.replaceAll(paths[input]!, 'user-data') }])),
+      findings: verdicts.flatMap((v, input) =>
+        v === null ? [] : [{ input, severity: 'error' as const, message: v.replaceAll(paths[input]!, 'user-data') }],
+      ),
     };
   });
 }
 
 export function runIgnitionValidate(configs: readonly string[]): ToolRun {
   if (configs.length === 0) return { tool: 'ignition-validate', findings: [] };
-  if (onPath('ignition-validate') === undefined) return { tool: 'ignition-validate', skipped: 'ignition-validate is not installed', findings: [] };
+  if (onPath('ignition-validate') === undefined)
+    return { tool: 'ignition-validate', skipped: 'ignition-validate is not installed', findings: [] };
   return withFiles(configs, '.ign', (paths) => ({
     tool: 'ignition-validate',
     findings: paths.flatMap((p, input) => {
       const r = spawn()('ignition-validate', [p], { encoding: 'utf8' });
       if (r.status === 0) return [];
-      return [{ input, severity: 'error' as const, message: `${r.stdout}${r.stderr}`.replaceAll(p, 'user-data').trim() }];
+      return [
+        { input, severity: 'error' as const, message: `${r.stdout}${r.stderr}`.replaceAll(p, 'user-data').trim() },
+      ];
     }),
   }));
 }
@@ -147,7 +170,8 @@ export interface UnitFile {
 }
 
 // What a unit cannot know outside the node: binaries and units that setup installs later.
-const ENVIRONMENT_NOISE = /is not executable|not found|Failed to create|Failed to load|No such file or directory|Unit .* is not loaded|Failed to prepare filename/;
+const ENVIRONMENT_NOISE =
+  /is not executable|not found|Failed to create|Failed to load|No such file or directory|Unit .* is not loaded|Failed to prepare filename/;
 
 /**
  * systemd-analyze verify on each unit file, keeping what is about the unit's text (unknown keys and sections,
@@ -156,7 +180,8 @@ const ENVIRONMENT_NOISE = /is not executable|not found|Failed to create|Failed t
 export function runSystemdAnalyzeVerify(units: readonly UnitFile[]): ToolRun {
   const tool = 'systemd-analyze verify';
   if (units.length === 0) return { tool, findings: [] };
-  if (onPath('systemd-analyze') === undefined) return { tool, skipped: 'systemd-analyze is not installed', findings: [] };
+  if (onPath('systemd-analyze') === undefined)
+    return { tool, skipped: 'systemd-analyze is not installed', findings: [] };
   const dir = mkdtempSync(join(tmpdir(), 'osm-krm-lint-units-'));
   try {
     const paths = units.map((u, i) => {
@@ -172,7 +197,12 @@ export function runSystemdAnalyzeVerify(units: readonly UnitFile[]): ToolRun {
       for (const line of `${r.stderr}${r.stdout}`.split('\n')) {
         if (line.trim() === '' || ENVIRONMENT_NOISE.test(line)) continue;
         const at = line.startsWith(p + ':') ? /^[^:]+:(\d+): (.*)$/.exec(line) : null;
-        findings.push({ input, severity: 'warning', message: (at ? at[2]! : line).replaceAll(p, units[input]!.name), ...(at ? { line: Number(at[1]) } : {}) });
+        findings.push({
+          input,
+          severity: 'warning',
+          message: (at ? at[2]! : line).replaceAll(p, units[input]!.name),
+          ...(at ? { line: Number(at[1]) } : {}),
+        });
       }
     });
     return { tool, findings };

@@ -6,8 +6,21 @@ import { renderForReview } from '../review/renderForReview.ts';
 import type { NodeFile } from '../review/nodeConfigView.ts';
 import { STAGES } from '../review/formatReview.ts';
 import { lintRuns } from './lintScenarios.ts';
-import { alignRenderedLines, fieldLine, fieldLocation, fieldLocations, templateLocations, type TemplateLocation } from './profileSourceMap.ts';
-import { commandName, shellCommands, unitCommandLines, withoutTemplateActions, type ShellCommand } from './shellCommands.ts';
+import {
+  alignRenderedLines,
+  fieldLine,
+  fieldLocation,
+  fieldLocations,
+  templateLocations,
+  type TemplateLocation,
+} from './profileSourceMap.ts';
+import {
+  commandName,
+  shellCommands,
+  unitCommandLines,
+  withoutTemplateActions,
+  type ShellCommand,
+} from './shellCommands.ts';
 import { isOverlayObject, OVERLAY_KIND, parseOverlay } from '../model/operatingSystemProfileOverlay.ts';
 import { resolveOverlays, type InputOverlay } from '../model/overlayProfiles.ts';
 import { embeddedProfileEntry, inputProfileEntry, profileKey, type ProfileEntry } from '../model/profileEntry.ts';
@@ -59,7 +72,9 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
   // Unit files by name and content: most scenarios render the same unit.
   const units = new Map<string, Located & { name: string }>();
   // User-data by the external tool that validates its format (each format's module names it).
-  const userData = new Map<ValidatorTool, Array<{ scenario: string; text: string }>>(Object.keys(USER_DATA_VALIDATORS).map((t) => [t as ValidatorTool, []]));
+  const userData = new Map<ValidatorTool, Array<{ scenario: string; text: string }>>(
+    Object.keys(USER_DATA_VALIDATORS).map((t) => [t as ValidatorTool, []]),
+  );
   const formatsRendered = new Set<string>();
   let rendered = 0;
   for (const p of profiles) {
@@ -71,19 +86,44 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
     const spec = (overlay?.entry.spec ?? p.object.spec ?? {}) as Record<string, any>;
     const name = String(p.object.metadata?.name ?? '');
     const namespace = String(p.object.metadata?.namespace ?? 'kube-system');
-    const clouds: string[] = (Array.isArray(spec.supportedCloudProviders) ? spec.supportedCloudProviders : []).map((c: any) => String(c?.name ?? '')).filter(Boolean);
+    const clouds: string[] = (Array.isArray(spec.supportedCloudProviders) ? spec.supportedCloudProviders : [])
+      .map((c: any) => String(c?.name ?? ''))
+      .filter(Boolean);
     const osName = String(spec.osName ?? '');
     findings.push(...curlInsecureFindings(p));
     if (clouds.length === 0) {
-      findings.push({ severity: 'error', check: 'profile', message: 'spec.supportedCloudProviders lists no cloud: nothing can render with this profile', file: p.file, scenarios: [name] });
+      findings.push({
+        severity: 'error',
+        check: 'profile',
+        message: 'spec.supportedCloudProviders lists no cloud: nothing can render with this profile',
+        file: p.file,
+        scenarios: [name],
+      });
       continue;
     }
-    const locations = overlay === undefined ? templateLocations(p.text, p.documentIndex, p.itemIndex) : new Map<string, TemplateLocation>();
+    const locations =
+      overlay === undefined
+        ? templateLocations(p.text, p.documentIndex, p.itemIndex)
+        : new Map<string, TemplateLocation>();
     // An overlay is rendered with the profiles beside it (its base may be one of them, or another overlay).
     const companions = overlay === undefined ? [] : profiles.filter((q) => q !== p).map((q) => q.object);
-    for (const run of lintRuns({ name, namespace, osName, clouds, provisioningUtility: String(spec.provisioningUtility ?? '') }, p.object, companions)) {
-      const out = renderForReview({ objects: run.objects, functionConfig: run.functionConfig }, { env: () => undefined, readFile: () => { throw new Error('lint reads no files'); } }, { showSecrets: true });
-      for (const r of out.results) if (r.severity !== 'info') findings.push(resultFinding(r, p, `${name}, ${run.label}`));
+    for (const run of lintRuns(
+      { name, namespace, osName, clouds, provisioningUtility: String(spec.provisioningUtility ?? '') },
+      p.object,
+      companions,
+    )) {
+      const out = renderForReview(
+        { objects: run.objects, functionConfig: run.functionConfig },
+        {
+          env: () => undefined,
+          readFile: () => {
+            throw new Error('lint reads no files');
+          },
+        },
+        { showSecrets: true },
+      );
+      for (const r of out.results)
+        if (r.severity !== 'info') findings.push(resultFinding(r, p, `${name}, ${run.label}`));
       for (const review of out.reviews) {
         for (const stage of STAGES) {
           rendered++;
@@ -96,14 +136,30 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
           }
           for (const f of view.files) {
             // An overlay answers for what it brought; the base's files are linted with the base.
-            const location = overlay === undefined ? locations.get(`${stage}:${f.path}`) : overlayLocation(overlay.entry, review.cloudProvider, `${stage} file ${f.path}`, p);
+            const location =
+              overlay === undefined
+                ? locations.get(`${stage}:${f.path}`)
+                : overlayLocation(overlay.entry, review.cloudProvider, `${stage} file ${f.path}`, p);
             if (location === null) continue;
-            const unit = /^\/etc\/systemd\/system\/([^/]+\.(?:service|socket|timer|path|mount|target))$/.exec(f.path)?.[1];
+            const unit = /^\/etc\/systemd\/system\/([^/]+\.(?:service|socket|timer|path|mount|target))$/.exec(
+              f.path,
+            )?.[1];
             if (unit !== undefined && !units.has(`${unit}\u0000${f.content}`)) {
-              units.set(`${unit}\u0000${f.content}`, { name: unit, scenario: `${scenario}, ${f.path}`, file: p.file, rendered: f.content, ...(location ? { location } : {}) });
+              units.set(`${unit}\u0000${f.content}`, {
+                name: unit,
+                scenario: `${scenario}, ${f.path}`,
+                file: p.file,
+                rendered: f.content,
+                ...(location ? { location } : {}),
+              });
             }
             if (!isShellScript(f)) continue;
-            scripts.push({ scenario: `${scenario}, ${f.path}`, file: p.file, rendered: f.content, ...(location ? { location } : {}) });
+            scripts.push({
+              scenario: `${scenario}, ${f.path}`,
+              file: p.file,
+              rendered: f.content,
+              ...(location ? { location } : {}),
+            });
             findings.push(...downloadChecks(f, location, p.file, `${scenario}, ${f.path}`));
           }
         }
@@ -112,20 +168,42 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
   }
   const unitList = [...units.values()];
   const shellcheck = runShellcheck(scripts.map((s) => s.rendered));
-  const userDataRuns = [...userData].map(([tool, configs]) => ({ configs, run: USER_DATA_VALIDATORS[tool](configs.map((c) => c.text)) }));
+  const userDataRuns = [...userData].map(([tool, configs]) => ({
+    configs,
+    run: USER_DATA_VALIDATORS[tool](configs.map((c) => c.text)),
+  }));
   const systemd = runSystemdAnalyzeVerify(unitList.map((u) => ({ name: u.name, content: u.rendered })));
   const runs: ToolRun[] = [shellcheck, ...userDataRuns.map((u) => u.run), systemd];
   for (const f of systemd.findings) {
     const u = unitList[f.input];
-    if (u !== undefined) findings.push({ severity: f.severity, check: 'systemd-analyze verify', message: f.message, ...place(u, f.line, undefined), scenarios: [u.scenario] });
+    if (u !== undefined)
+      findings.push({
+        severity: f.severity,
+        check: 'systemd-analyze verify',
+        message: f.message,
+        ...place(u, f.line, undefined),
+        scenarios: [u.scenario],
+      });
   }
   for (const f of shellcheck.findings) {
     const s = scripts[f.input];
     if (s === undefined) continue;
-    findings.push({ severity: f.severity, check: 'shellcheck', message: f.message, ...place(s, f.line, f.column), scenarios: [s.scenario] });
+    findings.push({
+      severity: f.severity,
+      check: 'shellcheck',
+      message: f.message,
+      ...place(s, f.line, f.column),
+      scenarios: [s.scenario],
+    });
   }
   for (const { configs, run } of userDataRuns) {
-    for (const f of run.findings) findings.push({ severity: f.severity, check: run.tool, message: f.message, scenarios: [configs[f.input]?.scenario ?? '?'] });
+    for (const f of run.findings)
+      findings.push({
+        severity: f.severity,
+        check: run.tool,
+        message: f.message,
+        scenarios: [configs[f.input]?.scenario ?? '?'],
+      });
   }
   const skipped = runs.filter((r) => r.skipped).map((r) => `${r.tool}: ${r.skipped}`);
   // A format no tool checks is said so, unless the same content was validated as another format.
@@ -139,26 +217,44 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
 }
 
 /** A finding at line `line` of a rendered file, placed on the OSP file's line that produced it. */
-function place(s: Located, line: number | undefined, column: number | undefined): Pick<LintFinding, 'file' | 'line' | 'column'> {
+function place(
+  s: Located,
+  line: number | undefined,
+  column: number | undefined,
+): Pick<LintFinding, 'file' | 'line' | 'column'> {
   const file = s.file;
   if (s.location === undefined || line === undefined) return { file };
   if (!s.location.block) return { file, line: s.location.firstLine };
   const at = alignRenderedLines(s.location.template, s.rendered)[line - 1] ?? { line: 0, exact: false };
   // A column means something only on a line the template wrote as it is.
-  return { file, line: s.location.firstLine + at.line, ...(column !== undefined && at.exact ? { column: column + s.location.indent } : {}) };
+  return {
+    file,
+    line: s.location.firstLine + at.line,
+    ...(column !== undefined && at.exact ? { column: column + s.location.indent } : {}),
+  };
 }
 
 /** A function result; one about the OSP is placed on its file, at the template's line and column when it says. */
 function resultFinding(r: Result, p: LintProfileInput, scenario: string): LintFinding {
-  const finding: LintFinding = { severity: r.severity === 'error' ? 'error' : 'warning', check: 'render', message: r.message, scenarios: [scenario] };
+  const finding: LintFinding = {
+    severity: r.severity === 'error' ? 'error' : 'warning',
+    check: 'render',
+    message: r.message,
+    scenarios: [scenario],
+  };
   if (r.resourceRef?.kind !== 'OperatingSystemProfile' && r.resourceRef?.kind !== OVERLAY_KIND) return finding;
   if (r.resourceRef.name !== p.object.metadata?.name || r.resourceRef.kind !== p.object.kind) return finding; // another input's: linted there
   finding.file = p.file;
-  if (r.resourceRef.kind === OVERLAY_KIND && r.field?.path !== undefined && fieldLocation(p.text, p.documentIndex, r.field.path, p.itemIndex) === undefined) {
+  if (
+    r.resourceRef.kind === OVERLAY_KIND &&
+    r.field?.path !== undefined &&
+    fieldLocation(p.text, p.documentIndex, r.field.path, p.itemIndex) === undefined
+  ) {
     const line = fieldLine(p.text, p.documentIndex, r.field.path, p.itemIndex);
     return line === undefined ? finding : { ...finding, line };
   }
-  const location = r.field?.path === undefined ? undefined : fieldLocation(p.text, p.documentIndex, r.field.path, p.itemIndex);
+  const location =
+    r.field?.path === undefined ? undefined : fieldLocation(p.text, p.documentIndex, r.field.path, p.itemIndex);
   if (location === undefined) return finding;
   // Go's notation NAME:LINE:COL, the last one in the message (an error inside a named template names it last).
   const at = [...r.message.matchAll(/:(\d+):(\d+)\b/g)].pop();
@@ -167,10 +263,17 @@ function resultFinding(r: Result, p: LintProfileInput, scenario: string): LintFi
 }
 
 /** The overlay's profile, resolved as a run resolves it, or a finding on the overlay when it does not resolve. */
-function lintedOverlay(p: LintProfileInput, inputs: readonly LintProfileInput[]): { entry: ProfileEntry } | { finding: LintFinding } {
-  const namespace = typeof p.object.metadata?.namespace === 'string' && p.object.metadata.namespace !== '' ? p.object.metadata.namespace : 'kube-system';
+function lintedOverlay(
+  p: LintProfileInput,
+  inputs: readonly LintProfileInput[],
+): { entry: ProfileEntry } | { finding: LintFinding } {
+  const namespace =
+    typeof p.object.metadata?.namespace === 'string' && p.object.metadata.namespace !== ''
+      ? p.object.metadata.namespace
+      : 'kube-system';
   const plain = new Map<string, ProfileEntry>();
-  for (const name of EMBEDDED_PROFILE_NAMES) plain.set(profileKey(namespace, name), embeddedProfileEntry(name, namespace));
+  for (const name of EMBEDDED_PROFILE_NAMES)
+    plain.set(profileKey(namespace, name), embeddedProfileEntry(name, namespace));
   const overlays: InputOverlay[] = [];
   let own: ResourceError | undefined;
   inputs.forEach((q, itemIndex) => {
@@ -192,14 +295,28 @@ function lintedOverlay(p: LintProfileInput, inputs: readonly LintProfileInput[])
   const message = error instanceof Error ? error.message : 'its base does not resolve';
   const field = error instanceof ResourceError ? error.fieldPath : undefined;
   const line = field === undefined ? undefined : fieldLine(p.text, p.documentIndex, field, p.itemIndex);
-  return { finding: { severity: 'error', check: 'overlay', message, file: p.file, ...(line !== undefined ? { line } : {}), scenarios: [String(p.object.metadata?.name ?? '')] } };
+  return {
+    finding: {
+      severity: 'error',
+      check: 'overlay',
+      message,
+      file: p.file,
+      ...(line !== undefined ? { line } : {}),
+      scenarios: [String(p.object.metadata?.name ?? '')],
+    },
+  };
 }
 
 /**
  * Where an overlay's file sits in the overlay's text (its content scalar), undefined when the overlay brought it
  * but no line is known, null when the base brought it (or a lower overlay: linted with that one).
  */
-function overlayLocation(entry: ProfileEntry, cloud: string, key: string, p: LintProfileInput): TemplateLocation | undefined | null {
+function overlayLocation(
+  entry: ProfileEntry,
+  cloud: string,
+  key: string,
+  p: LintProfileInput,
+): TemplateLocation | undefined | null {
   const origin = entry.overlay!.layered(cloud).origins.get(key);
   if (origin === undefined || origin.overlay !== `${entry.namespace}/${entry.name}`) return null;
   for (const suffix of ['.content.literal', '.content.template', '.content']) {
@@ -235,7 +352,8 @@ function scriptTemplates(spec: Record<string, any>): ScriptTemplate[] {
       const path = String(f?.path ?? '');
       const field = `${at}[${i}].content.inline.data`;
       if (UNIT_FILE.test(path)) add(field, 'unit', text);
-      else if (path.endsWith('.sh') || (typeof text === 'string' && /^#!\s*\S*\/(?:env\s+)?(?:ba)?sh\b/.test(text))) add(field, 'shell', text);
+      else if (path.endsWith('.sh') || (typeof text === 'string' && /^#!\s*\S*\/(?:env\s+)?(?:ba)?sh\b/.test(text)))
+        add(field, 'shell', text);
     });
   };
   const templates = (at: string, map: unknown) => {
@@ -248,9 +366,13 @@ function scriptTemplates(spec: Record<string, any>): ScriptTemplate[] {
     templates(`spec.${stage}.templates`, c.templates);
     (Array.isArray(c.units) ? c.units : []).forEach((u: any, i: number) => {
       add(`spec.${stage}.units[${i}].content`, 'unit', u?.content);
-      (Array.isArray(u?.dropIns) ? u.dropIns : []).forEach((d: any, j: number) => add(`spec.${stage}.units[${i}].dropIns[${j}].content`, 'unit', d?.content));
+      (Array.isArray(u?.dropIns) ? u.dropIns : []).forEach((d: any, j: number) =>
+        add(`spec.${stage}.units[${i}].dropIns[${j}].content`, 'unit', d?.content),
+      );
     });
-    (Array.isArray(c.modules?.runcmd) ? c.modules.runcmd : []).forEach((cmd: unknown, i: number) => add(`spec.${stage}.modules.runcmd[${i}]`, 'shell', cmd));
+    (Array.isArray(c.modules?.runcmd) ? c.modules.runcmd : []).forEach((cmd: unknown, i: number) =>
+      add(`spec.${stage}.modules.runcmd[${i}]`, 'shell', cmd),
+    );
     (Array.isArray(c.supportedContainerRuntimes) ? c.supportedContainerRuntimes : []).forEach((r: any, i: number) => {
       files(`spec.${stage}.supportedContainerRuntimes[${i}].files`, r?.files);
       templates(`spec.${stage}.supportedContainerRuntimes[${i}].templates`, r?.templates);
@@ -274,7 +396,12 @@ export function curlInsecureFindings(p: LintProfileInput): LintFinding[] {
   const out: LintFinding[] = [];
   const name = String(p.object.metadata?.name ?? '');
   const templates = scriptTemplates((p.object.spec ?? {}) as Record<string, any>);
-  const locations = fieldLocations(p.text, p.documentIndex, templates.map((t) => t.field), p.itemIndex);
+  const locations = fieldLocations(
+    p.text,
+    p.documentIndex,
+    templates.map((t) => t.field),
+    p.itemIndex,
+  );
   for (const t of templates) {
     const location = locations.get(t.field);
     const lines = t.text.split('\n');
@@ -307,9 +434,17 @@ function downloadTarget(c: ShellCommand): string | undefined {
     if (c.words.some((w) => TOWARDS_API_SERVER.test(w))) return undefined;
     for (let k = 0; k < args.length; k++) {
       const a = args[k]!;
-      if (a === '--remote-name' || a === '--remote-name-all' || /^-[a-zA-Z]*O[a-zA-Z]*$/.test(a)) return '(remote name)';
+      if (a === '--remote-name' || a === '--remote-name-all' || /^-[a-zA-Z]*O[a-zA-Z]*$/.test(a))
+        return '(remote name)';
       const short = /^-[a-zA-Z]*o(.*)$/.exec(a);
-      const target = a === '--output' ? args[k + 1] : a.startsWith('--output=') ? a.slice('--output='.length) : short !== null && !a.startsWith('--') ? (short[1] || args[k + 1]) : undefined;
+      const target =
+        a === '--output'
+          ? args[k + 1]
+          : a.startsWith('--output=')
+            ? a.slice('--output='.length)
+            : short !== null && !a.startsWith('--')
+              ? short[1] || args[k + 1]
+              : undefined;
       if (!discarded(target)) return target;
     }
     const redirect = c.redirects.find((r) => r.op === '>' || r.op === '>>' || r.op === '>|');
@@ -318,7 +453,10 @@ function downloadTarget(c: ShellCommand): string | undefined {
   if (name === 'wget') {
     if (!args.some((a) => /^(?:https?:|ftp:|\$)/.test(a))) return undefined; // the package name in an install list
     const o = args.findIndex((a) => a === '-O' || a === '--output-document' || /^-[a-zA-Z]*O$/.test(a));
-    const target = o >= 0 ? args[o + 1] : args.find((a) => a.startsWith('--output-document='))?.slice('--output-document='.length) ?? '(remote name)';
+    const target =
+      o >= 0
+        ? args[o + 1]
+        : (args.find((a) => a.startsWith('--output-document='))?.slice('--output-document='.length) ?? '(remote name)');
     return discarded(target) ? undefined : target;
   }
   return undefined;
@@ -329,18 +467,38 @@ function verifies(c: ShellCommand): boolean {
   const command = commandName(c.words);
   if (command === undefined) return false;
   const { name, args } = command;
-  if (name === 'gpg') return args.some((a) => a === '--verify' || a === '--show-keys' || a === '--fingerprint' || a === '--with-fingerprint');
-  return /^(?:sha(?:1|224|256|384|512)sum|b2sum|gpgv)$/.test(name) || (name === 'cosign' && args[0] === 'verify') || args.includes('--checksum');
+  if (name === 'gpg')
+    return args.some(
+      (a) => a === '--verify' || a === '--show-keys' || a === '--fingerprint' || a === '--with-fingerprint',
+    );
+  return (
+    /^(?:sha(?:1|224|256|384|512)sum|b2sum|gpgv)$/.test(name) ||
+    (name === 'cosign' && args[0] === 'verify') ||
+    args.includes('--checksum')
+  );
 }
 
 /** A script that downloads to a file and never checks a checksum or signature. */
-function downloadChecks(f: NodeFile, location: TemplateLocation | undefined, file: string, scenario: string): LintFinding[] {
+function downloadChecks(
+  f: NodeFile,
+  location: TemplateLocation | undefined,
+  file: string,
+  scenario: string,
+): LintFinding[] {
   const commands = shellCommands(f.content);
   if (commands.some(verifies)) return [];
   const download = commands.find((c) => downloadTarget(c) !== undefined);
   if (download === undefined) return [];
   const s: Located = { scenario, file, rendered: f.content, ...(location ? { location } : {}) };
-  return [{ severity: 'warning', check: 'unverified-download', message: `${f.path} downloads files but never verifies a checksum or signature`, ...place(s, download.line + 1, undefined), scenarios: [scenario] }];
+  return [
+    {
+      severity: 'warning',
+      check: 'unverified-download',
+      message: `${f.path} downloads files but never verifies a checksum or signature`,
+      ...place(s, download.line + 1, undefined),
+      scenarios: [scenario],
+    },
+  ];
 }
 
 /** One finding per place and message, with every scenario that showed it. */
@@ -352,6 +510,7 @@ function mergeFindings(findings: readonly LintFinding[]): LintFinding[] {
     if (seen) seen.scenarios.push(...f.scenarios);
     else byKey.set(key, { ...f, scenarios: [...f.scenarios] });
   }
-  const order = (f: LintFinding) => `${f.file ?? '~'}\u0000${String(f.line ?? 0).padStart(8, '0')}\u0000${f.check}\u0000${f.message}`;
+  const order = (f: LintFinding) =>
+    `${f.file ?? '~'}\u0000${String(f.line ?? 0).padStart(8, '0')}\u0000${f.check}\u0000${f.message}`;
   return [...byKey.values()].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
 }

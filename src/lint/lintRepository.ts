@@ -35,16 +35,30 @@ export function lintRepository(objects: readonly RepositoryObject[], context: Re
 }
 
 const isConfig = (o: KrmObject) => o.apiVersion === CONFIG_API_VERSION && o.kind === CONFIG_KIND;
-const isFluxKustomization = (o: KrmObject) => typeof o.apiVersion === 'string' && o.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/') && o.kind === 'Kustomization';
+const isFluxKustomization = (o: KrmObject) =>
+  typeof o.apiVersion === 'string' &&
+  o.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/') &&
+  o.kind === 'Kustomization';
 
 function fluxFindings(objects: readonly RepositoryObject[], context: RepositoryContext): LintFinding[] {
-  const forFlux = context.hydrateOutput || objects.some(({ object: o }) => isFluxKustomization(o) || (isConfig(o) && ((o.spec as any)?.gitops?.syncAnnotations ?? []).includes('flux')));
+  const forFlux =
+    context.hydrateOutput ||
+    objects.some(
+      ({ object: o }) =>
+        isFluxKustomization(o) || (isConfig(o) && ((o.spec as any)?.gitops?.syncAnnotations ?? []).includes('flux')),
+    );
   if (!forFlux) return [];
   const applied = objects.filter(({ object: o }) => !isLocalConfig(o));
   const where = new Map<KrmObject, RepositoryObject>(applied.map((r) => [r.object, r]));
   return fluxSubstitutionFindings(applied.map((r) => r.object)).map((f) => {
     const r = where.get(f.object)!;
-    return { severity: 'warning', check: 'flux-substitution', message: f.message, ...place(r, /\$[{$]/), scenarios: [] };
+    return {
+      severity: 'warning',
+      check: 'flux-substitution',
+      message: f.message,
+      ...place(r, /\$[{$]/),
+      scenarios: [],
+    };
   });
 }
 
@@ -57,8 +71,18 @@ function expirationFindings(objects: readonly RepositoryObject[], context: Repos
     const at = typeof fixed === 'string' ? parseRfc3339Seconds(fixed) : undefined;
     if (at === undefined) continue;
     const base = { check: 'bootstrap-token-expiration', ...place(r, /bootstrapTokenExpiration/), scenarios: [] };
-    if (at <= now.seconds) out.push({ ...base, severity: 'error', message: `spec.cluster.bootstrapTokenExpiration ${fixed} has passed (time from ${now.source}): nodes cannot join with the derived tokens; set a later date, or better spec.cluster.bootstrapTokenRotation` });
-    else if (at - now.seconds <= EXPIRATION_WARNING_SECONDS) out.push({ ...base, severity: 'warning', message: `spec.cluster.bootstrapTokenExpiration ${fixed} passes in ${duration(at - now.seconds)} (time from ${now.source}): after that nodes cannot join with the derived tokens; set a later date, or better spec.cluster.bootstrapTokenRotation` });
+    if (at <= now.seconds)
+      out.push({
+        ...base,
+        severity: 'error',
+        message: `spec.cluster.bootstrapTokenExpiration ${fixed} has passed (time from ${now.source}): nodes cannot join with the derived tokens; set a later date, or better spec.cluster.bootstrapTokenRotation`,
+      });
+    else if (at - now.seconds <= EXPIRATION_WARNING_SECONDS)
+      out.push({
+        ...base,
+        severity: 'warning',
+        message: `spec.cluster.bootstrapTokenExpiration ${fixed} passes in ${duration(at - now.seconds)} (time from ${now.source}): after that nodes cannot join with the derived tokens; set a later date, or better spec.cluster.bootstrapTokenRotation`,
+      });
   }
   // Committed token Secrets: per MachineDeployment, the newest one's expiration.
   const newest = new Map<string, { r: RepositoryObject; at: number; text: string }>();
@@ -74,7 +98,13 @@ function expirationFindings(objects: readonly RepositoryObject[], context: Repos
   }
   for (const [md, { r, at, text }] of newest) {
     if (at > now.seconds) continue;
-    out.push({ severity: 'error', check: 'bootstrap-token-expiration', ...place(r, /expiration/), scenarios: [], message: `the newest bootstrap token Secret for ${md} expired at ${text} (time from ${now.source}): nodes of that MachineDeployment cannot join until osm-krm renders again and the result is applied` });
+    out.push({
+      severity: 'error',
+      check: 'bootstrap-token-expiration',
+      ...place(r, /expiration/),
+      scenarios: [],
+      message: `the newest bootstrap token Secret for ${md} expired at ${text} (time from ${now.source}): nodes of that MachineDeployment cannot join until osm-krm renders again and the result is applied`,
+    });
   }
   return out;
 }

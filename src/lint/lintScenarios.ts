@@ -25,38 +25,80 @@ export interface ScenarioProfile {
 }
 
 /** The renders of one profile (`ospObject`: an OSP or an overlay, rendered with `companions`: the profiles beside it). */
-export function lintRuns(profile: ScenarioProfile, ospObject: KrmObject, companions: readonly KrmObject[] = []): LintRun[] {
+export function lintRuns(
+  profile: ScenarioProfile,
+  ospObject: KrmObject,
+  companions: readonly KrmObject[] = [],
+): LintRun[] {
   const variants: Array<{ label: string; kubelet: string; ipFamily: string; proxy: boolean; ignitionSpec?: string }> = [
-    { label: `kubelet ${LINT_KUBELET_VERSIONS.oldest}, IPv4, no proxy`, kubelet: LINT_KUBELET_VERSIONS.oldest, ipFamily: 'IPv4', proxy: false },
-    { label: `kubelet ${LINT_KUBELET_VERSIONS.newest}, IPv4+IPv6, proxy`, kubelet: LINT_KUBELET_VERSIONS.newest, ipFamily: 'IPv4+IPv6', proxy: true },
-    { label: `kubelet ${LINT_KUBELET_VERSIONS.newest}, IPv6, no proxy`, kubelet: LINT_KUBELET_VERSIONS.newest, ipFamily: 'IPv6', proxy: false },
+    {
+      label: `kubelet ${LINT_KUBELET_VERSIONS.oldest}, IPv4, no proxy`,
+      kubelet: LINT_KUBELET_VERSIONS.oldest,
+      ipFamily: 'IPv4',
+      proxy: false,
+    },
+    {
+      label: `kubelet ${LINT_KUBELET_VERSIONS.newest}, IPv4+IPv6, proxy`,
+      kubelet: LINT_KUBELET_VERSIONS.newest,
+      ipFamily: 'IPv4+IPv6',
+      proxy: true,
+    },
+    {
+      label: `kubelet ${LINT_KUBELET_VERSIONS.newest}, IPv6, no proxy`,
+      kubelet: LINT_KUBELET_VERSIONS.newest,
+      ipFamily: 'IPv6',
+      proxy: false,
+    },
   ];
   // A format without an external validator whose content another format carries (Ignition 2.3.0, OSM's, as
   // 3.3.0 for ignition-validate) is also emitted as that one.
   let checkedAs: string | undefined;
   try {
-    const format = userDataFormatFor({ provisioningUtility: (profile.provisioningUtility || 'cloud-init') as ProvisioningUtility, osName: profile.osName, ignitionSpec: DEFAULT_CONFIG.ignitionSpec });
+    const format = userDataFormatFor({
+      provisioningUtility: (profile.provisioningUtility || 'cloud-init') as ProvisioningUtility,
+      osName: profile.osName,
+      ignitionSpec: DEFAULT_CONFIG.ignitionSpec,
+    });
     checkedAs = (format.validator as { checkedAs?: string }).checkedAs;
   } catch {
     // A provisioning utility no format serves: the profile fails validation, which the render reports.
   }
-  const ignitionSpec = checkedAs === undefined ? undefined : userDataFormat(checkedAs as UserDataFormatId).selectedBy.ignitionSpec;
+  const ignitionSpec =
+    checkedAs === undefined ? undefined : userDataFormat(checkedAs as UserDataFormatId).selectedBy.ignitionSpec;
   if (ignitionSpec !== undefined) {
-    variants.push({ label: `kubelet ${LINT_KUBELET_VERSIONS.oldest}, IPv4, no proxy, Ignition ${ignitionSpec}`, kubelet: LINT_KUBELET_VERSIONS.oldest, ipFamily: 'IPv4', proxy: false, ignitionSpec });
+    variants.push({
+      label: `kubelet ${LINT_KUBELET_VERSIONS.oldest}, IPv4, no proxy, Ignition ${ignitionSpec}`,
+      kubelet: LINT_KUBELET_VERSIONS.oldest,
+      ipFamily: 'IPv4',
+      proxy: false,
+      ignitionSpec,
+    });
   }
   return variants.map((h) => ({
     label: h.label,
-    objects: [ospObject, ...companions, ...profile.clouds.map((cloud) => machineDeployment(profile, cloud, h.kubelet, h.ipFamily)), ...clusterFacts()],
+    objects: [
+      ospObject,
+      ...companions,
+      ...profile.clouds.map((cloud) => machineDeployment(profile, cloud, h.kubelet, h.ipFamily)),
+      ...clusterFacts(),
+    ],
     functionConfig: {
       apiVersion: 'osm-krm.dev/v1alpha1',
       kind: 'OperatingSystemManager',
       metadata: { name: 'osm-krm-lint' },
       spec: {
         namespace: profile.namespace,
-        clusterDNS: h.ipFamily === 'IPv4' ? ['10.96.0.10'] : h.ipFamily === 'IPv6' ? ['fd00:10:96::a'] : ['10.96.0.10', 'fd00:10:96::a'],
+        clusterDNS:
+          h.ipFamily === 'IPv4'
+            ? ['10.96.0.10']
+            : h.ipFamily === 'IPv6'
+              ? ['fd00:10:96::a']
+              : ['10.96.0.10', 'fd00:10:96::a'],
         ...(h.ignitionSpec ? { ignitionSpec: h.ignitionSpec } : {}),
         cluster: { bootstrapToken: 'abcdef.0123456789abcdef' },
-        ...(h.proxy ? { nodeHTTPProxy: 'http://proxy.lint.example:3128', nodeNoProxy: '.svc,.cluster.local,localhost,127.0.0.1' } : {}),
+        ...(h.proxy
+          ? { nodeHTTPProxy: 'http://proxy.lint.example:3128', nodeNoProxy: '.svc,.cluster.local,localhost,127.0.0.1' }
+          : {}),
       },
     },
   }));
@@ -64,16 +106,25 @@ export function lintRuns(profile: ScenarioProfile, ospObject: KrmObject, compani
 
 function machineDeployment(p: ScenarioProfile, cloud: string, kubelet: string, ipFamily: string): KrmObject {
   const osSpec =
-    p.osName === 'flatcar' ? { provisioningUtility: p.provisioningUtility || 'ignition' }
-    : p.osName === 'rhel' ? { rhelSubscriptionManagerUser: 'lint-user', rhelSubscriptionManagerPassword: 'lint-password', attachSubscription: true }
-    : {};
+    p.osName === 'flatcar'
+      ? { provisioningUtility: p.provisioningUtility || 'ignition' }
+      : p.osName === 'rhel'
+        ? {
+            rhelSubscriptionManagerUser: 'lint-user',
+            rhelSubscriptionManagerPassword: 'lint-password',
+            attachSubscription: true,
+          }
+        : {};
   return {
     apiVersion: 'cluster.k8s.io/v1alpha1',
     kind: 'MachineDeployment',
     metadata: {
       name: `lint-${cloud}`,
       namespace: 'kube-system',
-      annotations: { 'k8c.io/operating-system-profile': p.name, 'k8c.io/operating-system-profile-namespace': p.namespace },
+      annotations: {
+        'k8c.io/operating-system-profile': p.name,
+        'k8c.io/operating-system-profile-namespace': p.namespace,
+      },
     },
     spec: {
       template: {
@@ -109,9 +160,20 @@ export function clusterFactItems(server: string, caPem: string, getterToken: str
     '',
   ].join('\n');
   return [
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cluster-info', namespace: 'kube-public', annotations: local }, data: { kubeconfig } },
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cloud-init-getter-token', namespace: 'cloud-init-settings', annotations: local }, stringData: { token: getterToken } },
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cluster-info', namespace: 'kube-public', annotations: local },
+      data: { kubeconfig },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'cloud-init-getter-token', namespace: 'cloud-init-settings', annotations: local },
+      stringData: { token: getterToken },
+    },
   ];
 }
 
-const clusterFacts = () => clusterFactItems('https://api.lint.example:6443', LINT_CLUSTER_CA, 'lint.getter.token-0000000000000000');
+const clusterFacts = () =>
+  clusterFactItems('https://api.lint.example:6443', LINT_CLUSTER_CA, 'lint.getter.token-0000000000000000');

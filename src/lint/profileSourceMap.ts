@@ -14,14 +14,21 @@ export interface TemplateLocation {
 }
 
 /** stage ("bootstrap" | "provisioning") + node path -> where its template sits in the OSP file text. */
-export function templateLocations(ospText: string, documentIndex = 0, itemIndex?: number): Map<string, TemplateLocation> {
+export function templateLocations(
+  ospText: string,
+  documentIndex = 0,
+  itemIndex?: number,
+): Map<string, TemplateLocation> {
   const out = new Map<string, TemplateLocation>();
   const lc = new LineCounter();
   const doc = profileNode(parseDocumentsWithLines(ospText, lc), documentIndex, itemIndex);
   if (doc === undefined) return out;
   for (const stage of ['bootstrap', 'provisioning'] as const) {
     const runtimes = getIn(doc, ['spec', `${stage}Config`, 'supportedContainerRuntimes']);
-    const lists = [getIn(doc, ['spec', `${stage}Config`, 'files']), ...(isSeq(runtimes) ? runtimes.items.map((r) => getIn(r as Node, ['files'])) : [])];
+    const lists = [
+      getIn(doc, ['spec', `${stage}Config`, 'files']),
+      ...(isSeq(runtimes) ? runtimes.items.map((r) => getIn(r as Node, ['files'])) : []),
+    ];
     for (const f of lists.flatMap((files) => (isSeq(files) ? files.items : []))) {
       const path = getIn(f as Node, ['path']);
       const data = getIn(f as Node, ['content', 'inline', 'data']);
@@ -34,12 +41,22 @@ export function templateLocations(ospText: string, documentIndex = 0, itemIndex?
 }
 
 /** Where the scalar at a field path (`spec.provisioningConfig.files[2].content.inline.data`) sits in the file. */
-export function fieldLocation(ospText: string, documentIndex: number, fieldPath: string, itemIndex?: number): TemplateLocation | undefined {
+export function fieldLocation(
+  ospText: string,
+  documentIndex: number,
+  fieldPath: string,
+  itemIndex?: number,
+): TemplateLocation | undefined {
   return fieldLocations(ospText, documentIndex, [fieldPath], itemIndex).get(fieldPath);
 }
 
 /** fieldLocation for many paths, the file parsed once; paths that lead to no scalar are left out. */
-export function fieldLocations(ospText: string, documentIndex: number, fieldPaths: readonly string[], itemIndex?: number): Map<string, TemplateLocation> {
+export function fieldLocations(
+  ospText: string,
+  documentIndex: number,
+  fieldPaths: readonly string[],
+  itemIndex?: number,
+): Map<string, TemplateLocation> {
   const out = new Map<string, TemplateLocation>();
   const lc = new LineCounter();
   const root: Node | undefined = profileNode(parseDocumentsWithLines(ospText, lc), documentIndex, itemIndex);
@@ -52,7 +69,12 @@ export function fieldLocations(ospText: string, documentIndex: number, fieldPath
 }
 
 /** The 1-based line where the node at a field path (`spec.files[0]`, scalar or not) starts in the file. */
-export function fieldLine(text: string, documentIndex: number, fieldPath: string, itemIndex?: number): number | undefined {
+export function fieldLine(
+  text: string,
+  documentIndex: number,
+  fieldPath: string,
+  itemIndex?: number,
+): number | undefined {
   const lc = new LineCounter();
   const node = nodeAt(profileNode(parseDocumentsWithLines(text, lc), documentIndex, itemIndex), fieldPath);
   return node?.range ? lc.linePos(node.range[0]).line : undefined;
@@ -88,7 +110,9 @@ function profileNode(docs: Node[], documentIndex: number, itemIndex: number | un
 }
 
 function parseDocumentsWithLines(text: string, lc: LineCounter): Node[] {
-  return parseAllDocuments(text, { lineCounter: lc }).flatMap((d) => ('contents' in d && d.contents ? [d.contents as Node] : []));
+  return parseAllDocuments(text, { lineCounter: lc }).flatMap((d) =>
+    'contents' in d && d.contents ? [d.contents as Node] : [],
+  );
 }
 
 function getIn(node: Node | null | undefined, keys: readonly string[]): Node | undefined {
@@ -111,7 +135,7 @@ export function alignRenderedLines(template: string, rendered: string): Array<{ 
   const edits = diffLines(t, rendered.split('\n'));
   const map: Array<{ line: number; exact: boolean }> = [];
   let ti = 0;
-  for (let i = 0; i < edits.length; ) {
+  for (let i = 0; i < edits.length;) {
     if (edits[i]!.op === ' ') {
       map.push({ line: ti++, exact: true });
       i++;
@@ -124,7 +148,9 @@ export function alignRenderedLines(template: string, rendered: string): Array<{ 
       else inserted++;
     }
     // A `template` call writes many lines; other actions a value each.
-    const action = deleted.find((d) => /\{\{-?\s*(template|include)\b/.test(t[d]!)) ?? deleted.find((d) => /\{\{/.test(t[d]!) && !/^\s*\{\{-?\s*\/\*/.test(t[d]!));
+    const action =
+      deleted.find((d) => /\{\{-?\s*(template|include)\b/.test(t[d]!)) ??
+      deleted.find((d) => /\{\{/.test(t[d]!) && !/^\s*\{\{-?\s*\/\*/.test(t[d]!));
     const target = action ?? deleted[0] ?? Math.max(0, ti - 1);
     for (let k = 0; k < inserted; k++) map.push({ line: target, exact: false });
   }

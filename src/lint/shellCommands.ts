@@ -164,7 +164,8 @@ class ShellReader {
             continue;
           }
           if (this.s[j] === '\\' && j + 1 < this.s.length) {
-            value += this.s[j + 1] === '\n' ? '' : '"\\$`'.includes(this.s[j + 1]!) ? this.s[j + 1] : `\\${this.s[j + 1]}`;
+            value +=
+              this.s[j + 1] === '\n' ? '' : '"\\$`'.includes(this.s[j + 1]!) ? this.s[j + 1] : `\\${this.s[j + 1]}`;
             j += 2;
             continue;
           }
@@ -218,7 +219,8 @@ class ShellReader {
   }
 
   private readNested(body: string, firstLine: number): void {
-    for (const cmd of new ShellReader(body).read()) this.commands.push({ ...cmd, line: cmd.line + firstLine, endLine: cmd.endLine + firstLine });
+    for (const cmd of new ShellReader(body).read())
+      this.commands.push({ ...cmd, line: cmd.line + firstLine, endLine: cmd.endLine + firstLine });
   }
 }
 
@@ -255,7 +257,14 @@ export function commandName(words: readonly string[]): { name: string; args: str
     const w = words[k];
     if (w === undefined) return undefined;
     const base = w.slice(w.lastIndexOf('/') + 1);
-    if (base === 'sudo' || base === 'exec' || base === 'command' || base === 'nohup' || base === 'time' || base === 'env') {
+    if (
+      base === 'sudo' ||
+      base === 'exec' ||
+      base === 'command' ||
+      base === 'nohup' ||
+      base === 'time' ||
+      base === 'env'
+    ) {
       k++;
       while (k < words.length && words[k]!.startsWith('-')) k++;
       continue;

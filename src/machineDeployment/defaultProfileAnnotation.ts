@@ -8,7 +8,12 @@ const DEFAULTED_OS = new Set(['ubuntu', 'flatcar', 'amzn2', 'rockylinux', 'rhel'
 export function defaultProfileName(md: MachineDeployment): string | undefined {
   const { cloudProvider, operatingSystem } = md.providerConfig;
   // OSM's webhook does this for Anexia only; the cloud's descriptor says where we do it too.
-  if (cloudProviderDescriptor(cloudProvider)?.flatcarCloudInitProfileByDefault && operatingSystem === 'flatcar' && provisioningUtilityOrError(md) === 'cloud-init') return 'osp-flatcar-cloud-init';
+  if (
+    cloudProviderDescriptor(cloudProvider)?.flatcarCloudInitProfileByDefault &&
+    operatingSystem === 'flatcar' &&
+    provisioningUtilityOrError(md) === 'cloud-init'
+  )
+    return 'osp-flatcar-cloud-init';
   return DEFAULTED_OS.has(operatingSystem) ? `osp-${operatingSystem}` : undefined;
 }
 

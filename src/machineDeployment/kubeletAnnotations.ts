@@ -26,9 +26,16 @@ const nilDuration = () => new GoPointer('*v1.Duration', null);
 
 export function kubeletSettingsFromAnnotations(annotations: Readonly<Record<string, string>>): KubeletSettings {
   const s: KubeletSettings = {
-    KubeReserved: nilMap(), SystemReserved: nilMap(), EvictionHard: nilMap(), MaxPods: nilInt32(),
-    ContainerLogMaxSize: nilString(), ContainerLogMaxFiles: nilString(), ImageGCHighThresholdPercent: nilInt32(),
-    ImageGCLowThresholdPercent: nilInt32(), ImageMinimumGCAge: nilDuration(), ImageMaximumGCAge: nilDuration(),
+    KubeReserved: nilMap(),
+    SystemReserved: nilMap(),
+    EvictionHard: nilMap(),
+    MaxPods: nilInt32(),
+    ContainerLogMaxSize: nilString(),
+    ContainerLogMaxFiles: nilString(),
+    ImageGCHighThresholdPercent: nilInt32(),
+    ImageGCLowThresholdPercent: nilInt32(),
+    ImageMinimumGCAge: nilDuration(),
+    ImageMaximumGCAge: nilDuration(),
   };
   // Like OSM: the setting name is everything after the first "/" of the annotation key.
   for (const [key, value] of Object.entries(annotations)) {
@@ -60,7 +67,10 @@ export function kubeletSettingsFromAnnotations(annotations: Readonly<Record<stri
         try {
           ns = parseGoDuration(value);
         } catch (e) {
-          throw new ResourceError(`parsing ${setting[0]!.toLowerCase() + setting.slice(1)}: ${(e as Error).message}`, field);
+          throw new ResourceError(
+            `parsing ${setting[0]!.toLowerCase() + setting.slice(1)}: ${(e as Error).message}`,
+            field,
+          );
         }
         s[setting] = new GoPointer('*v1.Duration', new GoStringer('v1.Duration', formatGoDuration(ns), ns));
         break;
@@ -77,7 +87,12 @@ function keyValueMap(value: string, delimiter: string): Record<string, string> {
   for (const pair of value.split(',')) {
     const i = pair.indexOf(delimiter);
     if (i < 0) continue; // malformed pairs are skipped, as OSM does
-    Object.defineProperty(m, pair.slice(0, i), { value: pair.slice(i + delimiter.length), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(m, pair.slice(0, i), {
+      value: pair.slice(i + delimiter.length),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return goMap('string', m);
 }
@@ -85,11 +100,17 @@ function keyValueMap(value: string, delimiter: string): Record<string, string> {
 function parseInt32(value: string, name: string, field: string): bigint {
   // strconv.ParseInt(val, 10, 32): optional sign, decimal digits only.
   if (!/^[+-]?[0-9]+$/.test(value)) {
-    throw new ResourceError(`parsing ${name}: strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`, field);
+    throw new ResourceError(
+      `parsing ${name}: strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`,
+      field,
+    );
   }
   const n = BigInt(value);
   if (n > 2147483647n || n < -2147483648n) {
-    throw new ResourceError(`parsing ${name}: strconv.ParseInt: parsing ${JSON.stringify(value)}: value out of range`, field);
+    throw new ResourceError(
+      `parsing ${name}: strconv.ParseInt: parsing ${JSON.stringify(value)}: value out of range`,
+      field,
+    );
   }
   return n;
 }

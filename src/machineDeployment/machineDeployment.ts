@@ -57,7 +57,8 @@ function strictObject(fields: Record<string, Checker>): Checker {
     if (typeof v !== 'object' || Array.isArray(v)) throw decodeError(v, path, 'object');
     for (const [k, val] of Object.entries(v as Record<string, unknown>)) {
       const check = fields[k];
-      if (check === undefined) throw new ResourceError(`failed to decode provider configs: json: unknown field "${k}"`, `${path}.${k}`);
+      if (check === undefined)
+        throw new ResourceError(`failed to decode provider configs: json: unknown field "${k}"`, `${path}.${k}`);
       check(val, `${path}.${k}`);
     }
   };
@@ -81,20 +82,27 @@ function goTypeOf(v: unknown): string {
 }
 
 function decodeError(v: unknown, path: string, want: string): ResourceError {
-  return new ResourceError(`failed to decode provider configs: json: cannot unmarshal ${goTypeOf(v)} into field ${path.split('.').pop()} of type ${want}`, path);
+  return new ResourceError(
+    `failed to decode provider configs: json: cannot unmarshal ${goTypeOf(v)} into field ${path.split('.').pop()} of type ${want}`,
+    path,
+  );
 }
 
 export function parseMachineDeployment(obj: KrmObject): MachineDeployment {
   const meta = (obj.metadata ?? {}) as Record<string, unknown>;
   const name = meta.name;
-  if (typeof name !== 'string' || name === '') throw new ResourceError('MachineDeployment has no metadata.name', 'metadata.name');
+  if (typeof name !== 'string' || name === '')
+    throw new ResourceError('MachineDeployment has no metadata.name', 'metadata.name');
   const namespace = typeof meta.namespace === 'string' && meta.namespace !== '' ? meta.namespace : 'default';
   const annotations = clusterVisible(stringMap(meta.annotations, 'metadata.annotations'));
   const spec = (obj.spec ?? {}) as Record<string, any>;
   const kubelet = spec?.template?.spec?.versions?.kubelet;
   if (typeof kubelet === 'number') {
     // `kubelet: 1.30` is the number 1.3 to YAML: say what was read, not that nothing was.
-    throw new ResourceError(`kubelet version must be a string: YAML reads this one as the number ${kubelet}; quote it and give the patch version, e.g. "1.34.2"`, 'spec.template.spec.versions.kubelet');
+    throw new ResourceError(
+      `kubelet version must be a string: YAML reads this one as the number ${kubelet}; quote it and give the patch version, e.g. "1.34.2"`,
+      'spec.template.spec.versions.kubelet',
+    );
   }
   if (typeof kubelet !== 'string' || kubelet === '') {
     throw new ResourceError('kubelet version must be set', 'spec.template.spec.versions.kubelet');
@@ -129,7 +137,8 @@ export function parseMachineDeployment(obj: KrmObject): MachineDeployment {
 
 // Annotations kpt and kustomize add while a resource is in flight and strip before it is written or applied:
 // the MachineDeployment in the cluster never has them, so they must not change the annotations hash.
-const ORCHESTRATOR_ANNOTATION = /^(?:internal\.config\.kubernetes\.io\/|config\.kubernetes\.io\/(?:path|index)$|config\.k8s\.io\/id$|kustomize\.config\.k8s\.io\/)/;
+const ORCHESTRATOR_ANNOTATION =
+  /^(?:internal\.config\.kubernetes\.io\/|config\.kubernetes\.io\/(?:path|index)$|config\.k8s\.io\/id$|kustomize\.config\.k8s\.io\/)/;
 
 export function clusterVisible(annotations: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -142,7 +151,8 @@ function stringMap(v: unknown, path: string): Record<string, string> {
   if (typeof v !== 'object' || Array.isArray(v)) throw new ResourceError(`${path} must be a map of strings`, path);
   const out: Record<string, string> = {};
   for (const [k, val] of Object.entries(v as Record<string, unknown>)) {
-    if (typeof val !== 'string') throw new ResourceError(`${path}.${k} must be a string, got ${goTypeOf(val)}`, `${path}.${k}`);
+    if (typeof val !== 'string')
+      throw new ResourceError(`${path}.${k} must be a string, got ${goTypeOf(val)}`, `${path}.${k}`);
     out[k] = val;
   }
   return out;

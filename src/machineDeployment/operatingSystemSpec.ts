@@ -70,13 +70,20 @@ export function decodeOperatingSystemSpec(os: string, spec: unknown): GoStruct {
  */
 export function decodeOperatingSystemSpecWithKeys(os: string, spec: unknown): DecodedOperatingSystemSpec {
   const def = STRUCTS[os];
-  if (def === undefined) throw new ResourceError('failed to add operating system spec: unknown OperatingSystem', 'spec.template.spec.providerSpec.value.operatingSystem');
+  if (def === undefined)
+    throw new ResourceError(
+      'failed to add operating system spec: unknown OperatingSystem',
+      'spec.template.spec.providerSpec.value.operatingSystem',
+    );
   const fields: Record<string, unknown> = {};
   const sourceKeys: Record<string, string> = {};
   for (const [goName, , type] of def.fields) fields[goName] = type === 'bool' ? false : '';
   if (spec === null || spec === undefined) return { value: new GoStruct(def.goType, fields), sourceKeys };
   if (typeof spec !== 'object' || Array.isArray(spec)) {
-    throw new ResourceError(`failed to add operating system spec: json: cannot unmarshal ${Array.isArray(spec) ? 'array' : typeof spec} into Go value of type ${def.goType}`, FIELD);
+    throw new ResourceError(
+      `failed to add operating system spec: json: cannot unmarshal ${Array.isArray(spec) ? 'array' : typeof spec} into Go value of type ${def.goType}`,
+      FIELD,
+    );
   }
   for (const [key, v] of Object.entries(spec as Record<string, unknown>)) {
     const field = def.fields.find(([, jsonName]) => jsonName === key) ?? foldedField(def.fields, key);
@@ -86,7 +93,10 @@ export function decodeOperatingSystemSpecWithKeys(os: string, spec: unknown): De
     const ok = type === 'bool' ? typeof v === 'boolean' : typeof v === 'string';
     if (!ok) {
       const got = Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v;
-      throw new ResourceError(`failed to add operating system spec: json: cannot unmarshal ${got} into Go struct field Config.${jsonName} of type ${type}`, `${FIELD}.${key}`);
+      throw new ResourceError(
+        `failed to add operating system spec: json: cannot unmarshal ${got} into Go struct field Config.${jsonName} of type ${type}`,
+        `${FIELD}.${key}`,
+      );
     }
     fields[goName] = v;
     sourceKeys[goName] = key;
@@ -95,7 +105,10 @@ export function decodeOperatingSystemSpecWithKeys(os: string, spec: unknown): De
 }
 
 /** The field whose JSON name matches `key` as Go folds names (only when no name matches exactly). */
-function foldedField<F extends readonly [string, string, ...unknown[]]>(fields: readonly F[], key: string): F | undefined {
+function foldedField<F extends readonly [string, string, ...unknown[]]>(
+  fields: readonly F[],
+  key: string,
+): F | undefined {
   const folded = goFoldedName(key);
   return fields.find(([, jsonName]) => goFoldedName(jsonName) === folded);
 }
@@ -130,7 +143,9 @@ export function isSecretSpecKey(key: string): boolean {
 function foldedMembers(o: unknown, field: string): unknown[] {
   if (o === null || typeof o !== 'object' || Array.isArray(o)) return [];
   const folded = goFoldedName(field);
-  return Object.entries(o).filter(([k]) => goFoldedName(k) === folded).map(([, v]) => v);
+  return Object.entries(o)
+    .filter(([k]) => goFoldedName(k) === folded)
+    .map(([, v]) => v);
 }
 
 export function zeroOperatingSystemConfig(os: string): GoStruct {

@@ -25,7 +25,11 @@ export interface InjectedMachineDeployment {
   keepSource: boolean;
 }
 
-export function injectRhelSubscription(source: KrmObject, md: MachineDeployment, values: RhelSubscriptionValues): InjectedMachineDeployment {
+export function injectRhelSubscription(
+  source: KrmObject,
+  md: MachineDeployment,
+  values: RhelSubscriptionValues,
+): InjectedMachineDeployment {
   const spec = (source.spec as any)?.template?.spec?.providerSpec?.value?.operatingSystemSpec;
   const raw: Record<string, unknown> = spec !== null && typeof spec === 'object' && !Array.isArray(spec) ? spec : {};
   // encoding/json matches keys as Go folds them, so OSM and machine-controller would read any such spelling.
@@ -58,11 +62,16 @@ export function injectRhelSubscription(source: KrmObject, md: MachineDeployment,
 
   const mdAnnotations = { ...md.annotations };
   delete mdAnnotations[LOCAL_CONFIG_ANNOTATION];
-  const injected: MachineDeployment = { ...md, annotations: mdAnnotations, providerConfig: { ...md.providerConfig, operatingSystemSpec: nextSpec } };
+  const injected: MachineDeployment = {
+    ...md,
+    annotations: mdAnnotations,
+    providerConfig: { ...md.providerConfig, operatingSystemSpec: nextSpec },
+  };
   try {
     validateMachineDeploymentValues(injected);
   } catch (e) {
-    if (e instanceof ResourceError) throw new ResourceError(`${e.message} (the value comes from spec.rhelSubscription)`, e.fieldPath);
+    if (e instanceof ResourceError)
+      throw new ResourceError(`${e.message} (the value comes from spec.rhelSubscription)`, e.fieldPath);
     throw e;
   }
   return { md: injected, object, keepSource };

@@ -57,7 +57,8 @@ export function applyOverlay(base: LayeredSpec, layer: OverlayLayer, cloud: stri
   const spec = structuredClone(base.spec) as OperatingSystemProfileSpec;
   const origins = new Map(base.origins);
   const touched = new Map<string, string>();
-  const applies = (clouds: readonly string[] | undefined) => clouds === undefined || (cloud !== undefined && clouds.includes(cloud));
+  const applies = (clouds: readonly string[] | undefined) =>
+    clouds === undefined || (cloud !== undefined && clouds.includes(cloud));
   const o = overlay.spec;
   const index = new SpecIndex(spec);
 
@@ -69,32 +70,58 @@ export function applyOverlay(base: LayeredSpec, layer: OverlayLayer, cloud: stri
   const supported = new Set((spec.supportedCloudProviders ?? []).map((c) => c.name));
   const checkClouds = (clouds: readonly string[] | undefined, field: string) => {
     clouds?.forEach((c, i) => {
-      if (!supported.has(c)) throw new ResourceError(`cloud ${JSON.stringify(c)} is not among the profile's supportedCloudProviders (${[...supported].join(', ')})${didYouMean(c, supported)}`, `${field}.clouds[${i}]`);
+      if (!supported.has(c))
+        throw new ResourceError(
+          `cloud ${JSON.stringify(c)} is not among the profile's supportedCloudProviders (${[...supported].join(', ')})${didYouMean(c, supported)}`,
+          `${field}.clouds[${i}]`,
+        );
     });
   };
 
   /** Records that the overlay's `field` touches `k`; two overlays (or two fields of one) touching it is an error. */
   const claim = (k: string, field: string, what: string, action: OverlayOrigin['action']) => {
     const own = touched.get(k);
-    if (own !== undefined) throw new ResourceError(`${what} is changed twice by this overlay: at ${own} and here`, field);
+    if (own !== undefined)
+      throw new ResourceError(`${what} is changed twice by this overlay: at ${own} and here`, field);
     const other = origins.get(k);
     if (other !== undefined && other.overlay !== key) {
-      throw new ResourceError(`${what} is ${action === 'replaced' ? 'replaced' : 'added'} by this overlay and was already ${other.action} by overlay ${other.overlay} (${other.field}), which this one stacks on: change it in one of them`, field);
+      throw new ResourceError(
+        `${what} is ${action === 'replaced' ? 'replaced' : 'added'} by this overlay and was already ${other.action} by overlay ${other.overlay} (${other.field}), which this one stacks on: change it in one of them`,
+        field,
+      );
     }
     touched.set(k, field);
     origins.set(k, { overlay: key, itemIndex, field, action });
   };
 
   // Files: any path, in either config.
-  const putFile = (config: OverlayConfig, path: string, data: string, permissions: number | undefined, replace: boolean, field: string, what = `file ${path}`) => {
+  const putFile = (
+    config: OverlayConfig,
+    path: string,
+    data: string,
+    permissions: number | undefined,
+    replace: boolean,
+    field: string,
+    what = `file ${path}`,
+  ) => {
     const cfg = configOf(spec, config);
     const found = index.files(config, path);
     const own = touched.get(originKey('file', config, path));
-    if (own !== undefined) throw new ResourceError(`${what} is changed twice by this overlay: at ${own} and here`, field);
+    if (own !== undefined)
+      throw new ResourceError(`${what} is changed twice by this overlay: at ${own} and here`, field);
     if (replace) {
       if (found.length === 0) {
-        const elsewhere = index.files(other(config), path).length > 0 ? ` (it has it in ${other(config)}Config: set config: ${other(config)})` : didYouMean(path, filesOf(cfg).map((f) => f.path));
-        throw new ResourceError(`${what} is to be replaced, but base ${layer.baseLabel} has no such file in ${config}Config${elsewhere}`, field);
+        const elsewhere =
+          index.files(other(config), path).length > 0
+            ? ` (it has it in ${other(config)}Config: set config: ${other(config)})`
+            : didYouMean(
+                path,
+                filesOf(cfg).map((f) => f.path),
+              );
+        throw new ResourceError(
+          `${what} is to be replaced, but base ${layer.baseLabel} has no such file in ${config}Config${elsewhere}`,
+          field,
+        );
       }
       claim(originKey('file', config, path), field, what, 'replaced');
       for (const f of found) {
@@ -106,7 +133,10 @@ export function applyOverlay(base: LayeredSpec, layer: OverlayLayer, cloud: stri
     if (found.length > 0) {
       const prior = origins.get(originKey('file', config, path));
       if (prior !== undefined && prior.overlay !== key) claim(originKey('file', config, path), field, what, 'added');
-      throw new ResourceError(`${what} is to be added, but base ${layer.baseLabel} already has it in ${config}Config: set replace: true to replace it`, field);
+      throw new ResourceError(
+        `${what} is to be added, but base ${layer.baseLabel} already has it in ${config}Config: set replace: true to replace it`,
+        field,
+      );
     }
     claim(originKey('file', config, path), field, what, 'added');
     index.addFile(config, { path, permissions: permissions ?? 644, content: { inline: { data } } });
@@ -132,19 +162,41 @@ export function applyOverlay(base: LayeredSpec, layer: OverlayLayer, cloud: stri
     // file, gets its unit and drop-ins as files where systemd reads them.
     const asFiles = spec.osName !== 'flatcar' || index.files(config, unitPath).length > 0;
     if (asFiles) {
-      if (u.content !== undefined) putFile(config, unitPath, literalTemplate(u.content), 644, u.replace === true, field, `unit ${u.name}`);
-      (u.dropIns ?? []).forEach((d, j) => putFile(config, `${unitPath}.d/${d.name}`, literalTemplate(d.content), 644, d.replace === true, `${field}.dropIns[${j}]`, `drop-in ${u.name}.d/${d.name}`));
+      if (u.content !== undefined)
+        putFile(config, unitPath, literalTemplate(u.content), 644, u.replace === true, field, `unit ${u.name}`);
+      (u.dropIns ?? []).forEach((d, j) =>
+        putFile(
+          config,
+          `${unitPath}.d/${d.name}`,
+          literalTemplate(d.content),
+          644,
+          d.replace === true,
+          `${field}.dropIns[${j}]`,
+          `drop-in ${u.name}.d/${d.name}`,
+        ),
+      );
       if (u.enable === true) enableCommands.push(`systemctl enable --now --no-block ${u.name}`);
       return;
     }
     let unit = index.unit(config, u.name);
     if (u.content !== undefined) {
       if (u.replace === true) {
-        if (unit === undefined) throw new ResourceError(`unit ${u.name} is to be replaced, but base ${layer.baseLabel} has no such unit in ${config}Config${didYouMean(u.name, (cfg.units ?? []).map((x) => x.name))}`, field);
+        if (unit === undefined)
+          throw new ResourceError(
+            `unit ${u.name} is to be replaced, but base ${layer.baseLabel} has no such unit in ${config}Config${didYouMean(
+              u.name,
+              (cfg.units ?? []).map((x) => x.name),
+            )}`,
+            field,
+          );
         claim(originKey('unit', config, u.name), field, `unit ${u.name}`, 'replaced');
         unit.content = u.content;
       } else {
-        if (unit !== undefined && unit.content !== undefined) throw new ResourceError(`unit ${u.name} is to be added, but base ${layer.baseLabel} already has it in ${config}Config: set replace: true to replace it`, field);
+        if (unit !== undefined && unit.content !== undefined)
+          throw new ResourceError(
+            `unit ${u.name} is to be added, but base ${layer.baseLabel} already has it in ${config}Config: set replace: true to replace it`,
+            field,
+          );
         claim(originKey('unit', config, u.name), field, `unit ${u.name}`, 'added');
         if (unit === undefined) index.addUnit(config, (unit = { name: u.name }));
         unit.content = u.content;
@@ -160,11 +212,22 @@ export function applyOverlay(base: LayeredSpec, layer: OverlayLayer, cloud: stri
       const what = `drop-in ${u.name}.d/${d.name}`;
       const existing = dropIns.get(d.name);
       if (d.replace === true) {
-        if (existing === undefined) throw new ResourceError(`${what} is to be replaced, but base ${layer.baseLabel} has no such drop-in${didYouMean(d.name, (target.dropIns ?? []).map((x) => x.name))}`, dfield);
+        if (existing === undefined)
+          throw new ResourceError(
+            `${what} is to be replaced, but base ${layer.baseLabel} has no such drop-in${didYouMean(
+              d.name,
+              (target.dropIns ?? []).map((x) => x.name),
+            )}`,
+            dfield,
+          );
         claim(originKey('drop-in', config, `${u.name}/${d.name}`), dfield, what, 'replaced');
         existing.content = d.content;
       } else {
-        if (existing !== undefined) throw new ResourceError(`${what} is to be added, but base ${layer.baseLabel} already has it: set replace: true to replace it`, dfield);
+        if (existing !== undefined)
+          throw new ResourceError(
+            `${what} is to be added, but base ${layer.baseLabel} already has it: set replace: true to replace it`,
+            dfield,
+          );
         claim(originKey('drop-in', config, `${u.name}/${d.name}`), dfield, what, 'added');
         const added: DropIn = { name: d.name, content: d.content };
         (target.dropIns ??= []).push(added);
@@ -181,8 +244,16 @@ export function applyOverlay(base: LayeredSpec, layer: OverlayLayer, cloud: stri
     const cfg = configOf(spec, config);
     const names = index.templateNames(config);
     const what = `named template ${JSON.stringify(t.name)}`;
-    if (t.replace === true && !names.has(t.name)) throw new ResourceError(`${what} is to be replaced, but base ${layer.baseLabel} does not define it in ${config}Config${didYouMean(t.name, names)}`, field);
-    if (t.replace !== true && names.has(t.name)) throw new ResourceError(`${what} is to be added, but base ${layer.baseLabel} already defines it in ${config}Config: set replace: true to replace it`, field);
+    if (t.replace === true && !names.has(t.name))
+      throw new ResourceError(
+        `${what} is to be replaced, but base ${layer.baseLabel} does not define it in ${config}Config${didYouMean(t.name, names)}`,
+        field,
+      );
+    if (t.replace !== true && names.has(t.name))
+      throw new ResourceError(
+        `${what} is to be added, but base ${layer.baseLabel} already defines it in ${config}Config: set replace: true to replace it`,
+        field,
+      );
     claim(originKey('template', config, t.name), field, what, t.replace === true ? 'replaced' : 'added');
     // The config's named templates win over the container runtime's (as OSM renders them).
     (cfg.templates ??= {})[t.name] = t.template;
@@ -190,7 +261,10 @@ export function applyOverlay(base: LayeredSpec, layer: OverlayLayer, cloud: stri
   });
 
   const commands = (phase: 'beforeSetup' | 'afterSetup', extra: readonly OverlayCommand[]) =>
-    [...(o.commands?.[phase] ?? []).map((c, i) => ({ c, field: `spec.commands.${phase}[${i}]` })), ...extra.map((c) => ({ c, field: 'spec.units' }))]
+    [
+      ...(o.commands?.[phase] ?? []).map((c, i) => ({ c, field: `spec.commands.${phase}[${i}]` })),
+      ...extra.map((c) => ({ c, field: 'spec.units' })),
+    ]
       .filter(({ c, field }) => {
         if (typeof c !== 'string') checkClouds(c.clouds, field);
         return typeof c === 'string' || applies(c.clouds);
@@ -198,7 +272,15 @@ export function applyOverlay(base: LayeredSpec, layer: OverlayLayer, cloud: stri
       .map(({ c }) => (typeof c === 'string' ? c : c.run));
   const before = commands('beforeSetup', []);
   const after = commands('afterSetup', enableCommands);
-  if (before.length > 0 || after.length > 0) addSetupCommands(spec, layer, before, after, (path, data, perm, field) => putFile(setupConfig(spec, layer)!, path, data, perm, false, field), claim);
+  if (before.length > 0 || after.length > 0)
+    addSetupCommands(
+      spec,
+      layer,
+      before,
+      after,
+      (path, data, perm, field) => putFile(setupConfig(spec, layer)!, path, data, perm, false, field),
+      claim,
+    );
 
   return { spec, origins };
 }
@@ -217,11 +299,16 @@ function addSetupCommands(
 ): void {
   const config = setupConfig(spec, layer);
   if (config === undefined) {
-    throw new ResourceError(`base ${layer.baseLabel} has no ${SETUP_UNIT} (a unit, or the file ${UNIT_DIR}${SETUP_UNIT}) for the commands to run with`, 'spec.commands');
+    throw new ResourceError(
+      `base ${layer.baseLabel} has no ${SETUP_UNIT} (a unit, or the file ${UNIT_DIR}${SETUP_UNIT}) for the commands to run with`,
+      'spec.commands',
+    );
   }
   const name = layer.overlay.name;
   const script = (phase: string, lines: readonly string[]) =>
-    literalTemplate(`#!/bin/bash\n# Commands of OperatingSystemProfileOverlay ${layer.overlay.namespace}/${name}, run by ${SETUP_UNIT} ${phase} /opt/bin/setup.\nset -euo pipefail\n${lines.join('\n')}\n`);
+    literalTemplate(
+      `#!/bin/bash\n# Commands of OperatingSystemProfileOverlay ${layer.overlay.namespace}/${name}, run by ${SETUP_UNIT} ${phase} /opt/bin/setup.\nset -euo pipefail\n${lines.join('\n')}\n`,
+    );
   const service = ['[Service]'];
   if (before.length > 0) {
     putFile(`/opt/bin/overlay-${name}-before-setup`, script('before', before), 755, 'spec.commands.beforeSetup');
@@ -236,7 +323,12 @@ function addSetupCommands(
   const cfg = configOf(spec, config);
   const unit = (cfg.units ?? []).find((u) => u.name === SETUP_UNIT);
   if (unit !== undefined) {
-    claim(originKey('drop-in', config, `${SETUP_UNIT}/${dropIn}`), 'spec.commands', `drop-in ${SETUP_UNIT}.d/${dropIn}`, 'added');
+    claim(
+      originKey('drop-in', config, `${SETUP_UNIT}/${dropIn}`),
+      'spec.commands',
+      `drop-in ${SETUP_UNIT}.d/${dropIn}`,
+      'added',
+    );
     (unit.dropIns ??= []).push({ name: dropIn, content });
   } else {
     putFile(`${UNIT_DIR}${SETUP_UNIT}.d/${dropIn}`, literalTemplate(content), 644, 'spec.commands');
@@ -278,7 +370,13 @@ class SpecIndex {
     let s = this.templateSets.get(config);
     if (s === undefined) {
       const cfg = configOf(this.spec, config);
-      this.templateSets.set(config, (s = new Set([...Object.keys(cfg.templates ?? {}), ...(cfg.supportedContainerRuntimes ?? []).flatMap((r) => Object.keys(r.templates ?? {}))])));
+      this.templateSets.set(
+        config,
+        (s = new Set([
+          ...Object.keys(cfg.templates ?? {}),
+          ...(cfg.supportedContainerRuntimes ?? []).flatMap((r) => Object.keys(r.templates ?? {})),
+        ])),
+      );
     }
     return s;
   }
@@ -309,7 +407,10 @@ class SpecIndex {
 function setupConfig(spec: OperatingSystemProfileSpec, _layer: OverlayLayer): OverlayConfig | undefined {
   return CONFIGS.find((c) => {
     const cfg = configOf(spec, c);
-    return (cfg.units ?? []).some((u) => u.name === SETUP_UNIT && u.content !== undefined) || filesOf(cfg).some((f) => f.path === UNIT_DIR + SETUP_UNIT);
+    return (
+      (cfg.units ?? []).some((u) => u.name === SETUP_UNIT && u.content !== undefined) ||
+      filesOf(cfg).some((f) => f.path === UNIT_DIR + SETUP_UNIT)
+    );
   });
 }
 

@@ -118,7 +118,7 @@ const DESCRIPTORS = {
     defaultProfiles: ['osp-rockylinux', 'osp-ubuntu'],
     userDataLimit: {
       bytes: 64 * 1024,
-      rule: 'DigitalOcean limits a Droplet\'s user_data to 64 KiB',
+      rule: "DigitalOcean limits a Droplet's user_data to 64 KiB",
       source: 'https://docs.digitalocean.com/reference/api/api-reference/#operation/droplets_create (user_data)',
       documented: true,
     },
@@ -198,7 +198,9 @@ const DESCRIPTORS = {
     inOsmCrd: true,
     osmDefaultProfiles: [],
     defaultProfiles: ['osp-ubuntu'],
-    userDataLimit: undocumented('https://techdocs.akamai.com/cloud-computing/docs/overview-of-the-metadata-service (no size given)'),
+    userDataLimit: undocumented(
+      'https://techdocs.akamai.com/cloud-computing/docs/overview-of-the-metadata-service (no size given)',
+    ),
     inTreeCCM: false,
     cloudConfig: 'none',
     bootstrapNamesMachine: true,
@@ -210,7 +212,9 @@ const DESCRIPTORS = {
     inOsmCrd: true,
     osmDefaultProfiles: ['osp-ubuntu'],
     defaultProfiles: ['osp-ubuntu'],
-    userDataLimit: undocumented('Nutanix Prism v3 guest_customization.cloud_init.user_data: no size found in its API documentation'),
+    userDataLimit: undocumented(
+      'Nutanix Prism v3 guest_customization.cloud_init.user_data: no size found in its API documentation',
+    ),
     inTreeCCM: false,
     cloudConfig: 'none',
     bootstrapNamesMachine: true,
@@ -242,7 +246,9 @@ const DESCRIPTORS = {
     defaultProfiles: ['osp-flatcar', 'osp-rhel', 'osp-rockylinux', 'osp-ubuntu'],
     // machine-controller passes cloud-init's user-data as the guestinfo.userdata property (Ignition as
     // guestinfo.ignition.config.data); VMware documents 512 KiB only for its own cloud-init customization spec.
-    userDataLimit: undocumented('https://developer.broadcom.com/xapis/vsphere-automation-api/latest/vcenter/data-structures/Guest_CloudinitConfiguration (not the guestinfo route)'),
+    userDataLimit: undocumented(
+      'https://developer.broadcom.com/xapis/vsphere-automation-api/latest/vcenter/data-structures/Guest_CloudinitConfiguration (not the guestinfo route)',
+    ),
     inTreeCCM: true,
     cloudConfig: 'osm-generates',
     bootstrapNamesMachine: true,
@@ -359,7 +365,9 @@ const DESCRIPTORS = {
     inOsmCrd: false,
     osmDefaultProfiles: [],
     defaultProfiles: ['osp-flatcar', 'osp-rockylinux', 'osp-ubuntu'],
-    userDataLimit: undocumented('https://deploy.equinix.com/developers/docs/metal/server-metadata/user-data/ (no size given)'),
+    userDataLimit: undocumented(
+      'https://deploy.equinix.com/developers/docs/metal/server-metadata/user-data/ (no size given)',
+    ),
     inTreeCCM: false,
     cloudConfig: 'none',
     bootstrapNamesMachine: true,
@@ -389,7 +397,9 @@ export const CLOUD_PROVIDERS: readonly CloudProvider[] = Object.freeze(
 );
 
 /** Every cloud provider's name, in the OSP schema's enum order. */
-export const CLOUD_PROVIDER_NAMES: readonly CloudProviderName[] = Object.freeze(CLOUD_PROVIDERS.map((c) => c.name as CloudProviderName));
+export const CLOUD_PROVIDER_NAMES: readonly CloudProviderName[] = Object.freeze(
+  CLOUD_PROVIDERS.map((c) => c.name as CloudProviderName),
+);
 
 const BY_NAME: ReadonlyMap<string, CloudProvider> = new Map(CLOUD_PROVIDERS.map((c) => [c.name, c]));
 

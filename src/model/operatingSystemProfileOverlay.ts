@@ -73,26 +73,47 @@ export function parseOverlay(o: KrmObject, defaultNamespace: string): Overlay {
   if (!validate(o)) throw schemaError(OVERLAY_KIND, validate.errors);
   const spec = (o as unknown as { spec: OverlaySpec }).spec;
   const name = String(o.metadata!.name);
-  if (spec.base === name) throw new ResourceError(`${OVERLAY_KIND} ${JSON.stringify(name)} names itself as its base`, 'spec.base');
+  if (spec.base === name)
+    throw new ResourceError(`${OVERLAY_KIND} ${JSON.stringify(name)} names itself as its base`, 'spec.base');
   (spec.files ?? []).forEach((f, i) => {
-    if (!f.path.startsWith('/') || !isSafeValue(f.path, 'line')) throw new ResourceError('a file path must be absolute and one line without control characters (no line break of any kind)', `spec.files[${i}].path`);
-    if (f.path.endsWith('/')) throw new ResourceError('a file path must name a file, not a directory', `spec.files[${i}].path`);
+    if (!f.path.startsWith('/') || !isSafeValue(f.path, 'line'))
+      throw new ResourceError(
+        'a file path must be absolute and one line without control characters (no line break of any kind)',
+        `spec.files[${i}].path`,
+      );
+    if (f.path.endsWith('/'))
+      throw new ResourceError('a file path must name a file, not a directory', `spec.files[${i}].path`);
   });
   (spec.units ?? []).forEach((u, i) => {
-    if (!UNIT_NAME.test(u.name) || u.name === '.' || u.name === '..') throw new ResourceError('a unit name may only contain letters, digits and : _ . \\ @ -', `spec.units[${i}].name`);
-    if (u.content === undefined && (u.dropIns ?? []).length === 0) throw new ResourceError('a unit needs content or dropIns', `spec.units[${i}]`);
-    if (u.content === undefined && (u.replace || u.enable !== undefined)) throw new ResourceError('replace and enable need the unit\'s content (a unit without content only adds drop-ins)', `spec.units[${i}].${u.replace ? 'replace' : 'enable'}`);
+    if (!UNIT_NAME.test(u.name) || u.name === '.' || u.name === '..')
+      throw new ResourceError('a unit name may only contain letters, digits and : _ . \\ @ -', `spec.units[${i}].name`);
+    if (u.content === undefined && (u.dropIns ?? []).length === 0)
+      throw new ResourceError('a unit needs content or dropIns', `spec.units[${i}]`);
+    if (u.content === undefined && (u.replace || u.enable !== undefined))
+      throw new ResourceError(
+        "replace and enable need the unit's content (a unit without content only adds drop-ins)",
+        `spec.units[${i}].${u.replace ? 'replace' : 'enable'}`,
+      );
     (u.dropIns ?? []).forEach((d, j) => {
-      if (!UNIT_NAME.test(d.name) || d.name === '.' || d.name === '..' || !d.name.endsWith('.conf')) throw new ResourceError('a drop-in name must end in .conf and may only contain letters, digits and : _ . \\ @ -', `spec.units[${i}].dropIns[${j}].name`);
+      if (!UNIT_NAME.test(d.name) || d.name === '.' || d.name === '..' || !d.name.endsWith('.conf'))
+        throw new ResourceError(
+          'a drop-in name must end in .conf and may only contain letters, digits and : _ . \\ @ -',
+          `spec.units[${i}].dropIns[${j}].name`,
+        );
     });
   });
   for (const phase of ['beforeSetup', 'afterSetup'] as const) {
     (spec.commands?.[phase] ?? []).forEach((c, i) => {
       const run = typeof c === 'string' ? c : c.run;
       const field = `spec.commands.${phase}[${i}]${typeof c === 'string' ? '' : '.run'}`;
-      if (!isSafeValue(run, 'line')) throw new ResourceError('a command must be one line without control characters (no line break of any kind): write a longer script as a file', field);
+      if (!isSafeValue(run, 'line'))
+        throw new ResourceError(
+          'a command must be one line without control characters (no line break of any kind): write a longer script as a file',
+          field,
+        );
     });
   }
-  const namespace = typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : defaultNamespace;
+  const namespace =
+    typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : defaultNamespace;
   return { name, namespace, spec };
 }

@@ -38,20 +38,33 @@ export interface OverlayResolution {
  * Resolves every overlay against the plain profiles (inputs and embedded) and each other; `brokenProfiles`: input
  * profiles (namespace/name) with an error of their own.
  */
-export function resolveOverlays(overlays: readonly InputOverlay[], profiles: ReadonlyMap<string, ProfileEntry>, brokenProfiles: ReadonlySet<string> = new Set()): OverlayResolution {
+export function resolveOverlays(
+  overlays: readonly InputOverlay[],
+  profiles: ReadonlyMap<string, ProfileEntry>,
+  brokenProfiles: ReadonlySet<string> = new Set(),
+): OverlayResolution {
   const byKey = new Map<string, InputOverlay>();
   const out: OverlayResolution = { entries: new Map(), errors: [], broken: new Set() };
   for (const o of overlays) {
     const k = profileKey(o.overlay.namespace, o.overlay.name);
     if (byKey.has(k)) {
-      out.errors.push({ itemIndex: o.itemIndex, error: new ResourceError(`duplicate OperatingSystemProfileOverlay ${k}`, 'metadata.name') });
+      out.errors.push({
+        itemIndex: o.itemIndex,
+        error: new ResourceError(`duplicate OperatingSystemProfileOverlay ${k}`, 'metadata.name'),
+      });
       out.broken.add(k);
       continue;
     }
     const plain = profiles.get(k);
     if (plain !== undefined) {
       const what = plain.origin.builtin ? 'an embedded default profile' : 'an OperatingSystemProfile in the inputs';
-      out.errors.push({ itemIndex: o.itemIndex, error: new ResourceError(`OperatingSystemProfileOverlay ${k} has the name of ${what}: give the overlay a name of its own (MachineDeployments name it in k8c.io/operating-system-profile)`, 'metadata.name') });
+      out.errors.push({
+        itemIndex: o.itemIndex,
+        error: new ResourceError(
+          `OperatingSystemProfileOverlay ${k} has the name of ${what}: give the overlay a name of its own (MachineDeployments name it in k8c.io/operating-system-profile)`,
+          'metadata.name',
+        ),
+      });
       out.broken.add(k);
       continue;
     }
@@ -71,12 +84,24 @@ export function resolveOverlays(overlays: readonly InputOverlay[], profiles: Rea
       // Every overlay of the cycle gets the error, each seeing the cycle from itself.
       const cycle = chain.slice(chain.indexOf(k));
       cycle.forEach((m, i) => {
-        out.errors.push({ itemIndex: byKey.get(m)!.itemIndex, error: new ResourceError(`overlays form a cycle: ${[...cycle.slice(i), ...cycle.slice(0, i), m].join(' -> ')}`, 'spec.base') });
+        out.errors.push({
+          itemIndex: byKey.get(m)!.itemIndex,
+          error: new ResourceError(
+            `overlays form a cycle: ${[...cycle.slice(i), ...cycle.slice(0, i), m].join(' -> ')}`,
+            'spec.base',
+          ),
+        });
         out.broken.add(m);
       });
       return undefined;
     }
-    if (chain.length >= MAX_OVERLAY_DEPTH) return fail(new ResourceError(`overlays stack more than ${MAX_OVERLAY_DEPTH} deep: ${[...chain, k].join(' -> ')}`, 'spec.base'));
+    if (chain.length >= MAX_OVERLAY_DEPTH)
+      return fail(
+        new ResourceError(
+          `overlays stack more than ${MAX_OVERLAY_DEPTH} deep: ${[...chain, k].join(' -> ')}`,
+          'spec.base',
+        ),
+      );
     const baseKey = profileKey(o.overlay.namespace, o.overlay.spec.base);
     let base: ProfileEntry | undefined;
     if (byKey.has(baseKey)) {
@@ -84,14 +109,27 @@ export function resolveOverlays(overlays: readonly InputOverlay[], profiles: Rea
       base = resolve(baseKey, [...chain, k]);
       resolving.delete(k);
       if (out.broken.has(k)) return undefined; // a cycle through it, already reported
-      if (base === undefined) return fail(new ResourceError(`its base, overlay ${baseKey}, has an error (reported on it)`, 'spec.base'));
+      if (base === undefined)
+        return fail(new ResourceError(`its base, overlay ${baseKey}, has an error (reported on it)`, 'spec.base'));
     } else {
       base = profiles.get(baseKey);
-      if (base === undefined && brokenProfiles.has(baseKey)) return fail(new ResourceError(`its base, OperatingSystemProfile ${baseKey}, has an error (reported on it)`, 'spec.base'));
+      if (base === undefined && brokenProfiles.has(baseKey))
+        return fail(
+          new ResourceError(`its base, OperatingSystemProfile ${baseKey}, has an error (reported on it)`, 'spec.base'),
+        );
       if (base === undefined) {
-        const names = [...profiles.values(), ...[...byKey.values()].map((x) => x.overlay)].filter((p) => p.namespace === o.overlay.namespace).map((p) => p.name);
-        const elsewhere = [...profiles.values()].filter((p) => p.name === o.overlay.spec.base).map((p) => JSON.stringify(p.namespace));
-        return fail(new ResourceError(`base profile ${JSON.stringify(o.overlay.spec.base)} not found in namespace ${JSON.stringify(o.overlay.namespace)}${elsewhere.length > 0 ? ` (the inputs have it in namespace ${elsewhere.join(', ')}: an overlay's base is in the overlay's namespace)` : didYouMean(o.overlay.spec.base, names)}`, 'spec.base'));
+        const names = [...profiles.values(), ...[...byKey.values()].map((x) => x.overlay)]
+          .filter((p) => p.namespace === o.overlay.namespace)
+          .map((p) => p.name);
+        const elsewhere = [...profiles.values()]
+          .filter((p) => p.name === o.overlay.spec.base)
+          .map((p) => JSON.stringify(p.namespace));
+        return fail(
+          new ResourceError(
+            `base profile ${JSON.stringify(o.overlay.spec.base)} not found in namespace ${JSON.stringify(o.overlay.namespace)}${elsewhere.length > 0 ? ` (the inputs have it in namespace ${elsewhere.join(', ')}: an overlay's base is in the overlay's namespace)` : didYouMean(o.overlay.spec.base, names)}`,
+            'spec.base',
+          ),
+        );
       }
     }
     try {
@@ -110,11 +148,36 @@ export function resolveOverlays(overlays: readonly InputOverlay[], profiles: Rea
 function overlayEntry(o: InputOverlay, base: ProfileEntry): ProfileEntry {
   const baseSpec = base.spec; // validates an embedded base on first use
   const stack: Pick<OverlayStack, 'base' | 'overlays'> = base.overlay
-    ? { base: base.overlay.base, overlays: [...base.overlay.overlays, { name: o.overlay.name, namespace: o.overlay.namespace, itemIndex: o.itemIndex }] }
-    : { base: { name: base.name, namespace: base.namespace, version: baseSpec.version, builtin: base.origin.builtin === true, ...(base.origin.itemIndex !== undefined ? { itemIndex: base.origin.itemIndex } : {}) }, overlays: [{ name: o.overlay.name, namespace: o.overlay.namespace, itemIndex: o.itemIndex }] };
-  const layer: OverlayLayer = { overlay: o.overlay, itemIndex: o.itemIndex, depth: stack.overlays.length, baseLabel: `${base.name} ${baseSpec.version}` };
-  const version = overlayVersion(baseSpec.version, { baseVersion: baseSpec.version, base: baseSpec, overlay: o.overlay.spec });
-  const baseLayers = (cloud: string | undefined): LayeredSpec => (base.overlay ? base.overlay.layered(cloud) : { spec: baseSpec, origins: new Map() });
+    ? {
+        base: base.overlay.base,
+        overlays: [
+          ...base.overlay.overlays,
+          { name: o.overlay.name, namespace: o.overlay.namespace, itemIndex: o.itemIndex },
+        ],
+      }
+    : {
+        base: {
+          name: base.name,
+          namespace: base.namespace,
+          version: baseSpec.version,
+          builtin: base.origin.builtin === true,
+          ...(base.origin.itemIndex !== undefined ? { itemIndex: base.origin.itemIndex } : {}),
+        },
+        overlays: [{ name: o.overlay.name, namespace: o.overlay.namespace, itemIndex: o.itemIndex }],
+      };
+  const layer: OverlayLayer = {
+    overlay: o.overlay,
+    itemIndex: o.itemIndex,
+    depth: stack.overlays.length,
+    baseLabel: `${base.name} ${baseSpec.version}`,
+  };
+  const version = overlayVersion(baseSpec.version, {
+    baseVersion: baseSpec.version,
+    base: baseSpec,
+    overlay: o.overlay.spec,
+  });
+  const baseLayers = (cloud: string | undefined): LayeredSpec =>
+    base.overlay ? base.overlay.layered(cloud) : { spec: baseSpec, origins: new Map() };
   const clouds = cloudsNamed(o, base);
 
   checkTemplatesParse(o);
@@ -132,7 +195,8 @@ function overlayEntry(o: InputOverlay, base: ProfileEntry): ProfileEntry {
   };
   const independent = layeredFor(undefined);
   // Every cloud a change is limited to is checked now, so its conflicts are found without a MachineDeployment.
-  for (const cloud of [...clouds].sort()) if ((independent.spec.supportedCloudProviders ?? []).some((c) => c.name === cloud)) layeredFor(cloud);
+  for (const cloud of [...clouds].sort())
+    if ((independent.spec.supportedCloudProviders ?? []).some((c) => c.name === cloud)) layeredFor(cloud);
   return {
     name: o.overlay.name,
     namespace: o.overlay.namespace,
@@ -147,7 +211,13 @@ function overlayEntry(o: InputOverlay, base: ProfileEntry): ProfileEntry {
 function cloudsNamed(o: InputOverlay, base: ProfileEntry): Set<string> {
   const s = new Set(base.overlay?.cloudsNamed ?? []);
   const spec = o.overlay.spec;
-  for (const x of [...(spec.files ?? []), ...(spec.units ?? []), ...(spec.templates ?? []), ...(spec.commands?.beforeSetup ?? []), ...(spec.commands?.afterSetup ?? [])]) {
+  for (const x of [
+    ...(spec.files ?? []),
+    ...(spec.units ?? []),
+    ...(spec.templates ?? []),
+    ...(spec.commands?.beforeSetup ?? []),
+    ...(spec.commands?.afterSetup ?? []),
+  ]) {
     if (typeof x !== 'string') for (const c of x.clouds ?? []) s.add(c);
   }
   return s;
@@ -161,8 +231,16 @@ function overlayVersion(baseVersion: string, content: unknown): string {
 /** The overlay's own template texts parse (alone: named templates they call are found at render time). */
 function checkTemplatesParse(o: InputOverlay): void {
   const texts = [
-    ...(o.overlay.spec.files ?? []).flatMap((f, i) => ('template' in f.content ? [{ name: f.path, text: f.content.template, field: `spec.files[${i}].content.template` }] : [])),
-    ...(o.overlay.spec.templates ?? []).map((t, i) => ({ name: t.name, text: t.template, field: `spec.templates[${i}].template` })),
+    ...(o.overlay.spec.files ?? []).flatMap((f, i) =>
+      'template' in f.content
+        ? [{ name: f.path, text: f.content.template, field: `spec.files[${i}].content.template` }]
+        : [],
+    ),
+    ...(o.overlay.spec.templates ?? []).map((t, i) => ({
+      name: t.name,
+      text: t.template,
+      field: `spec.templates[${i}].template`,
+    })),
   ];
   for (const { name, text, field } of texts) {
     try {
@@ -177,11 +255,19 @@ function checkTemplatesParse(o: InputOverlay): void {
 /** The OSP schema and checks on the result; an error inside something an overlay brought points at its field. */
 function validateResult(o: InputOverlay, applied: LayeredSpec): void {
   try {
-    validateOperatingSystemProfile({ apiVersion: OSM_API_VERSION, kind: 'OperatingSystemProfile', metadata: { name: o.overlay.name, namespace: o.overlay.namespace }, spec: applied.spec });
+    validateOperatingSystemProfile({
+      apiVersion: OSM_API_VERSION,
+      kind: 'OperatingSystemProfile',
+      metadata: { name: o.overlay.name, namespace: o.overlay.namespace },
+      spec: applied.spec,
+    });
   } catch (e) {
     if (!(e instanceof ResourceError)) throw e;
     const at = overlayOriginOf(applied, e.fieldPath);
-    throw new ResourceError(`the profile this overlay makes is not a valid OperatingSystemProfile: ${e.message}`, at !== undefined && at.overlay === `${o.overlay.namespace}/${o.overlay.name}` ? at.field : 'spec.base');
+    throw new ResourceError(
+      `the profile this overlay makes is not a valid OperatingSystemProfile: ${e.message}`,
+      at !== undefined && at.overlay === `${o.overlay.namespace}/${o.overlay.name}` ? at.field : 'spec.base',
+    );
   }
 }
 
@@ -190,7 +276,10 @@ function validateResult(o: InputOverlay, applied: LayeredSpec): void {
  * spec.bootstrapConfig.units[1].dropIns[0]..., spec.provisioningConfig.templates.NAME), or undefined (the base's).
  */
 export function overlayOriginOf(layered: LayeredSpec, fieldPath: string | undefined): OverlayOrigin | undefined {
-  const m = /^spec\.(bootstrap|provisioning)Config\.(?:supportedContainerRuntimes\[(\d+)\]\.)?(files|units|templates)(?:\[(\d+)\](?:\.dropIns\[(\d+)\])?|\.([^.[]+))/.exec(fieldPath ?? '');
+  const m =
+    /^spec\.(bootstrap|provisioning)Config\.(?:supportedContainerRuntimes\[(\d+)\]\.)?(files|units|templates)(?:\[(\d+)\](?:\.dropIns\[(\d+)\])?|\.([^.[]+))/.exec(
+      fieldPath ?? '',
+    );
   if (m === null) return undefined;
   const config = m[1] as 'bootstrap' | 'provisioning';
   const cfg = layered.spec[`${config}Config`];
@@ -199,11 +288,14 @@ export function overlayOriginOf(layered: LayeredSpec, fieldPath: string | undefi
     const f = holder?.files?.[Number(m[4])];
     return f === undefined ? undefined : layered.origins.get(originKey('file', config, f.path));
   }
-  if (m[3] === 'templates') return m[6] === undefined ? undefined : layered.origins.get(originKey('template', config, m[6]));
+  if (m[3] === 'templates')
+    return m[6] === undefined ? undefined : layered.origins.get(originKey('template', config, m[6]));
   const u = cfg?.units?.[Number(m[4])];
   if (u === undefined) return undefined;
   const d = m[5] === undefined ? undefined : u.dropIns?.[Number(m[5])];
-  return d !== undefined ? layered.origins.get(originKey('drop-in', config, `${u.name}/${d.name}`)) : layered.origins.get(originKey('unit', config, u.name));
+  return d !== undefined
+    ? layered.origins.get(originKey('drop-in', config, `${u.name}/${d.name}`))
+    : layered.origins.get(originKey('unit', config, u.name));
 }
 
 /** The spec a MachineDeployment on `cloud` renders with: an overlay's for that cloud, any other profile's own. */

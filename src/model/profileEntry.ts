@@ -37,9 +37,16 @@ export function profileKey(namespace: string, name: string): string {
 /** The input item `index` holding the OSP `o`; throws the profile's validation error. */
 export function inputProfileEntry(o: KrmObject, index: number, defaultNamespace: string): ProfileEntry {
   const name = o.metadata?.name;
-  if (typeof name !== 'string' || name === '') throw new ResourceError('OperatingSystemProfile has no metadata.name', 'metadata.name');
+  if (typeof name !== 'string' || name === '')
+    throw new ResourceError('OperatingSystemProfile has no metadata.name', 'metadata.name');
   const spec = validateOperatingSystemProfile(o);
-  return { name, namespace: profileNamespace(o, defaultNamespace), spec, annotations: stringMap(o.metadata?.annotations), origin: { itemIndex: index } };
+  return {
+    name,
+    namespace: profileNamespace(o, defaultNamespace),
+    spec,
+    annotations: stringMap(o.metadata?.annotations),
+    origin: { itemIndex: index },
+  };
 }
 
 /** The embedded profile `name` in `namespace`, validated on first use (once per entry, so once per run). */
@@ -60,7 +67,9 @@ export function embeddedProfileEntry(name: string, namespace: string): ProfileEn
 
 /** An OSP without a namespace is in the config namespace, where OSM looks for them. */
 export function profileNamespace(o: KrmObject, defaultNamespace: string): string {
-  return typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : defaultNamespace;
+  return typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== ''
+    ? o.metadata.namespace
+    : defaultNamespace;
 }
 
 function stringMap(v: unknown): Record<string, string> {

@@ -17,4 +17,3 @@ export function isPlainToken(value: string): boolean {
   // A ": " (or a final ":") makes a mapping, a " #" starts a comment.
   return !/:(?:[ \t]|$)|[ \t]#/.test(value);
 }
-

@@ -10,7 +10,7 @@ export type ValueKind = 'word' | 'line' | 'text';
 // URLs, images, taints, proxy lists, versions: no blanks, quotes, `$`, backticks, `;&|<>(){}\!#~`.
 const WORD = /^[A-Za-z0-9._:/@%+=,*[\]-]*$/;
 const LINE_UNSAFE = /[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
-const TEXT_UNSAFE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]/
+const TEXT_UNSAFE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]/;
 
 const DESCRIBE: Record<ValueKind, string> = {
   word: 'may only contain letters, digits and . _ : / @ % + = , * [ ] - (it is placed unquoted into scripts and units)',

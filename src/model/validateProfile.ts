@@ -14,7 +14,10 @@ export function validateOperatingSystemProfile(obj: unknown): OperatingSystemPro
   if (spec.osName !== 'flatcar') {
     for (const half of ['bootstrapConfig', 'provisioningConfig'] as const) {
       if ((spec[half].units?.length ?? 0) > 0) {
-        throw new ResourceError(`OperatingSystemProfile for ${spec.osName} does not support units`, `spec.${half}.units`);
+        throw new ResourceError(
+          `OperatingSystemProfile for ${spec.osName} does not support units`,
+          `spec.${half}.units`,
+        );
       }
     }
   }
@@ -26,17 +29,30 @@ export function validateOperatingSystemProfile(obj: unknown): OperatingSystemPro
 function checkNamesAndPaths(cfg: OSPConfig | undefined, at: string): void {
   const files = [
     ...(cfg?.files ?? []).map((f, i) => [f, `${at}.files[${i}]`] as const),
-    ...(cfg?.supportedContainerRuntimes ?? []).flatMap((r, j) => (r.files ?? []).map((f, i) => [f, `${at}.supportedContainerRuntimes[${j}].files[${i}]`] as const)),
+    ...(cfg?.supportedContainerRuntimes ?? []).flatMap((r, j) =>
+      (r.files ?? []).map((f, i) => [f, `${at}.supportedContainerRuntimes[${j}].files[${i}]`] as const),
+    ),
   ];
   for (const [file, field] of files) {
     if (typeof file.path !== 'string' || !file.path.startsWith('/') || !isSafeValue(file.path, 'line')) {
-      throw new ResourceError('a file path must be absolute and one line without control characters (no line break of any kind)', `${field}.path`);
+      throw new ResourceError(
+        'a file path must be absolute and one line without control characters (no line break of any kind)',
+        `${field}.path`,
+      );
     }
   }
   (cfg?.units ?? []).forEach((unit, i) => {
-    if (!UNIT_NAME.test(unit.name)) throw new ResourceError('a unit name may only contain letters, digits and : _ . \\ @ -', `${at}.units[${i}].name`);
+    if (!UNIT_NAME.test(unit.name))
+      throw new ResourceError(
+        'a unit name may only contain letters, digits and : _ . \\ @ -',
+        `${at}.units[${i}].name`,
+      );
     (unit.dropIns ?? []).forEach((d, j) => {
-      if (!UNIT_NAME.test(d.name)) throw new ResourceError('a drop-in name may only contain letters, digits and : _ . \\ @ -', `${at}.units[${i}].dropIns[${j}].name`);
+      if (!UNIT_NAME.test(d.name))
+        throw new ResourceError(
+          'a drop-in name may only contain letters, digits and : _ . \\ @ -',
+          `${at}.units[${i}].dropIns[${j}].name`,
+        );
     });
   });
 }

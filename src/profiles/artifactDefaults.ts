@@ -23,7 +23,9 @@ export function checkArtifactOverrides(artifacts: Readonly<Record<string, string
   const problems: string[] = [];
   for (const [key, url] of Object.entries(artifacts)) {
     if (!ARTIFACT_URL_PATTERN.test(url)) {
-      problems.push(`spec.artifacts.${key} must be a plain http(s):// or file:/// URL (no quotes, spaces or shell characters), got ${JSON.stringify(url)}`);
+      problems.push(
+        `spec.artifacts.${key} must be a plain http(s):// or file:/// URL (no quotes, spaces or shell characters), got ${JSON.stringify(url)}`,
+      );
     }
   }
   return problems;

@@ -11,7 +11,11 @@ export interface CloudProviderSettings {
   cloudConfig: string;
 }
 
-export function cloudProviderSettings(pc: ProviderConfig, kubelet: KubeletVersion, external: boolean): CloudProviderSettings {
+export function cloudProviderSettings(
+  pc: ProviderConfig,
+  kubelet: KubeletVersion,
+  external: boolean,
+): CloudProviderSettings {
   const cloud = cloudProvider(pc.cloudProvider);
   const inTreeCCMAvailable = cloud?.inTreeCCM === true ? !external : false;
   let cloudConfig = '';

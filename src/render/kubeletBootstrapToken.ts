@@ -14,11 +14,18 @@ export interface KubeletBootstrapToken {
   secrets: Record<string, unknown>[];
 }
 
-export function kubeletBootstrapToken(machineDeploymentKey: string, facts: ClusterFacts, config: OsmConfig): KubeletBootstrapToken {
+export function kubeletBootstrapToken(
+  machineDeploymentKey: string,
+  facts: ClusterFacts,
+  config: OsmConfig,
+): KubeletBootstrapToken {
   const given = facts.bootstrapTokenFor(machineDeploymentKey);
   const rotation = facts.bootstrapTokenRotation;
   if (given !== undefined && rotation !== undefined) {
-    throw new ResourceError(`spec.cluster.bootstrapTokenRotation is set, but the inputs hold a bootstrap token Secret labelled machinedeployment.k8s.io/name=${machineDeploymentKey}, which nothing would rotate: remove that Secret (the rotation emits this MachineDeployment's token Secrets)`, 'metadata.name');
+    throw new ResourceError(
+      `spec.cluster.bootstrapTokenRotation is set, but the inputs hold a bootstrap token Secret labelled machinedeployment.k8s.io/name=${machineDeploymentKey}, which nothing would rotate: remove that Secret (the rotation emits this MachineDeployment's token Secrets)`,
+      'metadata.name',
+    );
   }
   if (given !== undefined) return { token: given, secrets: [] };
   const key = facts.bootstrapTokenKey;
@@ -30,7 +37,10 @@ export function kubeletBootstrapToken(machineDeploymentKey: string, facts: Clust
   }
   if (rotation === undefined) {
     const derived = deriveBootstrapToken(key, machineDeploymentKey);
-    return { token: derived.token, secrets: [bootstrapTokenSecret(derived, machineDeploymentKey, config.cluster.bootstrapTokenExpiration)] };
+    return {
+      token: derived.token,
+      secrets: [bootstrapTokenSecret(derived, machineDeploymentKey, config.cluster.bootstrapTokenExpiration)],
+    };
   }
   const current = deriveWindowToken(key, machineDeploymentKey, rotation, rotation.current);
   const previous = deriveWindowToken(key, machineDeploymentKey, rotation, rotation.previous);

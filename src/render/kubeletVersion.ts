@@ -2,7 +2,8 @@
 // "1.31" is 1.31.0, a leading "v" is accepted), printed without "v", then "v" prefixed: "v1.31.0".
 import { ResourceError } from '../krm/results.ts';
 
-const LOOSE = /^v?([0-9]+)(?:\.([0-9]+))?(?:\.([0-9]+))?(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$/;
+const LOOSE =
+  /^v?([0-9]+)(?:\.([0-9]+))?(?:\.([0-9]+))?(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$/;
 
 export interface KubeletVersion {
   major: number;
@@ -15,7 +16,8 @@ export interface KubeletVersion {
 
 export function parseKubeletVersion(raw: string, field = 'spec.template.spec.versions.kubelet'): KubeletVersion {
   const m = LOOSE.exec(raw);
-  const invalid = () => new ResourceError(`invalid kubelet version: ${JSON.stringify(raw)} is not a semantic version`, field);
+  const invalid = () =>
+    new ResourceError(`invalid kubelet version: ${JSON.stringify(raw)} is not a semantic version`, field);
   if (!m) throw invalid();
   // Numeric pre-release identifiers must not have leading zeros (semver 2.0.0).
   if (m[4] && m[4].split('.').some((p) => /^0[0-9]+$/.test(p))) throw invalid();

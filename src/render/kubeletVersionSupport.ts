@@ -24,13 +24,18 @@ const text = (r: MinorRange): string => `1.${r.min}–1.${r.max}`;
 const inside = (v: KubeletVersion, r: MinorRange): boolean => v.major === 1 && v.minor >= r.min && v.minor <= r.max;
 
 /** A warning when the version is outside machine-controller's range or, for an embedded profile, the profile's. */
-export function checkKubeletVersionSupport(v: KubeletVersion, profile: { name: string; builtin: boolean }): KubeletVersionFinding | undefined {
+export function checkKubeletVersionSupport(
+  v: KubeletVersion,
+  profile: { name: string; builtin: boolean },
+): KubeletVersionFinding | undefined {
   const outsideMC = !inside(v, MACHINE_CONTROLLER_KUBERNETES);
   const outsideProfile = profile.builtin && !inside(v, EMBEDDED_PROFILE_KUBERNETES);
   if (!outsideMC && !outsideProfile) return undefined;
   const ranges = [
     ...(outsideMC ? [`machine-controller supports Kubernetes ${text(MACHINE_CONTROLLER_KUBERNETES)}`] : []),
-    ...(outsideProfile ? [`the embedded profile ${profile.name} is made for ${text(EMBEDDED_PROFILE_KUBERNETES)}`] : []),
+    ...(outsideProfile
+      ? [`the embedded profile ${profile.name} is made for ${text(EMBEDDED_PROFILE_KUBERNETES)}`]
+      : []),
   ];
   return {
     severity: 'warning',

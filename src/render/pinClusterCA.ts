@@ -7,7 +7,11 @@ import type { File, OperatingSystemConfigSpec, OSCConfig } from '../model/operat
 
 export const CLUSTER_CA_PATH = '/etc/osm-krm/cluster-ca.crt';
 
-export function pinClusterCA(spec: OperatingSystemConfigSpec, serverURL: string, caCert: string): OperatingSystemConfigSpec {
+export function pinClusterCA(
+  spec: OperatingSystemConfigSpec,
+  serverURL: string,
+  caCert: string,
+): OperatingSystemConfigSpec {
   return {
     ...spec,
     bootstrapConfig: pinConfig(spec.bootstrapConfig, serverURL, caCert),
@@ -62,7 +66,8 @@ export function pinCurlCommands(text: string, serverURL: string): { text: string
     for (const e of segment.edits) edits.push({ start: from + e.start, end: from + e.end, replacement: e.replacement });
   }
   let out = text;
-  for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.replacement + out.slice(e.end);
+  for (const e of edits.sort((a, b) => b.start - a.start))
+    out = out.slice(0, e.start) + e.replacement + out.slice(e.end);
   return { text: out, pinned };
 }
 
@@ -83,7 +88,10 @@ function linesNaming(text: string, needle: string): Array<[number, number]> {
   return ranges;
 }
 
-function pinSegment(text: string, serverURL: string): { edits: Array<{ start: number; end: number; replacement: string }>; pinned: number } {
+function pinSegment(
+  text: string,
+  serverURL: string,
+): { edits: Array<{ start: number; end: number; replacement: string }>; pinned: number } {
   const edits: Array<{ start: number; end: number; replacement: string }> = [];
   let pinned = 0;
   for (const words of curlCommands(text)) {
@@ -119,7 +127,20 @@ function withoutInsecure(bundle: string): string {
   return out;
 }
 
-const COMMAND_PREFIXES = new Set(['if', 'then', 'elif', 'else', 'do', 'while', 'until', '!', '{', 'time', 'exec', 'command']);
+const COMMAND_PREFIXES = new Set([
+  'if',
+  'then',
+  'elif',
+  'else',
+  'do',
+  'while',
+  'until',
+  '!',
+  '{',
+  'time',
+  'exec',
+  'command',
+]);
 
 /** The words of every simple command that starts with `curl`, found with enough of the shell's quoting rules. */
 function* curlCommands(text: string): Generator<Word[]> {
@@ -129,14 +150,25 @@ function* curlCommands(text: string): Generator<Word[]> {
   const flush = function* (): Generator<Word[]> {
     // Reserved words and variable assignments may precede the command name: `if curl ...`, `X=1 curl ...`.
     let k = 0;
-    while (k < words.length && !words[k]!.quoted && (COMMAND_PREFIXES.has(words[k]!.value) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[k]!.value))) k++;
+    while (
+      k < words.length &&
+      !words[k]!.quoted &&
+      (COMMAND_PREFIXES.has(words[k]!.value) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[k]!.value))
+    )
+      k++;
     if (k < words.length && words[k]!.value === 'curl' && !words[k]!.quoted) yield words.slice(k);
     words = [];
   };
   while (i < text.length) {
     const c = text[i]!;
-    if (c === '\\' && text[i + 1] === '\n') { i += 2; continue; }
-    if (c === ' ' || c === '\t') { i++; continue; }
+    if (c === '\\' && text[i + 1] === '\n') {
+      i += 2;
+      continue;
+    }
+    if (c === ' ' || c === '\t') {
+      i++;
+      continue;
+    }
     if (c === '\n' || c === ';' || c === '|' || c === '&' || c === '(' || c === ')' || c === '`') {
       yield* flush();
       atCommandStart = true;
@@ -152,9 +184,23 @@ function* curlCommands(text: string): Generator<Word[]> {
     let quoted = false;
     while (i < text.length) {
       const d = text[i]!;
-      if (d === ' ' || d === '\t' || d === '\n' || d === ';' || d === '|' || d === '&' || d === '(' || d === ')' || d === '`') break;
+      if (
+        d === ' ' ||
+        d === '\t' ||
+        d === '\n' ||
+        d === ';' ||
+        d === '|' ||
+        d === '&' ||
+        d === '(' ||
+        d === ')' ||
+        d === '`'
+      )
+        break;
       if (d === '\\') {
-        if (text[i + 1] === '\n') { i += 2; continue; }
+        if (text[i + 1] === '\n') {
+          i += 2;
+          continue;
+        }
         value += text[i + 1] ?? '';
         quoted = true;
         i += 2;
@@ -180,7 +226,10 @@ function* curlCommands(text: string): Generator<Word[]> {
         i++;
       }
     }
-    if (i === start) { i++; continue; }
+    if (i === start) {
+      i++;
+      continue;
+    }
     words.push({ start, end: Math.min(i, text.length), value, quoted });
     atCommandStart = false;
   }

@@ -14,8 +14,12 @@ import { profileSpecFor } from '../model/overlayProfiles.ts';
 import { rhSubscription } from './rhelSubscription.ts';
 import { decodeOperatingSystemSpec } from '../machineDeployment/operatingSystemSpec.ts';
 import {
-  cloudConfigSecretName, cloudConfigSecretObject, kubeletBootstrapSecretName, kubeletBootstrapSecretObject,
-  operatingSystemConfigObject, rotationAnnotations,
+  cloudConfigSecretName,
+  cloudConfigSecretObject,
+  kubeletBootstrapSecretName,
+  kubeletBootstrapSecretObject,
+  operatingSystemConfigObject,
+  rotationAnnotations,
 } from './generatedResources.ts';
 import { edgeProviderScriptSecret } from './edgeProviderScript.ts';
 import type { RenderRun } from './renderRun.ts';
@@ -23,7 +27,6 @@ import { checkUserDataSize } from './userDataSizeCheck.ts';
 import { cloudProvider } from '../model/cloudProviders.ts';
 import { checkKubeletVersionSupport } from './kubeletVersionSupport.ts';
 import { kubeletBootstrapToken } from './kubeletBootstrapToken.ts';
-
 
 export interface GeneratedObjects {
   objects: Record<string, unknown>[];
@@ -45,14 +48,20 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
   run.secrets.add(token);
   run.secrets.add(token.slice(token.indexOf('.') + 1));
   // The previous window's token is a secret too (it can still join nodes).
-  for (const s of tokenSecrets) run.secrets.add(Buffer.from(String((s.data as Record<string, string>)['token-secret']), 'base64').toString('utf8'));
+  for (const s of tokenSecrets)
+    run.secrets.add(Buffer.from(String((s.data as Record<string, string>)['token-secret']), 'base64').toString('utf8'));
   const kubeconfig = bootstrapKubeconfig(facts.cluster, token, config.overrideBootstrapKubeletAPIServer);
   const { serverURL } = run.templateValues;
 
   const kubelet = parseKubeletVersion(md.kubeletVersion);
   const findings: RenderFinding[] = [];
   // An overlay on an embedded profile keeps the embedded profile's Kubernetes range.
-  const versionFinding = checkKubeletVersionSupport(kubelet, osp.overlay?.base.builtin ? { name: osp.overlay.base.name, builtin: true } : { name: osp.name, builtin: osp.origin.builtin === true });
+  const versionFinding = checkKubeletVersionSupport(
+    kubelet,
+    osp.overlay?.base.builtin
+      ? { name: osp.overlay.base.name, builtin: true }
+      : { name: osp.name, builtin: osp.origin.builtin === true },
+  );
   if (versionFinding) findings.push(versionFinding);
   const cloud = cloudProviderSettings(md.providerConfig, kubelet, config.externalCloudProvider);
   const renderSpec = (getterToken: string) => {
@@ -81,7 +90,11 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
   const spec = renderSpec(facts.cloudInitGetterToken);
 
   const annotations = rotationAnnotations(md, osp.spec.version);
-  const format = userDataFormatFor({ provisioningUtility: spec.provisioningUtility, osName: spec.osName, ignitionSpec: config.ignitionSpec });
+  const format = userDataFormatFor({
+    provisioningUtility: spec.provisioningUtility,
+    osName: spec.osName,
+    ignitionSpec: config.ignitionSpec,
+  });
   const userData = (cfg: OSCConfig, type: SecretType): string => {
     const input = {
       config: cfg,
@@ -104,7 +117,15 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
     kubeletBootstrapSecretObject(md, kubeconfig),
   ];
   objects.push(...tokenSecrets);
-  if (cloudProvider(spec.cloudProvider.name)?.edgeScriptSecret) objects.push(edgeProviderScriptSecret(md, facts.cloudInitGetterToken, serverURL, config.pinClusterCA ? facts.apiServerCACert : undefined));
+  if (cloudProvider(spec.cloudProvider.name)?.edgeScriptSecret)
+    objects.push(
+      edgeProviderScriptSecret(
+        md,
+        facts.cloudInitGetterToken,
+        serverURL,
+        config.pinClusterCA ? facts.apiServerCACert : undefined,
+      ),
+    );
   return { objects, findings };
 }
 

@@ -30,7 +30,11 @@ export interface MachineDeploymentOutcome {
  * Renders one MachineDeployment of the run; depends on nothing but the run. What goes wrong is a result, made
  * in one place (errorResult).
  */
-export function renderMachineDeployment(item: InputItem, md: MachineDeployment, run: RenderRun): MachineDeploymentOutcome {
+export function renderMachineDeployment(
+  item: InputItem,
+  md: MachineDeployment,
+  run: RenderRun,
+): MachineDeploymentOutcome {
   const outcome: MachineDeploymentOutcome = { objects: [], results: [] };
   let profile: ProfileEntry | undefined;
   try {
@@ -43,12 +47,19 @@ export function renderMachineDeployment(item: InputItem, md: MachineDeployment, 
     // machine-controller counts revisions of the template the cluster gets, injected secrets included.
     const template = (injected?.object ?? (item.object as any)).spec?.template;
     const previous = run.previousState.machineDeployments.get(key);
-    if (injected === undefined && previous?.generated && isLocalConfig(item.object)) throw droppedGeneratedMachineDeployment(md);
+    if (injected === undefined && previous?.generated && isLocalConfig(item.object))
+      throw droppedGeneratedMachineDeployment(md);
     const decision = decideRevision(applied.annotations, template, previous);
     const { revision, templateHash } = decision.state;
-    outcome.state = { key, value: { revision, templateHash, ...(injected !== undefined ? { generated: true as const } : {}) } };
+    outcome.state = {
+      key,
+      value: { revision, templateHash, ...(injected !== undefined ? { generated: true as const } : {}) },
+    };
     // What OSM would see in the cluster: the Git annotations plus machine-controller's revision.
-    const inCluster: MachineDeployment = { ...applied, annotations: { ...applied.annotations, [REVISION_ANNOTATION]: decision.revision } };
+    const inCluster: MachineDeployment = {
+      ...applied,
+      annotations: { ...applied.annotations, [REVISION_ANNOTATION]: decision.revision },
+    };
     const rendered = renderGeneratedObjects(inCluster, profile, run);
     for (const f of rendered.findings) outcome.results.push(findingResult(f, item));
     if (rendered.findings.some((f) => f.severity === 'error')) return outcome;
@@ -62,13 +73,28 @@ export function renderMachineDeployment(item: InputItem, md: MachineDeployment, 
 
 /** A finding of the render (kubelet version support, user-data size) as a result about the MachineDeployment. */
 function findingResult(f: RenderFinding, item: InputItem): Result {
-  return { severity: f.severity, message: f.message, resourceRef: refOf(item.object), field: { path: f.field }, ...fileOf(item.object) };
+  return {
+    severity: f.severity,
+    message: f.message,
+    resourceRef: refOf(item.object),
+    field: { path: f.field },
+    ...fileOf(item.object),
+  };
 }
 
 /** The one place an error of this MachineDeployment's render becomes a result: template errors belong to the profile (when it is an input item), everything else to the MachineDeployment. */
-function errorResult(e: unknown, item: InputItem, md: MachineDeployment, profile: ProfileEntry | undefined, run: RenderRun): Result {
+function errorResult(
+  e: unknown,
+  item: InputItem,
+  md: MachineDeployment,
+  profile: ProfileEntry | undefined,
+  run: RenderRun,
+): Result {
   const onProfile = e instanceof ResourceError && /^spec\.(bootstrap|provisioning)Config\./.test(e.fieldPath ?? '');
-  const onOverlay = onProfile && profile?.overlay ? overlayRenderError(e as ResourceError, profile, md.providerConfig.cloudProvider) : undefined;
+  const onOverlay =
+    onProfile && profile?.overlay
+      ? overlayRenderError(e as ResourceError, profile, md.providerConfig.cloudProvider)
+      : undefined;
   if (onOverlay !== undefined) e = onOverlay.error;
   const idx = onOverlay?.itemIndex ?? (onProfile ? profile?.origin.itemIndex : undefined);
   const target = idx !== undefined && idx >= 0 ? run.items[idx]!.object : item.object;
@@ -81,12 +107,26 @@ function errorResult(e: unknown, item: InputItem, md: MachineDeployment, profile
  * A template error in an overlay's profile, on the overlay: at the field that brought the failing file or named
  * template, or (a file of the base that fails with what the overlay changed) naming the base's file.
  */
-function overlayRenderError(e: ResourceError, profile: ProfileEntry, cloud: string): { error: ResourceError; itemIndex: number } {
+function overlayRenderError(
+  e: ResourceError,
+  profile: ProfileEntry,
+  cloud: string,
+): { error: ResourceError; itemIndex: number } {
   const stack = profile.overlay!;
   const origin = overlayOriginOf(stack.layered(cloud), e.fieldPath);
-  if (origin !== undefined) return { error: new ResourceError(`${e.message} (brought by overlay ${origin.overlay}, ${origin.field})`, origin.field), itemIndex: origin.itemIndex };
+  if (origin !== undefined)
+    return {
+      error: new ResourceError(`${e.message} (brought by overlay ${origin.overlay}, ${origin.field})`, origin.field),
+      itemIndex: origin.itemIndex,
+    };
   const bottom = stack.base;
-  return { error: new ResourceError(`base ${bottom.name} ${bottom.version}, ${e.fieldPath}, does not render with the overlays' changes: ${e.message}`, 'spec.base'), itemIndex: profile.origin.itemIndex! };
+  return {
+    error: new ResourceError(
+      `base ${bottom.name} ${bottom.version}, ${e.fieldPath}, does not render with the overlays' changes: ${e.message}`,
+      'spec.base',
+    ),
+    itemIndex: profile.origin.itemIndex!,
+  };
 }
 
 /**

@@ -49,13 +49,27 @@ export interface ContainerRuntimeOutputs {
   registryHostFiles: ReadonlyArray<{ path: string; content: string }>;
 }
 
-export type RenderRunInputs = Pick<RenderRun, 'config' | 'facts' | 'items' | 'profiles' | 'previousState' | 'rhelSubscriptions' | 'containerRuntime' | 'secrets' | 'onTemplateData'>;
+export type RenderRunInputs = Pick<
+  RenderRun,
+  | 'config'
+  | 'facts'
+  | 'items'
+  | 'profiles'
+  | 'previousState'
+  | 'rhelSubscriptions'
+  | 'containerRuntime'
+  | 'secrets'
+  | 'onTemplateData'
+>;
 
 /** The run; throws what emitting the container runtime's files throws (a config error). */
 export function newRenderRun(inputs: RenderRunInputs): RenderRun {
   const { config, facts, containerRuntime } = inputs;
   const templates = new TemplateCache(osmTemplateFuncs, config.templateLimits);
-  const containerRuntimeOutputs: ContainerRuntimeOutputs = { configToml: emitContainerdConfigToml(containerRuntime), registryHostFiles: emitRegistryHostFiles(containerRuntime) };
+  const containerRuntimeOutputs: ContainerRuntimeOutputs = {
+    configToml: emitContainerdConfigToml(containerRuntime),
+    registryHostFiles: emitRegistryHostFiles(containerRuntime),
+  };
   const templateValues: RunTemplateValues = {
     clusterDNS: config.clusterDNS,
     kubernetesCACert: facts.kubernetesCACert,
@@ -71,5 +85,12 @@ export function newRenderRun(inputs: RenderRunInputs): RenderRun {
     artifacts: { ...ARTIFACT_DEFAULTS, ...config.artifacts },
   };
   const templateValuesError = checkRunTemplateValues(templateValues, facts.cloudInitGetterToken);
-  return { ...inputs, templates, containerRuntimeOutputs, templateValues, ignitionUnits: new UnitContentChecks(), ...(templateValuesError !== undefined ? { templateValuesError } : {}) };
+  return {
+    ...inputs,
+    templates,
+    containerRuntimeOutputs,
+    templateValues,
+    ignitionUnits: new UnitContentChecks(),
+    ...(templateValuesError !== undefined ? { templateValuesError } : {}),
+  };
 }

@@ -9,7 +9,10 @@ import { decodeOperatingSystemSpec } from '../machineDeployment/operatingSystemS
  */
 export const RH_SUBSCRIPTION_ANNOTATION = 'osm-krm.dev/rh-subscription';
 
-export function rhSubscription(md: MachineDeployment, profileAnnotations: Readonly<Record<string, string>> = {}): Record<string, string> | undefined {
+export function rhSubscription(
+  md: MachineDeployment,
+  profileAnnotations: Readonly<Record<string, string>> = {},
+): Record<string, string> | undefined {
   const f = decodeOperatingSystemSpec('rhel', md.providerConfig.operatingSystemSpec).fields as Record<string, any>;
   if (f.RHELUseSatelliteServer) {
     return {
@@ -21,5 +24,9 @@ export function rhSubscription(md: MachineDeployment, profileAnnotations: Readon
   }
   const given = f.RHELSubscriptionManagerUser !== '' || f.RHELSubscriptionManagerPassword !== '';
   if (!given && profileAnnotations[RH_SUBSCRIPTION_ANNOTATION] === 'when-given') return undefined;
-  return { username: f.RHELSubscriptionManagerUser, password: f.RHELSubscriptionManagerPassword, 'auto-attach': String(f.AttachSubscription) };
+  return {
+    username: f.RHELSubscriptionManagerUser,
+    password: f.RHELSubscriptionManagerPassword,
+    'auto-attach': String(f.AttachSubscription),
+  };
 }

@@ -1,25 +1,49 @@
 // Which OSP renders a MachineDeployment, and OSM's compatibility checks between the two.
 import { ResourceError } from '../krm/results.ts';
 import { didYouMean } from '../krm/didYouMean.ts';
-import { OSP_ANNOTATION, OSP_NAMESPACE_ANNOTATION, provisioningUtilityOf, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
+import {
+  OSP_ANNOTATION,
+  OSP_NAMESPACE_ANNOTATION,
+  provisioningUtilityOf,
+  type MachineDeployment,
+} from '../machineDeployment/machineDeployment.ts';
 import { profileKey, type ProfileEntry } from '../model/profileEntry.ts';
 
-export function selectOperatingSystemProfile(md: MachineDeployment, profiles: ReadonlyMap<string, ProfileEntry>, defaultNamespace: string): ProfileEntry {
+export function selectOperatingSystemProfile(
+  md: MachineDeployment,
+  profiles: ReadonlyMap<string, ProfileEntry>,
+  defaultNamespace: string,
+): ProfileEntry {
   const name = md.annotations[OSP_ANNOTATION]!;
   const namespace = md.annotations[OSP_NAMESPACE_ANNOTATION] || defaultNamespace;
   const osp = profiles.get(profileKey(namespace, name));
   if (osp === undefined) {
-    const elsewhere = [...profiles.values()].filter((p) => p.name === name).map((p) => JSON.stringify(p.namespace)).sort();
+    const elsewhere = [...profiles.values()]
+      .filter((p) => p.name === name)
+      .map((p) => JSON.stringify(p.namespace))
+      .sort();
     const inNamespace = [...profiles.values()].filter((p) => p.namespace === namespace).map((p) => p.name);
-    const hint = elsewhere.length > 0 ? ` (the inputs have it in namespace ${elsewhere.join(', ')}: move it, or name its namespace with ${OSP_NAMESPACE_ANNOTATION})` : didYouMean(name, inNamespace);
-    throw new ResourceError(`OperatingSystemProfile ${JSON.stringify(name)} not found in namespace ${JSON.stringify(namespace)}${hint}`, `metadata.annotations.${OSP_ANNOTATION}`);
+    const hint =
+      elsewhere.length > 0
+        ? ` (the inputs have it in namespace ${elsewhere.join(', ')}: move it, or name its namespace with ${OSP_NAMESPACE_ANNOTATION})`
+        : didYouMean(name, inNamespace);
+    throw new ResourceError(
+      `OperatingSystemProfile ${JSON.stringify(name)} not found in namespace ${JSON.stringify(namespace)}${hint}`,
+      `metadata.annotations.${OSP_ANNOTATION}`,
+    );
   }
   const pc = md.providerConfig;
   if (osp.spec.osName !== pc.operatingSystem) {
-    throw new ResourceError(`OperatingSystemProfile ${JSON.stringify(name)} does not support operating system ${JSON.stringify(pc.operatingSystem)}`, 'spec.template.spec.providerSpec.value.operatingSystem');
+    throw new ResourceError(
+      `OperatingSystemProfile ${JSON.stringify(name)} does not support operating system ${JSON.stringify(pc.operatingSystem)}`,
+      'spec.template.spec.providerSpec.value.operatingSystem',
+    );
   }
   if (!(osp.spec.supportedCloudProviders ?? []).some((c) => c?.name === pc.cloudProvider)) {
-    throw new ResourceError(`OperatingSystemProfile ${JSON.stringify(name)} does not support cloud provider ${JSON.stringify(pc.cloudProvider)} (its supportedCloudProviders: ${(osp.spec.supportedCloudProviders ?? []).map((c) => c?.name).join(', ')})`, 'spec.template.spec.providerSpec.value.cloudProvider');
+    throw new ResourceError(
+      `OperatingSystemProfile ${JSON.stringify(name)} does not support cloud provider ${JSON.stringify(pc.cloudProvider)} (its supportedCloudProviders: ${(osp.spec.supportedCloudProviders ?? []).map((c) => c?.name).join(', ')})`,
+      'spec.template.spec.providerSpec.value.cloudProvider',
+    );
   }
   const wanted = provisioningUtilityOf(md);
   if (osp.spec.provisioningUtility && osp.spec.provisioningUtility !== wanted) {

@@ -30,7 +30,8 @@ export class TemplateCache {
   get(name: string, texts: readonly string[]): Template {
     const full = this.size >= MAX_ENTRIES;
     let node = this.child(this.root, name, full);
-    for (let i = 0; node !== undefined && i < texts.length; i++) node = this.child((node.next ??= new Map()), texts[i]!, full);
+    for (let i = 0; node !== undefined && i < texts.length; i++)
+      node = this.child((node.next ??= new Map()), texts[i]!, full);
     if (node?.template !== undefined) return node.template;
     const t = newTemplate(name, { funcs: this.funcs, limits: this.limits });
     for (const text of texts) t.parse(text);

@@ -4,7 +4,11 @@ import { goMap, goNilMap, goNilSlice, GoPointer, goSlice, GoStringer, GoStruct }
 import { ResourceError } from '../krm/results.ts';
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { kubeletSettingsFromAnnotations } from '../machineDeployment/kubeletAnnotations.ts';
-import { decodeOperatingSystemSpec, decodeOperatingSystemSpecWithKeys, OS_CONFIG_FIELDS } from '../machineDeployment/operatingSystemSpec.ts';
+import {
+  decodeOperatingSystemSpec,
+  decodeOperatingSystemSpecWithKeys,
+  OS_CONFIG_FIELDS,
+} from '../machineDeployment/operatingSystemSpec.ts';
 import type { KubeletVersion } from './kubeletVersion.ts';
 import type { CloudProviderSettings } from './cloudProviderSettings.ts';
 import { parseIP } from '../go/net/parseIP.ts';
@@ -64,15 +68,32 @@ export function checkRunTemplateValues(values: RunTemplateValues, token: string)
     [values.nodeNoProxy, 'word', 'functionConfig spec.nodeNoProxy'],
     [values.pauseImage, 'word', 'functionConfig spec.pauseImage'],
     [values.containerRuntime, 'word', 'functionConfig spec.containerRuntime'],
-    [token, 'word', 'functionConfig spec.cluster.cloudInitGetterToken', 'the cloud-init-getter token (spec.cluster.cloudInitGetterToken or its Secret)'],
-    [values.serverURL, 'word', 'functionConfig spec.cluster.server (or cluster-info, or spec.overrideBootstrapKubeletAPIServer)'],
+    [
+      token,
+      'word',
+      'functionConfig spec.cluster.cloudInitGetterToken',
+      'the cloud-init-getter token (spec.cluster.cloudInitGetterToken or its Secret)',
+    ],
+    [
+      values.serverURL,
+      'word',
+      'functionConfig spec.cluster.server (or cluster-info, or spec.overrideBootstrapKubeletAPIServer)',
+    ],
     [values.kubernetesCACert, 'text', 'functionConfig spec.kubernetesCABundle'],
     [values.hostCACert, 'text', 'functionConfig spec.hostCABundle'],
-    ...Object.keys(values.kubeletFeatureGates).map((k): [string, ValueKind, string] => [k, 'word', 'functionConfig spec.kubeletFeatureGates']),
-    ...Object.entries(values.artifacts).flatMap(([k, v]): Array<[string, ValueKind, string]> => [[k, 'word', 'functionConfig spec.artifacts'], [v, 'word', `functionConfig spec.artifacts.${k}`]]),
+    ...Object.keys(values.kubeletFeatureGates).map((k): [string, ValueKind, string] => [
+      k,
+      'word',
+      'functionConfig spec.kubeletFeatureGates',
+    ]),
+    ...Object.entries(values.artifacts).flatMap(([k, v]): Array<[string, ValueKind, string]> => [
+      [k, 'word', 'functionConfig spec.artifacts'],
+      [v, 'word', `functionConfig spec.artifacts.${k}`],
+    ]),
   ];
   try {
-    for (const [value, kind, field, label] of checks) scriptValue(value, kind, field.replace(/^functionConfig /, ''), label ?? field);
+    for (const [value, kind, field, label] of checks)
+      scriptValue(value, kind, field.replace(/^functionConfig /, ''), label ?? field);
   } catch (e) {
     if (e instanceof Error) return e;
     throw e;
@@ -97,11 +118,17 @@ export function buildTemplateData(input: TemplateDataInput): GoPointer {
   const network = pc.network;
   const isStatic = !!network && (!!network.cidr || !!network.gateway || (network.dns?.servers?.length ?? 0) > 0);
   if (isStatic && pc.operatingSystem !== 'flatcar') {
-    throw new ResourceError(`static IP config is not supported with: ${pc.operatingSystem}`, 'spec.template.spec.providerSpec.value.network');
+    throw new ResourceError(
+      `static IP config is not supported with: ${pc.operatingSystem}`,
+      'spec.template.spec.providerSpec.value.network',
+    );
   }
   const osConfigs: Record<string, GoStruct> = {};
   for (const [os, field] of Object.entries(OS_CONFIG_FIELDS)) {
-    const { value, sourceKeys } = decodeOperatingSystemSpecWithKeys(os, os === pc.operatingSystem ? pc.operatingSystemSpec : null);
+    const { value, sourceKeys } = decodeOperatingSystemSpecWithKeys(
+      os,
+      os === pc.operatingSystem ? pc.operatingSystemSpec : null,
+    );
     checkOperatingSystemSpec(value, sourceKeys);
     osConfigs[field] = value;
   }
@@ -114,11 +141,15 @@ export function buildTemplateData(input: TemplateDataInput): GoPointer {
     BootstrapKubeconfig: input.bootstrapKubeconfig,
     InTreeCCMAvailable: input.cloud.inTreeCCMAvailable,
     CNIVersion: '',
-    ClusterDNSIPs: goSlice('net.IP', input.clusterDNS.map((ip, i) => {
-      const parsed = parseIP(ip);
-      if (parsed === undefined) throw new ResourceError(`invalid cluster DNS IP ${JSON.stringify(ip)}`, `spec.clusterDNS[${i}]`);
-      return new GoStringer('net.IP', parsed);
-    })),
+    ClusterDNSIPs: goSlice(
+      'net.IP',
+      input.clusterDNS.map((ip, i) => {
+        const parsed = parseIP(ip);
+        if (parsed === undefined)
+          throw new ResourceError(`invalid cluster DNS IP ${JSON.stringify(ip)}`, `spec.clusterDNS[${i}]`);
+        return new GoStringer('net.IP', parsed);
+      }),
+    ),
     KubernetesCACert: input.kubernetesCACert,
     HostCACert: input.hostCACert,
     ServerAddress: '',
@@ -126,12 +157,17 @@ export function buildTemplateData(input: TemplateDataInput): GoPointer {
     ContainerRuntime: input.containerRuntime,
     CloudProviderName: pc.cloudProvider,
     NetworkConfig: network
-      ? new GoPointer('*providerconfig.NetworkConfig', new GoStruct('providerconfig.NetworkConfig', {
-          CIDR: network.cidr ?? '',
-          Gateway: network.gateway ?? '',
-          DNS: new GoStruct('providerconfig.DNSConfig', { Servers: network.dns?.servers ? goSlice('string', [...network.dns.servers]) : goNilSlice('string') }),
-          IPFamily: network.ipFamily ?? '',
-        }))
+      ? new GoPointer(
+          '*providerconfig.NetworkConfig',
+          new GoStruct('providerconfig.NetworkConfig', {
+            CIDR: network.cidr ?? '',
+            Gateway: network.gateway ?? '',
+            DNS: new GoStruct('providerconfig.DNSConfig', {
+              Servers: network.dns?.servers ? goSlice('string', [...network.dns.servers]) : goNilSlice('string'),
+            }),
+            IPFamily: network.ipFamily ?? '',
+          }),
+        )
       : new GoPointer('*providerconfig.NetworkConfig', null),
     ExternalCloudProvider: input.cloud.externalCloudProvider,
     InitialTaints: input.initialTaints,

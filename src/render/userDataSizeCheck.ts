@@ -29,13 +29,22 @@ export function checkUserDataSize(cloud: string, bytes: number): UserDataSizeFin
   if (limit === undefined || limit === null) return undefined;
   const share = `${bytes} bytes, ${Math.round((bytes / limit.bytes) * 100)} % of the ${limit.bytes}-byte limit`;
   if (bytes > limit.bytes && limit.documented) {
-    return { severity: 'error', message: `bootstrap user-data is too large for ${cloud}: ${share} (${limit.rule}); the machine cannot be created` };
+    return {
+      severity: 'error',
+      message: `bootstrap user-data is too large for ${cloud}: ${share} (${limit.rule}); the machine cannot be created`,
+    };
   }
   if (bytes > limit.bytes) {
-    return { severity: 'warning', message: `bootstrap user-data is larger than osm-krm's default limit for ${cloud}: ${share} (${limit.rule}); keep it smaller if the cloud refuses it` };
+    return {
+      severity: 'warning',
+      message: `bootstrap user-data is larger than osm-krm's default limit for ${cloud}: ${share} (${limit.rule}); keep it smaller if the cloud refuses it`,
+    };
   }
   if (bytes >= Math.ceil(limit.bytes * WARNING_RATIO)) {
-    return { severity: 'warning', message: `bootstrap user-data is close to the ${cloud} limit: ${share} (${limit.rule})` };
+    return {
+      severity: 'warning',
+      message: `bootstrap user-data is close to the ${cloud} limit: ${share} (${limit.rule})`,
+    };
   }
   return undefined;
 }

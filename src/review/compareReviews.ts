@@ -19,8 +19,13 @@ export interface MachineDeploymentChange {
 /** One side of a diff: what was rendered, and the MachineDeployments nothing was rendered for. */
 export type ReviewSide = Pick<ReviewRender, 'reviews' | 'unrendered'>;
 
-export function compareReviews(base: ReviewSide, head: ReviewSide, mask: (s: string) => string): MachineDeploymentChange[] {
-  const byKey = <T extends { namespace: string; name: string }>(rs: readonly T[]) => new Map(rs.map((r) => [`${r.namespace}/${r.name}`, r]));
+export function compareReviews(
+  base: ReviewSide,
+  head: ReviewSide,
+  mask: (s: string) => string,
+): MachineDeploymentChange[] {
+  const byKey = <T extends { namespace: string; name: string }>(rs: readonly T[]) =>
+    new Map(rs.map((r) => [`${r.namespace}/${r.name}`, r]));
   const a = byKey(base.reviews);
   const b = byKey(head.reviews);
   const aOut = byKey(base.unrendered);
@@ -38,13 +43,20 @@ export function compareReviews(base: ReviewSide, head: ReviewSide, mask: (s: str
     }
     if (before === undefined) {
       const was = aOut.has(key) ? 'now rendered' : 'new';
-      changes.push({ key, consequences: [`${was}: rendered with ${after!.profile.name} ${after!.profile.version}, revision ${after!.revision}; its Secrets are created`], diff: viewDiff(undefined, after!, mask) });
+      changes.push({
+        key,
+        consequences: [
+          `${was}: rendered with ${after!.profile.name} ${after!.profile.version}, revision ${after!.revision}; its Secrets are created`,
+        ],
+        diff: viewDiff(undefined, after!, mask),
+      });
       continue;
     }
     if (after === undefined) {
-      const consequence = notRendered === undefined
-        ? 'no longer rendered: its OperatingSystemConfig and Secrets are removed from the output'
-        : `no longer rendered (${shortReason(notRendered.reason)}): its OperatingSystemConfig and Secrets are removed from the output, and machines made from now on get none and never join`;
+      const consequence =
+        notRendered === undefined
+          ? 'no longer rendered: its OperatingSystemConfig and Secrets are removed from the output'
+          : `no longer rendered (${shortReason(notRendered.reason)}): its OperatingSystemConfig and Secrets are removed from the output, and machines made from now on get none and never join`;
       changes.push({ key, consequences: [consequence], diff: '' });
       continue;
     }
@@ -59,26 +71,41 @@ export function compareReviews(base: ReviewSide, head: ReviewSide, mask: (s: str
       );
     }
     if (before.profile.name !== after.profile.name || before.profile.version !== after.profile.version) {
-      consequences.push(`profile ${before.profile.name} ${before.profile.version} -> ${after.profile.name} ${after.profile.version}`);
+      consequences.push(
+        `profile ${before.profile.name} ${before.profile.version} -> ${after.profile.name} ${after.profile.version}`,
+      );
     }
     const overlayLine = overlayChange(before, after, diff !== '');
     if (overlayLine !== undefined) consequences.push(overlayLine);
     for (const stage of STAGES) {
-      if (!sameView(before[stage], after[stage])) consequences.push(immutableSecretChange(stage, after.recreatedBy[stage]));
+      if (!sameView(before[stage], after[stage]))
+        consequences.push(immutableSecretChange(stage, after.recreatedBy[stage]));
     }
-    if (!templateChanged && diff !== '') consequences.push('existing machines keep their configuration: only new machines (scale-up, replacement) get the new one');
+    if (!templateChanged && diff !== '')
+      consequences.push(
+        'existing machines keep their configuration: only new machines (scale-up, replacement) get the new one',
+      );
     if (consequences.length > 0 || diff !== '') changes.push({ key, consequences, diff });
   }
   return changes;
 }
 
 /** When nodes change under an overlay's profile: which overlays, and whether its base moved. */
-function overlayChange(before: MachineDeploymentReview, after: MachineDeploymentReview, nodesChange: boolean): string | undefined {
+function overlayChange(
+  before: MachineDeploymentReview,
+  after: MachineDeploymentReview,
+  nodesChange: boolean,
+): string | undefined {
   const a = before.profile.overlay;
   const b = after.profile.overlay;
   if (!nodesChange || (a === undefined && b === undefined)) return undefined;
   if (b === undefined) return `no longer through overlay ${a!.overlays.join(', ')}`;
-  const base = a === undefined ? `base ${b.base}` : a.base === b.base ? `base ${b.base}, unchanged` : `base ${a.base} -> ${b.base}`;
+  const base =
+    a === undefined
+      ? `base ${b.base}`
+      : a.base === b.base
+        ? `base ${b.base}, unchanged`
+        : `base ${a.base} -> ${b.base}`;
   return `through overlay ${[...b.overlays].reverse().join(' on ')}, on ${base}`;
 }
 
@@ -93,11 +120,17 @@ function immutableSecretChange(stage: string, recreatedBy: readonly SyncTool[]):
 }
 
 /** A MachineDeployment that is not rendered on the head side, or was not on the base side and is gone. */
-function unrenderedChange(before: UnrenderedMachineDeployment | undefined, after: UnrenderedMachineDeployment | undefined): string | undefined {
-  if (after === undefined) return before === undefined ? undefined : 'removed (it was not rendered): machine-controller deletes its machines';
+function unrenderedChange(
+  before: UnrenderedMachineDeployment | undefined,
+  after: UnrenderedMachineDeployment | undefined,
+): string | undefined {
+  if (after === undefined)
+    return before === undefined ? undefined : 'removed (it was not rendered): machine-controller deletes its machines';
   const why = shortReason(after.reason);
-  if (before === undefined) return `new, not rendered (${why}): machine-controller makes its machines, and they get no Secrets and never join`;
-  if (!isDeepStrictEqual(before.template, after.template)) return `not rendered (${why}); spec.template changed: machine-controller rolls the machines, and the new ones get no Secrets and never join`;
+  if (before === undefined)
+    return `new, not rendered (${why}): machine-controller makes its machines, and they get no Secrets and never join`;
+  if (!isDeepStrictEqual(before.template, after.template))
+    return `not rendered (${why}); spec.template changed: machine-controller rolls the machines, and the new ones get no Secrets and never join`;
   return undefined;
 }
 
@@ -119,7 +152,11 @@ function flatten(r: MachineDeploymentReview | undefined): Map<string, string> {
     const v = r[stage];
     const settings = v.settings.map((s) => `${s.key}: ${s.value}\n`).join('');
     if (settings !== '') out.set(`${stage}/(settings)`, settings);
-    for (const f of v.files) out.set(`${stage}${f.path.startsWith('/') ? '' : '/'}${f.path}`, `# mode ${f.mode || '(default)'} owner ${f.owner || '(default)'}\n${f.content}`);
+    for (const f of v.files)
+      out.set(
+        `${stage}${f.path.startsWith('/') ? '' : '/'}${f.path}`,
+        `# mode ${f.mode || '(default)'} owner ${f.owner || '(default)'}\n${f.content}`,
+      );
     for (const u of v.units) {
       out.set(`${stage}/(unit) ${u.name}`, `# ${u.state || 'not enabled'}\n${u.content}`);
       for (const d of u.dropIns) out.set(`${stage}/(unit) ${u.name}.d/${d.name}`, d.content);
@@ -128,7 +165,11 @@ function flatten(r: MachineDeploymentReview | undefined): Map<string, string> {
   return out;
 }
 
-function viewDiff(before: MachineDeploymentReview | undefined, after: MachineDeploymentReview | undefined, mask: (s: string) => string): string {
+function viewDiff(
+  before: MachineDeploymentReview | undefined,
+  after: MachineDeploymentReview | undefined,
+  mask: (s: string) => string,
+): string {
   const a = flatten(before);
   const b = flatten(after);
   const paths = [...new Set([...a.keys(), ...b.keys()])].sort();
@@ -138,7 +179,14 @@ function viewDiff(before: MachineDeploymentReview | undefined, after: MachineDep
     const y = b.get(p);
     // Compared as rendered (a changed token still differs), printed masked, then escaped.
     const shown = (line: string) => untrustedLine(mask(line));
-    out += unifiedDiff(x ?? '', y ?? '', x === undefined ? '/dev/null' : `a/${shown(p)}`, y === undefined ? '/dev/null' : `b/${shown(p)}`, 3, shown);
+    out += unifiedDiff(
+      x ?? '',
+      y ?? '',
+      x === undefined ? '/dev/null' : `a/${shown(p)}`,
+      y === undefined ? '/dev/null' : `b/${shown(p)}`,
+      3,
+      shown,
+    );
   }
   return out;
 }

@@ -9,7 +9,9 @@ export const STAGES = ['bootstrap', 'provisioning'] as const;
 export function formatReview(r: MachineDeploymentReview, explain: ReviewRender | undefined): string {
   const lines: string[] = [];
   lines.push(`# MachineDeployment ${t(r.namespace)}/${t(r.name)}`);
-  lines.push(`profile: ${t(r.profile.namespace)}/${t(r.profile.name)} ${t(r.profile.version)} (${t(r.profile.source)})`);
+  lines.push(
+    `profile: ${t(r.profile.namespace)}/${t(r.profile.name)} ${t(r.profile.version)} (${t(r.profile.source)})`,
+  );
   lines.push(`revision: ${t(r.revision)}`);
   if (explain !== undefined) {
     lines.push('', `## config: ${t(explain.config.source)}`);
@@ -30,15 +32,31 @@ function fromLine(origins: MachineDeploymentReview['origins'], key: string): str
 }
 
 function formatView(stage: string, v: NodeConfigView, origins?: MachineDeploymentReview['origins']): string[] {
-  const lines = [`## ${stage} (${v.format}, ${v.bytes} bytes)${v.unreadable ? `: unreadable, ${t(v.unreadable)}` : ''}`];
+  const lines = [
+    `## ${stage} (${v.format}, ${v.bytes} bytes)${v.unreadable ? `: unreadable, ${t(v.unreadable)}` : ''}`,
+  ];
   for (const s of v.settings) lines.push(`setting ${t(s.key)}: ${indentBlock(s.value)}`);
   for (const f of v.files) {
-    lines.push('', `file ${t(f.path)}  mode ${t(f.mode) || '(default)'}  owner ${t(f.owner) || '(default)'}`, ...fromLine(origins, `${stage} file ${f.path}`), ...contentLines(f.content));
+    lines.push(
+      '',
+      `file ${t(f.path)}  mode ${t(f.mode) || '(default)'}  owner ${t(f.owner) || '(default)'}`,
+      ...fromLine(origins, `${stage} file ${f.path}`),
+      ...contentLines(f.content),
+    );
   }
   for (const u of v.units) {
-    lines.push('', `unit ${t(u.name)}${u.state ? `  ${u.state}` : ''}`, ...fromLine(origins, `${stage} unit ${u.name}`));
+    lines.push(
+      '',
+      `unit ${t(u.name)}${u.state ? `  ${u.state}` : ''}`,
+      ...fromLine(origins, `${stage} unit ${u.name}`),
+    );
     if (u.content !== '') lines.push(...contentLines(u.content));
-    for (const d of u.dropIns) lines.push(`drop-in ${t(u.name)}.d/${t(d.name)}`, ...fromLine(origins, `${stage} drop-in ${u.name}/${d.name}`), ...contentLines(d.content));
+    for (const d of u.dropIns)
+      lines.push(
+        `drop-in ${t(u.name)}.d/${t(d.name)}`,
+        ...fromLine(origins, `${stage} drop-in ${u.name}/${d.name}`),
+        ...contentLines(d.content),
+      );
   }
   return lines;
 }

@@ -25,10 +25,23 @@ export function viewUserData(text: string, expected?: UserDataFormat): NodeConfi
   try {
     return { format: format.syntax, formatId: format.id as UserDataFormatId, bytes, ...format.decode(text) };
   } catch (e) {
-    return rawView(text, bytes, (e as Error).name === 'SyntaxError' || (e as Error).name === 'YAMLParseError' ? 'not valid JSON or YAML' : (e as Error).message);
+    return rawView(
+      text,
+      bytes,
+      (e as Error).name === 'SyntaxError' || (e as Error).name === 'YAMLParseError'
+        ? 'not valid JSON or YAML'
+        : (e as Error).message,
+    );
   }
 }
 
 function rawView(text: string, bytes: number, why: string): NodeConfigView {
-  return { format: 'unknown', bytes, files: [{ path: '(user-data)', mode: '', owner: '', content: text }], units: [], settings: [], unreadable: why };
+  return {
+    format: 'unknown',
+    bytes,
+    files: [{ path: '(user-data)', mode: '', owner: '', content: text }],
+    units: [],
+    settings: [],
+    unreadable: why,
+  };
 }

@@ -11,7 +11,11 @@ import { withoutSopsSettings, type OsmConfig } from '../config/operatingSystemMa
 import type { Result } from '../krm/results.ts';
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import type { ProfileEntry } from '../model/profileEntry.ts';
-import { ANNOTATION_MD_REVISION, CLOUD_INIT_SETTINGS_NAMESPACE, cloudConfigSecretName } from '../render/generatedResources.ts';
+import {
+  ANNOTATION_MD_REVISION,
+  CLOUD_INIT_SETTINGS_NAMESPACE,
+  cloudConfigSecretName,
+} from '../render/generatedResources.ts';
 import { isStateObject } from '../gitops/renderState.ts';
 import { syncToolsOf, type SyncTool } from '../gitops/syncAnnotations.ts';
 import { MD_API_VERSION } from '../machineDeployment/machineDeployment.ts';
@@ -101,26 +105,46 @@ export interface ReviewOptions {
 }
 
 export function renderForReview(inputs: ReviewInputs, env: Environment, options: ReviewOptions = {}): ReviewRender {
-  const items = options.previousState === undefined ? inputs.objects : [...inputs.objects.filter((o) => !isStateObject(o)), options.previousState];
+  const items =
+    options.previousState === undefined
+      ? inputs.objects
+      : [...inputs.objects.filter((o) => !isStateObject(o)), options.previousState];
   // SOPS mode is how hydrate writes its files; a review of the same inputs shows what they render to.
   const functionConfig = inputs.functionConfig === undefined ? undefined : withoutSopsSettings(inputs.functionConfig);
-  const list = parseResourceList(stringifyForOutput({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, ...(functionConfig ? { functionConfig } : {}) }));
+  const list = parseResourceList(
+    stringifyForOutput({
+      apiVersion: 'config.kubernetes.io/v1',
+      kind: 'ResourceList',
+      items,
+      ...(functionConfig ? { functionConfig } : {}),
+    }),
+  );
   const secrets = options.secrets ?? new SecretRegistry();
   const seen = new Map<string, { md: MachineDeployment; profile: ProfileEntry; data: unknown }>();
   const clusterFacts: string[] = [];
   let ignitionSpec = '';
   let osmConfig: OsmConfig | undefined;
-  const out = processResourceList(list, env, {
-    config: (config, facts) => {
-      ignitionSpec = config.ignitionSpec;
-      osmConfig = config;
-      if (facts === undefined) return;
-      clusterFacts.push(`server: ${facts.cluster.server}`, `API server CA: ${certificateSummary(facts.apiServerCACert)}`, `cloud-init getter token: ${facts.cloudInitGetterToken ? MASK : '(none)'}`);
-      if (facts.hostCACert) clusterFacts.push(`host CA bundle: ${certificateSummary(facts.hostCACert)}`);
-      if (facts.bootstrapTokenKey) clusterFacts.push(`bootstrap token key: ${MASK} (tokens derived per MachineDeployment)`);
+  const out = processResourceList(
+    list,
+    env,
+    {
+      config: (config, facts) => {
+        ignitionSpec = config.ignitionSpec;
+        osmConfig = config;
+        if (facts === undefined) return;
+        clusterFacts.push(
+          `server: ${facts.cluster.server}`,
+          `API server CA: ${certificateSummary(facts.apiServerCACert)}`,
+          `cloud-init getter token: ${facts.cloudInitGetterToken ? MASK : '(none)'}`,
+        );
+        if (facts.hostCACert) clusterFacts.push(`host CA bundle: ${certificateSummary(facts.hostCACert)}`);
+        if (facts.bootstrapTokenKey)
+          clusterFacts.push(`bootstrap token key: ${MASK} (tokens derived per MachineDeployment)`);
+      },
+      templateData: (md, profile, data) => seen.set(`${md.namespace}/${md.name}`, { md, profile, data }),
     },
-    templateData: (md, profile, data) => seen.set(`${md.namespace}/${md.name}`, { md, profile, data }),
-  }, secrets);
+    secrets,
+  );
   const redact = (text: string) => secrets.redact(text, MASK);
   const mask = (text: string) => (options.showSecrets ? text : redact(text));
   const objects = parseResourceList(serializeResourceList(list, out)).items.map((i) => i.object);
@@ -132,13 +156,34 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
     if (bootstrap === undefined || provisioning === undefined) continue; // its render failed: the results say why
 
     // Read as the format the render chose (which the bytes alone cannot always tell: Flatcar's coreos-cloudinit).
-    const format = userDataFormatFor({ provisioningUtility: profile.spec.provisioningUtility || 'cloud-init', osName: profile.spec.osName, ignitionSpec });
-    const mdObject = objects.find((o) => o.kind === 'MachineDeployment' && o.metadata?.name === md.name && (o.metadata?.namespace ?? 'default') === md.namespace);
+    const format = userDataFormatFor({
+      provisioningUtility: profile.spec.provisioningUtility || 'cloud-init',
+      osName: profile.spec.osName,
+      ignitionSpec,
+    });
+    const mdObject = objects.find(
+      (o) =>
+        o.kind === 'MachineDeployment' &&
+        o.metadata?.name === md.name &&
+        (o.metadata?.namespace ?? 'default') === md.namespace,
+    );
     reviews.push({
       namespace: md.namespace,
       name: md.name,
-      profile: profileSource(profile, list.items.map((i) => i.object)),
-      ...(profile.overlay ? { origins: overlayOrigins(profile, md.providerConfig.cloudProvider, list.items.map((i) => i.object), inputs.sourceText) } : {}),
+      profile: profileSource(
+        profile,
+        list.items.map((i) => i.object),
+      ),
+      ...(profile.overlay
+        ? {
+            origins: overlayOrigins(
+              profile,
+              md.providerConfig.cloudProvider,
+              list.items.map((i) => i.object),
+              inputs.sourceText,
+            ),
+          }
+        : {}),
       revision: String(bootstrap.metadata?.annotations?.[ANNOTATION_MD_REVISION] ?? ''),
       bootstrap: maskView(viewUserData(userDataOf(bootstrap), format), mask),
       provisioning: maskView(viewUserData(userDataOf(provisioning), format), mask),
@@ -146,11 +191,18 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
       templateData: describeTemplateData(data).map(mask),
       userData: { bootstrap: userDataOf(bootstrap), provisioning: userDataOf(provisioning) },
       cloudProvider: md.providerConfig.cloudProvider,
-      recreatedBy: { bootstrap: syncToolsOf(bootstrap.metadata?.annotations), provisioning: syncToolsOf(provisioning.metadata?.annotations) },
+      recreatedBy: {
+        bootstrap: syncToolsOf(bootstrap.metadata?.annotations),
+        provisioning: syncToolsOf(provisioning.metadata?.annotations),
+      },
     });
   }
   const reviewed = new Set(reviews.map((r) => `${r.namespace}/${r.name}`));
-  const unrendered = unrenderedMachineDeployments(list.items.map((i) => i.object), reviewed, out.results);
+  const unrendered = unrenderedMachineDeployments(
+    list.items.map((i) => i.object),
+    reviewed,
+    out.results,
+  );
   return {
     exitCode: out.results.some((r) => r.severity === 'error') ? 1 : 0,
     results: [...out.results],
@@ -165,16 +217,29 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
   };
 }
 
-function unrenderedMachineDeployments(items: readonly KrmObject[], reviewed: ReadonlySet<string>, results: readonly Result[]): UnrenderedMachineDeployment[] {
+function unrenderedMachineDeployments(
+  items: readonly KrmObject[],
+  reviewed: ReadonlySet<string>,
+  results: readonly Result[],
+): UnrenderedMachineDeployment[] {
   const out: UnrenderedMachineDeployment[] = [];
   for (const o of items) {
     if (o.apiVersion !== MD_API_VERSION || o.kind !== 'MachineDeployment') continue;
     const name = String(o.metadata?.name ?? '');
-    const namespace = typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : 'default';
+    const namespace =
+      typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : 'default';
     if (reviewed.has(`${namespace}/${name}`)) continue;
-    const about = results.filter((r) => r.resourceRef?.kind === 'MachineDeployment' && r.resourceRef.name === name && (r.resourceRef.namespace || 'default') === namespace);
+    const about = results.filter(
+      (r) =>
+        r.resourceRef?.kind === 'MachineDeployment' &&
+        r.resourceRef.name === name &&
+        (r.resourceRef.namespace || 'default') === namespace,
+    );
     const failed = about.find((r) => r.severity === 'error');
-    const reason = failed !== undefined ? `its render failed: ${failed.message}` : (about[0]?.message ?? 'nothing was rendered for it');
+    const reason =
+      failed !== undefined
+        ? `its render failed: ${failed.message}`
+        : (about[0]?.message ?? 'nothing was rendered for it');
     out.push({ namespace, name, template: (o.spec as { template?: unknown } | undefined)?.template, reason });
   }
   return out.sort((a, b) => compareKeys(`${a.namespace}/${a.name}`, `${b.namespace}/${b.name}`));
@@ -183,12 +248,16 @@ function unrenderedMachineDeployments(items: readonly KrmObject[], reviewed: Rea
 const compareKeys = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function isGenerated(o: KrmObject): boolean {
-  const path = o.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? o.metadata?.annotations?.['config.kubernetes.io/path'];
+  const path =
+    o.metadata?.annotations?.['internal.config.kubernetes.io/path'] ??
+    o.metadata?.annotations?.['config.kubernetes.io/path'];
   return typeof path === 'string' && path.startsWith('osm-generated/');
 }
 
 function findSecret(objects: readonly KrmObject[], name: string): KrmObject | undefined {
-  return objects.find((o) => o.kind === 'Secret' && o.metadata?.name === name && o.metadata?.namespace === CLOUD_INIT_SETTINGS_NAMESPACE);
+  return objects.find(
+    (o) => o.kind === 'Secret' && o.metadata?.name === name && o.metadata?.namespace === CLOUD_INIT_SETTINGS_NAMESPACE,
+  );
 }
 
 function userDataOf(secret: KrmObject): string {
@@ -200,7 +269,11 @@ function maskView(view: NodeConfigView, mask: (s: string) => string): NodeConfig
   return {
     ...view,
     files: view.files.map((f) => ({ ...f, content: mask(f.content) })),
-    units: view.units.map((u) => ({ ...u, content: mask(u.content), dropIns: u.dropIns.map((d) => ({ ...d, content: mask(d.content) })) })),
+    units: view.units.map((u) => ({
+      ...u,
+      content: mask(u.content),
+      dropIns: u.dropIns.map((d) => ({ ...d, content: mask(d.content) })),
+    })),
     settings: view.settings.map((s) => ({ ...s, value: mask(s.value) })),
   };
 }
@@ -213,7 +286,17 @@ function profileSource(profile: ProfileEntry, items: readonly KrmObject[]): Prof
   if (stack === undefined) return { ...base, source };
   const overlays = stack.overlays.map((o) => `${o.namespace}/${o.name} (${itemSource(o.itemIndex, items)})`);
   const bottom = `${stack.base.name} ${stack.base.version} (${stack.base.builtin ? 'embedded' : itemSource(stack.base.itemIndex, items)})`;
-  return { ...base, source: `overlay ${source}, on ${[...stack.overlays.slice(0, -1).map((o) => `${o.namespace}/${o.name}`).reverse(), bottom].join(' on ')}`, overlay: { overlays, base: bottom } };
+  return {
+    ...base,
+    source: `overlay ${source}, on ${[
+      ...stack.overlays
+        .slice(0, -1)
+        .map((o) => `${o.namespace}/${o.name}`)
+        .reverse(),
+      bottom,
+    ].join(' on ')}`,
+    overlay: { overlays, base: bottom },
+  };
 }
 
 function itemSource(index: number | undefined, items: readonly KrmObject[]): string {
@@ -229,16 +312,27 @@ function sourcePath(o: KrmObject | undefined): string | undefined {
 }
 
 /** Where each file, unit and drop-in of an overlay's profile came from: the overlay, its field, its line. */
-function overlayOrigins(profile: ProfileEntry, cloud: string, items: readonly KrmObject[], sourceText: ReviewInputs['sourceText']): MachineDeploymentReview['origins'] {
+function overlayOrigins(
+  profile: ProfileEntry,
+  cloud: string,
+  items: readonly KrmObject[],
+  sourceText: ReviewInputs['sourceText'],
+): MachineDeploymentReview['origins'] {
   const stack = profile.overlay!;
   const byKey = new Map<string, string>();
   for (const [k, origin] of stack.layered(cloud).origins) {
     const o = items[origin.itemIndex];
     const path = sourcePath(o);
-    const idx = o?.metadata?.annotations?.['internal.config.kubernetes.io/index'] ?? o?.metadata?.annotations?.['config.kubernetes.io/index'];
+    const idx =
+      o?.metadata?.annotations?.['internal.config.kubernetes.io/index'] ??
+      o?.metadata?.annotations?.['config.kubernetes.io/index'];
     const text = path === undefined ? undefined : sourceText?.(path);
-    const line = text === undefined ? undefined : fieldLine(text, typeof idx === 'string' && /^\d+$/.test(idx) ? Number(idx) : 0, origin.field);
-    const where = path === undefined ? `input item ${origin.itemIndex}` : `${path}${line !== undefined ? `:${line}` : ''}`;
+    const line =
+      text === undefined
+        ? undefined
+        : fieldLine(text, typeof idx === 'string' && /^\d+$/.test(idx) ? Number(idx) : 0, origin.field);
+    const where =
+      path === undefined ? `input item ${origin.itemIndex}` : `${path}${line !== undefined ? `:${line}` : ''}`;
     byKey.set(k, `overlay ${origin.overlay}, ${origin.field}, ${origin.action} (${where})`);
   }
   return { base: `base ${stack.base.name} ${stack.base.version}`, byKey };
@@ -250,7 +344,9 @@ function describeConfig(fc: KrmObject | undefined): { source: string; settings: 
   const path = a['internal.config.kubernetes.io/path'] ?? a['config.kubernetes.io/path'];
   const source = `${String(fc.kind)} ${String(fc.metadata?.name ?? '')}${typeof path === 'string' ? ` (${path})` : ''}`;
   const body = (fc.kind === 'ConfigMap' ? fc.data : fc.spec) as Record<string, unknown> | undefined;
-  const settings = Object.keys(body ?? {}).sort().map((k) => `${k}: ${JSON.stringify(body![k])}`);
+  const settings = Object.keys(body ?? {})
+    .sort()
+    .map((k) => `${k}: ${JSON.stringify(body![k])}`);
   return { source, settings };
 }
 
@@ -265,5 +361,3 @@ function certificateSummary(pem: string): string {
     return `${count} certificate(s)`;
   }
 }
-
-

@@ -22,7 +22,11 @@ function readSource(read: Inputs, rel: string): string | undefined {
   }
 }
 
-export function readReviewInputs(path: string, io: CommandIO, opts: ReadOptions): { inputs: ReviewInputs; env: Environment; read: Inputs } {
+export function readReviewInputs(
+  path: string,
+  io: CommandIO,
+  opts: ReadOptions,
+): { inputs: ReviewInputs; env: Environment; read: Inputs } {
   const read = readInputs(path, io, opts);
   const functionConfig = applyMountedSecrets(read.config, io.env);
   checkFactsNotDropped(read, functionConfig);

@@ -16,12 +16,16 @@ export function describeTemplateData(data: unknown): string[] {
 function describeValue(v: unknown): string {
   if (v instanceof GoPointer && v.elem !== null) return `&${describeValue(v.elem)}`;
   if (v instanceof GoStruct && Object.values(v.fields).some(holdsPointer)) {
-    const fields = Object.entries(v.fields).map(([name, f]) => `${name}:${f === null || f === undefined ? 'interface {}(nil)' : describeValue(f)}`);
+    const fields = Object.entries(v.fields).map(
+      ([name, f]) => `${name}:${f === null || f === undefined ? 'interface {}(nil)' : describeValue(f)}`,
+    );
     return `${v.typeName}{${fields.join(', ')}}`;
   }
   return sprintf('%#v', [v], UNMETERED);
 }
 
 function holdsPointer(v: unknown): boolean {
-  return (v instanceof GoPointer && v.elem !== null) || (v instanceof GoStruct && Object.values(v.fields).some(holdsPointer));
+  return (
+    (v instanceof GoPointer && v.elem !== null) || (v instanceof GoStruct && Object.values(v.fields).some(holdsPointer))
+  );
 }

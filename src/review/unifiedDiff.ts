@@ -14,7 +14,8 @@ export function diffLines(a: readonly string[], b: readonly string[]): Edit[] {
   for (let d = 0; d <= max && !found; d++) {
     trace.push(v.slice());
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+      let x =
+        k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;
@@ -55,7 +56,14 @@ export function diffLines(a: readonly string[], b: readonly string[]): Edit[] {
 }
 
 /** `--- a/…`/`+++ b/…` and @@ hunks; "" when the texts are equal. `show` gives each line as printed (compared as it is). */
-export function unifiedDiff(before: string, after: string, fromName: string, toName: string, context = 3, show = (line: string) => line): string {
+export function unifiedDiff(
+  before: string,
+  after: string,
+  fromName: string,
+  toName: string,
+  context = 3,
+  show = (line: string) => line,
+): string {
   if (before === after) return '';
   const a = splitLines(before);
   const b = splitLines(after);
@@ -88,7 +96,16 @@ export function unifiedDiff(before: string, after: string, fromName: string, toN
     const bCount = hunk.filter((e) => e.op !== '-').length;
     if (aCount === 0) aStart--;
     if (bCount === 0) bStart--;
-    out.push(`@@ -${aStart},${aCount} +${bStart},${bCount} @@`, ...hunk.map((e) => e.op + (e.line.endsWith(NO_NEWLINE) ? `${show(e.line.slice(0, -NO_NEWLINE.length))}\n\\ No newline at end of file` : show(e.line))));
+    out.push(
+      `@@ -${aStart},${aCount} +${bStart},${bCount} @@`,
+      ...hunk.map(
+        (e) =>
+          e.op +
+          (e.line.endsWith(NO_NEWLINE)
+            ? `${show(e.line.slice(0, -NO_NEWLINE.length))}\n\\ No newline at end of file`
+            : show(e.line)),
+      ),
+    );
     for (const e of edits.slice(i, end)) {
       if (e.op !== '+') aLine++;
       if (e.op !== '-') bLine++;

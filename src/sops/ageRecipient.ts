@@ -17,7 +17,12 @@ export function recipientKey(recipient: string): Buffer {
   const sep = recipient.lastIndexOf('1');
   const hrp = recipient.slice(0, sep);
   const values = [...recipient.slice(sep + 1)].map((c) => BECH32_CHARSET.indexOf(c));
-  if (hrp !== 'age' || values.length < 6 || values.some((v) => v < 0) || bech32Polymod([...hrpExpand(hrp), ...values]) !== 1) {
+  if (
+    hrp !== 'age' ||
+    values.length < 6 ||
+    values.some((v) => v < 0) ||
+    bech32Polymod([...hrpExpand(hrp), ...values]) !== 1
+  ) {
     throw new SopsError(`${recipient} is not an age X25519 recipient (its bech32 checksum does not match)`);
   }
   // 5-bit groups to bytes; the checksum's 6 groups are not data.
@@ -32,7 +37,8 @@ export function recipientKey(recipient: string): Buffer {
       bytes.push((acc >> bits) & 0xff);
     }
   }
-  if (bytes.length !== 32 || (acc & ((1 << bits) - 1)) !== 0) throw new SopsError(`${recipient} is not an age X25519 recipient (not a 32-byte key)`);
+  if (bytes.length !== 32 || (acc & ((1 << bits) - 1)) !== 0)
+    throw new SopsError(`${recipient} is not an age X25519 recipient (not a 32-byte key)`);
   return Buffer.from(bytes);
 }
 
@@ -53,7 +59,8 @@ function bech32Polymod(values: readonly number[]): number {
 }
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64').replace(/=+$/, '');
-const hkdf = (ikm: Uint8Array, salt: Uint8Array, info: string) => Buffer.from(crypto().hkdfSync('sha256', ikm, salt, info, 32));
+const hkdf = (ikm: Uint8Array, salt: Uint8Array, info: string) =>
+  Buffer.from(crypto().hkdfSync('sha256', ikm, salt, info, 32));
 
 function chacha20poly1305(key: Uint8Array, nonce: Uint8Array, plaintext: Uint8Array): Buffer {
   const c = crypto().createCipheriv('chacha20-poly1305', key, nonce, { authTagLength: 16 });
@@ -69,13 +76,20 @@ export function encryptForRecipient(plaintext: Uint8Array, recipient: string): s
   // The X25519 stanza: an ephemeral share, and the file key wrapped with a key from the shared secret.
   const ephemeral = c.generateKeyPairSync('x25519');
   const share = ephemeral.publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
-  const shared = c.diffieHellman({ privateKey: ephemeral.privateKey, publicKey: c.createPublicKey({ key: Buffer.concat([X25519_SPKI_PREFIX, theirs]), format: 'der', type: 'spki' }) });
-  if (shared.every((b) => b === 0)) throw new SopsError(`${recipient} is not a usable X25519 key (it gives an all-zero shared secret)`);
+  const shared = c.diffieHellman({
+    privateKey: ephemeral.privateKey,
+    publicKey: c.createPublicKey({ key: Buffer.concat([X25519_SPKI_PREFIX, theirs]), format: 'der', type: 'spki' }),
+  });
+  if (shared.every((b) => b === 0))
+    throw new SopsError(`${recipient} is not a usable X25519 key (it gives an all-zero shared secret)`);
   const wrapKey = hkdf(shared, Buffer.concat([share, theirs]), 'age-encryption.org/v1/X25519');
   const body = chacha20poly1305(wrapKey, Buffer.alloc(12), fileKey);
 
   let header = `age-encryption.org/v1\n-> X25519 ${b64(share)}\n${b64(body)}\n---`;
-  const mac = c.createHmac('sha256', hkdf(fileKey, Buffer.alloc(0), 'header')).update(header, 'utf8').digest();
+  const mac = c
+    .createHmac('sha256', hkdf(fileKey, Buffer.alloc(0), 'header'))
+    .update(header, 'utf8')
+    .digest();
   header += ` ${b64(mac)}\n`;
 
   // The payload: one STREAM chunk (the last, flag 1), keyed from the file key and a random nonce.

@@ -47,15 +47,30 @@ export function encryptManifests(
   return out;
 }
 
-function encryptManifest(path: string, text: string, previous: (path: string) => string | undefined, settings: SopsSettings, secrets: SecretRegistry): string {
+function encryptManifest(
+  path: string,
+  text: string,
+  previous: (path: string) => string | undefined,
+  settings: SopsSettings,
+  secrets: SecretRegistry,
+): string {
   const obj = parse(text, PARSE_OPTIONS) as unknown;
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj) || 'sops' in obj) return text;
   const keys = encryptedKeys(obj as Record<string, unknown>, secrets);
   if (keys.length === 0) return text;
   const sealed = sealObject(obj as Record<string, unknown>, text, path, settings.dataKeySeed, keys);
-  const kept = reusable(previous(path), sopsDocument(sealed, settings.ageRecipients.map((recipient) => ({ recipient, enc: '' }))));
+  const kept = reusable(
+    previous(path),
+    sopsDocument(
+      sealed,
+      settings.ageRecipients.map((recipient) => ({ recipient, enc: '' })),
+    ),
+  );
   if (kept !== undefined) return kept;
-  const wrapped = settings.ageRecipients.map((recipient) => ({ recipient, enc: encryptForRecipient(sealed.dataKey, recipient) }));
+  const wrapped = settings.ageRecipients.map((recipient) => ({
+    recipient,
+    enc: encryptForRecipient(sealed.dataKey, recipient),
+  }));
   return stringifyForOutput(sopsDocument(sealed, wrapped));
 }
 
@@ -71,23 +86,34 @@ function encryptedKeys(o: Record<string, unknown>, secrets: SecretRegistry): str
     if (Array.isArray(v)) return v.forEach((e) => visit(e, path));
     if (v !== null && typeof v === 'object') {
       for (const [k, e] of Object.entries(v)) {
-        if (secrets.holds(k)) throw new SopsError(`a key in ${[...path, '…'].join('.')} holds a secret value, and sops never encrypts keys`);
+        if (secrets.holds(k))
+          throw new SopsError(
+            `a key in ${[...path, '…'].join('.')} holds a secret value, and sops never encrypts keys`,
+          );
         visit(e, [...path, k]);
       }
       return;
     }
     if ((typeof v === 'string' || typeof v === 'number') && secrets.holds(String(v))) {
       if (path.length === 0 || READ_BEFORE_DECRYPTION.has(path[0]!)) {
-        throw new SopsError(`${path.join('.')} holds a secret value, and sops cannot encrypt it there (Flux and kustomize read apiVersion, kind and metadata before they decrypt)`);
+        throw new SopsError(
+          `${path.join('.')} holds a secret value, and sops cannot encrypt it there (Flux and kustomize read apiVersion, kind and metadata before they decrypt)`,
+        );
       }
       if (!path.some((k) => found.has(k))) found.add(path[path.length - 1]!);
     }
   };
   visit(o, []);
-  const keys = [...(isSecret ? SECRET_KEYS : []), ...[...found].filter((k) => !isSecret || !SECRET_KEYS.includes(k)).sort()];
+  const keys = [
+    ...(isSecret ? SECRET_KEYS : []),
+    ...[...found].filter((k) => !isSecret || !SECRET_KEYS.includes(k)).sort(),
+  ];
   // A key name is encrypted wherever it occurs: it must not occur where Flux reads before decrypting.
   const hit = keys.find((k) => READ_BEFORE_DECRYPTION.has(k) || k === 'sops' || keyNames(o.metadata).has(k));
-  if (hit !== undefined) throw new SopsError(`a secret value sits under the key ${JSON.stringify(hit)}, which also names a field Flux and kustomize read before decrypting (apiVersion, kind, metadata)`);
+  if (hit !== undefined)
+    throw new SopsError(
+      `a secret value sits under the key ${JSON.stringify(hit)}, which also names a field Flux and kustomize read before decrypting (apiVersion, kind, metadata)`,
+    );
   return keys;
 }
 
@@ -104,13 +130,17 @@ function keyNames(v: unknown, into = new Set<string>()): Set<string> {
 
 /** What is left of a written file once its ciphertexts (values, MAC, wrapped data keys) are taken out. */
 function clearText(written: string): string {
-  return written.replace(/ENC\[AES256_GCM,[^\]]*\]/g, '').replace(/-----BEGIN AGE ENCRYPTED FILE-----[^]*?-----END AGE ENCRYPTED FILE-----/g, '');
+  return written
+    .replace(/ENC\[AES256_GCM,[^\]]*\]/g, '')
+    .replace(/-----BEGIN AGE ENCRYPTED FILE-----[^]*?-----END AGE ENCRYPTED FILE-----/g, '');
 }
 
 /** The last check before a byte is written: no registered secret value (in any form) outside a ciphertext. */
 function checkNothingInClear(written: string, secrets: SecretRegistry): void {
   if (secrets.holds(clearText(written))) {
-    throw new SopsError('a secret value would be written in clear (it sits where no encrypted key reaches, e.g. in a comment or an object that already carries sops metadata)');
+    throw new SopsError(
+      'a secret value would be written in clear (it sits where no encrypted key reaches, e.g. in a comment or an object that already carries sops metadata)',
+    );
   }
 }
 
@@ -125,6 +155,9 @@ function reusable(previousText: string | undefined, expected: Record<string, unk
   }
   const age = (prev?.sops as { age?: unknown } | undefined)?.age;
   if (!Array.isArray(age) || age.some((a) => typeof a?.enc !== 'string' || a.enc === '')) return undefined;
-  const withoutEnc = { ...prev, sops: { ...(prev!.sops as object), age: age.map((a) => ({ recipient: a.recipient, enc: '' })) } };
+  const withoutEnc = {
+    ...prev,
+    sops: { ...(prev!.sops as object), age: age.map((a) => ({ recipient: a.recipient, enc: '' })) },
+  };
   return stringifyForOutput(withoutEnc) === stringifyForOutput(expected) ? previousText : undefined;
 }

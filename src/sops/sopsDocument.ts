@@ -57,17 +57,35 @@ export function encryptedRegexFor(keys: readonly string[]): string {
  * `plaintext` is the object's manifest text as it would be written, `path` its file: both bind the data key.
  * Every value with a key of `encryptedKeys` on its path is encrypted.
  */
-export function sealObject(object: Record<string, unknown>, plaintext: string, path: string, seed: string, encryptedKeys: readonly string[]): SealedObject {
+export function sealObject(
+  object: Record<string, unknown>,
+  plaintext: string,
+  path: string,
+  seed: string,
+  encryptedKeys: readonly string[],
+): SealedObject {
   const dataKey = hmac(seed, 'osm-krm sops data key v1', path, plaintext);
   const mac = crypto().createHash('sha512');
   const keys = new Set(encryptedKeys);
   const body = walk(object, [], keys, false, dataKey, mac) as Record<string, unknown>;
   const macText = mac.digest('hex').toUpperCase();
-  return { body, encryptedRegex: encryptedRegexFor(encryptedKeys), mac: encrypt(macText, dataKey, SOPS_LAST_MODIFIED, hmac(dataKey, 'mac iv', macText)), dataKey };
+  return {
+    body,
+    encryptedRegex: encryptedRegexFor(encryptedKeys),
+    mac: encrypt(macText, dataKey, SOPS_LAST_MODIFIED, hmac(dataKey, 'mac iv', macText)),
+    dataKey,
+  };
 }
 
 /** sops' walkBranch: maps extend the path, lists keep it; every leaf is hashed, the encrypted ones replaced. */
-function walk(v: unknown, path: string[], keys: ReadonlySet<string>, encrypted: boolean, key: Buffer, mac: NodeCrypto.Hash): unknown {
+function walk(
+  v: unknown,
+  path: string[],
+  keys: ReadonlySet<string>,
+  encrypted: boolean,
+  key: Buffer,
+  mac: NodeCrypto.Hash,
+): unknown {
   if (Array.isArray(v)) return v.map((e) => walk(e, path, keys, encrypted, key, mac));
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
@@ -80,7 +98,8 @@ function walk(v: unknown, path: string[], keys: ReadonlySet<string>, encrypted: 
   if (!encrypted) return v;
   const aad = path.join(':') + ':';
   // A string's IV is what it has always been, so files written before other types were supported keep their bytes.
-  const iv = plain.type === 'str' ? hmac(key, 'value iv', aad, plain.text) : hmac(key, 'value iv', aad, plain.type, plain.text);
+  const iv =
+    plain.type === 'str' ? hmac(key, 'value iv', aad, plain.text) : hmac(key, 'value iv', aad, plain.type, plain.text);
   return encrypt(plain.text, key, aad, iv, plain.type);
 }
 
@@ -102,7 +121,10 @@ function encrypt(plaintext: string, key: Buffer, aad: string, iv: Buffer, type =
 }
 
 /** The whole document: the sealed body and the sops metadata, with the data key wrapped for each recipient. */
-export function sopsDocument(sealed: SealedObject, wrapped: ReadonlyArray<{ recipient: string; enc: string }>): Record<string, unknown> {
+export function sopsDocument(
+  sealed: SealedObject,
+  wrapped: ReadonlyArray<{ recipient: string; enc: string }>,
+): Record<string, unknown> {
   return {
     ...sealed.body,
     sops: {

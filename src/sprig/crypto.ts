@@ -11,7 +11,8 @@ import { adler32Checksum } from '../go/hash/adler32.ts';
 /** A digest reads the text's bytes (a copy of them is made first). */
 const DIGESTS = readsAndBuilds(4, 4);
 
-const digest = (algorithm: string) => goFunc(['string'], DIGESTS, (s: string) => crypto().createHash(algorithm).update(goBytes(s)).digest('hex'));
+const digest = (algorithm: string) =>
+  goFunc(['string'], DIGESTS, (s: string) => crypto().createHash(algorithm).update(goBytes(s)).digest('hex'));
 
 /** sprig's decryptAES, with the runtime panics Go reports for malformed input. */
 function decryptAES(password: string, crypt64: string): string {
@@ -24,7 +25,8 @@ function decryptAES(password: string, crypt64: string): string {
     if (e instanceof CorruptInputError) throw new GoCallError(e.message);
     throw e;
   }
-  if (crypt.length < 16) throw new GoCallError(`runtime error: slice bounds out of range [:16] with capacity ${crypt.length}`);
+  if (crypt.length < 16)
+    throw new GoCallError(`runtime error: slice bounds out of range [:16] with capacity ${crypt.length}`);
   const body = crypt.subarray(16);
   if (body.length % 16 !== 0) throw new GoCallError('crypto/cipher: input not full blocks');
   const decipher = crypto().createDecipheriv('aes-256-cbc', key, crypt.subarray(0, 16));

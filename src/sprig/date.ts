@@ -11,7 +11,14 @@ function roundDuration(ns: bigint): string {
   // sprig compares strictly: exactly one hour is "60m", exactly one second "0s".
   const u = ns < 0n ? -ns : ns;
   const s = 1_000_000_000n;
-  const units: Array<[bigint, string]> = [[31536000n * s, 'y'], [2592000n * s, 'mo'], [86400n * s, 'd'], [3600n * s, 'h'], [60n * s, 'm'], [s, 's']];
+  const units: Array<[bigint, string]> = [
+    [31536000n * s, 'y'],
+    [2592000n * s, 'mo'],
+    [86400n * s, 'd'],
+    [3600n * s, 'h'],
+    [60n * s, 'm'],
+    [s, 's'],
+  ];
   for (const [size, label] of units) if (u > size) return `${u / size}${label}`;
   return '0s';
 }

@@ -57,7 +57,12 @@ function nestingOf(s: unknown): number {
 }
 
 export const defaultsFuncs: FuncMap = {
-  default: goFunc(['any'], CONSTANT, (d: unknown, ...given: unknown[]) => (given.length === 0 || empty(given[0]) ? d : given[0]), 'any'),
+  default: goFunc(
+    ['any'],
+    CONSTANT,
+    (d: unknown, ...given: unknown[]) => (given.length === 0 || empty(given[0]) ? d : given[0]),
+    'any',
+  ),
   empty: goFunc(['any'], CONSTANT, empty),
   coalesce: goFunc([], CONSTANT, (...v: unknown[]) => v.find((x) => !empty(x)) ?? null, 'any'),
   all: goFunc([], CONSTANT, (...v: unknown[]) => v.every((x) => !empty(x)), 'any'),

@@ -4,7 +4,16 @@
 // Go's is not.
 import { goFunc, GoCallError, meteredFunc, type FuncMap } from '../go/reflect/func.ts';
 import { CONSTANT, type CallCost } from '../go/reflect/callCost.ts';
-import { goMapSize, goNilMap, goSlice, isGoMap, isNilContainer, mapDelete, mapSet, type GoMap } from '../go/reflect/value.ts';
+import {
+  goMapSize,
+  goNilMap,
+  goSlice,
+  isGoMap,
+  isNilContainer,
+  mapDelete,
+  mapSet,
+  type GoMap,
+} from '../go/reflect/value.ts';
 import { ELEMENT_BYTES, ENTRY_BYTES, ENTRY_UNITS, type Meter } from '../go/internal/meter.ts';
 import { goTypeName, sortedKeys } from '../go/fmt/format.ts';
 import { mergoMerge } from '../go/mergo/merge.ts';
@@ -53,7 +62,9 @@ function merge(meter: Meter, overwrite: boolean, dst: GoMap | null, srcs: Array<
 }
 
 function typeAssertionPanic(v: unknown, want: string): never {
-  throw new GoCallError(`interface conversion: interface {} is ${v === null || v === undefined ? 'nil' : goTypeName(v)}, not ${want}`);
+  throw new GoCallError(
+    `interface conversion: interface {} is ${v === null || v === undefined ? 'nil' : goTypeName(v)}, not ${want}`,
+  );
 }
 
 function dig(...ps: unknown[]): unknown {
@@ -73,37 +84,77 @@ function dig(...ps: unknown[]): unknown {
 }
 
 // Merging and copying charge each entry as they go (a structure that shares parts copies far larger than it is).
-const mergeFunc = meteredFunc(['map[string]any'], CONSTANT, (m: Meter, d: GoMap | null, ...s: Array<GoMap | null>) => merge(m, false, d, s), 'map[string]any');
-const mergeOverwriteFunc = meteredFunc(['map[string]any'], CONSTANT, (m: Meter, d: GoMap | null, ...s: Array<GoMap | null>) => merge(m, true, d, s), 'map[string]any');
+const mergeFunc = meteredFunc(
+  ['map[string]any'],
+  CONSTANT,
+  (m: Meter, d: GoMap | null, ...s: Array<GoMap | null>) => merge(m, false, d, s),
+  'map[string]any',
+);
+const mergeOverwriteFunc = meteredFunc(
+  ['map[string]any'],
+  CONSTANT,
+  (m: Meter, d: GoMap | null, ...s: Array<GoMap | null>) => merge(m, true, d, s),
+  'map[string]any',
+);
 const deepCopyFunc = meteredFunc(['any'], CONSTANT, (m: Meter, v: unknown) => copystructureCopy(v, m));
 
 export const dictFuncs: FuncMap = {
   dict: meteredFunc([], dictCost, dict, 'any'),
   get: goFunc(['map[string]any', 'string'], CONSTANT, (m: GoMap | null, k: string) => (m && has(m, k) ? m[k] : '')),
-  set: goFunc(['map[string]any', 'string', 'any'], (m) => m.build(ENTRY_BYTES), (m: GoMap | null, k: string, v: unknown) => {
-    if (m === null || isNilContainer(m)) throw new GoCallError('assignment to entry in nil map');
-    mapSet(m, k, v);
-    return m;
-  }),
+  set: goFunc(
+    ['map[string]any', 'string', 'any'],
+    (m) => m.build(ENTRY_BYTES),
+    (m: GoMap | null, k: string, v: unknown) => {
+      if (m === null || isNilContainer(m)) throw new GoCallError('assignment to entry in nil map');
+      mapSet(m, k, v);
+      return m;
+    },
+  ),
   unset: goFunc(['map[string]any', 'string'], CONSTANT, (m: GoMap | null, k: string) => {
     if (m === null) return goNilMap();
     mapDelete(m, k);
     return m;
   }),
   hasKey: goFunc(['map[string]any', 'string'], CONSTANT, (m: GoMap | null, k: string) => m !== null && has(m, k)),
-  pluck: goFunc(['string'], pluckCost, (k: string, ...ms: Array<GoMap | null>) => ms.filter((m) => m !== null && has(m, k)).map((m) => m![k]), 'map[string]any'),
-  keys: meteredFunc([], listsEntries, (meter: Meter, ...ms: Array<GoMap | null>) => goSlice('string', ms.flatMap((m) => (m ? sortedKeys(m, meter) : []))), 'map[string]any'),
-  values: meteredFunc(['map[string]any'], listsEntries, (meter: Meter, m: GoMap | null) => (m ? sortedKeys(m, meter).map((k) => m[k]) : [])),
-  pick: goFunc(['map[string]any'], pickCost, (m: GoMap | null, ...ks: string[]) => {
-    const out: GoMap = {};
-    for (const k of ks) if (m !== null && has(m, k)) mapSet(out, k, m[k]);
-    return out;
-  }, 'string'),
-  omit: goFunc(['map[string]any'], omitCost, (m: GoMap | null, ...ks: string[]) => {
-    const out: GoMap = {};
-    for (const k of Object.keys(m ?? {})) if (!ks.includes(k)) mapSet(out, k, m![k]);
-    return out;
-  }, 'string'),
+  pluck: goFunc(
+    ['string'],
+    pluckCost,
+    (k: string, ...ms: Array<GoMap | null>) => ms.filter((m) => m !== null && has(m, k)).map((m) => m![k]),
+    'map[string]any',
+  ),
+  keys: meteredFunc(
+    [],
+    listsEntries,
+    (meter: Meter, ...ms: Array<GoMap | null>) =>
+      goSlice(
+        'string',
+        ms.flatMap((m) => (m ? sortedKeys(m, meter) : [])),
+      ),
+    'map[string]any',
+  ),
+  values: meteredFunc(['map[string]any'], listsEntries, (meter: Meter, m: GoMap | null) =>
+    m ? sortedKeys(m, meter).map((k) => m[k]) : [],
+  ),
+  pick: goFunc(
+    ['map[string]any'],
+    pickCost,
+    (m: GoMap | null, ...ks: string[]) => {
+      const out: GoMap = {};
+      for (const k of ks) if (m !== null && has(m, k)) mapSet(out, k, m[k]);
+      return out;
+    },
+    'string',
+  ),
+  omit: goFunc(
+    ['map[string]any'],
+    omitCost,
+    (m: GoMap | null, ...ks: string[]) => {
+      const out: GoMap = {};
+      for (const k of Object.keys(m ?? {})) if (!ks.includes(k)) mapSet(out, k, m![k]);
+      return out;
+    },
+    'string',
+  ),
   merge: mergeFunc,
   mustMerge: mergeFunc,
   mergeOverwrite: mergeOverwriteFunc,

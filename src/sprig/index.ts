@@ -27,14 +27,33 @@
 // Results carry sprig's Go types (src/go/reflect/value.ts): int64 from the integer arithmetic, []string, []int,
 // map[string]string, nil slices and maps where sprig returns nil (null in toJson).
 import { goFunc, GoCallError, meteredFunc, type FuncMap } from '../go/reflect/func.ts';
-import { argsSize, CONSTANT, lengthOf, readsAndBuilds, readsAndBuildsBytes, readsBytes, readsStrings, type CallCost } from '../go/reflect/callCost.ts';
+import {
+  argsSize,
+  CONSTANT,
+  lengthOf,
+  readsAndBuilds,
+  readsAndBuildsBytes,
+  readsBytes,
+  readsStrings,
+  type CallCost,
+} from '../go/reflect/callCost.ts';
 import { ELEMENT_BYTES, type Meter } from '../go/internal/meter.ts';
 import { parseClampedInt64 } from '../go/strconv/parseNumber.ts';
 import { goSlice } from '../go/reflect/value.ts';
 import { deepEqual } from '../go/reflect/deepEqual.ts';
 import { isSpace, mapRunes, toLower, toUpper } from '../go/unicode/unicode.ts';
 import { goBytes } from '../go/reflect/byteString.ts';
-import { goContains, goHasPrefix, goHasSuffix, goSplitN, goTitle, goTrim, goTrimFunc, goTrimPrefix, goTrimSuffix } from '../go/strings/strings.ts';
+import {
+  goContains,
+  goHasPrefix,
+  goHasSuffix,
+  goSplitN,
+  goTitle,
+  goTrim,
+  goTrimFunc,
+  goTrimPrefix,
+  goTrimSuffix,
+} from '../go/strings/strings.ts';
 import { deleteWhiteSpace } from '../go/goutils/stringUtils.ts';
 import { swapCase, wrapCustom } from '../go/goutils/wordUtils.ts';
 import { toKebabCase, toPascalCase, toSnakeCase } from '../go/xstrings/caseConversion.ts';
@@ -50,7 +69,18 @@ import { decimalOp, int64, numericFuncs } from './numeric.ts';
 import { reflectFuncs } from './reflect.ts';
 import { regexFuncs } from './regex.ts';
 import { semverFuncs } from './semver.ts';
-import { BYTE_UNITS, countOf, PART_BYTES, RUNE_MAPPING, RUNE_UNITS, SEARCHES, splitCost, stringsFuncs, toWidth, WORD_SPLITTING } from './strings.ts';
+import {
+  BYTE_UNITS,
+  countOf,
+  PART_BYTES,
+  RUNE_MAPPING,
+  RUNE_UNITS,
+  SEARCHES,
+  splitCost,
+  stringsFuncs,
+  toWidth,
+  WORD_SPLITTING,
+} from './strings.ts';
 import { urlFuncs } from './url.ts';
 import { osmExtraFuncs } from './osmExtras.ts';
 
@@ -125,17 +155,27 @@ const functionsGoFuncs: FuncMap = {
     if (BigInt(goBytes(s).length) * n > MAX_REPEAT_OUTPUT) throw new GoCallError('strings: Repeat output too large');
     return s.repeat(Number(n));
   }),
-  trimall: goFunc(['string', 'string'], readsAndBuilds(RUNE_UNITS, 1), (cutset: string, s: string) => goTrim(s, cutset)),
-  trimAll: goFunc(['string', 'string'], readsAndBuilds(RUNE_UNITS, 1), (cutset: string, s: string) => goTrim(s, cutset)),
-  trimSuffix: goFunc(['string', 'string'], readsAndBuildsBytes(BYTE_UNITS, 4), (suffix: string, s: string) => goTrimSuffix(s, suffix)),
-  trimPrefix: goFunc(['string', 'string'], readsAndBuildsBytes(BYTE_UNITS, 4), (prefix: string, s: string) => goTrimPrefix(s, prefix)),
+  trimall: goFunc(['string', 'string'], readsAndBuilds(RUNE_UNITS, 1), (cutset: string, s: string) =>
+    goTrim(s, cutset),
+  ),
+  trimAll: goFunc(['string', 'string'], readsAndBuilds(RUNE_UNITS, 1), (cutset: string, s: string) =>
+    goTrim(s, cutset),
+  ),
+  trimSuffix: goFunc(['string', 'string'], readsAndBuildsBytes(BYTE_UNITS, 4), (suffix: string, s: string) =>
+    goTrimSuffix(s, suffix),
+  ),
+  trimPrefix: goFunc(['string', 'string'], readsAndBuildsBytes(BYTE_UNITS, 4), (prefix: string, s: string) =>
+    goTrimPrefix(s, prefix),
+  ),
   nospace: goFunc(['string'], readsAndBuilds(RUNE_UNITS, 6), (s: string) => (s === '' ? s : deleteWhiteSpace(s))),
   swapcase: goFunc(['string'], RUNE_MAPPING, (s: string) => (s === '' ? s : swapCase(s))),
   snakecase: goFunc(['string'], WORD_SPLITTING, toSnakeCase),
   camelcase: goFunc(['string'], WORD_SPLITTING, toPascalCase),
   kebabcase: goFunc(['string'], WORD_SPLITTING, toKebabCase),
   wrap: goFunc(['int', 'string'], wrapCost, (w: bigint, s: string) => wrapCustom(s, toWidth(w), '', false)),
-  wrapWith: goFunc(['int', 'string', 'string'], wrapCost, (w: bigint, sep: string, s: string) => wrapCustom(s, toWidth(w), sep, true)),
+  wrapWith: goFunc(['int', 'string', 'string'], wrapCost, (w: bigint, sep: string, s: string) =>
+    wrapCustom(s, toWidth(w), sep, true),
+  ),
   contains: goFunc(['string', 'string'], SEARCHES, (sub: string, s: string) => goContains(s, sub)),
   hasPrefix: goFunc(['string', 'string'], readsBytes(BYTE_UNITS), (p: string, s: string) => goHasPrefix(s, p)),
   hasSuffix: goFunc(['string', 'string'], readsBytes(BYTE_UNITS), (p: string, s: string) => goHasSuffix(s, p)),
@@ -144,14 +184,30 @@ const functionsGoFuncs: FuncMap = {
     if (!/^[+-]?[0-9]+$/.test(s)) return 0n;
     return parseClampedInt64(s);
   }),
-  splitList: goFunc(['string', 'string'], splitCost(PART_BYTES), (sep: string, s: string) => goSlice('string', goSplitN(s, sep, -1))),
+  splitList: goFunc(['string', 'string'], splitCost(PART_BYTES), (sep: string, s: string) =>
+    goSlice('string', goSplitN(s, sep, -1)),
+  ),
   // Integer arithmetic in int64 (wrapping), operands through cast.ToInt64.
   add1: goFunc(['any'], INT_ARITHMETIC, (a: unknown) => int64(wrap64(toInt64(a) + 1n))),
-  add: goFunc([], INT_ARITHMETIC, (...xs: unknown[]) => int64(xs.reduce<bigint>((s, x) => wrap64(s + toInt64(x)), 0n)), 'any'),
+  add: goFunc(
+    [],
+    INT_ARITHMETIC,
+    (...xs: unknown[]) => int64(xs.reduce<bigint>((s, x) => wrap64(s + toInt64(x)), 0n)),
+    'any',
+  ),
   sub: goFunc(['any', 'any'], INT_ARITHMETIC, (a: unknown, b: unknown) => int64(wrap64(toInt64(a) - toInt64(b)))),
-  div: goFunc(['any', 'any'], INT_ARITHMETIC, (a: unknown, b: unknown) => int64(intDiv(toInt64(a), toInt64(b), (x, y) => x / y))),
-  mod: goFunc(['any', 'any'], INT_ARITHMETIC, (a: unknown, b: unknown) => int64(intDiv(toInt64(a), toInt64(b), (x, y) => x % y))),
-  mul: goFunc(['any'], INT_ARITHMETIC, (a: unknown, ...xs: unknown[]) => int64(xs.reduce<bigint>((s, x) => wrap64(s * toInt64(x)), toInt64(a))), 'any'),
+  div: goFunc(['any', 'any'], INT_ARITHMETIC, (a: unknown, b: unknown) =>
+    int64(intDiv(toInt64(a), toInt64(b), (x, y) => x / y)),
+  ),
+  mod: goFunc(['any', 'any'], INT_ARITHMETIC, (a: unknown, b: unknown) =>
+    int64(intDiv(toInt64(a), toInt64(b), (x, y) => x % y)),
+  ),
+  mul: goFunc(
+    ['any'],
+    INT_ARITHMETIC,
+    (a: unknown, ...xs: unknown[]) => int64(xs.reduce<bigint>((s, x) => wrap64(s * toInt64(x)), toInt64(a))),
+    'any',
+  ),
   // Float arithmetic in decimal (numeric.go's execDecimalOp).
   add1f: goFunc(['any'], decimalCost, (a: unknown) => decimalOp(decimalAdd)(a, 1n)),
   addf: goFunc([], decimalCost, (...xs: unknown[]) => decimalOp(decimalAdd)(0, ...xs), 'any'),

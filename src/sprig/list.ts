@@ -89,13 +89,17 @@ function goFloatToInt(f: number): number {
 
 function slice(l: unknown, ...idx: unknown[]): unknown {
   if (isNil(l)) nilDeref();
-  if (!Array.isArray(l) && !(l instanceof Uint8Array)) throw new GoCallError(`list should be type of slice or array but ${goKind(l)}`);
+  if (!Array.isArray(l) && !(l instanceof Uint8Array))
+    throw new GoCallError(`list should be type of slice or array but ${goKind(l)}`);
   if (l.length === 0) return null;
   const start = idx.length > 0 ? toInt64(idx[0]) : 0n;
   const end = idx.length > 1 ? toInt64(idx[1]) : BigInt(l.length);
-  if (start < 0n || end < start || end > BigInt(l.length)) throw new GoCallError('reflect.Value.Slice: slice index out of bounds');
+  if (start < 0n || end < start || end > BigInt(l.length))
+    throw new GoCallError('reflect.Value.Slice: slice index out of bounds');
   // reflect's Slice keeps the list's type.
-  return l instanceof Uint8Array ? l.slice(Number(start), Number(end)) : sameContainerType(l, l.slice(Number(start), Number(end)));
+  return l instanceof Uint8Array
+    ? l.slice(Number(start), Number(end))
+    : sameContainerType(l, l.slice(Number(start), Number(end)));
 }
 
 /** sprig's sortAlpha: a list's strings sorted byte-wise; anything else becomes a one-element list. */
@@ -136,8 +140,16 @@ function withMustTwins(): FuncMap {
       for (const x of elements(l, 'find uniq on')) if (!out.some((y) => deepEqual(x, y, m))) out.push(x);
       return out;
     }),
-    without: meteredFunc(['any'], COPIES, (m: Meter, l: unknown, ...omit: unknown[]) => elements(l, 'find without on').filter((x) => !omit.some((o) => deepEqual(x, o, m))), 'any'),
-    has: meteredFunc(['any', 'any'], SCANS, (m: Meter, needle: unknown, l: unknown) => (isNil(l) ? false : elements(l, 'find has on').some((x) => deepEqual(needle, x, m)))),
+    without: meteredFunc(
+      ['any'],
+      COPIES,
+      (m: Meter, l: unknown, ...omit: unknown[]) =>
+        elements(l, 'find without on').filter((x) => !omit.some((o) => deepEqual(x, o, m))),
+      'any',
+    ),
+    has: meteredFunc(['any', 'any'], SCANS, (m: Meter, needle: unknown, l: unknown) =>
+      isNil(l) ? false : elements(l, 'find has on').some((x) => deepEqual(needle, x, m)),
+    ),
     slice: goFunc(['any'], COPIES, slice, 'any'),
   };
   const out: Record<string, FuncMap[string]> = { ...funcs, append: funcs.push! };
@@ -161,14 +173,20 @@ export const listFuncs: FuncMap = {
   list: goFunc([], COPIES, (...v: unknown[]) => v, 'any'),
   ...withMustTwins(),
   sortAlpha: meteredFunc(['any'], COPIES, sortAlpha),
-  concat: goFunc([], COPIES, (...ls: unknown[]) => {
-    const out: unknown[] = [];
-    for (const l of ls) {
-      if (isNil(l)) nilDeref();
-      if (!Array.isArray(l) && !(l instanceof Uint8Array)) throw new GoCallError(`Cannot concat type ${goKind(l)} as list`);
-      for (const e of elements(l, 'concat')) out.push(e);
-    }
-    // Nothing appended: still the nil slice it started as.
-    return out.length === 0 ? goNilSlice() : out;
-  }, 'any'),
+  concat: goFunc(
+    [],
+    COPIES,
+    (...ls: unknown[]) => {
+      const out: unknown[] = [];
+      for (const l of ls) {
+        if (isNil(l)) nilDeref();
+        if (!Array.isArray(l) && !(l instanceof Uint8Array))
+          throw new GoCallError(`Cannot concat type ${goKind(l)} as list`);
+        for (const e of elements(l, 'concat')) out.push(e);
+      }
+      // Nothing appended: still the nil slice it started as.
+      return out.length === 0 ? goNilSlice() : out;
+    },
+    'any',
+  ),
 };

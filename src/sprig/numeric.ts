@@ -16,8 +16,12 @@ export const INT64_MIN = -(1n << 63n);
 export const int64 = (v: bigint) => new GoInt('int64', v);
 
 /** sprig's execDecimalOp: the operands as decimals, folded with `f`, back to a float64. */
-export const decimalOp = (f: (a: Decimal, b: Decimal) => Decimal) => (a: unknown, ...xs: unknown[]) =>
-  decimalFloat64(xs.reduce<Decimal>((acc, x) => f(acc, decimalFromFloat(toFloat64(x))), decimalFromFloat(toFloat64(a))));
+export const decimalOp =
+  (f: (a: Decimal, b: Decimal) => Decimal) =>
+  (a: unknown, ...xs: unknown[]) =>
+    decimalFloat64(
+      xs.reduce<Decimal>((acc, x) => f(acc, decimalFromFloat(toFloat64(x))), decimalFromFloat(toFloat64(a))),
+    );
 
 /** sprig's round: Modf's fraction (signed) against roundOn decides between Ceil and Floor. */
 function round(a: unknown, p: bigint, ...opt: number[]): number {
@@ -28,8 +32,10 @@ function round(a: unknown, p: bigint, ...opt: number[]): number {
   return (frac >= roundOn ? Math.ceil(digit) : Math.floor(digit)) / pow;
 }
 
-const maxInt = (a: unknown, ...xs: unknown[]) => int64(xs.reduce<bigint>((m, x) => (toInt64(x) > m ? toInt64(x) : m), toInt64(a)));
-const minInt = (a: unknown, ...xs: unknown[]) => int64(xs.reduce<bigint>((m, x) => (toInt64(x) < m ? toInt64(x) : m), toInt64(a)));
+const maxInt = (a: unknown, ...xs: unknown[]) =>
+  int64(xs.reduce<bigint>((m, x) => (toInt64(x) > m ? toInt64(x) : m), toInt64(a)));
+const minInt = (a: unknown, ...xs: unknown[]) =>
+  int64(xs.reduce<bigint>((m, x) => (toInt64(x) < m ? toInt64(x) : m), toInt64(a)));
 
 /** The number of elements untilStep makes (at most one more than the bound it stops at). */
 function untilCount(start: bigint, stop: bigint, step: bigint): number {
@@ -42,7 +48,8 @@ const MAX_RANGE = 10_000_000;
 
 /** until, untilStep: an element each (a bigint made and added). */
 const untilCost: CallCost = (m, args) => {
-  const [start, stop, step] = args.length === 1 ? [0n, args[0] as bigint, (args[0] as bigint) < 0n ? -1n : 1n] : (args as bigint[]);
+  const [start, stop, step] =
+    args.length === 1 ? [0n, args[0] as bigint, (args[0] as bigint) < 0n ? -1n : 1n] : (args as bigint[]);
   const n = untilCount(start!, stop!, step!);
   m.spend(n * BIGINT_UNITS);
   m.build(n * ELEMENT_BYTES);
@@ -67,7 +74,14 @@ const seqCost: CallCost = (m, args) => {
 
 function untilStep(start: bigint, stop: bigint, step: bigint): bigint[] {
   const out: bigint[] = goSlice('int', []);
-  const more = stop < start ? (step >= 0n ? () => false : (i: bigint) => i > stop) : step <= 0n ? () => false : (i: bigint) => i < stop;
+  const more =
+    stop < start
+      ? step >= 0n
+        ? () => false
+        : (i: bigint) => i > stop
+      : step <= 0n
+        ? () => false
+        : (i: bigint) => i < stop;
   for (let i = start; more(i); i += step) {
     out.push(i);
     // A bound of ours on a runaway range.
@@ -112,8 +126,18 @@ export const numericFuncs: FuncMap = {
   max: goFunc(['any'], CONVERTS, maxInt, 'any'),
   biggest: goFunc(['any'], CONVERTS, maxInt, 'any'),
   min: goFunc(['any'], CONVERTS, minInt, 'any'),
-  maxf: goFunc(['any'], CONVERTS, (a: unknown, ...xs: unknown[]) => xs.reduce<number>((m, x) => Math.max(m, toFloat64(x)), toFloat64(a)), 'any'),
-  minf: goFunc(['any'], CONVERTS, (a: unknown, ...xs: unknown[]) => xs.reduce<number>((m, x) => Math.min(m, toFloat64(x)), toFloat64(a)), 'any'),
+  maxf: goFunc(
+    ['any'],
+    CONVERTS,
+    (a: unknown, ...xs: unknown[]) => xs.reduce<number>((m, x) => Math.max(m, toFloat64(x)), toFloat64(a)),
+    'any',
+  ),
+  minf: goFunc(
+    ['any'],
+    CONVERTS,
+    (a: unknown, ...xs: unknown[]) => xs.reduce<number>((m, x) => Math.min(m, toFloat64(x)), toFloat64(a)),
+    'any',
+  ),
   floor: goFunc(['any'], CONVERTS, (a: unknown) => Math.floor(toFloat64(a))),
   ceil: goFunc(['any'], CONVERTS, (a: unknown) => Math.ceil(toFloat64(a))),
   round: goFunc(['any', 'int'], CONVERTS, round, 'float64'),

@@ -9,7 +9,11 @@ const typeOf = (v: unknown) => (v === null || v === undefined ? '<nil>' : goType
 export const reflectFuncs: FuncMap = {
   typeOf: goFunc(['any'], CONSTANT, typeOf),
   typeIs: goFunc(['string', 'any'], readsStrings(1), (t: string, v: unknown) => t === typeOf(v)),
-  typeIsLike: goFunc(['string', 'any'], readsStrings(1), (t: string, v: unknown) => t === typeOf(v) || '*' + t === typeOf(v)),
+  typeIsLike: goFunc(
+    ['string', 'any'],
+    readsStrings(1),
+    (t: string, v: unknown) => t === typeOf(v) || '*' + t === typeOf(v),
+  ),
   kindOf: goFunc(['any'], CONSTANT, goKind),
   kindIs: goFunc(['string', 'any'], readsStrings(1), (k: string, v: unknown) => goKind(v) === k),
 };

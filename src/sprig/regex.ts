@@ -28,7 +28,8 @@ function compile(re: string, mustCompile: boolean, m: Meter): GoRegexp {
 }
 
 /** A []string, nil when empty and `nilWhenEmpty`. */
-const strings = (a: string[], nilWhenEmpty: boolean) => (nilWhenEmpty && a.length === 0 ? goNilSlice('string') : goSlice('string', a));
+const strings = (a: string[], nilWhenEmpty: boolean) =>
+  nilWhenEmpty && a.length === 0 ? goNilSlice('string') : goSlice('string', a);
 
 const toInt = (n: bigint) => (n > 0x7fffffffn ? 0x7fffffff : n < -1n ? -1 : Number(n));
 
@@ -38,19 +39,32 @@ const RUNS = readsStrings(BYTE_UNITS);
 function findAndReplaceFuncs(must: boolean): FuncMap {
   const m = (name: string) => (must ? 'must' + name[0]!.toUpperCase() + name.slice(1) : name);
   return {
-    [m('regexFind')]: meteredFunc(['string', 'string'], RUNS, (meter: Meter, re: string, s: string) => compile(re, !must, meter).findString(s, meter)),
+    [m('regexFind')]: meteredFunc(['string', 'string'], RUNS, (meter: Meter, re: string, s: string) =>
+      compile(re, !must, meter).findString(s, meter),
+    ),
     // No match gives a nil []string.
-    [m('regexFindAll')]: meteredFunc(['string', 'string', 'int'], RUNS, (meter: Meter, re: string, s: string, n: bigint) =>
-      strings(compile(re, !must, meter).findAllString(s, toInt(n), meter), true),
+    [m('regexFindAll')]: meteredFunc(
+      ['string', 'string', 'int'],
+      RUNS,
+      (meter: Meter, re: string, s: string, n: bigint) =>
+        strings(compile(re, !must, meter).findAllString(s, toInt(n), meter), true),
     ),
-    [m('regexReplaceAll')]: meteredFunc(['string', 'string', 'string'], RUNS, (meter: Meter, re: string, s: string, repl: string) =>
-      compile(re, !must, meter).replaceAllString(s, repl, meter),
+    [m('regexReplaceAll')]: meteredFunc(
+      ['string', 'string', 'string'],
+      RUNS,
+      (meter: Meter, re: string, s: string, repl: string) => compile(re, !must, meter).replaceAllString(s, repl, meter),
     ),
-    [m('regexReplaceAllLiteral')]: meteredFunc(['string', 'string', 'string'], RUNS, (meter: Meter, re: string, s: string, repl: string) =>
-      compile(re, !must, meter).replaceAllLiteralString(s, repl, meter),
+    [m('regexReplaceAllLiteral')]: meteredFunc(
+      ['string', 'string', 'string'],
+      RUNS,
+      (meter: Meter, re: string, s: string, repl: string) =>
+        compile(re, !must, meter).replaceAllLiteralString(s, repl, meter),
     ),
-    [m('regexSplit')]: meteredFunc(['string', 'string', 'int'], RUNS, (meter: Meter, re: string, s: string, n: bigint) =>
-      strings(compile(re, !must, meter).split(s, toInt(n), meter), n === 0n),
+    [m('regexSplit')]: meteredFunc(
+      ['string', 'string', 'int'],
+      RUNS,
+      (meter: Meter, re: string, s: string, n: bigint) =>
+        strings(compile(re, !must, meter).split(s, toInt(n), meter), n === 0n),
     ),
   };
 }
@@ -66,7 +80,9 @@ export const regexFuncs: FuncMap = {
     }
     return r.matchString(s, meter);
   }),
-  mustRegexMatch: meteredFunc(['string', 'string'], RUNS, (meter: Meter, re: string, s: string) => compile(re, false, meter).matchString(s, meter)),
+  mustRegexMatch: meteredFunc(['string', 'string'], RUNS, (meter: Meter, re: string, s: string) =>
+    compile(re, false, meter).matchString(s, meter),
+  ),
   ...findAndReplaceFuncs(false),
   ...findAndReplaceFuncs(true),
   // A backslash before each metacharacter: at most twice as long.

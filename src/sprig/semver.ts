@@ -54,7 +54,8 @@ const setsPart: CallCost = (m, args) => {
 export function semverValue(v: SemVer, pointer = true): GoPointer | GoStruct {
   const text = semverString(v);
   const vPrefix = v.original.startsWith('v') ? 'v' : '';
-  const next = (w: Omit<SemVer, 'original'>) => semverValue({ ...w, original: vPrefix + semverString({ ...w, original: '' }) }, false);
+  const next = (w: Omit<SemVer, 'original'>) =>
+    semverValue({ ...w, original: vPrefix + semverString({ ...w, original: '' }) }, false);
   const uint64 = (x: bigint) => new GoInt('uint64', x);
   const methods: FuncMap = {
     String: goFunc([], CONSTANT, () => text),
@@ -63,9 +64,13 @@ export function semverValue(v: SemVer, pointer = true): GoPointer | GoStruct {
     Patch: goFunc([], CONSTANT, () => uint64(v.patch)),
     Prerelease: goFunc([], CONSTANT, () => v.pre),
     Metadata: goFunc([], CONSTANT, () => v.metadata),
-    IncPatch: goFunc([], MAKES_VERSION, () => next({ ...v, pre: '', metadata: '', patch: v.pre !== '' ? v.patch : v.patch + 1n })),
+    IncPatch: goFunc([], MAKES_VERSION, () =>
+      next({ ...v, pre: '', metadata: '', patch: v.pre !== '' ? v.patch : v.patch + 1n }),
+    ),
     IncMinor: goFunc([], MAKES_VERSION, () => next({ ...v, pre: '', metadata: '', patch: 0n, minor: v.minor + 1n })),
-    IncMajor: goFunc([], MAKES_VERSION, () => next({ ...v, pre: '', metadata: '', patch: 0n, minor: 0n, major: v.major + 1n })),
+    IncMajor: goFunc([], MAKES_VERSION, () =>
+      next({ ...v, pre: '', metadata: '', patch: 0n, minor: 0n, major: v.major + 1n }),
+    ),
     SetPrerelease: goFunc(['string'], setsPart, (pre: string) => {
       if (pre !== '') validatePart(pre, 'prerelease');
       return next({ ...v, pre });
@@ -80,16 +85,41 @@ export function semverValue(v: SemVer, pointer = true): GoPointer | GoStruct {
     ...(pointer
       ? {
           Original: goFunc([], CONSTANT, () => v.original),
-          Compare: goFunc(['*semver.Version'], CONSTANT, (o: GoPointer | null) => BigInt(compareSemVer(v, versionOf(o)))),
+          Compare: goFunc(['*semver.Version'], CONSTANT, (o: GoPointer | null) =>
+            BigInt(compareSemVer(v, versionOf(o))),
+          ),
           LessThan: goFunc(['*semver.Version'], CONSTANT, (o: GoPointer | null) => compareSemVer(v, versionOf(o)) < 0),
-          LessThanEqual: goFunc(['*semver.Version'], CONSTANT, (o: GoPointer | null) => compareSemVer(v, versionOf(o)) <= 0),
-          GreaterThan: goFunc(['*semver.Version'], CONSTANT, (o: GoPointer | null) => compareSemVer(v, versionOf(o)) > 0),
-          GreaterThanEqual: goFunc(['*semver.Version'], CONSTANT, (o: GoPointer | null) => compareSemVer(v, versionOf(o)) >= 0),
-          Equal: goFunc(['*semver.Version'], CONSTANT, (o: GoPointer | null) => o !== null && compareSemVer(v, versionOf(o)) === 0),
+          LessThanEqual: goFunc(
+            ['*semver.Version'],
+            CONSTANT,
+            (o: GoPointer | null) => compareSemVer(v, versionOf(o)) <= 0,
+          ),
+          GreaterThan: goFunc(
+            ['*semver.Version'],
+            CONSTANT,
+            (o: GoPointer | null) => compareSemVer(v, versionOf(o)) > 0,
+          ),
+          GreaterThanEqual: goFunc(
+            ['*semver.Version'],
+            CONSTANT,
+            (o: GoPointer | null) => compareSemVer(v, versionOf(o)) >= 0,
+          ),
+          Equal: goFunc(
+            ['*semver.Version'],
+            CONSTANT,
+            (o: GoPointer | null) => o !== null && compareSemVer(v, versionOf(o)) === 0,
+          ),
         }
       : {}),
   };
-  const fields = { major: uint64(v.major), minor: uint64(v.minor), patch: uint64(v.patch), pre: v.pre, metadata: v.metadata, original: v.original };
+  const fields = {
+    major: uint64(v.major),
+    minor: uint64(v.minor),
+    patch: uint64(v.patch),
+    pre: v.pre,
+    metadata: v.metadata,
+    original: v.original,
+  };
   const struct = new GoStruct('semver.Version', fields, text, methods);
   VERSIONS.set(struct, v);
   return pointer ? new GoPointer('*semver.Version', struct) : struct;
@@ -97,6 +127,8 @@ export function semverValue(v: SemVer, pointer = true): GoPointer | GoStruct {
 
 export const semverFuncs: FuncMap = {
   // A plain constraint is read directly; any other runs Masterminds' grammar, charged as it runs.
-  semverCompare: meteredFunc(['string', 'string'], readsStrings(SEMVER_UNITS), (m: Meter, c: string, v: string) => semverCompare(c, v, m)),
+  semverCompare: meteredFunc(['string', 'string'], readsStrings(SEMVER_UNITS), (m: Meter, c: string, v: string) =>
+    semverCompare(c, v, m),
+  ),
   semver: goFunc(['string'], readsStrings(SEMVER_UNITS), (s: string) => semverValue(parseSemVer(s))),
 };

@@ -98,11 +98,17 @@ export function toStrings(v: unknown, m: Meter): string[] {
     // Each element printed (strval charges what it prints) and its string kept.
     m.spend(v.length * TO_STRING_UNITS);
     m.build(v.length * ELEMENT_BYTES);
-    return goSlice('string', v.filter((e) => !isNil(e)).map((e) => strval(e, m)));
+    return goSlice(
+      'string',
+      v.filter((e) => !isNil(e)).map((e) => strval(e, m)),
+    );
   }
   if (v instanceof Uint8Array) {
     m.build(v.length * 2 * ELEMENT_BYTES);
-    return goSlice('string', Array.from(v, (b) => String(b)));
+    return goSlice(
+      'string',
+      Array.from(v, (b) => String(b)),
+    );
   }
   if (isNil(v)) return goSlice('string', []);
   return goSlice('string', [strval(v, m)]);
@@ -166,7 +172,9 @@ function indent(spaces: bigint, v: string): string {
 
 function indexMap(parts: string[]): Record<string, string> {
   const m: Record<string, string> = goMap('string', {});
-  parts.forEach((p, i) => Object.defineProperty(m, '_' + i, { value: p, enumerable: true, writable: true, configurable: true }));
+  parts.forEach((p, i) =>
+    Object.defineProperty(m, '_' + i, { value: p, enumerable: true, writable: true, configurable: true }),
+  );
   return m;
 }
 
@@ -214,18 +222,56 @@ export const stringsFuncs: FuncMap = {
   untitle: goFunc(['string'], RUNE_MAPPING, uncapitalize),
   substr: goFunc(['int', 'int', 'string'], readsAndBuilds(8 * BYTE_UNITS, 4), substring),
   trunc: goFunc(['int', 'string'], readsAndBuilds(BYTE_UNITS, 4), trunc),
-  quote: meteredFunc([], PRINTS, (m: Meter, ...v: unknown[]) => joined(nonNil(v).map((x) => quoted(strval(x, m), m)), ' ', m), 'any'),
-  squote: meteredFunc([], PRINTS, (m: Meter, ...v: unknown[]) => joined(nonNil(v).map((x) => `'${printed(x, m)}'`), ' ', m), 'any'),
-  cat: meteredFunc([], PRINTS, (m: Meter, ...v: unknown[]) => joined(nonNil(v).map((x) => printed(x, m)), ' ', m), 'any'),
+  quote: meteredFunc(
+    [],
+    PRINTS,
+    (m: Meter, ...v: unknown[]) =>
+      joined(
+        nonNil(v).map((x) => quoted(strval(x, m), m)),
+        ' ',
+        m,
+      ),
+    'any',
+  ),
+  squote: meteredFunc(
+    [],
+    PRINTS,
+    (m: Meter, ...v: unknown[]) =>
+      joined(
+        nonNil(v).map((x) => `'${printed(x, m)}'`),
+        ' ',
+        m,
+      ),
+    'any',
+  ),
+  cat: meteredFunc(
+    [],
+    PRINTS,
+    (m: Meter, ...v: unknown[]) =>
+      joined(
+        nonNil(v).map((x) => printed(x, m)),
+        ' ',
+        m,
+      ),
+    'any',
+  ),
   indent: goFunc(['int', 'string'], indentCost, indent),
   nindent: goFunc(['int', 'string'], indentCost, (n: bigint, v: string) => '\n' + indent(n, v)),
-  replace: goFunc(['string', 'string', 'string'], replaceCost, (old: string, nw: string, s: string) => goReplaceAll(s, old, nw)),
-  plural: goFunc(['string', 'string', 'int'], CONSTANT, (one: string, many: string, n: bigint) => (n === 1n ? one : many)),
+  replace: goFunc(['string', 'string', 'string'], replaceCost, (old: string, nw: string, s: string) =>
+    goReplaceAll(s, old, nw),
+  ),
+  plural: goFunc(['string', 'string', 'int'], CONSTANT, (one: string, many: string, n: bigint) =>
+    n === 1n ? one : many,
+  ),
   toString: meteredFunc(['any'], PRINTS, (m: Meter, v: unknown) => strval(v, m)),
   toStrings: meteredFunc(['any'], CONSTANT, (m: Meter, v: unknown) => toStrings(v, m)),
   join: meteredFunc(['string', 'any'], JOINS, (m: Meter, sep: string, v: unknown) => joined(toStrings(v, m), sep, m)),
-  split: goFunc(['string', 'string'], splitCost(ENTRY_BYTES), (sep: string, s: string) => indexMap(goSplitN(s, sep, -1))),
-  splitn: goFunc(['string', 'int', 'string'], splitCost(ENTRY_BYTES), (sep: string, n: bigint, s: string) => indexMap(goSplitN(s, sep, toWidth(n)))),
+  split: goFunc(['string', 'string'], splitCost(ENTRY_BYTES), (sep: string, s: string) =>
+    indexMap(goSplitN(s, sep, -1)),
+  ),
+  splitn: goFunc(['string', 'int', 'string'], splitCost(ENTRY_BYTES), (sep: string, n: bigint, s: string) =>
+    indexMap(goSplitN(s, sep, toWidth(n))),
+  ),
 };
 
 /** A text quoted as strconv.Quote does it, charged before. */

@@ -4,7 +4,15 @@ import { goFunc, GoCallError, type FuncMap } from '../go/reflect/func.ts';
 import { readsAndBuilds, type CallCost } from '../go/reflect/callCost.ts';
 import { ENTRY_BYTES } from '../go/internal/meter.ts';
 import { RUNE_UNITS } from './strings.ts';
-import { EMPTY_GO_URL, formatGoUrl, goUrlHostname, goUserinfoString, GoUrlError, parseGoUrl, type GoUrl } from '../go/net/url/url.ts';
+import {
+  EMPTY_GO_URL,
+  formatGoUrl,
+  goUrlHostname,
+  goUserinfoString,
+  GoUrlError,
+  parseGoUrl,
+  type GoUrl,
+} from '../go/net/url/url.ts';
 import { goUrlErrorText } from '../go/net/url/urlError.ts';
 import { goByteLength, goBytes, goString } from '../go/reflect/byteString.ts';
 import { goKind } from '../go/reflect/kind.ts';
@@ -51,18 +59,29 @@ function urlJoin(m: Record<string, unknown> | null): string {
   const get = (key: string): string => {
     if (m === null || !Object.prototype.hasOwnProperty.call(m, key)) return '';
     const v = m[key];
-    if (v === null || v === undefined) throw new GoCallError('runtime error: invalid memory address or nil pointer dereference');
-    if (typeof v !== 'string') throw new GoCallError(`unable to parse ${key} key, must be of type string, but ${goKind(v)} found`);
+    if (v === null || v === undefined)
+      throw new GoCallError('runtime error: invalid memory address or nil pointer dereference');
+    if (typeof v !== 'string')
+      throw new GoCallError(`unable to parse ${key} key, must be of type string, but ${goKind(v)} found`);
     return toByteString(v);
   };
-  const u: GoUrl = { ...EMPTY_GO_URL, scheme: get('scheme'), host: get('host'), path: get('path'), rawQuery: get('query'), opaque: get('opaque'), fragment: get('fragment') };
+  const u: GoUrl = {
+    ...EMPTY_GO_URL,
+    scheme: get('scheme'),
+    host: get('host'),
+    path: get('path'),
+    rawQuery: get('query'),
+    opaque: get('opaque'),
+    fragment: get('fragment'),
+  };
   const userinfo = get('userinfo');
   if (userinfo !== '') {
     const raw = `proto://${userinfo}@host`;
     try {
       u.user = parseGoUrl(raw).user;
     } catch (e) {
-      if (e instanceof GoUrlError) throw new GoCallError(`unable to parse userinfo in dict: ${goUrlErrorText(fromByteString(raw), e.reason)}`);
+      if (e instanceof GoUrlError)
+        throw new GoCallError(`unable to parse userinfo in dict: ${goUrlErrorText(fromByteString(raw), e.reason)}`);
       throw e;
     }
   }

@@ -4,13 +4,43 @@
 import { goQuote } from '../go/fmt/format.ts';
 
 export type Node =
-  | ListNode | TextNode | ActionNode | IfNode | RangeNode | WithNode | TemplateNode | BreakNode | ContinueNode
-  | PipeNode | CommandNode | FieldNode | ChainNode | IdentifierNode | VariableNode | DotNode | NilNode
-  | BoolNode | NumberNode | StringNode;
+  | ListNode
+  | TextNode
+  | ActionNode
+  | IfNode
+  | RangeNode
+  | WithNode
+  | TemplateNode
+  | BreakNode
+  | ContinueNode
+  | PipeNode
+  | CommandNode
+  | FieldNode
+  | ChainNode
+  | IdentifierNode
+  | VariableNode
+  | DotNode
+  | NilNode
+  | BoolNode
+  | NumberNode
+  | StringNode;
 
-export interface ListNode { readonly kind: 'list'; readonly pos: number; readonly nodes: Node[] }
-export interface TextNode { readonly kind: 'text'; readonly pos: number; readonly text: string }
-export interface ActionNode { readonly kind: 'action'; readonly pos: number; readonly line: number; readonly pipe: PipeNode }
+export interface ListNode {
+  readonly kind: 'list';
+  readonly pos: number;
+  readonly nodes: Node[];
+}
+export interface TextNode {
+  readonly kind: 'text';
+  readonly pos: number;
+  readonly text: string;
+}
+export interface ActionNode {
+  readonly kind: 'action';
+  readonly pos: number;
+  readonly line: number;
+  readonly pipe: PipeNode;
+}
 export interface BranchNode {
   readonly pos: number;
   readonly line: number;
@@ -18,9 +48,15 @@ export interface BranchNode {
   readonly list: ListNode;
   readonly elseList: ListNode | undefined;
 }
-export interface IfNode extends BranchNode { readonly kind: 'if' }
-export interface WithNode extends BranchNode { readonly kind: 'with' }
-export interface RangeNode extends BranchNode { readonly kind: 'range' }
+export interface IfNode extends BranchNode {
+  readonly kind: 'if';
+}
+export interface WithNode extends BranchNode {
+  readonly kind: 'with';
+}
+export interface RangeNode extends BranchNode {
+  readonly kind: 'range';
+}
 export interface TemplateNode {
   readonly kind: 'template';
   readonly pos: number;
@@ -28,8 +64,16 @@ export interface TemplateNode {
   readonly name: string;
   readonly pipe: PipeNode | undefined;
 }
-export interface BreakNode { readonly kind: 'break'; readonly pos: number; readonly line: number }
-export interface ContinueNode { readonly kind: 'continue'; readonly pos: number; readonly line: number }
+export interface BreakNode {
+  readonly kind: 'break';
+  readonly pos: number;
+  readonly line: number;
+}
+export interface ContinueNode {
+  readonly kind: 'continue';
+  readonly pos: number;
+  readonly line: number;
+}
 export interface PipeNode {
   readonly kind: 'pipe';
   readonly pos: number;
@@ -38,17 +82,48 @@ export interface PipeNode {
   readonly decl: VariableNode[];
   readonly cmds: CommandNode[];
 }
-export interface CommandNode { readonly kind: 'command'; readonly pos: number; readonly args: Node[] }
+export interface CommandNode {
+  readonly kind: 'command';
+  readonly pos: number;
+  readonly args: Node[];
+}
 /** `.A.B`: the names without their dots. */
-export interface FieldNode { readonly kind: 'field'; readonly pos: number; readonly ident: readonly string[] }
+export interface FieldNode {
+  readonly kind: 'field';
+  readonly pos: number;
+  readonly ident: readonly string[];
+}
 /** `(pipe).A.B` or `fn.A`: a term followed by field accesses. */
-export interface ChainNode { readonly kind: 'chain'; readonly pos: number; readonly node: Node; readonly field: readonly string[] }
-export interface IdentifierNode { readonly kind: 'identifier'; readonly pos: number; readonly ident: string }
+export interface ChainNode {
+  readonly kind: 'chain';
+  readonly pos: number;
+  readonly node: Node;
+  readonly field: readonly string[];
+}
+export interface IdentifierNode {
+  readonly kind: 'identifier';
+  readonly pos: number;
+  readonly ident: string;
+}
 /** `$x.A.B`: the variable name (with its `$`) followed by field names. */
-export interface VariableNode { readonly kind: 'variable'; readonly pos: number; readonly ident: readonly string[] }
-export interface DotNode { readonly kind: 'dot'; readonly pos: number }
-export interface NilNode { readonly kind: 'nil'; readonly pos: number }
-export interface BoolNode { readonly kind: 'bool'; readonly pos: number; readonly value: boolean }
+export interface VariableNode {
+  readonly kind: 'variable';
+  readonly pos: number;
+  readonly ident: readonly string[];
+}
+export interface DotNode {
+  readonly kind: 'dot';
+  readonly pos: number;
+}
+export interface NilNode {
+  readonly kind: 'nil';
+  readonly pos: number;
+}
+export interface BoolNode {
+  readonly kind: 'bool';
+  readonly pos: number;
+  readonly value: boolean;
+}
 /** A number constant under every Go type that can hold it (Go's ideal constants, simulated). */
 export interface NumberNode {
   readonly kind: 'number';
@@ -64,19 +139,32 @@ export interface NumberNode {
   /** The value of a complex constant (isComplex). */
   readonly complex?: { readonly re: number; readonly im: number };
 }
-export interface StringNode { readonly kind: 'string'; readonly pos: number; readonly quoted: string; readonly text: string }
+export interface StringNode {
+  readonly kind: 'string';
+  readonly pos: number;
+  readonly quoted: string;
+  readonly text: string;
+}
 
 /** Go's Node.String(). */
 export function nodeString(n: Node): string {
   switch (n.kind) {
-    case 'list': return n.nodes.map(nodeString).join('');
-    case 'text': return n.text;
-    case 'action': return `{{${nodeString(n.pipe)}}}`;
-    case 'if': case 'with': case 'range':
+    case 'list':
+      return n.nodes.map(nodeString).join('');
+    case 'text':
+      return n.text;
+    case 'action':
+      return `{{${nodeString(n.pipe)}}}`;
+    case 'if':
+    case 'with':
+    case 'range':
       return `{{${n.kind} ${nodeString(n.pipe)}}}${nodeString(n.list)}${n.elseList ? `{{else}}${nodeString(n.elseList)}` : ''}{{end}}`;
-    case 'template': return `{{template ${goQuote(n.name)}${n.pipe ? ' ' + nodeString(n.pipe) : ''}}}`;
-    case 'break': return '{{break}}';
-    case 'continue': return '{{continue}}';
+    case 'template':
+      return `{{template ${goQuote(n.name)}${n.pipe ? ' ' + nodeString(n.pipe) : ''}}}`;
+    case 'break':
+      return '{{break}}';
+    case 'continue':
+      return '{{continue}}';
     case 'pipe': {
       // Go prints " := " for assignments too.
       const decl = n.decl.length > 0 ? n.decl.map(nodeString).join(', ') + ' := ' : '';
@@ -84,14 +172,25 @@ export function nodeString(n: Node): string {
     }
     case 'command':
       return n.args.map((a) => (a.kind === 'pipe' ? `(${nodeString(a)})` : nodeString(a))).join(' ');
-    case 'field': return n.ident.map((i) => '.' + i).join('');
-    case 'chain': return (n.node.kind === 'pipe' ? `(${nodeString(n.node)})` : nodeString(n.node)) + n.field.map((f) => '.' + f).join('');
-    case 'identifier': return n.ident;
-    case 'variable': return n.ident.join('.');
-    case 'dot': return '.';
-    case 'nil': return 'nil';
-    case 'bool': return n.value ? 'true' : 'false';
-    case 'number': return n.text;
-    case 'string': return n.quoted;
+    case 'field':
+      return n.ident.map((i) => '.' + i).join('');
+    case 'chain':
+      return (
+        (n.node.kind === 'pipe' ? `(${nodeString(n.node)})` : nodeString(n.node)) + n.field.map((f) => '.' + f).join('')
+      );
+    case 'identifier':
+      return n.ident;
+    case 'variable':
+      return n.ident.join('.');
+    case 'dot':
+      return '.';
+    case 'nil':
+      return 'nil';
+    case 'bool':
+      return n.value ? 'true' : 'false';
+    case 'number':
+      return n.text;
+    case 'string':
+      return n.quoted;
   }
 }

@@ -7,7 +7,21 @@ import { CONSTANT, lengthOf, type CallCost } from '../go/reflect/callCost.ts';
 import { TextBuilder } from '../go/internal/textBuilder.ts';
 import { forEachRune } from '../go/unicode/unicode.ts';
 import { ELEMENT_BYTES, type Meter } from '../go/internal/meter.ts';
-import { elemType, GoInt, GoKeyedMap, goMapSize, goUint8, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer, mapGet, sameContainerType, zeroValue } from '../go/reflect/value.ts';
+import {
+  elemType,
+  GoInt,
+  GoKeyedMap,
+  goMapSize,
+  goUint8,
+  GoPointer,
+  GoStringer,
+  GoStruct,
+  isGoMap,
+  isNilContainer,
+  mapGet,
+  sameContainerType,
+  zeroValue,
+} from '../go/reflect/value.ts';
 import { compareBytes, goTypeName, sprint, sprintf, sprintln } from '../go/fmt/format.ts';
 import { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes } from '../go/reflect/byteString.ts';
 import { isGoPrintable } from '../go/strconv/format.ts';
@@ -32,11 +46,16 @@ export interface Builtin {
 export function isTrue(v: unknown): boolean {
   if (v === undefined || v === null) return false;
   switch (typeof v) {
-    case 'string': return v.length > 0;
-    case 'boolean': return v;
-    case 'bigint': return v !== 0n;
-    case 'number': return v !== 0;
-    default: break;
+    case 'string':
+      return v.length > 0;
+    case 'boolean':
+      return v;
+    case 'bigint':
+      return v !== 0n;
+    case 'number':
+      return v !== 0;
+    default:
+      break;
   }
   if (v instanceof GoInt) return v.value !== 0n;
   if (Array.isArray(v) || v instanceof Uint8Array) return v.length > 0;
@@ -54,18 +73,31 @@ export const truth = isTrue;
 
 // ---------------------------------------------------------------- comparison
 
-const enum Kind { Invalid, Bool, Complex, Int, Uint, Float, String }
+const enum Kind {
+  Invalid,
+  Bool,
+  Complex,
+  Int,
+  Uint,
+  Float,
+  String,
+}
 
 // Values implementing fmt.Stringer compare by their underlying value (src/go/reflect/value.ts).
 const comparisonValue = (v: unknown) => (v === null ? undefined : v instanceof GoStringer ? v.value : v);
 
 function basicKind(v: unknown): Kind {
   switch (typeof v) {
-    case 'boolean': return Kind.Bool;
-    case 'bigint': return Kind.Int;
-    case 'number': return Kind.Float;
-    case 'string': return Kind.String;
-    default: break;
+    case 'boolean':
+      return Kind.Bool;
+    case 'bigint':
+      return Kind.Int;
+    case 'number':
+      return Kind.Float;
+    case 'string':
+      return Kind.String;
+    default:
+      break;
   }
   if (v instanceof GoInt) return v.unsigned ? Kind.Uint : Kind.Int;
   return v instanceof GoComplex ? Kind.Complex : Kind.Invalid;
@@ -92,7 +124,8 @@ function isNilValue(v: unknown): boolean {
 function comparableType(v: unknown): boolean {
   const k = reflectKind(v);
   if (k === 'slice' || k === 'map') return false;
-  if (v instanceof GoStruct) return Object.values(v.fields).every((f) => f === null || f === undefined || comparableType(f));
+  if (v instanceof GoStruct)
+    return Object.values(v.fields).every((f) => f === null || f === undefined || comparableType(f));
   return true;
 }
 
@@ -117,7 +150,8 @@ export function eq(m: Meter, arg1: unknown, ...arg2: unknown[]): boolean {
     const k2 = basicKind(arg);
     let t = false;
     if (k1 !== k2) {
-      if ((k1 === Kind.Int && k2 === Kind.Uint) || (k1 === Kind.Uint && k2 === Kind.Int)) t = intValue(arg1) === intValue(arg);
+      if ((k1 === Kind.Int && k2 === Kind.Uint) || (k1 === Kind.Uint && k2 === Kind.Int))
+        t = intValue(arg1) === intValue(arg);
       else if (arg1 !== undefined && arg !== undefined) throw new GoCallError('incompatible types for comparison');
     } else if (k1 === Kind.Int || k1 === Kind.Uint) {
       t = intValue(arg1) === intValue(arg);
@@ -131,12 +165,16 @@ export function eq(m: Meter, arg1: unknown, ...arg2: unknown[]): boolean {
       const r1 = reflectKind(arg1);
       const r2 = reflectKind(arg);
       if (r1 !== r2 && r1 !== 'invalid' && r2 !== 'invalid') {
-        throw new GoCallError(`non-comparable types ${sprintf('%s', [arg1], m)}: ${goTypeName(arg1)}, ${goTypeName(arg)}: ${sprintf('%v', [arg], m)}`);
+        throw new GoCallError(
+          `non-comparable types ${sprintf('%s', [arg1], m)}: ${goTypeName(arg1)}, ${goTypeName(arg)}: ${sprintf('%v', [arg], m)}`,
+        );
       }
       if (isNilValue(arg1) || isNilValue(arg)) t = isNilValue(arg1) === isNilValue(arg);
       else {
-        if (!comparableType(arg)) throw new GoCallError(`non-comparable type ${sprintf('%s', [arg], m)}: ${goTypeName(arg)}`);
-        if (!comparableType(arg1)) throw new GoCallError(`runtime error: comparing uncomparable type ${goTypeName(arg1)}`);
+        if (!comparableType(arg))
+          throw new GoCallError(`non-comparable type ${sprintf('%s', [arg], m)}: ${goTypeName(arg)}`);
+        if (!comparableType(arg1))
+          throw new GoCallError(`runtime error: comparing uncomparable type ${goTypeName(arg1)}`);
         t = valuesEqual(arg1, arg);
       }
     }
@@ -199,7 +237,6 @@ function indirect(v: unknown): { v: unknown; isNil: boolean } {
   }
   return { v, isNil: false };
 }
-
 
 export function len(item: unknown): bigint {
   const r = indirect(item);
@@ -311,17 +348,30 @@ export function call(fn: unknown): never {
  * escaped text, at most `growth` times longer, is charged before it is made.
  */
 function evalArgs(args: unknown[], m: Meter, growth: number, units: number): string {
-  const s = args.length === 1 && typeof args[0] === 'string' ? args[0] : sprint(args.map((a) => {
-    let v = a;
-    if (v instanceof GoPointer) v = indirect(v).v;
-    return v === null || v === undefined ? '<no value>' : v;
-  }), m);
+  const s =
+    args.length === 1 && typeof args[0] === 'string'
+      ? args[0]
+      : sprint(
+          args.map((a) => {
+            let v = a;
+            if (v instanceof GoPointer) v = indirect(v).v;
+            return v === null || v === undefined ? '<no value>' : v;
+          }),
+          m,
+        );
   m.spend(units * s.length);
   m.build(growth * s.length);
   return s;
 }
 
-const HTML_ESCAPES: Readonly<Record<string, string>> = { '\0': '\uFFFD', '"': '&#34;', "'": '&#39;', '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '\0': '\uFFFD',
+  '"': '&#34;',
+  "'": '&#39;',
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+};
 
 export function html(m: Meter, ...args: unknown[]): string {
   const s = evalArgs(args, m, 6, 16);
@@ -340,7 +390,13 @@ export function html(m: Meter, ...args: unknown[]): string {
 }
 
 const JS_ESCAPES: Readonly<Record<string, string>> = {
-  '\\': '\\\\', "'": "\\'", '"': '\\"', '<': '\\u003C', '>': '\\u003E', '&': '\\u0026', '=': '\\u003D',
+  '\\': '\\\\',
+  "'": "\\'",
+  '"': '\\"',
+  '<': '\\u003C',
+  '>': '\\u003E',
+  '&': '\\u0026',
+  '=': '\\u003D',
 };
 
 export function js(m: Meter, ...args: unknown[]): string {
@@ -360,7 +416,15 @@ export function js(m: Meter, ...args: unknown[]): string {
 }
 
 const URL_SAFE = Uint8Array.from({ length: 256 }, (_, b) =>
-  (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x5f || b === 0x2e || b === 0x7e ? 1 : 0,
+  (b >= 0x30 && b <= 0x39) ||
+  (b >= 0x41 && b <= 0x5a) ||
+  (b >= 0x61 && b <= 0x7a) ||
+  b === 0x2d ||
+  b === 0x5f ||
+  b === 0x2e ||
+  b === 0x7e
+    ? 1
+    : 0,
 );
 const HEX_UPPER = '0123456789ABCDEF';
 
@@ -405,7 +469,12 @@ const LEN: CallCost = (m, [v]) => {
 /** The printing builtins read their format; fmt charges what it prints as it prints it. */
 const PRINTS: CallCost = (m, args) => m.spend(lengthOf(args[0]));
 
-const metered = (params: Builtin['params'], cost: CallCost, call: Builtin['call'], variadic?: Builtin['variadic']): Builtin =>
+const metered = (
+  params: Builtin['params'],
+  cost: CallCost,
+  call: Builtin['call'],
+  variadic?: Builtin['variadic'],
+): Builtin =>
   variadic === undefined ? { params, cost, metered: true, call } : { params, variadic, cost, metered: true, call };
 
 export const BUILTINS: Readonly<Record<string, Builtin>> = Object.freeze({

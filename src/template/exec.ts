@@ -8,13 +8,34 @@
 // results), so values travel as `Val` = {v, iface}. `undefined` is Go's invalid value ("no value"), `null` a
 // nil interface.
 import type {
-  BranchNode, ChainNode, CommandNode, FieldNode, IdentifierNode, ListNode, Node, NumberNode, PipeNode, RangeNode,
-  TemplateNode, VariableNode,
+  BranchNode,
+  ChainNode,
+  CommandNode,
+  FieldNode,
+  IdentifierNode,
+  ListNode,
+  Node,
+  NumberNode,
+  PipeNode,
+  RangeNode,
+  TemplateNode,
+  VariableNode,
 } from './ast.ts';
 import { nodeString } from './ast.ts';
 import { callGoFunction, GoCallError, type FuncMap, type GoFunction, type GoParamType } from '../go/reflect/func.ts';
 import type { CallCost } from '../go/reflect/callCost.ts';
-import { containerType, elemType, GoInt, GoKeyedMap, GoPointer, GoStringer, GoStruct, isExported, isGoMap, mapGet } from '../go/reflect/value.ts';
+import {
+  containerType,
+  elemType,
+  GoInt,
+  GoKeyedMap,
+  GoPointer,
+  GoStringer,
+  GoStruct,
+  isExported,
+  isGoMap,
+  mapGet,
+} from '../go/reflect/value.ts';
 import { GoComplex } from '../go/reflect/complex.ts';
 import { formatValue, goQuote, goTypeName, sortedKeyedEntries, sortedKeys } from '../go/fmt/format.ts';
 import { BUILTINS, isTrue, type BuiltinParam } from './builtins.ts';
@@ -71,12 +92,21 @@ type Flow = typeof NORMAL | typeof BREAK | typeof CONTINUE;
 type ParamType = BuiltinParam | GoParamType;
 
 const TYPE_NAMES: Readonly<Record<ParamType, string>> = {
-  any: 'interface {}', string: 'string', int: 'int', float64: 'float64', bool: 'bool',
-  '[]any': '[]interface {}', '[]string': '[]string', 'map[string]any': 'map[string]interface {}',
-  '[]byte': '[]uint8', 'time.Duration': 'time.Duration', 'time.Time': 'time.Time', '*time.Location': '*time.Location',
-  '*semver.Version': '*semver.Version', value: 'reflect.Value',
+  any: 'interface {}',
+  string: 'string',
+  int: 'int',
+  float64: 'float64',
+  bool: 'bool',
+  '[]any': '[]interface {}',
+  '[]string': '[]string',
+  'map[string]any': 'map[string]interface {}',
+  '[]byte': '[]uint8',
+  'time.Duration': 'time.Duration',
+  'time.Time': 'time.Time',
+  '*time.Location': '*time.Location',
+  '*semver.Version': '*semver.Version',
+  value: 'reflect.Value',
 };
-
 
 interface Callable {
   readonly params: readonly ParamType[];
@@ -130,7 +160,8 @@ export class Executor {
 
   private at(node: Node): void {
     this.node = node;
-    if (++this.steps > this.limits.maxSteps) throw new LimitError(`template execution exceeded ${this.limits.maxSteps} steps`);
+    if (++this.steps > this.limits.maxSteps)
+      throw new LimitError(`template execution exceeded ${this.limits.maxSteps} steps`);
     this.meter.spend(STEP_UNITS);
   }
 
@@ -152,7 +183,8 @@ export class Executor {
   private write(s: string): void {
     if (s.length === 0) return;
     // A string's UTF-8 bytes are at least its UTF-16 length: a text too long for what is left is not measured.
-    if (this.outBytes + s.length > this.limits.maxOutputBytes) throw new LimitError(`template output exceeds ${this.limits.maxOutputBytes} bytes`);
+    if (this.outBytes + s.length > this.limits.maxOutputBytes)
+      throw new LimitError(`template output exceeds ${this.limits.maxOutputBytes} bytes`);
     let n = s.length < 64 && /^[\x00-\x7f]*$/.test(s) ? s.length : Buffer.byteLength(s, 'utf8');
     // Only text beyond ASCII can hold raw bytes.
     if (n !== s.length && hasRawBytes(s)) {
@@ -160,7 +192,8 @@ export class Executor {
       n = goByteLength(s);
     }
     this.outBytes += n;
-    if (this.outBytes > this.limits.maxOutputBytes) throw new LimitError(`template output exceeds ${this.limits.maxOutputBytes} bytes`);
+    if (this.outBytes > this.limits.maxOutputBytes)
+      throw new LimitError(`template output exceeds ${this.limits.maxOutputBytes} bytes`);
     // The output is joined at the end: its text, and a place in the list of pieces.
     this.meter.build(s.length + OUTPUT_PIECE_BYTES);
     this.out.push(s);
@@ -189,7 +222,8 @@ export class Executor {
         return BREAK;
       case 'continue':
         return CONTINUE;
-      case 'if': case 'with':
+      case 'if':
+      case 'with':
         return this.walkIfOrWith(node.kind, dot, node);
       case 'list':
         for (const n of node.nodes) {
@@ -244,7 +278,10 @@ export class Executor {
     } else if (val instanceof Uint8Array) {
       for (let i = 0; i < val.length; i++) {
         ranged = true;
-        if (this.rangeIteration(r, mark, { v: BigInt(i), iface: false }, { v: goUint8(val[i]!), iface: false }) === BREAK) break;
+        if (
+          this.rangeIteration(r, mark, { v: BigInt(i), iface: false }, { v: goUint8(val[i]!), iface: false }) === BREAK
+        )
+          break;
       }
     } else if (isGoMap(val)) {
       const iface = containerType(val) === undefined || elemType(val) === 'interface {}';
@@ -261,12 +298,17 @@ export class Executor {
       }
     } else if (typeof val === 'bigint' || val instanceof GoInt) {
       // Go 1.22: range over an integer n yields 0..n-1 (of n's type), as the element.
-      if (r.pipe.decl.length > 1) this.errorf(`can't use ${formatValue(val, this.meter)} to iterate over more than one variable`);
+      if (r.pipe.decl.length > 1)
+        this.errorf(`can't use ${formatValue(val, this.meter)} to iterate over more than one variable`);
       const n = typeof val === 'bigint' ? val : val.value;
       const type = typeof val === 'bigint' ? undefined : val.type;
       for (let i = 0n; i < n; i++) {
         ranged = true;
-        if (this.rangeIteration(r, mark, INVALID, { v: type === undefined ? i : new GoInt(type, i), iface: false }) === BREAK) break;
+        if (
+          this.rangeIteration(r, mark, INVALID, { v: type === undefined ? i : new GoInt(type, i), iface: false }) ===
+          BREAK
+        )
+          break;
       }
     } else if (val !== undefined) {
       this.errorf(`range can't iterate over ${formatValue(val, this.meter)}`);
@@ -354,29 +396,39 @@ export class Executor {
   }
 
   private notAFunction(args: readonly Node[], final: Val): void {
-    if (args.length > 1 || final !== MISSING) this.errorf(`can't give argument to non-function ${nodeString(args[0]!)}`);
+    if (args.length > 1 || final !== MISSING)
+      this.errorf(`can't give argument to non-function ${nodeString(args[0]!)}`);
   }
 
   private evalCommand(dot: Val, cmd: CommandNode, final: Val): Val {
     const first = cmd.args[0]!;
     switch (first.kind) {
-      case 'field': return this.evalFieldNode(dot, first, cmd.args, final);
-      case 'chain': return this.evalChainNode(dot, first, cmd.args, final);
-      case 'identifier': return this.evalFunction(dot, first, cmd, cmd.args, final);
+      case 'field':
+        return this.evalFieldNode(dot, first, cmd.args, final);
+      case 'chain':
+        return this.evalChainNode(dot, first, cmd.args, final);
+      case 'identifier':
+        return this.evalFunction(dot, first, cmd, cmd.args, final);
       case 'pipe':
         // A parenthesized pipeline takes no arguments.
         this.notAFunction(cmd.args, final);
         return this.evalPipeline(dot, first);
-      case 'variable': return this.evalVariableNode(dot, first, cmd.args, final);
+      case 'variable':
+        return this.evalVariableNode(dot, first, cmd.args, final);
     }
     this.at(first);
     this.notAFunction(cmd.args, final);
     switch (first.kind) {
-      case 'bool': return { v: first.value, iface: false };
-      case 'dot': return dot;
-      case 'nil': this.errorf('nil is not a command');
-      case 'number': return this.idealConstant(first);
-      case 'string': return { v: first.text, iface: false };
+      case 'bool':
+        return { v: first.value, iface: false };
+      case 'dot':
+        return dot;
+      case 'nil':
+        this.errorf('nil is not a command');
+      case 'number':
+        return this.idealConstant(first);
+      case 'string':
+        return { v: first.text, iface: false };
     }
     this.errorf(`can't evaluate command ${goQuote(nodeString(first))}`);
   }
@@ -385,7 +437,8 @@ export class Executor {
   private idealConstant(c: NumberNode): Val {
     this.at(c);
     if (c.isComplex) return { v: new GoComplex(c.complex!.re, c.complex!.im), iface: false };
-    const hexInt = c.text.length > 2 && c.text[0] === '0' && (c.text[1] === 'x' || c.text[1] === 'X') && !/[pP]/.test(c.text);
+    const hexInt =
+      c.text.length > 2 && c.text[0] === '0' && (c.text[1] === 'x' || c.text[1] === 'X') && !/[pP]/.test(c.text);
     const runeInt = c.text[0] === "'";
     if (c.isFloat && !hexInt && !runeInt && /[.eEpP]/.test(c.text)) return { v: c.float, iface: false };
     if (c.isInt) return { v: c.int, iface: false };
@@ -416,7 +469,14 @@ export class Executor {
     return this.evalFieldChain(dot, value, variable, variable.ident.slice(1), args, final);
   }
 
-  private evalFieldChain(dot: Val, receiver: Val, node: Node, ident: readonly string[], args: readonly Node[] | undefined, final: Val): Val {
+  private evalFieldChain(
+    dot: Val,
+    receiver: Val,
+    node: Node,
+    ident: readonly string[],
+    args: readonly Node[] | undefined,
+    final: Val,
+  ): Val {
     const n = ident.length;
     for (let i = 0; i < n - 1; i++) receiver = this.evalField(dot, ident[i]!, node, undefined, MISSING, receiver);
     // Only the last name can be a method taking the arguments.
@@ -433,7 +493,14 @@ export class Executor {
     return this.evalCall(dot, builtin, true, cmd, name, args, final);
   }
 
-  private evalField(dot: Val, fieldName: string, node: Node, args: readonly Node[] | undefined, final: Val, receiver: Val): Val {
+  private evalField(
+    dot: Val,
+    fieldName: string,
+    node: Node,
+    args: readonly Node[] | undefined,
+    final: Val,
+    receiver: Val,
+  ): Val {
     if (receiver.v === undefined) return INVALID; // nil data or a missing key: no value
     // The type name is for error messages only: worked out when one is written.
     const typ = () => (receiver.iface ? 'interface {}' : goTypeName(receiver.v));
@@ -449,7 +516,11 @@ export class Executor {
       while (inner instanceof GoPointer && inner.elem !== null) inner = inner.elem;
       if (inner instanceof GoStruct || isGoMap(inner)) v = inner;
     }
-    if (v instanceof GoStruct && v.methods !== undefined && Object.prototype.hasOwnProperty.call(v.methods, fieldName)) {
+    if (
+      v instanceof GoStruct &&
+      v.methods !== undefined &&
+      Object.prototype.hasOwnProperty.call(v.methods, fieldName)
+    ) {
       return this.evalCall(dot, v.methods[fieldName]!, false, node, fieldName, args, final, true);
     }
     const hasArgs = (args !== undefined && args.length > 1) || final !== MISSING;
@@ -482,7 +553,16 @@ export class Executor {
    * Calls a builtin, a FuncMap function or a method. `args`, when given, starts with the function's own node
    * (as in a command); `final` is the previous pipeline stage's value.
    */
-  private evalCall(dot: Val, fn: Callable, isBuiltin: boolean, node: Node, name: string, allArgs: readonly Node[] | undefined, final: Val, isMethod = false): Val {
+  private evalCall(
+    dot: Val,
+    fn: Callable,
+    isBuiltin: boolean,
+    node: Node,
+    name: string,
+    allArgs: readonly Node[] | undefined,
+    final: Val,
+    isMethod = false,
+  ): Val {
     const args = allArgs === undefined ? [] : allArgs.slice(1);
     let numIn = args.length;
     if (final !== MISSING) numIn++;
@@ -491,7 +571,8 @@ export class Executor {
     let numFixed = args.length;
     if (variadic !== undefined) {
       numFixed = params.length;
-      if (numIn < numFixed) this.errorf(`wrong number of args for ${name}: want at least ${numFixed} got ${args.length}`);
+      if (numIn < numFixed)
+        this.errorf(`wrong number of args for ${name}: want at least ${numFixed} got ${args.length}`);
     } else if (numIn !== params.length) {
       this.errorf(`wrong number of args for ${name}: want ${params.length} got ${numIn}`);
     }
@@ -528,7 +609,8 @@ export class Executor {
       if (e instanceof ExecError || e instanceof LimitError) throw e;
       this.at(node);
       if (e instanceof GoCallError) this.errorf(`error calling ${name}: ${e.message}`);
-      if (e instanceof RangeError && /^Invalid (string|array|typed array) length/.test(e.message)) engineLimitExceeded(meter);
+      if (e instanceof RangeError && /^Invalid (string|array|typed array) length/.test(e.message))
+        engineLimitExceeded(meter);
       if (e instanceof RangeError) this.errorf(`error calling ${name}: stack overflow`);
       // Anything else escaping a function is a bug there; it still becomes a template error.
       this.errorf(`error calling ${name}: ${e instanceof Error ? e.message : String(e)}`);
@@ -574,16 +656,22 @@ export class Executor {
   private evalArg(dot: Val, typ: ParamType | undefined, n: Node): Val {
     this.at(n);
     switch (n.kind) {
-      case 'dot': return this.validateType(dot, typ);
+      case 'dot':
+        return this.validateType(dot, typ);
       case 'nil':
         if (typ !== undefined && typ === 'value') return INVALID;
         if (typ !== undefined && canBeNil(typ)) return { v: null, iface: false };
         this.errorf(`cannot assign nil to ${typ === undefined ? '<nil>' : TYPE_NAMES[typ]}`);
-      case 'field': return this.validateType(this.evalFieldNode(dot, n, [n], MISSING), typ);
-      case 'variable': return this.validateType(this.evalVariableNode(dot, n, undefined, MISSING), typ);
-      case 'pipe': return this.validateType(this.evalPipeline(dot, n), typ);
-      case 'identifier': return this.validateType(this.evalFunction(dot, n, n, undefined, MISSING), typ);
-      case 'chain': return this.validateType(this.evalChainNode(dot, n, undefined, MISSING), typ);
+      case 'field':
+        return this.validateType(this.evalFieldNode(dot, n, [n], MISSING), typ);
+      case 'variable':
+        return this.validateType(this.evalVariableNode(dot, n, undefined, MISSING), typ);
+      case 'pipe':
+        return this.validateType(this.evalPipeline(dot, n), typ);
+      case 'identifier':
+        return this.validateType(this.evalFunction(dot, n, n, undefined, MISSING), typ);
+      case 'chain':
+        return this.validateType(this.evalChainNode(dot, n, undefined, MISSING), typ);
     }
     switch (typ) {
       case 'bool':
@@ -592,17 +680,22 @@ export class Executor {
       case 'float64':
         if (n.kind === 'number' && n.isFloat) return { v: n.float, iface: false };
         this.errorf(`expected float; found ${nodeString(n)}`);
-      case 'int': case 'time.Duration':
+      case 'int':
+      case 'time.Duration':
         if (n.kind === 'number' && n.isInt) return { v: n.int, iface: false };
         this.errorf(`expected integer; found ${nodeString(n)}`);
       case 'string':
         if (n.kind === 'string') return { v: n.text, iface: false };
         this.errorf(`expected string; found ${nodeString(n)}`);
-      case 'any': case 'value':
+      case 'any':
+      case 'value':
         switch (n.kind) {
-          case 'bool': return { v: n.value, iface: false };
-          case 'number': return this.idealConstant(n);
-          case 'string': return { v: n.text, iface: false };
+          case 'bool':
+            return { v: n.value, iface: false };
+          case 'number':
+            return this.idealConstant(n);
+          case 'string':
+            return { v: n.text, iface: false };
         }
         this.errorf(`can't handle assignment of ${nodeString(n)} to empty interface argument`);
     }
@@ -612,7 +705,14 @@ export class Executor {
 
 function canBeNil(typ: ParamType): boolean {
   switch (typ) {
-    case 'any': case 'value': case '[]any': case '[]string': case 'map[string]any': case '[]byte': case '*time.Location': case '*semver.Version':
+    case 'any':
+    case 'value':
+    case '[]any':
+    case '[]string':
+    case 'map[string]any':
+    case '[]byte':
+    case '*time.Location':
+    case '*semver.Version':
       return true;
   }
   return false;
@@ -621,16 +721,26 @@ function canBeNil(typ: ParamType): boolean {
 function assignable(v: unknown, typ: ParamType): boolean {
   if (v === null) return false;
   switch (typ) {
-    case 'any': case 'value': return true;
-    case 'string': return typeof v === 'string';
-    case 'int': return typeof v === 'bigint';
-    case 'float64': return typeof v === 'number';
-    case 'bool': return typeof v === 'boolean';
-    case '[]any': return Array.isArray(v) && elemType(v) === 'interface {}';
-    case '[]string': return Array.isArray(v) && elemType(v) === 'string';
-    case 'map[string]any': return isGoMap(v) && elemType(v) === 'interface {}';
+    case 'any':
+    case 'value':
+      return true;
+    case 'string':
+      return typeof v === 'string';
+    case 'int':
+      return typeof v === 'bigint';
+    case 'float64':
+      return typeof v === 'number';
+    case 'bool':
+      return typeof v === 'boolean';
+    case '[]any':
+      return Array.isArray(v) && elemType(v) === 'interface {}';
+    case '[]string':
+      return Array.isArray(v) && elemType(v) === 'string';
+    case 'map[string]any':
+      return isGoMap(v) && elemType(v) === 'interface {}';
     // Named types: only a value of that very type.
-    default: return goTypeName(v) === TYPE_NAMES[typ];
+    default:
+      return goTypeName(v) === TYPE_NAMES[typ];
   }
 }
 

@@ -6,4 +6,11 @@ export * from '../go/reflect/value.ts';
 export * from '../go/reflect/func.ts';
 export * from '../go/reflect/callCost.ts';
 export { Meter, UNMETERED } from '../go/internal/meter.ts';
-export { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes, replaceRawBytes } from '../go/reflect/byteString.ts';
+export {
+  canonicalGoString,
+  goByteLength,
+  goBytes,
+  goString,
+  hasRawBytes,
+  replaceRawBytes,
+} from '../go/reflect/byteString.ts';

@@ -5,11 +5,40 @@ import { goQuote, isGoPrintable } from '../go/strconv/format.ts';
 import { lazyRegExp } from '../go/internal/lazyRegExp.ts';
 
 export type ItemType =
-  | 'error' | 'bool' | 'char' | 'charConstant' | 'complex' | 'assign' | 'declare' | 'eof' | 'field'
-  | 'identifier' | 'leftDelim' | 'leftParen' | 'number' | 'pipe' | 'rawString' | 'rightDelim' | 'rightParen'
-  | 'space' | 'string' | 'text' | 'variable'
+  | 'error'
+  | 'bool'
+  | 'char'
+  | 'charConstant'
+  | 'complex'
+  | 'assign'
+  | 'declare'
+  | 'eof'
+  | 'field'
+  | 'identifier'
+  | 'leftDelim'
+  | 'leftParen'
+  | 'number'
+  | 'pipe'
+  | 'rawString'
+  | 'rightDelim'
+  | 'rightParen'
+  | 'space'
+  | 'string'
+  | 'text'
+  | 'variable'
   // Keywords (Go prints these as <word> in errors).
-  | 'block' | 'break' | 'continue' | 'dot' | 'define' | 'else' | 'end' | 'if' | 'nil' | 'range' | 'template' | 'with';
+  | 'block'
+  | 'break'
+  | 'continue'
+  | 'dot'
+  | 'define'
+  | 'else'
+  | 'end'
+  | 'if'
+  | 'nil'
+  | 'range'
+  | 'template'
+  | 'with';
 
 export interface Item {
   readonly type: ItemType;
@@ -19,8 +48,17 @@ export interface Item {
 }
 
 const KEYWORDS: ReadonlyMap<string, ItemType> = new Map<string, ItemType>([
-  ['.', 'dot'], ['block', 'block'], ['break', 'break'], ['continue', 'continue'], ['define', 'define'],
-  ['else', 'else'], ['end', 'end'], ['if', 'if'], ['range', 'range'], ['nil', 'nil'], ['template', 'template'],
+  ['.', 'dot'],
+  ['block', 'block'],
+  ['break', 'break'],
+  ['continue', 'continue'],
+  ['define', 'define'],
+  ['else', 'else'],
+  ['end', 'end'],
+  ['if', 'if'],
+  ['range', 'range'],
+  ['nil', 'nil'],
+  ['template', 'template'],
   ['with', 'with'],
 ]);
 
@@ -106,7 +144,8 @@ class Lexer {
   backup(): void {
     if (!this.atEOF && this.pos > 0) {
       const lo = this.input.charCodeAt(this.pos - 1);
-      const pair = lo >= 0xdc00 && lo <= 0xdfff && this.pos > 1 && (this.input.charCodeAt(this.pos - 2) & 0xfc00) === 0xd800;
+      const pair =
+        lo >= 0xdc00 && lo <= 0xdfff && this.pos > 1 && (this.input.charCodeAt(this.pos - 2) & 0xfc00) === 0xd800;
       this.pos -= pair ? 2 : 1;
       if (lo === 0x0a) this.line--;
     }
@@ -158,7 +197,13 @@ class Lexer {
     const r = this.peek();
     if (isSpace(r)) return true;
     switch (r) {
-      case EOF: case 0x2e: case 0x2c: case 0x7c: case 0x3a: case 0x29: case 0x28:
+      case EOF:
+      case 0x2e:
+      case 0x2c:
+      case 0x7c:
+      case 0x3a:
+      case 0x29:
+      case 0x28:
         return true;
     }
     return this.input.startsWith(RIGHT_DELIM, this.pos);
@@ -216,7 +261,9 @@ function lexText(l: Lexer): StateFn {
   const x = l.input.indexOf(LEFT_DELIM, l.pos);
   if (x >= 0) {
     l.pos = x;
-    const trimLength = hasLeftTrimMarker(l.input, l.pos + LEFT_DELIM.length) ? rightTrimLength(l.input, l.start, l.pos) : 0;
+    const trimLength = hasLeftTrimMarker(l.input, l.pos + LEFT_DELIM.length)
+      ? rightTrimLength(l.input, l.start, l.pos)
+      : 0;
     l.pos -= trimLength;
     if (l.pos > l.start) {
       l.line += countNewlines(l.input, l.start, l.pos);
@@ -312,7 +359,8 @@ function lexInsideAction(l: Lexer): StateFn {
       return lexVariable;
     case 0x27: // '
       return lexChar;
-    case 0x2e: { // .
+    case 0x2e: {
+      // .
       // Look ahead for ".field" so backup stays simple; a digit makes it a number.
       if (l.pos < l.input.length) {
         const c = l.input.charCodeAt(l.pos);
@@ -469,6 +517,6 @@ function lexRawQuote(l: Lexer): StateFn {
  */
 export function lex(input: string, breakOK = true, continueOK = true): Item[] {
   const l = new Lexer(input, breakOK, continueOK);
-  for (let state: StateFn = lexText; state !== null; ) state = state(l);
+  for (let state: StateFn = lexText; state !== null;) state = state(l);
   return l.items;
 }

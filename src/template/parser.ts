@@ -4,7 +4,17 @@
 // of newer Go kept on purpose: `{{else with}}` (Go 1.23).
 import { itemString, lex, ZERO_ITEM, type Item, type ItemType } from './lexer.ts';
 import type {
-  BranchNode, CommandNode, IfNode, ListNode, Node, NumberNode, PipeNode, RangeNode, TemplateNode, VariableNode, WithNode,
+  BranchNode,
+  CommandNode,
+  IfNode,
+  ListNode,
+  Node,
+  NumberNode,
+  PipeNode,
+  RangeNode,
+  TemplateNode,
+  VariableNode,
+  WithNode,
 } from './ast.ts';
 import { GoSyntaxError, unquoteGoChar, unquoteGoString } from '../go/strconv/unquote.ts';
 import { goQuote } from '../go/fmt/format.ts';
@@ -31,8 +41,25 @@ export interface ParsedTree {
 
 /** Go's builtin function names: always defined, so never a "function not defined" parse error. */
 export const BUILTIN_FUNCTION_NAMES: ReadonlySet<string> = new Set([
-  'and', 'call', 'html', 'index', 'slice', 'js', 'len', 'not', 'or', 'print', 'printf', 'println', 'urlquery',
-  'eq', 'ge', 'gt', 'le', 'lt', 'ne',
+  'and',
+  'call',
+  'html',
+  'index',
+  'slice',
+  'js',
+  'len',
+  'not',
+  'or',
+  'print',
+  'printf',
+  'println',
+  'urlquery',
+  'eq',
+  'ge',
+  'gt',
+  'le',
+  'lt',
+  'ne',
 ]);
 
 /**
@@ -240,16 +267,26 @@ class TreeParser {
   private action(): Parsed {
     const token = this.nextNonSpace();
     switch (token.type) {
-      case 'block': return this.blockControl();
-      case 'break': return this.breakControl(token.pos, token.line);
-      case 'continue': return this.continueControl(token.pos, token.line);
-      case 'else': return this.elseControl();
-      case 'end': return this.endControl();
-      case 'if': return this.ifControl();
-      case 'range': return this.rangeControl();
-      case 'template': return this.templateControl();
-      case 'with': return this.withControl();
-      default: break;
+      case 'block':
+        return this.blockControl();
+      case 'break':
+        return this.breakControl(token.pos, token.line);
+      case 'continue':
+        return this.continueControl(token.pos, token.line);
+      case 'else':
+        return this.elseControl();
+      case 'end':
+        return this.endControl();
+      case 'if':
+        return this.ifControl();
+      case 'range':
+        return this.rangeControl();
+      case 'template':
+        return this.templateControl();
+      case 'with':
+        return this.withControl();
+      default:
+        break;
     }
     this.backup();
     const t = this.peek();
@@ -312,8 +349,18 @@ class TreeParser {
         case end:
           this.checkPipeline(pipe, context);
           return pipe;
-        case 'bool': case 'charConstant': case 'complex': case 'dot': case 'field': case 'identifier':
-        case 'number': case 'nil': case 'rawString': case 'string': case 'variable': case 'leftParen':
+        case 'bool':
+        case 'charConstant':
+        case 'complex':
+        case 'dot':
+        case 'field':
+        case 'identifier':
+        case 'number':
+        case 'nil':
+        case 'rawString':
+        case 'string':
+        case 'variable':
+        case 'leftParen':
           this.backup();
           pipe.cmds.push(this.command());
           break;
@@ -328,7 +375,11 @@ class TreeParser {
     // Only the first command of a pipeline may start with a non-executable operand.
     for (let i = 1; i < pipe.cmds.length; i++) {
       switch (pipe.cmds[i]!.args[0]!.kind) {
-        case 'bool': case 'dot': case 'nil': case 'number': case 'string':
+        case 'bool':
+        case 'dot':
+        case 'nil':
+        case 'number':
+        case 'string':
           this.errorf(`non executable command in pipeline stage ${i + 1}`);
         default:
           break;
@@ -431,7 +482,8 @@ class TreeParser {
       switch (token.type) {
         case 'space':
           continue;
-        case 'rightDelim': case 'rightParen':
+        case 'rightDelim':
+        case 'rightParen':
           this.backup();
           break;
         case 'pipe':
@@ -458,7 +510,11 @@ class TreeParser {
         return { kind: 'field', pos, ident: [...node.ident, ...fields] };
       case 'variable':
         return { kind: 'variable', pos, ident: [...node.ident, ...fields] };
-      case 'bool': case 'string': case 'number': case 'nil': case 'dot':
+      case 'bool':
+      case 'string':
+      case 'number':
+      case 'nil':
+      case 'dot':
         this.errorf(`unexpected . after term ${goQuote(nodeTermString(node))}`);
       default:
         return { kind: 'chain', pos, node, field: fields };
@@ -481,11 +537,14 @@ class TreeParser {
         return { kind: 'field', pos: token.pos, ident: token.val.slice(1).split('.') };
       case 'bool':
         return { kind: 'bool', pos: token.pos, value: token.val === 'true' };
-      case 'charConstant': case 'complex': case 'number':
+      case 'charConstant':
+      case 'complex':
+      case 'number':
         return this.newNumber(token);
       case 'leftParen':
         return this.pipeline('parenthesized pipeline', 'rightParen');
-      case 'string': case 'rawString':
+      case 'string':
+      case 'rawString':
         return { kind: 'string', pos: token.pos, quoted: token.val, text: this.unquote(token.val) };
       default:
         break;
@@ -582,27 +641,42 @@ function simplifyComplex(base: { kind: 'number'; pos: number; text: string }, re
   const isInt = isFloat && Number.isInteger(re) && re >= -(2 ** 63) && re < 2 ** 63;
   const isUint = isFloat && Number.isInteger(re) && re >= 0 && re < 2 ** 64;
   return {
-    ...base, isComplex: true, isFloat, isInt, isUint, complex: { re, im },
-    float: isFloat ? re : 0, int: isInt ? BigInt(re) : 0n, uint: isUint ? BigInt(re) : 0n,
+    ...base,
+    isComplex: true,
+    isFloat,
+    isInt,
+    isUint,
+    complex: { re, im },
+    float: isFloat ? re : 0,
+    int: isInt ? BigInt(re) : 0n,
+    uint: isUint ? BigInt(re) : 0n,
   };
 }
 
 function nodeTermString(n: Node): string {
   switch (n.kind) {
-    case 'bool': return n.value ? 'true' : 'false';
-    case 'string': return n.quoted;
-    case 'number': return n.text;
-    case 'nil': return 'nil';
-    default: return '.';
+    case 'bool':
+      return n.value ? 'true' : 'false';
+    case 'string':
+      return n.quoted;
+    case 'number':
+      return n.text;
+    case 'nil':
+      return 'nil';
+    default:
+      return '.';
   }
 }
 
 /** Go's IsEmptyTree: nothing but space (and comments). An empty tree never replaces a definition. */
 export function isEmptyTree(n: Node): boolean {
   switch (n.kind) {
-    case 'list': return n.nodes.every(isEmptyTree);
-    case 'text': return isAllSpace(n.text);
-    default: return false;
+    case 'list':
+      return n.nodes.every(isEmptyTree);
+    case 'text':
+      return isAllSpace(n.text);
+    default:
+      return false;
   }
 }
 
@@ -610,4 +684,3 @@ export function isEmptyTree(n: Node): boolean {
 function isAllSpace(s: string): boolean {
   return /^[\s\u0085]*$/u.test(s) && !/[\ufeff]/.test(s);
 }
-

@@ -80,7 +80,11 @@ export class Template {
   execute(data: unknown, meter: Meter = this.newMeter()): string {
     const tree = this.trees.get(this.name);
     if (tree === undefined) {
-      throw new TemplateError(`template: ${this.name}: ${goQuote(this.name)} is an incomplete or empty template`, 'exec', this.name);
+      throw new TemplateError(
+        `template: ${this.name}: ${goQuote(this.name)} is an incomplete or empty template`,
+        'exec',
+        this.name,
+      );
     }
     return this.run(tree, data, meter);
   }
@@ -88,7 +92,11 @@ export class Template {
   executeTemplate(name: string, data: unknown, meter: Meter = this.newMeter()): string {
     const tree = this.trees.get(name);
     if (tree === undefined) {
-      throw new TemplateError(`template: no template ${goQuote(name)} associated with template ${goQuote(this.name)}`, 'exec', name);
+      throw new TemplateError(
+        `template: no template ${goQuote(name)} associated with template ${goQuote(this.name)}`,
+        'exec',
+        name,
+      );
     }
     return this.run(tree, data, meter);
   }
@@ -116,6 +124,9 @@ export class Template {
   }
 }
 
-export function newTemplate(name: string, options: { funcs?: FuncMap; limits?: Partial<TemplateLimits> } = {}): Template {
+export function newTemplate(
+  name: string,
+  options: { funcs?: FuncMap; limits?: Partial<TemplateLimits> } = {},
+): Template {
   return new Template(name, options.funcs ?? {}, options.limits ?? {});
 }

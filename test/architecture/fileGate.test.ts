@@ -25,11 +25,33 @@ const WRITERS: Record<string, readonly string[]> = {
 /** Modules that start processes, and why the files those read are safe (see the top). */
 const SPAWNERS = ['src/cli/kustomizeBuild.ts', 'src/cli/diffCommand.ts', 'src/lint/externalValidators.ts'];
 
-const WRITE_APIS = new Set(['appendFileSync', 'chmodSync', 'closeSync', 'copyFileSync', 'cpSync', 'fsyncSync', 'linkSync', 'mkdirSync', 'mkdtempSync', 'renameSync', 'rmdirSync', 'rmSync', 'symlinkSync', 'truncateSync', 'unlinkSync', 'utimesSync', 'writeFileSync', 'writeSync']);
+const WRITE_APIS = new Set([
+  'appendFileSync',
+  'chmodSync',
+  'closeSync',
+  'copyFileSync',
+  'cpSync',
+  'fsyncSync',
+  'linkSync',
+  'mkdirSync',
+  'mkdtempSync',
+  'renameSync',
+  'rmdirSync',
+  'rmSync',
+  'symlinkSync',
+  'truncateSync',
+  'unlinkSync',
+  'utimesSync',
+  'writeFileSync',
+  'writeSync',
+]);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(REPO_ROOT, dir), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && /\.(ts|js|mjs|cjs)$/.test(e.name) && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts'))
+    .filter(
+      (e) =>
+        e.isFile() && /\.(ts|js|mjs|cjs)$/.test(e.name) && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts'),
+    )
     .map((e) => posix.relative(REPO_ROOT, join(e.parentPath, e.name)).split('\\').join('/'))
     .sort();
 }
@@ -50,22 +72,43 @@ export function fsUse(text: string): FsUse {
     const clause = m[2]!;
     if (/\*\s+as\s+\w+/.test(clause) || /^\w+\s*(,|$)/.test(clause.trim())) names.push('*');
     const braces = /\{([^}]*)\}/.exec(clause);
-    if (braces) for (const part of braces[1]!.split(',')) {
-      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!.trim();
-      if (name !== '' && !part.trim().startsWith('type ')) names.push(name);
-    }
+    if (braces)
+      for (const part of braces[1]!.split(',')) {
+        const name = part
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0]!
+          .trim();
+        if (name !== '' && !part.trim().startsWith('type ')) names.push(name);
+      }
   }
-  for (const m of text.matchAll(new RegExp(`(?:const|let|var)\\s+(\\{[^}]*\\}|\\w+)\\s*=\\s*(?:process\\.getBuiltinModule|require|await\\s+import)\\(\\s*${FS_MODULE}\\s*\\)`, 'g'))) {
+  for (const m of text.matchAll(
+    new RegExp(
+      `(?:const|let|var)\\s+(\\{[^}]*\\}|\\w+)\\s*=\\s*(?:process\\.getBuiltinModule|require|await\\s+import)\\(\\s*${FS_MODULE}\\s*\\)`,
+      'g',
+    ),
+  )) {
     const binding = m[1]!;
     if (!binding.startsWith('{')) names.push('*');
-    else for (const part of binding.slice(1, -1).split(',')) {
-      const name = part.trim().split(/\s*:\s*/)[0]!.trim();
-      if (name !== '') names.push(name);
-    }
+    else
+      for (const part of binding.slice(1, -1).split(',')) {
+        const name = part
+          .trim()
+          .split(/\s*:\s*/)[0]!
+          .trim();
+        if (name !== '') names.push(name);
+      }
   }
   // A use of the module not bound above (passed around, or called inline) counts as the whole module.
-  const bound = text.match(new RegExp(`(?:process\\.getBuiltinModule|require|import)\\(\\s*${FS_MODULE}\\s*\\)`, 'g'))?.length ?? 0;
-  const counted = text.match(new RegExp(`(?:const|let|var)\\s+(?:\\{[^}]*\\}|\\w+)\\s*=\\s*(?:process\\.getBuiltinModule|require|await\\s+import)\\(\\s*${FS_MODULE}\\s*\\)`, 'g'))?.length ?? 0;
+  const bound =
+    text.match(new RegExp(`(?:process\\.getBuiltinModule|require|import)\\(\\s*${FS_MODULE}\\s*\\)`, 'g'))?.length ?? 0;
+  const counted =
+    text.match(
+      new RegExp(
+        `(?:const|let|var)\\s+(?:\\{[^}]*\\}|\\w+)\\s*=\\s*(?:process\\.getBuiltinModule|require|await\\s+import)\\(\\s*${FS_MODULE}\\s*\\)`,
+        'g',
+      ),
+    )?.length ?? 0;
   if (bound > counted) names.push('*');
   const spawns = /['"](?:node:)?child_process['"]/.test(text);
   return { names, spawns };
@@ -103,10 +146,16 @@ test('the checker sees every spelling of a read (so the test below can fail)', (
   ];
   for (const [text, what] of cases) {
     const v = violations('src/cli/somewhere.ts', text);
-    assert.ok(v.some((m) => m.includes(what)), `${text} -> ${v.join('; ')}`);
+    assert.ok(
+      v.some((m) => m.includes(what)),
+      `${text} -> ${v.join('; ')}`,
+    );
   }
   assert.deepEqual(violations('src/cli/somewhere.ts', "import type { Stats } from 'node:fs';"), []);
-  assert.deepEqual(violations('src/cli/outputDirectory.ts', "import { writeFileSync, renameSync } from 'node:fs';"), []);
+  assert.deepEqual(
+    violations('src/cli/outputDirectory.ts', "import { writeFileSync, renameSync } from 'node:fs';"),
+    [],
+  );
   assert.ok(violations('src/cli/outputDirectory.ts', "import { readFileSync } from 'node:fs';").length > 0);
   assert.ok(violations('src/cli/somewhere.ts', "import { spawnSync } from 'node:child_process';").length > 0);
   // The gate itself is seen reading.
@@ -122,7 +171,11 @@ test('every listed writer and spawner exists and still needs its exception', () 
   for (const [file, names] of Object.entries(WRITERS)) {
     assert.ok(texts.has(file), `${file} is listed but gone`);
     const used = new Set(fsUse(texts.get(file)!).names);
-    assert.deepEqual(names.filter((n) => !used.has(n)), [], `${file}: listed writes it no longer uses`);
+    assert.deepEqual(
+      names.filter((n) => !used.has(n)),
+      [],
+      `${file}: listed writes it no longer uses`,
+    );
   }
   for (const file of SPAWNERS) assert.ok(fsUse(texts.get(file)!).spawns, `${file} no longer starts processes`);
 });

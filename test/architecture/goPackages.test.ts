@@ -12,6 +12,13 @@ test('every src/go/ module names the Go or library version it follows in its ope
     .filter((e) => e.isFile() && e.name.endsWith('.ts'))
     .map((e) => posix.relative(REPO_ROOT, join(e.parentPath, e.name)));
   assert.ok(files.length > 20);
-  const opening = (f: string) => readFileSync(join(REPO_ROOT, f), 'utf8').split('\n').filter((_, i, all) => all.slice(0, i + 1).every((l) => l.startsWith('//'))).join('\n');
-  assert.deepEqual(files.filter((f) => !VERSION.test(opening(f))), []);
+  const opening = (f: string) =>
+    readFileSync(join(REPO_ROOT, f), 'utf8')
+      .split('\n')
+      .filter((_, i, all) => all.slice(0, i + 1).every((l) => l.startsWith('//')))
+      .join('\n');
+  assert.deepEqual(
+    files.filter((f) => !VERSION.test(opening(f))),
+    [],
+  );
 });

@@ -32,7 +32,10 @@ const files = [...sourceFiles('src'), ...sourceFiles('functions')];
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 
 test('every module of src/ and functions/ is in a layer', () => {
-  assert.deepEqual(files.filter((f) => layerOf(f) < 0), []);
+  assert.deepEqual(
+    files.filter((f) => layerOf(f) < 0),
+    [],
+  );
 });
 
 test('the import reader sees the imports (a known edge of each kind is found)', () => {
@@ -54,7 +57,8 @@ test('imports only go down: no module imports a layer above its own', () => {
   const upward: string[] = [];
   for (const [from, targets] of graph) {
     for (const t of targets) {
-      if (layerOf(t) > layerOf(from)) upward.push(`${from} (${LAYERS[layerOf(from)]![0]}) -> ${t} (${LAYERS[layerOf(t)]![0]})`);
+      if (layerOf(t) > layerOf(from))
+        upward.push(`${from} (${LAYERS[layerOf(from)]![0]}) -> ${t} (${LAYERS[layerOf(t)]![0]})`);
     }
   }
   assert.deepEqual(upward, []);
@@ -109,6 +113,12 @@ test('generated modules sit apart, in generated/ folders, and only there', () =>
     .map((e) => posix.relative(REPO_ROOT, join(e.parentPath, e.name)));
   const generated = all.filter((f) => f.includes('.generated.'));
   assert.ok(generated.length >= 3);
-  assert.deepEqual(generated.filter((f) => posix.basename(posix.dirname(f)) !== 'generated'), []);
-  assert.deepEqual(all.filter((f) => f.includes('/generated/') && !f.includes('.generated.')), []);
+  assert.deepEqual(
+    generated.filter((f) => posix.basename(posix.dirname(f)) !== 'generated'),
+    [],
+  );
+  assert.deepEqual(
+    all.filter((f) => f.includes('/generated/') && !f.includes('.generated.')),
+    [],
+  );
 });

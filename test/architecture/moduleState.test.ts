@@ -13,7 +13,8 @@ import { REPO_ROOT } from '../support/paths.ts';
 
 const ALLOWED: Record<string, string> = {
   // Lazily made, then the same for every call.
-  'src/cli/fileGate.ts procFd': 'whether this machine has /proc/self/fd (to check an open file is the one named); the same for every run',
+  'src/cli/fileGate.ts procFd':
+    'whether this machine has /proc/self/fd (to check an open file is the one named); the same for every run',
   'src/cli/krmIgnore.ts cache': 'compiled .krmignore patterns by their text; the same value for a pattern',
   'src/krm/resourceList.ts fastPath': 'the block-YAML parser, made on first use; it keeps nothing between calls',
   'src/cluster/kubeconfig.ts fastPath': 'the block-YAML parser, made on first use; it keeps nothing between calls',
@@ -24,9 +25,11 @@ const ALLOWED: Record<string, string> = {
   'src/go/toml/encode.ts optionsByTag': 'struct tag parses; the tags come from our own struct definitions',
   'src/go/reflect/value.ts typeCache': 'interned frozen container types, one per Go type name',
   // Memos of pure functions whose values nothing changes: the same answer whatever ran before.
-  'src/go/regexp/regexp.ts cache': 'compiled regexps (or their compile error) by expression; matching changes a GoRegexp only by building its own JS matcher once; bounded (500)',
+  'src/go/regexp/regexp.ts cache':
+    'compiled regexps (or their compile error) by expression; matching changes a GoRegexp only by building its own JS matcher once; bounded (500)',
   'src/go/semver/semver.ts constraintCache': 'parsed semver constraints by text; only read; bounded (256)',
-  'src/profiles/embeddedProfiles.ts parsed': 'the embedded profiles, parsed once and frozen through and through (test/render/runIsolation.test.ts)',
+  'src/profiles/embeddedProfiles.ts parsed':
+    'the embedded profiles, parsed once and frozen through and through (test/render/runIsolation.test.ts)',
   // Side tables keyed by the value they describe: they live and die with that value.
   'src/sprig/semver.ts VERSIONS': 'the SemVer behind each *semver.Version value (weak)',
   'src/go/time/value.ts TIMES': 'the GoTime behind each time.Time value (weak)',
@@ -35,40 +38,55 @@ const ALLOWED: Record<string, string> = {
   'src/go/time/time.ts fabricatedZones': 'numbers the zones time.Parse makes up, so each is a location of its own',
   // Counters and scratch space that no output depends on.
   'src/go/reflect/value.ts nanKeys': 'makes each NaN map key distinct (NaN != NaN); the keys are never printed',
-  'src/go/crypto/sha256.ts hashedBytes': 'bytes hashed so far: past 256 KiB node:crypto takes over, with the same digests (test/go/crypto/sha256.test.ts)',
+  'src/go/crypto/sha256.ts hashedBytes':
+    'bytes hashed so far: past 256 KiB node:crypto takes over, with the same digests (test/go/crypto/sha256.test.ts)',
   'src/go/crypto/sha256.ts native': 'node:crypto once loaded (see hashedBytes)',
   'src/go/crypto/sha256.ts w': 'the message schedule, filled anew for every block',
   // The template meter: installed by the executor for one execution and restored after it.
-  'src/go/internal/cost.ts active': 'the cost meter of the template execution running now, if any (metered() restores the outer one)',
+  'src/go/internal/cost.ts active':
+    'the cost meter of the template execution running now, if any (metered() restores the outer one)',
 };
 
 function moduleState(file: string): string[] {
   const text = readFileSync(join(REPO_ROOT, file), 'utf8');
   const names = [...text.matchAll(/^(?:export )?let ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!);
-  for (const m of text.matchAll(/^(?:export )?const ([A-Za-z_$][\w$]*)(?::[^=\n]+)?\s*=\s*(?:new (?:Map|Set|WeakMap|WeakSet|Array|[A-Z]\w*Array)\b|\[\]|\{\})/gm)) {
+  for (const m of text.matchAll(
+    /^(?:export )?const ([A-Za-z_$][\w$]*)(?::[^=\n]+)?\s*=\s*(?:new (?:Map|Set|WeakMap|WeakSet|Array|[A-Z]\w*Array)\b|\[\]|\{\})/gm,
+  )) {
     const name = m[1]!;
-    const changed = new RegExp(`\\b${name}(?:\\.(?:set|add|delete|clear|push|pop|splice|shift|unshift|fill|sort|reverse)\\(|\\[[^\\]\\n]*\\]\\s*=[^=])`);
+    const changed = new RegExp(
+      `\\b${name}(?:\\.(?:set|add|delete|clear|push|pop|splice|shift|unshift|fill|sort|reverse)\\(|\\[[^\\]\\n]*\\]\\s*=[^=])`,
+    );
     if (changed.test(text)) names.push(name);
   }
   return names.map((n) => `${file} ${n}`);
 }
 
 const files = readdirSync(join(REPO_ROOT, 'src'), { recursive: true, withFileTypes: true })
-  .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.includes('.generated.'))
+  .filter(
+    (e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.includes('.generated.'),
+  )
   .map((e) => posix.relative(REPO_ROOT, join(e.parentPath, e.name)).split('\\').join('/'))
   .sort();
 const found = files.flatMap(moduleState);
 
 test('the scan finds module-level state of each kind it looks for', () => {
-  for (const known of ['src/go/internal/cost.ts active', 'src/go/regexp/regexp.ts cache', 'src/go/crypto/sha256.ts w']) assert.ok(found.includes(known), known);
+  for (const known of ['src/go/internal/cost.ts active', 'src/go/regexp/regexp.ts cache', 'src/go/crypto/sha256.ts w'])
+    assert.ok(found.includes(known), known);
   // A constant table (filled where it is declared, never changed) is not state.
   assert.ok(!found.some((f) => f.startsWith('src/render/cloudProviderSettings.ts ')));
 });
 
 test('every module-level variable that outlives a run is listed with why it cannot change what a run produces', () => {
-  assert.deepEqual(found.filter((f) => !(f in ALLOWED)), []);
+  assert.deepEqual(
+    found.filter((f) => !(f in ALLOWED)),
+    [],
+  );
 });
 
 test('the list names only state that still exists', () => {
-  assert.deepEqual(Object.keys(ALLOWED).filter((k) => !found.includes(k)), []);
+  assert.deepEqual(
+    Object.keys(ALLOWED).filter((k) => !found.includes(k)),
+    [],
+  );
 });

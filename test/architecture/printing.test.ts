@@ -10,7 +10,10 @@ import { REPO_ROOT } from '../support/paths.ts';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(REPO_ROOT, dir), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && /\.(ts|js|mjs|cjs)$/.test(e.name) && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts'))
+    .filter(
+      (e) =>
+        e.isFile() && /\.(ts|js|mjs|cjs)$/.test(e.name) && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts'),
+    )
     .map((e) => posix.relative(REPO_ROOT, join(e.parentPath, e.name)).split('\\').join('/'))
     .sort();
 }
@@ -21,8 +24,9 @@ const text = (f: string) => readFileSync(join(REPO_ROOT, f), 'utf8').replace(/^\
 const ENTRY = 'functions/osm-krm/main.ts';
 const WRITER = 'src/cli/writeAllSync.ts';
 
-test('only the entry point writes to the process\'s stdout and stderr', () => {
-  const direct = /\bprocess\.(stdout|stderr)\b|\bconsole\.[a-z]+\(|\bwriteAllSync\(|\bwriteSync\(\s*[12]\b|\bprocess\.(_rawDebug|emitWarning)\(/;
+test("only the entry point writes to the process's stdout and stderr", () => {
+  const direct =
+    /\bprocess\.(stdout|stderr)\b|\bconsole\.[a-z]+\(|\bwriteAllSync\(|\bwriteSync\(\s*[12]\b|\bprocess\.(_rawDebug|emitWarning)\(/;
   const offenders = FILES.filter((f) => f !== ENTRY && f !== WRITER && direct.test(text(f)));
   assert.deepEqual(offenders, []);
   // The check sees what it looks for.

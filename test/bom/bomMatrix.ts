@@ -28,12 +28,37 @@ export function matrixBoms(file: string): MatrixBom[] {
     const spec = (object.spec ?? {}) as Record<string, any>;
     const name = String(object.metadata?.name ?? '');
     const clouds = (spec.supportedCloudProviders ?? []).map((c: any) => String(c.name));
-    for (const run of lintRuns({ name, namespace: String(object.metadata?.namespace ?? 'kube-system'), osName: String(spec.osName), clouds, provisioningUtility: String(spec.provisioningUtility ?? '') }, object)) {
-      const rendered = renderForReview({ objects: run.objects, functionConfig: run.functionConfig }, { env: () => undefined, readFile: () => { throw new Error('no files'); } });
-      const boms = machineDeploymentBoms(rendered, rendered.reviews, { arch: ['amd64', 'arm64'], profileText: () => ({ file, text, documentIndex }) });
+    for (const run of lintRuns(
+      {
+        name,
+        namespace: String(object.metadata?.namespace ?? 'kube-system'),
+        osName: String(spec.osName),
+        clouds,
+        provisioningUtility: String(spec.provisioningUtility ?? ''),
+      },
+      object,
+    )) {
+      const rendered = renderForReview(
+        { objects: run.objects, functionConfig: run.functionConfig },
+        {
+          env: () => undefined,
+          readFile: () => {
+            throw new Error('no files');
+          },
+        },
+      );
+      const boms = machineDeploymentBoms(rendered, rendered.reviews, {
+        arch: ['amd64', 'arm64'],
+        profileText: () => ({ file, text, documentIndex }),
+      });
       rendered.reviews.forEach((review, k) => {
-        const fetchCommands = STAGES.flatMap((stage) => review[stage].files.filter(isShellScript).flatMap((f) =>
-          shellCommands(f.content).filter((c) => ['curl', 'wget'].includes(commandName(c.words)?.name ?? '')).map((c) => ({ stage, path: f.path, line: c.line + 1, text: c.words.join(' ') }))));
+        const fetchCommands = STAGES.flatMap((stage) =>
+          review[stage].files.filter(isShellScript).flatMap((f) =>
+            shellCommands(f.content)
+              .filter((c) => ['curl', 'wget'].includes(commandName(c.words)?.name ?? ''))
+              .map((c) => ({ stage, path: f.path, line: c.line + 1, text: c.words.join(' ') })),
+          ),
+        );
         out.push({ scenario: `${name}, ${review.cloudProvider}, ${run.label}`, bom: boms[k]!, fetchCommands });
       });
     }

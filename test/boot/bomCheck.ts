@@ -23,7 +23,13 @@ const API = 'https://127.0.0.1:6443';
 
 /** The bill of materials of `md` for amd64 nodes, from the bundle, for the ResourceList the scenario rendered. */
 export function billOfMaterials(resourceList: string, md: string, env: Record<string, string> = {}): Item[] {
-  const out = JSON.parse(shOk(process.execPath, [join(REPO_ROOT, 'dist', 'osm-krm.cjs'), 'bom', resourceList, '--md', md, '--arch', 'amd64', '--format', 'json'], { env: { ...process.env, ...env } }));
+  const out = JSON.parse(
+    shOk(
+      process.execPath,
+      [join(REPO_ROOT, 'dist', 'osm-krm.cjs'), 'bom', resourceList, '--md', md, '--arch', 'amd64', '--format', 'json'],
+      { env: { ...process.env, ...env } },
+    ),
+  );
   assert.equal(out.machineDeployments.length, 1);
   return out.machineDeployments[0].items;
 }
@@ -38,12 +44,21 @@ export function assertRequestsMatchBill(pod: Pod, items: readonly Item[]): void 
   const exact = items.filter((i) => i.kind === 'download' || i.kind === 'api');
   const repositories = items.filter((i) => i.kind === 'repository');
   const matches = (i: Item, q: { method: string; url: string }) =>
-    i.kind === 'repository' ? q.url.startsWith(`${i.name.replace(/\/$/, '')}/`) : q.url === i.name && q.method === (i.method ?? 'GET');
-  const unbilled = requests.filter((q) => !exact.some((i) => matches(i, q)) && !repositories.some((i) => matches(i, q)));
+    i.kind === 'repository'
+      ? q.url.startsWith(`${i.name.replace(/\/$/, '')}/`)
+      : q.url === i.name && q.method === (i.method ?? 'GET');
+  const unbilled = requests.filter(
+    (q) => !exact.some((i) => matches(i, q)) && !repositories.some((i) => matches(i, q)),
+  );
   assert.deepEqual(unbilled, [], 'the node fetched what the bill of materials lacks');
-  const unfetched = [...exact, ...repositories].filter((i) => !requests.some((q) => matches(i, q))).map((i) => `${i.kind} ${i.method ?? ''} ${i.name}`);
+  const unfetched = [...exact, ...repositories]
+    .filter((i) => !requests.some((q) => matches(i, q)))
+    .map((i) => `${i.kind} ${i.method ?? ''} ${i.name}`);
   assert.deepEqual(unfetched, [], 'the bill of materials lists what the node never fetched');
   // The one item the bill cannot resolve for this profile: the sandbox image containerd picks itself.
-  assert.deepEqual(items.filter((i) => i.kind === 'unresolved').map((i) => i.name), ['image: containerd\'s default sandbox ("pause") image']);
+  assert.deepEqual(
+    items.filter((i) => i.kind === 'unresolved').map((i) => i.name),
+    ['image: containerd\'s default sandbox ("pause") image'],
+  );
   assert.ok(exact.length >= 10 && repositories.length === 1, JSON.stringify(items.map((i) => i.name)));
 }

@@ -24,12 +24,15 @@ function overlayWith(caCert: string): Record<string, any> {
 
 /** An HTTPS server on the node's 127.0.0.1:PORT with this certificate (python3: cloud-init's, in every image). */
 function serveOnNode(pod: Pod, port: number, cert: string, key: string): void {
-  const put = (path: string, text: string) => pod.execOk(`echo ${Buffer.from(text).toString('base64')} | base64 -d > ${path}`);
+  const put = (path: string, text: string) =>
+    pod.execOk(`echo ${Buffer.from(text).toString('base64')} | base64 -d > ${path}`);
   put(`/run/company-${port}.crt`, cert);
   put(`/run/company-${port}.key`, key);
   const py = `import http.server,ssl\ns=http.server.HTTPServer(('127.0.0.1',${port}),http.server.SimpleHTTPRequestHandler)\nc=ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)\nc.load_cert_chain('/run/company-${port}.crt','/run/company-${port}.key')\ns.socket=c.wrap_socket(s.socket,server_side=True)\ns.serve_forever()\n`;
   put(`/run/company-${port}.py`, py);
-  pod.execOk(`mkdir -p /run/company-www && echo company > /run/company-www/index.html && cd /run/company-www && (setsid python3 /run/company-${port}.py >/run/company-${port}.log 2>&1 &)`);
+  pod.execOk(
+    `mkdir -p /run/company-www && echo company > /run/company-www/index.html && cd /run/company-www && (setsid python3 /run/company-${port}.py >/run/company-${port}.log 2>&1 &)`,
+  );
   waitFor(pod, `ss -ltn 'sport = :${port}' | tail -n +2`, /LISTEN/, 30_000);
 }
 
@@ -45,7 +48,10 @@ export function companyOverlayScenario(): Pick<Scenario, 'profile' | 'prepareIte
     },
     check: (pod) => {
       // The CA file, and the system's bundle holding it (update-ca-certificates, before setup).
-      assert.equal(pod.execOk('cat /usr/local/share/ca-certificates/company-ca.crt'), company.caCert.replace(/\n$/, ''));
+      assert.equal(
+        pod.execOk('cat /usr/local/share/ca-certificates/company-ca.crt'),
+        company.caCert.replace(/\n$/, ''),
+      );
       serveOnNode(pod, 8443, company.cert, company.key);
       assert.equal(pod.execOk('curl -fsS https://127.0.0.1:8443/index.html').trim(), 'company');
       // A certificate of a CA the overlay did not bring is refused: the trust comes from the overlay's CA.
@@ -58,10 +64,16 @@ export function companyOverlayScenario(): Pick<Scenario, 'profile' | 'prepareIte
       assert.match(pod.execOk('cat /etc/sysctl.d/90-company.conf'), /^vm\.max_map_count = 262144$/m);
       assert.match(pod.execOk('cat /run/osm-krm-test/sysctl.log'), /Applying \/etc\/sysctl\.d\/90-company\.conf/);
       // containerd runs with the drop-in.
-      assert.match(pod.execOk('systemctl show -p DropInPaths --value containerd.service'), /\/etc\/systemd\/system\/containerd\.service\.d\/50-company\.conf/);
+      assert.match(
+        pod.execOk('systemctl show -p DropInPaths --value containerd.service'),
+        /\/etc\/systemd\/system\/containerd\.service\.d\/50-company\.conf/,
+      );
       assert.equal(pod.execOk('systemctl show -p OOMScoreAdjust --value containerd.service').trim(), '-999');
       // The overlay's commands ran in setup.service, before the base's setup.
-      assert.match(pod.execOk('systemctl show -p DropInPaths --value setup.service'), /overlay-01-ubuntu-company\.conf/);
+      assert.match(
+        pod.execOk('systemctl show -p DropInPaths --value setup.service'),
+        /overlay-01-ubuntu-company\.conf/,
+      );
     },
   };
 }

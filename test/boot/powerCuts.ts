@@ -28,19 +28,25 @@ export interface PowerCut {
 const VOLATILE: Array<[RegExp, string]> = [
   [/^\/(run|tmp|proc|sys|dev)(\/|$)/, 'not on disk'],
   [/^\/var\/log\//, 'logs'],
-  [/^\/var\/(tmp|cache\/private|lib\/private)(\/|$)/, 'systemd\'s per-boot private directories'],
-  [/^\/var\/lib\/systemd\//, 'systemd\'s timers, random seed and credentials'],
-  [/^\/var\/lib\/cloud\//, 'cloud-init\'s per-boot state (instance data with times)'],
-  [/^\/var\/lib\/containerd\//, 'containerd\'s own databases'],
+  [/^\/var\/(tmp|cache\/private|lib\/private)(\/|$)/, "systemd's per-boot private directories"],
+  [/^\/var\/lib\/systemd\//, "systemd's timers, random seed and credentials"],
+  [/^\/var\/lib\/cloud\//, "cloud-init's per-boot state (instance data with times)"],
+  [/^\/var\/lib\/containerd\//, "containerd's own databases"],
   [/^\/var\/lib\/dhcp\//, 'leases'],
   [/^\/var\/cache\/(apt\/[^/]*\.bin|debconf\/[^/]*-old|ldconfig\/)/, 'caches apt, debconf and ldconfig regenerate'],
-  [/^\/var\/lib\/dpkg\/(status-old|diversions-old|statoverride-old|lock(-frontend)?|triggers\/Lock)$/, 'dpkg\'s backups of its previous state, its locks'],
-  [/^\/var\/lib\/apt\/(lists\/lock|daily_lock)$|^\/var\/cache\/apt\/archives\/lock$/, 'apt\'s locks'],
+  [
+    /^\/var\/lib\/dpkg\/(status-old|diversions-old|statoverride-old|lock(-frontend)?|triggers\/Lock)$/,
+    "dpkg's backups of its previous state, its locks",
+  ],
+  [/^\/var\/lib\/apt\/(lists\/lock|daily_lock)$|^\/var\/cache\/apt\/archives\/lock$/, "apt's locks"],
   [/^\/etc\/ssh\/ssh_host_/, 'host keys: cloud-init makes new ones at each of its first runs'],
-  [/^\/etc\/sudoers\.d\/90-cloud-init-users$/, 'cloud-init writes the time it wrote it into it, at each of its first runs'],
-  [/^\/etc\/machine-id$/, 'a container\'s machine ID'],
-  [/\/__pycache__\//, 'Python\'s compiled modules, written as modules are first imported'],
-  [/^\/osm-krm-test-control(\/|$)/, 'the test\'s control directory (a mount)'],
+  [
+    /^\/etc\/sudoers\.d\/90-cloud-init-users$/,
+    'cloud-init writes the time it wrote it into it, at each of its first runs',
+  ],
+  [/^\/etc\/machine-id$/, "a container's machine ID"],
+  [/\/__pycache__\//, "Python's compiled modules, written as modules are first imported"],
+  [/^\/osm-krm-test-control(\/|$)/, "the test's control directory (a mount)"],
 ];
 
 const volatile = (path: string) => VOLATILE.some(([re]) => re.test(path));
@@ -56,13 +62,19 @@ function fingerprint(root: string, path: string): string {
   const meta = `${(st.mode & 0o7777).toString(8)} ${st.uid}:${st.gid}`;
   if (st.isSymbolicLink()) return `link ${meta} -> ${readlinkSync(join(root, path))}`;
   if (st.isDirectory()) return `dir ${meta}`;
-  if (st.isFile()) return `file ${meta} ${createHash('sha256').update(readFileSync(join(root, path))).digest('hex')}`;
+  if (st.isFile())
+    return `file ${meta} ${createHash('sha256')
+      .update(readFileSync(join(root, path)))
+      .digest('hex')}`;
   return `other ${meta}`;
 }
 
 /** The paths a container changed from the boot image (podman lists an added directory, not what it holds). */
 function changedPaths(container: string, root: string): string[] {
-  const diff = JSON.parse(shOk('podman', ['diff', '--format', 'json', container, BOOT_IMAGE])) as Record<string, string[] | null>;
+  const diff = JSON.parse(shOk('podman', ['diff', '--format', 'json', container, BOOT_IMAGE])) as Record<
+    string,
+    string[] | null
+  >;
   const out = new Set<string>();
   const add = (path: string, recurse: boolean) => {
     if (volatile(path) || out.has(path)) return;
@@ -97,7 +109,9 @@ export interface NodeFiles {
 }
 
 export function nodeFiles(pod: Pod): NodeFiles {
-  return withRoot(pod.node, (root) => ({ files: new Map(changedPaths(pod.node, root).map((p) => [p, fingerprint(root, p)])) }));
+  return withRoot(pod.node, (root) => ({
+    files: new Map(changedPaths(pod.node, root).map((p) => [p, fingerprint(root, p)])),
+  }));
 }
 
 /** Every path whose fingerprint differs between the clean node and another node: "path: clean | other". */
@@ -108,7 +122,9 @@ export function differences(clean: NodeFiles, other: Pod): string[] {
   try {
     // A path one side did not change is as the boot image has it.
     const side = (files: Map<string, string>, p: string) => files.get(p) ?? fingerprint(image, p);
-    return paths.filter((p) => side(clean.files, p) !== side(mine, p)).map((p) => `${p}: ${side(clean.files, p)} | ${side(mine, p)}`);
+    return paths
+      .filter((p) => side(clean.files, p) !== side(mine, p))
+      .map((p) => `${p}: ${side(clean.files, p)} | ${side(mine, p)}`);
   } finally {
     sh('podman', ['image', 'unmount', BOOT_IMAGE]);
   }
@@ -116,7 +132,10 @@ export function differences(clean: NodeFiles, other: Pod): string[] {
 
 /** The cuts of one scenario, in the order its setup reaches them, and the control directory its pod mounts. */
 export class PowerCuts {
-  constructor(readonly control: string, readonly cuts: readonly PowerCut[]) {
+  constructor(
+    readonly control: string,
+    readonly cuts: readonly PowerCut[],
+  ) {
     mkdirSync(join(control, 'node'), { recursive: true });
     mkdirSync(join(control, 'servers'), { recursive: true });
     if (cuts.filter((c) => c.stall !== undefined).length > 1) throw new Error('one stalled download per scenario');
@@ -139,7 +158,10 @@ export class PowerCuts {
     const i = this.made;
     const cut = this.cuts[i];
     if (cut === undefined || this.failure !== undefined) return false;
-    const reached = cut.hold !== undefined ? existsSync(join(this.control, 'node', `held.${i}`)) : pod.requests().some((r) => r.stalled === cut.stall);
+    const reached =
+      cut.hold !== undefined
+        ? existsSync(join(this.control, 'node', `held.${i}`))
+        : pod.requests().some((r) => r.stalled === cut.stall);
     if (!reached) return false;
     try {
       // curl writes what it received to its file (in blocks) while the stand-in holds back the rest.

@@ -32,21 +32,35 @@ test('--mirror-check: everything on the site mirrors passes; upstream artifact h
   const dir = fixture((c) => c.replace(/^ {4}kubernetes: .*\n/m, '').replace(/^ {2}pauseImage: .*\n/m, ''));
   const bad = runCommand(runBomCommand, ['.', '--arch', 'amd64', '--mirror-check'], dir, ENV);
   assert.equal(bad.code, 1, bad.stderr);
-  assert.match(bad.stdout, /^https:\/\/dl\.k8s\.io\/v1\.34\.3\/bin\/linux\/amd64\/kubelet {2}-> LEAVES THE SITE\n(?: {2}.*\n)*? {2}check: dl\.k8s\.io is none of the config's mirrors$/m);
+  assert.match(
+    bad.stdout,
+    /^https:\/\/dl\.k8s\.io\/v1\.34\.3\/bin\/linux\/amd64\/kubelet {2}-> LEAVES THE SITE\n(?: {2}.*\n)*? {2}check: dl\.k8s\.io is none of the config's mirrors$/m,
+  );
   assert.match(bad.stdout, /^image: containerd's default sandbox \("pause"\) image {2}-> CANNOT TELL$/m);
   assert.equal((bad.stdout.match(/LEAVES THE SITE/g) ?? []).length, 6, 'kubelet, kubeadm, kubectl and their checksums');
   assert.match(bad.stderr, /7 item\(s\) leave the site or cannot be told/);
   // --site adds a host the config does not name.
-  const site = runCommand(runBomCommand, ['.', '--arch', 'amd64', '--mirror-check', '--site', 'dl.k8s.io'], fixture((c) => c.replace(/^ {4}kubernetes: .*\n/m, '')), ENV);
+  const site = runCommand(
+    runBomCommand,
+    ['.', '--arch', 'amd64', '--mirror-check', '--site', 'dl.k8s.io'],
+    fixture((c) => c.replace(/^ {4}kubernetes: .*\n/m, '')),
+    ENV,
+  );
   assert.equal(site.code, 0, site.stdout);
 });
 
 test('secrets never print: tokens, a password in a mirror URL, in text, json and spdx', () => {
-  const dir = fixture((c) => c.replace('https://mirror.site.example/docker', 'https://bom-user:s3cret-mirror-password@mirror.site.example/docker'));
+  const dir = fixture((c) =>
+    c.replace(
+      'https://mirror.site.example/docker',
+      'https://bom-user:s3cret-mirror-password@mirror.site.example/docker',
+    ),
+  );
   for (const format of ['text', 'json', 'spdx']) {
     const r = runCommand(runBomCommand, ['.', '--format', format, '--mirror-check'], dir, ENV);
     assert.equal(r.code, 0, r.stderr);
-    for (const secret of [GETTER, BOOTSTRAP, '0123456789abcdef', 's3cret-mirror-password']) assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret), `${format}: ${secret}`);
+    for (const secret of [GETTER, BOOTSTRAP, '0123456789abcdef', 's3cret-mirror-password'])
+      assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret), `${format}: ${secret}`);
     assert.match(r.stdout, /bom-user:<masked>@mirror\.site\.example\/docker/);
   }
 });
@@ -68,23 +82,57 @@ test('--format spdx: an SPDX 2.3 document, the same bytes every run, created fro
   assert.equal(doc.creationInfo.created, '1970-01-01T00:00:00Z');
   assert.deepEqual(doc.creationInfo.creators, ['Tool: osm-krm-0.1.0']);
   const ids = new Set<string>(['SPDXRef-DOCUMENT']);
-  const purposes = ['OTHER', 'INSTALL', 'ARCHIVE', 'FIRMWARE', 'APPLICATION', 'FRAMEWORK', 'LIBRARY', 'CONTAINER', 'SOURCE', 'DEVICE', 'OPERATING_SYSTEM', 'FILE'];
+  const purposes = [
+    'OTHER',
+    'INSTALL',
+    'ARCHIVE',
+    'FIRMWARE',
+    'APPLICATION',
+    'FRAMEWORK',
+    'LIBRARY',
+    'CONTAINER',
+    'SOURCE',
+    'DEVICE',
+    'OPERATING_SYSTEM',
+    'FILE',
+  ];
   for (const p of doc.packages) {
     assert.match(p.SPDXID, /^SPDXRef-[A-Za-z0-9.-]+$/);
     assert.ok(!ids.has(p.SPDXID), p.SPDXID);
     ids.add(p.SPDXID);
     assert.equal(typeof p.name, 'string');
-    assert.ok(p.downloadLocation === 'NOASSERTION' || /^(https?|file):\/\//.test(p.downloadLocation), p.downloadLocation);
+    assert.ok(
+      p.downloadLocation === 'NOASSERTION' || /^(https?|file):\/\//.test(p.downloadLocation),
+      p.downloadLocation,
+    );
     assert.equal(p.filesAnalyzed, false);
     assert.ok(purposes.includes(p.primaryPackagePurpose), p.primaryPackagePurpose);
-    assert.deepEqual(Object.keys(p).filter((k) => !['SPDXID', 'name', 'versionInfo', 'downloadLocation', 'filesAnalyzed', 'primaryPackagePurpose', 'comment'].includes(k)), []);
+    assert.deepEqual(
+      Object.keys(p).filter(
+        (k) =>
+          ![
+            'SPDXID',
+            'name',
+            'versionInfo',
+            'downloadLocation',
+            'filesAnalyzed',
+            'primaryPackagePurpose',
+            'comment',
+          ].includes(k),
+      ),
+      [],
+    );
   }
   for (const r of doc.relationships) {
     assert.ok(ids.has(r.spdxElementId) && ids.has(r.relatedSpdxElement), JSON.stringify(r));
     assert.ok(['DESCRIBES', 'DEPENDS_ON'].includes(r.relationshipType));
   }
   assert.equal(doc.relationships.filter((r: any) => r.relationshipType === 'DESCRIBES').length, 1);
-  assert.ok(doc.packages.some((p: any) => p.downloadLocation === 'https://mirror.site.example/dl.k8s.io/v1.34.3/bin/linux/arm64/kubelet'));
+  assert.ok(
+    doc.packages.some(
+      (p: any) => p.downloadLocation === 'https://mirror.site.example/dl.k8s.io/v1.34.3/bin/linux/arm64/kubelet',
+    ),
+  );
   const dated = runCommand(runBomCommand, ['.', '--format', 'spdx'], dir, { ...ENV, SOURCE_DATE_EPOCH: '1796083200' });
   assert.equal(JSON.parse(dated.stdout).creationInfo.created, '2026-12-01T00:00:00Z');
 });
@@ -95,9 +143,18 @@ test('json: per item its kind, architectures and where the profile fetches it; -
   const { machineDeployments } = JSON.parse(r.stdout);
   assert.equal(machineDeployments.length, 1);
   const kubelet = machineDeployments[0].items.filter((i: any) => /\/kubelet$/.test(i.name));
-  assert.deepEqual(kubelet.map((i: any) => [i.name.split('/').slice(-2).join('/'), i.arch]), [['amd64/kubelet', ['amd64']], ['arm64/kubelet', ['arm64']]]);
+  assert.deepEqual(
+    kubelet.map((i: any) => [i.name.split('/').slice(-2).join('/'), i.arch]),
+    [
+      ['amd64/kubelet', ['amd64']],
+      ['arm64/kubelet', ['arm64']],
+    ],
+  );
   assert.equal(kubelet[0].checksum, `sha256, published at ${kubelet[0].name}.sha256`);
-  assert.deepEqual(kubelet[0].locations.map((l: any) => `${l.stage} ${l.path}`), ['provisioning /opt/bin/install-kubernetes-binaries']);
+  assert.deepEqual(
+    kubelet[0].locations.map((l: any) => `${l.stage} ${l.path}`),
+    ['provisioning /opt/bin/install-kubernetes-binaries'],
+  );
   const wrong = runCommand(runBomCommand, ['.', '--md', 'worker'], dir, ENV);
   assert.equal(wrong.code, 1);
   assert.match(wrong.stderr, /no MachineDeployment named "worker"; did you mean "workers"\?/);

@@ -20,16 +20,30 @@ const CACHE = join(REPO_ROOT, 'dist', 'osm-krm.cache');
 const INPUT = readFileSync(join(REPO_ROOT, 'examples/basic/resourcelist.yaml'));
 const sections = bundleSections(BUNDLE) as Map<string, string>;
 
-function run(file: string, args: string[] = [], input: string | Buffer = INPUT, env: Record<string, string> = {}, cwd = REPO_ROOT) {
+function run(
+  file: string,
+  args: string[] = [],
+  input: string | Buffer = INPUT,
+  env: Record<string, string> = {},
+  cwd = REPO_ROOT,
+) {
   const r = spawnSync(file, args, { input, encoding: 'utf8', cwd, env: { ...process.env, ...env } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** The sections a run compiled, and whether V8 took each one's cache (the loader's own report). */
-function loadedSections(args: string[] = [], input: string | Buffer = INPUT, env: Record<string, string> = {}, cwd = REPO_ROOT) {
+function loadedSections(
+  args: string[] = [],
+  input: string | Buffer = INPUT,
+  env: Record<string, string> = {},
+  cwd = REPO_ROOT,
+) {
   const r = run(BUNDLE, args, input, { ...env, OSM_KRM_CODE_CACHE_REPORT: '1' }, cwd);
   assert.equal(r.status, 0, r.stderr);
-  const line = r.stderr.split('\n').filter((l) => l.startsWith('{"codeCache"')).pop();
+  const line = r.stderr
+    .split('\n')
+    .filter((l) => l.startsWith('{"codeCache"'))
+    .pop();
   return JSON.parse(line!).codeCache as Record<string, string>;
 }
 
@@ -53,26 +67,43 @@ test('the bundle is an executable CommonJS file of ASCII whose every section V8 
   assert.ok(caches.has('main.js'));
   for (const [name, data] of caches) {
     const script = new Script(sections.get(name)!, { filename: BUNDLE, cachedData: data });
-    assert.equal(script.cachedDataRejected, false, `${name}: the code cache was made by another Node.js or for another program`);
+    assert.equal(
+      script.cachedDataRejected,
+      false,
+      `${name}: the code cache was made by another Node.js or for another program`,
+    );
   }
 });
 
-test('a plain render compiles only the function\'s sections, each with its cache; the other commands theirs', () => {
+test("a plain render compiles only the function's sections, each with its cache; the other commands theirs", () => {
   const function_ = loadedSections();
   assert.ok(Object.keys(function_).length >= 2);
   for (const [name, state] of Object.entries(function_)) {
     assert.equal(state, 'accepted', name);
-    for (const [what, marker] of Object.entries(MARKERS)) assert.ok(!sections.get(name)!.includes(marker), `the function loaded ${what} (${name})`);
+    for (const [what, marker] of Object.entries(MARKERS))
+      assert.ok(!sections.get(name)!.includes(marker), `the function loaded ${what} (${name})`);
   }
   // Every marker is somewhere: the check above looks for what is there.
-  for (const [what, marker] of Object.entries(MARKERS)) assert.ok([...sections.values()].some((t) => t.includes(marker)), what);
+  for (const [what, marker] of Object.entries(MARKERS))
+    assert.ok(
+      [...sections.values()].some((t) => t.includes(marker)),
+      what,
+    );
   // The Argo CD and Flux routes are trained too.
   const secrets = mkdtempSync(join(tmpdir(), 'osm-krm-bundle-secrets-'));
   writeFileSync(join(secrets, 'cloud-init-getter-token'), 'example-cloud-init-getter-token');
   writeFileSync(join(secrets, 'bootstrap-token'), 'abcdef.0123456789abcdef');
-  const generate = loadedSections(['generate'], '', { OSM_KRM_SECRETS_DIR: secrets }, join(REPO_ROOT, 'examples/argocd/app'));
+  const generate = loadedSections(
+    ['generate'],
+    '',
+    { OSM_KRM_SECRETS_DIR: secrets },
+    join(REPO_ROOT, 'examples/argocd/app'),
+  );
   assert.ok(Object.keys(generate).length > Object.keys(function_).length);
-  assert.deepEqual(Object.entries(generate).filter(([, s]) => s !== 'accepted'), []);
+  assert.deepEqual(
+    Object.entries(generate).filter(([, s]) => s !== 'accepted'),
+    [],
+  );
 });
 
 test('same output with the cache, without it, and with a corrupt one', () => {
@@ -90,12 +121,17 @@ test('same output with the cache, without it, and with a corrupt one', () => {
   assert.deepEqual(run(copy), reference, 'cache beside a copy');
 });
 
-test('the embedded profiles the bundle reads from its data section are the source\'s', () => {
+test("the embedded profiles the bundle reads from its data section are the source's", () => {
   const list = {
     apiVersion: 'config.kubernetes.io/v1',
     kind: 'ResourceList',
     items: [],
-    functionConfig: { apiVersion: 'osm-krm.dev/v1alpha1', kind: 'OperatingSystemManager', metadata: { name: 'osm' }, spec: { namespace: 'kube-system', defaultProfiles: { emit: true } } },
+    functionConfig: {
+      apiVersion: 'osm-krm.dev/v1alpha1',
+      kind: 'OperatingSystemManager',
+      metadata: { name: 'osm' },
+      spec: { namespace: 'kube-system', defaultProfiles: { emit: true } },
+    },
   };
   const r = run(BUNDLE, [], JSON.stringify(list));
   assert.equal(r.status, 0, r.stderr);
@@ -112,11 +148,24 @@ test('SOPS mode loads age encryption from its section and encrypts for the recip
   const src = join(dir, 'source');
   spawnSync('cp', ['-r', join(REPO_ROOT, 'examples/flux/source'), src]);
   const config = join(src, 'osm-config.yaml');
-  writeFileSync(config, readFileSync(config, 'utf8').trimEnd() + `\n  sops:\n    ageRecipients: [${recipient}]\n    dataKeySeed: {env: OSM_SOPS_SEED}\n`);
-  const env = { OSM_CLOUD_INIT_GETTER_TOKEN: 'example-cloud-init-getter-token', OSM_BOOTSTRAP_TOKEN: 'abcdef.0123456789abcdef', OSM_SOPS_SEED: 'bundle-test-seed-0123456789abcdefghijklmnop' };
+  writeFileSync(
+    config,
+    readFileSync(config, 'utf8').trimEnd() +
+      `\n  sops:\n    ageRecipients: [${recipient}]\n    dataKeySeed: {env: OSM_SOPS_SEED}\n`,
+  );
+  const env = {
+    OSM_CLOUD_INIT_GETTER_TOKEN: 'example-cloud-init-getter-token',
+    OSM_BOOTSTRAP_TOKEN: 'abcdef.0123456789abcdef',
+    OSM_SOPS_SEED: 'bundle-test-seed-0123456789abcdefghijklmnop',
+  };
   const loaded = loadedSections(['hydrate', src, join(dir, 'out')], '', env);
-  assert.ok(Object.keys(loaded).some((name) => sections.get(name)!.includes(MARKERS['age encryption'])), JSON.stringify(loaded));
-  const secretFile = readdirSync(join(dir, 'out'), { recursive: true }).map(String).find((f) => /secret_.*bootstrap-config\.yaml$/.test(f))!;
+  assert.ok(
+    Object.keys(loaded).some((name) => sections.get(name)!.includes(MARKERS['age encryption'])),
+    JSON.stringify(loaded),
+  );
+  const secretFile = readdirSync(join(dir, 'out'), { recursive: true })
+    .map(String)
+    .find((f) => /secret_.*bootstrap-config\.yaml$/.test(f))!;
   const doc = parse(readFileSync(join(dir, 'out', secretFile), 'utf8'));
   const enc = join(dir, 'enc.age');
   writeFileSync(enc, doc.sops.age[0].enc);

@@ -22,21 +22,29 @@ function osmKrm(args: string[], cwd = REPO_ROOT) {
 test('every command prints the help generated from its table for -h, --help and `help COMMAND`, exit 0', () => {
   for (const spec of COMMANDS) {
     const expected = helpText(spec);
-    for (const args of [[spec.name, '-h'], [spec.name, '--help'], ['help', spec.name], [spec.name, 'x', '--help']]) {
+    for (const args of [
+      [spec.name, '-h'],
+      [spec.name, '--help'],
+      ['help', spec.name],
+      [spec.name, 'x', '--help'],
+    ]) {
       const r = osmKrm(args);
       assert.deepEqual(r, { code: 0, stdout: expected, stderr: '' }, args.join(' '));
     }
   }
 });
 
-test('the help names every option of the table, and the top-level help every command\'s synopsis', () => {
+test("the help names every option of the table, and the top-level help every command's synopsis", () => {
   const top = osmKrm(['--help']);
   assert.equal(top.code, 0);
   for (const spec of COMMANDS) {
     const help = helpText(spec);
     for (const o of spec.options) {
       assert.match(help, new RegExp(`^  ${o.flag}${o.value ? ` ${o.value}` : ''} `, 'm'), `${spec.name} ${o.flag}`);
-      assert.ok(synopses(spec).some((s) => s.includes(o.flag)), `${spec.name} synopsis names ${o.flag}`);
+      assert.ok(
+        synopses(spec).some((s) => s.includes(o.flag)),
+        `${spec.name} synopsis names ${o.flag}`,
+      );
     }
     for (const s of synopses(spec)) assert.ok(top.stdout.includes(s), s);
   }
@@ -47,7 +55,11 @@ test('every option with a value is read the same as --flag=value and as --flag v
     for (const o of spec.options) {
       if (o.value === undefined) continue;
       const v = o.choices?.[0] ?? 'some-value';
-      const operands = spec.forms.find((f) => f.with === o.flag) ? [] : spec.forms[0]!.operands.split(' ').filter((w) => !w.startsWith('[')).map((w, i) => `op${i}`);
+      const operands = spec.forms.find((f) => f.with === o.flag)
+        ? []
+        : spec.forms[0]!.operands.split(' ')
+            .filter((w) => !w.startsWith('['))
+            .map((w, i) => `op${i}`);
       const joined = parseCommandLine(spec, [...operands, `${o.flag}=${v}`]);
       const split = parseCommandLine(spec, [...operands, o.flag, v]);
       assert.ok(joined !== 'help' && split !== 'help');
@@ -63,7 +75,9 @@ test('render --config=FILE works as generate --config=FILE does (through the bun
   const list = readFileSync(EXAMPLE, 'utf8');
   writeFileSync(join(dir, 'rl.yaml'), list);
   // The ResourceList's own config, given again as a file: the same render either way.
-  const config = list.slice(list.indexOf('functionConfig:\n') + 'functionConfig:\n'.length, list.indexOf('\nitems:')).replace(/^ {2}/gm, '');
+  const config = list
+    .slice(list.indexOf('functionConfig:\n') + 'functionConfig:\n'.length, list.indexOf('\nitems:'))
+    .replace(/^ {2}/gm, '');
   writeFileSync(join(dir, 'osm.yaml'), config);
   const joined = osmKrm(['render', 'rl.yaml', '--config=osm.yaml', '--md=ubuntu-workers'], dir);
   const split = osmKrm(['render', 'rl.yaml', '--config', 'osm.yaml', '--md', 'ubuntu-workers'], dir);
@@ -93,7 +107,10 @@ test('wrong arguments: exit 2, the reason (with the closest option) and the help
     [['render', 'a', 'b'], /^osm-krm render: expected at most one PATH, got 2 argument\(s\)\n/],
     [['hydrate', 'a'], /^osm-krm hydrate: expected SRC and OUT, got 1 argument\(s\)\n/],
     [['diff', 'a'], /^osm-krm diff: expected BASE and HEAD, got 1 argument\(s\)\n/],
-    [['diff', '--git', 'main', 'a', 'b'], /^osm-krm diff: with --git, expected at most one PATH, got 2 argument\(s\)\n/],
+    [
+      ['diff', '--git', 'main', 'a', 'b'],
+      /^osm-krm diff: with --git, expected at most one PATH, got 2 argument\(s\)\n/,
+    ],
     [['diff', '--git=-x'], /^osm-krm diff: --git needs a revision, got -x\n/],
     [['lint'], /^osm-krm lint: expected at least one PATH, got 0 argument\(s\)\n/],
     [['lint', 'x', '--format=yaml'], /^osm-krm lint: --format must be text, json or github, got "yaml"\n/],
@@ -114,14 +131,17 @@ test('wrong arguments: exit 2, the reason (with the closest option) and the help
 });
 
 test('a switch or an option the table does not list is refused by the parser (nothing is accepted that the help does not name)', () => {
-  assert.throws(() => parseCommandLine(RENDER_COMMAND, ['--format', 'json']), (e) => e instanceof UsageError && /unknown option --format/.test(e.message));
+  assert.throws(
+    () => parseCommandLine(RENDER_COMMAND, ['--format', 'json']),
+    (e) => e instanceof UsageError && /unknown option --format/.test(e.message),
+  );
   const parsed = parseCommandLine(RENDER_COMMAND, ['--md', 'a', '--md=b', 'dir']);
   assert.ok(parsed !== 'help');
   assert.deepEqual(parsed.values('--md'), ['a', 'b']);
   assert.deepEqual(parsed.operands, ['dir']);
 });
 
-test('--version prints package.json\'s version', () => {
+test("--version prints package.json's version", () => {
   const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
   assert.deepEqual(osmKrm(['--version']), { code: 0, stdout: `osm-krm ${version}\n`, stderr: '' });
 });

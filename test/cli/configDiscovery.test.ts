@@ -13,7 +13,11 @@ import { EXAMPLE_SECRETS, EXAMPLES, copyTree, tempDir } from '../gitops/support.
 function app(): string {
   const dir = copyTree(join(EXAMPLES, 'argocd', 'app'), join(tempDir('osm-krm-config-'), 'app'));
   const config = join(dir, 'osm-config.yaml');
-  writeFileSync(config, readFileSync(config, 'utf8') + '  cluster:\n    cloudInitGetterToken: {env: OSM_CLOUD_INIT_GETTER_TOKEN}\n    bootstrapToken: {env: OSM_BOOTSTRAP_TOKEN}\n');
+  writeFileSync(
+    config,
+    readFileSync(config, 'utf8') +
+      '  cluster:\n    cloudInitGetterToken: {env: OSM_CLOUD_INIT_GETTER_TOKEN}\n    bootstrapToken: {env: OSM_BOOTSTRAP_TOKEN}\n',
+  );
   return dir;
 }
 
@@ -26,7 +30,10 @@ function runBoth(dir: string, args: string[] = []) {
     let stderr = '';
     const io = { stdout: (s: string) => (stdout += s), stderr: (s: string) => (stderr += s), cwd: dir, env };
     // No SOPS in these configs: hydrate answers synchronously.
-    const code = cmd === 'generate' ? runArgoCDGenerateCommand(['.', ...args], io) : (runHydrateCommand(['.', join(tempDir('osm-krm-out-'), 'out'), ...args], io) as number);
+    const code =
+      cmd === 'generate'
+        ? runArgoCDGenerateCommand(['.', ...args], io)
+        : (runHydrateCommand(['.', join(tempDir('osm-krm-out-'), 'out'), ...args], io) as number);
     out[cmd] = { code, stdout, stderr };
   }
   return out;
@@ -62,14 +69,21 @@ test('a config whose kind or apiVersion is mistyped is an error naming the file 
 test('a ConfigMap of OSM flag names in the directory that is not the config in use is an error', () => {
   const dir = app();
   rmSync(join(dir, 'osm-config.yaml'));
-  writeFileSync(join(dir, 'osm-flags.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: osm-flags\ndata:\n  cluster-dns: 10.3.3.3\n  cloud-init-getter-token-env: OSM_CLOUD_INIT_GETTER_TOKEN\n  bootstrap-token-env: OSM_BOOTSTRAP_TOKEN\n');
+  writeFileSync(
+    join(dir, 'osm-flags.yaml'),
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: osm-flags\ndata:\n  cluster-dns: 10.3.3.3\n  cloud-init-getter-token-env: OSM_CLOUD_INIT_GETTER_TOKEN\n  bootstrap-token-env: OSM_BOOTSTRAP_TOKEN\n',
+  );
   for (const [cmd, r] of Object.entries(runBoth(dir))) {
     assert.notEqual(r.code, 0, cmd);
     assert.match(r.stderr, /osm-flags\.yaml.*looks like an osm-krm config.*cluster-dns/s, `${cmd}: ${r.stderr}`);
   }
   // Named as the config, it is read as one; a mistyped key is then an error naming the file and the key.
-  for (const [cmd, r] of Object.entries(runBoth(dir, ['--config', 'osm-flags.yaml']))) assert.equal(r.code, 0, `${cmd}: ${r.stderr}`);
-  writeFileSync(join(dir, 'osm-flags.yaml'), readFileSync(join(dir, 'osm-flags.yaml'), 'utf8').replace('cluster-dns', 'cluster-dsn'));
+  for (const [cmd, r] of Object.entries(runBoth(dir, ['--config', 'osm-flags.yaml'])))
+    assert.equal(r.code, 0, `${cmd}: ${r.stderr}`);
+  writeFileSync(
+    join(dir, 'osm-flags.yaml'),
+    readFileSync(join(dir, 'osm-flags.yaml'), 'utf8').replace('cluster-dns', 'cluster-dsn'),
+  );
   for (const [cmd, r] of Object.entries(runBoth(dir, ['--config', 'osm-flags.yaml']))) {
     assert.notEqual(r.code, 0, cmd);
     assert.match(r.stderr, /osm-flags\.yaml/, `${cmd}: ${r.stderr}`);
@@ -99,5 +113,8 @@ test('without any config, the run says so and which defaults apply', () => {
   // The KRM function says it too, as an info result.
   const r = runOn({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [] });
   assert.equal(r.exitCode, 0);
-  assert.ok(r.results.some((x: any) => x.severity === 'info' && /no function config/i.test(x.message)), JSON.stringify(r.results));
+  assert.ok(
+    r.results.some((x: any) => x.severity === 'info' && /no function config/i.test(x.message)),
+    JSON.stringify(r.results),
+  );
 });

@@ -11,7 +11,12 @@ function generate(secretsDir: string): { code: number; stdout: string; stderr: s
   const dir = copyTree(join(EXAMPLES, 'argocd', 'app'), join(tempDir('osm-krm-hint-'), 'app'));
   let stdout = '';
   let stderr = '';
-  const io = { stdout: (s: string) => (stdout += s), stderr: (s: string) => (stderr += s), cwd: dir, env: { PATH: process.env.PATH ?? '', OSM_KRM_SECRETS_DIR: secretsDir } };
+  const io = {
+    stdout: (s: string) => (stdout += s),
+    stderr: (s: string) => (stderr += s),
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', OSM_KRM_SECRETS_DIR: secretsDir },
+  };
   return { code: runArgoCDGenerateCommand([], io), stdout, stderr };
 }
 
@@ -20,7 +25,10 @@ test('generate without mounted secrets: the note names the directory and the mis
   assert.equal(r.code, 1);
   assert.equal(r.stdout, '');
   assert.match(r.stderr, /missing cluster fact: the cloud-init-getter token/);
-  assert.match(r.stderr, /\nosm-krm generate: note: \/nonexistent\/osm-krm-secrets \(\$OSM_KRM_SECRETS_DIR\) has no file cloud-init-getter-token, bootstrap-token \(or bootstrap-token-key\) and the config names no source for them: mount the cluster secrets there \(examples\/argocd\/argocd-repo-server-patch\.yaml\)\n/);
+  assert.match(
+    r.stderr,
+    /\nosm-krm generate: note: \/nonexistent\/osm-krm-secrets \(\$OSM_KRM_SECRETS_DIR\) has no file cloud-init-getter-token, bootstrap-token \(or bootstrap-token-key\) and the config names no source for them: mount the cluster secrets there \(examples\/argocd\/argocd-repo-server-patch\.yaml\)\n/,
+  );
 });
 
 test('generate with only the getter token mounted: the note names the bootstrap token alone, without any value', () => {
@@ -29,7 +37,10 @@ test('generate with only the getter token mounted: the note names the bootstrap 
   writeFileSync(join(secrets, 'cloud-init-getter-token'), EXAMPLE_SECRETS.OSM_CLOUD_INIT_GETTER_TOKEN);
   const r = generate(secrets);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /has no file bootstrap-token \(or bootstrap-token-key\) and the config names no source for it:/);
+  assert.match(
+    r.stderr,
+    /has no file bootstrap-token \(or bootstrap-token-key\) and the config names no source for it:/,
+  );
   assert.ok(!r.stderr.includes(EXAMPLE_SECRETS.OSM_CLOUD_INIT_GETTER_TOKEN));
 });
 

@@ -14,7 +14,8 @@ import { test } from 'node:test';
 import { parse } from 'yaml';
 import { EXAMPLE_SECRETS, copyExample, mkdirp, osmKrm, run, tempDir } from './routeSupport.ts';
 
-const NOT_LOCAL = /the kube-public\/cluster-info ConfigMap is not local-config: it would be applied over the cluster's own \(which kubeadm's bootstrap signer maintains and nodes join with\) and pruned with this app; mark it config\.kubernetes\.io\/local-config: "true"/;
+const NOT_LOCAL =
+  /the kube-public\/cluster-info ConfigMap is not local-config: it would be applied over the cluster's own \(which kubeadm's bootstrap signer maintains and nodes join with\) and pruned with this app; mark it config\.kubernetes\.io\/local-config: "true"/;
 
 function withoutLocalConfig(file: string): void {
   const text = readFileSync(file, 'utf8');
@@ -34,11 +35,21 @@ test('cluster-info that is not local-config is an error on every route, naming t
   const app = copyExample('flux/source');
   withoutLocalConfig(join(app, 'cluster-info.yaml'));
   // The function on stdin: an error result on the ConfigMap itself, nothing generated.
-  const list = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: ['cluster-info', 'operatingsystemprofile', 'machinedeployment-workers-a'].map((f) => parse(readFileSync(join(app, `${f}.yaml`), 'utf8'))), functionConfig: parse(readFileSync(join(app, 'osm-config.yaml'), 'utf8')) };
+  const list = {
+    apiVersion: 'config.kubernetes.io/v1',
+    kind: 'ResourceList',
+    items: ['cluster-info', 'operatingsystemprofile', 'machinedeployment-workers-a'].map((f) =>
+      parse(readFileSync(join(app, `${f}.yaml`), 'utf8')),
+    ),
+    functionConfig: parse(readFileSync(join(app, 'osm-config.yaml'), 'utf8')),
+  };
   const fn = osmKrm([], { input: JSON.stringify(list), env: EXAMPLE_SECRETS });
   assert.equal(fn.code, 1);
   const result = (parse(fn.stdout).results as any[]).find((r) => r.severity === 'error');
-  assert.deepEqual([result.resourceRef.kind, result.resourceRef.name, result.field.path], ['ConfigMap', 'cluster-info', 'metadata.annotations.config.kubernetes.io/local-config']);
+  assert.deepEqual(
+    [result.resourceRef.kind, result.resourceRef.name, result.field.path],
+    ['ConfigMap', 'cluster-info', 'metadata.annotations.config.kubernetes.io/local-config'],
+  );
   assert.match(result.message, NOT_LOCAL);
   assert.ok(!(parse(fn.stdout).items as any[]).some((i) => i.kind === 'Secret'), 'nothing generated');
   // generate, hydrate, render.
@@ -57,7 +68,9 @@ test('cluster-info that is not local-config is an error on every route, naming t
   // kubectl kustomize: the build fails with it.
   const k = copyExample('kustomize');
   withoutLocalConfig(join(k, 'base/cluster-info.yaml'));
-  const kustomize = run('kubectl', ['kustomize', '--enable-alpha-plugins', join(k, 'container')], { env: EXAMPLE_SECRETS });
+  const kustomize = run('kubectl', ['kustomize', '--enable-alpha-plugins', join(k, 'container')], {
+    env: EXAMPLE_SECRETS,
+  });
   assert.notEqual(kustomize.code, 0);
   assert.equal(kustomize.stdout, '');
   assert.match(kustomize.stderr, NOT_LOCAL);
@@ -65,13 +78,29 @@ test('cluster-info that is not local-config is an error on every route, naming t
 
 test('a cloud-init-getter token Secret holding a token that is not local-config is an error; one without a token is not', () => {
   const app = copyExample('flux/source');
-  const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cloud-init-getter-token', namespace: 'cloud-init-settings' }, stringData: { token: 'in-git-token' } };
+  const secret = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'cloud-init-getter-token', namespace: 'cloud-init-settings' },
+    stringData: { token: 'in-git-token' },
+  };
   writeFileSync(join(app, 'token.yaml'), JSON.stringify(secret));
   const r = osmKrm(['render', app], { env: EXAMPLE_SECRETS });
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /Secret cloud-init-settings\/cloud-init-getter-token \(token\.yaml\): the cloud-init-settings\/cloud-init-getter-token Secret holds a token and is not local-config: it would be applied over the cloud-init-getter ServiceAccount's token Secret in the cluster/);
+  assert.match(
+    r.stderr,
+    /Secret cloud-init-settings\/cloud-init-getter-token \(token\.yaml\): the cloud-init-settings\/cloud-init-getter-token Secret holds a token and is not local-config: it would be applied over the cloud-init-getter ServiceAccount's token Secret in the cluster/,
+  );
   // A ServiceAccount token Secret for the cluster to fill in (no token in Git) is the user's to apply.
-  writeFileSync(join(app, 'token.yaml'), JSON.stringify({ ...secret, type: 'kubernetes.io/service-account-token', stringData: undefined, metadata: { ...secret.metadata, annotations: { 'kubernetes.io/service-account.name': 'cloud-init-getter' } } }));
+  writeFileSync(
+    join(app, 'token.yaml'),
+    JSON.stringify({
+      ...secret,
+      type: 'kubernetes.io/service-account-token',
+      stringData: undefined,
+      metadata: { ...secret.metadata, annotations: { 'kubernetes.io/service-account.name': 'cloud-init-getter' } },
+    }),
+  );
   assert.equal(osmKrm(['render', app], { env: EXAMPLE_SECRETS }).code, 0);
 });
 
@@ -85,19 +114,29 @@ function withCommittedState(dir: string): string {
   return dir;
 }
 
-const kubelet = (file: string, version: string) => writeFileSync(file, readFileSync(file, 'utf8').replace(/kubelet: [0-9.]+/, `kubelet: ${version}`));
+const kubelet = (file: string, version: string) =>
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/kubelet: [0-9.]+/, `kubelet: ${version}`));
 const STALE = (route: string, revision: number) =>
-  new RegExp(`the committed render state \\(osm-generated/state/osm-krm-state\\.yaml\\) records revision ${revision - 1} for another spec\\.template: this render gives revision ${revision}, and ${route} never writes the state back; commit the state this render computes with this change, or the next change of spec\\.template gives revision ${revision} again, which machine-controller will already have used`);
+  new RegExp(
+    `the committed render state \\(osm-generated/state/osm-krm-state\\.yaml\\) records revision ${revision - 1} for another spec\\.template: this render gives revision ${revision}, and ${route} never writes the state back; commit the state this render computes with this change, or the next change of spec\\.template gives revision ${revision} again, which machine-controller will already have used`,
+  );
 
 test('kustomize: a committed state older than a template is a warning on the MachineDeployment (stderr)', () => {
   const k = copyExample('kustomize');
   // README's way to make the state for a kustomize base: kpt fn eval with the function, then copy it.
   const out = join(tempDir(), 'kpt-out');
-  const eval_ = run('kpt', ['fn', 'eval', join(k, 'base'), '--exec', 'osm-krm', '--fn-config', join(k, 'container/osm.yaml'), '-o', out], { env: EXAMPLE_SECRETS });
+  const eval_ = run(
+    'kpt',
+    ['fn', 'eval', join(k, 'base'), '--exec', 'osm-krm', '--fn-config', join(k, 'container/osm.yaml'), '-o', out],
+    { env: EXAMPLE_SECRETS },
+  );
   assert.equal(eval_.code, 0, eval_.stderr);
   mkdirp(join(k, 'base/osm-generated/state'));
   cpSync(join(out, 'osm-generated/state/osm-krm-state.yaml'), join(k, 'base/osm-generated/state/osm-krm-state.yaml'));
-  writeFileSync(join(k, 'base/kustomization.yaml'), readFileSync(join(k, 'base/kustomization.yaml'), 'utf8') + '  - osm-generated/state/osm-krm-state.yaml\n');
+  writeFileSync(
+    join(k, 'base/kustomization.yaml'),
+    readFileSync(join(k, 'base/kustomization.yaml'), 'utf8') + '  - osm-generated/state/osm-krm-state.yaml\n',
+  );
   const clean = run('kubectl', ['kustomize', '--enable-alpha-plugins', join(k, 'container')], { env: EXAMPLE_SECRETS });
   assert.equal(clean.code, 0, clean.stderr);
   assert.doesNotMatch(clean.stderr, /committed render state/, 'a current state says nothing');
@@ -144,7 +183,10 @@ test('diff: a pull request that changes a template without the state, and a comm
   const lag = osmKrm(['diff', head, later], { env: EXAMPLE_SECRETS });
   assert.equal(lag.code, 1, lag.stderr);
   assert.match(lag.stdout, /^\* revision 2 -> 3$/m);
-  assert.match(lag.stdout, /^\* warning: the render state committed here \(osm-generated\/state\/osm-krm-state\.yaml\) gives revision 2, but machine-controller will be at revision 3 after the base: kustomize and Argo CD render from the committed state, so these Secrets would carry a revision machine-controller does not use; update the committed state in this change$/m);
+  assert.match(
+    lag.stdout,
+    /^\* warning: the render state committed here \(osm-generated\/state\/osm-krm-state\.yaml\) gives revision 2, but machine-controller will be at revision 3 after the base: kustomize and Argo CD render from the committed state, so these Secrets would carry a revision machine-controller does not use; update the committed state in this change$/m,
+  );
   // With the state updated in the same change, nothing is said.
   const fixed = join(tempDir(), 'fixed');
   cpSync(head, fixed, { recursive: true });
@@ -152,7 +194,10 @@ test('diff: a pull request that changes a template without the state, and a comm
   const hydrated = join(tempDir(), 'hydrated');
   assert.equal(osmKrm(['hydrate', base, hydrated], { env: EXAMPLE_SECRETS }).code, 0);
   assert.equal(osmKrm(['hydrate', head, hydrated], { env: EXAMPLE_SECRETS }).code, 0);
-  cpSync(join(hydrated, 'osm-generated/state/osm-krm-state.yaml'), join(fixed, 'osm-generated/state/osm-krm-state.yaml'));
+  cpSync(
+    join(hydrated, 'osm-generated/state/osm-krm-state.yaml'),
+    join(fixed, 'osm-generated/state/osm-krm-state.yaml'),
+  );
   const ok = osmKrm(['diff', base, fixed], { env: EXAMPLE_SECRETS });
   assert.equal(ok.code, 1);
   assert.doesNotMatch(ok.stdout, /render state/);

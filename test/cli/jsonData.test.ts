@@ -5,20 +5,25 @@ import { test } from 'node:test';
 import { JsonDataError, parseJsonData } from '../../src/cli/jsonData.ts';
 
 test('integers become bigint (Go int), other numbers float64', () => {
-  assert.deepEqual(parseJsonData('{"i": 42, "neg": -7, "zero": 0, "negzero": -0, "f": 1.0, "e": 1e3, "E": 2E-2, "half": 0.5}'), {
-    i: 42n,
-    neg: -7n,
-    zero: 0n,
-    negzero: 0n,
-    f: 1,
-    e: 1000,
-    E: 0.02,
-    half: 0.5,
-  });
+  assert.deepEqual(
+    parseJsonData('{"i": 42, "neg": -7, "zero": 0, "negzero": -0, "f": 1.0, "e": 1e3, "E": 2E-2, "half": 0.5}'),
+    {
+      i: 42n,
+      neg: -7n,
+      zero: 0n,
+      negzero: 0n,
+      f: 1,
+      e: 1000,
+      E: 0.02,
+      half: 0.5,
+    },
+  );
 });
 
 test('integers are exact across the whole int64 range and float64 beyond it', () => {
-  const v = parseJsonData('[9007199254740993, 9223372036854775807, -9223372036854775808, 9223372036854775808, -9223372036854775809]') as unknown[];
+  const v = parseJsonData(
+    '[9007199254740993, 9223372036854775807, -9223372036854775808, 9223372036854775808, -9223372036854775809]',
+  ) as unknown[];
   assert.deepEqual(v.slice(0, 3), [9007199254740993n, 9223372036854775807n, -9223372036854775808n]);
   assert.equal(typeof v[3], 'number');
   assert.equal(v[3], 9223372036854775808);
@@ -47,7 +52,10 @@ test('a duplicate key keeps the last value, as Go does', () => {
 });
 
 test('"__proto__" and other special names are ordinary own keys and pollute nothing', () => {
-  const v = parseJsonData('{"__proto__": {"polluted": 1}, "constructor": "c", "toString": 2}') as Record<string, unknown>;
+  const v = parseJsonData('{"__proto__": {"polluted": 1}, "constructor": "c", "toString": 2}') as Record<
+    string,
+    unknown
+  >;
   assert.equal(Object.getPrototypeOf(v), Object.prototype);
   assert.deepEqual(Object.keys(v), ['__proto__', 'constructor', 'toString']);
   assert.ok(Object.prototype.hasOwnProperty.call(v, '__proto__'));

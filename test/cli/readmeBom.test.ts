@@ -8,7 +8,7 @@ import { runBomCommand } from '../../src/cli/bomCommand.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 import { runCommand } from '../review/reviewSupport.ts';
 
-test('the README\'s bom --mirror-check example prints what the README shows', () => {
+test("the README's bom --mirror-check example prints what the README shows", () => {
   const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## Air-gapped sites'));
   const block = /```\n\$ export ([^\n]*)\n\$ osm-krm bom ([^\n]*)\n([\s\S]*?)```/.exec(section);

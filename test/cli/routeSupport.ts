@@ -10,7 +10,10 @@ import { REPO_ROOT } from '../support/paths.ts';
 
 export const BUNDLE = join(REPO_ROOT, 'dist', 'osm-krm.cjs');
 export const EXAMPLES = join(REPO_ROOT, 'examples');
-export const EXAMPLE_SECRETS = { OSM_CLOUD_INIT_GETTER_TOKEN: 'example-cloud-init-getter-token', OSM_BOOTSTRAP_TOKEN: 'abcdef.0123456789abcdef' } as const;
+export const EXAMPLE_SECRETS = {
+  OSM_CLOUD_INIT_GETTER_TOKEN: 'example-cloud-init-getter-token',
+  OSM_BOOTSTRAP_TOKEN: 'abcdef.0123456789abcdef',
+} as const;
 
 const temps: string[] = [];
 after(() => {
@@ -48,7 +51,11 @@ export interface Run {
 }
 
 /** A process with only PATH (route bin first) and `env`: nothing of the test runner's environment leaks in. */
-export function run(cmd: string, args: readonly string[], opts: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Run {
+export function run(
+  cmd: string,
+  args: readonly string[],
+  opts: { cwd?: string; env?: Record<string, string>; input?: string } = {},
+): Run {
   const r = spawnSync(cmd, args, {
     cwd: opts.cwd ?? REPO_ROOT,
     env: { PATH: `${routeBin()}:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? '/root', ...opts.env },

@@ -14,7 +14,8 @@ function runBytes(args: string[], files: Record<string, string>): { code: number
     stdoutBytes: (b) => stdout.push(Buffer.from(b)),
     stderr: (s) => (stderr += s),
     readFile: (p) => {
-      if (!Object.prototype.hasOwnProperty.call(files, p)) throw new Error(`ENOENT: no such file or directory, open '${p}'`);
+      if (!Object.prototype.hasOwnProperty.call(files, p))
+        throw new Error(`ENOENT: no such file or directory, open '${p}'`);
       return files[p]!;
     },
   });
@@ -26,7 +27,7 @@ function run(args: string[], files: Record<string, string>): { code: number; std
   return { ...r, stdout: r.stdout.toString('utf8') };
 }
 
-test('prints Go\'s bytes, also where they are not UTF-8', () => {
+test("prints Go's bytes, also where they are not UTF-8", () => {
   // 0xff, then "é" cut after its first byte by Go's byte-wise substr, then a whole "é".
   const r = runBytes(['t'], { t: '{{ "/w==" | b64dec }}{{ substr 0 1 "é" }}é' });
   assert.equal(r.code, 0, r.stderr);
@@ -64,25 +65,32 @@ test('--funcs builtin has no sprig: calling one is a parse error (exit 1)', () =
 
 test('--funcs sprig has sprig but not OSM extras', () => {
   assert.equal(run(['t', '--funcs=sprig'], { t: '{{ upper "x" }}' }).stdout, 'X');
-  assert.equal(run(['t', '--funcs=sprig'], { t: '{{ toYaml 1 }}' }).stderr, 'template: t:1: function "toYaml" not defined\n');
+  assert.equal(
+    run(['t', '--funcs=sprig'], { t: '{{ toYaml 1 }}' }).stderr,
+    'template: t:1: function "toYaml" not defined\n',
+  );
 });
 
 test('without --data dot is nil', () => {
   assert.deepEqual(run(['t'], { t: '[{{ . }}]{{ if . }}x{{ end }}' }), { code: 0, stdout: '[<no value>]', stderr: '' });
 });
 
-test('an execution error prints Go\'s message on stderr and exits 1, named after FILE or --name', () => {
+test("an execution error prints Go's message on stderr and exits 1, named after FILE or --name", () => {
   const files = { 'osp/file.tmpl': 'a\n{{ index .l 5 }}', d: '{"l": []}' };
   const r = run(['osp/file.tmpl', '--data', 'd'], files);
   assert.equal(r.code, 1);
   assert.equal(r.stdout, '');
-  assert.equal(r.stderr, 'template: osp/file.tmpl:2:3: executing "osp/file.tmpl" at <index .l 5>: error calling index: index out of range: 5\n');
+  assert.equal(
+    r.stderr,
+    'template: osp/file.tmpl:2:3: executing "osp/file.tmpl" at <index .l 5>: error calling index: index out of range: 5\n',
+  );
   const named = run(['osp/file.tmpl', '--data', 'd', '--name', '/etc/motd'], files);
   assert.match(named.stderr, /^template: \/etc\/motd:2:3: executing "\/etc\/motd" at/);
 });
 
 test('the rendering and the error text are exactly what Go produces', async () => {
-  const template = '{{ range $k, $v := .m }}{{ $k }}={{ $v | quote }}\n{{ end }}{{ semverCompare "~1.33.0" .v }} {{ .f }} {{ toJson . }}';
+  const template =
+    '{{ range $k, $v := .m }}{{ $k }}={{ $v | quote }}\n{{ end }}{{ semverCompare "~1.33.0" .v }} {{ .f }} {{ toJson . }}';
   const dataText = '{"m": {"b": 1, "a": "x<y"}, "v": "v1.33.2", "f": 1.5e300}';
   const [go] = await runOracle([{ name: 'cmp.tmpl', template, data: parseJsonData(dataText), funcs: 'osm' }]);
   const r = run(['cmp.tmpl', '--data', 'd'], { 'cmp.tmpl': template, d: dataText });
@@ -98,7 +106,10 @@ test('invalid JSON data: clear error naming the file, exit 1', () => {
   const r = run(['t', '--data', 'd.json'], { t: 'x', 'd.json': '{"a": 1,}' });
   assert.equal(r.code, 1);
   assert.equal(r.stdout, '');
-  assert.equal(r.stderr, 'osm-krm template: d.json: invalid JSON data at line 1, column 9: unexpected character, expected a string key\n');
+  assert.equal(
+    r.stderr,
+    'osm-krm template: d.json: invalid JSON data at line 1, column 9: unexpected character, expected a string key\n',
+  );
 });
 
 test('unreadable files: exit 1 with the path', () => {
@@ -135,7 +146,10 @@ test('an execution error without --data adds a note that dot is nil; with --data
   const files = { 't.tmpl': '{{ .Name | upper }}', 'p.tmpl': '{{ nosuch }}', 'd.json': '{"Name":"osm"}' };
   const noData = run(['t.tmpl'], files);
   assert.equal(noData.code, 1);
-  assert.equal(noData.stderr, 'template: t.tmpl:1:11: executing "t.tmpl" at <upper>: invalid value; expected string\nosm-krm template: note: no --data was given, so dot is nil\n');
+  assert.equal(
+    noData.stderr,
+    'template: t.tmpl:1:11: executing "t.tmpl" at <upper>: invalid value; expected string\nosm-krm template: note: no --data was given, so dot is nil\n',
+  );
   assert.equal(run(['t.tmpl', '--data', 'd.json'], files).stdout, 'OSM');
   assert.doesNotMatch(run(['p.tmpl'], files).stderr, /note/);
 });

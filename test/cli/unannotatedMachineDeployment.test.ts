@@ -8,12 +8,15 @@ import { test } from 'node:test';
 import { parse } from 'yaml';
 import { EXAMPLE_SECRETS, EXAMPLES, copyExample, mkdirp, osmKrm, run, tempDir } from './routeSupport.ts';
 
-const WARNING = /warning: MachineDeployment kube-system\/workers-c [^:]*\(machinedeployment-workers-c\.yaml\): no k8c\.io\/operating-system-profile annotation: nothing is rendered for this MachineDeployment, so its machines get no bootstrap or provisioning Secret and never join; .*spec\.defaultProfiles\.defaultAnnotation: true/;
+const WARNING =
+  /warning: MachineDeployment kube-system\/workers-c [^:]*\(machinedeployment-workers-c\.yaml\): no k8c\.io\/operating-system-profile annotation: nothing is rendered for this MachineDeployment, so its machines get no bootstrap or provisioning Secret and never join; .*spec\.defaultProfiles\.defaultAnnotation: true/;
 
 /** workers-b, renamed workers-c, without the profile annotation. */
 function unannotated(): string {
   const b = readFileSync(join(EXAMPLES, 'kpt/machinedeployment-workers-b.yaml'), 'utf8');
-  const c = b.replaceAll('workers-b', 'workers-c').replace(/^ {2}annotations:\n {4}k8c\.io\/operating-system-profile: .*\n/m, '');
+  const c = b
+    .replaceAll('workers-b', 'workers-c')
+    .replace(/^ {2}annotations:\n {4}k8c\.io\/operating-system-profile: .*\n/m, '');
   assert.doesNotMatch(c, /operating-system-profile/);
   return c;
 }
@@ -32,21 +35,30 @@ test('the function (stdin): a warning result on the MachineDeployment, and the s
   assert.match(r.stderr, WARNING);
 });
 
-test('kubectl kustomize shows it (kustomize prints a function\'s stderr, never its results)', () => {
+test("kubectl kustomize shows it (kustomize prints a function's stderr, never its results)", () => {
   const dir = copyExample('kustomize');
   writeFileSync(join(dir, 'base/machinedeployment-workers-c.yaml'), unannotated());
-  writeFileSync(join(dir, 'base/kustomization.yaml'), readFileSync(join(dir, 'base/kustomization.yaml'), 'utf8') + '  - machinedeployment-workers-c.yaml\n');
+  writeFileSync(
+    join(dir, 'base/kustomization.yaml'),
+    readFileSync(join(dir, 'base/kustomization.yaml'), 'utf8') + '  - machinedeployment-workers-c.yaml\n',
+  );
   const r = run('kubectl', ['kustomize', '--enable-alpha-plugins', join(dir, 'container')], { env: EXAMPLE_SECRETS });
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /osm-krm: warning: MachineDeployment kube-system\/workers-c [^:]*: no k8c\.io\/operating-system-profile annotation: .*spec\.defaultProfiles\.defaultAnnotation/);
+  assert.match(
+    r.stderr,
+    /osm-krm: warning: MachineDeployment kube-system\/workers-c [^:]*: no k8c\.io\/operating-system-profile annotation: .*spec\.defaultProfiles\.defaultAnnotation/,
+  );
 });
 
-test('kpt fn render shows it among the function\'s results', () => {
+test("kpt fn render shows it among the function's results", () => {
   const pkg = copyExample('kpt');
   writeFileSync(join(pkg, 'machinedeployment-workers-c.yaml'), unannotated());
   const r = run('kpt', ['fn', 'render', pkg, '--allow-exec'], { env: EXAMPLE_SECRETS });
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout + r.stderr, /\[warning\] [^ ]*MachineDeployment\/kube-system\/workers-c .*no k8c\.io\/operating-system-profile annotation/);
+  assert.match(
+    r.stdout + r.stderr,
+    /\[warning\] [^ ]*MachineDeployment\/kube-system\/workers-c .*no k8c\.io\/operating-system-profile annotation/,
+  );
 });
 
 test('generate, hydrate and render print it on stderr', () => {
@@ -72,22 +84,46 @@ test('diff: a pull request adding an unannotated MachineDeployment is a node cha
   writeFileSync(join(head, 'machinedeployment-workers-c.yaml'), unannotated());
   const r = osmKrm(['diff', base, head], { env: EXAMPLE_SECRETS });
   assert.equal(r.code, 1, r.stdout + r.stderr);
-  assert.match(r.stdout, /^# Warnings\n\* MachineDeployment kube-system\/workers-c \(machinedeployment-workers-c\.yaml\): no k8c\.io\/operating-system-profile annotation/m);
-  assert.match(r.stdout, /^# MachineDeployment kube-system\/workers-c\n\* new, not rendered \(no k8c\.io\/operating-system-profile annotation\): machine-controller makes its machines, and they get no Secrets and never join$/m);
+  assert.match(
+    r.stdout,
+    /^# Warnings\n\* MachineDeployment kube-system\/workers-c \(machinedeployment-workers-c\.yaml\): no k8c\.io\/operating-system-profile annotation/m,
+  );
+  assert.match(
+    r.stdout,
+    /^# MachineDeployment kube-system\/workers-c\n\* new, not rendered \(no k8c\.io\/operating-system-profile annotation\): machine-controller makes its machines, and they get no Secrets and never join$/m,
+  );
   // Its template changing later is a node change too: machines roll, and the new ones get nothing.
   const later = copyExample('flux/source');
-  writeFileSync(join(later, 'machinedeployment-workers-c.yaml'), unannotated().replace('kubelet: 1.34.2', 'kubelet: 1.35.0'));
+  writeFileSync(
+    join(later, 'machinedeployment-workers-c.yaml'),
+    unannotated().replace('kubelet: 1.34.2', 'kubelet: 1.35.0'),
+  );
   const changed = osmKrm(['diff', head, later], { env: EXAMPLE_SECRETS });
   assert.equal(changed.code, 1, changed.stdout + changed.stderr);
-  assert.match(changed.stdout, /^\* not rendered \(no k8c\.io\/operating-system-profile annotation\); spec\.template changed: machine-controller rolls the machines, and the new ones get no Secrets and never join$/m);
+  assert.match(
+    changed.stdout,
+    /^\* not rendered \(no k8c\.io\/operating-system-profile annotation\); spec\.template changed: machine-controller rolls the machines, and the new ones get no Secrets and never join$/m,
+  );
   // Removing the annotation from a rendered one: it is no longer rendered, and says why.
   const dropped = copyExample('flux/source');
-  writeFileSync(join(dropped, 'machinedeployment-workers-b.yaml'), readFileSync(join(dropped, 'machinedeployment-workers-b.yaml'), 'utf8').replace(/^ {2}annotations:\n {4}k8c\.io\/operating-system-profile: .*\n/m, ''));
+  writeFileSync(
+    join(dropped, 'machinedeployment-workers-b.yaml'),
+    readFileSync(join(dropped, 'machinedeployment-workers-b.yaml'), 'utf8').replace(
+      /^ {2}annotations:\n {4}k8c\.io\/operating-system-profile: .*\n/m,
+      '',
+    ),
+  );
   const gone = osmKrm(['diff', base, dropped], { env: EXAMPLE_SECRETS });
   assert.equal(gone.code, 1);
-  assert.match(gone.stdout, /^\* no longer rendered \(no k8c\.io\/operating-system-profile annotation\): its OperatingSystemConfig and Secrets are removed from the output/m);
+  assert.match(
+    gone.stdout,
+    /^\* no longer rendered \(no k8c\.io\/operating-system-profile annotation\): its OperatingSystemConfig and Secrets are removed from the output/m,
+  );
   // Unchanged on both sides: listed among the warnings, no node change.
   const same = osmKrm(['diff', head, head], { env: EXAMPLE_SECRETS });
   assert.equal(same.code, 0);
-  assert.match(same.stdout, /^# Warnings\n\* MachineDeployment kube-system\/workers-c .*\n\nosm-krm diff: no node changes\n$/);
+  assert.match(
+    same.stdout,
+    /^# Warnings\n\* MachineDeployment kube-system\/workers-c .*\n\nosm-krm diff: no node changes\n$/,
+  );
 });

@@ -12,8 +12,12 @@ import { isX509Certificate } from '../../src/cluster/x509Structure.ts';
 import { rng } from '../support/rng.ts';
 import { TESTDATA } from '../support/paths.ts';
 
-const ders = (pem: string) => [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)].map((m) => Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64'));
-const pem = (der: Uint8Array) => `-----BEGIN CERTIFICATE-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n').replace(/\n?$/, '\n')}-----END CERTIFICATE-----\n`;
+const ders = (pem: string) =>
+  [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)].map((m) =>
+    Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64'),
+  );
+const pem = (der: Uint8Array) =>
+  `-----BEGIN CERTIFICATE-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n').replace(/\n?$/, '\n')}-----END CERTIFICATE-----\n`;
 const openSslAccepts = (der: Uint8Array) => {
   try {
     new X509Certificate(pem(der));
@@ -33,11 +37,25 @@ function generated(): Buffer[] {
       ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-384', '-subj', '/C=DE/ST=Hamburg/CN=ec384'],
       ['-newkey', 'ed25519', '-subj', '/CN=ed25519-ca'],
       ['-newkey', 'rsa:2048', '-sigopt', 'rsa_padding_mode:pss', '-subj', '/CN=pss'],
-      ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-utf8', '-subj', '/CN=Zertifizierungsstelle für Knoten/O=Ünïcödé ✓', '-addext', 'subjectAltName=DNS:example.com,IP:10.0.0.1'],
+      [
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-utf8',
+        '-subj',
+        '/CN=Zertifizierungsstelle für Knoten/O=Ünïcödé ✓',
+        '-addext',
+        'subjectAltName=DNS:example.com,IP:10.0.0.1',
+      ],
     ];
     return kinds.map((args, i) => {
       const out = join(dir, `${i}.pem`);
-      const r = spawnSync('openssl', ['req', '-x509', '-nodes', '-days', '30', '-keyout', join(dir, `${i}.key`), '-out', out, ...args], { encoding: 'utf8' });
+      const r = spawnSync(
+        'openssl',
+        ['req', '-x509', '-nodes', '-days', '30', '-keyout', join(dir, `${i}.key`), '-out', out, ...args],
+        { encoding: 'utf8' },
+      );
       assert.equal(r.status, 0, r.stderr);
       return ders(readFileSync(out, 'utf8'))[0]!;
     });
@@ -63,7 +81,7 @@ test('real certificates are accepted (the test CA, openssl RSA/EC/Ed25519/PSS/UT
 
 /** Offsets of every tag and length byte, inside constructed elements too. */
 function headerOffsets(der: Uint8Array, start = 0, end = der.length, out: number[] = []): number[] {
-  for (let at = start; at < end; ) {
+  for (let at = start; at < end;) {
     const tag = der[at]!;
     let length = der[at + 1]!;
     let contents = at + 2;

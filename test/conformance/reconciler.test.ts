@@ -38,7 +38,9 @@ for (const c of RECONCILER_CASES) {
       const expected = readFileSync(goldenPath(golden), 'utf8');
       const actual = marshalLikeSigsYaml(asStored(obj));
       if (actual !== expected) {
-        const detail = isSecret ? lineDiff(decodedUserData(expected), decodedUserData(actual)) : lineDiff(expected, actual);
+        const detail = isSecret
+          ? lineDiff(decodedUserData(expected), decodedUserData(actual))
+          : lineDiff(expected, actual);
         assert.fail(`${golden} differs:\n${detail}`);
       }
     }

@@ -27,27 +27,142 @@ export interface ReconcilerCase {
 const osp = (n: string) => join(UPSTREAM_OSM, 'deploy/osps/default', n);
 
 export const RECONCILER_CASES: ReconcilerCase[] = [
-  { name: 'Ubuntu/AWS/containerd', ospFile: osp('osp-ubuntu.yaml'), mdName: 'ubuntu-aws', os: 'ubuntu', kubelet: '1.29.0', cloud: 'aws', cloudProviderSpec: AWS_SPEC, ipFamily: '', externalCloudProvider: true,
-    goldens: { osc: 'osc-ubuntu-aws-containerd.yaml', bootstrap: 'secret-ubuntu-aws-containerd-bootstrap.yaml', provisioning: 'secret-ubuntu-aws-containerd-provisioning.yaml' } },
-  { name: 'Ubuntu/AWS dualstack', ospFile: osp('osp-ubuntu.yaml'), mdName: 'ubuntu-aws', os: 'ubuntu', kubelet: '1.29.0', cloud: 'aws', cloudProviderSpec: AWS_SPEC, ipFamily: 'IPv4+IPv6', externalCloudProvider: false,
-    goldens: { osc: 'osc-ubuntu-aws-dualstack.yaml', bootstrap: 'secret-ubuntu-aws-dualstack-bootstrap.yaml', provisioning: 'secret-ubuntu-aws-dualstack-provisioning.yaml' } },
-  { name: 'Ubuntu/AWS dualstack IPv6 primary', ospFile: osp('osp-ubuntu.yaml'), mdName: 'ubuntu-aws', os: 'ubuntu', kubelet: '1.29.0', cloud: 'aws', cloudProviderSpec: AWS_SPEC, ipFamily: 'IPv6+IPv4', externalCloudProvider: false,
-    goldens: { osc: 'osc-ubuntu-aws-dualstack-IPv6+IPv4.yaml', bootstrap: 'secret-ubuntu-aws-dualstack-IPv6+IPv4-bootstrap.yaml', provisioning: 'secret-ubuntu-aws-dualstack-IPv6+IPv4-provisioning.yaml' } },
-  { name: 'Ubuntu/OpenStack', ospFile: osp('osp-ubuntu.yaml'), mdName: 'ubuntu-openstack', os: 'ubuntu', kubelet: '1.31.0', cloud: 'openstack', cloudProviderSpec: {}, ipFamily: '', externalCloudProvider: true,
-    goldens: { osc: 'osc-ubuntu-openstack-containerd.yaml', bootstrap: 'secret-ubuntu-openstack-containerd-bootstrap.yaml', provisioning: 'secret-ubuntu-openstack-containerd-provisioning.yaml' } },
-  { name: 'Flatcar/AWS (ignition)', ospFile: osp('osp-flatcar.yaml'), mdName: 'flatcar-aws-containerd', os: 'flatcar', kubelet: '1.31.0', cloud: 'aws', cloudProviderSpec: AWS_SPEC, ipFamily: '', externalCloudProvider: false,
-    goldens: { osc: 'osc-flatcar-aws-containerd.yaml', bootstrap: 'secret-flatcar-aws-containerd-bootstrap.yaml', provisioning: 'secret-flatcar-aws-containerd-provisioning.yaml' } },
-  { name: 'RHEL/AWS custom OSP', ospFile: join(TESTDATA, 'osp-rhel-aws-cloud-init-modules.yaml'), mdName: 'osp-rhel-aws', os: 'rhel', kubelet: '1.31.0', cloud: 'aws', cloudProviderSpec: AWS_SPEC, ipFamily: '', externalCloudProvider: false,
-    goldens: { osc: 'osc-rhel-8.x-cloud-init-modules.yaml', bootstrap: 'secret-osc-rhel-8.x-cloud-init-modules-bootstrap.yaml', provisioning: 'secret-osc-rhel-8.x-cloud-init-modules-provisioning.yaml' } },
-  { name: 'RHEL/Azure', ospFile: osp('osp-rhel.yaml'), mdName: 'osp-rhel-azure', os: 'rhel', kubelet: '1.31.0', cloud: 'azure', cloudProviderSpec: { securityGroupName: 'fake-sg' }, ipFamily: '', externalCloudProvider: false,
-    goldens: { osc: 'osc-rhel-8.x-azure-containerd.yaml', bootstrap: 'secret-rhel-8.x-azure-containerd-bootstrap.yaml', provisioning: 'secret-rhel-8.x-azure-containerd-provisioning.yaml' } },
-  { name: 'Kubelet config annotations', ospFile: osp('osp-ubuntu.yaml'), mdName: 'kubelet-configuration', os: 'ubuntu', kubelet: '1.31.0', cloud: 'aws', cloudProviderSpec: AWS_SPEC, ipFamily: '', externalCloudProvider: false,
+  {
+    name: 'Ubuntu/AWS/containerd',
+    ospFile: osp('osp-ubuntu.yaml'),
+    mdName: 'ubuntu-aws',
+    os: 'ubuntu',
+    kubelet: '1.29.0',
+    cloud: 'aws',
+    cloudProviderSpec: AWS_SPEC,
+    ipFamily: '',
+    externalCloudProvider: true,
+    goldens: {
+      osc: 'osc-ubuntu-aws-containerd.yaml',
+      bootstrap: 'secret-ubuntu-aws-containerd-bootstrap.yaml',
+      provisioning: 'secret-ubuntu-aws-containerd-provisioning.yaml',
+    },
+  },
+  {
+    name: 'Ubuntu/AWS dualstack',
+    ospFile: osp('osp-ubuntu.yaml'),
+    mdName: 'ubuntu-aws',
+    os: 'ubuntu',
+    kubelet: '1.29.0',
+    cloud: 'aws',
+    cloudProviderSpec: AWS_SPEC,
+    ipFamily: 'IPv4+IPv6',
+    externalCloudProvider: false,
+    goldens: {
+      osc: 'osc-ubuntu-aws-dualstack.yaml',
+      bootstrap: 'secret-ubuntu-aws-dualstack-bootstrap.yaml',
+      provisioning: 'secret-ubuntu-aws-dualstack-provisioning.yaml',
+    },
+  },
+  {
+    name: 'Ubuntu/AWS dualstack IPv6 primary',
+    ospFile: osp('osp-ubuntu.yaml'),
+    mdName: 'ubuntu-aws',
+    os: 'ubuntu',
+    kubelet: '1.29.0',
+    cloud: 'aws',
+    cloudProviderSpec: AWS_SPEC,
+    ipFamily: 'IPv6+IPv4',
+    externalCloudProvider: false,
+    goldens: {
+      osc: 'osc-ubuntu-aws-dualstack-IPv6+IPv4.yaml',
+      bootstrap: 'secret-ubuntu-aws-dualstack-IPv6+IPv4-bootstrap.yaml',
+      provisioning: 'secret-ubuntu-aws-dualstack-IPv6+IPv4-provisioning.yaml',
+    },
+  },
+  {
+    name: 'Ubuntu/OpenStack',
+    ospFile: osp('osp-ubuntu.yaml'),
+    mdName: 'ubuntu-openstack',
+    os: 'ubuntu',
+    kubelet: '1.31.0',
+    cloud: 'openstack',
+    cloudProviderSpec: {},
+    ipFamily: '',
+    externalCloudProvider: true,
+    goldens: {
+      osc: 'osc-ubuntu-openstack-containerd.yaml',
+      bootstrap: 'secret-ubuntu-openstack-containerd-bootstrap.yaml',
+      provisioning: 'secret-ubuntu-openstack-containerd-provisioning.yaml',
+    },
+  },
+  {
+    name: 'Flatcar/AWS (ignition)',
+    ospFile: osp('osp-flatcar.yaml'),
+    mdName: 'flatcar-aws-containerd',
+    os: 'flatcar',
+    kubelet: '1.31.0',
+    cloud: 'aws',
+    cloudProviderSpec: AWS_SPEC,
+    ipFamily: '',
+    externalCloudProvider: false,
+    goldens: {
+      osc: 'osc-flatcar-aws-containerd.yaml',
+      bootstrap: 'secret-flatcar-aws-containerd-bootstrap.yaml',
+      provisioning: 'secret-flatcar-aws-containerd-provisioning.yaml',
+    },
+  },
+  {
+    name: 'RHEL/AWS custom OSP',
+    ospFile: join(TESTDATA, 'osp-rhel-aws-cloud-init-modules.yaml'),
+    mdName: 'osp-rhel-aws',
+    os: 'rhel',
+    kubelet: '1.31.0',
+    cloud: 'aws',
+    cloudProviderSpec: AWS_SPEC,
+    ipFamily: '',
+    externalCloudProvider: false,
+    goldens: {
+      osc: 'osc-rhel-8.x-cloud-init-modules.yaml',
+      bootstrap: 'secret-osc-rhel-8.x-cloud-init-modules-bootstrap.yaml',
+      provisioning: 'secret-osc-rhel-8.x-cloud-init-modules-provisioning.yaml',
+    },
+  },
+  {
+    name: 'RHEL/Azure',
+    ospFile: osp('osp-rhel.yaml'),
+    mdName: 'osp-rhel-azure',
+    os: 'rhel',
+    kubelet: '1.31.0',
+    cloud: 'azure',
+    cloudProviderSpec: { securityGroupName: 'fake-sg' },
+    ipFamily: '',
+    externalCloudProvider: false,
+    goldens: {
+      osc: 'osc-rhel-8.x-azure-containerd.yaml',
+      bootstrap: 'secret-rhel-8.x-azure-containerd-bootstrap.yaml',
+      provisioning: 'secret-rhel-8.x-azure-containerd-provisioning.yaml',
+    },
+  },
+  {
+    name: 'Kubelet config annotations',
+    ospFile: osp('osp-ubuntu.yaml'),
+    mdName: 'kubelet-configuration',
+    os: 'ubuntu',
+    kubelet: '1.31.0',
+    cloud: 'aws',
+    cloudProviderSpec: AWS_SPEC,
+    ipFamily: '',
+    externalCloudProvider: false,
     extraAnnotations: {
-      [KUBELET + 'ContainerLogMaxSize']: '300Mi', [KUBELET + 'ContainerLogMaxFiles']: '30', [KUBELET + 'MaxPods']: '110',
-      [KUBELET + 'SystemReserved']: 'ephemeral-storage=30Gi,cpu=30m', [KUBELET + 'KubeReserved']: 'ephemeral-storage=30Gi,cpu=30m',
+      [KUBELET + 'ContainerLogMaxSize']: '300Mi',
+      [KUBELET + 'ContainerLogMaxFiles']: '30',
+      [KUBELET + 'MaxPods']: '110',
+      [KUBELET + 'SystemReserved']: 'ephemeral-storage=30Gi,cpu=30m',
+      [KUBELET + 'KubeReserved']: 'ephemeral-storage=30Gi,cpu=30m',
       [KUBELET + 'EvictionHard']: 'memory.available<30Mi',
     },
-    goldens: { osc: 'osc-kubelet-configuration-containerd.yaml', bootstrap: 'secret-kubelet-configuration-containerd-bootstrap.yaml', provisioning: 'secret-kubelet-configuration-containerd-provisioning.yaml' } },
+    goldens: {
+      osc: 'osc-kubelet-configuration-containerd.yaml',
+      bootstrap: 'secret-kubelet-configuration-containerd-bootstrap.yaml',
+      provisioning: 'secret-kubelet-configuration-containerd-provisioning.yaml',
+    },
+  },
 ];
 
 export function goldenPath(file: string): string {
@@ -69,7 +184,11 @@ export function resourceListFor(c: ReconcilerCase, options: { pinClusterCA: bool
     metadata: {
       name: c.mdName,
       namespace: 'kube-system',
-      annotations: { 'machinedeployment.clusters.k8s.io/revision': '1', 'k8c.io/operating-system-profile': ospObject.metadata.name, ...(c.extraAnnotations ?? {}) },
+      annotations: {
+        'machinedeployment.clusters.k8s.io/revision': '1',
+        'k8c.io/operating-system-profile': ospObject.metadata.name,
+        ...(c.extraAnnotations ?? {}),
+      },
     },
     spec: {
       template: {
@@ -91,18 +210,35 @@ export function resourceListFor(c: ReconcilerCase, options: { pinClusterCA: bool
     },
   };
   const clusterInfo = {
-    apiVersion: 'v1', kind: 'ConfigMap',
-    metadata: { name: 'cluster-info', namespace: 'kube-public', annotations: { 'config.kubernetes.io/local-config': 'true' } },
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: 'cluster-info',
+      namespace: 'kube-public',
+      annotations: { 'config.kubernetes.io/local-config': 'true' },
+    },
     data: { kubeconfig: readFileSync(join(EXTRACTED, 'cluster-info-kubeconfig.yaml'), 'utf8') },
   };
   const getterToken = {
-    apiVersion: 'v1', kind: 'Secret',
-    metadata: { name: 'cloud-init-getter-token', namespace: 'cloud-init-settings', annotations: { 'config.kubernetes.io/local-config': 'true' } },
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name: 'cloud-init-getter-token',
+      namespace: 'cloud-init-settings',
+      annotations: { 'config.kubernetes.io/local-config': 'true' },
+    },
     stringData: { token: 'top-secret' },
   };
   const bootstrapToken = {
-    apiVersion: 'v1', kind: 'Secret', type: 'bootstrap.kubernetes.io/token',
-    metadata: { name: 'bootstrap-token', namespace: 'kube-system', labels: { 'machinedeployment.k8s.io/name': `kube-system-${c.mdName}` }, annotations: { 'config.kubernetes.io/local-config': 'true' } },
+    apiVersion: 'v1',
+    kind: 'Secret',
+    type: 'bootstrap.kubernetes.io/token',
+    metadata: {
+      name: 'bootstrap-token',
+      namespace: 'kube-system',
+      labels: { 'machinedeployment.k8s.io/name': `kube-system-${c.mdName}` },
+      annotations: { 'config.kubernetes.io/local-config': 'true' },
+    },
     stringData: { 'token-id': 'test', 'token-secret': 'test' },
   };
   const config = {
@@ -126,5 +262,10 @@ export function resourceListFor(c: ReconcilerCase, options: { pinClusterCA: bool
       pinClusterCA: options.pinClusterCA,
     },
   };
-  return { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [ospObject, md, clusterInfo, getterToken, bootstrapToken], functionConfig: config };
+  return {
+    apiVersion: 'config.kubernetes.io/v1',
+    kind: 'ResourceList',
+    items: [ospObject, md, clusterInfo, getterToken, bootstrapToken],
+    functionConfig: config,
+  };
 }

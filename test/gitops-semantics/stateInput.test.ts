@@ -10,12 +10,16 @@ import { REPO_ROOT } from '../support/paths.ts';
 
 const base = () => parse(readFileSync(join(REPO_ROOT, 'examples/basic/resourcelist.yaml'), 'utf8'));
 const PATH_KEYS = ['internal.config.kubernetes.io/path', 'config.kubernetes.io/path'];
-const revisionOf = (items: any[], md: string) => findItem(items, 'Secret', `${md}-kube-system-bootstrap-config`).metadata.annotations['k8c.io/machine-deployment-revision'];
+const revisionOf = (items: any[], md: string) =>
+  findItem(items, 'Secret', `${md}-kube-system-bootstrap-config`).metadata.annotations[
+    'k8c.io/machine-deployment-revision'
+  ];
 
 /** A first render's state, without its path annotations (as kustomize hands a committed file over). */
 function firstState(): { list: any; state: any } {
   const list = base();
-  for (const i of list.items) if (i.kind === 'MachineDeployment') delete i.metadata.annotations['machinedeployment.clusters.k8s.io/revision'];
+  for (const i of list.items)
+    if (i.kind === 'MachineDeployment') delete i.metadata.annotations['machinedeployment.clusters.k8s.io/revision'];
   const r = runOn(list);
   assert.equal(r.exitCode, 0, r.stderr);
   const state = structuredClone(findItem(r.items, 'ConfigMap', 'osm-krm-state'));
@@ -38,20 +42,41 @@ test('a state without path annotations (as kustomize passes it) sets the revisio
 
 test('a state whose OSP hash differs triggers the immutability rule without path annotations', () => {
   const { list, state } = firstState();
-  list.items.find((i: any) => i.metadata?.name === 'example-ubuntu').spec.provisioningConfig.files[0].content.inline.data += '# edited\n';
+  list.items.find(
+    (i: any) => i.metadata?.name === 'example-ubuntu',
+  ).spec.provisioningConfig.files[0].content.inline.data += '# edited\n';
   list.items.push(state);
   const r = runOn(list);
   assert.equal(r.exitCode, 1);
-  assert.ok(r.results.some((x: any) => /bump spec.version/.test(x.message)), JSON.stringify(r.results));
+  assert.ok(
+    r.results.some((x: any) => /bump spec.version/.test(x.message)),
+    JSON.stringify(r.results),
+  );
 });
 
 test('a hostile or broken state is an error naming the state and the entry, not a silent revision 1', () => {
   const key = 'md.kube-system.ubuntu-workers';
   const cases: Array<[string, (s: any) => void, RegExp]> = [
-    ['revision not a number', (s) => (s.data[key] = JSON.stringify({ ...JSON.parse(s.data[key]), revision: '3; rm -rf /' })), /data\.md\.kube-system\.ubuntu-workers.*revision must be a positive integer/],
-    ['revision too large', (s) => (s.data[key] = JSON.stringify({ ...JSON.parse(s.data[key]), revision: '99999999999999999999' })), /revision must be a positive integer/],
-    ['revision zero', (s) => (s.data[key] = JSON.stringify({ ...JSON.parse(s.data[key]), revision: '0' })), /revision must be a positive integer/],
-    ['hash not a sha256', (s) => (s.data[key] = JSON.stringify({ ...JSON.parse(s.data[key]), templateHash: 'x' })), /templateHash must be sha256:/],
+    [
+      'revision not a number',
+      (s) => (s.data[key] = JSON.stringify({ ...JSON.parse(s.data[key]), revision: '3; rm -rf /' })),
+      /data\.md\.kube-system\.ubuntu-workers.*revision must be a positive integer/,
+    ],
+    [
+      'revision too large',
+      (s) => (s.data[key] = JSON.stringify({ ...JSON.parse(s.data[key]), revision: '99999999999999999999' })),
+      /revision must be a positive integer/,
+    ],
+    [
+      'revision zero',
+      (s) => (s.data[key] = JSON.stringify({ ...JSON.parse(s.data[key]), revision: '0' })),
+      /revision must be a positive integer/,
+    ],
+    [
+      'hash not a sha256',
+      (s) => (s.data[key] = JSON.stringify({ ...JSON.parse(s.data[key]), templateHash: 'x' })),
+      /templateHash must be sha256:/,
+    ],
     ['not JSON', (s) => (s.data[key] = '{'), /is not JSON/],
     ['unknown key', (s) => (s.data['something.else'] = '{}'), /data\.something\.else.*not a state entry/],
     ['data not a map', (s) => (s.data = ['x']), /data must be a map/],
@@ -66,7 +91,12 @@ test('a hostile or broken state is an error naming the state and the entry, not 
     assert.ok(err, what);
     assert.equal(err.resourceRef?.name, 'osm-krm-state', what);
     assert.match(err.message, message, what);
-    assert.ok(!r.items.some((i: any) => i.kind === 'Secret' && /bootstrap-config$/.test(i.metadata.name) && !list.items.includes(i)), what);
+    assert.ok(
+      !r.items.some(
+        (i: any) => i.kind === 'Secret' && /bootstrap-config$/.test(i.metadata.name) && !list.items.includes(i),
+      ),
+      what,
+    );
   }
 });
 
@@ -77,7 +107,13 @@ test('two state objects are an error naming both', () => {
   list.items.push(state, other);
   const r = runOn(list);
   assert.equal(r.exitCode, 1);
-  assert.ok(r.results.some((x: any) => x.severity === 'error' && /more than one osm-krm-state/.test(x.message) && /elsewhere/.test(x.message)), JSON.stringify(r.results));
+  assert.ok(
+    r.results.some(
+      (x: any) =>
+        x.severity === 'error' && /more than one osm-krm-state/.test(x.message) && /elsewhere/.test(x.message),
+    ),
+    JSON.stringify(r.results),
+  );
 });
 
 test('a state entry that repeats a key is refused (JSON.parse would take the last, a reader sees the first)', () => {
@@ -87,5 +123,11 @@ test('a state entry that repeats a key is refused (JSON.parse would take the las
   list.items.push(state);
   const r = runOn(list);
   assert.equal(r.exitCode, 1);
-  assert.ok(r.results.some((x: any) => x.severity === 'error' && /state entry data\.md\.kube-system\.ubuntu-workers repeats a key/.test(x.message)), JSON.stringify(r.results));
+  assert.ok(
+    r.results.some(
+      (x: any) =>
+        x.severity === 'error' && /state entry data\.md\.kube-system\.ubuntu-workers repeats a key/.test(x.message),
+    ),
+    JSON.stringify(r.results),
+  );
 });

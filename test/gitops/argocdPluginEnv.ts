@@ -20,7 +20,8 @@ export interface ArgoCDVersion {
 
 export const ARGOCD_LATEST: ArgoCDVersion = { major: 3, minor: 5 };
 
-const atLeast = (v: ArgoCDVersion, major: number, minor: number) => v.major > major || (v.major === major && v.minor >= minor);
+const atLeast = (v: ArgoCDVersion, major: number, minor: number) =>
+  v.major > major || (v.major === major && v.minor >= minor);
 const escapedName = (name: string) => name.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
 
 export interface PluginApplication {
@@ -28,12 +29,25 @@ export interface PluginApplication {
   spec: {
     project: string;
     destination: { namespace?: string };
-    source: { repoURL: string; path: string; targetRevision: string; plugin: { name?: string; env?: Array<{ name: string; value: string }>; parameters?: Array<{ name: string; string?: string; array?: string[]; map?: Record<string, string> }> } };
+    source: {
+      repoURL: string;
+      path: string;
+      targetRevision: string;
+      plugin: {
+        name?: string;
+        env?: Array<{ name: string; value: string }>;
+        parameters?: Array<{ name: string; string?: string; array?: string[]; map?: Record<string, string> }>;
+      };
+    };
   };
 }
 
 /** The environment `generate` runs with, for `app` under Argo CD `version`, in a sidecar whose own env is `sidecar`. */
-export function argocdPluginEnv(app: PluginApplication, sidecar: Record<string, string>, version: ArgoCDVersion = ARGOCD_LATEST): Record<string, string> {
+export function argocdPluginEnv(
+  app: PluginApplication,
+  sidecar: Record<string, string>,
+  version: ArgoCDVersion = ARGOCD_LATEST,
+): Record<string, string> {
   const src = app.spec.source;
   const revision = '0123456789abcdef0123456789abcdef01234567';
   const build: Array<[string, string]> = [
@@ -48,11 +62,17 @@ export function argocdPluginEnv(app: PluginApplication, sidecar: Record<string, 
     ['ARGOCD_APP_SOURCE_TARGET_REVISION', src.targetRevision],
   ];
   const lines = build.filter(([n, v]) => n !== '' || v !== '').map(([n, v]) => `${n}=${v}`);
-  lines.push('KUBE_VERSION=1.34.2', 'KUBE_API_VERSIONS=v1,apps/v1,cluster.k8s.io/v1alpha1,operatingsystemmanager.k8c.io/v1alpha1');
+  lines.push(
+    'KUBE_VERSION=1.34.2',
+    'KUBE_API_VERSIONS=v1,apps/v1,cluster.k8s.io/v1alpha1,operatingsystemmanager.k8c.io/v1alpha1',
+  );
   const buildValues = new Map(lines.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
   const prefix = atLeast(version, 2, 4) ? 'ARGOCD_ENV_' : '';
   const entries = src.plugin.env ?? [];
-  const expanded = expandLikeGo(entries.map((e) => e.value), buildValues);
+  const expanded = expandLikeGo(
+    entries.map((e) => e.value),
+    buildValues,
+  );
   entries.forEach((e, i) => lines.push(`${prefix}${e.name}=${expanded[i]}`));
   if (atLeast(version, 2, 6)) {
     const params = src.plugin.parameters;

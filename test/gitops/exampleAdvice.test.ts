@@ -27,10 +27,13 @@ function apiServerCurls(osp: any): string[] {
   for (const half of ['bootstrapConfig', 'provisioningConfig']) {
     const cfg = osp.spec[half] ?? {};
     for (const f of cfg.files ?? []) texts.push(f.content?.inline?.data ?? '');
-    for (const rt of cfg.supportedContainerRuntimes ?? []) for (const f of rt.files ?? []) texts.push(f.content?.inline?.data ?? '');
+    for (const rt of cfg.supportedContainerRuntimes ?? [])
+      for (const f of rt.files ?? []) texts.push(f.content?.inline?.data ?? '');
     texts.push(...Object.values<string>(cfg.templates ?? {}));
   }
-  return texts.flatMap((t) => t.replace(/\\\n/g, ' ').split('\n')).filter((l) => /\bcurl\b/.test(l) && l.includes('.ServerURL'));
+  return texts
+    .flatMap((t) => t.replace(/\\\n/g, ' ').split('\n'))
+    .filter((l) => /\bcurl\b/.test(l) && l.includes('.ServerURL'));
 }
 
 test('every example profile fetches from the API server with the cluster CA verified', () => {
@@ -52,7 +55,10 @@ test('every example profile fetches from the API server with the cluster CA veri
 
 test('the examples name one function image and carry no stale comments', () => {
   const files = [...snapshot(EXAMPLES)].filter(([rel]) => !rel.includes('osm-generated/'));
-  files.push(['README.md', readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')], ['Dockerfile', readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')]);
+  files.push(
+    ['README.md', readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')],
+    ['Dockerfile', readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')],
+  );
   for (const [rel, text] of files) {
     for (const m of text.matchAll(/[a-z0-9.-]+(?:\/[a-z0-9._-]+)+:v?\d+\.\d+\.\d+/g)) {
       if (m[0].includes('argocd-cmp')) continue; // the Argo CD sidecar image, another image on purpose

@@ -15,11 +15,19 @@ function binary(): string {
   const r = spawnSync('go', ['build', '-o', tmp, '.'], {
     cwd: dirname(SOURCE),
     encoding: 'utf8',
-    env: { ...process.env, GO111MODULE: 'off', GOPATH: '/usr/share/gocode', GOFLAGS: '', GOCACHE: join(REPO_ROOT, '.cache', 'go-build') },
+    env: {
+      ...process.env,
+      GO111MODULE: 'off',
+      GOPATH: '/usr/share/gocode',
+      GOFLAGS: '',
+      GOCACHE: join(REPO_ROOT, '.cache', 'go-build'),
+    },
   });
   if (r.error !== undefined || r.status !== 0) {
     rmSync(tmp, { force: true });
-    throw new Error(`building the GitOps Go oracles failed; they need go and golang-github-drone-envsubst-dev (bash scripts/install-test-tools.sh):\n${r.error ?? r.stderr}`);
+    throw new Error(
+      `building the GitOps Go oracles failed; they need go and golang-github-drone-envsubst-dev (bash scripts/install-test-tools.sh):\n${r.error ?? r.stderr}`,
+    );
   }
   renameSync(tmp, BINARY);
   return BINARY;

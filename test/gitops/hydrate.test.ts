@@ -8,12 +8,32 @@ import { test } from 'node:test';
 import { parse } from 'yaml';
 import { REPO_ROOT } from '../support/paths.ts';
 import { runHydrateCommand } from '../../src/cli/hydrateCommand.ts';
-import { BUNDLE, EXAMPLE_MANIFESTS, EXAMPLE_SECRETS, EXAMPLES, ORCHESTRATOR_ANNOTATION, changedPaths, copyTree, identity, isLocalConfig, parseStream, run, runOk, snapshot, tempDir, toolEnv } from './support.ts';
+import {
+  BUNDLE,
+  EXAMPLE_MANIFESTS,
+  EXAMPLE_SECRETS,
+  EXAMPLES,
+  ORCHESTRATOR_ANNOTATION,
+  changedPaths,
+  copyTree,
+  identity,
+  isLocalConfig,
+  parseStream,
+  run,
+  runOk,
+  snapshot,
+  tempDir,
+  toolEnv,
+} from './support.ts';
 
 const FLUX = join(EXAMPLES, 'flux');
 
 /** In-process: the command as main.ts calls it, with its own environment and working directory. */
-function hydrate(args: string[], env: Record<string, string | undefined> = { ...toolEnv(), ...EXAMPLE_SECRETS }, cwd = REPO_ROOT) {
+function hydrate(
+  args: string[],
+  env: Record<string, string | undefined> = { ...toolEnv(), ...EXAMPLE_SECRETS },
+  cwd = REPO_ROOT,
+) {
   let stdout = '';
   let stderr = '';
   const code = runHydrateCommand(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env, cwd });
@@ -37,7 +57,15 @@ test('hydrate writes one file per resource and a kustomization.yaml; a second ru
   assert.equal(first.stderr, '');
   const once = snapshot(out);
   const kustomization = parse(once.get('kustomization.yaml')!);
-  assert.deepEqual([...once.keys()].sort(), ['.osm-krm-hydrate', 'kustomization.yaml', 'osm-generated/state/osm-krm-state.yaml', ...kustomization.resources].sort());
+  assert.deepEqual(
+    [...once.keys()].sort(),
+    [
+      '.osm-krm-hydrate',
+      'kustomization.yaml',
+      'osm-generated/state/osm-krm-state.yaml',
+      ...kustomization.resources,
+    ].sort(),
+  );
   const listed = kustomization.resources.flatMap((f: string) => parseStream(once.get(f)!));
   assert.equal(listed.length, kustomization.resources.length, 'one resource per file');
   assert.deepEqual(listed.map(identity).sort(), EXAMPLE_MANIFESTS);
@@ -60,10 +88,11 @@ test('the hydrated directory builds with kustomize as Flux builds it (no plugins
   const built = parseStream(runOk('kubectl', ['kustomize', out]).stdout);
   assert.deepEqual(built.map(identity).sort(), EXAMPLE_MANIFESTS);
   // With the config's syncAnnotations: [flux], Flux re-creates changed immutable Secrets.
-  for (const o of built.filter((x) => x.kind === 'Secret' && x.immutable)) assert.equal(o.metadata.annotations['kustomize.toolkit.fluxcd.io/force'], 'enabled');
+  for (const o of built.filter((x) => x.kind === 'Secret' && x.immutable))
+    assert.equal(o.metadata.annotations['kustomize.toolkit.fluxcd.io/force'], 'enabled');
 });
 
-test('a deleted MachineDeployment\'s files are removed, with the directories they leave empty', () => {
+test("a deleted MachineDeployment's files are removed, with the directories they leave empty", () => {
   const src = source();
   const out = join(src, '..', 'out');
   hydrateOk(src, out);
@@ -73,10 +102,13 @@ test('a deleted MachineDeployment\'s files are removed, with the directories the
   assert.equal(r.code, 0, r.stderr);
   const after = snapshot(out);
   const removed = [...before.keys()].filter((p) => !after.has(p)).sort();
-  assert.deepEqual(removed, [
-    'inputs/kube-system/machinedeployment_workers-b.yaml',
-    ...[...before.keys()].filter((p) => p.startsWith('osm-generated/kube-system/workers-b/')).sort(),
-  ].sort());
+  assert.deepEqual(
+    removed,
+    [
+      'inputs/kube-system/machinedeployment_workers-b.yaml',
+      ...[...before.keys()].filter((p) => p.startsWith('osm-generated/kube-system/workers-b/')).sort(),
+    ].sort(),
+  );
   assert.match(r.stdout, /5 removed/);
   assert.ok(!existsSync(join(out, 'osm-generated/kube-system/workers-b')));
   assert.ok(!parse(after.get('kustomization.yaml')!).resources.some((f: string) => f.includes('workers-b')));
@@ -90,7 +122,13 @@ test('the state in OUT carries MachineDeployment revisions from run to run', () 
   const md = join(src, 'machinedeployment-workers-a.yaml');
   writeFileSync(md, readFileSync(md, 'utf8').replace('kubelet: 1.34.2', 'kubelet: 1.34.3'));
   hydrateOk(src, out);
-  const osc = (name: string) => parse(readFileSync(join(out, `osm-generated/kube-system/${name}/operatingsystemconfig_${name}-kube-system-config.yaml`), 'utf8'));
+  const osc = (name: string) =>
+    parse(
+      readFileSync(
+        join(out, `osm-generated/kube-system/${name}/operatingsystemconfig_${name}-kube-system-config.yaml`),
+        'utf8',
+      ),
+    );
   assert.equal(osc('workers-a').metadata.annotations['k8c.io/machine-deployment-revision'], '2');
   assert.equal(osc('workers-b').metadata.annotations['k8c.io/machine-deployment-revision'], '1');
   const once = snapshot(out);
@@ -103,7 +141,10 @@ test('files hydrate did not write are never overwritten or deleted', () => {
   const out = join(src, '..', 'out');
   hydrateOk(src, out);
   writeFileSync(join(out, 'README.md'), 'ours\n');
-  writeFileSync(join(out, 'inputs', 'kube-system', 'extra.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n');
+  writeFileSync(
+    join(out, 'inputs', 'kube-system', 'extra.yaml'),
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n',
+  );
   rmSync(join(src, 'machinedeployment-workers-b.yaml'));
   hydrateOk(src, out);
   assert.equal(readFileSync(join(out, 'README.md'), 'utf8'), 'ours\n');
@@ -115,7 +156,10 @@ test('files hydrate did not write are never overwritten or deleted', () => {
   writeFileSync(join(foreign, 'kustomization.yaml'), 'resources: []\n');
   const r = hydrate([src, foreign]);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /refusing to overwrite 1 file\(s\) in .* that osm-krm hydrate did not write: kustomization\.yaml/);
+  assert.match(
+    r.stderr,
+    /refusing to overwrite 1 file\(s\) in .* that osm-krm hydrate did not write: kustomization\.yaml/,
+  );
   assert.deepEqual([...snapshot(foreign).keys()], ['kustomization.yaml']);
 });
 
@@ -150,9 +194,18 @@ test('a kustomization SRC is built first; --config names the config explicitly',
   const info = parse(readFileSync(join(src, 'cluster-info.yaml'), 'utf8'));
   const cluster = parse(info.data.kubeconfig).clusters[0].cluster;
   writeFileSync(join(src, '..', 'ca.crt'), Buffer.from(cluster['certificate-authority-data'], 'base64'));
-  writeFileSync(config, readFileSync(join(src, 'osm-config.yaml'), 'utf8').replace('  cluster:\n', `  cluster:\n    server: ${cluster.server}\n    caCert:\n      file: ${join(src, '..', 'ca.crt')}\n`));
+  writeFileSync(
+    config,
+    readFileSync(join(src, 'osm-config.yaml'), 'utf8').replace(
+      '  cluster:\n',
+      `  cluster:\n    server: ${cluster.server}\n    caCert:\n      file: ${join(src, '..', 'ca.crt')}\n`,
+    ),
+  );
   rmSync(join(src, 'osm-config.yaml'));
-  writeFileSync(join(src, 'kustomization.yaml'), 'resources:\n  - operatingsystemprofile.yaml\n  - machinedeployment-workers-a.yaml\n  - machinedeployment-workers-b.yaml\n');
+  writeFileSync(
+    join(src, 'kustomization.yaml'),
+    'resources:\n  - operatingsystemprofile.yaml\n  - machinedeployment-workers-a.yaml\n  - machinedeployment-workers-b.yaml\n',
+  );
   const viaKustomize = join(src, '..', 'out-k');
   const r = hydrate([src, viaKustomize, '--config', relative(REPO_ROOT, config)]);
   assert.equal(r.code, 0, r.stderr);
@@ -161,7 +214,9 @@ test('a kustomization SRC is built first; --config names the config explicitly',
   // Same files with the same objects (kustomize re-orders keys, so the text of inputs, and the hashes of the
   // marker, may differ).
   const withoutHashes = (text: string) => text.replace(/^[0-9a-f]{64} {2}/gm, '');
-  const [a, b] = [plain, viaKustomize].map((d) => [...snapshot(d)].map(([rel, text]) => [rel, rel.endsWith('.yaml') ? parseStream(text) : withoutHashes(text)]));
+  const [a, b] = [plain, viaKustomize].map((d) =>
+    [...snapshot(d)].map(([rel, text]) => [rel, rel.endsWith('.yaml') ? parseStream(text) : withoutHashes(text)]),
+  );
   assert.deepEqual(b, a);
 });
 
@@ -171,7 +226,11 @@ test('the committed Flux example is up to date: hydrating its source again chang
   const r = run(process.execPath, [BUNDLE, 'hydrate', join(FLUX, 'source'), deploy], { env: toolEnv(EXAMPLE_SECRETS) });
   assert.equal(r.status, 0, r.stderr);
   const stale = changedPaths(snapshot(join(FLUX, 'deploy')), snapshot(deploy));
-  assert.deepEqual(stale, [], `examples/flux/deploy is stale; review and regenerate it with examples/flux/README.md's command`);
+  assert.deepEqual(
+    stale,
+    [],
+    `examples/flux/deploy is stale; review and regenerate it with examples/flux/README.md's command`,
+  );
   assert.match(r.stdout, /0 written, 0 removed, 13 unchanged/);
 });
 

@@ -18,7 +18,19 @@ import { runHydrateCommand } from '../../src/cli/hydrateCommand.ts';
 import { parseFunctionConfig } from '../../src/config/operatingSystemManagerConfig.ts';
 import { encodedForms } from '../../src/krm/redactSecrets.ts';
 import { stringifyForOutput } from '../../src/krm/yamlSchema.ts';
-import { BUNDLE, EXAMPLE_SECRETS, EXAMPLES, changedPaths, copyTree, mkdirp, run, runOk, snapshot, tempDir, toolEnv } from './support.ts';
+import {
+  BUNDLE,
+  EXAMPLE_SECRETS,
+  EXAMPLES,
+  changedPaths,
+  copyTree,
+  mkdirp,
+  run,
+  runOk,
+  snapshot,
+  tempDir,
+  toolEnv,
+} from './support.ts';
 
 const SEED = 'test-seed-0123456789abcdefghijklmnopqrstuvwxyz';
 // The examples' bootstrap token (abcdef.0123456789abcdef) has its secret half inside their VPC ids
@@ -39,10 +51,15 @@ function ageIdentity(dir: string, name: string): Identity {
   const file = join(dir, `${name}.txt`);
   runOk('age-keygen', ['-o', file]);
   const text = readFileSync(file, 'utf8');
-  return { file, secretKey: text.match(/AGE-SECRET-KEY-1\S+/)![0], recipient: text.match(/public key: (age1\S+)/)![1]! };
+  return {
+    file,
+    secretKey: text.match(/AGE-SECRET-KEY-1\S+/)![0],
+    recipient: text.match(/public key: (age1\S+)/)![1]!,
+  };
 }
 
-const SOPS_SPEC = (recipients: string[]) => `  sops:\n    ageRecipients: [${recipients.join(', ')}]\n    dataKeySeed: {env: OSM_SOPS_SEED}\n`;
+const SOPS_SPEC = (recipients: string[]) =>
+  `  sops:\n    ageRecipients: [${recipients.join(', ')}]\n    dataKeySeed: {env: OSM_SOPS_SEED}\n`;
 
 /** The Flux example with spec.sops added to its config. */
 function sopsSource(dir: string, recipients: string[]): string {
@@ -101,20 +118,29 @@ function fullSource(dir: string, name: string, recipients?: string[]): string {
   writeFileSync(join(src, 'machinedeployment-rhel.yaml'), RHEL_MD);
   writeFileSync(join(src, 'registry-credentials.yaml'), REGISTRY_SECRET);
   const config = join(src, 'osm-config.yaml');
-  writeFileSync(config, readFileSync(config, 'utf8').trimEnd() + `
+  writeFileSync(
+    config,
+    readFileSync(config, 'utf8').trimEnd() +
+      `
   nodeRegistryCredentialsSecret: kube-system/registry-credentials
   rhelSubscription:
     all:
       rhelSubscriptionManagerUser: {env: RHSM_USER}
       rhelSubscriptionManagerPassword: {file: ${join(secrets, 'password')}}
-${recipients ? SOPS_SPEC(recipients) : ''}`);
+${recipients ? SOPS_SPEC(recipients) : ''}`,
+  );
   return src;
 }
 
 async function hydrate(args: string[], env: Record<string, string | undefined> = {}) {
   let stdout = '';
   let stderr = '';
-  const code = runHydrateCommand(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env: { ...toolEnv(), ...SECRETS, OSM_SOPS_SEED: SEED, RHSM_USER, OSM_KRM_FILE_ROOTS: fileRoots.join(':'), ...env }, cwd: REPO_ROOT });
+  const code = runHydrateCommand(args, {
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+    env: { ...toolEnv(), ...SECRETS, OSM_SOPS_SEED: SEED, RHSM_USER, OSM_KRM_FILE_ROOTS: fileRoots.join(':'), ...env },
+    cwd: REPO_ROOT,
+  });
   return { code, stdout, stderr };
 }
 
@@ -161,12 +187,16 @@ function decryptMac(doc: any, key: Buffer): string {
 }
 
 /** A written file without its ciphertexts: what anyone reading the repository sees in clear. */
-const clearPart = (text: string) => text.replace(/ENC\[AES256_GCM,[^\]]*\]/g, '').replace(/-----BEGIN AGE ENCRYPTED FILE-----[^]*?-----END AGE ENCRYPTED FILE-----/g, '');
+const clearPart = (text: string) =>
+  text
+    .replace(/ENC\[AES256_GCM,[^\]]*\]/g, '')
+    .replace(/-----BEGIN AGE ENCRYPTED FILE-----[^]*?-----END AGE ENCRYPTED FILE-----/g, '');
 
 /** Asserts that no secret, in any form our syntaxes give it, is in `text`. */
 function assertNoSecret(text: string, secrets: Record<string, string>, where: string): void {
   for (const [name, s] of Object.entries(secrets)) {
-    for (const form of encodedForms(s).filter((f) => f.length >= 8)) assert.ok(!text.includes(form), `${name} in clear (as ${JSON.stringify(form)}) in ${where}`);
+    for (const form of encodedForms(s).filter((f) => f.length >= 8))
+      assert.ok(!text.includes(form), `${name} in clear (as ${JSON.stringify(form)}) in ${where}`);
   }
 }
 
@@ -186,7 +216,13 @@ test('SOPS mode: every object holding a secret is encrypted, decrypts (age, sops
   assert.deepEqual([...files.keys()].sort(), [...clear.keys()].sort());
   const encrypted = [...files.keys()].filter((f) => isSops(files.get(f)!)).sort();
   // Every Secret, every OSC, and the MachineDeployment copy with the subscription secrets: nothing else.
-  const expected = [...files.keys()].filter((f) => /\/(secret|operatingsystemconfig)_[^/]+\.yaml$/.test(f) || f.endsWith('/rhel-workers/machinedeployment_rhel-workers.yaml')).sort();
+  const expected = [...files.keys()]
+    .filter(
+      (f) =>
+        /\/(secret|operatingsystemconfig)_[^/]+\.yaml$/.test(f) ||
+        f.endsWith('/rhel-workers/machinedeployment_rhel-workers.yaml'),
+    )
+    .sort();
   assert.deepEqual(encrypted, expected);
   assert.equal(secretFiles(files).length, 9);
 
@@ -198,12 +234,25 @@ test('SOPS mode: every object holding a secret is encrypted, decrypts (age, sops
     }
     const doc = parse(files.get(f)!);
     const expectedDoc = parse(clear.get(f)!);
-    assert.deepEqual(doc.metadata, expectedDoc.metadata, `${f}: metadata stays readable (Flux and kustomize read it before decrypting)`);
+    assert.deepEqual(
+      doc.metadata,
+      expectedDoc.metadata,
+      `${f}: metadata stays readable (Flux and kustomize read it before decrypting)`,
+    );
     if (doc.kind === 'Secret') assert.equal(doc.sops.encrypted_regex, '^(data|stringData)$');
     // The files' contents (getter token, bootstrap kubeconfig, config.toml), and the rh_subscription module.
-    if (doc.kind === 'OperatingSystemConfig') assert.equal(doc.sops.encrypted_regex, f.includes('/rhel-workers/') ? '^(data|password|username)$' : '^(data)$', f);
-    if (doc.kind === 'MachineDeployment') assert.equal(doc.sops.encrypted_regex, '^(rhelSubscriptionManagerPassword|rhelSubscriptionManagerUser)$');
-    assert.deepEqual(doc.sops.age.map((a: any) => a.recipient), [alice.recipient, bob.recipient]);
+    if (doc.kind === 'OperatingSystemConfig')
+      assert.equal(
+        doc.sops.encrypted_regex,
+        f.includes('/rhel-workers/') ? '^(data|password|username)$' : '^(data)$',
+        f,
+      );
+    if (doc.kind === 'MachineDeployment')
+      assert.equal(doc.sops.encrypted_regex, '^(rhelSubscriptionManagerPassword|rhelSubscriptionManagerUser)$');
+    assert.deepEqual(
+      doc.sops.age.map((a: any) => a.recipient),
+      [alice.recipient, bob.recipient],
+    );
     for (const id of [alice, bob]) {
       const key = dataKey(doc, id, dir);
       assert.equal(key.length, 32);
@@ -219,10 +268,20 @@ test('SOPS mode: every object holding a secret is encrypted, decrypts (age, sops
   const osc = [...files.keys()].find((f) => f.includes('/workers-a/operatingsystemconfig_'))!;
   assert.match(clear.get(osc)!, new RegExp(`Authorization: Bearer ${EXAMPLE_SECRETS.OSM_CLOUD_INIT_GETTER_TOKEN}`));
   const rhelOsc = [...files.keys()].find((f) => f.includes('/rhel-workers/operatingsystemconfig_'))!;
-  assert.ok(clear.get(rhelOsc)!.includes('password = "registry-sops-pw\\"\\\\x"'), 'config.toml in the plain OSC (osp-rhel) holds the registry password');
+  assert.ok(
+    clear.get(rhelOsc)!.includes('password = "registry-sops-pw\\"\\\\x"'),
+    'config.toml in the plain OSC (osp-rhel) holds the registry password',
+  );
 
   // No secret in clear anywhere in OUT, nor on stdout/stderr.
-  const secrets = { ...SECRETS, SEED, RHSM_USER, RHSM_PASSWORD, REGISTRY_PASSWORD, TOKEN_SECRET: BOOTSTRAP_TOKEN.split('.')[1]! };
+  const secrets = {
+    ...SECRETS,
+    SEED,
+    RHSM_USER,
+    RHSM_PASSWORD,
+    REGISTRY_PASSWORD,
+    TOKEN_SECRET: BOOTSTRAP_TOKEN.split('.')[1]!,
+  };
   for (const [f, text] of files) assertNoSecret(clearPart(text), secrets, f);
   assertNoSecret(r.stdout + r.stderr, secrets, 'stdout/stderr');
   // Flux builds the directory with kustomize: the SOPS metadata must survive it.
@@ -258,11 +317,16 @@ test('SOPS mode is deterministic: an unchanged re-render keeps every file; a cha
   const changed = await hydrate([src, out], { OSM_CLOUD_INIT_GETTER_TOKEN: 'another-getter-token' });
   assert.equal(changed.code, 0, changed.stderr);
   const diff = changedPaths(once, snapshot(out)).filter((f) => f !== '.osm-krm-hydrate');
-  const holders = [...once.keys()].filter((f) => (f.endsWith('-bootstrap-config.yaml') && !f.includes('kubelet')) || f.includes('/operatingsystemconfig_'));
+  const holders = [...once.keys()].filter(
+    (f) => (f.endsWith('-bootstrap-config.yaml') && !f.includes('kubelet')) || f.includes('/operatingsystemconfig_'),
+  );
   assert.deepEqual(diff.sort(), holders.sort());
   const plainOut = join(dir, 'plain');
   const env = { OSM_CLOUD_INIT_GETTER_TOKEN: 'another-getter-token' };
-  assert.equal((await hydrate([copyTree(join(EXAMPLES, 'flux', 'source'), join(dir, 'plain-source')), plainOut], env)).code, 0);
+  assert.equal(
+    (await hydrate([copyTree(join(EXAMPLES, 'flux', 'source'), join(dir, 'plain-source')), plainOut], env)).code,
+    0,
+  );
   const now = snapshot(out);
   for (const f of diff) {
     const decrypted = await decryptSops(now.get(f)!, { secretKey: alice.secretKey, fileType: 'yaml' });
@@ -275,17 +339,26 @@ test('SOPS mode: a secret where sops cannot encrypt it is refused, naming the fi
   const alice = ageIdentity(dir, 'alice');
   const src = sopsSource(dir, [alice.recipient]);
   // A ConfigMap of the user's that carries the getter token in an annotation (Flux reads metadata in clear).
-  writeFileSync(join(src, 'leaky.yaml'), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: leaky\n  namespace: default\n  annotations:\n    note: "token ${EXAMPLE_SECRETS.OSM_CLOUD_INIT_GETTER_TOKEN}"\ndata:\n  a: b\n`);
+  writeFileSync(
+    join(src, 'leaky.yaml'),
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: leaky\n  namespace: default\n  annotations:\n    note: "token ${EXAMPLE_SECRETS.OSM_CLOUD_INIT_GETTER_TOKEN}"\ndata:\n  a: b\n`,
+  );
   const out = join(dir, 'out');
   const r = await hydrate([src, out]);
   assert.equal(r.code, 1, r.stderr);
-  assert.match(r.stderr, /cannot write inputs\/default\/configmap_leaky\.yaml in SOPS mode: metadata\.annotations\.note holds a secret value, and sops cannot encrypt it there/);
+  assert.match(
+    r.stderr,
+    /cannot write inputs\/default\/configmap_leaky\.yaml in SOPS mode: metadata\.annotations\.note holds a secret value, and sops cannot encrypt it there/,
+  );
   assert.match(r.stderr, /nothing written to /);
   assert.ok(!existsSync(out), 'OUT is not created');
   assertNoSecret(r.stdout + r.stderr, EXAMPLE_SECRETS, 'stderr');
 
   // Anywhere else in the user's object, the key holding it is encrypted.
-  writeFileSync(join(src, 'leaky.yaml'), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: leaky\n  namespace: default\ndata:\n  a: b\n  note: "token ${EXAMPLE_SECRETS.OSM_CLOUD_INIT_GETTER_TOKEN}"\n`);
+  writeFileSync(
+    join(src, 'leaky.yaml'),
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: leaky\n  namespace: default\ndata:\n  a: b\n  note: "token ${EXAMPLE_SECRETS.OSM_CLOUD_INIT_GETTER_TOKEN}"\n`,
+  );
   const ok = await hydrate([src, out]);
   assert.equal(ok.code, 0, ok.stderr);
   const doc = parse(readFileSync(join(out, 'inputs/default/configmap_leaky.yaml'), 'utf8'));
@@ -314,7 +387,9 @@ test('SOPS mode under an address-space limit (ulimit -v): written, no WebAssembl
   const out = join(dir, 'out');
   // Node's HTTP client (which the age-encryption package's `Response` loaded) reserves gigabytes for its
   // WebAssembly parser; 1.5 GB of address space is plenty for hydrate itself.
-  const r = run('sh', ['-c', 'ulimit -v 1500000 && exec "$0" "$@"', process.execPath, BUNDLE, 'hydrate', src, out], { env: toolEnv({ ...SECRETS, OSM_SOPS_SEED: SEED }) });
+  const r = run('sh', ['-c', 'ulimit -v 1500000 && exec "$0" "$@"', process.execPath, BUNDLE, 'hydrate', src, out], {
+    env: toolEnv({ ...SECRETS, OSM_SOPS_SEED: SEED }),
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.doesNotMatch(r.stderr, /WebAssembly|at /);
   const secret = [...snapshot(out).entries()].find(([f]) => f.endsWith('-bootstrap-config.yaml'))!;
@@ -326,7 +401,8 @@ test('spec.sops on a route that cannot honour it: the function (stdin, kpt) and 
   const alice = ageIdentity(dir, 'alice');
   const src = sopsSource(dir, [alice.recipient]);
   const env = toolEnv({ ...EXAMPLE_SECRETS, OSM_SOPS_SEED: SEED });
-  const named = /spec\.sops: SOPS encryption is done by `osm-krm hydrate` \(Flux\), which encrypts the files it writes; on this route .* Render with `osm-krm hydrate SRC OUT`, or remove spec\.sops from this config/;
+  const named =
+    /spec\.sops: SOPS encryption is done by `osm-krm hydrate` \(Flux\), which encrypts the files it writes; on this route .* Render with `osm-krm hydrate SRC OUT`, or remove spec\.sops from this config/;
 
   // Argo CD's generate: nothing printed, the reason on stderr.
   const generate = run(process.execPath, [BUNDLE, 'generate'], { cwd: src, env });
@@ -354,8 +430,18 @@ test('spec.sops on a route that cannot honour it: the function (stdin, kpt) and 
 
 test('SOPS mode in the ConfigMap flag form', () => {
   const recipient = 'age1lw6kegqmhuc89y5hqcw4u4x62cjwpth7ul70n5sj8qx837r3cuzs3favvt';
-  const config = (data: Record<string, string>) => parseFunctionConfig({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'osm' }, data });
-  assert.deepEqual(config({ 'sops-age-recipients': recipient, 'sops-data-key-seed-env': 'SEED' }).sops, { ageRecipients: [recipient], dataKeySeed: { env: 'SEED' } });
-  assert.throws(() => config({ 'sops-age-recipients': recipient }), /sops-data-key-seed-env or sops-data-key-seed-file must be set/);
-  assert.throws(() => config({ 'sops-age-recipients': 'age1nope', 'sops-data-key-seed-file': '/seed' }), /is not an age recipient/);
+  const config = (data: Record<string, string>) =>
+    parseFunctionConfig({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'osm' }, data });
+  assert.deepEqual(config({ 'sops-age-recipients': recipient, 'sops-data-key-seed-env': 'SEED' }).sops, {
+    ageRecipients: [recipient],
+    dataKeySeed: { env: 'SEED' },
+  });
+  assert.throws(
+    () => config({ 'sops-age-recipients': recipient }),
+    /sops-data-key-seed-env or sops-data-key-seed-file must be set/,
+  );
+  assert.throws(
+    () => config({ 'sops-age-recipients': 'age1nope', 'sops-data-key-seed-file': '/seed' }),
+    /is not an age recipient/,
+  );
 });

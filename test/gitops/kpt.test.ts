@@ -5,7 +5,19 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { BUNDLE, EXAMPLE_IMAGE, EXAMPLE_SECRETS, EXAMPLES, changedPaths, copyTree, run, runOk, snapshot, tempDir, toolEnv } from './support.ts';
+import {
+  BUNDLE,
+  EXAMPLE_IMAGE,
+  EXAMPLE_SECRETS,
+  EXAMPLES,
+  changedPaths,
+  copyTree,
+  run,
+  runOk,
+  snapshot,
+  tempDir,
+  toolEnv,
+} from './support.ts';
 
 const env = toolEnv(EXAMPLE_SECRETS);
 
@@ -32,8 +44,15 @@ test('render adds only osm-generated/ files, keeps every input byte for byte, an
   const once = snapshot(pkg);
   const changed = changedPaths(before, once);
   assert.ok(changed.length > 0);
-  assert.deepEqual(changed.filter((p) => !p.startsWith('osm-generated/')), [], 'an input file changed');
-  assert.ok(changed.every((p) => !before.has(p)), 'only new files');
+  assert.deepEqual(
+    changed.filter((p) => !p.startsWith('osm-generated/')),
+    [],
+    'an input file changed',
+  );
+  assert.ok(
+    changed.every((p) => !before.has(p)),
+    'only new files',
+  );
   assert.ok(OUTPUTS_A.every((p) => once.has(p)) && once.has(STATE));
   // Comments in inputs survive (they are byte-identical, checked above; this shows there were some).
   assert.match(once.get('osm-config.yaml')!, /^# The osm-krm function config/);
@@ -50,7 +69,10 @@ test('editing one MachineDeployment changes only its own outputs (and its line o
   writeFileSync(md, readFileSync(md, 'utf8').replace('kubelet: 1.34.2', 'kubelet: 1.34.3'));
   render(pkg);
   const after = snapshot(pkg);
-  assert.deepEqual(changedPaths(before, after), ['machinedeployment-workers-a.yaml', ...OUTPUTS_A.filter((p) => !p.includes('kubelet-bootstrap')), STATE].sort());
+  assert.deepEqual(
+    changedPaths(before, after),
+    ['machinedeployment-workers-a.yaml', ...OUTPUTS_A.filter((p) => !p.includes('kubelet-bootstrap')), STATE].sort(),
+  );
   // The template changed, so machine-controller's revision moves on to 2; workers-b keeps its state entry.
   const osc = parse(after.get(OUTPUTS_A[0]!)!);
   assert.equal(osc.metadata.annotations['k8c.io/machine-deployment-revision'], '2');
@@ -67,7 +89,10 @@ test('deleting a MachineDeployment removes its generated files on the next rende
   render(pkg);
   const after = snapshot(pkg);
   const removed = [...before.keys()].filter((p) => !after.has(p));
-  assert.deepEqual(removed.filter((p) => !p.startsWith('osm-generated/kube-system/workers-b/')), ['machinedeployment-workers-b.yaml']);
+  assert.deepEqual(
+    removed.filter((p) => !p.startsWith('osm-generated/kube-system/workers-b/')),
+    ['machinedeployment-workers-b.yaml'],
+  );
   assert.equal(removed.length, 1 + 4);
   assert.ok(OUTPUTS_A.every((p) => after.get(p) === before.get(p)));
 });
@@ -85,9 +110,25 @@ test('kpt fn eval -i (the image, KPT_FN_RUNTIME=podman) with -e writes what the 
   const rendered = examplePackage();
   render(rendered);
   const evaluated = examplePackage();
-  runOk('kpt', ['fn', 'eval', evaluated, '-i', EXAMPLE_IMAGE, '--fn-config', join(evaluated, 'osm-config.yaml'), '-e', 'OSM_CLOUD_INIT_GETTER_TOKEN', '-e', 'OSM_BOOTSTRAP_TOKEN'], {
-    env: { ...env, KPT_FN_RUNTIME: 'podman' },
-  });
+  runOk(
+    'kpt',
+    [
+      'fn',
+      'eval',
+      evaluated,
+      '-i',
+      EXAMPLE_IMAGE,
+      '--fn-config',
+      join(evaluated, 'osm-config.yaml'),
+      '-e',
+      'OSM_CLOUD_INIT_GETTER_TOKEN',
+      '-e',
+      'OSM_BOOTSTRAP_TOKEN',
+    ],
+    {
+      env: { ...env, KPT_FN_RUNTIME: 'podman' },
+    },
+  );
   assert.deepEqual(snapshot(evaluated), snapshot(rendered));
 });
 
@@ -105,8 +146,17 @@ test('without --allow-exec kpt refuses the pipeline and writes nothing', () => {
 test('re-rendering with key-derived bootstrap tokens changes nothing', () => {
   const pkg = examplePackage();
   const config = join(pkg, 'osm-config.yaml');
-  writeFileSync(config, readFileSync(config, 'utf8').replace(/bootstrapToken:\n(\s+)env: OSM_BOOTSTRAP_TOKEN/, 'bootstrapTokenKey:\n$1env: OSM_BOOTSTRAP_TOKEN_KEY'));
-  const keyEnv = toolEnv({ OSM_CLOUD_INIT_GETTER_TOKEN: EXAMPLE_SECRETS.OSM_CLOUD_INIT_GETTER_TOKEN, OSM_BOOTSTRAP_TOKEN_KEY: 'example-bootstrap-token-key-0123456789' });
+  writeFileSync(
+    config,
+    readFileSync(config, 'utf8').replace(
+      /bootstrapToken:\n(\s+)env: OSM_BOOTSTRAP_TOKEN/,
+      'bootstrapTokenKey:\n$1env: OSM_BOOTSTRAP_TOKEN_KEY',
+    ),
+  );
+  const keyEnv = toolEnv({
+    OSM_CLOUD_INIT_GETTER_TOKEN: EXAMPLE_SECRETS.OSM_CLOUD_INIT_GETTER_TOKEN,
+    OSM_BOOTSTRAP_TOKEN_KEY: 'example-bootstrap-token-key-0123456789',
+  });
   runOk('kpt', ['fn', 'render', pkg, '--allow-exec'], { env: keyEnv });
   const once = snapshot(pkg);
   assert.ok([...once.keys()].some((p) => /secret_bootstrap-token-/.test(p)));

@@ -11,7 +11,10 @@ const cases = findKptCases(join(REPO_ROOT, 'examples'), join(REPO_ROOT, 'test', 
 test('the example kpt package and our kpt test packages are found', () => {
   const names = cases.map((c) => relative(REPO_ROOT, c));
   assert.ok(names.includes('examples/kpt'), names.join(', '));
-  assert.ok(names.some((n) => n.startsWith('test/gitops/kpt-cases/')), names.join(', '));
+  assert.ok(
+    names.some((n) => n.startsWith('test/gitops/kpt-cases/')),
+    names.join(', '),
+  );
 });
 
 for (const dir of cases) {

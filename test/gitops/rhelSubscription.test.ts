@@ -5,7 +5,24 @@ import assert from 'node:assert/strict';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { BUNDLE, EXAMPLE_IMAGE, EXAMPLE_SECRETS, EXAMPLES, ORCHESTRATOR_ANNOTATION, byIdentity, changedPaths, isLocalConfig, mkdirp, objectsInFiles, parseStream, run, runOk, snapshot, tempDir, toolEnv } from './support.ts';
+import {
+  BUNDLE,
+  EXAMPLE_IMAGE,
+  EXAMPLE_SECRETS,
+  EXAMPLES,
+  ORCHESTRATOR_ANNOTATION,
+  byIdentity,
+  changedPaths,
+  isLocalConfig,
+  mkdirp,
+  objectsInFiles,
+  parseStream,
+  run,
+  runOk,
+  snapshot,
+  tempDir,
+  toolEnv,
+} from './support.ts';
 
 const PASSWORD = 'rhsm-route-password-7f3a';
 const USER = 'rhsm-route-user';
@@ -69,7 +86,8 @@ function fixture(): { dir: string; secrets: string } {
 
 // The secret file lies outside the package: absolute {file:} paths are read only from the directories named
 // where osm-krm runs (OSM_KRM_FILE_ROOTS, or the secrets directory).
-const ENV = (secrets?: string) => toolEnv({ ...EXAMPLE_SECRETS, RHSM_USER: USER, ...(secrets !== undefined ? { OSM_KRM_FILE_ROOTS: secrets } : {}) });
+const ENV = (secrets?: string) =>
+  toolEnv({ ...EXAMPLE_SECRETS, RHSM_USER: USER, ...(secrets !== undefined ? { OSM_KRM_FILE_ROOTS: secrets } : {}) });
 
 /** The applied objects have exactly one MachineDeployment, with the secrets; returns it. */
 function checkApplied(objects: any[], route: string): any {
@@ -77,9 +95,19 @@ function checkApplied(objects: any[], route: string): any {
   const mds = applied.filter((o) => o.kind === 'MachineDeployment');
   assert.equal(mds.length, 1, `${route}: ${mds.length} MachineDeployments applied`);
   const spec = mds[0].spec.template.spec.providerSpec.value.operatingSystemSpec;
-  assert.deepEqual(spec, { attachSubscription: true, rhelSubscriptionManagerUser: USER, rhelSubscriptionManagerPassword: PASSWORD }, route);
-  const secret = applied.find((o) => o.kind === 'Secret' && o.metadata.name === 'rhel-workers-kube-system-bootstrap-config');
-  assert.match(Buffer.from(secret.data['cloud-config'], 'base64').toString(), new RegExp(`password: ${PASSWORD}\\n`), route);
+  assert.deepEqual(
+    spec,
+    { attachSubscription: true, rhelSubscriptionManagerUser: USER, rhelSubscriptionManagerPassword: PASSWORD },
+    route,
+  );
+  const secret = applied.find(
+    (o) => o.kind === 'Secret' && o.metadata.name === 'rhel-workers-kube-system-bootstrap-config',
+  );
+  assert.match(
+    Buffer.from(secret.data['cloud-config'], 'base64').toString(),
+    new RegExp(`password: ${PASSWORD}\\n`),
+    route,
+  );
   return byIdentity(applied);
 }
 
@@ -97,10 +125,16 @@ test('kpt fn render: the source stays byte for byte, the copy with the secrets l
   runOk('kpt', ['fn', 'render', dir, '--allow-exec'], { env: ENV(secrets) });
   const after = snapshot(dir);
   assert.equal(after.get('machinedeployment-rhel.yaml'), SOURCE_MD);
-  assert.ok(changedPaths(before, after).every((p) => p.startsWith('osm-generated/')), changedPaths(before, after).join(', '));
+  assert.ok(
+    changedPaths(before, after).every((p) => p.startsWith('osm-generated/')),
+    changedPaths(before, after).join(', '),
+  );
   assert.ok(after.get(COPY)!.includes(PASSWORD));
   checkNoSecretInUserFiles(dir, 'kpt');
-  const kpt = checkApplied(objectsInFiles(dir, (rel) => !rel.startsWith('.')), 'kpt');
+  const kpt = checkApplied(
+    objectsInFiles(dir, (rel) => !rel.startsWith('.')),
+    'kpt',
+  );
   assert.ok(!isLocalConfig(kpt[MD_ID]));
 
   runOk('kpt', ['fn', 'render', dir, '--allow-exec'], { env: ENV(secrets) });
@@ -116,7 +150,10 @@ test('generate (Argo CD): one MachineDeployment with the secrets; a mounted secr
 
   // The password from the sidecar's mounted Secret (OSM_KRM_SECRETS_DIR), with no source in the config.
   writeFileSync(join(dir, 'osm-config.yaml'), config('x').replace(/\n {6}rhelSubscriptionManagerPassword: .*\n/, '\n'));
-  const mounted = parseStream(runOk(process.execPath, [BUNDLE, 'generate'], { cwd: dir, env: { ...ENV(secrets), OSM_KRM_SECRETS_DIR: secrets } }).stdout);
+  const mounted = parseStream(
+    runOk(process.execPath, [BUNDLE, 'generate'], { cwd: dir, env: { ...ENV(secrets), OSM_KRM_SECRETS_DIR: secrets } })
+      .stdout,
+  );
   checkApplied(mounted, 'generate, mounted file');
 
   // A relative file is a file in Git.
@@ -124,13 +161,22 @@ test('generate (Argo CD): one MachineDeployment with the secrets; a mounted secr
   const relative = run(process.execPath, [BUNDLE, 'generate'], { cwd: dir, env: ENV(secrets) });
   assert.notEqual(relative.status, 0);
   assert.equal(relative.stdout, '');
-  assert.match(relative.stderr, /spec\.rhelSubscription\.all\.rhelSubscriptionManagerPassword\.file "secrets\/password" is relative, i\.e\. a file in Git/);
+  assert.match(
+    relative.stderr,
+    /spec\.rhelSubscription\.all\.rhelSubscriptionManagerPassword\.file "secrets\/password" is relative, i\.e\. a file in Git/,
+  );
 
   // A Secret in the app directory is in Git too.
-  writeFileSync(join(dir, 'osm-config.yaml'), config('x').replace('{file: x}', '{secretKeyRef: {namespace: osm, name: rhsm, key: password}}'));
+  writeFileSync(
+    join(dir, 'osm-config.yaml'),
+    config('x').replace('{file: x}', '{secretKeyRef: {namespace: osm, name: rhsm, key: password}}'),
+  );
   const fromSecret = run(process.execPath, [BUNDLE, 'generate'], { cwd: dir, env: ENV(secrets) });
   assert.notEqual(fromSecret.status, 0);
-  assert.match(fromSecret.stderr, /spec\.rhelSubscription\.all\.rhelSubscriptionManagerPassword\.secretKeyRef names a Secret in the app directory, i\.e\. in Git/);
+  assert.match(
+    fromSecret.stderr,
+    /spec\.rhelSubscription\.all\.rhelSubscriptionManagerPassword\.secretKeyRef names a Secret in the app directory, i\.e\. in Git/,
+  );
 });
 
 test('hydrate (Flux): the copy is written under osm-generated/ and listed, the source is not written, kustomize builds one MachineDeployment', () => {
@@ -139,7 +185,10 @@ test('hydrate (Flux): the copy is written under osm-generated/ and listed, the s
   runOk(process.execPath, [BUNDLE, 'hydrate', dir, out], { env: ENV(secrets) });
   const files = snapshot(out);
   assert.ok(files.get(COPY)!.includes(PASSWORD));
-  assert.ok(![...files.keys()].some((rel) => rel.startsWith('inputs/') && rel.includes('machinedeployment')), [...files.keys()].join(', '));
+  assert.ok(
+    ![...files.keys()].some((rel) => rel.startsWith('inputs/') && rel.includes('machinedeployment')),
+    [...files.keys()].join(', '),
+  );
   checkNoSecretInUserFiles(out, 'hydrate');
   checkNoSecretInUserFiles(dir, 'hydrate SRC');
   checkApplied(parseStream(runOk('kubectl', ['kustomize', out]).stdout), 'hydrate + kustomize');
@@ -151,7 +200,12 @@ test('the function on stdin/stdout: the output ResourceList holds the injected M
   const { dir, secrets } = fixture();
   const items = [SOURCE_MD, readFileSync(join(dir, 'cluster-info.yaml'), 'utf8')].flatMap(parseStream);
   const fnConfig = parseStream(readFileSync(join(dir, 'osm-config.yaml'), 'utf8'))[0];
-  const input = JSON.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig: fnConfig });
+  const input = JSON.stringify({
+    apiVersion: 'config.kubernetes.io/v1',
+    kind: 'ResourceList',
+    items,
+    functionConfig: fnConfig,
+  });
   const out = parseStream(runOk(process.execPath, [BUNDLE], { env: ENV(secrets), input }).stdout)[0];
   checkApplied(out.items, 'stdin/stdout');
   assert.ok(!JSON.stringify(out.results ?? []).includes(PASSWORD));
@@ -160,14 +214,22 @@ test('the function on stdin/stdout: the output ResourceList holds the injected M
 test('kustomize (container transformer): the MachineDeployment in the build output carries the secrets, once', () => {
   const { dir, secrets } = fixture();
   rmSync(join(dir, 'Kptfile'));
-  const fn = readFileSync(join(dir, 'osm-config.yaml'), 'utf8').replace('    config.kubernetes.io/local-config: "true"\n', `    config.kubernetes.io/function: |
+  const fn = readFileSync(join(dir, 'osm-config.yaml'), 'utf8')
+    .replace(
+      '    config.kubernetes.io/local-config: "true"\n',
+      `    config.kubernetes.io/function: |
       container:
         image: ${EXAMPLE_IMAGE}
         envs: [OSM_CLOUD_INIT_GETTER_TOKEN, OSM_BOOTSTRAP_TOKEN, RHSM_USER, RHSM_PASSWORD]
-`).replace(/\{file: [^}]*\}/, '{env: RHSM_PASSWORD}');
+`,
+    )
+    .replace(/\{file: [^}]*\}/, '{env: RHSM_PASSWORD}');
   writeFileSync(join(dir, 'osm.yaml'), fn);
   rmSync(join(dir, 'osm-config.yaml'));
-  writeFileSync(join(dir, 'kustomization.yaml'), 'resources: [cluster-info.yaml, machinedeployment-rhel.yaml]\ntransformers: [osm.yaml]\n');
+  writeFileSync(
+    join(dir, 'kustomization.yaml'),
+    'resources: [cluster-info.yaml, machinedeployment-rhel.yaml]\ntransformers: [osm.yaml]\n',
+  );
   const env = { ...ENV(secrets), RHSM_PASSWORD: PASSWORD, OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE };
   const objects = parseStream(runOk('kubectl', ['kustomize', '--enable-alpha-plugins', dir], { env }).stdout);
   const applied = checkApplied(objects, 'kustomize');
@@ -176,5 +238,8 @@ test('kustomize (container transformer): the MachineDeployment in the build outp
 
   // An unmarked source (kustomize writes nothing back) is replaced by the copy just the same.
   writeFileSync(join(dir, 'machinedeployment-rhel.yaml'), SOURCE_MD.replace(/\n.*local-config.*\n/, '\n'));
-  checkApplied(parseStream(runOk('kubectl', ['kustomize', '--enable-alpha-plugins', dir], { env }).stdout), 'kustomize, unmarked source');
+  checkApplied(
+    parseStream(runOk('kubectl', ['kustomize', '--enable-alpha-plugins', dir], { env }).stdout),
+    'kustomize, unmarked source',
+  );
 });

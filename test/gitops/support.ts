@@ -2,7 +2,19 @@
 // `docker`/`podman` wrapper (the real podman, logging) in front of PATH, temp directories, process runs, directory snapshots, manifest parsing.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { after } from 'node:test';
@@ -51,7 +63,14 @@ export function toolBin(): string {
 export function toolEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !(k in EXAMPLE_SECRETS) && !k.startsWith('ARGOCD_') && !k.startsWith('PARAM_') && !k.startsWith('OSM_KRM_')) env[k] = v;
+    if (
+      v !== undefined &&
+      !(k in EXAMPLE_SECRETS) &&
+      !k.startsWith('ARGOCD_') &&
+      !k.startsWith('PARAM_') &&
+      !k.startsWith('OSM_KRM_')
+    )
+      env[k] = v;
   }
   env.PATH = `${toolBin()}:${process.env.PATH ?? ''}`;
   return { ...env, ...extra };
@@ -63,8 +82,19 @@ export interface RunResult {
   stderr: string;
 }
 
-export function run(cmd: string, args: readonly string[], opts: { cwd?: string; env?: Record<string, string>; input?: string } = {}): RunResult {
-  const r = spawnSync(cmd, args, { cwd: opts.cwd ?? REPO_ROOT, env: opts.env ?? toolEnv(), input: opts.input ?? '', encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 300_000 });
+export function run(
+  cmd: string,
+  args: readonly string[],
+  opts: { cwd?: string; env?: Record<string, string>; input?: string } = {},
+): RunResult {
+  const r = spawnSync(cmd, args, {
+    cwd: opts.cwd ?? REPO_ROOT,
+    env: opts.env ?? toolEnv(),
+    input: opts.input ?? '',
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 300_000,
+  });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -72,7 +102,8 @@ export function run(cmd: string, args: readonly string[], opts: { cwd?: string; 
 /** Runs and asserts exit 0, with the output in the message otherwise. */
 export function runOk(cmd: string, args: readonly string[], opts: Parameters<typeof run>[2] = {}): RunResult {
   const r = run(cmd, args, opts);
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
   return r;
 }
 
@@ -114,7 +145,21 @@ export function changedPaths(before: Map<string, string>, afterSnap: Map<string,
 }
 
 export function git(dir: string, ...args: string[]): string {
-  return runOk('git', ['-c', 'user.name=osm-krm test', '-c', 'user.email=test@osm-krm.invalid', '-c', 'commit.gpgsign=false', '-c', 'core.autocrlf=false', ...args], { cwd: dir, env: toolEnv({ GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' }) }).stdout;
+  return runOk(
+    'git',
+    [
+      '-c',
+      'user.name=osm-krm test',
+      '-c',
+      'user.email=test@osm-krm.invalid',
+      '-c',
+      'commit.gpgsign=false',
+      '-c',
+      'core.autocrlf=false',
+      ...args,
+    ],
+    { cwd: dir, env: toolEnv({ GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' }) },
+  ).stdout;
 }
 
 export function mkdirp(p: string): string {
@@ -150,10 +195,13 @@ export function byIdentity(objects: readonly any[]): Record<string, any> {
 
 /** Every YAML object in the files of a directory (as kubectl apply -f DIR -R would read them). */
 export function objectsInFiles(dir: string, filter: (rel: string) => boolean = () => true): any[] {
-  return [...snapshot(dir)].filter(([rel]) => /\.ya?ml$/.test(rel) && filter(rel)).flatMap(([, text]) => parseStream(text));
+  return [...snapshot(dir)]
+    .filter(([rel]) => /\.ya?ml$/.test(rel) && filter(rel))
+    .flatMap(([, text]) => parseStream(text));
 }
 
-export const ORCHESTRATOR_ANNOTATION = /^(internal\.config\.kubernetes\.io\/|config\.kubernetes\.io\/(path|index)$|config\.k8s\.io\/id$|kustomize\.config\.k8s\.io\/)/;
+export const ORCHESTRATOR_ANNOTATION =
+  /^(internal\.config\.kubernetes\.io\/|config\.kubernetes\.io\/(path|index)$|config\.k8s\.io\/id$|kustomize\.config\.k8s\.io\/)/;
 
 export function isLocalConfig(o: any): boolean {
   const v = o?.metadata?.annotations?.['config.kubernetes.io/local-config'];
@@ -179,13 +227,19 @@ export const EXAMPLE_MANIFESTS = [
 export function secretText(objects: readonly any[], name: string): string {
   const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === name);
   assert.ok(secret, `no Secret ${name}`);
-  const text = Object.values(secret.data as Record<string, string>).map((v) => Buffer.from(v, 'base64').toString('utf8')).join('\n');
-  return text.replace(/encoding: 'b64'\n\s+content: \|-\n\s+(\S+)/g, (_m, b64: string) => Buffer.from(b64, 'base64').toString('utf8'));
+  const text = Object.values(secret.data as Record<string, string>)
+    .map((v) => Buffer.from(v, 'base64').toString('utf8'))
+    .join('\n');
+  return text.replace(/encoding: 'b64'\n\s+content: \|-\n\s+(\S+)/g, (_m, b64: string) =>
+    Buffer.from(b64, 'base64').toString('utf8'),
+  );
 }
 
 /** The examples' committed state (from the Flux example: same inputs), with workers-a's revision set to `revision`. */
 export function exampleStateText(revision: string): string {
-  const state = parseStream(readFileSync(join(EXAMPLES, 'flux', 'deploy', 'osm-generated', 'state', 'osm-krm-state.yaml'), 'utf8'))[0];
+  const state = parseStream(
+    readFileSync(join(EXAMPLES, 'flux', 'deploy', 'osm-generated', 'state', 'osm-krm-state.yaml'), 'utf8'),
+  )[0];
   const key = 'md.kube-system.workers-a';
   state.data[key] = JSON.stringify({ ...JSON.parse(state.data[key]), revision });
   return stringify(state);

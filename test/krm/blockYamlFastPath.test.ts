@@ -55,7 +55,8 @@ function check(text: string, label: string): void {
   const want = full(text);
   assert.ok(want.ok, `${label}: the fast path accepted what the full parser rejects:\n${text.slice(0, 400)}`);
   assert.deepEqual(got.root, want.root, `${label}: values differ`);
-  if (want.dashes !== undefined && Array.isArray((want.root as any)?.items)) assert.deepEqual(got.itemDashes, want.dashes, `${label}: item positions differ`);
+  if (want.dashes !== undefined && Array.isArray((want.root as any)?.items))
+    assert.deepEqual(got.itemDashes, want.dashes, `${label}: item positions differ`);
 }
 
 function yamlFiles(dir: string, out: string[] = []): string[] {
@@ -70,7 +71,10 @@ function yamlFiles(dir: string, out: string[] = []): string[] {
 
 function asItem(text: string): string {
   const body = text.replace(/^---\n/, '').replace(/\n$/, '');
-  return `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- ${body.split('\n').map((l, i) => (i === 0 || l === '' ? l : `  ${l}`)).join('\n')}\n`;
+  return `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- ${body
+    .split('\n')
+    .map((l, i) => (i === 0 || l === '' ? l : `  ${l}`))
+    .join('\n')}\n`;
 }
 
 test('every YAML file of the project and of ../shared, alone and as a ResourceList item', () => {
@@ -82,16 +86,105 @@ test('every YAML file of the project and of ../shared, alone and as a ResourceLi
   }
   assert.ok(stats.files > 100, `only ${stats.files} files`);
   // The point of the fast path: the examples and the KRM test inputs take it.
-  assert.ok(fast(readFileSync(join(REPO_ROOT, 'examples/basic/resourcelist.yaml'), 'utf8')) !== undefined, 'examples/basic takes the fast path');
+  assert.ok(
+    fast(readFileSync(join(REPO_ROOT, 'examples/basic/resourcelist.yaml'), 'utf8')) !== undefined,
+    'examples/basic takes the fast path',
+  );
 });
 
 // --- seeded random documents ---------------------------------------------------------------------------
 
-const PLAIN = ['a', 'x-y', '0644', '0', '09', '-1', '+1', '1e3', '1.5', '.5', '1.', '0x1F', '0o17', '0b1', '.inf', '-.Inf', '.nan', 'true', 'True', 'TRUE',
-  'yes', 'no', 'on', 'off', 'null', 'Null', '~', 'a#b', 'a # c', 'http://x:8080/p', 'a:b', ':a', '-a', '?a', 'a b  c', '1_000', '2001-12-14', '12:30',
-  'é', 'a\tb', '@x', '`x', '!x', '&x', '*x', '%x', 'a: b', 'a:', 'key: ', '- a', '[a]', '{a: 1}', '|', '>', "'", '"', '#x', '',
-  'a\u00a0', '\u3000x', 'a\x7fb', 'a\u2028b', 'a\x0b', '\ufeffa', 'a\x00b', '[a, b]', '[a, "b", 1, ~]', '[a,]', '[ ]', '[a,,b]', '[a: 1]', '[[a]]', '[a] x', '[a #c]'];
-const QUOTED = ["'a'", "'it''s'", "''", "'a: b'", '"a\\tb"', '"\\u00e9\\x41\\U0001F600"', '"\\q"', '"a\\"b"', '""', '"\\N\\_\\L\\P\\0"', "'unterminated", '"a" tail', "'a' # c"];
+const PLAIN = [
+  'a',
+  'x-y',
+  '0644',
+  '0',
+  '09',
+  '-1',
+  '+1',
+  '1e3',
+  '1.5',
+  '.5',
+  '1.',
+  '0x1F',
+  '0o17',
+  '0b1',
+  '.inf',
+  '-.Inf',
+  '.nan',
+  'true',
+  'True',
+  'TRUE',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'null',
+  'Null',
+  '~',
+  'a#b',
+  'a # c',
+  'http://x:8080/p',
+  'a:b',
+  ':a',
+  '-a',
+  '?a',
+  'a b  c',
+  '1_000',
+  '2001-12-14',
+  '12:30',
+  'é',
+  'a\tb',
+  '@x',
+  '`x',
+  '!x',
+  '&x',
+  '*x',
+  '%x',
+  'a: b',
+  'a:',
+  'key: ',
+  '- a',
+  '[a]',
+  '{a: 1}',
+  '|',
+  '>',
+  "'",
+  '"',
+  '#x',
+  '',
+  'a\u00a0',
+  '\u3000x',
+  'a\x7fb',
+  'a\u2028b',
+  'a\x0b',
+  '\ufeffa',
+  'a\x00b',
+  '[a, b]',
+  '[a, "b", 1, ~]',
+  '[a,]',
+  '[ ]',
+  '[a,,b]',
+  '[a: 1]',
+  '[[a]]',
+  '[a] x',
+  '[a #c]',
+];
+const QUOTED = [
+  "'a'",
+  "'it''s'",
+  "''",
+  "'a: b'",
+  '"a\\tb"',
+  '"\\u00e9\\x41\\U0001F600"',
+  '"\\q"',
+  '"a\\"b"',
+  '""',
+  '"\\N\\_\\L\\P\\0"',
+  "'unterminated",
+  '"a" tail',
+  "'a' # c",
+];
 
 function scalar(r: () => number): string {
   const x = r();
@@ -111,7 +204,8 @@ function node(r: () => number, indent: number, depth: number, lines: string[], l
     const chomp = ['', '-', '+'][Math.floor(r() * 3)];
     lines.push(`${lead} |${chomp}`);
     const n = 1 + Math.floor(r() * 3);
-    for (let i = 0; i < n; i++) lines.push(r() < 0.2 ? '' : `${pad}  ${r() < 0.2 ? '  ' : ''}${PLAIN[Math.floor(r() * PLAIN.length)]}`);
+    for (let i = 0; i < n; i++)
+      lines.push(r() < 0.2 ? '' : `${pad}  ${r() < 0.2 ? '  ' : ''}${PLAIN[Math.floor(r() * PLAIN.length)]}`);
     if (r() < 0.3) lines.push('');
     return;
   }
@@ -201,13 +295,19 @@ functionConfig:
   kind: X
 `;
   const list = parseResourceList(text);
-  assert.deepEqual(list.items.map((i) => i.sourceText), [
-    '  - kind: A\n    # inside A\n  # between A and B\n',
-    '  - kind: B # tail\n',
-    '  - kind: C\n    data: |\n      x\n\n',
-  ]);
+  assert.deepEqual(
+    list.items.map((i) => i.sourceText),
+    [
+      '  - kind: A\n    # inside A\n  # between A and B\n',
+      '  - kind: B # tail\n',
+      '  - kind: C\n    data: |\n      x\n\n',
+    ],
+  );
   assert.equal(list.itemIndent, 2);
-  assert.deepEqual(list.items.map((i) => i.object.kind), ['A', 'B', 'C']);
+  assert.deepEqual(
+    list.items.map((i) => i.object.kind),
+    ['A', 'B', 'C'],
+  );
 });
 
 test('with default options (as yaml.parse, used for kubeconfigs): same values as the full parser', () => {
@@ -225,7 +325,10 @@ test('with default options (as yaml.parse, used for kubeconfigs): same values as
   }
   assert.ok(accepted > 200);
   const kubeconfig = readFileSync(join(REPO_ROOT, 'examples/kpt/cluster-info.yaml'), 'utf8');
-  assert.ok(plain(parseDocument(kubeconfig).toJS().data.kubeconfig) !== undefined, 'a cluster-info kubeconfig takes the fast path');
+  assert.ok(
+    plain(parseDocument(kubeconfig).toJS().data.kubeconfig) !== undefined,
+    'a cluster-info kubeconfig takes the fast path',
+  );
 });
 
 test('item texts of random ResourceLists: in order, without overlap, and each reads back as its item', () => {
@@ -253,13 +356,31 @@ test('item texts of random ResourceLists: in order, without overlap, and each re
   assert.ok(checked > 200, `only ${checked} item texts checked`);
 });
 
-test('literal blocks with an indentation indicator (our writer\'s `|2` for text starting with a space or a blank line)', () => {
-  const bodies = ['\n  x\n', '   lead\n  x\n', '\n\n  a\n\n  b\n\n', '  a\n', '    deeper\n  x\n', '  a\n b\n', '\n', '  a\n   \n  b\n', ' \n  a\n'];
+test("literal blocks with an indentation indicator (our writer's `|2` for text starting with a space or a blank line)", () => {
+  const bodies = [
+    '\n  x\n',
+    '   lead\n  x\n',
+    '\n\n  a\n\n  b\n\n',
+    '  a\n',
+    '    deeper\n  x\n',
+    '  a\n b\n',
+    '\n',
+    '  a\n   \n  b\n',
+    ' \n  a\n',
+  ];
   let accepted = 0;
   for (const header of ['|1', '|2', '|3', '|2-', '|-2', '|2+', '|+2', '|9', '|0', '|2 # c', '|22', '|-+']) {
     for (const body of bodies) {
-      for (const [prefix, pad] of [['', ''], ['a:\n  ', '  '], ['- ', '  '], ['l:\n- ', '  ']] as const) {
-        const text = `${prefix}k: ${header}\n${body.split('\n').map((l, i, all) => (i === all.length - 1 || l === '' ? l : pad + l)).join('\n')}z: 1\n`;
+      for (const [prefix, pad] of [
+        ['', ''],
+        ['a:\n  ', '  '],
+        ['- ', '  '],
+        ['l:\n- ', '  '],
+      ] as const) {
+        const text = `${prefix}k: ${header}\n${body
+          .split('\n')
+          .map((l, i, all) => (i === all.length - 1 || l === '' ? l : pad + l))
+          .join('\n')}z: 1\n`;
         if (fast(text) !== undefined) accepted++;
         check(text, JSON.stringify(text));
         check(asItem(text), `item ${JSON.stringify(text)}`);

@@ -8,14 +8,25 @@ import { encodedForms, registerInputSecrets, SecretRegistry } from '../../src/kr
 
 function redactEveryValue(values: string[], text: string): string {
   // Each value stands for itself and the forms our syntaxes give it (quoted, base64...).
-  const kept = [...new Set(values.filter((v) => v.length >= 4).flatMap(encodedForms).filter((v) => v.length >= 4))].sort((a, b) => b.length - a.length);
+  const kept = [
+    ...new Set(
+      values
+        .filter((v) => v.length >= 4)
+        .flatMap(encodedForms)
+        .filter((v) => v.length >= 4),
+    ),
+  ].sort((a, b) => b.length - a.length);
   let out = text;
   for (const v of kept) out = out.split(v).join('[redacted]');
   return out;
 }
 
 // A small alphabet (with the characters of `[redacted]`) makes values overlap each other and the marker.
-const piece = fc.string({ unit: fc.constantFrom('a', 'b', 'd', 'e', '[', ']', 'r', 'c', 't', ' '), minLength: 0, maxLength: 9 });
+const piece = fc.string({
+  unit: fc.constantFrom('a', 'b', 'd', 'e', '[', ']', 'r', 'c', 't', ' '),
+  minLength: 0,
+  maxLength: 9,
+});
 
 test('redaction equals replacing each value, longest first', () => {
   fc.assert(
@@ -65,7 +76,9 @@ test('a bootstrap token Secret registers its token, not its public keys', () => 
     { object: { apiVersion: 'v1', kind: 'Secret', stringData: { password: 'hunter2-password' } } },
   ]);
   assert.equal(
-    registry.redact('kube-system-md-1: usage true, token abcdef.0123456789abcdef, secret 0123456789abcdef, hunter2-password'),
+    registry.redact(
+      'kube-system-md-1: usage true, token abcdef.0123456789abcdef, secret 0123456789abcdef, hunter2-password',
+    ),
     'kube-system-md-1: usage true, token [redacted], secret [redacted], [redacted]',
   );
 });

@@ -11,10 +11,14 @@ import { machineDeployment, resourceList, userDataOf, TEST_CA } from '../profile
 import { embeddedProfile } from '../../src/profiles/embeddedProfiles.ts';
 import { companyOverlay, DROP_IN, overlay, SYSCTL } from './support.ts';
 
-const md = (profile: string, cloud = 'aws', name = 'workers', osName = 'ubuntu') => machineDeployment({ profile, osName, cloud, kubelet: '1.34.3', ipFamily: 'IPv4', name });
-const files = (items: any[], name: string, stage = 'provisioning') => userDataOf(findItem(items, 'Secret', `${name}-kube-system-${stage}-config`)).files;
-const file = (items: any[], name: string, path: string, stage = 'provisioning') => files(items, name, stage).find((f) => f.path === path);
-const version = (items: any[], name: string) => findItem(items, 'OperatingSystemConfig', `${name}-kube-system-config`).metadata.annotations['k8c.io/osp-version'];
+const md = (profile: string, cloud = 'aws', name = 'workers', osName = 'ubuntu') =>
+  machineDeployment({ profile, osName, cloud, kubelet: '1.34.3', ipFamily: 'IPv4', name });
+const files = (items: any[], name: string, stage = 'provisioning') =>
+  userDataOf(findItem(items, 'Secret', `${name}-kube-system-${stage}-config`)).files;
+const file = (items: any[], name: string, path: string, stage = 'provisioning') =>
+  files(items, name, stage).find((f) => f.path === path);
+const version = (items: any[], name: string) =>
+  findItem(items, 'OperatingSystemConfig', `${name}-kube-system-config`).metadata.annotations['k8c.io/osp-version'];
 // cloud-config's `content: |-` drops the one newline a file ends with (OSM's bytes).
 const asWritten = (s: string) => (s.endsWith('\n') ? s.slice(0, -1) : s);
 const errors = (r: { results: any[] }) => r.results.filter((x) => x.severity === 'error');
@@ -32,19 +36,40 @@ test('the company overlay on osp-ubuntu: its CA, sysctl, containerd drop-in and 
   const r = runOn(resourceList([companyOverlay(), md('ubuntu-company')]));
   const base = runOn(resourceList([md('osp-ubuntu')]));
   assert.equal(r.exitCode, 0, r.stderr + JSON.stringify(r.results));
-  assert.equal(file(r.items, 'workers', '/usr/local/share/ca-certificates/company-ca.crt')!.content, asWritten(TEST_CA));
+  assert.equal(
+    file(r.items, 'workers', '/usr/local/share/ca-certificates/company-ca.crt')!.content,
+    asWritten(TEST_CA),
+  );
   assert.equal(file(r.items, 'workers', '/etc/sysctl.d/90-company.conf')!.content, asWritten(SYSCTL));
   const dropIn = file(r.items, 'workers', '/etc/systemd/system/containerd.service.d/50-company.conf')!;
   assert.equal(dropIn.content, asWritten(DROP_IN));
   assert.equal(dropIn.mode, 0o644);
-  assert.match(file(r.items, 'workers', '/opt/bin/overlay-ubuntu-company-before-setup')!.content, /\nupdate-ca-certificates$/);
-  assert.equal(file(r.items, 'workers', '/etc/systemd/system/setup.service.d/overlay-01-ubuntu-company.conf')!.content, '[Service]\nExecStartPre=/opt/bin/overlay-ubuntu-company-before-setup');
+  assert.match(
+    file(r.items, 'workers', '/opt/bin/overlay-ubuntu-company-before-setup')!.content,
+    /\nupdate-ca-certificates$/,
+  );
+  assert.equal(
+    file(r.items, 'workers', '/etc/systemd/system/setup.service.d/overlay-01-ubuntu-company.conf')!.content,
+    '[Service]\nExecStartPre=/opt/bin/overlay-ubuntu-company-before-setup',
+  );
   // The base's files are there, in the base's order, with the base's content, then the overlay's.
   const plain = files(base.items, 'workers');
   const withOverlay = files(r.items, 'workers');
-  assert.deepEqual(withOverlay.map((f) => f.path).filter((p) => plain.some((f) => f.path === p)), plain.map((f) => f.path));
-  for (const p of plain) assert.deepEqual(withOverlay.find((f) => f.path === p.path), p, p.path);
-  assert.deepEqual(files(r.items, 'workers', 'bootstrap'), files(base.items, 'workers', 'bootstrap'), 'the bootstrap stays as small as the base\'s');
+  assert.deepEqual(
+    withOverlay.map((f) => f.path).filter((p) => plain.some((f) => f.path === p)),
+    plain.map((f) => f.path),
+  );
+  for (const p of plain)
+    assert.deepEqual(
+      withOverlay.find((f) => f.path === p.path),
+      p,
+      p.path,
+    );
+  assert.deepEqual(
+    files(r.items, 'workers', 'bootstrap'),
+    files(base.items, 'workers', 'bootstrap'),
+    "the bootstrap stays as small as the base's",
+  );
   // Its own name and version: the base's, with the content hash as build metadata.
   assert.match(version(r.items, 'workers'), /^v1\.0\.0\+ov-[0-9a-f]{12}$/);
   assert.equal(version(base.items, 'workers'), 'v1.0.0');
@@ -53,12 +78,18 @@ test('the company overlay on osp-ubuntu: its CA, sysctl, containerd drop-in and 
 test('a MachineDeployment on the base renders byte for byte as without the overlay', () => {
   const without = runOn(resourceList([md('osp-ubuntu')]));
   const withOverlay = runOn(resourceList([companyOverlay(), md('osp-ubuntu')]));
-  const generated = (r: any) => r.items.filter((i: any) => String(i.metadata?.annotations?.['config.kubernetes.io/path'] ?? '').startsWith('osm-generated/kube-system/'));
+  const generated = (r: any) =>
+    r.items.filter((i: any) =>
+      String(i.metadata?.annotations?.['config.kubernetes.io/path'] ?? '').startsWith('osm-generated/kube-system/'),
+    );
   assert.deepEqual(generated(withOverlay), generated(without));
 });
 
 test('same inputs, same bytes, whatever their order; the overlay passes through as it was', () => {
-  const o2 = overlay('ubuntu-company-gpu', { base: 'ubuntu-company', files: [{ path: '/etc/modules-load.d/gpu.conf', content: { literal: 'nvidia\n' } }] });
+  const o2 = overlay('ubuntu-company-gpu', {
+    base: 'ubuntu-company',
+    files: [{ path: '/etc/modules-load.d/gpu.conf', content: { literal: 'nvidia\n' } }],
+  });
   const items = [companyOverlay(), o2, md('ubuntu-company-gpu', 'aws', 'gpu'), md('ubuntu-company', 'gce', 'cpu')];
   const a = runOn(resourceList(items));
   const b = runOn(resourceList([...items].reverse()));
@@ -72,8 +103,13 @@ test('stacked overlays: each applies on the one below, and the setup drop-ins ru
   const r = runOn(resourceList([o2, companyOverlay(), md('ubuntu-company-gpu')]));
   assert.equal(r.exitCode, 0, JSON.stringify(r.results));
   assert.equal(file(r.items, 'workers', '/etc/sysctl.d/90-company.conf')!.content, asWritten(SYSCTL));
-  const dropIns = files(r.items, 'workers').filter((f) => f.path.startsWith('/etc/systemd/system/setup.service.d/')).map((f) => f.path);
-  assert.deepEqual(dropIns, ['/etc/systemd/system/setup.service.d/overlay-01-ubuntu-company.conf', '/etc/systemd/system/setup.service.d/overlay-02-ubuntu-company-gpu.conf']);
+  const dropIns = files(r.items, 'workers')
+    .filter((f) => f.path.startsWith('/etc/systemd/system/setup.service.d/'))
+    .map((f) => f.path);
+  assert.deepEqual(dropIns, [
+    '/etc/systemd/system/setup.service.d/overlay-01-ubuntu-company.conf',
+    '/etc/systemd/system/setup.service.d/overlay-02-ubuntu-company-gpu.conf',
+  ]);
 });
 
 test('the version changes with the base and with the overlay, and only then', () => {
@@ -96,7 +132,10 @@ test('the version changes with the base and with the overlay, and only then', ()
 });
 
 test('per cloud: a change limited to clouds reaches only their MachineDeployments', () => {
-  const o = overlay('ubuntu-aws', { base: 'osp-ubuntu', files: [{ path: '/etc/aws-only', clouds: ['aws'], content: { template: 'cloud={{ .CloudProviderName }}\n' } }] });
+  const o = overlay('ubuntu-aws', {
+    base: 'osp-ubuntu',
+    files: [{ path: '/etc/aws-only', clouds: ['aws'], content: { template: 'cloud={{ .CloudProviderName }}\n' } }],
+  });
   const r = runOn(resourceList([o, md('ubuntu-aws', 'aws', 'a'), md('ubuntu-aws', 'gce', 'g')]));
   assert.equal(r.exitCode, 0, JSON.stringify(r.results));
   assert.equal(file(r.items, 'a', '/etc/aws-only')!.content, 'cloud=aws');
@@ -104,11 +143,14 @@ test('per cloud: a change limited to clouds reaches only their MachineDeployment
   assert.equal(version(r.items, 'a'), version(r.items, 'g'));
 });
 
-test('a literal is written as it is, {{ included; a template gets the base\'s data', () => {
-  const o = overlay('ubuntu-lit', { base: 'osp-ubuntu', files: [
-    { path: '/etc/lit', content: { literal: 'a {{ .ServerURL }} }} {{- b\n' } },
-    { path: '/etc/tpl', permissions: 600, content: { template: '{{ .ServerURL }} {{ .CloudProviderName }}\n' } },
-  ] });
+test("a literal is written as it is, {{ included; a template gets the base's data", () => {
+  const o = overlay('ubuntu-lit', {
+    base: 'osp-ubuntu',
+    files: [
+      { path: '/etc/lit', content: { literal: 'a {{ .ServerURL }} }} {{- b\n' } },
+      { path: '/etc/tpl', permissions: 600, content: { template: '{{ .ServerURL }} {{ .CloudProviderName }}\n' } },
+    ],
+  });
   const r = runOn(resourceList([o, md('ubuntu-lit')]));
   assert.equal(r.exitCode, 0, JSON.stringify(r.results));
   assert.equal(file(r.items, 'workers', '/etc/lit')!.content, 'a {{ .ServerURL }} }} {{- b');
@@ -117,42 +159,86 @@ test('a literal is written as it is, {{ included; a template gets the base\'s da
 });
 
 test('replace: a base file replaced in place (permissions kept unless given), in bootstrap when asked', () => {
-  const o = overlay('ubuntu-r', { base: 'osp-ubuntu', files: [
-    { path: '/etc/systemd/journald.conf.d/max_disk_use.conf', replace: true, content: { literal: '[Journal]\nSystemMaxUse=1G\n' } },
-    { path: '/etc/bootstrap-marker', config: 'bootstrap', content: { literal: 'x\n' } },
-  ] });
+  const o = overlay('ubuntu-r', {
+    base: 'osp-ubuntu',
+    files: [
+      {
+        path: '/etc/systemd/journald.conf.d/max_disk_use.conf',
+        replace: true,
+        content: { literal: '[Journal]\nSystemMaxUse=1G\n' },
+      },
+      { path: '/etc/bootstrap-marker', config: 'bootstrap', content: { literal: 'x\n' } },
+    ],
+  });
   const r = runOn(resourceList([o, md('ubuntu-r'), md('osp-ubuntu', 'aws', 'plain')]));
   assert.equal(r.exitCode, 0, JSON.stringify(r.results));
   const paths = (n: string) => files(r.items, n).map((f) => f.path);
   assert.deepEqual(paths('workers'), paths('plain'), 'same files, same order');
-  assert.equal(file(r.items, 'workers', '/etc/systemd/journald.conf.d/max_disk_use.conf')!.content, '[Journal]\nSystemMaxUse=1G');
+  assert.equal(
+    file(r.items, 'workers', '/etc/systemd/journald.conf.d/max_disk_use.conf')!.content,
+    '[Journal]\nSystemMaxUse=1G',
+  );
   assert.equal(file(r.items, 'workers', '/etc/systemd/journald.conf.d/max_disk_use.conf')!.mode, 0o644);
   assert.equal(file(r.items, 'workers', '/etc/bootstrap-marker', 'bootstrap')!.content, 'x');
 });
 
-test('Flatcar: units and drop-ins become the profile\'s units; commands a drop-in on its setup.service unit', () => {
-  const o = overlay('flatcar-company', { base: 'osp-flatcar',
+test("Flatcar: units and drop-ins become the profile's units; commands a drop-in on its setup.service unit", () => {
+  const o = overlay('flatcar-company', {
+    base: 'osp-flatcar',
     units: [
-      { name: 'company-agent.service', enable: true, content: '[Unit]\nDescription=agent\n[Service]\nExecStart=/usr/bin/true\n[Install]\nWantedBy=multi-user.target\n' },
+      {
+        name: 'company-agent.service',
+        enable: true,
+        content:
+          '[Unit]\nDescription=agent\n[Service]\nExecStart=/usr/bin/true\n[Install]\nWantedBy=multi-user.target\n',
+      },
       { name: 'containerd.service', dropIns: [{ name: '50-company.conf', content: DROP_IN }] },
     ],
-    commands: { afterSetup: ['echo done'] } });
-  const r = runOn(resourceList([o, machineDeployment({ profile: 'flatcar-company', osName: 'flatcar', cloud: 'aws', kubelet: '1.34.3', ipFamily: 'IPv4', name: 'fc' })]));
+    commands: { afterSetup: ['echo done'] },
+  });
+  const r = runOn(
+    resourceList([
+      o,
+      machineDeployment({
+        profile: 'flatcar-company',
+        osName: 'flatcar',
+        cloud: 'aws',
+        kubelet: '1.34.3',
+        ipFamily: 'IPv4',
+        name: 'fc',
+      }),
+    ]),
+  );
   assert.equal(r.exitCode, 0, JSON.stringify(r.results));
-  const units = findItem(r.items, 'OperatingSystemConfig', 'fc-kube-system-config').spec.provisioningConfig.units as any[];
+  const units = findItem(r.items, 'OperatingSystemConfig', 'fc-kube-system-config').spec.provisioningConfig
+    .units as any[];
   assert.deepEqual(units.find((u) => u.name === 'company-agent.service').enable, true);
-  assert.deepEqual(units.find((u) => u.name === 'containerd.service').dropIns, [{ name: '50-company.conf', content: DROP_IN }]);
-  assert.deepEqual(units.find((u) => u.name === 'setup.service').dropIns.map((d: any) => d.name), ['overlay-01-flatcar-company.conf']);
-  const ign = JSON.parse(Buffer.from(findItem(r.items, 'Secret', 'fc-kube-system-provisioning-config').data['cloud-config'], 'base64').toString());
+  assert.deepEqual(units.find((u) => u.name === 'containerd.service').dropIns, [
+    { name: '50-company.conf', content: DROP_IN },
+  ]);
+  assert.deepEqual(
+    units.find((u) => u.name === 'setup.service').dropIns.map((d: any) => d.name),
+    ['overlay-01-flatcar-company.conf'],
+  );
+  const ign = JSON.parse(
+    Buffer.from(
+      findItem(r.items, 'Secret', 'fc-kube-system-provisioning-config').data['cloud-config'],
+      'base64',
+    ).toString(),
+  );
   assert.ok(ign.systemd.units.some((u: any) => u.name === 'company-agent.service' && u.enabled === true));
 });
 
 test('named templates: a new one used by a new file; replacing one the base defines changes every file using it', () => {
   const upstream = parse(readFileSync(join(UPSTREAM_OSM, 'deploy/osps/default/osp-ubuntu.yaml'), 'utf8'));
-  const o = overlay('up-company', { base: 'osp-ubuntu', templates: [
-    { name: 'configureHostCABundle', replace: true, template: 'echo company CA bundle' },
-    { name: 'companyBanner', template: 'Welcome to {{ .CloudProviderName }}' },
-  ], files: [{ path: '/etc/motd', content: { template: '{{ template "companyBanner" }}\n' } }] });
+  const o = overlay('up-company', {
+    base: 'osp-ubuntu',
+    templates: [
+      { name: 'configureHostCABundle', replace: true, template: 'echo company CA bundle' },
+      { name: 'companyBanner', template: 'Welcome to {{ .CloudProviderName }}' },
+    ],
+    files: [{ path: '/etc/motd', content: { template: '{{ template "companyBanner" }}\n' } }],
+  });
   const r = runOn(resourceList([upstream, o, md('up-company')]));
   assert.equal(r.exitCode, 0, JSON.stringify(r.results));
   // As OSM runs named templates: their output is wrapped in {{ define }} after a line break.
@@ -162,42 +248,83 @@ test('named templates: a new one used by a new file; replacing one the base defi
 });
 
 test('the bootstrap user-data limit holds: an overlay that puts too much into the bootstrap fails on aws', () => {
-  const o = overlay('ubuntu-big', { base: 'osp-ubuntu', files: [{ path: '/etc/big', config: 'bootstrap', content: { literal: 'x'.repeat(20000) + '\n' } }] });
+  const o = overlay('ubuntu-big', {
+    base: 'osp-ubuntu',
+    files: [{ path: '/etc/big', config: 'bootstrap', content: { literal: 'x'.repeat(20000) + '\n' } }],
+  });
   const r = runOn(resourceList([o, md('ubuntu-big')]));
   assert.equal(r.exitCode, 1);
-  assert.match(errors(r).map((e) => e.message).join('\n'), /user-data/);
+  assert.match(
+    errors(r)
+      .map((e) => e.message)
+      .join('\n'),
+    /user-data/,
+  );
 });
 
 // Conflicts and mistakes: one error each, on the overlay, at the field, naming both sides.
 
 test('a replaced file the base does not have: did you mean', () => {
-  const e = oneError([overlay('ubuntu-typo', { base: 'osp-ubuntu', files: [{ path: '/etc/sysctl.d/k8s.cnf', replace: true, content: { literal: 'x' } }] }), md('ubuntu-typo')]);
+  const e = oneError([
+    overlay('ubuntu-typo', {
+      base: 'osp-ubuntu',
+      files: [{ path: '/etc/sysctl.d/k8s.cnf', replace: true, content: { literal: 'x' } }],
+    }),
+    md('ubuntu-typo'),
+  ]);
   assert.equal(e.resourceRef.kind, 'OperatingSystemProfileOverlay');
   assert.equal(e.resourceRef.name, 'ubuntu-typo');
   assert.equal(e.field.path, 'spec.files[0]');
-  assert.match(e.message, /base osp-ubuntu v1\.0\.0 has no such file in provisioningConfig \(did you mean "\/etc\/sysctl\.d\/k8s\.conf"\?\)/);
+  assert.match(
+    e.message,
+    /base osp-ubuntu v1\.0\.0 has no such file in provisioningConfig \(did you mean "\/etc\/sysctl\.d\/k8s\.conf"\?\)/,
+  );
 });
 
 test('a replaced file that is in the other config says so', () => {
-  const e = oneError([overlay('ubuntu-cfg', { base: 'osp-ubuntu', files: [{ path: '/opt/bin/bootstrap', replace: true, content: { literal: 'x' } }] })]);
+  const e = oneError([
+    overlay('ubuntu-cfg', {
+      base: 'osp-ubuntu',
+      files: [{ path: '/opt/bin/bootstrap', replace: true, content: { literal: 'x' } }],
+    }),
+  ]);
   assert.match(e.message, /it has it in bootstrapConfig: set config: bootstrap/);
 });
 
 test('adding a file the base has asks for replace', () => {
-  const e = oneError([overlay('ubuntu-add', { base: 'osp-ubuntu', files: [{ path: '/etc/sysctl.d/k8s.conf', content: { literal: 'x' } }] })]);
+  const e = oneError([
+    overlay('ubuntu-add', {
+      base: 'osp-ubuntu',
+      files: [{ path: '/etc/sysctl.d/k8s.conf', content: { literal: 'x' } }],
+    }),
+  ]);
   assert.match(e.message, /already has it in provisioningConfig: set replace: true/);
 });
 
 test('two overlays of a stack changing the same file: both named', () => {
-  const o2 = overlay('ubuntu-company-2', { base: 'ubuntu-company', files: [{ path: '/etc/sysctl.d/90-company.conf', replace: true, content: { literal: 'x' } }] });
+  const o2 = overlay('ubuntu-company-2', {
+    base: 'ubuntu-company',
+    files: [{ path: '/etc/sysctl.d/90-company.conf', replace: true, content: { literal: 'x' } }],
+  });
   const e = oneError([companyOverlay(), o2, md('ubuntu-company-2')]);
   assert.equal(e.resourceRef.name, 'ubuntu-company-2');
   assert.equal(e.field.path, 'spec.files[0]');
-  assert.match(e.message, /file \/etc\/sysctl\.d\/90-company\.conf is replaced by this overlay and was already added by overlay kube-system\/ubuntu-company \(spec\.files\[1\]\)/);
+  assert.match(
+    e.message,
+    /file \/etc\/sysctl\.d\/90-company\.conf is replaced by this overlay and was already added by overlay kube-system\/ubuntu-company \(spec\.files\[1\]\)/,
+  );
 });
 
 test('one overlay changing a file twice: both fields named', () => {
-  const e = oneError([overlay('ubuntu-twice', { base: 'osp-ubuntu', files: [{ path: '/etc/a', content: { literal: 'x' } }, { path: '/etc/a', content: { literal: 'y' } }] })]);
+  const e = oneError([
+    overlay('ubuntu-twice', {
+      base: 'osp-ubuntu',
+      files: [
+        { path: '/etc/a', content: { literal: 'x' } },
+        { path: '/etc/a', content: { literal: 'y' } },
+      ],
+    }),
+  ]);
   assert.equal(e.field.path, 'spec.files[1]');
   assert.match(e.message, /file \/etc\/a is changed twice by this overlay: at spec\.files\[0\] and here/);
 });
@@ -208,13 +335,23 @@ test('a cycle of overlays is an error on each', () => {
   const e = errors(r);
   assert.deepEqual(e.map((x) => x.resourceRef.name).sort(), ['a', 'b']);
   assert.ok(e.every((x) => x.field.path === 'spec.base'));
-  assert.ok(e.every((x) => /overlays form a cycle: kube-system\/(a -> kube-system\/b -> kube-system\/a|b -> kube-system\/a -> kube-system\/b)/.test(x.message)), JSON.stringify(e));
+  assert.ok(
+    e.every((x) =>
+      /overlays form a cycle: kube-system\/(a -> kube-system\/b -> kube-system\/a|b -> kube-system\/a -> kube-system\/b)/.test(
+        x.message,
+      ),
+    ),
+    JSON.stringify(e),
+  );
 });
 
 test('a base that does not exist: did you mean', () => {
   const e = oneError([overlay('ubuntu-x', { base: 'osp-ubunt' })]);
   assert.equal(e.field.path, 'spec.base');
-  assert.match(e.message, /base profile "osp-ubunt" not found in namespace "kube-system" \(did you mean "osp-ubuntu"\?\)/);
+  assert.match(
+    e.message,
+    /base profile "osp-ubunt" not found in namespace "kube-system" \(did you mean "osp-ubuntu"\?\)/,
+  );
 });
 
 test('a base OperatingSystemProfile with an error of its own: the overlay says so, the error is on the base', () => {
@@ -223,8 +360,19 @@ test('a base OperatingSystemProfile with an error of its own: the overlay says s
   base.spec.unknownField = true;
   const r = runOn(resourceList([base, overlay('ubuntu-x', { base: 'company-base' })]));
   assert.equal(r.exitCode, 1);
-  assert.deepEqual(errors(r).map((e) => [e.resourceRef.kind, e.field?.path]).sort(), [['OperatingSystemProfile', 'spec'], ['OperatingSystemProfileOverlay', 'spec.base']]);
-  assert.match(errors(r).find((e) => e.resourceRef.kind === 'OperatingSystemProfileOverlay').message, /its base, OperatingSystemProfile kube-system\/company-base, has an error \(reported on it\)/);
+  assert.deepEqual(
+    errors(r)
+      .map((e) => [e.resourceRef.kind, e.field?.path])
+      .sort(),
+    [
+      ['OperatingSystemProfile', 'spec'],
+      ['OperatingSystemProfileOverlay', 'spec.base'],
+    ],
+  );
+  assert.match(
+    errors(r).find((e) => e.resourceRef.kind === 'OperatingSystemProfileOverlay').message,
+    /its base, OperatingSystemProfile kube-system\/company-base, has an error \(reported on it\)/,
+  );
 });
 
 test('an overlay named like a profile is refused (it would hide it)', () => {
@@ -232,57 +380,113 @@ test('an overlay named like a profile is refused (it would hide it)', () => {
   assert.match(e.message, /has the name of an embedded default profile/);
 });
 
-test('an overlay\'s own template that does not parse', () => {
-  const e = oneError([overlay('ubuntu-t', { base: 'osp-ubuntu', files: [{ path: '/etc/t', content: { template: '{{ if .ServerURL }}x\n' } }] })]);
+test("an overlay's own template that does not parse", () => {
+  const e = oneError([
+    overlay('ubuntu-t', {
+      base: 'osp-ubuntu',
+      files: [{ path: '/etc/t', content: { template: '{{ if .ServerURL }}x\n' } }],
+    }),
+  ]);
   assert.equal(e.field.path, 'spec.files[0].content.template');
   assert.match(e.message, /does not parse/);
 });
 
-test('a base file that no longer parses with a replaced named template: on the overlay, naming the base\'s file', () => {
+test("a base file that no longer parses with a replaced named template: on the overlay, naming the base's file", () => {
   const upstream = parse(readFileSync(join(UPSTREAM_OSM, 'deploy/osps/default/osp-ubuntu.yaml'), 'utf8'));
-  const o = overlay('up-broken', { base: 'osp-ubuntu', templates: [{ name: 'configureHostCABundle', replace: true, template: '{{ "{{ if" }}' }] });
+  const o = overlay('up-broken', {
+    base: 'osp-ubuntu',
+    templates: [{ name: 'configureHostCABundle', replace: true, template: '{{ "{{ if" }}' }],
+  });
   const e = oneError([upstream, o, md('up-broken')]);
   assert.equal(e.resourceRef.kind, 'OperatingSystemProfileOverlay');
-  assert.match(e.message, /base osp-ubuntu v[0-9.]+, spec\.provisioningConfig\.files\[\d+\]\.content\.inline\.data, does not render with the overlays' changes: .*parse/);
+  assert.match(
+    e.message,
+    /base osp-ubuntu v[0-9.]+, spec\.provisioningConfig\.files\[\d+\]\.content\.inline\.data, does not render with the overlays' changes: .*parse/,
+  );
 });
 
 test('a template of the overlay that fails at render points at its field', () => {
-  const e = oneError([overlay('ubuntu-exec', { base: 'osp-ubuntu', files: [{ path: '/etc/t', content: { template: '{{ template "missing" }}' } }] }), md('ubuntu-exec')]);
+  const e = oneError([
+    overlay('ubuntu-exec', {
+      base: 'osp-ubuntu',
+      files: [{ path: '/etc/t', content: { template: '{{ template "missing" }}' } }],
+    }),
+    md('ubuntu-exec'),
+  ]);
   assert.equal(e.resourceRef.name, 'ubuntu-exec');
   assert.equal(e.field.path, 'spec.files[0]');
   assert.match(e.message, /brought by overlay kube-system\/ubuntu-exec, spec\.files\[0\]/);
 });
 
 test('a cloud the profile does not support', () => {
-  const e = oneError([overlay('ubuntu-c', { base: 'osp-ubuntu', files: [{ path: '/etc/c', clouds: ['awz'], content: { literal: 'x' } }] })]);
+  const e = oneError([
+    overlay('ubuntu-c', {
+      base: 'osp-ubuntu',
+      files: [{ path: '/etc/c', clouds: ['awz'], content: { literal: 'x' } }],
+    }),
+  ]);
   assert.equal(e.field.path, 'spec.files[0].clouds[0]');
-  const e2 = oneError([overlay('ubuntu-c', { base: 'osp-ubuntu', supportedCloudProviders: ['aws'], files: [{ path: '/etc/c', clouds: ['gce'], content: { literal: 'x' } }] })]);
+  const e2 = oneError([
+    overlay('ubuntu-c', {
+      base: 'osp-ubuntu',
+      supportedCloudProviders: ['aws'],
+      files: [{ path: '/etc/c', clouds: ['gce'], content: { literal: 'x' } }],
+    }),
+  ]);
   assert.match(e2.message, /cloud "gce" is not among the profile's supportedCloudProviders \(aws\)/);
 });
 
-test('supportedCloudProviders and osVersion replace the base\'s', () => {
-  const r = runOn(resourceList([overlay('ubuntu-aws-only', { base: 'osp-ubuntu', supportedCloudProviders: ['aws'], osVersion: '24.04.1' }), md('ubuntu-aws-only', 'gce')]));
+test("supportedCloudProviders and osVersion replace the base's", () => {
+  const r = runOn(
+    resourceList([
+      overlay('ubuntu-aws-only', { base: 'osp-ubuntu', supportedCloudProviders: ['aws'], osVersion: '24.04.1' }),
+      md('ubuntu-aws-only', 'gce'),
+    ]),
+  );
   assert.equal(r.exitCode, 1);
   assert.match(errors(r)[0].message, /does not support cloud provider "gce" \(its supportedCloudProviders: aws\)/);
-  const ok = runOn(resourceList([overlay('ubuntu-aws-only', { base: 'osp-ubuntu', supportedCloudProviders: ['aws'], osVersion: '24.04.1' }), md('ubuntu-aws-only')]));
+  const ok = runOn(
+    resourceList([
+      overlay('ubuntu-aws-only', { base: 'osp-ubuntu', supportedCloudProviders: ['aws'], osVersion: '24.04.1' }),
+      md('ubuntu-aws-only'),
+    ]),
+  );
   assert.equal(findItem(ok.items, 'OperatingSystemConfig', 'workers-kube-system-config').spec.osVersion, '24.04.1');
 });
 
 test('commands need a setup.service in the base', () => {
   const base = structuredClone(embeddedProfile('osp-ubuntu')) as any;
   base.metadata.name = 'no-setup';
-  base.spec.provisioningConfig.files = base.spec.provisioningConfig.files.filter((f: any) => f.path !== '/etc/systemd/system/setup.service');
+  base.spec.provisioningConfig.files = base.spec.provisioningConfig.files.filter(
+    (f: any) => f.path !== '/etc/systemd/system/setup.service',
+  );
   const e = oneError([base, overlay('ubuntu-cmd', { base: 'no-setup', commands: { beforeSetup: ['true'] } })]);
   assert.equal(e.field.path, 'spec.commands');
   assert.match(e.message, /base no-setup v1\.0\.0 has no setup\.service/);
 });
 
 test('schema: an unknown field, content with both forms, a command with a line break', () => {
-  assert.match(oneError([overlay('o', { base: 'osp-ubuntu', filez: [] })]).message, /invalid OperatingSystemProfileOverlay: spec has unknown field "filez"/);
-  assert.equal(oneError([overlay('o', { base: 'osp-ubuntu', files: [{ path: '/a', content: { literal: 'a', template: 'b' } }] })]).field.path, 'spec.files[0].content');
-  assert.equal(oneError([overlay('o', { base: 'osp-ubuntu', commands: { afterSetup: ['a\nb'] } })]).field.path, 'spec.commands.afterSetup[0]');
-  assert.equal(oneError([overlay('o', { base: 'osp-ubuntu', files: [{ path: 'etc/a', content: { literal: 'a' } }] })]).field.path, 'spec.files[0].path');
-  assert.equal(oneError([overlay('o', { base: 'osp-ubuntu', units: [{ name: '../x.service', content: 'a' }] })]).field.path, 'spec.units[0].name');
+  assert.match(
+    oneError([overlay('o', { base: 'osp-ubuntu', filez: [] })]).message,
+    /invalid OperatingSystemProfileOverlay: spec has unknown field "filez"/,
+  );
+  assert.equal(
+    oneError([overlay('o', { base: 'osp-ubuntu', files: [{ path: '/a', content: { literal: 'a', template: 'b' } }] })])
+      .field.path,
+    'spec.files[0].content',
+  );
+  assert.equal(
+    oneError([overlay('o', { base: 'osp-ubuntu', commands: { afterSetup: ['a\nb'] } })]).field.path,
+    'spec.commands.afterSetup[0]',
+  );
+  assert.equal(
+    oneError([overlay('o', { base: 'osp-ubuntu', files: [{ path: 'etc/a', content: { literal: 'a' } }] })]).field.path,
+    'spec.files[0].path',
+  );
+  assert.equal(
+    oneError([overlay('o', { base: 'osp-ubuntu', units: [{ name: '../x.service', content: 'a' }] })]).field.path,
+    'spec.units[0].name',
+  );
 });
 
 test('an overlay that is not local-config is refused: no cluster knows its kind', () => {
@@ -299,12 +503,17 @@ test('an overlay kind under another apiVersion is an error, never passed through
 });
 
 test('the MachineDeployments of a broken overlay are not rendered, the others are', () => {
-  const r = runOn(resourceList([overlay('bad', { base: 'nope' }), md('bad', 'aws', 'b'), md('osp-ubuntu', 'aws', 'good')]));
+  const r = runOn(
+    resourceList([overlay('bad', { base: 'nope' }), md('bad', 'aws', 'b'), md('osp-ubuntu', 'aws', 'good')]),
+  );
   assert.equal(r.exitCode, 1);
-  assert.deepEqual(errors(r).map((e) => e.resourceRef.name), ['bad']);
+  assert.deepEqual(
+    errors(r).map((e) => e.resourceRef.name),
+    ['bad'],
+  );
 });
 
-test('the state records the overlay\'s profile version', () => {
+test("the state records the overlay's profile version", () => {
   const r = runOn(resourceList([companyOverlay(), md('ubuntu-company')]));
   const state = findItem(r.items, 'ConfigMap', 'osm-krm-state');
   assert.match(JSON.parse(state.data['osp.kube-system/ubuntu-company']).version, /^v1\.0\.0\+ov-/);

@@ -2,11 +2,20 @@
 // a builder for others.
 import { TEST_CA } from '../profiles/support/profileRuns.ts';
 
-export function overlay(name: string, spec: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, any> {
+export function overlay(
+  name: string,
+  spec: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Record<string, any> {
   return {
     apiVersion: 'osm-krm.dev/v1alpha1',
     kind: 'OperatingSystemProfileOverlay',
-    metadata: { name, namespace: 'kube-system', annotations: { 'config.kubernetes.io/local-config': 'true' }, ...extra },
+    metadata: {
+      name,
+      namespace: 'kube-system',
+      annotations: { 'config.kubernetes.io/local-config': 'true' },
+      ...extra,
+    },
     spec,
   };
 }

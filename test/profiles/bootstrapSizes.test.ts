@@ -9,16 +9,19 @@ import { bootstrapSizes, clusterCACost } from '../../bench/bootstrapSizes.ts';
 const rows = bootstrapSizes();
 const both = rows.filter((r) => r.upstream !== undefined);
 
-test('our bootstrap is no larger than upstream\'s for every profile and cloud both render (Flatcar Ignition: plus the CA)', () => {
+test("our bootstrap is no larger than upstream's for every profile and cloud both render (Flatcar Ignition: plus the CA)", () => {
   assert.ok(both.length >= 30, `only ${both.length} pairs rendered by both`);
   for (const r of both) {
     const upstreamHasCA = clusterCACost(r.upstreamText!) > 0;
     const allowance = r.profile === 'osp-flatcar' && !upstreamHasCA ? clusterCACost(r.text) : 0;
-    assert.ok(r.ours <= r.upstream! + allowance, `${r.profile} on ${r.cloud}: ${r.ours} bytes, upstream's ${r.upstream} + ${allowance} for the CA`);
+    assert.ok(
+      r.ours <= r.upstream! + allowance,
+      `${r.profile} on ${r.cloud}: ${r.ours} bytes, upstream's ${r.upstream} + ${allowance} for the CA`,
+    );
   }
 });
 
-test('the CA cost is measured, not assumed: a CA entry and --cacert in every bootstrap of ours, none in upstream\'s Ignition', () => {
+test("the CA cost is measured, not assumed: a CA entry and --cacert in every bootstrap of ours, none in upstream's Ignition", () => {
   for (const r of rows) {
     // The 2048-bit test CA: 1,180 bytes of PEM, more once indented (cloud-config) or percent-encoded (Ignition).
     const cost = clusterCACost(r.text);
@@ -26,5 +29,6 @@ test('the CA cost is measured, not assumed: a CA entry and --cacert in every boo
     // '-' stays literal in Ignition's percent-encoding.
     assert.ok(r.text.includes('--cacert'), `${r.profile} on ${r.cloud}: no --cacert`);
   }
-  for (const r of both.filter((x) => x.profile === 'osp-flatcar')) assert.equal(clusterCACost(r.upstreamText!), 0, r.cloud);
+  for (const r of both.filter((x) => x.profile === 'osp-flatcar'))
+    assert.equal(clusterCACost(r.upstreamText!), 0, r.cloud);
 });

@@ -34,19 +34,38 @@ function filesOf(secret: any): MachineFile[] {
   const text = Buffer.from(secret.data['cloud-config'], 'base64').toString('utf8');
   if (text.startsWith('{')) {
     const ign = JSON.parse(text);
-    const dataUrl = (s: string) => Buffer.from(decodeURIComponent(s.slice(s.indexOf(',') + 1)), s.includes(';base64,') ? 'base64' : 'utf8');
-    const files: MachineFile[] = (ign.storage?.files ?? []).map((f: any) => ({ path: f.path, mode: f.mode ?? 0o644, content: dataUrl(f.contents.source) }));
+    const dataUrl = (s: string) =>
+      Buffer.from(decodeURIComponent(s.slice(s.indexOf(',') + 1)), s.includes(';base64,') ? 'base64' : 'utf8');
+    const files: MachineFile[] = (ign.storage?.files ?? []).map((f: any) => ({
+      path: f.path,
+      mode: f.mode ?? 0o644,
+      content: dataUrl(f.contents.source),
+    }));
     for (const u of ign.systemd?.units ?? []) {
-      if (u.contents !== undefined) files.push({ path: `/etc/systemd/system/${u.name}`, mode: 0o644, content: Buffer.from(u.contents) });
-      for (const d of u.dropins ?? []) files.push({ path: `/etc/systemd/system/${u.name}.d/${d.name}`, mode: 0o644, content: Buffer.from(d.contents) });
+      if (u.contents !== undefined)
+        files.push({ path: `/etc/systemd/system/${u.name}`, mode: 0o644, content: Buffer.from(u.contents) });
+      for (const d of u.dropins ?? [])
+        files.push({
+          path: `/etc/systemd/system/${u.name}.d/${d.name}`,
+          mode: 0o644,
+          content: Buffer.from(d.contents),
+        });
     }
     return files;
   }
-  const doc = parse(text, { version: '1.1' }) as { write_files?: Array<{ path: string; permissions: string; encoding?: string; content: string }> };
-  return (doc.write_files ?? []).map((f) => ({ path: f.path, mode: parseInt(f.permissions, 8), content: Buffer.from(String(f.content ?? ''), f.encoding === 'b64' ? 'base64' : 'utf8') }));
+  const doc = parse(text, { version: '1.1' }) as {
+    write_files?: Array<{ path: string; permissions: string; encoding?: string; content: string }>;
+  };
+  return (doc.write_files ?? []).map((f) => ({
+    path: f.path,
+    mode: parseInt(f.permissions, 8),
+    content: Buffer.from(String(f.content ?? ''), f.encoding === 'b64' ? 'base64' : 'utf8'),
+  }));
 }
 
-const isUnit = (p: string) => /^\/etc\/systemd\/system\/[^/]+\.(service|socket|timer|mount|path|target)$/.test(p) || /^\/etc\/systemd\/system\/[^/]+\.d\/[^/]+\.conf$/.test(p);
+const isUnit = (p: string) =>
+  /^\/etc\/systemd\/system\/[^/]+\.(service|socket|timer|mount|path|target)$/.test(p) ||
+  /^\/etc\/systemd\/system\/[^/]+\.d\/[^/]+\.conf$/.test(p);
 
 /** Machines (profile/cloud/family/spec) -> their files, rendered in-process. */
 function machines(): Map<string, MachineFile[]> {
@@ -55,13 +74,29 @@ function machines(): Map<string, MachineFile[]> {
     for (const ignitionSpec of osp.spec.provisioningUtility === 'ignition' ? ['2.3.0', '3.3.0'] : ['2.3.0']) {
       const mds: any[] = [];
       for (const { name: cloud } of osp.spec.supportedCloudProviders) {
-        for (const ipFamily of IP_FAMILIES) mds.push(machineDeployment({ profile: osp.metadata.name, osName: osp.spec.osName, cloud, kubelet: '1.34.3', ipFamily, provisioningUtility: osp.spec.provisioningUtility }));
+        for (const ipFamily of IP_FAMILIES)
+          mds.push(
+            machineDeployment({
+              profile: osp.metadata.name,
+              osName: osp.spec.osName,
+              cloud,
+              kubelet: '1.34.3',
+              ipFamily,
+              provisioningUtility: osp.spec.provisioningUtility,
+            }),
+          );
       }
       const r = runOn(resourceList(mds, functionConfig({ ignitionSpec })));
       assert.equal(r.exitCode, 0, r.stderr);
       for (const md of mds) {
-        const secret = (type: string) => r.items.find((i: any) => i.kind === 'Secret' && i.metadata.name === `${md.metadata.name}-kube-system-${type}-config`);
-        out.set(`${md.metadata.name}${ignitionSpec === '3.3.0' ? '-ign3' : ''}`, [...filesOf(secret('bootstrap')), ...filesOf(secret('provisioning'))]);
+        const secret = (type: string) =>
+          r.items.find(
+            (i: any) => i.kind === 'Secret' && i.metadata.name === `${md.metadata.name}-kube-system-${type}-config`,
+          );
+        out.set(`${md.metadata.name}${ignitionSpec === '3.3.0' ? '-ign3' : ''}`, [
+          ...filesOf(secret('bootstrap')),
+          ...filesOf(secret('provisioning')),
+        ]);
       }
     }
   }
@@ -79,7 +114,8 @@ function layOut(): Map<string, string[]> {
   writeFileSync(join(bad, 'broken.service'), '[Service]\nExecStart=/opt/bin/not-there\nRestartSecs=5\n');
   for (const [name, files] of all) {
     const h = createHash('sha256');
-    for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) h.update(`${f.path}\0${f.mode}\0`).update(f.content);
+    for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1)))
+      h.update(`${f.path}\0${f.mode}\0`).update(f.content);
     const key = h.digest('hex').slice(0, 12);
     if (!byContent.has(key)) {
       byContent.set(key, []);
@@ -98,14 +134,27 @@ function layOut(): Map<string, string[]> {
 
 function inContainer(script: string) {
   chmodSync(work, 0o755);
-  const r = spawnSync('podman', ['run', '--rm', '--network', 'none', '-v', `${work}:/work:ro`, '--entrypoint', 'bash', IMAGE, '-c', script], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 900_000 });
+  const r = spawnSync(
+    'podman',
+    ['run', '--rm', '--network', 'none', '-v', `${work}:/work:ro`, '--entrypoint', 'bash', IMAGE, '-c', script],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 900_000 },
+  );
   if (r.error) throw r.error;
   return r;
 }
 
 // Executables our units start that come from the OS image or are downloaded at provisioning time, not from the
 // user-data: the check puts an empty stand-in there (only where the Debian container lacks them).
-const PROVIDED_LATER = new Set(['/opt/bin/kubelet', '/usr/bin/containerd', '/usr/bin/coreos-cloudinit', '/usr/bin/flatcar-update', '/usr/bin/update_engine_client', '/usr/bin/locksmithctl', '/usr/sbin/wait-for-network', '/opt/bin/setup_net_env.sh']);
+const PROVIDED_LATER = new Set([
+  '/opt/bin/kubelet',
+  '/usr/bin/containerd',
+  '/usr/bin/coreos-cloudinit',
+  '/usr/bin/flatcar-update',
+  '/usr/bin/update_engine_client',
+  '/usr/bin/locksmithctl',
+  '/usr/sbin/wait-for-network',
+  '/opt/bin/setup_net_env.sh',
+]);
 
 test('systemd-analyze verify accepts every unit and drop-in of every default profile x cloud, with the files in place', (t) => {
   const byContent = layOut();
@@ -131,16 +180,29 @@ done`;
   const negative = r.stdout.slice(r.stdout.indexOf('MACHINE zz-negative-control'));
   assert.match(negative, /FAIL zz-negative-control rc=/);
   assert.match(negative, /Unknown key name 'RestartSecs'|Unknown key 'RestartSecs'/);
-  const failures = r.stdout.slice(0, r.stdout.indexOf('MACHINE zz-negative-control')).split('\n').filter((l) => !/^(STUB|MACHINE) /.test(l) && l !== '');
+  const failures = r.stdout
+    .slice(0, r.stdout.indexOf('MACHINE zz-negative-control'))
+    .split('\n')
+    .filter((l) => !/^(STUB|MACHINE) /.test(l) && l !== '');
   assert.deepEqual(failures, [], r.stdout);
   const verified = lines.filter((l) => l.startsWith('MACHINE ') && !l.includes('zz-negative-control'));
   assert.equal(verified.length, byContent.size);
   // Every distinct machine had units to verify, and every drop-in belongs to a unit that was verified with it.
   for (const l of verified) assert.ok(Number(l.split(' ')[2]) > 0, l);
-  const stubs = new Set(lines.filter((l) => l.startsWith('STUB ') && !l.includes('zz-negative-control')).map((l) => l.split(' ')[2]!));
-  assert.deepEqual([...stubs].filter((s) => !PROVIDED_LATER.has(s)), [], 'a unit starts something neither the user-data nor the OS provides');
-  t.diagnostic(`${all.size} machines, ${byContent.size} distinct file sets verified; stand-ins for ${[...stubs].sort().join(', ')}`);
-  for (const [, files] of all) for (const f of files) if (/\.d\/[^/]+\.conf$/.test(f.path) && f.path.startsWith('/etc/systemd/system/')) assert.ok(isUnit(f.path));
+  const stubs = new Set(
+    lines.filter((l) => l.startsWith('STUB ') && !l.includes('zz-negative-control')).map((l) => l.split(' ')[2]!),
+  );
+  assert.deepEqual(
+    [...stubs].filter((s) => !PROVIDED_LATER.has(s)),
+    [],
+    'a unit starts something neither the user-data nor the OS provides',
+  );
+  t.diagnostic(
+    `${all.size} machines, ${byContent.size} distinct file sets verified; stand-ins for ${[...stubs].sort().join(', ')}`,
+  );
+  for (const [, files] of all)
+    for (const f of files)
+      if (/\.d\/[^/]+\.conf$/.test(f.path) && f.path.startsWith('/etc/systemd/system/')) assert.ok(isUnit(f.path));
 });
 
 test('a real containerd 2.x loads every containerd config we emit (config dump), upstream golden cases included', (t) => {
@@ -149,10 +211,21 @@ test('a real containerd 2.x loads every containerd config we emit (config dump),
     const c = files.find((f) => f.path === '/etc/containerd/config.toml');
     if (c) configs.set(c.content.toString('utf8'), name);
   }
-  const cases = JSON.parse(readFileSync(join(UPSTREAM_OSM, '_extracted/pkg/containerruntime/cases.json'), 'utf8')) as Array<{ name: string; input: any }>;
+  const cases = JSON.parse(
+    readFileSync(join(UPSTREAM_OSM, '_extracted/pkg/containerruntime/cases.json'), 'utf8'),
+  ) as Array<{ name: string; input: any }>;
   for (const c of cases) {
     const i = c.input;
-    configs.set(emitContainerdConfigToml({ insecureRegistries: i.insecureRegistries ?? [], registryMirrors: i.registryMirrors ?? {}, registryCredentials: i.registryCredentials ?? {}, sandboxImage: i.sandboxImage ?? '', deviceOwnershipFromSecurityContext: i.deviceOwnershipFromSecurityContext ?? false }), `upstream ${c.name}`);
+    configs.set(
+      emitContainerdConfigToml({
+        insecureRegistries: i.insecureRegistries ?? [],
+        registryMirrors: i.registryMirrors ?? {},
+        registryCredentials: i.registryCredentials ?? {},
+        sandboxImage: i.sandboxImage ?? '',
+        deviceOwnershipFromSecurityContext: i.deviceOwnershipFromSecurityContext ?? false,
+      }),
+      `upstream ${c.name}`,
+    );
   }
   // Templated configs (Flatcar's, Amazon Linux 2's) are rendered above; every one is a distinct file here.
   const dir = join(work, 'containerd');
@@ -177,7 +250,10 @@ done`);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^containerd .* v?2\.\d+/m);
   assert.match(r.stdout, /^FAIL negative: /m);
-  const bad = r.stdout.split('\n').filter((l) => /^(FAIL|NOTV3) \d/.test(l)).map((l) => l.replace(/^(\w+) (\d+)/, (_m, k, i) => `${k} ${names[Number(i)]}`));
+  const bad = r.stdout
+    .split('\n')
+    .filter((l) => /^(FAIL|NOTV3) \d/.test(l))
+    .map((l) => l.replace(/^(\w+) (\d+)/, (_m, k, i) => `${k} ${names[Number(i)]}`));
   assert.deepEqual(bad, []);
   assert.equal(r.stdout.split('\n').filter((l) => l.startsWith('OK ')).length, configs.size);
   // The upstream cases differ in their hosts.toml files more than in config.toml; each profile family adds its own.

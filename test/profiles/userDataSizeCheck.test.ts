@@ -10,11 +10,17 @@ test('AWS: 16384 bytes of raw user-data, warning from 90 %', () => {
   assert.equal(checkUserDataSize('aws', 14745), undefined);
   const near = checkUserDataSize('aws', 14746);
   assert.equal(near?.severity, 'warning');
-  assert.match(near!.message, /^bootstrap user-data is close to the aws limit: 14746 bytes, 90 % of the 16384-byte limit \(EC2 user data is limited to 16 KB/);
+  assert.match(
+    near!.message,
+    /^bootstrap user-data is close to the aws limit: 14746 bytes, 90 % of the 16384-byte limit \(EC2 user data is limited to 16 KB/,
+  );
   assert.equal(checkUserDataSize('aws', 16384)?.severity, 'warning');
   const over = checkUserDataSize('aws', 16385);
   assert.equal(over?.severity, 'error');
-  assert.match(over!.message, /too large for aws: 16385 bytes, 100 % of the 16384-byte limit.*the machine cannot be created$/);
+  assert.match(
+    over!.message,
+    /too large for aws: 16385 bytes, 100 % of the 16384-byte limit.*the machine cannot be created$/,
+  );
 });
 
 test('every documented limit follows the same rule', () => {
@@ -37,11 +43,16 @@ test('clouds without a documented limit: a warning over the 32 KiB default, neve
     assert.equal(checkUserDataSize(name, Math.ceil(DEFAULT_UNDOCUMENTED_LIMIT * WARNING_RATIO) - 1), undefined, name);
     const over = checkUserDataSize(name, 10 * 1024 * 1024);
     assert.equal(over?.severity, 'warning', name);
-    assert.match(over!.message, new RegExp(`larger than osm-krm's default limit for ${name}: .*no documented limit`), name);
+    assert.match(
+      over!.message,
+      new RegExp(`larger than osm-krm's default limit for ${name}: .*no documented limit`),
+      name,
+    );
   }
 });
 
 test('clouds with no limit to check, and names that are no cloud, get no finding', () => {
   const unchecked = CLOUD_PROVIDERS.filter((c) => c.userDataLimit === null).map((c) => c.name);
-  for (const cloud of ['toString', '__proto__', '', 'packet', ...unchecked]) assert.equal(checkUserDataSize(cloud, 10 * 1024 * 1024), undefined, cloud);
+  for (const cloud of ['toString', '__proto__', '', 'packet', ...unchecked])
+    assert.equal(checkUserDataSize(cloud, 10 * 1024 * 1024), undefined, cloud);
 });

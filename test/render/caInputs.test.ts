@@ -40,14 +40,16 @@ const KEY_PEM = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n
 for (const input of ['kubernetesCABundle', 'hostCABundle', 'caCert', 'cluster-info'] as const) {
   test(`${input}: a real PEM certificate renders; anything else is an error saying what was given`, () => {
     assert.equal(withCA(input, CA).exitCode, 0);
-    const field = input === 'caCert' ? 'spec.cluster.caCert' : input === 'cluster-info' ? 'cluster-info' : `spec.${input}`;
+    const field =
+      input === 'caCert' ? 'spec.cluster.caCert' : input === 'cluster-info' ? 'cluster-info' : `spec.${input}`;
     const cases: Array<[unknown, RegExp]> = [
       ['/tmp/ca.crt', /a file path \(\/tmp\/ca\.crt\).*\{file: \/tmp\/ca\.crt\}/],
       [SECRET_LIKE, /not PEM/],
       [BROKEN_PEM, /certificate 1 of 1 cannot be parsed/],
       [KEY_PEM, /PRIVATE KEY/],
     ];
-    if (input !== 'cluster-info') cases.push([{ file: '/etc/osm/empty.crt' }, /\(file \/etc\/osm\/empty\.crt\) is empty/]);
+    if (input !== 'cluster-info')
+      cases.push([{ file: '/etc/osm/empty.crt' }, /\(file \/etc\/osm\/empty\.crt\) is empty/]);
     for (const [value, message] of cases) {
       const r = withCA(input, value);
       assert.equal(r.exitCode, 1, `${input} ${JSON.stringify(value)}`);
@@ -63,13 +65,21 @@ for (const input of ['kubernetesCABundle', 'hostCABundle', 'caCert', 'cluster-in
   });
 }
 
-test('hostCABundle from a file (as OSM\'s -host-ca-bundle flag) is the file\'s certificates', () => {
+test("hostCABundle from a file (as OSM's -host-ca-bundle flag) is the file's certificates", () => {
   const r = withCA('hostCABundle', { file: '/etc/osm/ca.crt' });
   assert.equal(r.exitCode, 0, r.stderr);
   const l = base();
-  l.functionConfig = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'osm' }, data: { 'host-ca-bundle': '/etc/osm/ca.crt', 'external-cloud-provider': 'true', 'cluster-dns': '10.96.0.10' } };
+  l.functionConfig = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'osm' },
+    data: { 'host-ca-bundle': '/etc/osm/ca.crt', 'external-cloud-provider': 'true', 'cluster-dns': '10.96.0.10' },
+  };
   const viaFlag = runOn(l, env);
   assert.equal(viaFlag.exitCode, 0, viaFlag.stderr);
   l.functionConfig.data['host-ca-bundle'] = '/etc/osm/empty.crt';
-  assert.match(runOn(l, env).results.find((x: any) => x.severity === 'error').message, /spec\.hostCABundle \(file \/etc\/osm\/empty\.crt\) is empty/);
+  assert.match(
+    runOn(l, env).results.find((x: any) => x.severity === 'error').message,
+    /spec\.hostCABundle \(file \/etc\/osm\/empty\.crt\) is empty/,
+  );
 });

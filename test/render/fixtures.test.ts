@@ -15,12 +15,25 @@ const facts = parse(readFileSync(join(DIR, 'cases/_facts.yaml'), 'utf8')) as unk
 
 function run(file: string) {
   const c = parse(readFileSync(join(DIR, 'cases', file), 'utf8')) as { items: unknown[]; functionConfig: unknown };
-  return runOn(stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [...c.items, ...facts], functionConfig: c.functionConfig }, { lineWidth: 0 }));
+  return runOn(
+    stringify(
+      {
+        apiVersion: 'config.kubernetes.io/v1',
+        kind: 'ResourceList',
+        items: [...c.items, ...facts],
+        functionConfig: c.functionConfig,
+      },
+      { lineWidth: 0 },
+    ),
+  );
 }
 
-const userData = (items: any[], name: string) => Buffer.from(findItem(items, 'Secret', name).data['cloud-config'], 'base64').toString('utf8');
+const userData = (items: any[], name: string) =>
+  Buffer.from(findItem(items, 'Secret', name).data['cloud-config'], 'base64').toString('utf8');
 
-for (const file of readdirSync(join(DIR, 'cases')).filter((f) => !f.startsWith('_')).sort()) {
+for (const file of readdirSync(join(DIR, 'cases'))
+  .filter((f) => !f.startsWith('_'))
+  .sort()) {
   test(`render fixture ${file}`, () => {
     const r = run(file);
     assert.equal(r.exitCode, 0, r.stderr);
@@ -35,7 +48,9 @@ test('flatcar cloud-init: units in coreos.units, nothing to provision, revision 
   const r = run('flatcar-cloud-init-units.yaml');
   const boot = userData(r.items, 'anexia-workers-kube-system-bootstrap-config');
   assert.ok(boot.includes('coreos:\n  units:\n  - name: "setup.service"\n    enable: true\n    command: start'), boot);
-  assert.ok(boot.includes('      - name: "10-env.conf"') && boot.includes('  - name: "locksmithd.service"\n    enable: false'));
+  assert.ok(
+    boot.includes('      - name: "10-env.conf"') && boot.includes('  - name: "locksmithd.service"\n    enable: false'),
+  );
   assert.ok(boot.includes('hostname: <MACHINE_NAME>'));
   const osc = findItem(r.items, 'OperatingSystemConfig', 'anexia-workers-kube-system-config');
   assert.equal(osc.metadata.annotations['k8c.io/machine-deployment-revision'], '3');
@@ -46,7 +61,10 @@ test('static network reaches Flatcar templates; Ignition output carries it', () 
   const r = run('static-network-flatcar.yaml');
   const ign = JSON.parse(userData(r.items, 'vcd-workers-kube-system-bootstrap-config'));
   const net = ign.storage.files.find((f: any) => f.path === '/etc/systemd/network/static.network');
-  assert.equal(decodeURIComponent(net.contents.source.slice('data:,'.length)), '[Match]\nName=ens192\n[Network]\nAddress=192.168.44.10/20\nGateway=192.168.32.1\nDNS=8.8.8.8\nDNS=1.1.1.1\n');
+  assert.equal(
+    decodeURIComponent(net.contents.source.slice('data:,'.length)),
+    '[Match]\nName=ens192\n[Network]\nAddress=192.168.44.10/20\nGateway=192.168.32.1\nDNS=8.8.8.8\nDNS=1.1.1.1\n',
+  );
   assert.ok(ign.storage.files.some((f: any) => f.path === '/etc/machine-name'));
 });
 
@@ -59,12 +77,23 @@ test('proxies, host CA and cluster DNS reach the templates; an unannotated Machi
   // so the file gets "\n" + "\nHTTP_PROXY=..\nNO_PROXY=.." + its own "\n", then `indent 4` pads every line.
   assert.equal(env, '    \n    \n    HTTP_PROXY=http://proxy.fixture:3128\n    NO_PROXY=.svc,.cluster.local\n    ');
   const prov = userData(r.items, 'rocky-workers-kube-system-provisioning-config');
-  assert.ok(prov.includes(`    ${Buffer.from(readFileSync(join(TESTDATA, 'profiles/cases/test-ca.pem'), 'utf8')).toString('base64')}`));
+  assert.ok(
+    prov.includes(
+      `    ${Buffer.from(readFileSync(join(TESTDATA, 'profiles/cases/test-ca.pem'), 'utf8')).toString('base64')}`,
+    ),
+  );
   assert.ok(prov.includes('    10.96.0.10 fd00::a '));
   // Without the annotation: passed through unchanged, with a warning naming the config switch, and no output.
   assert.ok(findItem(r.items, 'MachineDeployment', 'unmanaged'));
   assert.ok(!r.items.some((i: any) => String(i.metadata?.name).startsWith('unmanaged-')));
-  assert.ok(r.results.some((x: any) => x.severity === 'warning' && x.resourceRef?.name === 'unmanaged' && /no k8c.io\/operating-system-profile annotation.*defaultProfiles\.defaultAnnotation/.test(x.message)));
+  assert.ok(
+    r.results.some(
+      (x: any) =>
+        x.severity === 'warning' &&
+        x.resourceRef?.name === 'unmanaged' &&
+        /no k8c.io\/operating-system-profile annotation.*defaultProfiles\.defaultAnnotation/.test(x.message),
+    ),
+  );
 });
 
 test('examples/basic renders to its reviewed golden (named templates, runtime templates, Ignition units)', () => {

@@ -23,7 +23,10 @@ function withoutKeys(md: any, keys: unknown): any {
 function cloudConfigs(items: any[]): Array<{ name: string; text: string }> {
   return items
     .filter((i) => i.kind === 'Secret' && i.data?.['cloud-config'] !== undefined)
-    .map((s) => ({ name: s.metadata.name, text: Buffer.from(s.data['cloud-config'], 'base64').toString('utf8').split('<MACHINE_NAME>').join('worker-0') }));
+    .map((s) => ({
+      name: s.metadata.name,
+      text: Buffer.from(s.data['cloud-config'], 'base64').toString('utf8').split('<MACHINE_NAME>').join('worker-0'),
+    }));
 }
 
 test('no SSH keys (absent or an empty list): no ssh_authorized_keys, and cloud-init schema accepts the config', async () => {
@@ -33,7 +36,19 @@ test('no SSH keys (absent or an empty list): no ssh_authorized_keys, and cloud-i
   const mds = [];
   for (const profile of ['osp-ubuntu', 'upstream-ubuntu']) {
     for (const [i, keys] of [undefined, []].entries()) {
-      mds.push(withoutKeys(machineDeployment({ profile, osName: 'ubuntu', cloud: 'hetzner', kubelet: '1.34.3', ipFamily: 'IPv4', name: `${profile}-nokeys-${i}` }), keys));
+      mds.push(
+        withoutKeys(
+          machineDeployment({
+            profile,
+            osName: 'ubuntu',
+            cloud: 'hetzner',
+            kubelet: '1.34.3',
+            ipFamily: 'IPv4',
+            name: `${profile}-nokeys-${i}`,
+          }),
+          keys,
+        ),
+      );
     }
   }
   const r = runOn(resourceList([upstream, ...mds]));
@@ -51,13 +66,25 @@ test('no SSH keys (absent or an empty list): no ssh_authorized_keys, and cloud-i
 });
 
 test('with keys the key list is unchanged', () => {
-  const r = runOn(resourceList([machineDeployment({ profile: 'osp-ubuntu', osName: 'ubuntu', cloud: 'aws', kubelet: '1.34.3', ipFamily: 'IPv4' })]));
+  const r = runOn(
+    resourceList([
+      machineDeployment({ profile: 'osp-ubuntu', osName: 'ubuntu', cloud: 'aws', kubelet: '1.34.3', ipFamily: 'IPv4' }),
+    ]),
+  );
   assert.equal(r.exitCode, 0, r.stderr);
-  for (const c of cloudConfigs(r.items)) assert.match(c.text, /\nssh_authorized_keys:\n- 'ssh-ed25519 [^']+ matrix'\nwrite_files:/);
+  for (const c of cloudConfigs(r.items))
+    assert.match(c.text, /\nssh_authorized_keys:\n- 'ssh-ed25519 [^']+ matrix'\nwrite_files:/);
 });
 
 test("OSM's null ssh_authorized_keys is what cloud-init's schema rejects (the validator sees the difference)", async () => {
-  const input = { config: { files: [{ path: '/opt/x', permissions: 644, content: { inline: { data: 'x\n' } } }], userSSHKeys: [] }, osName: 'ubuntu', cloudProviderName: 'hetzner', secretType: 'provisioning' as const, distUpgradeOnBoot: false, machineDeploymentName: 'md' };
+  const input = {
+    config: { files: [{ path: '/opt/x', permissions: 644, content: { inline: { data: 'x\n' } } }], userSSHKeys: [] },
+    osName: 'ubuntu',
+    cloudProviderName: 'hetzner',
+    secretType: 'provisioning' as const,
+    distUpgradeOnBoot: false,
+    machineDeploymentName: 'md',
+  };
   const dir = mkdtempSync(join(tmpdir(), 'osm-krm-nokeys-'));
   const osm = join(dir, 'osm.yaml');
   const ours = join(dir, 'ours.yaml');
@@ -65,6 +92,9 @@ test("OSM's null ssh_authorized_keys is what cloud-init's schema rejects (the va
   writeFileSync(ours, emitCloudInit({ ...input, omitEmptySSHKeys: true }));
   assert.match(readFileSync(osm, 'utf8'), /\nssh_authorized_keys:\nwrite_files:/);
   const problems = await checkConfigs([osm, ours], []);
-  assert.deepEqual(problems.map((p) => p.file), [osm]);
+  assert.deepEqual(
+    problems.map((p) => p.file),
+    [osm],
+  );
   assert.match(problems[0]!.message, /ssh_authorized_keys/);
 });

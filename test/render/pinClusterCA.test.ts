@@ -22,16 +22,31 @@ const CACERT = `--cacert ${CLUSTER_CA_PATH}`;
 
 describe('pinCurlCommands', () => {
   const cases: Array<[string, string, string]> = [
-    ["upstream's fetch line", `curl -s -k -v --header 'Authorization: Bearer t'\t${URL}/api/v1/namespaces/cloud-init-settings/secrets/s | jq '.data["cloud-config"]' -r| base64 -d > /f`,
-      `curl -s ${CACERT} -v --header 'Authorization: Bearer t'\t${URL}/api/v1/namespaces/cloud-init-settings/secrets/s | jq '.data["cloud-config"]' -r| base64 -d > /f`],
+    [
+      "upstream's fetch line",
+      `curl -s -k -v --header 'Authorization: Bearer t'\t${URL}/api/v1/namespaces/cloud-init-settings/secrets/s | jq '.data["cloud-config"]' -r| base64 -d > /f`,
+      `curl -s ${CACERT} -v --header 'Authorization: Bearer t'\t${URL}/api/v1/namespaces/cloud-init-settings/secrets/s | jq '.data["cloud-config"]' -r| base64 -d > /f`,
+    ],
     ['--insecure', `curl --insecure -fsS "${URL}/api/v1/x"`, `curl ${CACERT} -fsS "${URL}/api/v1/x"`],
     ['k in a bundle', `curl -fsk ${URL}/x`, `curl ${CACERT} -fs ${URL}/x`],
-    ['bundle ending in an option that takes the next word', `curl -skLo out ${URL}/x`, `curl ${CACERT} -sLo out ${URL}/x`],
+    [
+      'bundle ending in an option that takes the next word',
+      `curl -skLo out ${URL}/x`,
+      `curl ${CACERT} -sLo out ${URL}/x`,
+    ],
     ['k as the argument of -H is not the flag', `curl -Hk ${URL}/x`, `curl -Hk ${URL}/x`],
     ['command substitution', `t=$(curl -sk ${URL}/x)`, `t=$(curl ${CACERT} -s ${URL}/x)`],
-    ['after if and an assignment', `if HOME=/ curl -k ${URL}/x; then :; fi`, `if HOME=/ curl ${CACERT} ${URL}/x; then :; fi`],
+    [
+      'after if and an assignment',
+      `if HOME=/ curl -k ${URL}/x; then :; fi`,
+      `if HOME=/ curl ${CACERT} ${URL}/x; then :; fi`,
+    ],
     ['continuation lines', `curl \\\n  -k \\\n  ${URL}/x`, `curl \\\n  ${CACERT} \\\n  ${URL}/x`],
-    ['only the command towards the API server', `curl -k ${URL}/x; curl -k https://mirror.example/y`, `curl ${CACERT} ${URL}/x; curl -k https://mirror.example/y`],
+    [
+      'only the command towards the API server',
+      `curl -k ${URL}/x; curl -k https://mirror.example/y`,
+      `curl ${CACERT} ${URL}/x; curl -k https://mirror.example/y`,
+    ],
     ['another host', 'curl -k https://mirror.example/y', 'curl -k https://mirror.example/y'],
     ['a longer port is another server', `curl -k ${URL}0/x`, `curl -k ${URL}0/x`],
     ['curl as an argument', `echo curl -k ${URL}/x`, `echo curl -k ${URL}/x`],
@@ -66,7 +81,11 @@ test('upstream reconciler cases: pinned output is OSM output with `-k` -> `--cac
     const name = `${c.mdName}-kube-system-config`;
     const offFiles = oscFiles(findItem(off.items, 'OperatingSystemConfig', name));
     const onFiles = oscFiles(findItem(on.items, 'OperatingSystemConfig', name));
-    const clusterCA = Buffer.from(parse(readFileSync(join(UPSTREAM_OSM, '_extracted/pkg/controllers/osc/cluster-info-kubeconfig.yaml'), 'utf8')).clusters[0].cluster['certificate-authority-data'], 'base64').toString('utf8');
+    const clusterCA = Buffer.from(
+      parse(readFileSync(join(UPSTREAM_OSM, '_extracted/pkg/controllers/osc/cluster-info-kubeconfig.yaml'), 'utf8'))
+        .clusters[0].cluster['certificate-authority-data'],
+      'base64',
+    ).toString('utf8');
     for (const [key, text] of onFiles) {
       if (key.endsWith(` ${CLUSTER_CA_PATH}`)) continue;
       assert.equal(text.split(CACERT).join('-k'), offFiles.get(key), `${c.name}: ${key}`);
@@ -74,7 +93,11 @@ test('upstream reconciler cases: pinned output is OSM output with `-k` -> `--cac
     }
     for (const half of ['bootstrapConfig', 'provisioningConfig']) {
       const fetches = [...onFiles].some(([k, t]) => k.startsWith(half) && t.includes(CACERT));
-      assert.equal(onFiles.has(`${half} ${CLUSTER_CA_PATH}`), fetches, `${c.name}: CA file in ${half} exactly when it fetches`);
+      assert.equal(
+        onFiles.has(`${half} ${CLUSTER_CA_PATH}`),
+        fetches,
+        `${c.name}: CA file in ${half} exactly when it fetches`,
+      );
       if (fetches) assert.equal(onFiles.get(`${half} ${CLUSTER_CA_PATH}`), clusterCA);
     }
     assert.equal(onFiles.size - offFiles.size, [...onFiles.keys()].filter((k) => k.endsWith(CLUSTER_CA_PATH)).length);
@@ -82,7 +105,9 @@ test('upstream reconciler cases: pinned output is OSM output with `-k` -> `--cac
   assert.ok(pinnedFiles > 0, 'no upstream case fetches from the API server');
 });
 
-const facts = parse(readFileSync(join(import.meta.dirname, '../../testdata/render/cases/_facts.yaml'), 'utf8')) as unknown[];
+const facts = parse(
+  readFileSync(join(import.meta.dirname, '../../testdata/render/cases/_facts.yaml'), 'utf8'),
+) as unknown[];
 
 function upstreamProfile(name: string): any {
   const osp = parse(readFileSync(join(UPSTREAM_OSM, 'deploy/osps/default', `${name}.yaml`), 'utf8'));
@@ -94,16 +119,41 @@ function machineDeployment(osp: any, cloud: string): any {
   const os = osp.spec.osName;
   const osSpec = os === 'flatcar' ? { provisioningUtility: osp.spec.provisioningUtility ?? 'ignition' } : {};
   return {
-    apiVersion: 'cluster.k8s.io/v1alpha1', kind: 'MachineDeployment',
-    metadata: { name: `${osp.metadata.name}-${cloud}`, namespace: 'kube-system', annotations: { 'k8c.io/operating-system-profile': osp.metadata.name } },
-    spec: { template: { spec: { providerSpec: { value: { cloudProvider: cloud, cloudProviderSpec: {}, operatingSystem: os, operatingSystemSpec: osSpec } }, versions: { kubelet: '1.35.2' } } } },
+    apiVersion: 'cluster.k8s.io/v1alpha1',
+    kind: 'MachineDeployment',
+    metadata: {
+      name: `${osp.metadata.name}-${cloud}`,
+      namespace: 'kube-system',
+      annotations: { 'k8c.io/operating-system-profile': osp.metadata.name },
+    },
+    spec: {
+      template: {
+        spec: {
+          providerSpec: {
+            value: { cloudProvider: cloud, cloudProviderSpec: {}, operatingSystem: os, operatingSystemSpec: osSpec },
+          },
+          versions: { kubelet: '1.35.2' },
+        },
+      },
+    },
   };
 }
 
 function render(items: unknown[], spec: Record<string, unknown>) {
   return runOn({
-    apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [...items, ...facts],
-    functionConfig: { apiVersion: 'osm-krm.dev/v1alpha1', kind: 'OperatingSystemManager', metadata: { name: 'osm' }, spec: { externalCloudProvider: true, ...spec, cluster: { bootstrapToken: 'abcdef.0123456789abcdef', ...(spec.cluster as object) } } },
+    apiVersion: 'config.kubernetes.io/v1',
+    kind: 'ResourceList',
+    items: [...items, ...facts],
+    functionConfig: {
+      apiVersion: 'osm-krm.dev/v1alpha1',
+      kind: 'OperatingSystemManager',
+      metadata: { name: 'osm' },
+      spec: {
+        externalCloudProvider: true,
+        ...spec,
+        cluster: { bootstrapToken: 'abcdef.0123456789abcdef', ...(spec.cluster as object) },
+      },
+    },
   });
 }
 
@@ -117,13 +167,19 @@ test('every upstream default OSP: no curl towards the API server keeps -k, and e
     let fetching = 0;
     for (const half of ['bootstrapConfig', 'provisioningConfig']) {
       const files: any[] = osc.spec[half].files ?? [];
-      const lines = files.flatMap((f) => f.content.inline.data.split('\n')).filter((l: string) => /\bcurl\b/.test(l) && l.includes(server));
+      const lines = files
+        .flatMap((f) => f.content.inline.data.split('\n'))
+        .filter((l: string) => /\bcurl\b/.test(l) && l.includes(server));
       for (const l of lines) assert.doesNotMatch(l, /\s(-k|--insecure)\s/, `${file} ${half}: ${l}`);
       const pinned = lines.filter((l: string) => l.includes(CACERT)).length;
       fetching += pinned;
       const ca = files.find((f) => f.path === CLUSTER_CA_PATH);
       assert.equal(ca !== undefined, pinned > 0, `${file} ${half}`);
-      if (ca) assert.equal(ca.content.inline.data, readFileSync(join(import.meta.dirname, '../../testdata/profiles/cases/test-ca.pem'), 'utf8'));
+      if (ca)
+        assert.equal(
+          ca.content.inline.data,
+          readFileSync(join(import.meta.dirname, '../../testdata/profiles/cases/test-ca.pem'), 'utf8'),
+        );
     }
     assert.ok(fetching >= 1, `${file}: expected at least one fetch from the API server`);
   }
@@ -132,10 +188,26 @@ test('every upstream default OSP: no curl towards the API server keeps -k, and e
 test('config: pin-cluster-ca in the flag ConfigMap; a CA that is not PEM is refused', () => {
   const osp = upstreamProfile('osp-ubuntu');
   const md = machineDeployment(osp, 'aws');
-  const flagConfig = (pin: string) => runOn({
-    apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [osp, md, ...facts],
-    functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'osm' }, data: { 'external-cloud-provider': 'true', 'bootstrap-token-env': 'T', 'pin-cluster-ca': pin } },
-  }, { env: (n) => (n === 'T' ? 'abcdef.0123456789abcdef' : undefined), readFile: () => { throw new Error('no files'); } });
+  const flagConfig = (pin: string) =>
+    runOn(
+      {
+        apiVersion: 'config.kubernetes.io/v1',
+        kind: 'ResourceList',
+        items: [osp, md, ...facts],
+        functionConfig: {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'osm' },
+          data: { 'external-cloud-provider': 'true', 'bootstrap-token-env': 'T', 'pin-cluster-ca': pin },
+        },
+      },
+      {
+        env: (n) => (n === 'T' ? 'abcdef.0123456789abcdef' : undefined),
+        readFile: () => {
+          throw new Error('no files');
+        },
+      },
+    );
   const off = flagConfig('false');
   assert.equal(off.exitCode, 0, off.stderr);
   assert.ok(!JSON.stringify(off.items).includes(CLUSTER_CA_PATH));
@@ -167,16 +239,66 @@ describe('curl against local TLS servers', () => {
     execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   }
   function certificateAuthority(name: string): void {
-    openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${name}-ca.key`, '-out', `${name}-ca.crt`, '-days', '2', '-subj', `/CN=${name}-ca`);
-    openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', '/CN=kube-apiserver');
-    openssl('x509', '-req', '-in', `${name}.csr`, '-CA', `${name}-ca.crt`, '-CAkey', `${name}-ca.key`, '-CAcreateserial', '-out', `${name}.crt`, '-days', '2', '-extfile', 'san.cnf');
+    openssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      `${name}-ca.key`,
+      '-out',
+      `${name}-ca.crt`,
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${name}-ca`,
+    );
+    openssl(
+      'req',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.csr`,
+      '-subj',
+      '/CN=kube-apiserver',
+    );
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      `${name}-ca.crt`,
+      '-CAkey',
+      `${name}-ca.key`,
+      '-CAcreateserial',
+      '-out',
+      `${name}.crt`,
+      '-days',
+      '2',
+      '-extfile',
+      'san.cnf',
+    );
   }
   async function listen(name: string): Promise<string> {
-    const server = createServer({ key: readFileSync(join(dir, `${name}.key`)), cert: readFileSync(join(dir, `${name}.crt`)) }, (req, res) => {
-      const ok = req.headers.authorization === `Bearer ${token}` && req.url?.startsWith('/api/v1/namespaces/cloud-init-settings/secrets/');
-      res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(ok ? { data: { 'cloud-config': Buffer.from(fetched).toString('base64') } } : {}));
-    });
+    const server = createServer(
+      { key: readFileSync(join(dir, `${name}.key`)), cert: readFileSync(join(dir, `${name}.crt`)) },
+      (req, res) => {
+        const ok =
+          req.headers.authorization === `Bearer ${token}` &&
+          req.url?.startsWith('/api/v1/namespaces/cloud-init-settings/secrets/');
+        res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(ok ? { data: { 'cloud-config': Buffer.from(fetched).toString('base64') } } : {}));
+      },
+    );
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return `https://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -195,7 +317,11 @@ describe('curl against local TLS servers', () => {
     const osp = upstreamProfile('osp-ubuntu');
     const r = render([osp, machineDeployment(osp, 'aws')], {
       pinClusterCA: pin,
-      cluster: { server: apiServer, caCert: readFileSync(join(dir, 'real-ca.crt'), 'utf8'), cloudInitGetterToken: token },
+      cluster: {
+        server: apiServer,
+        caCert: readFileSync(join(dir, 'real-ca.crt'), 'utf8'),
+        cloudInitGetterToken: token,
+      },
     });
     assert.equal(r.exitCode, 0, r.stderr);
     const secret = r.items.find((i: any) => i.kind === 'Secret' && i.metadata.name.endsWith('-bootstrap-config'));
@@ -213,7 +339,9 @@ describe('curl against local TLS servers', () => {
       writeFileSync(join(root, CLUSTER_CA_PATH), decode(ca));
     }
     mkdirSync(join(root, 'etc/cloud/cloud.cfg.d'), { recursive: true });
-    const line = decode(file('/opt/bin/bootstrap')).split('\n').find((l: string) => l.includes('/api/v1/namespaces/cloud-init-settings/secrets/'));
+    const line = decode(file('/opt/bin/bootstrap'))
+      .split('\n')
+      .find((l: string) => l.includes('/api/v1/namespaces/cloud-init-settings/secrets/'));
     assert.ok(line, 'no fetch line in /opt/bin/bootstrap');
     const command = line.trim().split(apiServer).join(server).split(' /etc/').join(` ${root}/etc/`);
     const out = line.match(/> (\/etc\/\S+)/)![1]!;
@@ -240,7 +368,10 @@ describe('curl against local TLS servers', () => {
 
   test("OSM's `curl -k` (pinning off) hands the impostor's config to the node", async () => {
     const userData = bootstrapConfig(false);
-    assert.equal(userData.write_files.some((f: any) => f.path === CLUSTER_CA_PATH), false);
+    assert.equal(
+      userData.write_files.some((f: any) => f.path === CLUSTER_CA_PATH),
+      false,
+    );
     const r = await fetchAs(userData, impostor);
     assert.ok(r.ok, r.stderr);
     assert.equal(r.content, fetched);
@@ -251,20 +382,37 @@ describe('curl against local TLS servers', () => {
     const md = machineDeployment(osp, 'edge');
     const caCert = readFileSync(join(dir, 'real-ca.crt'), 'utf8');
     const script = (pin: boolean) => {
-      const r = render([osp, md], { pinClusterCA: pin, cluster: { server: apiServer, caCert, cloudInitGetterToken: token } });
+      const r = render([osp, md], {
+        pinClusterCA: pin,
+        cluster: { server: apiServer, caCert, cloudInitGetterToken: token },
+      });
       assert.equal(r.exitCode, 0, r.stderr);
-      return Buffer.from(findItem(r.items, 'Secret', `edge-provider-script-${md.metadata.name}-kube-system`).data['fetch-bootstrap-script'], 'base64').toString('utf8');
+      return Buffer.from(
+        findItem(r.items, 'Secret', `edge-provider-script-${md.metadata.name}-kube-system`).data[
+          'fetch-bootstrap-script'
+        ],
+        'base64',
+      ).toString('utf8');
     };
     assert.match(script(false), /^apt-get update -y\napt-get install jq -y\ncurl -s -k -v --header/);
     const pinned = script(true);
     execFileSync('shellcheck', ['--shell=bash', '--severity=warning', '-'], { input: pinned });
     const bin = mkdtempSync(join(dir, 'bin-'));
-    for (const tool of ['apt-get', 'cloud-init', 'systemctl']) writeFileSync(join(bin, tool), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-    for (const [server, expectOk] of [[apiServer, true], [impostor, false]] as const) {
+    for (const tool of ['apt-get', 'cloud-init', 'systemctl'])
+      writeFileSync(join(bin, tool), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    for (const [server, expectOk] of [
+      [apiServer, true],
+      [impostor, false],
+    ] as const) {
       const root = mkdtempSync(join(dir, 'edge-'));
       mkdirSync(join(root, 'etc/cloud/cloud.cfg.d'), { recursive: true });
       const text = pinned.split(apiServer).join(server).split('/etc/').join(`${root}/etc/`);
-      const r = await run('bash', ['-e', '-o', 'pipefail', '-c', text], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } }).then(() => true, () => false);
+      const r = await run('bash', ['-e', '-o', 'pipefail', '-c', text], {
+        env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+      }).then(
+        () => true,
+        () => false,
+      );
       assert.equal(r, expectOk, server);
       assert.equal(readFileSync(join(root, CLUSTER_CA_PATH), 'utf8'), caCert);
       const cfg = readdirSync(join(root, 'etc/cloud/cloud.cfg.d'))[0]!;

@@ -14,12 +14,17 @@ const BINARY = Buffer.from([0xff, 0x41, 0xc3, 0x42]).toString('base64');
 function withBinaryFile(): { list: any; run: ReturnType<typeof runOn> } {
   const list = parse(readFileSync(join(REPO_ROOT, 'examples/basic/resourcelist.yaml'), 'utf8'));
   for (const osp of list.items.filter((i: any) => i.kind === 'OperatingSystemProfile')) {
-    osp.spec.provisioningConfig.files.push({ path: '/opt/raw-bytes', permissions: 644, content: { inline: { data: `x{{ "${BINARY}" | b64dec }}y\n` } } });
+    osp.spec.provisioningConfig.files.push({
+      path: '/opt/raw-bytes',
+      permissions: 644,
+      content: { inline: { data: `x{{ "${BINARY}" | b64dec }}y\n` } },
+    });
   }
   return { list, run: runOn(list) };
 }
 
-const fileOf = (osc: any, path: string) => osc.spec.provisioningConfig.files.find((f: any) => f.path === path).content.inline.data;
+const fileOf = (osc: any, path: string) =>
+  osc.spec.provisioningConfig.files.find((f: any) => f.path === path).content.inline.data;
 
 test('invalid bytes in rendered files become U+FFFD, one per byte, in the OSC and both user-data formats', () => {
   const { run } = withBinaryFile();
@@ -28,7 +33,11 @@ test('invalid bytes in rendered files become U+FFFD, one per byte, in the OSC an
     const osc = findItem(run.items, 'OperatingSystemConfig', `${md}-kube-system-config`);
     assert.equal(fileOf(osc, '/opt/raw-bytes'), 'x\ufffdA\ufffdBy\n');
   }
-  const secret = (md: string) => Buffer.from(findItem(run.items, 'Secret', `${md}-kube-system-provisioning-config`).data['cloud-config'], 'base64').toString('utf8');
+  const secret = (md: string) =>
+    Buffer.from(
+      findItem(run.items, 'Secret', `${md}-kube-system-provisioning-config`).data['cloud-config'],
+      'base64',
+    ).toString('utf8');
   // cloud-init: the file is written as given.
   assert.match(secret('ubuntu-workers'), /x\ufffdA\ufffdBy/);
   // Ignition: a data URL of the file's UTF-8 bytes.

@@ -14,19 +14,37 @@ import { BASE_CONFIG, machineDeployment, resourceList } from '../robustness/inpu
 function input(config: unknown = BASE_CONFIG): string {
   const ubuntu = machineDeployment('ubuntu-workers');
   ubuntu.metadata.annotations['k8c.io/operating-system-profile'] = 'osp-ubuntu';
-  const flatcar = machineDeployment('flatcar-workers', { operatingSystem: 'flatcar', operatingSystemSpec: { provisioningUtility: 'ignition' } });
+  const flatcar = machineDeployment('flatcar-workers', {
+    operatingSystem: 'flatcar',
+    operatingSystemSpec: { provisioningUtility: 'ignition' },
+  });
   flatcar.metadata.annotations['k8c.io/operating-system-profile'] = 'osp-flatcar';
-  return resourceList([
-    ubuntu,
-    flatcar,
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cloud-init-getter-token', namespace: 'cloud-init-settings', annotations: { 'config.kubernetes.io/local-config': 'true' } }, stringData: { token: 'getter-token-isolation' } },
-  ], config);
+  return resourceList(
+    [
+      ubuntu,
+      flatcar,
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: {
+          name: 'cloud-init-getter-token',
+          namespace: 'cloud-init-settings',
+          annotations: { 'config.kubernetes.io/local-config': 'true' },
+        },
+        stringData: { token: 'getter-token-isolation' },
+      },
+    ],
+    config,
+  );
 }
 
 function render(text: string, observer?: RenderObserver): { output: string; errors: string[] } {
   const list = parseResourceList(text);
   const out = processResourceList(list, noEnvironment, observer);
-  return { output: serializeResourceList(list, out), errors: out.results.filter((r) => r.severity === 'error').map((r) => r.message) };
+  return {
+    output: serializeResourceList(list, out),
+    errors: out.results.filter((r) => r.severity === 'error').map((r) => r.message),
+  };
 }
 
 test('a run that tries to change the embedded profiles it rendered from cannot change the next run', () => {
@@ -52,7 +70,9 @@ test('a run that tries to change the embedded profiles it rendered from cannot c
 test('each run checks its own template values: a run with an unsafe value between two safe ones', () => {
   const safe = render(input());
   assert.deepEqual(safe.errors, []);
-  const unsafe = render(input({ ...BASE_CONFIG, spec: { ...BASE_CONFIG.spec, initialTaints: 'a=b:NoSchedule;reboot' } }));
+  const unsafe = render(
+    input({ ...BASE_CONFIG, spec: { ...BASE_CONFIG.spec, initialTaints: 'a=b:NoSchedule;reboot' } }),
+  );
   // Reported for each MachineDeployment, as before the check moved to the run.
   assert.equal(unsafe.errors.length, 2);
   for (const e of unsafe.errors) assert.match(e, /^functionConfig spec\.initialTaints may only contain letters/);

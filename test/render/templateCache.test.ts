@@ -9,7 +9,10 @@ import type { OperatingSystemProfileSpec } from '../../src/model/operatingSystem
 import type { MachineDeployment } from '../../src/machineDeployment/machineDeployment.ts';
 
 const osp = {
-  osName: 'ubuntu', osVersion: '24.04', version: 'v1', provisioningUtility: 'cloud-init',
+  osName: 'ubuntu',
+  osVersion: '24.04',
+  version: 'v1',
+  provisioningUtility: 'cloud-init',
   supportedCloudProviders: [{ name: 'aws' }],
   bootstrapConfig: {
     templates: { greeting: 'hello {{ .Pool }}', fixed: 'always the same' },
@@ -24,7 +27,12 @@ const osp = {
 const md = { providerConfig: { cloudProvider: 'aws', cloudProviderSpec: {} } } as unknown as MachineDeployment;
 
 function render(cache: TemplateCache, data: unknown) {
-  return renderOperatingSystemConfigSpec(osp, md, { templates: cache, containerRuntime: 'containerd', data, registryHostFiles: [] });
+  return renderOperatingSystemConfigSpec(osp, md, {
+    templates: cache,
+    containerRuntime: 'containerd',
+    data,
+    registryHostFiles: [],
+  });
 }
 
 test('each template is parsed once for many MachineDeployments with the same data shape', () => {

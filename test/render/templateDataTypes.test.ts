@@ -11,7 +11,13 @@ import { REPO_ROOT } from '../support/paths.ts';
 
 function renderedFile(osp: string, md: string, template: string, mutate: (l: any) => void = () => {}): string {
   const list = parse(readFileSync(join(REPO_ROOT, 'examples/basic/resourcelist.yaml'), 'utf8'));
-  list.items.find((i: any) => i.kind === 'OperatingSystemProfile' && i.metadata.name === osp).spec.provisioningConfig.files.push({ path: '/opt/types', permissions: 644, content: { inline: { data: template } } });
+  list.items
+    .find((i: any) => i.kind === 'OperatingSystemProfile' && i.metadata.name === osp)
+    .spec.provisioningConfig.files.push({
+      path: '/opt/types',
+      permissions: 644,
+      content: { inline: { data: template } },
+    });
   mutate(list);
   const r = runOn(list);
   assert.equal(r.exitCode, 0, r.stderr);
@@ -20,24 +26,47 @@ function renderedFile(osp: string, md: string, template: string, mutate: (l: any
 }
 
 test("filesData's typed fields print their Go types", () => {
-  const out = renderedFile('example-ubuntu', 'ubuntu-workers', '{{ printf "%T|%T|%#v|%T|%T|%v" .ClusterDNSIPs .KubeletFeatureGates .RHSubscription .Artifacts .KubeReserved .KubeReserved }}', (l) => {
-    const md = l.items.find((i: any) => i.kind === 'MachineDeployment' && i.metadata.name === 'ubuntu-workers');
-    md.metadata.annotations['v1.kubelet-config.machine-controller.kubermatic.io/KubeReserved'] = 'cpu=100m,memory=1Gi';
-  });
-  assert.equal(out, '[]net.IP|map[string]bool|map[string]string(nil)|map[string]string|*map[string]string|&map[cpu:100m memory:1Gi]');
+  const out = renderedFile(
+    'example-ubuntu',
+    'ubuntu-workers',
+    '{{ printf "%T|%T|%#v|%T|%T|%v" .ClusterDNSIPs .KubeletFeatureGates .RHSubscription .Artifacts .KubeReserved .KubeReserved }}',
+    (l) => {
+      const md = l.items.find((i: any) => i.kind === 'MachineDeployment' && i.metadata.name === 'ubuntu-workers');
+      md.metadata.annotations['v1.kubelet-config.machine-controller.kubermatic.io/KubeReserved'] =
+        'cpu=100m,memory=1Gi';
+    },
+  );
+  assert.equal(
+    out,
+    '[]net.IP|map[string]bool|map[string]string(nil)|map[string]string|*map[string]string|&map[cpu:100m memory:1Gi]',
+  );
 });
 
 test('toJson of the typed fields: IPs as strings, a nil map as null', () => {
-  const out = renderedFile('example-ubuntu', 'ubuntu-workers', '{{ toJson .ClusterDNSIPs }} {{ toJson .RHSubscription }} {{ len .KubeletFeatureGates }}');
+  const out = renderedFile(
+    'example-ubuntu',
+    'ubuntu-workers',
+    '{{ toJson .ClusterDNSIPs }} {{ toJson .RHSubscription }} {{ len .KubeletFeatureGates }}',
+  );
   assert.equal(out, '["10.96.0.10"] null 1');
 });
 
 test('static network DNS servers are a []string, and a nil one when absent', () => {
   const network = (dns: unknown) => (l: any) => {
     const md = l.items.find((i: any) => i.kind === 'MachineDeployment' && i.metadata.name === 'flatcar-workers');
-    md.spec.template.spec.providerSpec.value.network = { cidr: '192.168.1.10/24', gateway: '192.168.1.1', ...(dns === undefined ? {} : { dns }) };
+    md.spec.template.spec.providerSpec.value.network = {
+      cidr: '192.168.1.10/24',
+      gateway: '192.168.1.1',
+      ...(dns === undefined ? {} : { dns }),
+    };
   };
   const template = '{{ printf "%T %#v" .NetworkConfig.DNS.Servers .NetworkConfig.DNS.Servers }}';
-  assert.equal(renderedFile('example-flatcar', 'flatcar-workers', template, network({ servers: ['8.8.8.8'] })), '[]string []string{"8.8.8.8"}');
-  assert.equal(renderedFile('example-flatcar', 'flatcar-workers', template, network(undefined)), '[]string []string(nil)');
+  assert.equal(
+    renderedFile('example-flatcar', 'flatcar-workers', template, network({ servers: ['8.8.8.8'] })),
+    '[]string []string{"8.8.8.8"}',
+  );
+  assert.equal(
+    renderedFile('example-flatcar', 'flatcar-workers', template, network(undefined)),
+    '[]string []string(nil)',
+  );
 });

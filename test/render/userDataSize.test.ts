@@ -6,7 +6,13 @@ import { BASE_CONFIG, baseItems, SMALL_OSP } from '../robustness/inputCorpus.ts'
 
 function withBootstrapBytes(n: number) {
   const items = baseItems();
-  items[0] = { ...SMALL_OSP, spec: { ...SMALL_OSP.spec, bootstrapConfig: { files: [{ path: '/big', content: { inline: { data: 'x'.repeat(n) } } }] } } };
+  items[0] = {
+    ...SMALL_OSP,
+    spec: {
+      ...SMALL_OSP.spec,
+      bootstrapConfig: { files: [{ path: '/big', content: { inline: { data: 'x'.repeat(n) } } }] },
+    },
+  };
   return runOn({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig: BASE_CONFIG });
 }
 
@@ -28,5 +34,9 @@ test('over the AWS limit: an error, exit 1, nothing generated', () => {
   const r = withBootstrapBytes(17000);
   assert.equal(r.exitCode, 1);
   assert.ok(r.results.some((x: any) => x.severity === 'error' && /too large for aws/.test(x.message)));
-  assert.ok(!r.items.some((i: any) => String(i.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? '').startsWith('osm-generated/')));
+  assert.ok(
+    !r.items.some((i: any) =>
+      String(i.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? '').startsWith('osm-generated/'),
+    ),
+  );
 });

@@ -12,7 +12,10 @@ import { rng } from '../support/rng.ts';
 import { runCommand, tempDir } from './reviewSupport.ts';
 
 // Without the revision pinned in Git, so revisions move as machine-controller moves them.
-const BASE = readFileSync(join(REPO_ROOT, 'examples/basic/resourcelist.yaml'), 'utf8').replace(/^\s*machinedeployment\.clusters\.k8s\.io\/revision: "1"\n/gm, '');
+const BASE = readFileSync(join(REPO_ROOT, 'examples/basic/resourcelist.yaml'), 'utf8').replace(
+  /^\s*machinedeployment\.clusters\.k8s\.io\/revision: "1"\n/gm,
+  '',
+);
 
 function diffOf(head: string, base = BASE, extra: string[] = []) {
   const dir = tempDir();
@@ -21,7 +24,8 @@ function diffOf(head: string, base = BASE, extra: string[] = []) {
   return runCommand(runDiffCommand, ['base.yaml', 'head.yaml', ...extra], dir);
 }
 
-const ubuntuKubelet = (text: string, v: string) => text.replace(/(name: ubuntu-workers[\s\S]*?kubelet: )1\.34\.2/, `$1${v}`);
+const ubuntuKubelet = (text: string, v: string) =>
+  text.replace(/(name: ubuntu-workers[\s\S]*?kubelet: )1\.34\.2/, `$1${v}`);
 
 test('no change: exit 0', () => {
   const r = diffOf(BASE);
@@ -42,14 +46,17 @@ test('a kubelet version change rolls the machines, moves the revision and re-cre
 });
 
 test('a revision pinned in Git that would not move is called out', () => {
-  const pinned = BASE.replace(/(name: ubuntu-workers\n\s+namespace: kube-system\n\s+annotations:\n)/, '$1      machinedeployment.clusters.k8s.io/revision: "1"\n');
+  const pinned = BASE.replace(
+    /(name: ubuntu-workers\n\s+namespace: kube-system\n\s+annotations:\n)/,
+    '$1      machinedeployment.clusters.k8s.io/revision: "1"\n',
+  );
   assert.notEqual(pinned, BASE);
   const r = diffOf(ubuntuKubelet(pinned, '1.35.0'), pinned);
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stdout, /warning: the revision stays 1 because Git sets it/);
 });
 
-test('an OSP edit under the same version is the version rule\'s error (exit 2); with a bump it is a diff', () => {
+test("an OSP edit under the same version is the version rule's error (exit 2); with a bump it is a diff", () => {
   const edited = BASE.replace('apt-get install -y containerd', 'apt-get install -y containerd jq');
   assert.notEqual(edited, BASE);
   const same = diffOf(edited);
@@ -85,7 +92,8 @@ test('--git REV compares the committed tree with the working tree', () => {
   const repo = tempDir();
   mkdirSync(join(repo, 'clusters/prod'), { recursive: true });
   writeFileSync(join(repo, 'clusters/prod/rl.yaml'), BASE);
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
   git('init', '-q');
   git('add', '.');
   git('commit', '-qm', 'base');
@@ -102,7 +110,9 @@ test('unified diffs apply with GNU patch (random texts)', () => {
   const rnd = rng(15);
   const dir = tempDir();
   for (let t = 0; t < 150; t++) {
-    const text = () => Array.from({ length: Math.floor(rnd() * 25) }, () => `l${Math.floor(rnd() * 5)}`).join('\n') + (rnd() < 0.8 ? '\n' : '');
+    const text = () =>
+      Array.from({ length: Math.floor(rnd() * 25) }, () => `l${Math.floor(rnd() * 5)}`).join('\n') +
+      (rnd() < 0.8 ? '\n' : '');
     const a = text();
     const b = text();
     const d = unifiedDiff(a, b, 'a/f', 'b/f');

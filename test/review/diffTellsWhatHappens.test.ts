@@ -31,7 +31,10 @@ test('the new version\'s warnings are in the output ("nodes may not join"), befo
   kubelet(head, 'workers-a', '1.37.0');
   const r = osmKrm(['diff', base, head], { env: EXAMPLE_SECRETS });
   assert.equal(r.code, 1, r.stderr);
-  assert.match(r.stdout, /^# Warnings\n\* MachineDeployment kube-system\/workers-a \(machinedeployment-workers-a\.yaml\): kubelet v1\.37\.0 is outside the supported range: .*; the config is rendered, but nodes may not join\n\n# MachineDeployment kube-system\/workers-a\n/);
+  assert.match(
+    r.stdout,
+    /^# Warnings\n\* MachineDeployment kube-system\/workers-a \(machinedeployment-workers-a\.yaml\): kubelet v1\.37\.0 is outside the supported range: .*; the config is rendered, but nodes may not join\n\n# MachineDeployment kube-system\/workers-a\n/,
+  );
   // A warning alone is no node change, but it is said.
   const same = osmKrm(['diff', head, head], { env: EXAMPLE_SECRETS });
   assert.equal(same.code, 0);
@@ -44,13 +47,19 @@ test('a changed immutable Secret: re-created where the sync annotations say so, 
   kubelet(head, 'workers-a', '1.35.0');
   const flux = osmKrm(['diff', base, head], { env: EXAMPLE_SECRETS });
   assert.equal(flux.code, 1, flux.stderr);
-  assert.match(flux.stdout, /^\* the provisioning Secret changes: it is immutable, so Flux deletes and re-creates it \(its sync annotation\)$/m);
+  assert.match(
+    flux.stdout,
+    /^\* the provisioning Secret changes: it is immutable, so Flux deletes and re-creates it \(its sync annotation\)$/m,
+  );
   const plainBase = withoutSyncAnnotations(copyExample('flux/source'));
   const plainHead = withoutSyncAnnotations(copyExample('flux/source'));
   kubelet(plainHead, 'workers-a', '1.35.0');
   const plain = osmKrm(['diff', plainBase, plainHead], { env: EXAMPLE_SECRETS });
   assert.equal(plain.code, 1, plain.stderr);
-  assert.match(plain.stdout, /^\* the provisioning Secret changes: it is immutable and has no sync annotation, so applying it fails \("field is immutable"\) until it is deleted by hand; set spec\.gitops\.syncAnnotations \(argocd, flux\) to have it re-created$/m);
+  assert.match(
+    plain.stdout,
+    /^\* the provisioning Secret changes: it is immutable and has no sync annotation, so applying it fails \("field is immutable"\) until it is deleted by hand; set spec\.gitops\.syncAnnotations \(argocd, flux\) to have it re-created$/m,
+  );
 });
 
 /** The lines of a posted ```diff block that a diff highlighter shows as removed or added outside a hunk. */
@@ -83,7 +92,7 @@ function summaryLinesReadAsChanges(block: readonly string[]): string[] {
   return bad;
 }
 
-test('in the example workflow\'s ```diff comment, no summary or warning line reads as a removed or added line', () => {
+test("in the example workflow's ```diff comment, no summary or warning line reads as a removed or added line", () => {
   const workflow = parse(readFileSync(join(REPO_ROOT, 'examples/github-actions/osm-krm-review.yaml'), 'utf8')) as any;
   const post = workflow.jobs.review.steps.find((s: any) => /gh pr comment/.test(s.run ?? ''));
   const diffStep = workflow.jobs.review.steps.find((s: any) => s.id === 'diff');
@@ -93,7 +102,10 @@ test('in the example workflow\'s ```diff comment, no summary or warning line rea
   const base = copyExample('flux/source');
   const head = copyExample('flux/source');
   kubelet(head, 'workers-a', '1.37.0');
-  writeFileSync(join(head, 'machinedeployment-workers-c.yaml'), readFileSync(join(head, 'machinedeployment-workers-b.yaml'), 'utf8').replaceAll('workers-b', 'workers-c'));
+  writeFileSync(
+    join(head, 'machinedeployment-workers-c.yaml'),
+    readFileSync(join(head, 'machinedeployment-workers-b.yaml'), 'utf8').replaceAll('workers-b', 'workers-c'),
+  );
   const r = osmKrm(['diff', base, head], { env: EXAMPLE_SECRETS });
   assert.equal(r.code, 1, r.stderr);
   const temp = tempDir();
@@ -101,11 +113,16 @@ test('in the example workflow\'s ```diff comment, no summary or warning line rea
   writeFileSync(join(temp, 'bin/gh'), '#!/bin/sh\ncp "$5" "$RUNNER_TEMP/posted.md"\n');
   chmodSync(join(temp, 'bin/gh'), 0o755);
   writeFileSync(join(temp, 'node-diff.txt'), r.stdout);
-  execFileSync('bash', ['-e', '-c', post.run], { env: { PATH: `${join(temp, 'bin')}:${process.env.PATH}`, RUNNER_TEMP: temp, PR_NUMBER: '7', GH_TOKEN: 'x' } });
+  execFileSync('bash', ['-e', '-c', post.run], {
+    env: { PATH: `${join(temp, 'bin')}:${process.env.PATH}`, RUNNER_TEMP: temp, PR_NUMBER: '7', GH_TOKEN: 'x' },
+  });
   const lines = readFileSync(join(temp, 'posted.md'), 'utf8').trimEnd().split('\n');
   assert.match(lines[1]!, /^`{3,}diff$/);
   const block = lines.slice(2, -1);
-  assert.ok(block.some((l) => l.startsWith('* ')), 'there are summary lines');
+  assert.ok(
+    block.some((l) => l.startsWith('* ')),
+    'there are summary lines',
+  );
   assert.ok(block.some((l) => /^-.*kubelet/.test(l)) && block.some((l) => /^\+.*kubelet/.test(l)), 'and diff lines');
   assert.deepEqual(summaryLinesReadAsChanges(block), []);
 });
@@ -115,10 +132,16 @@ test('--md that matches no MachineDeployment is an error (diff exit 2, render ex
   const diff = osmKrm(['diff', dir, dir, '--md', 'workers-x'], { env: EXAMPLE_SECRETS });
   assert.equal(diff.code, 2, diff.stdout);
   assert.equal(diff.stdout, '');
-  assert.match(diff.stderr, /^osm-krm diff: --md "workers-x" matches no MachineDeployment on either side; did you mean "workers-a" or "workers-b"\?$/m);
+  assert.match(
+    diff.stderr,
+    /^osm-krm diff: --md "workers-x" matches no MachineDeployment on either side; did you mean "workers-a" or "workers-b"\?$/m,
+  );
   const render = osmKrm(['render', dir, '--md', 'kube-system/workers-x'], { env: EXAMPLE_SECRETS });
   assert.equal(render.code, 1);
-  assert.match(render.stderr, /^osm-krm render: no MachineDeployment named "kube-system\/workers-x"; did you mean "kube-system\/workers-a" or "kube-system\/workers-b"\?$/m);
+  assert.match(
+    render.stderr,
+    /^osm-krm render: no MachineDeployment named "kube-system\/workers-x"; did you mean "kube-system\/workers-a" or "kube-system\/workers-b"\?$/m,
+  );
   // A name on one side only is the MachineDeployment added or removed: shown, not an error.
   const head = copyExample('flux/source');
   rmSync(join(head, 'machinedeployment-workers-b.yaml'));
@@ -129,7 +152,8 @@ test('--md that matches no MachineDeployment is an error (diff exit 2, render ex
 
 test('diff --git REV PATH when the pull request adds PATH, removes it, or neither side has it', () => {
   const repo = tempDir();
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
   git('init', '-q', '-b', 'main');
   mkdirSync(join(repo, 'clusters'));
   cpSync(join(EXAMPLES, 'flux/source'), join(repo, 'clusters/prod'), { recursive: true });
@@ -139,15 +163,24 @@ test('diff --git REV PATH when the pull request adds PATH, removes it, or neithe
   cpSync(join(EXAMPLES, 'flux/source'), join(repo, 'clusters/staging'), { recursive: true });
   const added = osmKrm(['diff', '--git', 'main', 'clusters/staging'], { cwd: repo, env: EXAMPLE_SECRETS });
   assert.equal(added.code, 1, added.stderr);
-  assert.match(added.stdout, /^# clusters\/staging does not exist at main: everything in it is added\n\n# MachineDeployment kube-system\/workers-a\n\* new: rendered with example-ubuntu /);
+  assert.match(
+    added.stdout,
+    /^# clusters\/staging does not exist at main: everything in it is added\n\n# MachineDeployment kube-system\/workers-a\n\* new: rendered with example-ubuntu /,
+  );
   // The pull request removes clusters/prod (and with it clusters/, the parent).
   rmSync(join(repo, 'clusters'), { recursive: true });
   const removed = osmKrm(['diff', '--git', 'main', 'clusters/prod'], { cwd: repo, env: EXAMPLE_SECRETS });
   assert.equal(removed.code, 1, removed.stderr);
-  assert.match(removed.stdout, /^# clusters\/prod does not exist in the working tree: everything it held at main is removed\n\n# MachineDeployment kube-system\/workers-a\n\* no longer rendered/);
+  assert.match(
+    removed.stdout,
+    /^# clusters\/prod does not exist in the working tree: everything it held at main is removed\n\n# MachineDeployment kube-system\/workers-a\n\* no longer rendered/,
+  );
   assert.match(removed.stdout, /^# MachineDeployment kube-system\/workers-b\n/m);
   const neither = osmKrm(['diff', '--git', 'main', 'clusters/nowhere'], { cwd: repo, env: EXAMPLE_SECRETS });
   assert.equal(neither.code, 2);
   assert.equal(neither.stdout, '');
-  assert.match(neither.stderr, /^osm-krm diff: --git: clusters\/nowhere exists neither at main nor in the working tree$/m);
+  assert.match(
+    neither.stderr,
+    /^osm-krm diff: --git: clusters\/nowhere exists neither at main nor in the working tree$/m,
+  );
 });

@@ -23,7 +23,10 @@ test('every pointer in the template data prints as & and its value (proxy, netwo
   assert.match(r.stdout, /^ {2}\.NoProxy = &"\.svc,\.cluster\.local,localhost,127\.0\.0\.1"$/m);
   assert.match(r.stdout, /^ {2}\.MaxPods = &110$/m);
   assert.match(r.stdout, /^ {2}\.KubeReserved = &map\[string\]string\{"cpu":"200m", "memory":"200Mi"\}$/m);
-  assert.match(r.stdout, /^ {2}\.NetworkConfig = &providerconfig\.NetworkConfig\{CIDR:"", Gateway:"", DNS:providerconfig\.DNSConfig\{Servers:\[\]string\(nil\)\}, IPFamily:"IPv4\+IPv6"\}$/m);
+  assert.match(
+    r.stdout,
+    /^ {2}\.NetworkConfig = &providerconfig\.NetworkConfig\{CIDR:"", Gateway:"", DNS:providerconfig\.DNSConfig\{Servers:\[\]string\(nil\)\}, IPFamily:"IPv4\+IPv6"\}$/m,
+  );
   // A nil pointer is still shown as one.
   assert.match(r.stdout, /^ {2}\.SystemReserved = \(\*map\[string\]string\)\(nil\)$/m);
 });

@@ -20,12 +20,20 @@ function osmKrmCommands(): string[][] {
     .flatMap((r) => r.split('\n'))
     .map((l) => /node "\$OSM_KRM" (.*?)(?:\s*>.*)?$/.exec(l.trim())?.[1])
     .filter((c): c is string => c !== undefined)
-    .map((c) => c.replaceAll('${{ github.base_ref }}', 'main').replaceAll('$BASE_REF', 'main').replaceAll('origin/main', 'main').split(/\s+/).map((w) => w.replace(/^"(.*)"$/, '$1')));
+    .map((c) =>
+      c
+        .replaceAll('${{ github.base_ref }}', 'main')
+        .replaceAll('$BASE_REF', 'main')
+        .replaceAll('origin/main', 'main')
+        .split(/\s+/)
+        .map((w) => w.replace(/^"(.*)"$/, '$1')),
+    );
 }
 
 /** Makes `repo` a git repository whose branch main holds its files. */
 function commitBase(repo: string): void {
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
   git('init', '-q', '-b', 'main');
   git('add', '.');
   git('commit', '-qm', 'base');
@@ -33,7 +41,10 @@ function commitBase(repo: string): void {
 
 test('the example job lints the profiles and diffs the pull request', { timeout: 300_000 }, () => {
   const commands = osmKrmCommands();
-  assert.deepEqual(commands.map((c) => c[0]), ['lint', 'diff']);
+  assert.deepEqual(
+    commands.map((c) => c[0]),
+    ['lint', 'diff'],
+  );
   const repo = tempDir();
   const list = parse(readFileSync(join(REPO_ROOT, 'examples/basic/resourcelist.yaml'), 'utf8')) as any;
   mkdirSync(join(repo, 'profiles'));
@@ -41,7 +52,8 @@ test('the example job lints the profiles and diffs the pull request', { timeout:
   for (const item of list.items) {
     const dir = item.kind === 'OperatingSystemProfile' ? 'profiles' : 'clusters/prod';
     writeFileSync(join(repo, dir, `${item.kind}-${item.metadata.name}.yaml`), JSON.stringify(item));
-    if (item.kind === 'OperatingSystemProfile') writeFileSync(join(repo, 'clusters/prod', `${item.kind}-${item.metadata.name}.yaml`), JSON.stringify(item));
+    if (item.kind === 'OperatingSystemProfile')
+      writeFileSync(join(repo, 'clusters/prod', `${item.kind}-${item.metadata.name}.yaml`), JSON.stringify(item));
   }
   writeFileSync(join(repo, 'clusters/prod/osm.yaml'), JSON.stringify(list.functionConfig));
   commitBase(repo);
@@ -55,21 +67,25 @@ test('the example job lints the profiles and diffs the pull request', { timeout:
   assert.match(diff.stdout, /^\+# kubelet v1\.35\.0/m);
 });
 
-test('the diff step\'s stand-in tokens let diff render a config that takes its tokens from the environment', { timeout: 300_000 }, () => {
-  const step = workflow.jobs.review.steps.find((s: any) => s.id === 'diff');
-  const repo = tempDir();
-  mkdirSync(join(repo, 'clusters'));
-  execFileSync('cp', ['-r', join(REPO_ROOT, 'examples/flux/source'), join(repo, 'clusters/prod')]);
-  commitBase(repo);
-  const md = join(repo, 'clusters/prod/machinedeployment-workers-a.yaml');
-  writeFileSync(md, readFileSync(md, 'utf8').replace('kubelet: 1.34.2', 'kubelet: 1.35.0'));
-  const args = osmKrmCommands()[1]!.slice(1);
-  assert.equal(runCommand(runDiffCommand, args, repo).code, 2, 'without the env, a side does not render');
-  const diff = runCommand(runDiffCommand, args, repo, { PATH: process.env.PATH, ...step.env });
-  assert.equal(diff.code, 1, diff.stderr);
-  assert.match(diff.stdout, /^\+echo 'kubelet v1\.35\.0/m);
-  assert.ok(!diff.stdout.includes(step.env.OSM_CLOUD_INIT_GETTER_TOKEN));
-});
+test(
+  "the diff step's stand-in tokens let diff render a config that takes its tokens from the environment",
+  { timeout: 300_000 },
+  () => {
+    const step = workflow.jobs.review.steps.find((s: any) => s.id === 'diff');
+    const repo = tempDir();
+    mkdirSync(join(repo, 'clusters'));
+    execFileSync('cp', ['-r', join(REPO_ROOT, 'examples/flux/source'), join(repo, 'clusters/prod')]);
+    commitBase(repo);
+    const md = join(repo, 'clusters/prod/machinedeployment-workers-a.yaml');
+    writeFileSync(md, readFileSync(md, 'utf8').replace('kubelet: 1.34.2', 'kubelet: 1.35.0'));
+    const args = osmKrmCommands()[1]!.slice(1);
+    assert.equal(runCommand(runDiffCommand, args, repo).code, 2, 'without the env, a side does not render');
+    const diff = runCommand(runDiffCommand, args, repo, { PATH: process.env.PATH, ...step.env });
+    assert.equal(diff.code, 1, diff.stderr);
+    assert.match(diff.stdout, /^\+echo 'kubelet v1\.35\.0/m);
+    assert.ok(!diff.stdout.includes(step.env.OSM_CLOUD_INIT_GETTER_TOKEN));
+  },
+);
 
 test('no expression is expanded inside a run: script (the shell would run what a branch name holds)', () => {
   for (const step of workflow.jobs.review.steps) assert.doesNotMatch(step.run ?? '', /\$\{\{/, step.name);
@@ -82,9 +98,19 @@ test('the posted comment fences the diff so that no line of it can close the blo
   // gh stand-in: keeps the body it would post.
   writeFileSync(join(temp, 'bin/gh'), '#!/bin/sh\ncp "$5" "$RUNNER_TEMP/posted.md"\n');
   chmodSync(join(temp, 'bin/gh'), 0o755);
-  const hostile = ['--- a/provisioning/etc/x', '+++ b/provisioning/etc/x', '@@ -1,1 +1,3 @@', ' ```', '+`````', '+<!-- the rest is hidden', ''].join('\n');
+  const hostile = [
+    '--- a/provisioning/etc/x',
+    '+++ b/provisioning/etc/x',
+    '@@ -1,1 +1,3 @@',
+    ' ```',
+    '+`````',
+    '+<!-- the rest is hidden',
+    '',
+  ].join('\n');
   writeFileSync(join(temp, 'node-diff.txt'), hostile);
-  execFileSync('bash', ['-e', '-c', step.run], { env: { PATH: `${join(temp, 'bin')}:${process.env.PATH}`, RUNNER_TEMP: temp, PR_NUMBER: '7', GH_TOKEN: 'x' } });
+  execFileSync('bash', ['-e', '-c', step.run], {
+    env: { PATH: `${join(temp, 'bin')}:${process.env.PATH}`, RUNNER_TEMP: temp, PR_NUMBER: '7', GH_TOKEN: 'x' },
+  });
   const lines = readFileSync(join(temp, 'posted.md'), 'utf8').trimEnd().split('\n');
   const fence = /^(`{3,})diff$/.exec(lines[1]!)?.[1];
   assert.ok(fence !== undefined, lines[1]);

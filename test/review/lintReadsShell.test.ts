@@ -13,23 +13,40 @@ import { curlInsecureFindings, type LintProfileInput } from '../../src/lint/lint
 import { REPO_ROOT } from '../support/paths.ts';
 import { osmKrm, tempDir } from '../cli/routeSupport.ts';
 
-const EXAMPLE_PROFILES = ['examples/kpt', 'examples/argocd/app', 'examples/flux/source', 'examples/kustomize/base'].map((d) => `${d}/operatingsystemprofile.yaml`);
-const DEFAULT_PROFILES = ['ubuntu', 'rhel', 'rockylinux', 'amzn2', 'flatcar', 'flatcar-cloud-init'].map((n) => `src/profiles/osp-${n}.yaml`);
+const EXAMPLE_PROFILES = ['examples/kpt', 'examples/argocd/app', 'examples/flux/source', 'examples/kustomize/base'].map(
+  (d) => `${d}/operatingsystemprofile.yaml`,
+);
+const DEFAULT_PROFILES = ['ubuntu', 'rhel', 'rockylinux', 'amzn2', 'flatcar', 'flatcar-cloud-init'].map(
+  (n) => `src/profiles/osp-${n}.yaml`,
+);
 
 test('no example profile gets a finding from its comment saying never `curl -k` (through the bundle)', () => {
   for (const file of EXAMPLE_PROFILES) {
     assert.match(readFileSync(join(REPO_ROOT, file), 'utf8'), /#.*never `curl -k`/, `${file} still has the comment`);
     const r = osmKrm(['lint', file, '--format', 'json']);
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout).findings.filter((f: any) => f.check === 'curl-insecure'), [], file);
+    assert.deepEqual(
+      JSON.parse(r.stdout).findings.filter((f: any) => f.check === 'curl-insecure'),
+      [],
+      file,
+    );
   }
 });
 
 /** The kpt example's profile with one more script, and the OSP file's line of each of its lines. */
 function withScript(script: string, unit?: string): { text: string; lineOf: (needle: string) => number } {
   const osp = parse(readFileSync(join(REPO_ROOT, 'examples/kpt/operatingsystemprofile.yaml'), 'utf8'));
-  osp.spec.provisioningConfig.files.push({ path: '/opt/bin/lint-me', permissions: 755, content: { inline: { data: script } } });
-  if (unit !== undefined) osp.spec.provisioningConfig.files.push({ path: '/etc/systemd/system/lint-me.service', permissions: 644, content: { inline: { data: unit } } });
+  osp.spec.provisioningConfig.files.push({
+    path: '/opt/bin/lint-me',
+    permissions: 755,
+    content: { inline: { data: script } },
+  });
+  if (unit !== undefined)
+    osp.spec.provisioningConfig.files.push({
+      path: '/etc/systemd/system/lint-me.service',
+      permissions: 644,
+      content: { inline: { data: unit } },
+    });
   const text = stringify(osp, { lineWidth: 0, blockQuote: 'literal' });
   const lines = text.split('\n');
   return { text, lineOf: (needle) => lines.findIndex((l) => l.includes(needle)) + 1 };
@@ -55,12 +72,15 @@ test('a real curl -k is found where the shell runs it, and only there (through t
     'sha256sum -c /tmp/x.sha256',
     '',
   ].join('\n');
-  const unit = '[Service]\n# ExecStart=/usr/bin/curl -k https://commented.example/\nExecStart=/usr/bin/curl -k https://unit.example/\n';
+  const unit =
+    '[Service]\n# ExecStart=/usr/bin/curl -k https://commented.example/\nExecStart=/usr/bin/curl -k https://unit.example/\n';
   const { text, lineOf } = withScript(script, unit);
   const dir = tempDir();
   writeFileSync(join(dir, 'osp.yaml'), text);
   const r = osmKrm(['lint', 'osp.yaml', '--format', 'json'], { cwd: dir });
-  const found = JSON.parse(r.stdout).findings.filter((f: any) => f.check === 'curl-insecure').map((f: any) => [f.severity, f.line]);
+  const found = JSON.parse(r.stdout)
+    .findings.filter((f: any) => f.check === 'curl-insecure')
+    .map((f: any) => [f.severity, f.line]);
   const expected = [
     ['warning', lineOf('-k https://continued.example/x')] as const,
     ['warning', lineOf('sudo curl --insecure')] as const,
@@ -70,7 +90,10 @@ test('a real curl -k is found where the shell runs it, and only there (through t
   ];
   // A continued command is placed on the line where it starts.
   expected[0] = ['warning', lineOf('curl -fsS --retry 3')];
-  assert.deepEqual(found.sort((a: any, b: any) => a[1] - b[1]), expected.map((e) => [...e]).sort((a, b) => (a[1] as number) - (b[1] as number)));
+  assert.deepEqual(
+    found.sort((a: any, b: any) => a[1] - b[1]),
+    expected.map((e) => [...e]).sort((a, b) => (a[1] as number) - (b[1] as number)),
+  );
   assert.equal(r.code, 1, 'the API server one is an error');
 });
 
@@ -80,7 +103,8 @@ function scriptFiles(osp: any): Array<{ stage: string; index: number; lines: str
   for (const stage of ['bootstrapConfig', 'provisioningConfig']) {
     (osp.spec[stage]?.files ?? []).forEach((f: any, index: number) => {
       const data = f?.content?.inline?.data;
-      if (typeof data === 'string' && /^#!\s*\S*\/(env\s+)?(ba)?sh\b/.test(data)) out.push({ stage, index, lines: data.split('\n') });
+      if (typeof data === 'string' && /^#!\s*\S*\/(env\s+)?(ba)?sh\b/.test(data))
+        out.push({ stage, index, lines: data.split('\n') });
     });
   }
   return out;
@@ -88,14 +112,28 @@ function scriptFiles(osp: any): Array<{ stage: string; index: number; lines: str
 
 function findingsOf(osp: any): Array<[string, string]> {
   const text = stringify(osp, { lineWidth: 0, blockQuote: 'literal' });
-  const input: LintProfileInput = { object: parseAllDocuments(text)[0]!.toJS(), file: 'osp.yaml', text, documentIndex: 0 };
+  const input: LintProfileInput = {
+    object: parseAllDocuments(text)[0]!.toJS(),
+    file: 'osp.yaml',
+    text,
+    documentIndex: 0,
+  };
   return curlInsecureFindings(input).map((f) => [f.severity, f.message]);
 }
 
-const PROSE = ['# never curl -k', '# curl --insecure https://x.example/', 'echo "do not run curl -k here"', "printf '%s\\n' 'curl -k is insecure'", ': curl -k', '#curl -sk'];
+const PROSE = [
+  '# never curl -k',
+  '# curl --insecure https://x.example/',
+  'echo "do not run curl -k here"',
+  "printf '%s\\n' 'curl -k is insecure'",
+  ': curl -k',
+  '#curl -sk',
+];
 
 test('comments and prose mentioning curl -k, inserted anywhere in a script, add no finding (every example and default profile)', () => {
-  const profiles = [...EXAMPLE_PROFILES, ...DEFAULT_PROFILES].map((f) => parse(readFileSync(join(REPO_ROOT, f), 'utf8')));
+  const profiles = [...EXAMPLE_PROFILES, ...DEFAULT_PROFILES].map((f) =>
+    parse(readFileSync(join(REPO_ROOT, f), 'utf8')),
+  );
   const baselines = profiles.map(findingsOf);
   fc.assert(
     fc.property(fc.nat(), fc.nat(), fc.nat(), fc.constantFrom(...PROSE), fc.boolean(), (p, s, at, prose, trailing) => {
@@ -119,18 +157,30 @@ test('comments and prose mentioning curl -k, inserted anywhere in a script, add 
 });
 
 test('a real curl -k appended to any script is found on its line', () => {
-  const profiles = [...EXAMPLE_PROFILES, ...DEFAULT_PROFILES].map((f) => parse(readFileSync(join(REPO_ROOT, f), 'utf8')));
+  const profiles = [...EXAMPLE_PROFILES, ...DEFAULT_PROFILES].map((f) =>
+    parse(readFileSync(join(REPO_ROOT, f), 'utf8')),
+  );
   fc.assert(
-    fc.property(fc.nat(), fc.nat(), fc.constantFrom('curl -k https://x.example/', 'curl -fsSk https://x.example/', 'sudo curl --insecure https://x.example/'), (p, s, command) => {
-      const osp = structuredClone(profiles[p % profiles.length]);
-      const scripts = scriptFiles(osp);
-      if (scripts.length === 0) return;
-      const script = scripts[s % scripts.length]!;
-      const before = findingsOf(osp).length;
-      const data = script.lines.join('\n');
-      osp.spec[script.stage].files[script.index].content.inline.data = `${data}${data.endsWith('\n') ? '' : '\n'}${command}\n`;
-      assert.equal(findingsOf(osp).length, before + 1, command);
-    }),
+    fc.property(
+      fc.nat(),
+      fc.nat(),
+      fc.constantFrom(
+        'curl -k https://x.example/',
+        'curl -fsSk https://x.example/',
+        'sudo curl --insecure https://x.example/',
+      ),
+      (p, s, command) => {
+        const osp = structuredClone(profiles[p % profiles.length]);
+        const scripts = scriptFiles(osp);
+        if (scripts.length === 0) return;
+        const script = scripts[s % scripts.length]!;
+        const before = findingsOf(osp).length;
+        const data = script.lines.join('\n');
+        osp.spec[script.stage].files[script.index].content.inline.data =
+          `${data}${data.endsWith('\n') ? '' : '\n'}${command}\n`;
+        assert.equal(findingsOf(osp).length, before + 1, command);
+      },
+    ),
     { seed: 2312, numRuns: 60 },
   );
 });
@@ -144,5 +194,8 @@ test('--format github: a notice per skipped validator, then the summary line', (
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^::notice title=osm-krm lint \(skipped\)::shellcheck: shellcheck is not installed$/m);
   assert.match(r.stdout, /^::notice title=osm-krm lint \(skipped\)::cloud-init schema: cloud-init is not installed$/m);
-  assert.match(r.stdout, /\nosm-krm lint: 1 profile\(s\), 6 user-data config\(s\) rendered: 0 error\(s\), 0 warning\(s\)\n$/);
+  assert.match(
+    r.stdout,
+    /\nosm-krm lint: 1 profile\(s\), 6 user-data config\(s\) rendered: 0 error\(s\), 0 warning\(s\)\n$/,
+  );
 });

@@ -13,7 +13,9 @@ import { runCommand, tempDir } from './reviewSupport.ts';
 
 const EXAMPLE = join(REPO_ROOT, 'examples/basic/resourcelist.yaml');
 const exampleText = readFileSync(EXAMPLE, 'utf8');
-const GETTER_TOKEN: string = (parse(exampleText) as any).items.find((i: any) => i.metadata?.name === 'cloud-init-getter-token').stringData.token;
+const GETTER_TOKEN: string = (parse(exampleText) as any).items.find(
+  (i: any) => i.metadata?.name === 'cloud-init-getter-token',
+).stringData.token;
 
 function userData(name: string): string {
   const out = runOn(exampleText);
@@ -26,8 +28,14 @@ test('every file of the provisioning cloud-config is shown with its path, mode a
   const config = parse(userData('ubuntu-workers-kube-system-provisioning-config')) as any;
   assert.ok(config.write_files.length > 0);
   for (const f of config.write_files) {
-    assert.match(r.stdout, new RegExp(`^file ${f.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}  mode ${f.permissions}  owner`, 'm'));
-    for (const line of String(f.content).split('\n').filter((l) => l.trim() !== '')) assert.ok(r.stdout.includes(`  | ${line}`), `${f.path}: ${line}`);
+    assert.match(
+      r.stdout,
+      new RegExp(`^file ${f.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}  mode ${f.permissions}  owner`, 'm'),
+    );
+    for (const line of String(f.content)
+      .split('\n')
+      .filter((l) => l.trim() !== ''))
+      assert.ok(r.stdout.includes(`  | ${line}`), `${f.path}: ${line}`);
   }
 });
 
@@ -74,7 +82,9 @@ test('an embedded profile is named as such; a directory is read like generate re
   const dir = tempDir();
   const list = parse(exampleText) as any;
   list.items = list.items.filter((i: any) => i.kind !== 'OperatingSystemProfile');
-  for (const md of list.items.filter((i: any) => i.kind === 'MachineDeployment')) md.metadata.annotations['k8c.io/operating-system-profile'] = md.spec.template.spec.providerSpec.value.operatingSystem === 'flatcar' ? 'osp-flatcar' : 'osp-ubuntu';
+  for (const md of list.items.filter((i: any) => i.kind === 'MachineDeployment'))
+    md.metadata.annotations['k8c.io/operating-system-profile'] =
+      md.spec.template.spec.providerSpec.value.operatingSystem === 'flatcar' ? 'osp-flatcar' : 'osp-ubuntu';
   list.items.forEach((item: any, i: number) => writeFileSync(join(dir, `${i}.yaml`), JSON.stringify(item)));
   writeFileSync(join(dir, 'osm.yaml'), JSON.stringify(list.functionConfig));
   const r = runCommand(runRenderCommand, ['.', '--md', 'ubuntu-workers'], dir);
@@ -87,7 +97,8 @@ test('--out writes each node file under its path, and refuses a directory that i
   const r = runCommand(runRenderCommand, [EXAMPLE, '--out', out, '--show-secrets'], REPO_ROOT);
   assert.equal(r.code, 0, r.stderr);
   const config = parse(userData('ubuntu-workers-kube-system-provisioning-config')) as any;
-  for (const f of config.write_files) assert.equal(readFileSync(join(out, 'kube-system/ubuntu-workers/provisioning', f.path), 'utf8'), f.content);
+  for (const f of config.write_files)
+    assert.equal(readFileSync(join(out, 'kube-system/ubuntu-workers/provisioning', f.path), 'utf8'), f.content);
   assert.deepEqual(readdirSync(join(out, 'kube-system')).sort(), ['flatcar-workers', 'ubuntu-workers']);
   mkdirSync(join(out, 'x'), { recursive: true });
   const again = runCommand(runRenderCommand, [EXAMPLE, '--out', out], REPO_ROOT);
@@ -107,7 +118,10 @@ test('--out is all or nothing: a file that another file lies under is an error n
   const parent = join(dir, 'new-parent');
   const r = runCommand(runRenderCommand, ['list.yaml', '--out', join(parent, 'tree')], dir);
   assert.equal(r.code, 1, r.stderr);
-  assert.match(r.stderr, /--out: kube-system\/ubuntu-workers\/provisioning\/etc\/osm\/x would be both a file and the directory holding kube-system\/ubuntu-workers\/provisioning\/etc\/osm\/x\/y .*; nothing written/);
+  assert.match(
+    r.stderr,
+    /--out: kube-system\/ubuntu-workers\/provisioning\/etc\/osm\/x would be both a file and the directory holding kube-system\/ubuntu-workers\/provisioning\/etc\/osm\/x\/y .*; nothing written/,
+  );
   assert.doesNotMatch(r.stderr, /internal error/);
   assert.equal(r.stdout, '');
   assert.deepEqual(readdirSync(dir), ['list.yaml'], 'nothing written, not even the parent');
@@ -139,7 +153,10 @@ test('the bundle runs render, diff and lint', () => {
   const run = (args: string[]) => spawnSync(process.execPath, [bundle, ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
   const render = run(['render', 'examples/basic/resourcelist.yaml', '--md', 'ubuntu-workers']);
   assert.equal(render.status, 0, render.stderr);
-  assert.equal(render.stdout, runCommand(runRenderCommand, ['examples/basic/resourcelist.yaml', '--md', 'ubuntu-workers'], REPO_ROOT).stdout);
+  assert.equal(
+    render.stdout,
+    runCommand(runRenderCommand, ['examples/basic/resourcelist.yaml', '--md', 'ubuntu-workers'], REPO_ROOT).stdout,
+  );
   const diff = run(['diff', 'examples/basic/resourcelist.yaml', 'examples/basic/resourcelist.yaml']);
   assert.equal(diff.status, 0, diff.stderr);
   for (const command of ['render', 'diff', 'lint']) {

@@ -10,7 +10,12 @@ export interface CommandRun {
   stderr: string;
 }
 
-export function runCommand(run: (args: string[], io: CommandIO) => number, args: string[], cwd: string, env: Record<string, string | undefined> = { PATH: process.env.PATH }): CommandRun {
+export function runCommand(
+  run: (args: string[], io: CommandIO) => number,
+  args: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = { PATH: process.env.PATH },
+): CommandRun {
   let stdout = '';
   let stderr = '';
   const code = run(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env, cwd });

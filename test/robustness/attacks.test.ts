@@ -13,7 +13,11 @@ const RUNS = Number(process.env.PROPERTY_RUNS ?? 12);
 const OUTSIDE = 'OUTSIDE-MARKER-kustomize-9d2e';
 
 function git(dir: string, ...args: string[]): void {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+  const r = spawnSync(
+    'git',
+    ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', '-c', 'commit.gpgsign=false', ...args],
+    { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } },
+  );
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 }
 
@@ -50,10 +54,14 @@ const arbKustomizeAttack: fc.Arbitrary<KustomizeAttack> = fc.record({
 
 function disguise(path: string, d: Disguise): string {
   switch (d) {
-    case 'query': return path.startsWith('/') ? `/q?/..${path}` : `q?/../${path}`;
-    case 'pad': return path.startsWith('/') ? `/${'./'.repeat(2100)}${path.slice(1)}` : `${'./'.repeat(2100)}${path}`;
-    case 'newline': return path.startsWith('/') ? `/n\n/..${path}` : `n\n/../${path}`;
-    case 'none': return path;
+    case 'query':
+      return path.startsWith('/') ? `/q?/..${path}` : `q?/../${path}`;
+    case 'pad':
+      return path.startsWith('/') ? `/${'./'.repeat(2100)}${path.slice(1)}` : `${'./'.repeat(2100)}${path}`;
+    case 'newline':
+      return path.startsWith('/') ? `/n\n/..${path}` : `n\n/../${path}`;
+    case 'none':
+      return path;
   }
 }
 
@@ -69,8 +77,16 @@ function kustomizeWorld(attack: KustomizeAttack) {
   mkdirSync(tmp);
   const outside = join(root, 'outside');
   mkdirSync(outside);
-  writeFileSync(join(outside, 'kustomization.yaml'), attack.field === 'components' ? 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [leak.yaml]\n' : 'resources: [leak.yaml]\n');
-  writeFileSync(join(outside, 'leak.yaml'), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: leak\n  namespace: kube-system\ndata:\n  stolen: ${OUTSIDE}\n`);
+  writeFileSync(
+    join(outside, 'kustomization.yaml'),
+    attack.field === 'components'
+      ? 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [leak.yaml]\n'
+      : 'resources: [leak.yaml]\n',
+  );
+  writeFileSync(
+    join(outside, 'leak.yaml'),
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: leak\n  namespace: kube-system\ndata:\n  stolen: ${OUTSIDE}\n`,
+  );
   const repo = join(root, 'repo');
   const app = join(repo, 'app');
   mkdirSync(repo);
@@ -79,7 +95,12 @@ function kustomizeWorld(attack: KustomizeAttack) {
   writeFileSync(join(app, 'osm.yaml'), readFileSync(join(EXAMPLES, 'flux', 'source', 'osm-config.yaml')));
   // From the copied app (or its sub/evil), up to ROOT.
   const up = attack.route === 'direct' ? '../../../../' : '../../../../../../';
-  let path = attack.absolute === 'relative' ? `${up}outside` : attack.absolute === 'absolute' ? outside : `/no-such-directory/..${outside}`;
+  let path =
+    attack.absolute === 'relative'
+      ? `${up}outside`
+      : attack.absolute === 'absolute'
+        ? outside
+        : `/no-such-directory/..${outside}`;
   for (const d of attack.disguises) path = disguise(path, d);
   const files = ['operatingsystemprofile.yaml', 'machinedeployment-workers-a.yaml', 'cluster-info.yaml'];
   mkdirSync(join(app, 'sub', 'evil'), { recursive: true });
@@ -88,7 +109,10 @@ function kustomizeWorld(attack: KustomizeAttack) {
   symlinkSync('../../elsewhere/a/b', join(app, 'sub', 'l'));
   if (attack.route !== 'direct') {
     const kind = attack.field === 'components' ? 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n' : '';
-    writeFileSync(join(app, 'sub', 'evil', 'kustomization.yaml'), `${kind}${attack.field}:\n- ${yamlScalar(path, attack.encoding)}\n`);
+    writeFileSync(
+      join(app, 'sub', 'evil', 'kustomization.yaml'),
+      `${kind}${attack.field}:\n- ${yamlScalar(path, attack.encoding)}\n`,
+    );
     path = attack.route === 'through-link' ? 'sub/l/../evil' : 'no-such/../sub/evil';
   }
   writeFileSync(
@@ -102,22 +126,45 @@ function kustomizeWorld(attack: KustomizeAttack) {
   return { root, tmp, repo, app, path };
 }
 
-test('kustomize: no spelling of a path out of the copied tree lets kustomize read outside the root', { timeout: 900_000 }, () => {
-  fc.assert(
-    fc.property(arbKustomizeAttack, (attack) => {
-      const w = kustomizeWorld(attack);
-      const env = toolEnv({ ...EXAMPLE_SECRETS, TMPDIR: w.tmp });
-      const out = join(w.root, 'out');
-      const runs = [
-        { entry: 'hydrate', r: spawnSync(process.execPath, [BUNDLE, 'hydrate', 'app', out], { cwd: w.repo, env, encoding: 'utf8', timeout: 120_000 }) },
-        { entry: 'generate', r: spawnSync(process.execPath, [BUNDLE, 'generate'], { cwd: w.app, env: { ...env, ARGOCD_APP_SOURCE_PATH: 'app' }, encoding: 'utf8', timeout: 120_000 }) },
-      ];
-      for (const { entry, r } of runs) {
-        const seen = `${r.stdout}${r.stderr}${entry === 'hydrate' ? treeText(out) : ''}`;
-        assert.ok(!seen.includes(OUTSIDE), `${entry} read ${JSON.stringify(w.path.slice(0, 200))} (${JSON.stringify(attack)}) from outside the root:\n${r.stderr.slice(0, 2000)}`);
-        assert.notEqual(r.status, 0, `${entry} accepted ${JSON.stringify(attack)}`);
-      }
-    }),
-    { seed: SEED, numRuns: RUNS },
-  );
-});
+test(
+  'kustomize: no spelling of a path out of the copied tree lets kustomize read outside the root',
+  { timeout: 900_000 },
+  () => {
+    fc.assert(
+      fc.property(arbKustomizeAttack, (attack) => {
+        const w = kustomizeWorld(attack);
+        const env = toolEnv({ ...EXAMPLE_SECRETS, TMPDIR: w.tmp });
+        const out = join(w.root, 'out');
+        const runs = [
+          {
+            entry: 'hydrate',
+            r: spawnSync(process.execPath, [BUNDLE, 'hydrate', 'app', out], {
+              cwd: w.repo,
+              env,
+              encoding: 'utf8',
+              timeout: 120_000,
+            }),
+          },
+          {
+            entry: 'generate',
+            r: spawnSync(process.execPath, [BUNDLE, 'generate'], {
+              cwd: w.app,
+              env: { ...env, ARGOCD_APP_SOURCE_PATH: 'app' },
+              encoding: 'utf8',
+              timeout: 120_000,
+            }),
+          },
+        ];
+        for (const { entry, r } of runs) {
+          const seen = `${r.stdout}${r.stderr}${entry === 'hydrate' ? treeText(out) : ''}`;
+          assert.ok(
+            !seen.includes(OUTSIDE),
+            `${entry} read ${JSON.stringify(w.path.slice(0, 200))} (${JSON.stringify(attack)}) from outside the root:\n${r.stderr.slice(0, 2000)}`,
+          );
+          assert.notEqual(r.status, 0, `${entry} accepted ${JSON.stringify(attack)}`);
+        }
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  },
+);

@@ -24,21 +24,30 @@ interface Case {
   refused?: string;
 }
 
-const fileArb = fc.record({ path: hostileString(), data: hostileString(), encoding: fc.constantFrom('', '', 'b64', 'gzip') });
-const configArb = fc.record({
-  files: fc.array(fileArb, { maxLength: 3 }),
-  keys: fc.array(hostileString(), { maxLength: 2 }),
-  runcmd: fc.array(hostileString(), { maxLength: 3 }),
-  rh: fc.dictionary(hostileString({ minLength: 1 }), hostileString(), { maxKeys: 2 }),
-  repoDir: hostileString(),
-  units: fc.array(fc.record({ name: hostileString({ minLength: 1 }), content: hostileString() }), { maxLength: 2 }),
-}).map(({ files, keys, runcmd, rh, repoDir, units }): OSCConfig => ({
-  files: files.map((f, i) => ({ path: `/f${i}${f.path}`, permissions: 644, content: { inline: { data: f.data, ...(f.encoding ? { encoding: f.encoding } : {}) } } })),
-  userSSHKeys: keys,
-  units: units.map((u, i) => ({ name: `u${i}${u.name}`, content: u.content })),
-  modules: { runcmd, rh_subscription: rh, ...(repoDir ? { yum_repo_dir: repoDir } : {}) },
-}));
-
+const fileArb = fc.record({
+  path: hostileString(),
+  data: hostileString(),
+  encoding: fc.constantFrom('', '', 'b64', 'gzip'),
+});
+const configArb = fc
+  .record({
+    files: fc.array(fileArb, { maxLength: 3 }),
+    keys: fc.array(hostileString(), { maxLength: 2 }),
+    runcmd: fc.array(hostileString(), { maxLength: 3 }),
+    rh: fc.dictionary(hostileString({ minLength: 1 }), hostileString(), { maxKeys: 2 }),
+    repoDir: hostileString(),
+    units: fc.array(fc.record({ name: hostileString({ minLength: 1 }), content: hostileString() }), { maxLength: 2 }),
+  })
+  .map(({ files, keys, runcmd, rh, repoDir, units }): OSCConfig => ({
+    files: files.map((f, i) => ({
+      path: `/f${i}${f.path}`,
+      permissions: 644,
+      content: { inline: { data: f.data, ...(f.encoding ? { encoding: f.encoding } : {}) } },
+    })),
+    userSSHKeys: keys,
+    units: units.map((u, i) => ({ name: `u${i}${u.name}`, content: u.content })),
+    modules: { runcmd, rh_subscription: rh, ...(repoDir ? { yum_repo_dir: repoDir } : {}) },
+  }));
 
 /** A plain value may be read as another scalar type (`true`, `1`): as in OSM's output. */
 function scalarMatches(got: unknown, value: string): boolean {
@@ -49,17 +58,27 @@ function scalarMatches(got: unknown, value: string): boolean {
 
 test('cloud-config: every value reads back exactly through PyYAML, or is refused naming its file or unit', () => {
   const cases: Case[] = [];
-  fc.assert(fc.property(configArb, (config) => {
-    const input = { config, osName: 'flatcar', cloudProviderName: 'vsphere', secretType: 'provisioning' as const, distUpgradeOnBoot: false, machineDeploymentName: 'md' };
-    try {
-      cases.push({ config, yaml: emitCloudInit(input) });
-    } catch (e) {
-      assert.ok(e instanceof UserDataError, String(e));
-      // Only what has no exact form is refused: unit contents, and contents under an encoding we may not change.
-      assert.match(e.message, /^(unit "|file ")/, e.message);
-      cases.push({ config, refused: e.message });
-    }
-  }), { seed: SEED, numRuns: RUNS, includeErrorInReport: true });
+  fc.assert(
+    fc.property(configArb, (config) => {
+      const input = {
+        config,
+        osName: 'flatcar',
+        cloudProviderName: 'vsphere',
+        secretType: 'provisioning' as const,
+        distUpgradeOnBoot: false,
+        machineDeploymentName: 'md',
+      };
+      try {
+        cases.push({ config, yaml: emitCloudInit(input) });
+      } catch (e) {
+        assert.ok(e instanceof UserDataError, String(e));
+        // Only what has no exact form is refused: unit contents, and contents under an encoding we may not change.
+        assert.match(e.message, /^(unit "|file ")/, e.message);
+        cases.push({ config, refused: e.message });
+      }
+    }),
+    { seed: SEED, numRuns: RUNS, includeErrorInReport: true },
+  );
 
   const written = cases.filter((c) => c.yaml !== undefined);
   const results = readBack(written.map((c) => ({ kind: 'yaml' as const, text: c.yaml! })));
@@ -90,17 +109,26 @@ test('cloud-config: every value reads back exactly through PyYAML, or is refused
       const enc = f.content.inline!.encoding ?? '';
       if (got.encoding === 'b64') {
         const decoded = Buffer.from(String(got.content ?? ''), 'base64').toString('utf8');
-        assert.equal(decoded, enc === 'b64' || enc === '' ? Buffer.from(data, 'utf8').toString('utf8') : data, `content of ${f.path}\n${label}`);
+        assert.equal(
+          decoded,
+          enc === 'b64' || enc === '' ? Buffer.from(data, 'utf8').toString('utf8') : data,
+          `content of ${f.path}\n${label}`,
+        );
       } else {
         assert.equal(got.encoding ?? '', enc, label);
         assert.equal(got.content ?? '', blockReadBack(data), `content of ${f.path}\n${label}`);
       }
     });
 
-    const runcmd = (cfg.modules!.runcmd ?? []);
+    const runcmd = cfg.modules!.runcmd ?? [];
     if (runcmd.length > 0) {
       assert.equal(doc.runcmd.length, runcmd.length, `commands added or lost\n${label}`);
-      runcmd.forEach((cmd, i) => assert.ok(scalarMatches(doc.runcmd[i], cmd) || (Array.isArray(doc.runcmd[i]) && /^\[/.test(cmd)), `runcmd[${i}] ${JSON.stringify(doc.runcmd[i])}\n${label}`));
+      runcmd.forEach((cmd, i) =>
+        assert.ok(
+          scalarMatches(doc.runcmd[i], cmd) || (Array.isArray(doc.runcmd[i]) && /^\[/.test(cmd)),
+          `runcmd[${i}] ${JSON.stringify(doc.runcmd[i])}\n${label}`,
+        ),
+      );
     }
     const rh = cfg.modules!.rh_subscription ?? {};
     if (Object.keys(rh).length > 0) {
@@ -108,12 +136,17 @@ test('cloud-config: every value reads back exactly through PyYAML, or is refused
       // Written in Go's byte order; PyYAML keeps document order. read_back.py marks keys it resolved to
       // another type (a plain `true`) with a leading NUL.
       const gotKeys = Object.keys(doc.rh_subscription);
-      Object.keys(rh).sort(compareBytes).forEach((k, i) => {
-        const gotKey = gotKeys[i]!;
-        assert.ok(gotKey === k || (gotKey.startsWith('\0') && isPlainToken(k)), `rh_subscription key ${JSON.stringify(k)} read as ${JSON.stringify(gotKey)}\n${label}`);
-        const v = rh[k]!;
-        assert.ok(scalarMatches(doc.rh_subscription[gotKey], v), `rh_subscription.${k}\n${label}`);
-      });
+      Object.keys(rh)
+        .sort(compareBytes)
+        .forEach((k, i) => {
+          const gotKey = gotKeys[i]!;
+          assert.ok(
+            gotKey === k || (gotKey.startsWith('\0') && isPlainToken(k)),
+            `rh_subscription key ${JSON.stringify(k)} read as ${JSON.stringify(gotKey)}\n${label}`,
+          );
+          const v = rh[k]!;
+          assert.ok(scalarMatches(doc.rh_subscription[gotKey], v), `rh_subscription.${k}\n${label}`);
+        });
     }
     if (cfg.modules!.yum_repo_dir) assert.ok(scalarMatches(doc.yum_repo_dir, cfg.modules!.yum_repo_dir), label);
     const units = ((glued ? doc['write_files:coreos'] : doc.coreos)?.units ?? []) as any[];

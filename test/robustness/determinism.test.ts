@@ -12,7 +12,11 @@ function run(input: string): { code: number; stdout: string } {
 }
 
 test('output does not depend on input order (20 shuffles)', () => {
-  const items = [...baseItems(), machineDeployment('workers-c'), machineDeployment('zeta', { cloudProvider: 'openstack' })];
+  const items = [
+    ...baseItems(),
+    machineDeployment('workers-c'),
+    machineDeployment('zeta', { cloudProvider: 'openstack' }),
+  ];
   const reference = run(resourceList(items));
   assert.equal(reference.code, 0, reference.stdout);
   const random = rng(7);
@@ -28,7 +32,11 @@ test('output does not depend on input order (20 shuffles)', () => {
 });
 
 test('error output is deterministic too', () => {
-  const items = [...baseItems(), machineDeployment('Bad_Name'), machineDeployment('also-bad', { sshPublicKeys: ['not a key'] })];
+  const items = [
+    ...baseItems(),
+    machineDeployment('Bad_Name'),
+    machineDeployment('also-bad', { sshPublicKeys: ['not a key'] }),
+  ];
   const a = run(resourceList(items));
   const b = run(resourceList([...items].reverse()));
   assert.equal(a.code, 1);

@@ -26,15 +26,37 @@ const RUNS = Number(process.env.PROPERTY_RUNS ?? 12);
 // whole of a file's content.
 function profile(osName: string, expr: string, cloud: string, shellExpr = expr): any {
   return {
-    apiVersion: 'operatingsystemmanager.k8c.io/v1alpha1', kind: 'OperatingSystemProfile',
+    apiVersion: 'operatingsystemmanager.k8c.io/v1alpha1',
+    kind: 'OperatingSystemProfile',
     metadata: { name: 'osp-values', namespace: 'kube-system' },
     spec: {
-      osName, osVersion: '1', version: 'v1.0.0', provisioningUtility: 'cloud-init', supportedCloudProviders: [{ name: cloud }],
-      bootstrapConfig: { files: [{ path: '/opt/bin/bootstrap', permissions: 755, content: { inline: { data: '#!/bin/bash\necho bootstrap\n' } } }], modules: { runcmd: ['systemctl start bootstrap.service'] } },
+      osName,
+      osVersion: '1',
+      version: 'v1.0.0',
+      provisioningUtility: 'cloud-init',
+      supportedCloudProviders: [{ name: cloud }],
+      bootstrapConfig: {
+        files: [
+          {
+            path: '/opt/bin/bootstrap',
+            permissions: 755,
+            content: { inline: { data: '#!/bin/bash\necho bootstrap\n' } },
+          },
+        ],
+        modules: { runcmd: ['systemctl start bootstrap.service'] },
+      },
       provisioningConfig: {
         files: [
-          { path: '/opt/bin/use-value', permissions: 755, content: { inline: { data: `#!/bin/bash\nset -eu\nvalue=${shellExpr}\necho ${shellExpr}\n` } } },
-          { path: '/etc/systemd/system/use-value.service', permissions: 644, content: { inline: { data: `[Service]\nEnvironment=VALUE=${expr}\nExecStart=/bin/true\n` } } },
+          {
+            path: '/opt/bin/use-value',
+            permissions: 755,
+            content: { inline: { data: `#!/bin/bash\nset -eu\nvalue=${shellExpr}\necho ${shellExpr}\n` } },
+          },
+          {
+            path: '/etc/systemd/system/use-value.service',
+            permissions: 644,
+            content: { inline: { data: `[Service]\nEnvironment=VALUE=${expr}\nExecStart=/bin/true\n` } },
+          },
           { path: '/etc/osm/value', permissions: 600, content: { inline: { data: `${expr}` } } },
         ],
         modules: { runcmd: ['systemctl start use-value.service'] },
@@ -57,22 +79,89 @@ interface Field {
 }
 
 const FIELDS: Field[] = [
-  { name: 'cloudProvider', path: /^spec\.template\.spec\.providerSpec\.value\.cloudProvider$/, expr: '{{ .CloudProviderName }}', apply: (v, md) => (md.spec.template.spec.providerSpec.value.cloudProvider = v) },
-  { name: 'overwriteCloudConfig', path: /overwriteCloudConfig$/, expr: '{{ .CloudConfig }}', notInShell: true, apply: (v, md) => (md.spec.template.spec.providerSpec.value.overwriteCloudConfig = v) },
-  { name: 'initialTaints', path: /^spec\.initialTaints$/, expr: '{{ .InitialTaints }}', apply: (v, _md, c) => (c.spec.initialTaints = v) },
-  { name: 'nodeHTTPProxy', path: /^spec\.nodeHTTPProxy$/, expr: '{{ with .HTTPProxy }}{{ . }}{{ end }}', apply: (v, _md, c) => (c.spec.nodeHTTPProxy = v) },
-  { name: 'nodeNoProxy', path: /^spec\.nodeNoProxy$/, expr: '{{ with .NoProxy }}{{ . }}{{ end }}', apply: (v, _md, c) => (c.spec.nodeNoProxy = v) },
-  { name: 'pauseImage', path: /^spec\.pauseImage$/, expr: '{{ .PauseImage }}', apply: (v, _md, c) => (c.spec.pauseImage = v) },
-  { name: 'artifacts', path: /^spec\.artifacts\.mirror$/, expr: '{{ .Artifacts.mirror }}', apply: (v, _md, c) => (c.spec.artifacts = { mirror: v }) },
-  { name: 'rhel user (any key case)', path: /operatingSystemSpec\.rhelsubscriptionmanageruser$/i, osName: 'rhel', expr: '{{ .RhelConfig.RHELSubscriptionManagerUser }}',
-    notInShell: true, rh: 'username',
-    apply: (v, md) => Object.assign(md.spec.template.spec.providerSpec.value, { operatingSystem: 'rhel', operatingSystemSpec: { RHELSUBSCRIPTIONMANAGERUSER: v, rhelSubscriptionManagerPassword: 'pw' } }) },
-  { name: 'rhel password', path: /operatingSystemSpec\.rhelSubscriptionManagerPassword$/, osName: 'rhel', expr: '{{ .RhelConfig.RHELSubscriptionManagerPassword }}',
-    notInShell: true, rh: 'password',
-    apply: (v, md) => Object.assign(md.spec.template.spec.providerSpec.value, { operatingSystem: 'rhel', operatingSystemSpec: { rhelSubscriptionManagerUser: 'user', rhelSubscriptionManagerPassword: v } }) },
-  { name: 'sshPublicKeys', path: /sshPublicKeys\[0\]$/, expr: 'fixed', apply: (v, md) => (md.spec.template.spec.providerSpec.value.sshPublicKeys = [`ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 ${v}`]) },
-  { name: 'KubeReserved', path: /KubeReserved$/, expr: '{{ range $k, $v := .KubeReserved }}{{ $k }}={{ $v }}{{ end }}',
-    apply: (v, md) => (md.metadata.annotations['v1.kubelet-config.machine-controller.kubermatic.io/KubeReserved'] = `cpu=${v}`) },
+  {
+    name: 'cloudProvider',
+    path: /^spec\.template\.spec\.providerSpec\.value\.cloudProvider$/,
+    expr: '{{ .CloudProviderName }}',
+    apply: (v, md) => (md.spec.template.spec.providerSpec.value.cloudProvider = v),
+  },
+  {
+    name: 'overwriteCloudConfig',
+    path: /overwriteCloudConfig$/,
+    expr: '{{ .CloudConfig }}',
+    notInShell: true,
+    apply: (v, md) => (md.spec.template.spec.providerSpec.value.overwriteCloudConfig = v),
+  },
+  {
+    name: 'initialTaints',
+    path: /^spec\.initialTaints$/,
+    expr: '{{ .InitialTaints }}',
+    apply: (v, _md, c) => (c.spec.initialTaints = v),
+  },
+  {
+    name: 'nodeHTTPProxy',
+    path: /^spec\.nodeHTTPProxy$/,
+    expr: '{{ with .HTTPProxy }}{{ . }}{{ end }}',
+    apply: (v, _md, c) => (c.spec.nodeHTTPProxy = v),
+  },
+  {
+    name: 'nodeNoProxy',
+    path: /^spec\.nodeNoProxy$/,
+    expr: '{{ with .NoProxy }}{{ . }}{{ end }}',
+    apply: (v, _md, c) => (c.spec.nodeNoProxy = v),
+  },
+  {
+    name: 'pauseImage',
+    path: /^spec\.pauseImage$/,
+    expr: '{{ .PauseImage }}',
+    apply: (v, _md, c) => (c.spec.pauseImage = v),
+  },
+  {
+    name: 'artifacts',
+    path: /^spec\.artifacts\.mirror$/,
+    expr: '{{ .Artifacts.mirror }}',
+    apply: (v, _md, c) => (c.spec.artifacts = { mirror: v }),
+  },
+  {
+    name: 'rhel user (any key case)',
+    path: /operatingSystemSpec\.rhelsubscriptionmanageruser$/i,
+    osName: 'rhel',
+    expr: '{{ .RhelConfig.RHELSubscriptionManagerUser }}',
+    notInShell: true,
+    rh: 'username',
+    apply: (v, md) =>
+      Object.assign(md.spec.template.spec.providerSpec.value, {
+        operatingSystem: 'rhel',
+        operatingSystemSpec: { RHELSUBSCRIPTIONMANAGERUSER: v, rhelSubscriptionManagerPassword: 'pw' },
+      }),
+  },
+  {
+    name: 'rhel password',
+    path: /operatingSystemSpec\.rhelSubscriptionManagerPassword$/,
+    osName: 'rhel',
+    expr: '{{ .RhelConfig.RHELSubscriptionManagerPassword }}',
+    notInShell: true,
+    rh: 'password',
+    apply: (v, md) =>
+      Object.assign(md.spec.template.spec.providerSpec.value, {
+        operatingSystem: 'rhel',
+        operatingSystemSpec: { rhelSubscriptionManagerUser: 'user', rhelSubscriptionManagerPassword: v },
+      }),
+  },
+  {
+    name: 'sshPublicKeys',
+    path: /sshPublicKeys\[0\]$/,
+    expr: 'fixed',
+    apply: (v, md) =>
+      (md.spec.template.spec.providerSpec.value.sshPublicKeys = [`ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 ${v}`]),
+  },
+  {
+    name: 'KubeReserved',
+    path: /KubeReserved$/,
+    expr: '{{ range $k, $v := .KubeReserved }}{{ $k }}={{ $v }}{{ end }}',
+    apply: (v, md) =>
+      (md.metadata.annotations['v1.kubelet-config.machine-controller.kubermatic.io/KubeReserved'] = `cpu=${v}`),
+  },
 ];
 
 interface Run {
@@ -88,14 +177,24 @@ function render(field: Field, value: string): Run {
   const config = structuredClone(BASE_CONFIG) as any;
   field.apply(value, md, config);
   // The OSP schema allows only known clouds: a MachineDeployment naming another one matches no profile.
-  const items = [profile(field.osName ?? 'ubuntu', field.expr, 'aws', field.notInShell ? 'fixed' : field.expr), md, ...baseItems().filter((i) => i.kind === 'Secret')];
+  const items = [
+    profile(field.osName ?? 'ubuntu', field.expr, 'aws', field.notInShell ? 'fixed' : field.expr),
+    md,
+    ...baseItems().filter((i) => i.kind === 'Secret'),
+  ];
   let stdout = '';
-  const code = runFunction(resourceList(items, config), { stdout: (s) => (stdout += s), stderr: () => {}, env: noEnvironment });
+  const code = runFunction(resourceList(items, config), {
+    stdout: (s) => (stdout += s),
+    stderr: () => {},
+    env: noEnvironment,
+  });
   return { field, value, code, out: parse(stdout) };
 }
 
 const userData = (out: any) => {
-  const secret = out.items.find((i: any) => i.kind === 'Secret' && i.metadata.name === 'workers-kube-system-provisioning-config');
+  const secret = out.items.find(
+    (i: any) => i.kind === 'Secret' && i.metadata.name === 'workers-kube-system-provisioning-config',
+  );
   return secret ? Buffer.from(secret.data['cloud-config'], 'base64').toString('utf8') : undefined;
 };
 
@@ -111,29 +210,45 @@ function verifyUnits(units: string[]): void {
     });
     const r = spawnSync('systemd-analyze', ['verify', '--man=no', ...files], { encoding: 'utf8', timeout: 60_000 });
     const complaints = `${r.stdout}${r.stderr}`.split('\n').filter((l) => l.includes(dir));
-    assert.deepEqual(complaints, [], complaints.map((l) => units[Number(/use-value-(\d+)/.exec(l)?.[1])]).join('\n---\n'));
+    assert.deepEqual(
+      complaints,
+      [],
+      complaints.map((l) => units[Number(/use-value-(\d+)/.exec(l)?.[1])]).join('\n---\n'),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-test('every field that reaches a node: read back exactly by cloud-init\'s readers and bash, or refused naming the field', () => {
+test("every field that reaches a node: read back exactly by cloud-init's readers and bash, or refused naming the field", () => {
   const runs: Run[] = [];
   for (const field of FIELDS) {
-    fc.assert(fc.property(hostileString({ minLength: 1 }), (value) => {
-      const run = render(field, value);
-      if (run.code !== 0) {
-        const errors = (run.out.results ?? []).filter((r: any) => r.severity === 'error');
-        assert.ok(errors.some((e: any) => field.path.test(e.field?.path ?? '')), `${field.name} ${JSON.stringify(value)}: error not naming the field: ${JSON.stringify(errors)}`);
-        assert.equal(userData(run.out), undefined, 'nothing generated');
-      }
-      runs.push(run);
-    }), { seed: SEED, numRuns: RUNS, includeErrorInReport: true, examples: [['a\nruncmd: [reboot]'], ['a\u2028runcmd: [reboot]'], ['a\u0085b'], ['$(reboot)'], ['plain-value']] });
+    fc.assert(
+      fc.property(hostileString({ minLength: 1 }), (value) => {
+        const run = render(field, value);
+        if (run.code !== 0) {
+          const errors = (run.out.results ?? []).filter((r: any) => r.severity === 'error');
+          assert.ok(
+            errors.some((e: any) => field.path.test(e.field?.path ?? '')),
+            `${field.name} ${JSON.stringify(value)}: error not naming the field: ${JSON.stringify(errors)}`,
+          );
+          assert.equal(userData(run.out), undefined, 'nothing generated');
+        }
+        runs.push(run);
+      }),
+      {
+        seed: SEED,
+        numRuns: RUNS,
+        includeErrorInReport: true,
+        examples: [['a\nruncmd: [reboot]'], ['a\u2028runcmd: [reboot]'], ['a\u0085b'], ['$(reboot)'], ['plain-value']],
+      },
+    );
   }
 
   const accepted = runs.filter((r) => r.code === 0);
   const docs: Array<{ kind: ReaderKind; text: string }> = [];
-  for (const r of accepted) docs.push({ kind: 'yaml', text: userData(r.out)! }, { kind: 'schema', text: userData(r.out)! });
+  for (const r of accepted)
+    docs.push({ kind: 'yaml', text: userData(r.out)! }, { kind: 'schema', text: userData(r.out)! });
   const read = readBack(docs);
   const scripts: Array<{ kind: ReaderKind; text: string }> = [];
   const units: string[] = [];
@@ -145,20 +260,38 @@ test('every field that reaches a node: read back exactly by cloud-init\'s reader
     assert.ok('value' in schema, `cloud-init schema: ${'error' in schema ? schema.error : ''}\n${label}`);
     const cfg = doc.value as any;
     const rhel = r.field.osName === 'rhel';
-    assert.deepEqual(Object.keys(cfg).sort(), ['runcmd', 'ssh_authorized_keys', 'ssh_pwauth', 'write_files', ...(rhel ? ['rh_subscription'] : [])].sort(), `keys added\n${label}`);
+    assert.deepEqual(
+      Object.keys(cfg).sort(),
+      ['runcmd', 'ssh_authorized_keys', 'ssh_pwauth', 'write_files', ...(rhel ? ['rh_subscription'] : [])].sort(),
+      `keys added\n${label}`,
+    );
     assert.deepEqual(cfg.runcmd, ['systemctl start use-value.service'], `commands added\n${label}`);
     const files = cfg.write_files as any[];
-    assert.deepEqual(files.slice(0, 3).map((f) => f.path), ['/opt/bin/use-value', '/etc/systemd/system/use-value.service', '/etc/osm/value'], label);
-    const content = (f: any) => (f.encoding === 'b64' ? Buffer.from(f.content, 'base64').toString('utf8') : f.content ?? '');
+    assert.deepEqual(
+      files.slice(0, 3).map((f) => f.path),
+      ['/opt/bin/use-value', '/etc/systemd/system/use-value.service', '/etc/osm/value'],
+      label,
+    );
+    const content = (f: any) =>
+      f.encoding === 'b64' ? Buffer.from(f.content, 'base64').toString('utf8') : (f.content ?? '');
     // Each file says exactly what the template wrote with the value (KubeReserved as name=quantity): in
     // base64, or, like any OSM file, without its trailing line breaks and its first line's indentation.
     const v = r.field.name === 'KubeReserved' ? `cpu=${r.value}` : r.field.name === 'sshPublicKeys' ? 'fixed' : r.value;
     const sh = r.field.notInShell ? 'fixed' : v;
-    const written = [`#!/bin/bash\nset -eu\nvalue=${sh}\necho ${sh}\n`, `[Service]\nEnvironment=VALUE=${v}\nExecStart=/bin/true\n`, v];
+    const written = [
+      `#!/bin/bash\nset -eu\nvalue=${sh}\necho ${sh}\n`,
+      `[Service]\nEnvironment=VALUE=${v}\nExecStart=/bin/true\n`,
+      v,
+    ];
     written.forEach((text, i) => {
-      assert.equal(content(files[i]), files[i].encoding === 'b64' ? text : literalBlockReadBack(text), `${files[i].path}\n${label}`);
+      assert.equal(
+        content(files[i]),
+        files[i].encoding === 'b64' ? text : literalBlockReadBack(text),
+        `${files[i].path}\n${label}`,
+      );
     });
-    if (r.field.name === 'sshPublicKeys') assert.deepEqual(cfg.ssh_authorized_keys, [`ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 ${r.value}`.trim()], label);
+    if (r.field.name === 'sshPublicKeys')
+      assert.deepEqual(cfg.ssh_authorized_keys, [`ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 ${r.value}`.trim()], label);
     if (r.field.rh) assert.equal(cfg.rh_subscription[r.field.rh], r.value, `rh_subscription.${r.field.rh}\n${label}`);
     if (!/[\n\r]/.test(sh)) scripts.push({ kind: 'bash', text: written[0]! });
     if (!/[\n\r]/.test(v)) units.push(content(files[1]));

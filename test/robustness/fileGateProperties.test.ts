@@ -23,8 +23,33 @@ const GIT_SECRET = 'GIT-CREDENTIAL-MARKER-77ad';
 const ENV_SECRET = 'ENV-MARKER-c0ffee';
 const MARKERS = [OUTSIDE, GIT_SECRET, ENV_SECRET];
 
-type Target = 'rel-out-file' | 'abs-out-file' | 'rel-out-dir' | 'abs-out-dir' | 'proc-environ' | 'dev-null' | 'git-config' | 'chain-out' | 'loop' | 'in-repo-file' | 'dangling' | 'fifo';
-const TARGETS: Target[] = ['rel-out-file', 'abs-out-file', 'rel-out-dir', 'abs-out-dir', 'proc-environ', 'dev-null', 'git-config', 'chain-out', 'loop', 'in-repo-file', 'dangling', 'fifo'];
+type Target =
+  | 'rel-out-file'
+  | 'abs-out-file'
+  | 'rel-out-dir'
+  | 'abs-out-dir'
+  | 'proc-environ'
+  | 'dev-null'
+  | 'git-config'
+  | 'chain-out'
+  | 'loop'
+  | 'in-repo-file'
+  | 'dangling'
+  | 'fifo';
+const TARGETS: Target[] = [
+  'rel-out-file',
+  'abs-out-file',
+  'rel-out-dir',
+  'abs-out-dir',
+  'proc-environ',
+  'dev-null',
+  'git-config',
+  'chain-out',
+  'loop',
+  'in-repo-file',
+  'dangling',
+  'fifo',
+];
 const BENIGN = new Set<Target>(['in-repo-file', 'dangling']);
 /** Where an attack sits, relative to the app directory ('..' is the repository's top). */
 const PLACES = ['.', '.hidden', 'sub', '.git', '../.git'] as const;
@@ -36,7 +61,12 @@ interface Attack {
   target: Target;
 }
 
-type ValueSource = { kind: 'none' } | { kind: 'attack'; index: number } | { kind: 'absolute'; what: 'outside' | 'proc' | 'secrets-link' | 'big' } | { kind: 'relative-climb' } | { kind: 'benign' };
+type ValueSource =
+  | { kind: 'none' }
+  | { kind: 'attack'; index: number }
+  | { kind: 'absolute'; what: 'outside' | 'proc' | 'secrets-link' | 'big' }
+  | { kind: 'relative-climb' }
+  | { kind: 'benign' };
 
 interface World {
   attacks: Attack[];
@@ -56,7 +86,9 @@ const arbWorld: fc.Arbitrary<World> = fc.record({
   value: fc.oneof(
     fc.constant<ValueSource>({ kind: 'none' }),
     fc.integer({ min: 0, max: 3 }).map((index): ValueSource => ({ kind: 'attack', index })),
-    fc.constantFrom<'outside' | 'proc' | 'secrets-link' | 'big'>('outside', 'proc', 'secrets-link', 'big').map((what): ValueSource => ({ kind: 'absolute', what })),
+    fc
+      .constantFrom<'outside' | 'proc' | 'secrets-link' | 'big'>('outside', 'proc', 'secrets-link', 'big')
+      .map((what): ValueSource => ({ kind: 'absolute', what })),
     fc.constant<ValueSource>({ kind: 'relative-climb' }),
     fc.constant<ValueSource>({ kind: 'benign' }),
   ),
@@ -81,7 +113,9 @@ interface Built {
 
 const CA = (() => {
   const info = parse(readFileSync(join(EXAMPLES, 'argocd', 'app', 'cluster-info.yaml'), 'utf8'));
-  return Buffer.from(parse(info.data.kubeconfig).clusters[0].cluster['certificate-authority-data'], 'base64').toString('utf8');
+  return Buffer.from(parse(info.data.kubeconfig).clusters[0].cluster['certificate-authority-data'], 'base64').toString(
+    'utf8',
+  );
 })();
 
 function mkfifo(path: string): void {
@@ -90,7 +124,11 @@ function mkfifo(path: string): void {
 }
 
 function git(dir: string, ...args: string[]): void {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+  const r = spawnSync(
+    'git',
+    ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', '-c', 'commit.gpgsign=false', ...args],
+    { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } },
+  );
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 }
 
@@ -114,9 +152,15 @@ function build(world: World): Built {
   const app = join(repo, 'app');
   mkdirSync(repo);
   git(repo, 'init', '-q');
-  writeFileSync(join(repo, '.git', 'config'), readFileSync(join(repo, '.git', 'config'), 'utf8') + `[http]\n\textraheader = AUTHORIZATION: basic ${GIT_SECRET}\n`);
+  writeFileSync(
+    join(repo, '.git', 'config'),
+    readFileSync(join(repo, '.git', 'config'), 'utf8') + `[http]\n\textraheader = AUTHORIZATION: basic ${GIT_SECRET}\n`,
+  );
   mkdirSync(join(repo, 'shared'));
-  writeFileSync(join(repo, 'shared', 'ok.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared-ok\n  namespace: kube-system\n');
+  writeFileSync(
+    join(repo, 'shared', 'ok.yaml'),
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared-ok\n  namespace: kube-system\n',
+  );
   cpSync(join(EXAMPLES, 'argocd', 'app'), app, { recursive: true });
   writeFileSync(join(app, 'ca.crt'), CA);
   writeFileSync(join(app, 'good-token'), 'a-good-getter-token');
@@ -134,13 +178,27 @@ function build(world: World): Built {
     const rel = relative(app, path);
     const at = (p: string) => relative(dir, p);
     switch (a.target) {
-      case 'rel-out-file': symlinkSync(at(join(outside, 'leak.yaml')), path); break;
-      case 'abs-out-file': symlinkSync(join(outside, 'leak.yaml'), path); break;
-      case 'rel-out-dir': symlinkSync(at(join(outside, 'dir')), path); break;
-      case 'abs-out-dir': symlinkSync(join(outside, 'dir'), path); break;
-      case 'proc-environ': symlinkSync('/proc/self/environ', path); break;
-      case 'dev-null': symlinkSync('/dev/null', path); break;
-      case 'git-config': symlinkSync(at(join(repo, '.git', 'config')), path); break;
+      case 'rel-out-file':
+        symlinkSync(at(join(outside, 'leak.yaml')), path);
+        break;
+      case 'abs-out-file':
+        symlinkSync(join(outside, 'leak.yaml'), path);
+        break;
+      case 'rel-out-dir':
+        symlinkSync(at(join(outside, 'dir')), path);
+        break;
+      case 'abs-out-dir':
+        symlinkSync(join(outside, 'dir'), path);
+        break;
+      case 'proc-environ':
+        symlinkSync('/proc/self/environ', path);
+        break;
+      case 'dev-null':
+        symlinkSync('/dev/null', path);
+        break;
+      case 'git-config':
+        symlinkSync(at(join(repo, '.git', 'config')), path);
+        break;
       case 'chain-out': {
         const hop = join(app, '.hidden', `${i}-hop`);
         symlinkSync(relative(dirname(hop), join(outside, 'leak.yaml')), hop);
@@ -155,9 +213,14 @@ function build(world: World): Built {
         names.push(`${i}-loop-partner`);
         break;
       }
-      case 'in-repo-file': symlinkSync(at(join(repo, 'shared', 'ok.yaml')), path); break;
-      case 'dangling': symlinkSync(at(join(repo, 'no-such-file')), path); break;
-      case 'fifo': break; // made after the commit: git cannot hold one
+      case 'in-repo-file':
+        symlinkSync(at(join(repo, 'shared', 'ok.yaml')), path);
+        break;
+      case 'dangling':
+        symlinkSync(at(join(repo, 'no-such-file')), path);
+        break;
+      case 'fifo':
+        break; // made after the commit: git cannot hold one
     }
     placed.push({ ...a, name, rel });
     names.push(name);
@@ -177,7 +240,14 @@ function build(world: World): Built {
     config.spec.cluster.cloudInitGetterToken = { file: a.rel };
     if (!BENIGN.has(a.target)) hostileValue = a.rel;
   } else if (v.kind === 'absolute') {
-    const file = v.what === 'outside' ? join(outside, 'token') : v.what === 'proc' ? '/proc/self/environ' : v.what === 'secrets-link' ? join(secrets, 'evil-token') : join(app, 'big-token');
+    const file =
+      v.what === 'outside'
+        ? join(outside, 'token')
+        : v.what === 'proc'
+          ? '/proc/self/environ'
+          : v.what === 'secrets-link'
+            ? join(secrets, 'evil-token')
+            : join(app, 'big-token');
     if (v.what === 'big') {
       writeFileSync(file, '');
       spawnSync('truncate', ['-s', '100M', file]);
@@ -196,7 +266,11 @@ function build(world: World): Built {
   if (hostileValue !== undefined) names.push(hostileValue);
 
   if (world.kustomize) {
-    const resources = ['operatingsystemprofile.yaml', 'machinedeployment-workers-a.yaml', 'machinedeployment-workers-b.yaml'];
+    const resources = [
+      'operatingsystemprofile.yaml',
+      'machinedeployment-workers-a.yaml',
+      'machinedeployment-workers-b.yaml',
+    ];
     const files: string[] = [];
     for (const a of placed) {
       if (a.place === '../.git') continue; // kustomize could not name it without leaving the app
@@ -211,7 +285,17 @@ function build(world: World): Built {
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '-m', 'world');
   for (const a of placed) if (a.target === 'fifo') mkfifo(join(app, a.rel));
-  return { root, repo, app, secrets, names, placed, ...(hostileValue !== undefined ? { hostileValue } : {}), kustomizeHostile, walkHostile };
+  return {
+    root,
+    repo,
+    app,
+    secrets,
+    names,
+    placed,
+    ...(hostileValue !== undefined ? { hostileValue } : {}),
+    kustomizeHostile,
+    walkHostile,
+  };
 }
 
 interface Run {
@@ -229,15 +313,35 @@ function env(w: Built, extra: Record<string, string> = {}): Record<string, strin
 }
 
 function runBundle(entry: string, args: string[], cwd: string, e: Record<string, string>, input = ''): Run {
-  const r = spawnSync(process.execPath, [BUNDLE, ...args], { cwd, env: e, input, encoding: 'utf8', timeout: 180_000, maxBuffer: 256 * 1024 * 1024 });
-  return { entry, status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', written: '', timedOut: r.error !== undefined && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT' };
+  const r = spawnSync(process.execPath, [BUNDLE, ...args], {
+    cwd,
+    env: e,
+    input,
+    encoding: 'utf8',
+    timeout: 180_000,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return {
+    entry,
+    status: r.status,
+    stdout: r.stdout ?? '',
+    stderr: r.stderr ?? '',
+    written: '',
+    timedOut: r.error !== undefined && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT',
+  };
 }
 
 /** The function's input as kpt would send it: the app's objects (the config as functionConfig), read here. */
 function resourceList(w: Built): string {
   const items: unknown[] = [];
   let functionConfig: unknown;
-  for (const f of ['operatingsystemprofile.yaml', 'machinedeployment-workers-a.yaml', 'machinedeployment-workers-b.yaml', 'cluster-info.yaml', 'osm-config.yaml']) {
+  for (const f of [
+    'operatingsystemprofile.yaml',
+    'machinedeployment-workers-a.yaml',
+    'machinedeployment-workers-b.yaml',
+    'cluster-info.yaml',
+    'osm-config.yaml',
+  ]) {
     const o = parse(readFileSync(join(w.app, f), 'utf8'));
     if (o.kind === 'OperatingSystemManager') {
       // No secrets directory under kustomize or kpt: the tokens come from the environment.
@@ -264,57 +368,77 @@ function runAll(w: Built): Run[] {
   return runs;
 }
 
-test('no byte from outside the allowed roots reaches any output, every refusal names the path, nothing hangs', { timeout: 1_800_000 }, () => {
-  fc.assert(
-    fc.property(arbWorld, (world) => {
-      const w = build(world);
-      try {
-        check(world, w);
-      } catch (e) {
-        // fast-check reports the counterexample; the reason is printed here.
-        process.stderr.write(`${(e as Error).message}\n`);
-        throw e;
-      } finally {
-        rmSync(w.root, { recursive: true, force: true });
-      }
-    }),
-    { seed: SEED, numRuns: RUNS, endOnFailure: true },
-  );
-});
+test(
+  'no byte from outside the allowed roots reaches any output, every refusal names the path, nothing hangs',
+  { timeout: 1_800_000 },
+  () => {
+    fc.assert(
+      fc.property(arbWorld, (world) => {
+        const w = build(world);
+        try {
+          check(world, w);
+        } catch (e) {
+          // fast-check reports the counterexample; the reason is printed here.
+          process.stderr.write(`${(e as Error).message}\n`);
+          throw e;
+        } finally {
+          rmSync(w.root, { recursive: true, force: true });
+        }
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+  },
+);
 
 function check(world: World, w: Built): void {
   {
     {
-        for (const r of runAll(w)) {
-          const where = `${r.entry} in ${JSON.stringify(world)}\nstdout: ${r.stdout.slice(0, 2000)}\nstderr: ${r.stderr.slice(0, 2000)}`;
-          assert.equal(r.timedOut, false, `hung: ${where}`);
-          for (const m of MARKERS) {
-            assert.ok(!r.stdout.includes(m) && !r.stderr.includes(m) && !r.written.includes(m), `${m} leaked: ${where}`);
-          }
-          // diff exits 1 for "nodes change"; anything else but 0 is a refusal or an error, and must name a path.
-          const failed = r.entry.startsWith('diff') ? r.status !== 0 && r.status !== 1 : r.status !== 0;
-          if (failed) assert.ok(w.names.some((n) => r.stderr.includes(n)), `a refusal that names no attacked path: ${where}`);
-          // What must be refused is refused: every command walks the directory (a kustomization's too, for its
-          // config), kustomize's tree holds what its kustomization names; lint reads no config, the function
-          // reads no file but its value sources.
-          const hostileRead = r.entry === 'function' ? false : w.walkHostile || (r.entry !== 'lint' && w.kustomizeHostile);
-          const mustFail = hostileRead || (r.entry !== 'lint' && w.hostileValue !== undefined);
-          if (mustFail) assert.ok(r.entry === 'function' ? r.status !== 0 : failed, `not refused: ${where}`);
+      for (const r of runAll(w)) {
+        const where = `${r.entry} in ${JSON.stringify(world)}\nstdout: ${r.stdout.slice(0, 2000)}\nstderr: ${r.stderr.slice(0, 2000)}`;
+        assert.equal(r.timedOut, false, `hung: ${where}`);
+        for (const m of MARKERS) {
+          assert.ok(!r.stdout.includes(m) && !r.stderr.includes(m) && !r.written.includes(m), `${m} leaked: ${where}`);
         }
+        // diff exits 1 for "nodes change"; anything else but 0 is a refusal or an error, and must name a path.
+        const failed = r.entry.startsWith('diff') ? r.status !== 0 && r.status !== 1 : r.status !== 0;
+        if (failed)
+          assert.ok(
+            w.names.some((n) => r.stderr.includes(n)),
+            `a refusal that names no attacked path: ${where}`,
+          );
+        // What must be refused is refused: every command walks the directory (a kustomization's too, for its
+        // config), kustomize's tree holds what its kustomization names; lint reads no config, the function
+        // reads no file but its value sources.
+        const hostileRead =
+          r.entry === 'function' ? false : w.walkHostile || (r.entry !== 'lint' && w.kustomizeHostile);
+        const mustFail = hostileRead || (r.entry !== 'lint' && w.hostileValue !== undefined);
+        if (mustFail) assert.ok(r.entry === 'function' ? r.status !== 0 : failed, `not refused: ${where}`);
+      }
     }
   }
 }
 
-test('the world without attacks renders on every entry point (so the refusals above come from the attacks)', { timeout: 300_000 }, () => {
-  const w = build({ attacks: [{ place: 'sub', name: 'x.yaml', target: 'in-repo-file' }], kustomize: false, value: { kind: 'none' } });
-  for (const r of runAll(w)) {
-    const ok = r.entry.startsWith('diff') ? r.status === 0 : r.status === 0 || (r.entry === 'lint' && r.status === 1);
-    assert.ok(ok, `${r.entry}: exit ${r.status}\n${r.stderr}`);
-  }
-  // (kustomize itself refuses a resource file whose link leads out of the kustomization's directory.)
-  const k = build({ attacks: [], kustomize: true, value: { kind: 'none' } });
-  for (const r of runAll(k)) {
-    if (r.entry === 'lint' || r.entry === 'function') continue;
-    assert.ok(r.entry.startsWith('diff') ? r.status === 0 : r.status === 0, `${r.entry} (kustomization): exit ${r.status}\n${r.stderr}`);
-  }
-});
+test(
+  'the world without attacks renders on every entry point (so the refusals above come from the attacks)',
+  { timeout: 300_000 },
+  () => {
+    const w = build({
+      attacks: [{ place: 'sub', name: 'x.yaml', target: 'in-repo-file' }],
+      kustomize: false,
+      value: { kind: 'none' },
+    });
+    for (const r of runAll(w)) {
+      const ok = r.entry.startsWith('diff') ? r.status === 0 : r.status === 0 || (r.entry === 'lint' && r.status === 1);
+      assert.ok(ok, `${r.entry}: exit ${r.status}\n${r.stderr}`);
+    }
+    // (kustomize itself refuses a resource file whose link leads out of the kustomization's directory.)
+    const k = build({ attacks: [], kustomize: true, value: { kind: 'none' } });
+    for (const r of runAll(k)) {
+      if (r.entry === 'lint' || r.entry === 'function') continue;
+      assert.ok(
+        r.entry.startsWith('diff') ? r.status === 0 : r.status === 0,
+        `${r.entry} (kustomization): exit ${r.status}\n${r.stderr}`,
+      );
+    }
+  },
+);

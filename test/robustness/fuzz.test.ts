@@ -26,9 +26,13 @@ test('degenerate inputs', () => {
     'items of scalars': 'kind: ResourceList\nitems: [1, "a", null]\n',
     'json garbage': '{"kind": "ResourceList", "items": [',
     'deep nesting': 'kind: ResourceList\nitems:\n- ' + '['.repeat(5000) + ']'.repeat(5000) + '\n',
-    'huge string': resourceList([...baseItems(), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { x: 'y'.repeat(2_000_000) } }]),
+    'huge string': resourceList([
+      ...baseItems(),
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { x: 'y'.repeat(2_000_000) } },
+    ]),
     'duplicate keys': 'kind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  kind: Secret\n',
-    'alias bomb': 'kind: ResourceList\na: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nitems: []\n',
+    'alias bomb':
+      'kind: ResourceList\na: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nitems: []\n',
     'unknown kinds': resourceList([{ apiVersion: 'x/v1', kind: 'Weird' }, { kind: 'NoApiVersion' }, {}]),
     'no config': resourceList(baseItems(), undefined),
     'config of wrong kind': resourceList(baseItems(), { apiVersion: 'v1', kind: 'Secret' }),
@@ -37,8 +41,32 @@ test('degenerate inputs', () => {
 });
 
 const HOSTILE_VALUES: unknown[] = [
-  null, true, 0, -1, 1.5, 2 ** 63, '', ' ', '$(reboot)', '`id`', "a'b", 'a"b', 'line\nbreak', '\u0000', '{{ .Token }}', '{{', '}}',
-  '../../etc/passwd', 'x'.repeat(100_000), [], [[[]]], {}, { a: { b: { c: {} } } }, ['a', 1, null], '__proto__', 'constructor',
+  null,
+  true,
+  0,
+  -1,
+  1.5,
+  2 ** 63,
+  '',
+  ' ',
+  '$(reboot)',
+  '`id`',
+  "a'b",
+  'a"b',
+  'line\nbreak',
+  '\u0000',
+  '{{ .Token }}',
+  '{{',
+  '}}',
+  '../../etc/passwd',
+  'x'.repeat(100_000),
+  [],
+  [[[]]],
+  {},
+  { a: { b: { c: {} } } },
+  ['a', 1, null],
+  '__proto__',
+  'constructor',
 ];
 
 function mutate(value: any, random: () => number, depth = 0): any {

@@ -6,13 +6,29 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
 import { runHydrateCommand } from '../../src/cli/hydrateCommand.ts';
 import { runArgoCDGenerateCommand } from '../../src/cli/argocdGenerateCommand.ts';
-import { recoverInterruptedUpdate, updateOutputDirectory, NODE_FILE_SYSTEM, SWAP_DIR, type OutputFileSystem } from '../../src/cli/outputDirectory.ts';
+import {
+  recoverInterruptedUpdate,
+  updateOutputDirectory,
+  NODE_FILE_SYSTEM,
+  SWAP_DIR,
+  type OutputFileSystem,
+} from '../../src/cli/outputDirectory.ts';
 import { BUNDLE, EXAMPLE_SECRETS, EXAMPLES, copyTree, tempDir, toolEnv } from '../gitops/support.ts';
 
 /** Every entry below `dir` without following links: files by content, links by target, directories by name. */
@@ -34,7 +50,11 @@ function tree(dir: string): Map<string, string> {
   return out;
 }
 
-function hydrate(args: string[], cwd: string, env: Record<string, string | undefined> = { ...toolEnv(), ...EXAMPLE_SECRETS }) {
+function hydrate(
+  args: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = { ...toolEnv(), ...EXAMPLE_SECRETS },
+) {
   let stdout = '';
   let stderr = '';
   const code = runHydrateCommand(args, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env, cwd });
@@ -44,7 +64,12 @@ function hydrate(args: string[], cwd: string, env: Record<string, string | undef
 function generate(dir: string) {
   let stdout = '';
   let stderr = '';
-  const code = runArgoCDGenerateCommand([dir], { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env: toolEnv(), cwd: dir });
+  const code = runArgoCDGenerateCommand([dir], {
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+    env: toolEnv(),
+    cwd: dir,
+  });
   return { code, stdout, stderr };
 }
 
@@ -55,7 +80,10 @@ function workspace() {
   const out = join(root, 'out');
   const outside = join(root, 'outside');
   mkdirSync(outside);
-  writeFileSync(join(outside, 'victim.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: victim\n  namespace: kube-system\ndata:\n  secret: do-not-touch\n');
+  writeFileSync(
+    join(outside, 'victim.yaml'),
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: victim\n  namespace: kube-system\ndata:\n  secret: do-not-touch\n',
+  );
   const first = hydrate(['src', 'out'], root);
   assert.equal(first.code, 0, first.stderr);
   return { root, src, out, outside };
@@ -69,7 +97,11 @@ test('hydrate never writes or deletes through a link in OUT that leads outside, 
   rmSync(join(out, 'inputs'), { recursive: true });
   symlinkSync(outside, join(out, 'inputs'));
   const marker = join(out, '.osm-krm-hydrate');
-  writeFileSync(marker, readFileSync(marker, 'utf8') + `${sha256(readFileSync(join(outside, 'victim.yaml'), 'utf8'))}  inputs/victim.yaml\n`);
+  writeFileSync(
+    marker,
+    readFileSync(marker, 'utf8') +
+      `${sha256(readFileSync(join(outside, 'victim.yaml'), 'utf8'))}  inputs/victim.yaml\n`,
+  );
   const before = tree(root);
   const r = hydrate(['src', 'out'], root);
   assert.equal(r.code, 1);
@@ -78,7 +110,12 @@ test('hydrate never writes or deletes through a link in OUT that leads outside, 
 
   // A marker naming paths out of OUT is refused before anything is read.
   rmSync(join(out, 'inputs'));
-  for (const evil of ['../outside/victim.yaml', '/etc/hostname', 'a/../../outside/victim.yaml', `${SWAP_DIR}/journal`]) {
+  for (const evil of [
+    '../outside/victim.yaml',
+    '/etc/hostname',
+    'a/../../outside/victim.yaml',
+    `${SWAP_DIR}/journal`,
+  ]) {
     writeFileSync(marker, `# forged\n${'0'.repeat(64)}  ${evil}\n`);
     const again = hydrate(['src', 'out'], root);
     assert.equal(again.code, 1, evil);
@@ -97,7 +134,10 @@ test('a file listed in the marker but not written by hydrate (hash differs or mi
   const r = hydrate(['src', 'out'], root);
   assert.equal(r.code, 1);
   // A planned file listed with hydrate's hash whose text changed is one edited after hydrate wrote it.
-  assert.match(r.stderr, /refusing to overwrite 1 file\(s\) in out that were edited after osm-krm hydrate wrote them: kustomization\.yaml/);
+  assert.match(
+    r.stderr,
+    /refusing to overwrite 1 file\(s\) in out that were edited after osm-krm hydrate wrote them: kustomization\.yaml/,
+  );
   assert.equal(readFileSync(join(out, 'NOTES.yaml'), 'utf8'), 'mine\n');
 
   // Restored, the run succeeds and leaves the forged entry's file alone (with a warning).
@@ -112,18 +152,31 @@ test('a file listed in the marker but not written by hydrate (hash differs or mi
 test('SRC and the Argo CD app directory: links that stay inside are read, links out are refused naming the link', () => {
   const { root, src, out, outside } = workspace();
   mkdirSync(join(src, '.shared'));
-  writeFileSync(join(src, '.shared', 'extra.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n  namespace: kube-system\ndata:\n  k: v\n');
+  writeFileSync(
+    join(src, '.shared', 'extra.yaml'),
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n  namespace: kube-system\ndata:\n  k: v\n',
+  );
   symlinkSync(join('.shared', 'extra.yaml'), join(src, 'extra.yaml'));
   const ok = hydrate(['src', 'out'], root);
   assert.equal(ok.code, 0, ok.stderr);
-  assert.deepEqual(parse(readFileSync(join(out, 'inputs', 'kube-system', 'configmap_extra.yaml'), 'utf8')).data, { k: 'v' });
+  assert.deepEqual(parse(readFileSync(join(out, 'inputs', 'kube-system', 'configmap_extra.yaml'), 'utf8')).data, {
+    k: 'v',
+  });
 
-  for (const [name, target] of [['victim.yaml', join(outside, 'victim.yaml')], ['elsewhere', outside], ['up.yaml', '../outside/victim.yaml']] as const) {
+  for (const [name, target] of [
+    ['victim.yaml', join(outside, 'victim.yaml')],
+    ['elsewhere', outside],
+    ['up.yaml', '../outside/victim.yaml'],
+  ] as const) {
     symlinkSync(target, join(src, name));
     const before = tree(root);
     const r = hydrate(['src', 'out'], root);
     assert.equal(r.code, 1, name);
-    assert.match(r.stderr, new RegExp(`symbolic link .*src/${name.replace('.', '\\.')} -> .* leads outside .*src: refusing to follow it`), name);
+    assert.match(
+      r.stderr,
+      new RegExp(`symbolic link .*src/${name.replace('.', '\\.')} -> .* leads outside .*src: refusing to follow it`),
+      name,
+    );
     assert.deepEqual(tree(root), before, name);
     const g = generate(src);
     assert.equal(g.code, 1, name);
@@ -139,7 +192,10 @@ test('symbolic link loops in SRC or the app directory end in an error naming the
     ['to an ancestor', () => symlinkSync('.', join(src, 'again'))],
     ['to itself', () => symlinkSync('self', join(src, 'self'))],
     ['between two links', () => (symlinkSync('b', join(src, 'a')), symlinkSync('a', join(src, 'b')))],
-    ['deep, back to the top', () => (mkdirSync(join(src, 'x', 'y'), { recursive: true }), symlinkSync('../..', join(src, 'x', 'y', 'z')))],
+    [
+      'deep, back to the top',
+      () => (mkdirSync(join(src, 'x', 'y'), { recursive: true }), symlinkSync('../..', join(src, 'x', 'y', 'z'))),
+    ],
   ];
   for (const [label, make] of loops) {
     make();
@@ -163,10 +219,18 @@ test('a file name the file system refuses: OUT unchanged, the error names the fi
   const { root, src } = workspace();
   const before = tree(root);
   const name = 'n'.repeat(250);
-  writeFileSync(join(src, 'long.yaml'), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: kube-system\n`);
+  writeFileSync(
+    join(src, 'long.yaml'),
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: kube-system\n`,
+  );
   const r = hydrate(['src', 'out'], root);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, new RegExp(`cannot write out/inputs/kube-system/configmap_${name}\\.yaml: ENAMETOOLONG: name too long; nothing in it was changed`));
+  assert.match(
+    r.stderr,
+    new RegExp(
+      `cannot write out/inputs/kube-system/configmap_${name}\\.yaml: ENAMETOOLONG: name too long; nothing in it was changed`,
+    ),
+  );
   before.set('src/long.yaml', readFileSync(join(src, 'long.yaml'), 'latin1'));
   assert.deepEqual(tree(root), before);
 });
@@ -206,12 +270,20 @@ test('a write or rename that fails half-way leaves OUT byte-identical, naming th
         assert.ok(n > 1, `${failing} was never called`);
         break; // every call of this kind has failed once: done (the last run succeeded; restore for the next kind)
       }
-      assert.match(error.message, /^cannot write out(\/[^:]+)?: EIO: i\/o error; nothing in it was changed$/, `${failing} #${n}`);
+      assert.match(
+        error.message,
+        /^cannot write out(\/[^:]+)?: EIO: i\/o error; nothing in it was changed$/,
+        `${failing} #${n}`,
+      );
       assert.deepEqual(tree(root), before, `${failing} #${n}`);
     }
     // Undo the successful run, for the next kind of failure.
     rmSync(out, { recursive: true });
-    for (const [rel, text] of before) if (rel.startsWith('out/')) rel.endsWith('/') ? mkdirSync(join(root, rel), { recursive: true }) : writeFileSync(join(root, rel), text, 'latin1');
+    for (const [rel, text] of before)
+      if (rel.startsWith('out/'))
+        rel.endsWith('/')
+          ? mkdirSync(join(root, rel), { recursive: true })
+          : writeFileSync(join(root, rel), text, 'latin1');
     assert.deepEqual(tree(root), before);
   }
 });
@@ -224,11 +296,17 @@ test('a kill at any point of the swap: the next run first restores OUT exactly',
   let completed: Map<string, string> | undefined;
   for (let n = 1; completed === undefined; n++) {
     let calls = 0;
-    const count = <A extends unknown[]>(f: (...a: A) => void) => (...a: A) => {
-      if (++calls === n) throw new Killed(); // not a file-system error: nothing is cleaned up, as after SIGKILL
-      f(...a);
+    const count =
+      <A extends unknown[]>(f: (...a: A) => void) =>
+      (...a: A) => {
+        if (++calls === n) throw new Killed(); // not a file-system error: nothing is cleaned up, as after SIGKILL
+        f(...a);
+      };
+    const fs: OutputFileSystem = {
+      writeFileSync: count(NODE_FILE_SYSTEM.writeFileSync),
+      renameSync: count(NODE_FILE_SYSTEM.renameSync),
+      mkdirSync: count(NODE_FILE_SYSTEM.mkdirSync),
     };
-    const fs: OutputFileSystem = { writeFileSync: count(NODE_FILE_SYSTEM.writeFileSync), renameSync: count(NODE_FILE_SYSTEM.renameSync), mkdirSync: count(NODE_FILE_SYSTEM.mkdirSync) };
     try {
       updateOutputDirectory(out, 'out', files, fs);
       completed = tree(root);
@@ -269,7 +347,10 @@ echo $? > "$ROOT/status"
   });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(readFileSync(join(root, 'status'), 'utf8').trim(), '1');
-  assert.match(readFileSync(join(root, 'stderr'), 'utf8'), /cannot write .*disk\/out\/inputs\/kube-system\/configmap_big\.yaml: ENOSPC: no space left on device; nothing in it was changed/);
+  assert.match(
+    readFileSync(join(root, 'stderr'), 'utf8'),
+    /cannot write .*disk\/out\/inputs\/kube-system\/configmap_big\.yaml: ENOSPC: no space left on device; nothing in it was changed/,
+  );
   assert.ok(readFileSync(join(root, 'before'), 'utf8').includes('kustomization.yaml'));
   assert.equal(readFileSync(join(root, 'after'), 'utf8'), readFileSync(join(root, 'before'), 'utf8'));
 });
@@ -281,14 +362,19 @@ test('a second hydrate while one is swapping is refused; a swap directory of a d
   writeFileSync(join(out, SWAP_DIR, 'owner'), String(process.ppid)); // a live process that is not us
   const r = hydrate(['src', 'out'], root);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, new RegExp(`out is being updated by another osm-krm hydrate \\(pid ${process.ppid}\\); if none is running, remove out/\\.osm-krm-hydrate\\.swap`));
+  assert.match(
+    r.stderr,
+    new RegExp(
+      `out is being updated by another osm-krm hydrate \\(pid ${process.ppid}\\); if none is running, remove out/\\.osm-krm-hydrate\\.swap`,
+    ),
+  );
   writeFileSync(join(out, SWAP_DIR, 'owner'), '999999999'); // no such process
   const ok = hydrate(['src', 'out'], root);
   assert.equal(ok.code, 0, ok.stderr);
   assert.deepEqual(tree(root), before);
 });
 
-test('the config file: inside SRC its links must stay inside; a --config path elsewhere is the user\'s and is followed', () => {
+test("the config file: inside SRC its links must stay inside; a --config path elsewhere is the user's and is followed", () => {
   const { root, src, outside } = workspace();
   const config = readFileSync(join(src, 'osm-config.yaml'), 'utf8');
   rmSync(join(src, 'osm-config.yaml'));

@@ -11,17 +11,30 @@ import { BASE_CONFIG, baseItems, resourceList, SMALL_OSP } from './inputCorpus.t
 const GUARD_CPU_S = 10;
 const GUARD_RSS_KIB = 2 * 1024 * 1024;
 
-function runHostile(data: string): { status: number | null; results: any[]; rssKiB: number; cpuS: number; signal: NodeJS.Signals | null } {
+function runHostile(data: string): {
+  status: number | null;
+  results: any[];
+  rssKiB: number;
+  cpuS: number;
+  signal: NodeJS.Signals | null;
+} {
   const items = baseItems();
-  items[0] = { ...SMALL_OSP, spec: { ...SMALL_OSP.spec, provisioningConfig: { files: [{ path: '/hostile', content: { inline: { data } } }] } } };
+  items[0] = {
+    ...SMALL_OSP,
+    spec: { ...SMALL_OSP.spec, provisioningConfig: { files: [{ path: '/hostile', content: { inline: { data } } }] } },
+  };
   // A heap cap above the guard: a run that needs more crashes instead of taking the machine's memory.
-  const r = spawnSync('/usr/bin/time', ['-f', '%M %U %S', process.execPath, '--max-old-space-size=3072', '--import', 'tsx', 'functions/osm-krm/main.ts'], {
-    input: resourceList(items, BASE_CONFIG),
-    encoding: 'utf8',
-    timeout: GUARD_CPU_S * 6000,
-    killSignal: 'SIGKILL',
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const r = spawnSync(
+    '/usr/bin/time',
+    ['-f', '%M %U %S', process.execPath, '--max-old-space-size=3072', '--import', 'tsx', 'functions/osm-krm/main.ts'],
+    {
+      input: resourceList(items, BASE_CONFIG),
+      encoding: 'utf8',
+      timeout: GUARD_CPU_S * 6000,
+      killSignal: 'SIGKILL',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   const lines = r.stderr.trim().split('\n');
   const [rssKiB, user, sys] = lines[lines.length - 1]!.split(' ').map(Number) as [number, number, number];
   let results: any[] = [];
@@ -34,15 +47,51 @@ function runHostile(data: string): { status: number | null; results: any[]; rssK
 }
 
 const CASES: Array<[string, string, RegExp]> = [
-  ['append to a growing list', '{{ $l := list }}{{ range 300000 }}{{ $l = append $l . }}{{ end }}{{ len $l }}', /memory limit|work limit/],
-  ['string doubling', '{{ $s := "0123456789" }}{{ range 40 }}{{ $s = print $s $s }}{{ end }}{{ len $s }}', /memory limit|work limit/],
-  ['strings kept in a dict', '{{ $d := dict }}{{ range 200000 }}{{ $_ := set $d (toString .) (repeat 20000 "x") }}{{ end }}{{ len $d }}', /memory limit/],
-  ['a shared list printed', '{{ $l := list "0123456789" }}{{ range 60 }}{{ $l = list $l $l }}{{ end }}{{ $l }}', /memory limit|work limit/],
-  ['a shared dict as JSON', '{{ $d := dict "k" "0123456789" }}{{ range 60 }}{{ $d = dict "a" $d "b" $d }}{{ end }}{{ toJson $d | len }}', /memory limit|work limit/],
-  ['a shared dict as YAML', '{{ $d := dict "k" "0123456789" }}{{ range 60 }}{{ $d = dict "a" $d "b" $d }}{{ end }}{{ toYaml $d | len }}', /memory limit|work limit/],
-  ['a shared list deep-copied', '{{ $l := list 1 }}{{ range 60 }}{{ $l = list $l $l }}{{ end }}{{ deepCopy $l | len }}', /memory limit|work limit/],
-  ['a big list searched in a loop', '{{ $l := until 1000000 }}{{ range 1000000 }}{{ if has -1 $l }}x{{ end }}{{ end }}', /work limit/],
-  ['a big string searched in a loop', '{{ $s := repeat 10000000 "a" }}{{ range 1000000 }}{{ if contains "b" $s }}x{{ end }}{{ end }}', /work limit/],
+  [
+    'append to a growing list',
+    '{{ $l := list }}{{ range 300000 }}{{ $l = append $l . }}{{ end }}{{ len $l }}',
+    /memory limit|work limit/,
+  ],
+  [
+    'string doubling',
+    '{{ $s := "0123456789" }}{{ range 40 }}{{ $s = print $s $s }}{{ end }}{{ len $s }}',
+    /memory limit|work limit/,
+  ],
+  [
+    'strings kept in a dict',
+    '{{ $d := dict }}{{ range 200000 }}{{ $_ := set $d (toString .) (repeat 20000 "x") }}{{ end }}{{ len $d }}',
+    /memory limit/,
+  ],
+  [
+    'a shared list printed',
+    '{{ $l := list "0123456789" }}{{ range 60 }}{{ $l = list $l $l }}{{ end }}{{ $l }}',
+    /memory limit|work limit/,
+  ],
+  [
+    'a shared dict as JSON',
+    '{{ $d := dict "k" "0123456789" }}{{ range 60 }}{{ $d = dict "a" $d "b" $d }}{{ end }}{{ toJson $d | len }}',
+    /memory limit|work limit/,
+  ],
+  [
+    'a shared dict as YAML',
+    '{{ $d := dict "k" "0123456789" }}{{ range 60 }}{{ $d = dict "a" $d "b" $d }}{{ end }}{{ toYaml $d | len }}',
+    /memory limit|work limit/,
+  ],
+  [
+    'a shared list deep-copied',
+    '{{ $l := list 1 }}{{ range 60 }}{{ $l = list $l $l }}{{ end }}{{ deepCopy $l | len }}',
+    /memory limit|work limit/,
+  ],
+  [
+    'a big list searched in a loop',
+    '{{ $l := until 1000000 }}{{ range 1000000 }}{{ if has -1 $l }}x{{ end }}{{ end }}',
+    /work limit/,
+  ],
+  [
+    'a big string searched in a loop',
+    '{{ $s := repeat 10000000 "a" }}{{ range 1000000 }}{{ if contains "b" $s }}x{{ end }}{{ end }}',
+    /work limit/,
+  ],
 ];
 
 for (const [name, data, limit] of CASES) {
@@ -53,7 +102,13 @@ for (const [name, data, limit] of CASES) {
     assert.equal(r.status, 1, `exit ${r.status} ${r.signal}`);
     const errors = r.results.filter((x) => x.severity === 'error');
     assert.ok(
-      errors.some((x) => limit.test(x.message) && /spec\.templateLimits\.max/.test(x.message) && x.resourceRef?.kind === 'OperatingSystemProfile' && x.resourceRef?.name === 'osp-small'),
+      errors.some(
+        (x) =>
+          limit.test(x.message) &&
+          /spec\.templateLimits\.max/.test(x.message) &&
+          x.resourceRef?.kind === 'OperatingSystemProfile' &&
+          x.resourceRef?.name === 'osp-small',
+      ),
       JSON.stringify(r.results),
     );
   });

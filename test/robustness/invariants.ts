@@ -29,25 +29,42 @@ export function checkInvariants(input: string | Uint8Array, label: string): { ex
   assert.equal(out?.kind, 'ResourceList', `${label}: stdout is not a ResourceList`);
   for (const secret of TEST_SECRETS) {
     assert.ok(!stderr.includes(secret), `${label}: secret on stderr`);
-    for (const r of out.results ?? []) assert.ok(!String(r.message).includes(secret), `${label}: secret in a result: ${r.message}`);
+    for (const r of out.results ?? [])
+      assert.ok(!String(r.message).includes(secret), `${label}: secret in a result: ${r.message}`);
   }
-  const generated = (out.items ?? []).filter((i: any) => String(i?.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? '').startsWith('osm-generated/'));
+  const generated = (out.items ?? []).filter((i: any) =>
+    String(i?.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? '').startsWith('osm-generated/'),
+  );
   if (exitCode === 1) {
-    assert.ok((out.results ?? []).some((r: any) => r.severity === 'error'), `${label}: exit 1 without an error result`);
+    assert.ok(
+      (out.results ?? []).some((r: any) => r.severity === 'error'),
+      `${label}: exit 1 without an error result`,
+    );
     assert.equal(generated.length, 0, `${label}: error run emitted generated resources`);
   }
   // Bytes that are not UTF-8 are refused whole (never rewritten): no item to find in the output.
   const text = typeof input === 'string' ? input : isUtf8(input) ? Buffer.from(input).toString('utf8') : undefined;
   if (text === undefined) assert.equal(exitCode, 1, `${label}: input that is not UTF-8 was accepted`);
   // Input beyond a bound (size, nesting, aliases, encoding) is refused whole: one error result, no items.
-  const refusedWhole = exitCode === 1 && (out.items ?? []).length === 0 && out.results?.length === 1 && /^the input /.test(out.results[0].message);
+  const refusedWhole =
+    exitCode === 1 &&
+    (out.items ?? []).length === 0 &&
+    out.results?.length === 1 &&
+    /^the input /.test(out.results[0].message);
   const inputItems = text === undefined || refusedWhole ? undefined : inputItemsOf(text);
   if (inputItems !== undefined) {
     const outItems = (out.items ?? []).map((i: unknown) => JSON.stringify(i));
     for (const item of inputItems) {
-      const owned = String(item?.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? item?.metadata?.annotations?.['config.kubernetes.io/path'] ?? '').startsWith('osm-generated/');
+      const owned = String(
+        item?.metadata?.annotations?.['internal.config.kubernetes.io/path'] ??
+          item?.metadata?.annotations?.['config.kubernetes.io/path'] ??
+          '',
+      ).startsWith('osm-generated/');
       if (owned && exitCode === 0) continue;
-      assert.ok(outItems.includes(JSON.stringify(item)), `${label}: input item lost or changed: ${JSON.stringify(item).slice(0, 300)}`);
+      assert.ok(
+        outItems.includes(JSON.stringify(item)),
+        `${label}: input item lost or changed: ${JSON.stringify(item).slice(0, 300)}`,
+      );
     }
   }
   return { exitCode, out };
@@ -62,7 +79,9 @@ function inputItemsOf(input: string): any[] | undefined {
     // Input that is not a ResourceList at all is refused whole (exit 1, orchestrators write nothing).
     if (root?.kind !== 'ResourceList' && root?.kind !== 'List') return undefined;
     const items = root?.items;
-    return Array.isArray(items) && items.every((i) => i && typeof i === 'object' && !Array.isArray(i)) ? items : undefined;
+    return Array.isArray(items) && items.every((i) => i && typeof i === 'object' && !Array.isArray(i))
+      ? items
+      : undefined;
   } catch {
     return undefined;
   }

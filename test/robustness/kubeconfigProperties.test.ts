@@ -29,36 +29,71 @@ interface Case {
 }
 
 /** Hostile strings; one in ten may hold a lone surrogate (which must be refused), the rest are valid Unicode. */
-const value = (minLength = 0) => fc.oneof(
-  { weight: 9, arbitrary: hostileString({ minLength }).map((s) => s.replace(/\ud800/g, '')).filter((s) => s.length >= minLength) },
-  { weight: 1, arbitrary: hostileString({ minLength }) },
-);
+const value = (minLength = 0) =>
+  fc.oneof(
+    {
+      weight: 9,
+      arbitrary: hostileString({ minLength })
+        .map((s) => s.replace(/\ud800/g, ''))
+        .filter((s) => s.length >= minLength),
+    },
+    { weight: 1, arbitrary: hostileString({ minLength }) },
+  );
 
-const caseArb: fc.Arbitrary<Case> = fc.record({
-  strings: fc.record(Object.fromEntries(STRING_FIELDS.map((k) => [k, value(1)])) as Record<(typeof STRING_FIELDS)[number], fc.Arbitrary<string>>, { requiredKeys: ['server'] }),
-  bools: fc.record(Object.fromEntries(BOOL_FIELDS.map((k) => [k, fc.oneof({ weight: 9, arbitrary: fc.boolean() }, { weight: 1, arbitrary: fc.constant('true') })])) as Record<(typeof BOOL_FIELDS)[number], fc.Arbitrary<boolean | string>>, { requiredKeys: [] }),
-  // Keys client-go does not know, hostile ones included (`x\n    insecure-skip-tls-verify: true\n    y`).
-  unknown: fc.dictionary(fc.oneof(hostileString({ minLength: 1 }), fc.constant('x\n    insecure-skip-tls-verify: true\n    y')), fc.oneof(hostileString(), fc.boolean()), { maxKeys: 2 }),
-  override: fc.oneof(fc.constant(''), value(1)),
-  token: value(1),
-}).map(({ strings, bools, unknown, override, token }) => ({ fields: { ...unknown, ...strings, ...bools, 'certificate-authority-data': CA_DATA }, override, token }));
+const caseArb: fc.Arbitrary<Case> = fc
+  .record({
+    strings: fc.record(
+      Object.fromEntries(STRING_FIELDS.map((k) => [k, value(1)])) as Record<
+        (typeof STRING_FIELDS)[number],
+        fc.Arbitrary<string>
+      >,
+      { requiredKeys: ['server'] },
+    ),
+    bools: fc.record(
+      Object.fromEntries(
+        BOOL_FIELDS.map((k) => [
+          k,
+          fc.oneof({ weight: 9, arbitrary: fc.boolean() }, { weight: 1, arbitrary: fc.constant('true') }),
+        ]),
+      ) as Record<(typeof BOOL_FIELDS)[number], fc.Arbitrary<boolean | string>>,
+      { requiredKeys: [] },
+    ),
+    // Keys client-go does not know, hostile ones included (`x\n    insecure-skip-tls-verify: true\n    y`).
+    unknown: fc.dictionary(
+      fc.oneof(hostileString({ minLength: 1 }), fc.constant('x\n    insecure-skip-tls-verify: true\n    y')),
+      fc.oneof(hostileString(), fc.boolean()),
+      { maxKeys: 2 },
+    ),
+    override: fc.oneof(fc.constant(''), value(1)),
+    token: value(1),
+  })
+  .map(({ strings, bools, unknown, override, token }) => ({
+    fields: { ...unknown, ...strings, ...bools, 'certificate-authority-data': CA_DATA },
+    override,
+    token,
+  }));
 
 /** What client-go reads: its fields only, empty strings and false left out (omitempty; server is not). */
 function expectedCluster(c: Case): Record<string, unknown> {
   const out: Record<string, unknown> = { 'certificate-authority-data': CA_DATA };
   const server = c.override !== '' ? c.override : c.fields.server;
   out.server = server;
-  for (const k of ['tls-server-name', 'proxy-url'] as const) if (typeof c.fields[k] === 'string' && c.fields[k] !== '') out[k] = c.fields[k];
+  for (const k of ['tls-server-name', 'proxy-url'] as const)
+    if (typeof c.fields[k] === 'string' && c.fields[k] !== '') out[k] = c.fields[k];
   for (const k of BOOL_FIELDS) if (c.fields[k] === true) out[k] = true;
   return out;
 }
 
 /** `kubectl config view` on each file, a few at a time: client-go's loader, as the kubelet reads the file. */
-async function kubectlView(files: readonly string[]): Promise<Array<{ code: number | null; stdout: string; stderr: string }>> {
+async function kubectlView(
+  files: readonly string[],
+): Promise<Array<{ code: number | null; stdout: string; stderr: string }>> {
   const results: Array<{ code: number | null; stdout: string; stderr: string }> = [];
   const one = (file: string) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const p = spawn('kubectl', ['config', 'view', '--kubeconfig', file, '--raw', '-o', 'json'], { env: { PATH: process.env.PATH ?? '', HOME: tmpdir() } });
+      const p = spawn('kubectl', ['config', 'view', '--kubeconfig', file, '--raw', '-o', 'json'], {
+        env: { PATH: process.env.PATH ?? '', HOME: tmpdir() },
+      });
       let stdout = '';
       let stderr = '';
       p.stdout.on('data', (d) => (stdout += d));
@@ -72,16 +107,26 @@ async function kubectlView(files: readonly string[]): Promise<Array<{ code: numb
 test('kubeconfig: every value reads back exactly through client-go, no key is added; or it is refused naming the field', async () => {
   const written: Array<{ c: Case; text: string }> = [];
   let refused = 0;
-  fc.assert(fc.property(caseArb, (c) => {
-    try {
-      written.push({ c, text: bootstrapKubeconfig({ server: String(c.fields.server), fields: c.fields }, c.token, c.override) });
-    } catch (e) {
-      assert.ok(e instanceof ResourceError, String(e));
-      // Only invalid Unicode and a field of the wrong type are refused, and the message says which field.
-      assert.match(e.message, /^(spec\.overrideBootstrapKubeletAPIServer|the cluster's [a-z-]+ \(kube-public\/cluster-info's kubeconfig, or spec\.cluster\)|the kubelet bootstrap token) (is not valid Unicode|must be a boolean)/, e.message);
-      refused++;
-    }
-  }), { seed: SEED, numRuns: RUNS, includeErrorInReport: true });
+  fc.assert(
+    fc.property(caseArb, (c) => {
+      try {
+        written.push({
+          c,
+          text: bootstrapKubeconfig({ server: String(c.fields.server), fields: c.fields }, c.token, c.override),
+        });
+      } catch (e) {
+        assert.ok(e instanceof ResourceError, String(e));
+        // Only invalid Unicode and a field of the wrong type are refused, and the message says which field.
+        assert.match(
+          e.message,
+          /^(spec\.overrideBootstrapKubeletAPIServer|the cluster's [a-z-]+ \(kube-public\/cluster-info's kubeconfig, or spec\.cluster\)|the kubelet bootstrap token) (is not valid Unicode|must be a boolean)/,
+          e.message,
+        );
+        refused++;
+      }
+    }),
+    { seed: SEED, numRuns: RUNS, includeErrorInReport: true },
+  );
 
   const dir = mkdtempSync(join(tmpdir(), 'osm-krm-kubeconfig-'));
   try {

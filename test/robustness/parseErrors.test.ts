@@ -13,7 +13,8 @@ import { noEnvironment } from '../support/runInProcess.ts';
 
 const TOKEN = 'Sk3tchT0ken98765';
 // Each fragment of the token a message could quote (V8 quotes about ten characters).
-const leaks = (message: string) => [TOKEN, TOKEN.slice(0, 6), TOKEN.slice(-6), 'Sk3t'].some((part) => message.includes(part));
+const leaks = (message: string) =>
+  [TOKEN, TOKEN.slice(0, 6), TOKEN.slice(-6), 'Sk3t'].some((part) => message.includes(part));
 
 function messageOf(run: () => unknown): string {
   try {
@@ -27,7 +28,13 @@ function messageOf(run: () => unknown): string {
 test('the readers we replace do quote the token (so the tests below can fail)', () => {
   assert.ok(leaks(messageOf(() => JSON.parse(`[{"name": "t", "string": ${TOKEN}}]`))));
   assert.ok(leaks(messageOf(() => parse(`users:\n- user:\n    token: ]${TOKEN}\n`))));
-  assert.ok(leaks(parseDocument(`a: b\nc: d e: ]${TOKEN}\n`, { prettyErrors: false }).errors.map((e) => e.message).join('\n')));
+  assert.ok(
+    leaks(
+      parseDocument(`a: b\nc: d e: ]${TOKEN}\n`, { prettyErrors: false })
+        .errors.map((e) => e.message)
+        .join('\n'),
+    ),
+  );
 });
 
 test('a malformed ResourceList: error result with line and column, no input text', () => {
@@ -47,10 +54,31 @@ test('a malformed ResourceList: error result with line and column, no input text
 
 test('manifests, the cluster-info kubeconfig, Argo CD parameters and template data: line and column only', () => {
   const cases: Array<[string, string, RegExp]> = [
-    ['manifest', messageOf(() => parseManifests(`kind: Secret\nstringData:\n  token: ]${TOKEN}\n`, 'a.yaml')), /a\.yaml: document 1 is not valid YAML at line 3, column 10: /],
-    ['kubeconfig', messageOf(() => readClusterInfoKubeconfig(`clusters:\n- cluster:\n    server: https://x\nusers:\n- user:\n    token: ]${TOKEN}\n`, 'data.kubeconfig')), /not valid YAML at line 6, column 12: /],
-    ['ARGOCD_APP_PARAMETERS', messageOf(() => readPluginSettings({ ARGOCD_APP_PARAMETERS: `[{"name": "token",\n "string": ${TOKEN}}]` })), /not JSON: at line 2, column 12: unexpected character, expected a value/],
-    ['template data', messageOf(() => parseJsonData(`{"token": ${TOKEN}}`)), /line 1, column 11: unexpected character, expected a value/],
+    [
+      'manifest',
+      messageOf(() => parseManifests(`kind: Secret\nstringData:\n  token: ]${TOKEN}\n`, 'a.yaml')),
+      /a\.yaml: document 1 is not valid YAML at line 3, column 10: /,
+    ],
+    [
+      'kubeconfig',
+      messageOf(() =>
+        readClusterInfoKubeconfig(
+          `clusters:\n- cluster:\n    server: https://x\nusers:\n- user:\n    token: ]${TOKEN}\n`,
+          'data.kubeconfig',
+        ),
+      ),
+      /not valid YAML at line 6, column 12: /,
+    ],
+    [
+      'ARGOCD_APP_PARAMETERS',
+      messageOf(() => readPluginSettings({ ARGOCD_APP_PARAMETERS: `[{"name": "token",\n "string": ${TOKEN}}]` })),
+      /not JSON: at line 2, column 12: unexpected character, expected a value/,
+    ],
+    [
+      'template data',
+      messageOf(() => parseJsonData(`{"token": ${TOKEN}}`)),
+      /line 1, column 11: unexpected character, expected a value/,
+    ],
   ];
   for (const [what, message, expected] of cases) {
     assert.ok(!leaks(message), `${what}: ${message}`);
@@ -61,7 +89,29 @@ test('manifests, the cluster-info kubeconfig, Argo CD parameters and template da
 // An unquoted token that starts with a YAML indicator is read as syntax (`*t` an alias, `&t` an anchor, `!t` a
 // tag, `%t`, `@t`, `` `t ``, `|t`, `>t` errors): the message must still name a place, not the token.
 test('a token written unquoted after any YAML indicator is never quoted by an error, wherever it sits', () => {
-  const INDICATORS = ['*', '&', '!', '!!', '%', '@', '`', '|', '>', ']', '}', '{', '[', '"', "'", '#', '? ', ': ', ',', '-', '<<: *'];
+  const INDICATORS = [
+    '*',
+    '&',
+    '!',
+    '!!',
+    '%',
+    '@',
+    '`',
+    '|',
+    '>',
+    ']',
+    '}',
+    '{',
+    '[',
+    '"',
+    "'",
+    '#',
+    '? ',
+    ': ',
+    ',',
+    '-',
+    '<<: *',
+  ];
   fc.assert(
     fc.property(
       fc.stringMatching(/^[A-Za-z0-9]{12,20}$/),
@@ -70,17 +120,26 @@ test('a token written unquoted after any YAML indicator is never quoted by an er
       (token, indicator, where) => {
         const value = `${indicator}${token}`;
         const text =
-          where === 'secret' ? `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: Secret\n  metadata: {name: s, namespace: kube-system}\n  stringData:\n    token: ${value}\n`
-          : where === 'name' ? `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: ${value}\n`
-          : where === 'rhel' ? `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: cluster.k8s.io/v1alpha1\n  kind: MachineDeployment\n  metadata: {name: md, namespace: kube-system}\n  spec:\n    template:\n      spec:\n        providerSpec:\n          value:\n            operatingSystemSpec:\n              rhelSubscriptionManagerPassword: ${value}\n`
-          : `{"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": [{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}, "stringData": {"token": ${value}}}]}`;
+          where === 'secret'
+            ? `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: Secret\n  metadata: {name: s, namespace: kube-system}\n  stringData:\n    token: ${value}\n`
+            : where === 'name'
+              ? `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: ${value}\n`
+              : where === 'rhel'
+                ? `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: cluster.k8s.io/v1alpha1\n  kind: MachineDeployment\n  metadata: {name: md, namespace: kube-system}\n  spec:\n    template:\n      spec:\n        providerSpec:\n          value:\n            operatingSystemSpec:\n              rhelSubscriptionManagerPassword: ${value}\n`
+                : `{"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": [{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}, "stringData": {"token": ${value}}}]}`;
         let stdout = '';
         let stderr = '';
         runFunction(text, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env: noEnvironment });
         const parts = [token, token.slice(0, 6), token.slice(-6)];
         const results = stdout.includes('\nresults:') ? stdout.slice(stdout.indexOf('\nresults:')) : stdout;
-        for (const [what, out] of [['stderr', stderr], ['results', results]] as const) {
-          assert.ok(!parts.some((p) => out.includes(p)), `${JSON.stringify(value)} in ${where}: ${what} quotes it:\n${out}`);
+        for (const [what, out] of [
+          ['stderr', stderr],
+          ['results', results],
+        ] as const) {
+          assert.ok(
+            !parts.some((p) => out.includes(p)),
+            `${JSON.stringify(value)} in ${where}: ${what} quotes it:\n${out}`,
+          );
         }
       },
     ),

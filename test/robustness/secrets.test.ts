@@ -20,14 +20,34 @@ const leakyProfile = (data: string) => ({
 });
 
 test('a profile that fails with the token in its message does not leak it', () => {
-  for (const data of ['{{ fail .Token }}', '{{ index .BootstrapKubeconfig 99999999 }}', '{{ .Token | printf "%s" | len | printf "%d" | eq 1 | not | and .Nope }}{{ template "x" }}', '{{ .Token.Foo }}']) {
+  for (const data of [
+    '{{ fail .Token }}',
+    '{{ index .BootstrapKubeconfig 99999999 }}',
+    '{{ .Token | printf "%s" | len | printf "%d" | eq 1 | not | and .Nope }}{{ template "x" }}',
+    '{{ .Token.Foo }}',
+  ]) {
     const items = baseItems();
     items[0] = leakyProfile(data);
-    const rhel = machineDeployment('rhel-md', { operatingSystem: 'ubuntu', operatingSystemSpec: { rhelSubscriptionManagerPassword: TEST_SECRETS[2] } });
-    const r = run(resourceList([...items, rhel, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'regcred', namespace: 'kube-system' }, stringData: { password: TEST_SECRETS[3] } }]));
+    const rhel = machineDeployment('rhel-md', {
+      operatingSystem: 'ubuntu',
+      operatingSystemSpec: { rhelSubscriptionManagerPassword: TEST_SECRETS[2] },
+    });
+    const r = run(
+      resourceList([
+        ...items,
+        rhel,
+        {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: 'regcred', namespace: 'kube-system' },
+          stringData: { password: TEST_SECRETS[3] },
+        },
+      ]),
+    );
     assert.equal(r.code, 1, data);
     const texts = [r.stderr, ...(r.out.results ?? []).map((x: any) => x.message)];
-    for (const s of TEST_SECRETS) for (const t of texts) assert.ok(!t.includes(s), `secret ${s} leaked for ${data}: ${t}`);
+    for (const s of TEST_SECRETS)
+      for (const t of texts) assert.ok(!t.includes(s), `secret ${s} leaked for ${data}: ${t}`);
   }
 });
 
@@ -37,9 +57,17 @@ test('on success, the getter token appears only in the Secrets and the OSC (as i
   const r = run(resourceList(baseItems(), BASE_CONFIG));
   assert.equal(r.code, 0, r.stderr);
   for (const item of r.out.items) {
-    const own = String(item.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? '').startsWith('osm-generated/');
+    const own = String(item.metadata?.annotations?.['internal.config.kubernetes.io/path'] ?? '').startsWith(
+      'osm-generated/',
+    );
     if (!own) continue;
-    const text = JSON.stringify(item) + (item.data ? Object.values(item.data).map((v) => Buffer.from(String(v), 'base64').toString()).join('') : '');
+    const text =
+      JSON.stringify(item) +
+      (item.data
+        ? Object.values(item.data)
+            .map((v) => Buffer.from(String(v), 'base64').toString())
+            .join('')
+        : '');
     const mayHold = item.kind === 'Secret' || item.kind === 'OperatingSystemConfig';
     if (!mayHold) assert.ok(!text.includes(TEST_SECRETS[0]!), `${item.kind} ${item.metadata.name} holds the token`);
   }

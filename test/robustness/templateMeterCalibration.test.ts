@@ -37,7 +37,9 @@ const MEMORY_SLACK_BYTES = 4 * 1024 * 1024;
 test('every function of the map and every builtin has calibration cases', () => {
   const missing = [
     ...Object.keys(osmTemplateFuncs).filter((name) => (functionCases(name) ?? []).length === 0),
-    ...Object.keys(BUILTINS).filter((name) => !['and', 'or'].includes(name) && (BUILTIN_CASES[name] ?? []).length === 0),
+    ...Object.keys(BUILTINS).filter(
+      (name) => !['and', 'or'].includes(name) && (BUILTIN_CASES[name] ?? []).length === 0,
+    ),
   ];
   assert.deepEqual(missing, [], 'a function without calibration cases (support/meterCalibrationCases.ts)');
   // and and or are evaluated by the executor: its cases cover them.
@@ -65,7 +67,10 @@ async function runCalibration(): Promise<Measurement[]> {
     timeout: 60 * 60 * 1000,
   });
   assert.equal(r.status, 0, `the calibration run failed (${r.status} ${r.signal}): ${r.stderr.slice(-4000)}`);
-  return r.stdout.trim().split('\n').map((line) => JSON.parse(line) as Measurement);
+  return r.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Measurement);
 }
 
 test('no function spends more CPU time or memory per charged unit than the budget allows', async () => {
@@ -80,13 +85,21 @@ test('no function spends more CPU time or memory per charged unit than the budge
     if (r.outcome.startsWith('crash')) over.push(`${name}: ${r.outcome}`);
     const cpuAllowed = CPU_REFERENCE_RATIO * r.referenceNs * r.work + CPU_SLACK_NS;
     const memoryAllowed = BYTES_PER_UNIT * r.memory + MEMORY_SLACK_BYTES;
-    if (r.cpuNs > cpuAllowed) over.push(`${name}: ${(r.cpuNs / 1e6).toFixed(1)} ms of CPU for ${r.work} units (allowed ${(cpuAllowed / 1e6).toFixed(1)} ms)`);
-    if (r.peakBytes > memoryAllowed) over.push(`${name}: ${(r.peakBytes / 2 ** 20).toFixed(1)} MiB of heap for ${r.memory} units (allowed ${(memoryAllowed / 2 ** 20).toFixed(1)} MiB)`);
+    if (r.cpuNs > cpuAllowed)
+      over.push(
+        `${name}: ${(r.cpuNs / 1e6).toFixed(1)} ms of CPU for ${r.work} units (allowed ${(cpuAllowed / 1e6).toFixed(1)} ms)`,
+      );
+    if (r.peakBytes > memoryAllowed)
+      over.push(
+        `${name}: ${(r.peakBytes / 2 ** 20).toFixed(1)} MiB of heap for ${r.memory} units (allowed ${(memoryAllowed / 2 ** 20).toFixed(1)} MiB)`,
+      );
     const cpuShare = r.cpuNs / cpuAllowed;
     const memoryShare = r.peakBytes / memoryAllowed;
     worstCpu = Math.max(worstCpu, cpuShare);
     worstMemory = Math.max(worstMemory, memoryShare);
-    report.push(`${name.padEnd(70)} ${r.outcome.slice(0, 7).padEnd(7)} cpu ${(r.cpuNs / Math.max(1, r.work) / r.referenceNs).toFixed(2).padStart(9)} ref/unit (headroom ${(1 / cpuShare).toFixed(1)}x)  heap ${(r.peakBytes / Math.max(1, r.memory)).toFixed(2).padStart(9)} B/unit (headroom ${(1 / memoryShare).toFixed(1)}x)`);
+    report.push(
+      `${name.padEnd(70)} ${r.outcome.slice(0, 7).padEnd(7)} cpu ${(r.cpuNs / Math.max(1, r.work) / r.referenceNs).toFixed(2).padStart(9)} ref/unit (headroom ${(1 / cpuShare).toFixed(1)}x)  heap ${(r.peakBytes / Math.max(1, r.memory)).toFixed(2).padStart(9)} B/unit (headroom ${(1 / memoryShare).toFixed(1)}x)`,
+    );
   }
   report.push(`least headroom: CPU ${(1 / worstCpu).toFixed(1)}x, memory ${(1 / worstMemory).toFixed(1)}x`);
   console.log(report.join('\n'));

@@ -10,11 +10,43 @@ import { call } from './sprigCases.ts';
 
 /** Functions of sprig's map that depend on the clock, environment, network or randomness. */
 const NON_HERMETIC = [
-  'now', 'ago', 'date', 'dateInZone', 'date_in_zone', 'dateModify', 'date_modify', 'mustDateModify', 'must_date_modify',
-  'htmlDate', 'htmlDateInZone', 'toDate', 'mustToDate', 'unixEpoch', 'env', 'expandenv', 'getHostByName',
-  'randAlpha', 'randAlphaNum', 'randAscii', 'randNumeric', 'randBytes', 'randInt', 'uuidv4', 'shuffle',
-  'genCA', 'genCAWithKey', 'genPrivateKey', 'genSelfSignedCert', 'genSelfSignedCertWithKey', 'genSignedCert',
-  'genSignedCertWithKey', 'buildCustomCert', 'derivePassword', 'encryptAES', 'bcrypt', 'htpasswd',
+  'now',
+  'ago',
+  'date',
+  'dateInZone',
+  'date_in_zone',
+  'dateModify',
+  'date_modify',
+  'mustDateModify',
+  'must_date_modify',
+  'htmlDate',
+  'htmlDateInZone',
+  'toDate',
+  'mustToDate',
+  'unixEpoch',
+  'env',
+  'expandenv',
+  'getHostByName',
+  'randAlpha',
+  'randAlphaNum',
+  'randAscii',
+  'randNumeric',
+  'randBytes',
+  'randInt',
+  'uuidv4',
+  'shuffle',
+  'genCA',
+  'genCAWithKey',
+  'genPrivateKey',
+  'genSelfSignedCert',
+  'genSelfSignedCertWithKey',
+  'genSignedCert',
+  'genSignedCertWithKey',
+  'buildCustomCert',
+  'derivePassword',
+  'encryptAES',
+  'bcrypt',
+  'htpasswd',
 ];
 
 const OSM_EXTRAS = ['toToml', 'fromToml', 'toYaml', 'fromYaml', 'fromYamlArray', 'toJson', 'fromJson', 'fromJsonArray'];
@@ -41,15 +73,25 @@ function expected(goParams: readonly string[]): string[] {
 
 test('sprigFuncs has every hermetic function of sprig 3.3.0 and none of the others', () => {
   const hermetic = Object.keys(GO_SIGNATURES).filter((n) => !NON_HERMETIC.includes(n));
-  assert.deepEqual(hermetic.filter((n) => !(n in sprigFuncs)), []);
-  assert.deepEqual(NON_HERMETIC.filter((n) => n in sprigFuncs || n in osmTemplateFuncs), []);
-  assert.deepEqual(Object.keys(sprigFuncs).filter((n) => !(n in GO_SIGNATURES)), []);
+  assert.deepEqual(
+    hermetic.filter((n) => !(n in sprigFuncs)),
+    [],
+  );
+  assert.deepEqual(
+    NON_HERMETIC.filter((n) => n in sprigFuncs || n in osmTemplateFuncs),
+    [],
+  );
+  assert.deepEqual(
+    Object.keys(sprigFuncs).filter((n) => !(n in GO_SIGNATURES)),
+    [],
+  );
 });
 
 test("osmTemplateFuncs is sprig plus OSM's extras", () => {
   for (const [n, f] of Object.entries(sprigFuncs)) if (!OSM_EXTRAS.includes(n)) assert.equal(osmTemplateFuncs[n], f, n);
   for (const n of Object.keys(osmTemplateFuncs)) assert.ok(n in sprigFuncs || OSM_EXTRAS.includes(n), n);
-  for (const n of ['toYaml', 'fromYaml', 'fromYamlArray', 'toToml', 'fromJson', 'fromJsonArray', 'toJson']) assert.ok(n in osmTemplateFuncs, n);
+  for (const n of ['toYaml', 'fromYaml', 'fromYamlArray', 'toToml', 'fromJson', 'fromJsonArray', 'toJson'])
+    assert.ok(n in osmTemplateFuncs, n);
   assert.notEqual(osmTemplateFuncs.fromJson, sprigFuncs.fromJson);
 });
 
@@ -57,7 +99,8 @@ test('every function declares the parameter types of its Go signature', () => {
   const wrong: string[] = [];
   for (const [name, f] of Object.entries(sprigFuncs)) {
     const want = expected(GO_SIGNATURES[name]!);
-    if (JSON.stringify(declared(f)) !== JSON.stringify(want)) wrong.push(`${name}: declared ${declared(f).join(', ')}; Go has ${want.join(', ')}`);
+    if (JSON.stringify(declared(f)) !== JSON.stringify(want))
+      wrong.push(`${name}: declared ${declared(f).join(', ')}; Go has ${want.join(', ')}`);
   }
   assert.deepEqual(wrong, []);
 });

@@ -40,7 +40,12 @@ export function checkCases(cases: readonly SprigCase[]): void {
       if (!(e instanceof GoCallError)) throw new Error(`${label} threw ${String(e)}`);
       got = { err: e.message };
     }
-    if (JSON.stringify(got) !== JSON.stringify(expected)) failures.push(`${label}\n    go:   ${JSON.stringify(expected)}\n    ours: ${JSON.stringify(got)}`);
+    if (JSON.stringify(got) !== JSON.stringify(expected))
+      failures.push(`${label}\n    go:   ${JSON.stringify(expected)}\n    ours: ${JSON.stringify(got)}`);
   }
-  assert.equal(failures.length, 0, `${failures.length} of ${cases.length} cases differ from Go:\n  ${failures.join('\n  ')}`);
+  assert.equal(
+    failures.length,
+    0,
+    `${failures.length} of ${cases.length} cases differ from Go:\n  ${failures.join('\n  ')}`,
+  );
 }

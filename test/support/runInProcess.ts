@@ -36,7 +36,8 @@ export function withoutPathAnnotations(obj: any): any {
   const copy = structuredClone(obj);
   const a = copy.metadata?.annotations;
   if (a) {
-    for (const k of Object.keys(a)) if (k.endsWith('kubernetes.io/path') || k.endsWith('kubernetes.io/index')) delete a[k];
+    for (const k of Object.keys(a))
+      if (k.endsWith('kubernetes.io/path') || k.endsWith('kubernetes.io/index')) delete a[k];
     if (Object.keys(a).length === 0) delete copy.metadata.annotations;
   }
   return copy;

@@ -44,7 +44,9 @@ function fail(file: string, msg: string): never {
 export function loadCorpus(dir = corpusDir): CorpusCase[] {
   const cases: CorpusCase[] = [];
   const names = new Set<string>();
-  for (const fileName of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const fileName of readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     const doc: unknown = parse(readFileSync(join(dir, fileName), 'utf8'), { intAsBigInt: true });
     let defaultFuncs = 'builtin';
     let list: unknown = doc;

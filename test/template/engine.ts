@@ -6,7 +6,10 @@ import type { OracleCase } from './oracle/oracle.ts';
 
 /** The part of src/template/index.ts the harness uses. */
 export interface TemplateApi {
-  newTemplate(name: string, options?: { funcs?: FuncMap }): {
+  newTemplate(
+    name: string,
+    options?: { funcs?: FuncMap },
+  ): {
     parse(text: string): unknown;
     execute(data: unknown): string;
     executeTemplate(name: string, data: unknown): string;

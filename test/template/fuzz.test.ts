@@ -28,7 +28,9 @@ const opts: FuzzOptions = {
 
 test(`random templates render as in Go (seed ${opts.seed}, ${opts.count} cases)`, async (t) => {
   const rep = await runFuzz(ourEngine, opts);
-  t.diagnostic(`seed ${opts.seed}: ${rep.ran} cases run, ${rep.goErrors} of them Go errors, ${rep.mismatches.length} mismatches`);
+  t.diagnostic(
+    `seed ${opts.seed}: ${rep.ran} cases run, ${rep.goErrors} of them Go errors, ${rep.mismatches.length} mismatches`,
+  );
   // Guard against a generator that drifts into producing mostly errors.
   assert.ok(rep.goErrors < rep.ran / 2, `${rep.goErrors} of ${rep.ran} generated templates fail in Go`);
   // reflect's own "slice index out of range" panic text appears where Go's JSON-decoded lists have spare capacity,
@@ -37,7 +39,9 @@ test(`random templates render as in Go (seed ${opts.seed}, ${opts.count} cases)`
   // v3.4.0, whose texts ("invalid semantic version") our semver module follows.
   const goVersionQuirk = (m: (typeof rep.mismatches)[number]) =>
     (m.go.error ?? '').includes('reflect: slice index out of range') ||
-    (m.ours.kind === 'error' && m.go.error !== null && m.go.error.replace('Invalid Semantic Version', 'invalid semantic version') === m.ours.message);
+    (m.ours.kind === 'error' &&
+      m.go.error !== null &&
+      m.go.error.replace('Invalid Semantic Version', 'invalid semantic version') === m.ours.message);
   const real = rep.mismatches.filter((m) => !goVersionQuirk(m));
   t.diagnostic(`${rep.mismatches.length - real.length} mismatches are Go 1.19's capacity-bounded index`);
   if (real.length > 0) assert.fail(formatFuzzReport({ ...rep, mismatches: real }, opts));

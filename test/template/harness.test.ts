@@ -17,12 +17,16 @@ test('the oracle sees bigint as Go int and number as float64, exactly', async ()
   const data = { i: 9007199254740993n, f: 2, g: 0.1, neg: -0, l: [1n, 1.5], m: { k: null } };
   assert.equal(goJsonStringify(data), '{"i":9007199254740993,"f":2.0,"g":0.1,"neg":-0.0,"l":[1,1.5],"m":{"k":null}}');
   const [r] = await runOracle([
-    { name: 'types', template: '{{ printf "%T=%v %T=%v %T %v %T %T" .i .i .f .f .g .neg (index .l 0) (index .l 1) }}', data },
+    {
+      name: 'types',
+      template: '{{ printf "%T=%v %T=%v %T %v %T %T" .i .i .f .f .g .neg (index .l 0) (index .l 1) }}',
+      data,
+    },
   ]);
   assert.deepEqual(r, { output: 'int=9007199254740993 float64=2 float64 -0 int float64', error: null });
 });
 
-test('the oracle reports parse and exec errors with Go\'s text, and partial output', async () => {
+test("the oracle reports parse and exec errors with Go's text, and partial output", async () => {
   const rs = await runOracle([
     { name: 'p', template: '{{ nope }}' },
     { name: 'e', template: 'ab{{ index .l 1 }}', data: { l: [] } },
@@ -33,7 +37,10 @@ test('the oracle reports parse and exec errors with Go\'s text, and partial outp
   ]);
   assert.deepEqual(rs, [
     { output: '', error: 'template: p:1: function "nope" not defined' },
-    { output: 'ab', error: 'template: e:1:5: executing "e" at <index .l 1>: error calling index: index out of range: 1' },
+    {
+      output: 'ab',
+      error: 'template: e:1:5: executing "e" at <index .l 1>: error calling index: index out of range: 1',
+    },
     { output: 'X', error: null },
     { output: '- 1', error: null },
     { output: '', error: 'template: hermetic:1: function "now" not defined' },
@@ -77,7 +84,15 @@ test('the shrinker reduces a failing tree to the node that matters', async () =>
     { t: 'text', s: 'hello ' },
     {
       t: 'if',
-      arms: [{ pipe: '.a', body: [{ t: 'text', s: 'x' }, { t: 'action', pipe: 'BUG', trim: 0 }] }],
+      arms: [
+        {
+          pipe: '.a',
+          body: [
+            { t: 'text', s: 'x' },
+            { t: 'action', pipe: 'BUG', trim: 0 },
+          ],
+        },
+      ],
       els: [{ t: 'text', s: 'no' }],
       trim: 0,
     },

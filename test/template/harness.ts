@@ -11,9 +11,7 @@ import type { OracleCase, OracleResult } from './oracle/oracle.ts';
 
 /** What our engine did with a case: rendered, failed with a TemplateError, or crashed with anything else. */
 export type Outcome =
-  | { kind: 'output'; output: string }
-  | { kind: 'error'; message: string }
-  | { kind: 'crash'; message: string };
+  { kind: 'output'; output: string } | { kind: 'error'; message: string } | { kind: 'crash'; message: string };
 
 export type Engine = (c: OracleCase) => Outcome;
 
@@ -35,7 +33,11 @@ export function compareOutcome(go: OracleResult, ours: Outcome): string | null {
   return ours.message === go.error ? null : 'error messages differ';
 }
 
-export function compareAll(cases: readonly OracleCase[], goResults: readonly OracleResult[], engine: Engine): Mismatch[] {
+export function compareAll(
+  cases: readonly OracleCase[],
+  goResults: readonly OracleResult[],
+  engine: Engine,
+): Mismatch[] {
   const out: Mismatch[] = [];
   cases.forEach((kase, i) => {
     const go = goResults[i]!;

@@ -16,10 +16,14 @@ import { ourEngine } from './ourEngine.ts';
 const osps = loadOspFiles();
 
 test('all six default OSPs are found', () => {
-  assert.deepEqual(
-    osps.map((o) => o.name).sort(),
-    ['osp-amzn2', 'osp-flatcar', 'osp-flatcar-cloud-init', 'osp-rhel', 'osp-rockylinux', 'osp-ubuntu'],
-  );
+  assert.deepEqual(osps.map((o) => o.name).sort(), [
+    'osp-amzn2',
+    'osp-flatcar',
+    'osp-flatcar-cloud-init',
+    'osp-rhel',
+    'osp-rockylinux',
+    'osp-ubuntu',
+  ]);
 });
 
 for (const g of goldenCases()) {
@@ -37,7 +41,11 @@ for (const g of goldenCases()) {
     );
     want.forEach((w, i) => {
       assert.equal(goFiles[i]!.error, null, `${w.path}: Go failed`);
-      assert.equal(goFiles[i]!.output, w.data, `${w.path}: the Go oracle with this test data does not reproduce the golden`);
+      assert.equal(
+        goFiles[i]!.output,
+        w.data,
+        `${w.path}: the Go oracle with this test data does not reproduce the golden`,
+      );
     });
     const { mismatches } = await compareJobs(jobs, ourEngine);
     if (mismatches.length > 0) assert.fail(mismatches.map((m) => `[${m.label}]\n${formatMismatch(m)}`).join('\n\n'));
@@ -46,7 +54,9 @@ for (const g of goldenCases()) {
 
 test('every default OSP template renders as in Go, for every data variant', async (t) => {
   const variants = dataVariants();
-  const jobs: Job[] = osps.flatMap((o) => ospTemplates(o).flatMap((ct) => variants.map((v) => ({ label: v.label, ct, data: v.data }))));
+  const jobs: Job[] = osps.flatMap((o) =>
+    ospTemplates(o).flatMap((ct) => variants.map((v) => ({ label: v.label, ct, data: v.data }))),
+  );
   const { mismatches, total, goErrors } = await compareJobs(jobs, ourEngine);
   t.diagnostic(`${jobs.length} OSP configs × variants, ${total} template renders compared`);
   assert.ok(total > 1000, `only ${total} renders`);

@@ -12,7 +12,15 @@ import { generate, schemaText, TARGETS } from '../../scripts/generate-validators
 for (const [schema, out] of TARGETS as Array<[string, string]>) {
   test(`${schema} and ${out} are current`, () => {
     process.chdir(REPO_ROOT);
-    assert.equal(readFileSync(join(REPO_ROOT, schema), 'utf8'), schemaText(schema), 'run: node --import tsx scripts/generate-validators.mjs');
-    assert.equal(readFileSync(join(REPO_ROOT, out), 'utf8'), generate(schema), 'run: node --import tsx scripts/generate-validators.mjs');
+    assert.equal(
+      readFileSync(join(REPO_ROOT, schema), 'utf8'),
+      schemaText(schema),
+      'run: node --import tsx scripts/generate-validators.mjs',
+    );
+    assert.equal(
+      readFileSync(join(REPO_ROOT, out), 'utf8'),
+      generate(schema),
+      'run: node --import tsx scripts/generate-validators.mjs',
+    );
   });
 }

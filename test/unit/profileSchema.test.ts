@@ -43,7 +43,7 @@ test('invalid OSPs are rejected with the field path', () => {
   assert.equal(e.fieldPath, 'spec.provisioningConfig.files[0].permissions');
 });
 
-test('units are refused on non-flatcar profiles, as OSM\'s webhook does', () => {
+test("units are refused on non-flatcar profiles, as OSM's webhook does", () => {
   const e = errorOf((o) => (o.spec.bootstrapConfig.units = [{ name: 'x.service' }]));
   assert.match(e.message, /does not support units/);
 });

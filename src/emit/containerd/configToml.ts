@@ -26,8 +26,18 @@ export function credentialHost(registry: string): string {
 const authConfig = (auth: RegistryAuth) =>
   struct(
     'AuthConfig',
-    { Username: auth.username ?? '', Password: auth.password ?? '', Auth: auth.auth ?? '', IdentityToken: auth.identityToken ?? '' },
-    { Username: 'toml:"username,omitempty"', Password: 'toml:"password,omitempty"', Auth: 'toml:"auth,omitempty"', IdentityToken: 'toml:"identitytoken,omitempty"' },
+    {
+      Username: auth.username ?? '',
+      Password: auth.password ?? '',
+      Auth: auth.auth ?? '',
+      IdentityToken: auth.identityToken ?? '',
+    },
+    {
+      Username: 'toml:"username,omitempty"',
+      Password: 'toml:"password,omitempty"',
+      Auth: 'toml:"auth,omitempty"',
+      IdentityToken: 'toml:"identitytoken,omitempty"',
+    },
   );
 
 /** criRegistry.Configs: nil without credentials, else host -> {Auth: &auth}. */
@@ -38,7 +48,14 @@ function registryConfigs(credentials: Record<string, RegistryAuth>): Record<stri
   // later key in byte order win so the output is stable.
   const byHost = new Map<string, GoStruct>();
   for (const registry of registries.sort(compareGoStrings)) {
-    byHost.set(credentialHost(registry), struct('containerdRegistryConfig', { Auth: pointer(authConfig(credentials[registry]!)) }, { Auth: 'toml:"auth,omitempty"' }));
+    byHost.set(
+      credentialHost(registry),
+      struct(
+        'containerdRegistryConfig',
+        { Auth: pointer(authConfig(credentials[registry]!)) },
+        { Auth: 'toml:"auth,omitempty"' },
+      ),
+    );
   }
   // fromEntries defines own keys: a host may be named anything, "__proto__" included.
   return goMap('containerruntime.containerdRegistryConfig', Object.fromEntries(byHost));
@@ -50,26 +67,53 @@ export function emitContainerdConfigToml(opts: ContainerRuntimeOptions): string 
     { ConfigPath: '/etc/containerd/certs.d', Configs: registryConfigs(opts.registryCredentials) },
     { ConfigPath: 'toml:"config_path"', Configs: 'toml:"configs,omitempty"' },
   );
-  const pinnedImages = opts.sandboxImage === '' ? new GoPointer('*containerruntime.containerdPinnedImages', null)
-    : pointer(struct('containerdPinnedImages', { Sandbox: opts.sandboxImage }, { Sandbox: 'toml:"sandbox,omitempty"' }));
+  const pinnedImages =
+    opts.sandboxImage === ''
+      ? new GoPointer('*containerruntime.containerdPinnedImages', null)
+      : pointer(
+          struct('containerdPinnedImages', { Sandbox: opts.sandboxImage }, { Sandbox: 'toml:"sandbox,omitempty"' }),
+        );
   const criImagesPlugin = struct(
     'containerdCRIImagesPlugin',
     { DiscardUnpackedLayers: false, PinnedImages: pinnedImages, Registry: pointer(criRegistry) },
-    { DiscardUnpackedLayers: 'toml:"discard_unpacked_layers"', PinnedImages: 'toml:"pinned_images,omitempty"', Registry: 'toml:"registry"' },
+    {
+      DiscardUnpackedLayers: 'toml:"discard_unpacked_layers"',
+      PinnedImages: 'toml:"pinned_images,omitempty"',
+      Registry: 'toml:"registry"',
+    },
   );
   const runc = struct(
     'containerdCRIRuntime',
-    { RuntimeType: 'io.containerd.runc.v2', Options: struct('containerdCRIRuncOptions', { SystemdCgroup: true }, { SystemdCgroup: 'toml:"SystemdCgroup"' }) },
+    {
+      RuntimeType: 'io.containerd.runc.v2',
+      Options: struct('containerdCRIRuncOptions', { SystemdCgroup: true }, { SystemdCgroup: 'toml:"SystemdCgroup"' }),
+    },
     { RuntimeType: 'toml:"runtime_type"', Options: 'toml:"options"' },
   );
   const criRuntimePlugin = struct(
     'containerdCRIRuntimePlugin',
     {
-      Containerd: pointer(struct('containerdCRISettings', { Runtimes: goMap('containerruntime.containerdCRIRuntime', { runc }) }, { Runtimes: 'toml:"runtimes"' })),
+      Containerd: pointer(
+        struct(
+          'containerdCRISettings',
+          { Runtimes: goMap('containerruntime.containerdCRIRuntime', { runc }) },
+          { Runtimes: 'toml:"runtimes"' },
+        ),
+      ),
       DeviceOwnershipFromSecurityContext: opts.deviceOwnershipFromSecurityContext,
-      CNI: pointer(struct('containerdCRICNIConfig', { BinDirs: goSlice('string', ['/opt/cni/bin']), ConfDir: '/etc/cni/net.d' }, { BinDirs: 'toml:"bin_dirs"', ConfDir: 'toml:"conf_dir"' })),
+      CNI: pointer(
+        struct(
+          'containerdCRICNIConfig',
+          { BinDirs: goSlice('string', ['/opt/cni/bin']), ConfDir: '/etc/cni/net.d' },
+          { BinDirs: 'toml:"bin_dirs"', ConfDir: 'toml:"conf_dir"' },
+        ),
+      ),
     },
-    { Containerd: 'toml:"containerd"', DeviceOwnershipFromSecurityContext: 'toml:"device_ownership_from_security_context"', CNI: 'toml:"cni"' },
+    {
+      Containerd: 'toml:"containerd"',
+      DeviceOwnershipFromSecurityContext: 'toml:"device_ownership_from_security_context"',
+      CNI: 'toml:"cni"',
+    },
   );
   const cfg = struct(
     'containerdConfigManifest',

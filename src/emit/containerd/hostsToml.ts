@@ -49,7 +49,11 @@ const hostEntryConfig = (h: HostEntry) =>
   containerruntimeStruct(
     'hostEntryConfig',
     { Capabilities: goSlice('string', ['pull', 'resolve']), SkipVerify: h.skipVerify, OverridePath: h.overridePath },
-    { Capabilities: 'toml:"capabilities"', SkipVerify: 'toml:"skip_verify,omitempty"', OverridePath: 'toml:"override_path,omitempty"' },
+    {
+      Capabilities: 'toml:"capabilities"',
+      SkipVerify: 'toml:"skip_verify,omitempty"',
+      OverridePath: 'toml:"override_path,omitempty"',
+    },
   );
 
 function hostsToml(server: string, hosts: Map<string, HostEntry>): string {

@@ -2,7 +2,15 @@
 // `kubermatic` query parameter whose value is itself a URL-encoded query (`?kubermatic=override_path%3Dtrue`).
 // The parameter is OSM's own marker: it is dropped from the URL containerd sees, and the remaining query is
 // re-encoded the way Go's url.Values.Encode writes it (keys sorted, QueryEscape'd).
-import { encodeGoQuery, formatGoUrl, goQueryUnescape, GoUrlError, parseGoQuery, parseGoUrl, type GoUrl } from '../../go/net/url/url.ts';
+import {
+  encodeGoQuery,
+  formatGoUrl,
+  goQueryUnescape,
+  GoUrlError,
+  parseGoQuery,
+  parseGoUrl,
+  type GoUrl,
+} from '../../go/net/url/url.ts';
 import { fromByteString, toByteString } from '../../go/strings/strings.ts';
 import { goParseBoolOrFalse } from '../../go/strconv/parseBool.ts';
 

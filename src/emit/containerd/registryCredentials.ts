@@ -21,7 +21,12 @@ export interface RegistryCredentialsSecret {
 }
 
 const DOCKER_CONFIG_JSON = 'kubernetes.io/dockerconfigjson';
-const AUTH_FIELDS: Record<string, keyof RegistryAuth> = { USERNAME: 'username', PASSWORD: 'password', AUTH: 'auth', IDENTITYTOKEN: 'identityToken' };
+const AUTH_FIELDS: Record<string, keyof RegistryAuth> = {
+  USERNAME: 'username',
+  PASSWORD: 'password',
+  AUTH: 'auth',
+  IDENTITYTOKEN: 'identityToken',
+};
 const STD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 const fail = (message: string): never => {
@@ -36,7 +41,9 @@ function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
 function stringMap(v: unknown, field: string): Array<[string, string]> {
   if (v === undefined || v === null) return [];
   if (typeof v !== 'object' || Array.isArray(v)) return fail(`${field} must be a map of strings`);
-  return Object.entries(v as Record<string, unknown>).map(([k, s]) => (typeof s === 'string' ? [k, s] : fail(`${field}.${k} must be a string`)));
+  return Object.entries(v as Record<string, unknown>).map(([k, s]) =>
+    typeof s === 'string' ? [k, s] : fail(`${field}.${k} must be a string`),
+  );
 }
 
 /** data (base64, line breaks ignored as Go's decoder does) overlaid with stringData. */
@@ -47,7 +54,8 @@ function secretValues(secret: RegistryCredentialsSecret): Map<string, Uint8Array
     if (!STD_BASE64.test(compact)) fail(`data.${key} is not valid base64`);
     values.set(key, new Uint8Array(Buffer.from(compact, 'base64')));
   }
-  for (const [key, text] of stringMap(secret.stringData, 'stringData')) values.set(key, new Uint8Array(Buffer.from(text, 'utf8')));
+  for (const [key, text] of stringMap(secret.stringData, 'stringData'))
+    values.set(key, new Uint8Array(Buffer.from(text, 'utf8')));
   return values;
 }
 
@@ -58,7 +66,8 @@ function secretValues(secret: RegistryCredentialsSecret): Map<string, Uint8Array
  */
 function syntaxReason(e: JsonSyntaxError, bytes: Uint8Array): string {
   if (e.context === 'in string escape code') return `invalid character in string escape code at byte ${e.at - 1}`;
-  if (e.context === 'in \\u hexadecimal character escape') return `invalid character in \\u hexadecimal character escape at byte ${bytes.lastIndexOf(0x5c, e.at - 1)}`;
+  if (e.context === 'in \\u hexadecimal character escape')
+    return `invalid character in \\u hexadecimal character escape at byte ${bytes.lastIndexOf(0x5c, e.at - 1)}`;
   if (e.at >= bytes.length) return `unexpected end of JSON input at byte ${bytes.length}`;
   if (e.context === 'exceeded max depth') return `exceeded max depth at byte ${e.at}`;
   if (e.context.startsWith('in literal ')) return `invalid character in literal at byte ${e.at}`;
@@ -99,7 +108,8 @@ function decodeDockerConfig(doc: unknown): Record<string, RegistryAuth> {
       continue;
     }
     if (!(value instanceof JsonMembers)) return fail('.dockerconfigjson: auths must be a JSON object');
-    for (const [registry, entry] of value.members) setOwn(auths, registry, decodeAuth(entry, `.dockerconfigjson auths[${JSON.stringify(registry)}]`));
+    for (const [registry, entry] of value.members)
+      setOwn(auths, registry, decodeAuth(entry, `.dockerconfigjson auths[${JSON.stringify(registry)}]`));
   }
   return auths;
 }
@@ -113,6 +123,11 @@ export function parseRegistryCredentials(secret: RegistryCredentialsSecret): Rec
     return decodeDockerConfig(parseJson(doc, '.dockerconfigjson'));
   }
   const out: Record<string, RegistryAuth> = {};
-  for (const [registry, bytes] of values) setOwn(out, registry, decodeAuth(parseJson(bytes, `data[${JSON.stringify(registry)}]`), `data[${JSON.stringify(registry)}]`));
+  for (const [registry, bytes] of values)
+    setOwn(
+      out,
+      registry,
+      decodeAuth(parseJson(bytes, `data[${JSON.stringify(registry)}]`), `data[${JSON.stringify(registry)}]`),
+    );
   return out;
 }

@@ -58,7 +58,11 @@ function mergeMirrors(flags: RegistryFlags): Map<string, string[]> {
   };
   (flags.nodeContainerdRegistryMirrors ?? []).forEach((item, i) => {
     const eq = item.indexOf('=');
-    if (eq < 0) throw new ContainerRuntimeConfigError(`nodeContainerdRegistryMirrors[${i}] must be registry=url (it has no "=")`, 'spec.nodeContainerdRegistryMirrors');
+    if (eq < 0)
+      throw new ContainerRuntimeConfigError(
+        `nodeContainerdRegistryMirrors[${i}] must be registry=url (it has no "=")`,
+        'spec.nodeContainerdRegistryMirrors',
+      );
     add(item.slice(0, eq), item.slice(eq + 1));
   });
   commaList(flags.nodeRegistryMirrors).forEach((item, i) => {
@@ -74,7 +78,10 @@ function mergeMirrors(flags: RegistryFlags): Map<string, string[]> {
       parseGoUrl(toByteString(url));
     } catch (e) {
       if (!(e instanceof GoUrlError)) throw e;
-      throw new ContainerRuntimeConfigError(`incorrect mirror provided (nodeRegistryMirrors item ${i + 1}): ${e.reason}`, 'spec.nodeRegistryMirrors');
+      throw new ContainerRuntimeConfigError(
+        `incorrect mirror provided (nodeRegistryMirrors item ${i + 1}): ${e.reason}`,
+        'spec.nodeRegistryMirrors',
+      );
     }
     add(registry, url);
   });
@@ -85,7 +92,12 @@ export function parseRegistryFlags(flags: RegistryFlags): ContainerRuntimeOption
   const registryMirrors: Record<string, string[]> = {};
   // defineProperty: a registry may be named anything, "__proto__" included.
   for (const [registry, urls] of mergeMirrors(flags)) {
-    Object.defineProperty(registryMirrors, registry, { value: urls, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(registryMirrors, registry, {
+      value: urls,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return {
     insecureRegistries: commaList(flags.nodeInsecureRegistries),

@@ -70,7 +70,8 @@ function isSimpleFlowSequence(value: string): boolean {
 const ORDINARY_TEXT = /^[\t\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufffd]*$/;
 
 export function fitsLiteralBlock(content: string): boolean {
-  if (!ORDINARY_TEXT.test(content) && (/[\r\u0085\u2028\u2029]/.test(content) || NOT_PRINTABLE.test(content))) return false;
+  if (!ORDINARY_TEXT.test(content) && (/[\r\u0085\u2028\u2029]/.test(content) || NOT_PRINTABLE.test(content)))
+    return false;
   if (/^\n*(?:[^ \n]|$)/.test(content)) return true; // indentation 0: every line fits
   const lines = content.split('\n');
   const first = lines.findIndex((l) => l.trim() !== '');
@@ -83,7 +84,9 @@ export function fitsLiteralBlock(content: string): boolean {
 /** A unit's (or drop-in's) content has no other form in cloud-config: refused when it does not fit the block. */
 export function literalBlockOrRefuse(content: string, what: string): string {
   if (!fitsLiteralBlock(content)) {
-    throw new UserDataError(`${what}: its content cannot be written into cloud-config so that cloud-init reads it back (line breaks other than "\\n", control characters, or leading spaces on its first line)`);
+    throw new UserDataError(
+      `${what}: its content cannot be written into cloud-config so that cloud-init reads it back (line breaks other than "\\n", control characters, or leading spaces on its first line)`,
+    );
   }
   return content;
 }

@@ -5,11 +5,23 @@
 import type { CloudInitModules } from '../../model/operatingSystemProfile.ts';
 import { cloudProvider } from '../../model/cloudProviders.ts';
 import { compareBytes } from '../../go/fmt/format.ts';
-import { doubleQuotedAsWritten, fitsLiteralBlock, literalBlockOrRefuse, plainScalar, singleQuoted } from './cloudConfigYaml.ts';
+import {
+  doubleQuotedAsWritten,
+  fitsLiteralBlock,
+  literalBlockOrRefuse,
+  plainScalar,
+  singleQuoted,
+} from './cloudConfigYaml.ts';
 import { UserDataError } from './errors.ts';
 import {
-  deduplicateSSHKeys, envelopeFiles, envelopeUnits, sprigIndent, writesMachineName,
-  type EnvelopeFile, type EnvelopeUnit, type UserDataInput,
+  deduplicateSSHKeys,
+  envelopeFiles,
+  envelopeUnits,
+  sprigIndent,
+  writesMachineName,
+  type EnvelopeFile,
+  type EnvelopeUnit,
+  type UserDataInput,
 } from './input.ts';
 
 const MACHINE_NAME = '<MACHINE_NAME>';
@@ -18,7 +30,10 @@ export function emitCloudInit(input: UserDataInput): string {
   const config = input.config;
   // Where the cloud's machines are named after their MachineDeployment (edge), OSM substitutes that name into its
   // template text (not into file contents).
-  const machineName = cloudProvider(input.cloudProviderName)?.cloudInitMachineName === 'machine-deployment-name' ? input.machineDeploymentName : MACHINE_NAME;
+  const machineName =
+    cloudProvider(input.cloudProviderName)?.cloudInitMachineName === 'machine-deployment-name'
+      ? input.machineDeploymentName
+      : MACHINE_NAME;
   const namesMachine = writesMachineName(input);
 
   let out = '#cloud-config';
@@ -32,7 +47,8 @@ export function emitCloudInit(input: UserDataInput): string {
 
   out += 'write_files:';
   for (const file of envelopeFiles(config, true)) out += writeFilesEntry(file);
-  if (namesMachine) out += `\n- path: /etc/machine-name\n  permissions: '0600'\n  content: |-\n        ${literalBlockOrRefuse(machineName, 'the machine name')}\n`;
+  if (namesMachine)
+    out += `\n- path: /etc/machine-name\n  permissions: '0600'\n  content: |-\n        ${literalBlockOrRefuse(machineName, 'the machine name')}\n`;
 
   // Nothing separates this from what precedes it: with no files the line reads `write_files:coreos:`, as upstream's.
   const units = envelopeUnits(config);
@@ -47,7 +63,10 @@ export function emitCloudInit(input: UserDataInput): string {
 function writeFilesEntry(file: EnvelopeFile): string {
   let { encoding, content } = file;
   if (!fitsLiteralBlock(content)) {
-    if (encoding !== '') throw new UserDataError(`file ${JSON.stringify(file.path)}: its content (encoding ${JSON.stringify(encoding)}) cannot be written into cloud-config so that cloud-init reads it back; give it as base64 with encoding b64`);
+    if (encoding !== '')
+      throw new UserDataError(
+        `file ${JSON.stringify(file.path)}: its content (encoding ${JSON.stringify(encoding)}) cannot be written into cloud-config so that cloud-init reads it back; give it as base64 with encoding b64`,
+      );
     encoding = 'b64';
     content = Buffer.from(content, 'utf8').toString('base64');
   }
@@ -60,11 +79,13 @@ function writeFilesEntry(file: EnvelopeFile): string {
 // kept even when the unit is not enabled, leaving a whitespace-only line as upstream does.
 function coreosUnit(unit: EnvelopeUnit): string {
   let s = `\n  - name: ${doubleQuotedAsWritten(unit.name)}\n    enable: ${unit.enable}\n    ${unit.enable ? 'command: start' : ''}\n    mask: ${unit.mask}\n`;
-  if (unit.content !== '') s += `\n    content: |\n${sprigIndent(6, literalBlockOrRefuse(unit.content, `unit ${JSON.stringify(unit.name)}`))}`;
+  if (unit.content !== '')
+    s += `\n    content: |\n${sprigIndent(6, literalBlockOrRefuse(unit.content, `unit ${JSON.stringify(unit.name)}`))}`;
   s += '\n';
   if (unit.dropIns.length > 0) {
     s += '\n    drop_ins:';
-    for (const d of unit.dropIns) s += `\n      - name: ${doubleQuotedAsWritten(d.name)}\n        content: |\n${sprigIndent(10, literalBlockOrRefuse(d.content, `unit ${JSON.stringify(unit.name)} drop-in ${JSON.stringify(d.name)}`))}`;
+    for (const d of unit.dropIns)
+      s += `\n      - name: ${doubleQuotedAsWritten(d.name)}\n        content: |\n${sprigIndent(10, literalBlockOrRefuse(d.content, `unit ${JSON.stringify(unit.name)} drop-in ${JSON.stringify(d.name)}`))}`;
   }
   return s;
 }
@@ -76,17 +97,29 @@ const sortedKeys = (m: Record<string, unknown>): string[] => Object.keys(m).sort
 function modules(m: CloudInitModules): string {
   let s = '';
   const bootcmd = m.bootcmd ?? [];
-  if (bootcmd.length > 0) s += '\nbootcmd:' + bootcmd.map((c) => `\n- ${plainScalar(c, { flowSequence: true })}`).join('') + '\n';
+  if (bootcmd.length > 0)
+    s += '\nbootcmd:' + bootcmd.map((c) => `\n- ${plainScalar(c, { flowSequence: true })}`).join('') + '\n';
   const runcmd = m.runcmd ?? [];
-  if (runcmd.length > 0) s += '\nruncmd:' + runcmd.map((c) => `\n- ${plainScalar(c, { flowSequence: true })}`).join('') + '\n';
+  if (runcmd.length > 0)
+    s += '\nruncmd:' + runcmd.map((c) => `\n- ${plainScalar(c, { flowSequence: true })}`).join('') + '\n';
   const rh = m.rh_subscription ?? {};
-  if (Object.keys(rh).length > 0) s += '\nrh_subscription:' + sortedKeys(rh).map((k) => `\n    ${plainScalar(k)}: ${plainScalar(rh[k]!)}`).join('') + '\n';
+  if (Object.keys(rh).length > 0)
+    s +=
+      '\nrh_subscription:' +
+      sortedKeys(rh)
+        .map((k) => `\n    ${plainScalar(k)}: ${plainScalar(rh[k]!)}`)
+        .join('') +
+      '\n';
   const repos = m.yum_repos ?? {};
   if (Object.keys(repos).length > 0) {
     s += '\nyum_repos:';
     for (const repo of sortedKeys(repos)) {
       const props = repos[repo] ?? {};
-      s += `\n    ${plainScalar(repo)}:` + sortedKeys(props).map((p) => `\n       ${plainScalar(p)}: ${plainScalar(props[p]!)}`).join('');
+      s +=
+        `\n    ${plainScalar(repo)}:` +
+        sortedKeys(props)
+          .map((p) => `\n       ${plainScalar(p)}: ${plainScalar(props[p]!)}`)
+          .join('');
     }
     s += '\n';
   }

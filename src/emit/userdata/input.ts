@@ -54,7 +54,9 @@ const INT32_MAX = 2147483647;
 export function permissionString(permissions: number | undefined, path: string): string {
   const p = permissions ?? 0;
   if (!Number.isInteger(p) || p < INT32_MIN || p > INT32_MAX) {
-    throw new UserDataError(`file ${JSON.stringify(path)}: permissions must be a 32-bit integer, got ${String(permissions)}`);
+    throw new UserDataError(
+      `file ${JSON.stringify(path)}: permissions must be a 32-bit integer, got ${String(permissions)}`,
+    );
   }
   const s = String(p);
   return s.length === 3 ? '0' + s : s;
@@ -92,7 +94,8 @@ export function envelopeFiles(config: OSCConfig, encodeBase64: boolean): Envelop
   return (config.files ?? []).map((file) => {
     const inline = file.content?.inline;
     // OSM dereferences content.inline unconditionally and crashes without it.
-    if (inline === undefined || inline === null) throw new UserDataError(`file ${JSON.stringify(file.path)} has no content.inline`);
+    if (inline === undefined || inline === null)
+      throw new UserDataError(`file ${JSON.stringify(file.path)} has no content.inline`);
     const encoding = inline.encoding ?? '';
     const data = inline.data ?? '';
     return {

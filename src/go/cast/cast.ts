@@ -37,11 +37,16 @@ const indirect = (v: unknown): unknown => {
 export function toInt64(v: unknown): bigint {
   v = indirect(v);
   switch (typeof v) {
-    case 'bigint': return wrap64(v);
-    case 'number': return floatToInt64(v);
-    case 'boolean': return v ? 1n : 0n;
-    case 'string': return parseGoInt(trimZeroDecimal(v), false) ?? 0n;
-    default: break;
+    case 'bigint':
+      return wrap64(v);
+    case 'number':
+      return floatToInt64(v);
+    case 'boolean':
+      return v ? 1n : 0n;
+    case 'string':
+      return parseGoInt(trimZeroDecimal(v), false) ?? 0n;
+    default:
+      break;
   }
   return 0n;
 }
@@ -50,11 +55,16 @@ export function toInt64(v: unknown): bigint {
 export function toFloat64(v: unknown): number {
   v = indirect(v);
   switch (typeof v) {
-    case 'bigint': return Number(v);
-    case 'number': return v;
-    case 'boolean': return v ? 1 : 0;
-    case 'string': return parseGoFloat(v) ?? 0;
-    default: break;
+    case 'bigint':
+      return Number(v);
+    case 'number':
+      return v;
+    case 'boolean':
+      return v ? 1 : 0;
+    case 'string':
+      return parseGoFloat(v) ?? 0;
+    default:
+      break;
   }
   return 0;
 }

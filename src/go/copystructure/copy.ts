@@ -1,7 +1,15 @@
 // github.com/mitchellh/copystructure v1.2.0 (sprig 3.3.0's deepCopy): Copy of the Go values of
 // src/go/reflect/value.ts. Maps and slices are copied all the way down, with their types (nil stays nil).
 import { GoCallError } from '../reflect/func.ts';
-import { GoKeyedMap, goMapSize, isGoMap, isNilContainer, mapSet, sameContainerType, type GoMap } from '../reflect/value.ts';
+import {
+  GoKeyedMap,
+  goMapSize,
+  isGoMap,
+  isNilContainer,
+  mapSet,
+  sameContainerType,
+  type GoMap,
+} from '../reflect/value.ts';
 import { ELEMENT_BYTES, ENTRY_BYTES, ENTRY_UNITS, type Meter } from '../internal/meter.ts';
 
 /** Charged per element as it goes: a structure that shares parts copies far larger than it is. */
@@ -10,7 +18,10 @@ function copyValue(v: unknown, meter: Meter): unknown {
   if (isNilContainer(v)) return v;
   if (Array.isArray(v)) {
     meter.build(v.length * ELEMENT_BYTES);
-    return sameContainerType(v, v.map((e) => copyValue(e, meter)));
+    return sameContainerType(
+      v,
+      v.map((e) => copyValue(e, meter)),
+    );
   }
   if (v instanceof Uint8Array) {
     meter.build(v.length);

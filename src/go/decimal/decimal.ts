@@ -11,7 +11,8 @@ export interface Decimal {
 
 /** decimal.NewFromFloat: the shortest decimal that reads back as the float; NaN and ±Inf panic. */
 export function decimalFromFloat(x: number): Decimal {
-  if (!Number.isFinite(x)) throw new GoCallError(`Cannot create a Decimal from ${x > 0 ? '+Inf' : x < 0 ? '-Inf' : 'NaN'}`);
+  if (!Number.isFinite(x))
+    throw new GoCallError(`Cannot create a Decimal from ${x > 0 ? '+Inf' : x < 0 ? '-Inf' : 'NaN'}`);
   if (x === 0) return { n: 0n, scale: 0 };
   const [m, e] = x.toExponential().split('e') as [string, string];
   const digits = m.replace('.', '').replace('-', '');
@@ -44,7 +45,7 @@ export function decimalDiv(a: Decimal, b: Decimal): Decimal {
   let q = num / den;
   const r = num - q * den;
   const abs = (x: bigint) => (x < 0n ? -x : x);
-  if (2n * abs(r) >= abs(den)) q += (num < 0n) !== (den < 0n) ? -1n : 1n;
+  if (2n * abs(r) >= abs(den)) q += num < 0n !== den < 0n ? -1n : 1n;
   return { n: q, scale: 16 };
 }
 

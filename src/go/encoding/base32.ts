@@ -21,13 +21,14 @@ export function base32Decode(s: string): Uint8Array {
   while (p < olen && !end) {
     dbuf.fill(0);
     let dlen = 8;
-    for (let j = 0; j < 8; ) {
+    for (let j = 0; j < 8;) {
       if (p === olen) throw new CorruptInputError('base32', olen - (olen - p) - j);
       const c = src[p++]!;
       const rest = olen - p;
       if (c === PAD && j >= 2 && rest < 8) {
         if (rest + j < 7) throw new CorruptInputError('base32', olen);
-        for (let k = 0; k < 7 - j; k++) if (rest > k && src[p + k] !== PAD) throw new CorruptInputError('base32', olen - rest + k - 1);
+        for (let k = 0; k < 7 - j; k++)
+          if (rest > k && src[p + k] !== PAD) throw new CorruptInputError('base32', olen - rest + k - 1);
         dlen = j;
         end = true;
         if (dlen === 1 || dlen === 3 || dlen === 6) throw new CorruptInputError('base32', olen - rest - 1);

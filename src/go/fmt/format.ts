@@ -3,7 +3,18 @@
 // error forms (%!d(string=x), %!(EXTRA ...), %!v(MISSING), %!v(BADINDEX), ...).
 // Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
 // test/template/engine/newerGo.test.ts).
-import { containerType, GoInt, GoKeyedMap, goMapSize, goUint8, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../reflect/value.ts';
+import {
+  containerType,
+  GoInt,
+  GoKeyedMap,
+  goMapSize,
+  goUint8,
+  GoPointer,
+  GoStringer,
+  GoStruct,
+  isGoMap,
+  isNilContainer,
+} from '../reflect/value.ts';
 import { GoComplex } from '../reflect/complex.ts';
 import { callGoFunction, type GoFunction } from '../reflect/func.ts';
 import { TextBuilder } from '../internal/textBuilder.ts';
@@ -17,17 +28,23 @@ export { formatFloat, goQuote } from '../strconv/format.ts';
 export function goTypeName(v: unknown): string {
   if (v === null || v === undefined) return '<nil>';
   switch (typeof v) {
-    case 'string': return 'string';
-    case 'bigint': return 'int';
-    case 'number': return 'float64';
-    case 'boolean': return 'bool';
-    default: break;
+    case 'string':
+      return 'string';
+    case 'bigint':
+      return 'int';
+    case 'number':
+      return 'float64';
+    case 'boolean':
+      return 'bool';
+    default:
+      break;
   }
   if (v instanceof GoInt) return v.type;
   if (v instanceof GoComplex) return 'complex128';
   if (Array.isArray(v)) return containerType(v)?.name ?? '[]interface {}';
   if (v instanceof Uint8Array) return '[]uint8';
-  if (v instanceof GoStruct || v instanceof GoPointer || v instanceof GoStringer || v instanceof GoKeyedMap) return v.typeName;
+  if (v instanceof GoStruct || v instanceof GoPointer || v instanceof GoStringer || v instanceof GoKeyedMap)
+    return v.typeName;
   if (isGoMap(v)) return containerType(v)?.name ?? 'map[string]interface {}';
   return 'interface {}';
 }
@@ -105,7 +122,9 @@ export function sortedStrings(keys: string[], meter: Meter): string[] {
     // Plain ASCII keys compare the same in UTF-16 and UTF-8: the common case needs no byte conversion.
     if (ascii && !/^[\x00-\x7f]*$/.test(k)) ascii = false;
   }
-  meter.spend(Math.ceil(Math.log2(keys.length + 1)) * ((ascii ? 1 : SORT_CHAR_UNITS) * chars + SORT_UNITS * keys.length));
+  meter.spend(
+    Math.ceil(Math.log2(keys.length + 1)) * ((ascii ? 1 : SORT_CHAR_UNITS) * chars + SORT_UNITS * keys.length),
+  );
   return ascii ? keys.sort() : keys.sort(compareBytes);
 }
 
@@ -442,31 +461,71 @@ class Printer {
         if (this.sharpV && unsigned) this.fmt0x64(v, true);
         else this.fmtInteger(v, 10, verb, LDIGITS);
         return;
-      case 'd': this.fmtInteger(v, 10, verb, LDIGITS); return;
-      case 'b': this.fmtInteger(v, 2, verb, LDIGITS); return;
-      case 'o': case 'O': this.fmtInteger(v, 8, verb, LDIGITS); return;
-      case 'x': this.fmtInteger(v, 16, verb, LDIGITS); return;
-      case 'X': this.fmtInteger(v, 16, verb, UDIGITS); return;
-      case 'c': this.fmtC(v); return;
-      case 'q': this.fmtQc(v); return;
-      case 'U': this.fmtUnicode(v < 0n ? v + UINT64 : v); return;
+      case 'd':
+        this.fmtInteger(v, 10, verb, LDIGITS);
+        return;
+      case 'b':
+        this.fmtInteger(v, 2, verb, LDIGITS);
+        return;
+      case 'o':
+      case 'O':
+        this.fmtInteger(v, 8, verb, LDIGITS);
+        return;
+      case 'x':
+        this.fmtInteger(v, 16, verb, LDIGITS);
+        return;
+      case 'X':
+        this.fmtInteger(v, 16, verb, UDIGITS);
+        return;
+      case 'c':
+        this.fmtC(v);
+        return;
+      case 'q':
+        this.fmtQc(v);
+        return;
+      case 'U':
+        this.fmtUnicode(v < 0n ? v + UINT64 : v);
+        return;
     }
     this.badVerb(verb, value);
   }
 
   private fmtFloatVerb(v: number, verb: string, value?: { v: unknown }): void {
     switch (verb) {
-      case 'v': this.fmtFloat(v, 'g', -1); return;
-      case 'b': case 'g': case 'G': case 'x': case 'X': this.fmtFloat(v, verb, -1); return;
-      case 'f': case 'e': case 'E': this.fmtFloat(v, verb, 6); return;
-      case 'F': this.fmtFloat(v, 'f', 6); return;
+      case 'v':
+        this.fmtFloat(v, 'g', -1);
+        return;
+      case 'b':
+      case 'g':
+      case 'G':
+      case 'x':
+      case 'X':
+        this.fmtFloat(v, verb, -1);
+        return;
+      case 'f':
+      case 'e':
+      case 'E':
+        this.fmtFloat(v, verb, 6);
+        return;
+      case 'F':
+        this.fmtFloat(v, 'f', 6);
+        return;
     }
     this.badVerb(verb, value);
   }
 
   private fmtComplex(v: GoComplex, verb: string, value?: { v: unknown }): void {
     switch (verb) {
-      case 'v': case 'b': case 'g': case 'G': case 'x': case 'X': case 'f': case 'F': case 'e': case 'E': {
+      case 'v':
+      case 'b':
+      case 'g':
+      case 'G':
+      case 'x':
+      case 'X':
+      case 'f':
+      case 'F':
+      case 'e':
+      case 'E': {
         const oldPlus = this.plus;
         this.put('(');
         this.fmtFloatVerb(v.re, verb);
@@ -487,17 +546,26 @@ class Printer {
         if (this.sharpV) this.fmtQ(v);
         else this.fmtS(v);
         return;
-      case 's': this.fmtS(v); return;
-      case 'x': this.fmtSbx(goBytes(v), LDIGITS); return;
-      case 'X': this.fmtSbx(goBytes(v), UDIGITS); return;
-      case 'q': this.fmtQ(v); return;
+      case 's':
+        this.fmtS(v);
+        return;
+      case 'x':
+        this.fmtSbx(goBytes(v), LDIGITS);
+        return;
+      case 'X':
+        this.fmtSbx(goBytes(v), UDIGITS);
+        return;
+      case 'q':
+        this.fmtQ(v);
+        return;
     }
     this.badVerb(verb, value);
   }
 
   private fmtBytes(v: Uint8Array, verb: string, typeString: string): void {
     switch (verb) {
-      case 'v': case 'd':
+      case 'v':
+      case 'd':
         // Each byte is a number of its own (up to "255, ": 5 characters; 0x12, : 6 with %#v).
         this.meter.spend(v.length * VISIT_UNITS);
         this.meter.build(6 * v.length);
@@ -517,17 +585,26 @@ class Printer {
           this.put(']');
         }
         return;
-      case 's': this.fmtS(goString(v)); return;
-      case 'x': this.fmtSbx(v, LDIGITS); return;
-      case 'X': this.fmtSbx(v, UDIGITS); return;
-      case 'q': this.fmtQ(goString(v)); return;
+      case 's':
+        this.fmtS(goString(v));
+        return;
+      case 'x':
+        this.fmtSbx(v, LDIGITS);
+        return;
+      case 'X':
+        this.fmtSbx(v, UDIGITS);
+        return;
+      case 'q':
+        this.fmtQ(goString(v));
+        return;
     }
     this.printValue(v, verb, 0);
   }
 
   private fmtPointer(v: unknown, verb: string): void {
     const isNil = (v instanceof GoPointer && v.elem === null) || isNilContainer(v);
-    const isPointerLike = v instanceof GoPointer || Array.isArray(v) || v instanceof Uint8Array || isGoMap(v) || v instanceof GoKeyedMap;
+    const isPointerLike =
+      v instanceof GoPointer || Array.isArray(v) || v instanceof Uint8Array || isGoMap(v) || v instanceof GoKeyedMap;
     if (!isPointerLike) {
       this.badVerb(verb, { v });
       return;
@@ -543,8 +620,16 @@ class Printer {
         } else if (u === 0n) this.pad('<nil>');
         else this.fmt0x64(u, !this.sharp);
         return;
-      case 'p': this.fmt0x64(u, !this.sharp); return;
-      case 'b': case 'o': case 'd': case 'x': case 'X': this.fmtIntegerVerb(u, verb); return;
+      case 'p':
+        this.fmt0x64(u, !this.sharp);
+        return;
+      case 'b':
+      case 'o':
+      case 'd':
+      case 'x':
+      case 'X':
+        this.fmtIntegerVerb(u, verb);
+        return;
     }
     this.badVerb(verb, { v });
   }
@@ -593,11 +678,20 @@ class Printer {
       return;
     }
     switch (typeof arg) {
-      case 'boolean': this.fmtBool(arg, verb); return;
-      case 'number': this.fmtFloatVerb(arg, verb); return;
-      case 'bigint': this.fmtIntegerVerb(arg, verb); return;
-      case 'string': this.fmtString(arg, verb); return;
-      default: break;
+      case 'boolean':
+        this.fmtBool(arg, verb);
+        return;
+      case 'number':
+        this.fmtFloatVerb(arg, verb);
+        return;
+      case 'bigint':
+        this.fmtIntegerVerb(arg, verb);
+        return;
+      case 'string':
+        this.fmtString(arg, verb);
+        return;
+      default:
+        break;
     }
     if (arg instanceof GoInt) {
       this.fmtIntegerVerb(arg.value, verb, undefined, arg.unsigned);
@@ -637,11 +731,20 @@ class Printer {
       return;
     }
     switch (typeof v) {
-      case 'boolean': this.fmtBool(v, verb, value); return;
-      case 'bigint': this.fmtIntegerVerb(v, verb, value); return;
-      case 'number': this.fmtFloatVerb(v, verb, value); return;
-      case 'string': this.fmtString(v, verb, value); return;
-      default: break;
+      case 'boolean':
+        this.fmtBool(v, verb, value);
+        return;
+      case 'bigint':
+        this.fmtIntegerVerb(v, verb, value);
+        return;
+      case 'number':
+        this.fmtFloatVerb(v, verb, value);
+        return;
+      case 'string':
+        this.fmtString(v, verb, value);
+        return;
+      default:
+        break;
     }
     if (v instanceof GoInt) {
       this.fmtIntegerVerb(v.value, verb, value, v.unsigned);
@@ -722,7 +825,11 @@ class Printer {
     }
     if (v instanceof GoPointer) {
       // A pointer to a composite prints as &{...} at the top level only.
-      if (depth === 0 && v.elem !== null && (Array.isArray(v.elem) || isGoMap(v.elem) || v.elem instanceof GoStruct || v.elem instanceof Uint8Array)) {
+      if (
+        depth === 0 &&
+        v.elem !== null &&
+        (Array.isArray(v.elem) || isGoMap(v.elem) || v.elem instanceof GoStruct || v.elem instanceof Uint8Array)
+      ) {
         this.put('&');
         this.printValue(v.elem, verb, depth + 1);
         return;
@@ -750,10 +857,14 @@ class Printer {
 export function formatValue(v: unknown, meter: Meter): string {
   // The common cases print as themselves under %v without flags.
   switch (typeof v) {
-    case 'string': return v;
-    case 'bigint': return v.toString();
-    case 'boolean': return v ? 'true' : 'false';
-    default: break;
+    case 'string':
+      return v;
+    case 'bigint':
+      return v.toString();
+    case 'boolean':
+      return v ? 'true' : 'false';
+    default:
+      break;
   }
   const p = new Printer(meter);
   p.printArg(v, 'v');
@@ -843,7 +954,7 @@ export function sprintf(format: string, a: readonly unknown[], meter: Meter): st
     p.goodArgNum = false;
     return { argNum, i: i + r.wid, found: r.ok };
   };
-  for (let i = 0; i < end; ) {
+  for (let i = 0; i < end;) {
     p.goodArgNum = true;
     const lasti = i;
     while (i < end && format[i] !== '%') i++;
@@ -853,12 +964,24 @@ export function sprintf(format: string, a: readonly unknown[], meter: Meter): st
     p.clearFlags();
     flags: for (; i < end; i++) {
       switch (format[i]) {
-        case '#': p.sharp = true; break;
-        case '0': p.zero = !p.minus; break; // only pad with zeros on the left
-        case '+': p.plus = true; break;
-        case '-': p.minus = true; p.zero = false; break;
-        case ' ': p.space = true; break;
-        default: break flags;
+        case '#':
+          p.sharp = true;
+          break;
+        case '0':
+          p.zero = !p.minus;
+          break; // only pad with zeros on the left
+        case '+':
+          p.plus = true;
+          break;
+        case '-':
+          p.minus = true;
+          p.zero = false;
+          break;
+        case ' ':
+          p.space = true;
+          break;
+        default:
+          break flags;
       }
     }
     let r = argNumber(i);

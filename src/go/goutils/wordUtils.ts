@@ -1,7 +1,17 @@
 // github.com/Masterminds/goutils v1.1.1 (sprig 3.3.0's), wordutils.go: WrapCustom (on bytes), Uncapitalize,
 // SwapCase and Initials (which reads each byte as a character of its own), with Go's one-rune-to-one-rune
 // case mappings.
-import { isLower, isSpace, isSpaceByte, isTitle, isUpper, mapRunes, toLower, toTitle, toUpper } from '../unicode/unicode.ts';
+import {
+  isLower,
+  isSpace,
+  isSpaceByte,
+  isTitle,
+  isUpper,
+  mapRunes,
+  toLower,
+  toTitle,
+  toUpper,
+} from '../unicode/unicode.ts';
 import { TextBuilder } from '../internal/textBuilder.ts';
 import { goBytes, goString } from '../reflect/byteString.ts';
 

@@ -13,7 +13,10 @@ function canonicalIPv6(s: string): string {
   let v4tail: number[] = [];
   const lastColon = s.lastIndexOf(':');
   if (s.slice(lastColon + 1).includes('.')) {
-    v4tail = s.slice(lastColon + 1).split('.').map(Number);
+    v4tail = s
+      .slice(lastColon + 1)
+      .split('.')
+      .map(Number);
     head = s.slice(0, lastColon + 1) + '0:0';
   }
   const [l, r] = head.split('::') as [string, string | undefined];
@@ -31,11 +34,17 @@ function canonicalIPv6(s: string): string {
   }
   let bestStart = -1;
   let bestLen = 0;
-  for (let i = 0; i < 8; ) {
-    if (groups[i] !== 0) { i++; continue; }
+  for (let i = 0; i < 8;) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
     let j = i;
     while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen && j - i >= 2) { bestStart = i; bestLen = j - i; }
+    if (j - i > bestLen && j - i >= 2) {
+      bestStart = i;
+      bestLen = j - i;
+    }
     i = j;
   }
   const hex = groups.map((g) => g.toString(16));

@@ -65,13 +65,22 @@ export class GoCallError extends Error {
  * passed to a function that charges as it goes. The one way a method of a value is called (String,
  * MarshalJSON, MarshalText...), so that none runs uncharged.
  */
-export function callGoFunction(f: Pick<GoFunction, 'cost' | 'metered' | 'call'>, meter: Meter, args: readonly unknown[]): unknown {
+export function callGoFunction(
+  f: Pick<GoFunction, 'cost' | 'metered' | 'call'>,
+  meter: Meter,
+  args: readonly unknown[],
+): unknown {
   f.cost?.(meter, args);
   return f.metered === true ? f.call(meter, ...args) : f.call(...args);
 }
 
 /** Declares a function: its parameters, what a call costs, and what it does. */
-export function goFunc(params: readonly GoParamType[], cost: CallCost, call: (...args: any[]) => unknown, variadic?: GoParamType): GoFunction {
+export function goFunc(
+  params: readonly GoParamType[],
+  cost: CallCost,
+  call: (...args: any[]) => unknown,
+  variadic?: GoParamType,
+): GoFunction {
   return variadic === undefined ? { params, cost, call } : { params, variadic, cost, call };
 }
 
@@ -82,5 +91,7 @@ export function meteredFunc(
   call: (meter: Meter, ...args: any[]) => unknown,
   variadic?: GoParamType,
 ): GoFunction {
-  return variadic === undefined ? { params, cost, metered: true, call } : { params, variadic, cost, metered: true, call };
+  return variadic === undefined
+    ? { params, cost, metered: true, call }
+    : { params, variadic, cost, metered: true, call };
 }

@@ -25,11 +25,16 @@ export function goKind(v: unknown): string {
 export function isEmptyByKind(v: unknown): boolean {
   if (v === null || v === undefined) return true;
   switch (typeof v) {
-    case 'string': return v.length === 0;
-    case 'boolean': return !v;
-    case 'bigint': return v === 0n;
-    case 'number': return v === 0;
-    default: break;
+    case 'string':
+      return v.length === 0;
+    case 'boolean':
+      return !v;
+    case 'bigint':
+      return v === 0n;
+    case 'number':
+      return v === 0;
+    default:
+      break;
   }
   if (v instanceof GoInt) return v.value === 0n;
   if (Array.isArray(v) || v instanceof Uint8Array) return v.length === 0;

@@ -5,7 +5,13 @@ import { GoSyntaxError, unquoteGoString } from '../strconv/unquote.ts';
 export function structTagGet(tag: string, key: string): string {
   // The usual tag, just `key:"value"` with nothing to unescape, needs no scan.
   const end = tag.length - 1;
-  if (tag.startsWith(key) && tag.startsWith(':"', key.length) && tag.indexOf('"', key.length + 2) === end && !tag.includes('\\') && !tag.includes('\n')) {
+  if (
+    tag.startsWith(key) &&
+    tag.startsWith(':"', key.length) &&
+    tag.indexOf('"', key.length + 2) === end &&
+    !tag.includes('\\') &&
+    !tag.includes('\n')
+  ) {
     return tag.slice(key.length + 2, end);
   }
   let rest = tag;

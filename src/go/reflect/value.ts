@@ -26,7 +26,8 @@
 
 import { ENTRY_UNITS, type Meter } from '../internal/meter.ts';
 
-export type GoIntType = 'int8' | 'int16' | 'int32' | 'int64' | 'uint' | 'uint8' | 'uint16' | 'uint32' | 'uint64' | 'uintptr';
+export type GoIntType =
+  'int8' | 'int16' | 'int32' | 'int64' | 'uint' | 'uint8' | 'uint16' | 'uint32' | 'uint64' | 'uintptr';
 
 /** A Go integer whose type is not int (an int is a plain bigint). */
 export class GoInt {
@@ -84,12 +85,17 @@ let nanKeys = 0;
 export function interfaceKey(v: unknown): string {
   if (v === null || v === undefined) return 'nil';
   switch (typeof v) {
-    case 'string': return 's:' + v;
-    case 'bigint': return 'i:' + v;
-    case 'boolean': return 'b:' + v;
+    case 'string':
+      return 's:' + v;
+    case 'bigint':
+      return 'i:' + v;
+    case 'boolean':
+      return 'b:' + v;
     // NaN is never equal to itself, so each one is a key of its own.
-    case 'number': return Number.isNaN(v) ? `nan:${++nanKeys}` : 'f:' + (Object.is(v, -0) ? 0 : v);
-    default: break;
+    case 'number':
+      return Number.isNaN(v) ? `nan:${++nanKeys}` : 'f:' + (Object.is(v, -0) ? 0 : v);
+    default:
+      break;
   }
   if (v instanceof GoInt) return `${v.type}:${v.value}`;
   if (v instanceof GoStruct) return `${v.typeName}:${JSON.stringify(v.fields)}`;
@@ -163,11 +169,25 @@ export function isNilContainer(v: unknown): boolean {
 /** The zero value of a Go type, as far as templates can see one (index of a missing map key). */
 export function zeroValue(type: string): unknown {
   switch (type) {
-    case 'string': return '';
-    case 'bool': return false;
-    case 'int': return 0n;
-    case 'float64': case 'float32': return 0;
-    case 'int8': case 'int16': case 'int32': case 'int64': case 'uint': case 'uint8': case 'uint16': case 'uint32': case 'uint64': case 'uintptr':
+    case 'string':
+      return '';
+    case 'bool':
+      return false;
+    case 'int':
+      return 0n;
+    case 'float64':
+    case 'float32':
+      return 0;
+    case 'int8':
+    case 'int16':
+    case 'int32':
+    case 'int64':
+    case 'uint':
+    case 'uint8':
+    case 'uint16':
+    case 'uint32':
+    case 'uint64':
+    case 'uintptr':
       return new GoInt(type, 0n);
   }
   if (type.startsWith('[]')) return goNilSlice(type.slice(2));
@@ -199,7 +219,8 @@ export const isExported = (name: string): boolean => {
 };
 
 /** The exported fields of a struct, the ones encoders (JSON, YAML, TOML) see. */
-export const exportedFields = (s: GoStruct): Array<[string, unknown]> => Object.entries(s.fields).filter(([k]) => isExported(k));
+export const exportedFields = (s: GoStruct): Array<[string, unknown]> =>
+  Object.entries(s.fields).filter(([k]) => isExported(k));
 
 /** A Go pointer. `elem === null` is a nil pointer of `typeName` (e.g. "*string"). */
 export class GoPointer {
@@ -230,7 +251,8 @@ export type GoMap = Record<string, unknown>;
 export function isGoMap(v: unknown): v is GoMap {
   if (v === null || typeof v !== 'object') return false;
   if (Array.isArray(v) || v instanceof Uint8Array) return false;
-  if (v instanceof GoStruct || v instanceof GoPointer || v instanceof GoStringer || v instanceof GoKeyedMap) return false;
+  if (v instanceof GoStruct || v instanceof GoPointer || v instanceof GoStringer || v instanceof GoKeyedMap)
+    return false;
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
 }
@@ -257,7 +279,8 @@ export function mapSet(m: GoMap, key: string, value: unknown): void {
   const counted = m as { [MAP_SIZE]?: number };
   if (counted[MAP_SIZE] !== undefined && !Object.prototype.hasOwnProperty.call(m, key)) counted[MAP_SIZE]++;
   // Only __proto__ has a setter on Object.prototype; any other key is an own property when assigned.
-  if (key === '__proto__') Object.defineProperty(m, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(m, key, { value, enumerable: true, writable: true, configurable: true });
   else m[key] = value;
 }
 

@@ -32,9 +32,11 @@ export function jsMatcher(tree: RegexpNode, foldOrbit: (c: number) => readonly n
   const spans: number[] = [];
   let branches = 1;
   const cp = (c: number) => `\\u{${c.toString(16)}}`;
-  const ranges = (rs: ReadonlyArray<readonly [number, number]>) => rs.map(([lo, hi]) => (lo === hi ? cp(lo) : `${cp(lo)}-${cp(hi)}`)).join('');
+  const ranges = (rs: ReadonlyArray<readonly [number, number]>) =>
+    rs.map(([lo, hi]) => (lo === hi ? cp(lo) : `${cp(lo)}-${cp(hi)}`)).join('');
   const item = (it: ClassItem): string => {
-    if ('ranges' in it) return it.ranges.length === 0 ? (it.negated ? '[^]' : '[]') : `[${it.negated ? '^' : ''}${ranges(it.ranges)}]`;
+    if ('ranges' in it)
+      return it.ranges.length === 0 ? (it.negated ? '[^]' : '[]') : `[${it.negated ? '^' : ''}${ranges(it.ranges)}]`;
     return it.negated ? `(?:(?!${it.prop.source})[^])` : it.prop.source;
   };
   const charClass = (cls: CharClass): string => {
@@ -50,8 +52,13 @@ export function jsMatcher(tree: RegexpNode, foldOrbit: (c: number) => readonly n
     wordBoundary: '\\b',
     noWordBoundary: '\\B',
   };
-  const oneChar = (n: RegexpNode): boolean => n.op === 'literal' || n.op === 'class' || n.op === 'anyChar' || n.op === 'anyCharNotNL';
-  const quantified = (n: RegexpNode & { sub: RegexpNode; nonGreedy: boolean }, suffix: string, span: number): string => {
+  const oneChar = (n: RegexpNode): boolean =>
+    n.op === 'literal' || n.op === 'class' || n.op === 'anyChar' || n.op === 'anyCharNotNL';
+  const quantified = (
+    n: RegexpNode & { sub: RegexpNode; nonGreedy: boolean },
+    suffix: string,
+    span: number,
+  ): string => {
     if (!oneChar(n.sub)) throw new NotTranslatable();
     spans.push(span);
     return `${translate(n.sub)}${suffix}${n.nonGreedy ? '?' : ''}`;
@@ -62,17 +69,32 @@ export function jsMatcher(tree: RegexpNode, foldOrbit: (c: number) => readonly n
         const runes = n.fold ? foldOrbit(n.rune) : [n.rune];
         return runes.length === 1 ? cp(runes[0]!) : `[${runes.map(cp).join('')}]`;
       }
-      case 'class': return charClass(n.cls);
-      case 'anyChar': return '[^]';
-      case 'anyCharNotNL': return '[^\\n]';
-      case 'empty': return empty[n.kind];
-      case 'emptyMatch': return '(?:)';
-      case 'capture': return `(?:${translate(n.sub)})`;
-      case 'star': return quantified(n, '*', Infinity);
-      case 'plus': return quantified(n, '+', Infinity);
-      case 'quest': return quantified(n, '?', 2);
-      case 'repeat': return quantified(n, n.max < 0 ? `{${n.min},}` : `{${n.min},${n.max}}`, n.max < 0 ? Infinity : n.max - n.min + 1);
-      case 'concat': return `(?:${n.subs.map(translate).join('')})`;
+      case 'class':
+        return charClass(n.cls);
+      case 'anyChar':
+        return '[^]';
+      case 'anyCharNotNL':
+        return '[^\\n]';
+      case 'empty':
+        return empty[n.kind];
+      case 'emptyMatch':
+        return '(?:)';
+      case 'capture':
+        return `(?:${translate(n.sub)})`;
+      case 'star':
+        return quantified(n, '*', Infinity);
+      case 'plus':
+        return quantified(n, '+', Infinity);
+      case 'quest':
+        return quantified(n, '?', 2);
+      case 'repeat':
+        return quantified(
+          n,
+          n.max < 0 ? `{${n.min},}` : `{${n.min},${n.max}}`,
+          n.max < 0 ? Infinity : n.max - n.min + 1,
+        );
+      case 'concat':
+        return `(?:${n.subs.map(translate).join('')})`;
       case 'alternate':
         branches *= n.subs.length;
         return `(?:${n.subs.map(translate).join('|')})`;

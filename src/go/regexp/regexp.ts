@@ -89,7 +89,11 @@ const ascii = (spec: string): Array<[number, number]> => {
 
 const PERL_GROUPS: Record<string, Array<[number, number]>> = {
   d: ascii('0-9'),
-  s: [[9, 10], [12, 13], [32, 32]],
+  s: [
+    [9, 10],
+    [12, 13],
+    [32, 32],
+  ],
   w: ascii('0-9A-Z_a-z'),
 };
 
@@ -97,14 +101,28 @@ const POSIX_GROUPS: Record<string, Array<[number, number]>> = {
   alnum: ascii('0-9A-Za-z'),
   alpha: ascii('A-Za-z'),
   ascii: [[0, 0x7f]],
-  blank: [[9, 9], [32, 32]],
-  cntrl: [[0, 0x1f], [0x7f, 0x7f]],
+  blank: [
+    [9, 9],
+    [32, 32],
+  ],
+  cntrl: [
+    [0, 0x1f],
+    [0x7f, 0x7f],
+  ],
   digit: ascii('0-9'),
   graph: [[0x21, 0x7e]],
   lower: ascii('a-z'),
   print: [[0x20, 0x7e]],
-  punct: [[0x21, 0x2f], [0x3a, 0x40], [0x5b, 0x60], [0x7b, 0x7e]],
-  space: [[9, 13], [32, 32]],
+  punct: [
+    [0x21, 0x2f],
+    [0x3a, 0x40],
+    [0x5b, 0x60],
+    [0x7b, 0x7e],
+  ],
+  space: [
+    [9, 13],
+    [32, 32],
+  ],
   upper: ascii('A-Z'),
   word: ascii('0-9A-Z_a-z'),
   xdigit: ascii('0-9A-Fa-f'),
@@ -112,9 +130,12 @@ const POSIX_GROUPS: Record<string, Array<[number, number]>> = {
 
 // Unicode classes Go knows: general categories and scripts (Go 1.19's names plus the scripts added by
 // Unicode 14 and 15, which newer Go versions have). Membership is tested with JS's \p{...}.
-const CATEGORIES = new Set('C Cc Cf Co Cs L Ll Lm Lo Lt Lu M Mc Me Mn N Nd Nl No P Pc Pd Pe Pf Pi Po Ps S Sc Sk Sm So Z Zl Zp Zs'.split(' '));
+const CATEGORIES = new Set(
+  'C Cc Cf Co Cs L Ll Lm Lo Lt Lu M Mc Me Mn N Nd Nl No P Pc Pd Pe Pf Pi Po Ps S Sc Sk Sm So Z Zl Zp Zs'.split(' '),
+);
 const SCRIPTS = new Set(
-  ('Adlam Ahom Anatolian_Hieroglyphs Arabic Armenian Avestan Balinese Bamum Bassa_Vah Batak Bengali Bhaiksuki ' +
+  (
+    'Adlam Ahom Anatolian_Hieroglyphs Arabic Armenian Avestan Balinese Bamum Bassa_Vah Batak Bengali Bhaiksuki ' +
     'Bopomofo Brahmi Braille Buginese Buhid Canadian_Aboriginal Carian Caucasian_Albanian Chakma Cham Cherokee ' +
     'Chorasmian Common Coptic Cuneiform Cypriot Cypro_Minoan Cyrillic Deseret Devanagari Dives_Akuru Dogra Duployan ' +
     'Egyptian_Hieroglyphs Elbasan Elymaic Ethiopic Georgian Glagolitic Gothic Grantha Greek Gujarati Gunjala_Gondi ' +
@@ -128,7 +149,8 @@ const SCRIPTS = new Set(
     'Osmanya Pahawh_Hmong Palmyrene Pau_Cin_Hau Phags_Pa Phoenician Psalter_Pahlavi Rejang Runic Samaritan ' +
     'Saurashtra Sharada Shavian Siddham SignWriting Sinhala Sogdian Sora_Sompeng Soyombo Sundanese Syloti_Nagri ' +
     'Syriac Tagalog Tagbanwa Tai_Le Tai_Tham Tai_Viet Takri Tamil Tangsa Tangut Telugu Thaana Thai Tibetan ' +
-    'Tifinagh Tirhuta Toto Ugaritic Vai Vithkuqi Wancho Warang_Citi Yezidi Yi Zanabazar_Square').split(' '),
+    'Tifinagh Tirhuta Toto Ugaritic Vai Vithkuqi Wancho Warang_Citi Yezidi Yi Zanabazar_Square'
+  ).split(' '),
 );
 
 const propCache = new Map<string, RegExp>();
@@ -169,13 +191,35 @@ function foldKey(c: number): number {
 }
 // The blocks that hold every code point with a case mapping (checked against a full scan in the tests).
 const CASED_BLOCKS: ReadonlyArray<readonly [number, number]> = [
-  [0x0000, 0x058f], [0x10a0, 0x10ff], [0x13a0, 0x13ff], [0x1c80, 0x1cbf], [0x1d00, 0x1fff], [0x2100, 0x218f],
-  [0x24b0, 0x24ff], [0x2c00, 0x2d2f], [0xa640, 0xa7ff], [0xab30, 0xabbf], [0xfb00, 0xfb17], [0xff20, 0xff5f], [0x10400, 0x104ff],
-  [0x10570, 0x105bf], [0x10c80, 0x10cff], [0x10d40, 0x10d8f], [0x118a0, 0x118ff], [0x16e40, 0x16edf], [0x1e900, 0x1e95f],
+  [0x0000, 0x058f],
+  [0x10a0, 0x10ff],
+  [0x13a0, 0x13ff],
+  [0x1c80, 0x1cbf],
+  [0x1d00, 0x1fff],
+  [0x2100, 0x218f],
+  [0x24b0, 0x24ff],
+  [0x2c00, 0x2d2f],
+  [0xa640, 0xa7ff],
+  [0xab30, 0xabbf],
+  [0xfb00, 0xfb17],
+  [0xff20, 0xff5f],
+  [0x10400, 0x104ff],
+  [0x10570, 0x105bf],
+  [0x10c80, 0x10cff],
+  [0x10d40, 0x10d8f],
+  [0x118a0, 0x118ff],
+  [0x16e40, 0x16edf],
+  [0x1e900, 0x1e95f],
 ];
 
 export function* casedCodePoints(all = false): Generator<number> {
-  for (const [lo, hi] of all ? [[0, 0xd7ff], [0xe000, 0x10ffff]] : CASED_BLOCKS) for (let x = lo!; x <= hi!; x++) yield x;
+  for (const [lo, hi] of all
+    ? [
+        [0, 0xd7ff],
+        [0xe000, 0x10ffff],
+      ]
+    : CASED_BLOCKS)
+    for (let x = lo!; x <= hi!; x++) yield x;
 }
 
 /** Fold orbits as built from `points` (exported for the test that checks CASED_BLOCKS). */
@@ -248,10 +292,20 @@ class Limits {
     if (known !== undefined) return known;
     let n = 0;
     switch (re.op) {
-      case 'literal': n = 1; break;
-      case 'capture': case 'star': n = 2 + this.size(re.sub); break;
-      case 'plus': case 'quest': n = 1 + this.size(re.sub); break;
-      case 'concat': for (const sub of re.subs) n += this.size(sub); break;
+      case 'literal':
+        n = 1;
+        break;
+      case 'capture':
+      case 'star':
+        n = 2 + this.size(re.sub);
+        break;
+      case 'plus':
+      case 'quest':
+        n = 1 + this.size(re.sub);
+        break;
+      case 'concat':
+        for (const sub of re.subs) n += this.size(sub);
+        break;
       case 'alternate':
         for (const sub of re.subs) n += this.size(sub);
         if (re.subs.length > 1) n += re.subs.length - 1;
@@ -273,7 +327,10 @@ class Limits {
     const known = this.heights.get(re);
     if (known !== undefined) return known;
     let h = 1;
-    if (!(re.op === 'concat' && re.subs.every((x) => x.op === 'literal' && x.fold === (re.subs[0] as { fold: boolean }).fold))) {
+    if (!(
+      re.op === 'concat' &&
+      re.subs.every((x) => x.op === 'literal' && x.fold === (re.subs[0] as { fold: boolean }).fold)
+    )) {
       for (const sub of subsOf(re)) h = Math.max(h, 1 + this.height(sub));
     }
     this.heights.set(re, h);
@@ -306,9 +363,11 @@ function parse(expr: string): Parsed {
       after = after.slice(1);
       nonGreedy = !nonGreedy;
     }
-    if (lastRepeat !== '') throw new GoRegexpError(ERR.invalidRepeatOp, lastRepeat.slice(0, lastRepeat.length - after.length));
+    if (lastRepeat !== '')
+      throw new GoRegexpError(ERR.invalidRepeatOp, lastRepeat.slice(0, lastRepeat.length - after.length));
     const cur = frame().current;
-    if (cur.length === 0) throw new GoRegexpError(ERR.missingRepeatArgument, before.slice(0, before.length - after.length));
+    if (cur.length === 0)
+      throw new GoRegexpError(ERR.missingRepeatArgument, before.slice(0, before.length - after.length));
     cur[cur.length - 1] = node(cur[cur.length - 1]!, nonGreedy);
     return after;
   };
@@ -392,7 +451,9 @@ function parse(expr: string): Parsed {
   }
 
   function finishFrame(f: Frame): Node {
-    const alts = [...f.alternatives, f.current].map((seq): Node => (seq.length === 0 ? { op: 'emptyMatch' } : seq.length === 1 ? seq[0]! : { op: 'concat', subs: seq }));
+    const alts = [...f.alternatives, f.current].map((seq): Node =>
+      seq.length === 0 ? { op: 'emptyMatch' } : seq.length === 1 ? seq[0]! : { op: 'concat', subs: seq },
+    );
     return alts.length === 1 ? alts[0]! : { op: 'alternate', subs: alts };
   }
 
@@ -442,11 +503,20 @@ function parse(expr: string): Parsed {
   function parseBackslash(s: string): string {
     if (s.length >= 2) {
       switch (s[1]) {
-        case 'A': push({ op: 'empty', kind: 'beginText' }); return s.slice(2);
-        case 'b': push({ op: 'empty', kind: 'wordBoundary' }); return s.slice(2);
-        case 'B': push({ op: 'empty', kind: 'noWordBoundary' }); return s.slice(2);
-        case 'C': throw new GoRegexpError(ERR.invalidEscape, s.slice(0, 2));
-        case 'z': push({ op: 'empty', kind: 'endText' }); return s.slice(2);
+        case 'A':
+          push({ op: 'empty', kind: 'beginText' });
+          return s.slice(2);
+        case 'b':
+          push({ op: 'empty', kind: 'wordBoundary' });
+          return s.slice(2);
+        case 'B':
+          push({ op: 'empty', kind: 'noWordBoundary' });
+          return s.slice(2);
+        case 'C':
+          throw new GoRegexpError(ERR.invalidEscape, s.slice(0, 2));
+        case 'z':
+          push({ op: 'empty', kind: 'endText' });
+          return s.slice(2);
         case 'Q': {
           const end = s.indexOf('\\E', 2);
           const lit = end < 0 ? s.slice(2) : s.slice(2, end);
@@ -549,12 +619,18 @@ function parse(expr: string): Parsed {
         if (x < 0 || y < 0) throw bad();
         return { rune: x * 16 + y, rest: t };
       }
-      case 'a': return { rune: 7, rest: t };
-      case 'f': return { rune: 12, rest: t };
-      case 'n': return { rune: 10, rest: t };
-      case 'r': return { rune: 13, rest: t };
-      case 't': return { rune: 9, rest: t };
-      case 'v': return { rune: 11, rest: t };
+      case 'a':
+        return { rune: 7, rest: t };
+      case 'f':
+        return { rune: 12, rest: t };
+      case 'n':
+        return { rune: 10, rest: t };
+      case 'r':
+        return { rune: 13, rest: t };
+      case 't':
+        return { rune: 9, rest: t };
+      case 'v':
+        return { rune: 11, rest: t };
     }
     // Any other ASCII punctuation escapes itself.
     if (c.length === 1 && c.charCodeAt(0) < 0x80 && !isAlnum(c)) return { rune: c.charCodeAt(0), rest: t };
@@ -578,7 +654,8 @@ function parse(expr: string): Parsed {
           const name = t.slice(0, end + 2);
           const m = /^\[:(\^?)([a-z]+):\]$/.exec(name);
           const g = m ? POSIX_GROUPS[m[2]!] : undefined;
-          if (g === undefined || !Object.prototype.hasOwnProperty.call(POSIX_GROUPS, m![2]!)) throw new GoRegexpError(ERR.invalidCharRange, name);
+          if (g === undefined || !Object.prototype.hasOwnProperty.call(POSIX_GROUPS, m![2]!))
+            throw new GoRegexpError(ERR.invalidCharRange, name);
           items.push({ ranges: g, negated: m![1] === '^' });
           t = t.slice(end + 2);
           continue;
@@ -661,9 +738,15 @@ function repeatIsValid(re: Node, n: number): boolean {
 /** Go's Simplify: counted repetitions become copies, x** becomes x*. */
 function simplify(re: Node): Node {
   switch (re.op) {
-    case 'capture': return { ...re, sub: simplify(re.sub) };
-    case 'concat': case 'alternate': return { ...re, subs: re.subs.map(simplify) };
-    case 'star': case 'plus': case 'quest': return simplify1(re.op, re.nonGreedy, simplify(re.sub));
+    case 'capture':
+      return { ...re, sub: simplify(re.sub) };
+    case 'concat':
+    case 'alternate':
+      return { ...re, subs: re.subs.map(simplify) };
+    case 'star':
+    case 'plus':
+    case 'quest':
+      return simplify1(re.op, re.nonGreedy, simplify(re.sub));
     case 'repeat': {
       if (re.min === 0 && re.max === 0) return { op: 'emptyMatch' };
       const sub = simplify(re.sub);
@@ -676,13 +759,17 @@ function simplify(re: Node): Node {
       const prefix: Node[] = Array<Node>(re.min).fill(sub);
       if (re.max > re.min) {
         let suffix = simplify1('quest', re.nonGreedy, sub);
-        for (let i = re.min + 1; i < re.max; i++) suffix = simplify1('quest', re.nonGreedy, { op: 'concat', subs: [sub, suffix] });
+        for (let i = re.min + 1; i < re.max; i++)
+          suffix = simplify1('quest', re.nonGreedy, { op: 'concat', subs: [sub, suffix] });
         if (prefix.length === 0) return suffix;
         prefix.push(suffix);
       }
-      return prefix.length > 0 ? { op: 'concat', subs: prefix } : { op: 'class', cls: { items: [], negated: false, fold: false } };
+      return prefix.length > 0
+        ? { op: 'concat', subs: prefix }
+        : { op: 'class', cls: { items: [], negated: false, fold: false } };
     }
-    default: break;
+    default:
+      break;
   }
   return re;
 }
@@ -809,7 +896,8 @@ class Compiler {
 
   compile(re: Node): Frag {
     switch (re.op) {
-      case 'emptyMatch': return this.single(Op.Nop);
+      case 'emptyMatch':
+        return this.single(Op.Nop);
       case 'literal': {
         const fold = re.fold ? orbit(re.rune) : [re.rune];
         const r = re.rune;
@@ -819,8 +907,10 @@ class Compiler {
         const cls = re.cls;
         return this.single(Op.Rune, (c) => classHas(cls, c), false);
       }
-      case 'anyChar': return this.single(Op.Rune, () => true, false);
-      case 'anyCharNotNL': return this.single(Op.Rune, (c) => c !== 10, false);
+      case 'anyChar':
+        return this.single(Op.Rune, () => true, false);
+      case 'anyCharNotNL':
+        return this.single(Op.Rune, (c) => c !== 10, false);
       case 'empty': {
         const f = this.single(Op.Empty);
         this.prog[f.start]!.arg = EMPTY_BITS[re.kind];
@@ -834,9 +924,12 @@ class Compiler {
         this.prog[ket.start]!.arg = re.index * 2 + 1;
         return this.cat(this.cat(bra, sub), ket);
       }
-      case 'star': return this.star(this.compile(re.sub), re.nonGreedy);
-      case 'plus': return this.plus(this.compile(re.sub), re.nonGreedy);
-      case 'quest': return this.quest(this.compile(re.sub), re.nonGreedy);
+      case 'star':
+        return this.star(this.compile(re.sub), re.nonGreedy);
+      case 'plus':
+        return this.plus(this.compile(re.sub), re.nonGreedy);
+      case 'quest':
+        return this.quest(this.compile(re.sub), re.nonGreedy);
       case 'concat': {
         let f: Frag | undefined;
         for (const s of re.subs) f = f === undefined ? this.compile(s) : this.cat(f, this.compile(s));
@@ -847,7 +940,8 @@ class Compiler {
         for (const s of re.subs) f = this.alt(f, this.compile(s));
         return f;
       }
-      case 'repeat': throw new Error('repeat must be simplified before compiling');
+      case 'repeat':
+        throw new Error('repeat must be simplified before compiling');
     }
   }
 }
@@ -1036,7 +1130,7 @@ export class GoRegexp {
       }
     };
 
-    for (let p = pos; ; ) {
+    for (let p = pos; ;) {
       if (runq.dense.length === 0 && matched !== null) break;
       if (runq.dense.length === 0 && this.anchored && p !== 0) break;
       meter.spend(this.positionUnits);
@@ -1123,7 +1217,7 @@ export class GoRegexp {
   private allMatches(input: Input, n: number, ncap: number, meter: Meter, deliver: (m: number[]) => void): void {
     const end = input.length;
     const queues = this.queues();
-    for (let pos = 0, i = 0, prevMatchEnd = -1; (n < 0 || i < n) && pos <= end; ) {
+    for (let pos = 0, i = 0, prevMatchEnd = -1; (n < 0 || i < n) && pos <= end;) {
       const m = this.exec(input, pos, ncap, meter, queues);
       if (m === null) break;
       let accept = true;
@@ -1197,13 +1291,18 @@ export class GoRegexp {
   }
 
   /** Each piece of the result is charged before it is added to it; the pieces are joined at the end. */
-  private replaceAll(src: string, ncap: number, meter: Meter, repl: (input: Input, m: number[], out: string[]) => void): string {
+  private replaceAll(
+    src: string,
+    ncap: number,
+    meter: Meter,
+    repl: (input: Input, m: number[], out: string[]) => void,
+  ): string {
     const input = new Input(src);
     const end = input.length;
     const out: string[] = [];
     let lastMatchEnd = 0;
     const queues = this.queues();
-    for (let searchPos = 0; searchPos <= end; ) {
+    for (let searchPos = 0; searchPos <= end;) {
       const m = this.exec(input, searchPos, ncap, meter, queues);
       if (m === null) break;
       meter.build(m[0]! - lastMatchEnd + PIECE_BYTES);
@@ -1286,7 +1385,9 @@ export function quoteMeta(s: string): string {
 }
 
 const META = /[\\.+*?()|[\]{}^$]/;
-const META_CHARS = Uint8Array.from({ length: 0x80 }, (_, c) => ('\\.+*?()|[]{}^$'.includes(String.fromCharCode(c)) ? 1 : 0));
+const META_CHARS = Uint8Array.from({ length: 0x80 }, (_, c) =>
+  '\\.+*?()|[]{}^$'.includes(String.fromCharCode(c)) ? 1 : 0,
+);
 
 // Compiled programs are kept for the next compile of the same pattern (a template compiles its patterns in
 // every call), up to a total size: small patterns only, and the cache starts over when full. Whether a

@@ -3,7 +3,8 @@
 
 // A class is a union of items, each a set of ranges or a Unicode property, possibly negated. Under (?i)
 // each item is folded before its own negation, as Go builds classes (so (?i)[\W] keeps excluding K).
-export type ClassItem = { ranges: ReadonlyArray<readonly [number, number]>; negated: boolean } | { prop: RegExp; negated: boolean };
+export type ClassItem =
+  { ranges: ReadonlyArray<readonly [number, number]>; negated: boolean } | { prop: RegExp; negated: boolean };
 
 export interface CharClass {
   items: ClassItem[];

@@ -23,7 +23,8 @@ export interface SemVer {
 const UINT64_MAX = (1n << 64n) - 1n;
 
 // Loose version syntax (leading zeros allowed, as NewVersion coerces them). Unambiguous, so a JS RegExp.
-const LOOSE = /^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?(\+([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?$/;
+const LOOSE =
+  /^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?(\+([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?$/;
 
 /** A decimal digit string's value, if it fits a uint64 (linear: more than 20 significant digits never do). */
 function uint64Of(s: string): bigint | undefined {
@@ -35,7 +36,8 @@ function uint64Of(s: string): bigint | undefined {
 
 function parseUint(s: string): bigint {
   const n = uint64Of(s);
-  if (n === undefined) throw new GoCallError(`error parsing version segment: strconv.ParseUint: parsing "${s}": value out of range`);
+  if (n === undefined)
+    throw new GoCallError(`error parsing version segment: strconv.ParseUint: parsing "${s}": value out of range`);
   return n;
 }
 
@@ -51,12 +53,15 @@ export function parseSemVer(s: string): SemVer {
     metadata: m[8] ?? '',
     original: s,
   };
-  if (v.pre !== '' && v.pre.split('.').some((p) => /^0[0-9]+$/.test(p))) throw new GoCallError('version segment starts with 0');
+  if (v.pre !== '' && v.pre.split('.').some((p) => /^0[0-9]+$/.test(p)))
+    throw new GoCallError('version segment starts with 0');
   return v;
 }
 
 export function semverString(v: SemVer): string {
-  return `${v.major}.${v.minor}.${v.patch}` + (v.pre !== '' ? `-${v.pre}` : '') + (v.metadata !== '' ? `+${v.metadata}` : '');
+  return (
+    `${v.major}.${v.minor}.${v.patch}` + (v.pre !== '' ? `-${v.pre}` : '') + (v.metadata !== '' ? `+${v.metadata}` : '')
+  );
 }
 
 function comparePrePart(s: string, o: string): number {
@@ -114,7 +119,8 @@ const OPS = String.raw`=||!=|>|<|>=|=>|<=|=<|~|~>|\^`;
 const constraintRe = () => compileGoRegexp(String.raw`^\s*(${OPS})\s*(${CV})\s*$`, UNMETERED);
 const rangeRe = () => compileGoRegexp(String.raw`\s*(${CV})\s+-\s+(${CV})\s*`, UNMETERED);
 const findRe = () => compileGoRegexp(String.raw`(${OPS})\s*(${CV})`, UNMETERED);
-const validRe = () => compileGoRegexp(String.raw`^(\s*(${OPS})\s*(${CV})\s*)((?:\s+|,\s*)(${OPS})\s*(${CV})\s*)*$`, UNMETERED);
+const validRe = () =>
+  compileGoRegexp(String.raw`^(\s*(${OPS})\s*(${CV})\s*)((?:\s+|,\s*)(${OPS})\s*(${CV})\s*)*$`, UNMETERED);
 
 const isX = (s: string) => s === 'x' || s === 'X' || s === '*';
 

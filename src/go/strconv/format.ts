@@ -52,7 +52,8 @@ function floatBits(x: number): Bits {
   const neg = hi >>> 31 === 1;
   let exp = (hi >>> 20) & 0x7ff;
   let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
-  if (exp === 0) exp++; // denormal
+  if (exp === 0)
+    exp++; // denormal
   else mant |= 1n << 52n;
   return { neg, mant, exp: exp - 1023 };
 }
@@ -187,22 +188,34 @@ export function formatFloat(x: number, fmt: FloatFormat, prec: number): string {
   if (shortest) {
     dg = shortestDigits(x);
     switch (fmt) {
-      case 'e': case 'E': prec = Math.max(dg.d.length - 1, 0); break;
-      case 'f': prec = Math.max(dg.d.length - dg.dp, 0); break;
-      default: prec = dg.d.length;
+      case 'e':
+      case 'E':
+        prec = Math.max(dg.d.length - 1, 0);
+        break;
+      case 'f':
+        prec = Math.max(dg.d.length - dg.dp, 0);
+        break;
+      default:
+        prec = dg.d.length;
     }
   } else {
     const exact = exactDigits(x);
     switch (fmt) {
-      case 'e': case 'E': dg = roundDigits(exact, prec + 1); break;
-      case 'f': dg = roundDigits(exact, exact.dp + prec); break;
+      case 'e':
+      case 'E':
+        dg = roundDigits(exact, prec + 1);
+        break;
+      case 'f':
+        dg = roundDigits(exact, exact.dp + prec);
+        break;
       default:
         if (prec === 0) prec = 1;
         dg = roundDigits(exact, prec);
     }
   }
   switch (fmt) {
-    case 'e': case 'E':
+    case 'e':
+    case 'E':
       return fmtE(dg, prec, fmt);
     case 'f':
       return fmtF(dg, prec);
@@ -228,13 +241,20 @@ function appendEscapedRune(r: number, quote: number, asciiOnly: boolean): string
   if (r === quote || r === 0x5c) return '\\' + String.fromCharCode(r);
   if (asciiOnly ? r < 0x80 && isGoPrintable(r) : isGoPrintable(r)) return String.fromCodePoint(r);
   switch (r) {
-    case 7: return '\\a';
-    case 8: return '\\b';
-    case 12: return '\\f';
-    case 10: return '\\n';
-    case 13: return '\\r';
-    case 9: return '\\t';
-    case 11: return '\\v';
+    case 7:
+      return '\\a';
+    case 8:
+      return '\\b';
+    case 12:
+      return '\\f';
+    case 10:
+      return '\\n';
+    case 13:
+      return '\\r';
+    case 9:
+      return '\\t';
+    case 11:
+      return '\\v';
   }
   if (r < 0x20 || r === 0x7f) return '\\x' + r.toString(16).padStart(2, '0');
   if (r > 0x10ffff || (r >= 0xd800 && r <= 0xdfff)) r = 0xfffd;
@@ -250,7 +270,7 @@ export function goQuote(s: string, asciiOnly = false): string {
   const out = new TextBuilder();
   out.unit(0x22);
   let run = 0;
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const c = s.charCodeAt(i);
     if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) {
       i++;
@@ -263,7 +283,9 @@ export function goQuote(s: string, asciiOnly = false): string {
       cp = (c - 0xd800) * 0x400 + (s.charCodeAt(i + 1) - 0xdc00) + 0x10000;
       w = 2;
     }
-    out.append(cp >= 0xdc80 && cp <= 0xdcff ? '\\x' + (cp - 0xdc00).toString(16) : appendEscapedRune(cp, 0x22, asciiOnly));
+    out.append(
+      cp >= 0xdc80 && cp <= 0xdcff ? '\\x' + (cp - 0xdc00).toString(16) : appendEscapedRune(cp, 0x22, asciiOnly),
+    );
     i += w;
     run = i;
   }

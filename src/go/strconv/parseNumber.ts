@@ -67,7 +67,8 @@ export function parseGoInt(text: string, unsigned: boolean): bigint | undefined 
       underscores = true;
       continue;
     }
-    const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x7a ? c - 0x57 : c >= 0x41 && c <= 0x5a ? c - 0x37 : 99;
+    const d =
+      c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x7a ? c - 0x57 : c >= 0x41 && c <= 0x5a ? c - 0x37 : 99;
     if (d >= base) return undefined;
     if (!overflow) {
       v = v * b + BigInt(d);

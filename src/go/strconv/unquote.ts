@@ -36,14 +36,23 @@ export function unquoteChar(s: string, i: number, quote: string): { value: numbe
   const simple = SIMPLE[e];
   if (simple !== undefined) return { value: simple, next: p };
   switch (e) {
-    case 'x': case 'u': case 'U': {
+    case 'x':
+    case 'u':
+    case 'U': {
       const n = e === 'x' ? 2 : e === 'u' ? 4 : 8;
       const v = hexValue(s.slice(p, p + n));
       if (v === undefined || s.slice(p, p + n).length < n) throw new GoSyntaxError();
       if (e !== 'x' && (v > 0x10ffff || (v >= 0xd800 && v < 0xe000))) throw new GoSyntaxError();
       return e === 'x' ? { value: v, next: p + n, byte: true } : { value: v, next: p + n };
     }
-    case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+    case '0':
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7': {
       const oct = s.slice(p - 1, p + 2);
       if (!/^[0-7]{3}$/.test(oct)) throw new GoSyntaxError();
       const v = parseInt(oct, 8);
@@ -51,7 +60,8 @@ export function unquoteChar(s: string, i: number, quote: string): { value: numbe
       p += 2;
       return { value: v, next: p, byte: true };
     }
-    case "'": case '"':
+    case "'":
+    case '"':
       if (e !== quote) throw new GoSyntaxError();
       return { value: e.charCodeAt(0), next: p };
     default:

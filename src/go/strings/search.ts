@@ -21,7 +21,14 @@ export class TextSearch {
   /** The first offset of the needle in s at or after `from`, or -1. */
   indexIn(s: string, from = 0): number {
     if (this.fail === undefined) return s.indexOf(this.needle, from);
-    return kmp(s.length, (i) => s.charCodeAt(i), this.needle.length, (i) => this.needle.charCodeAt(i), this.fail, from);
+    return kmp(
+      s.length,
+      (i) => s.charCodeAt(i),
+      this.needle.length,
+      (i) => this.needle.charCodeAt(i),
+      this.fail,
+      from,
+    );
   }
 }
 
@@ -35,7 +42,14 @@ export class ByteSearch {
 
   indexIn(b: Buffer, from = 0): number {
     if (this.fail === undefined) return b.indexOf(this.needle, from);
-    return kmp(b.length, (i) => b[i]!, this.needle.length, (i) => this.needle[i]!, this.fail, from);
+    return kmp(
+      b.length,
+      (i) => b[i]!,
+      this.needle.length,
+      (i) => this.needle[i]!,
+      this.fail,
+      from,
+    );
   }
 }
 
@@ -49,7 +63,14 @@ function failureTable(m: number, at: (i: number) => number): Int32Array {
   return f;
 }
 
-function kmp(n: number, text: (i: number) => number, m: number, pat: (i: number) => number, f: Int32Array, from: number): number {
+function kmp(
+  n: number,
+  text: (i: number) => number,
+  m: number,
+  pat: (i: number) => number,
+  f: Int32Array,
+  from: number,
+): number {
   if (m === 0) return Math.min(from, n);
   for (let i = from, k = 0; i < n; i++) {
     const c = text(i);

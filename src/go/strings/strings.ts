@@ -32,7 +32,8 @@ export function fromByteString(b: string): string {
 /** strings.Title: the first letter of each word in title case; words are separated as Go's isSeparator says. */
 export function goTitle(s: string): string {
   const isSeparator = (r: number) => {
-    if (r <= 0x7f) return !((r >= 0x30 && r <= 0x39) || (r >= 0x61 && r <= 0x7a) || (r >= 0x41 && r <= 0x5a) || r === 0x5f);
+    if (r <= 0x7f)
+      return !((r >= 0x30 && r <= 0x39) || (r >= 0x61 && r <= 0x7a) || (r >= 0x41 && r <= 0x5a) || r === 0x5f);
     if (isLetter(r) || isDigit(r)) return false;
     return isSpace(r);
   };
@@ -131,7 +132,9 @@ export function goTrimSuffix(s: string, suffix: string): string {
 
 /** strings.Contains (in linear time, search.ts). */
 export function goContains(s: string, substr: string): boolean {
-  return rawBytes(s, substr) ? new ByteSearch(goBytes(substr)).indexIn(goBytes(s)) >= 0 : new TextSearch(substr).indexIn(s) >= 0;
+  return rawBytes(s, substr)
+    ? new ByteSearch(goBytes(substr)).indexIn(goBytes(s)) >= 0
+    : new TextSearch(substr).indexIn(s) >= 0;
 }
 
 /** The parts of s between the occurrences of a non-empty sep. */

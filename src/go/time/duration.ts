@@ -3,7 +3,14 @@
 // Follows Go 1.26 (OSM's go.mod).
 
 const UNITS: Record<string, bigint> = {
-  ns: 1n, us: 1000n, 'µs': 1000n, 'μs': 1000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n,
+  ns: 1n,
+  us: 1000n,
+  'µs': 1000n,
+  'μs': 1000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
 };
 const MAX = (1n << 63n) - 1n;
 
@@ -83,7 +90,8 @@ export function parseGoDuration(s: string): bigint {
     const u = s.slice(0, i);
     s = s.slice(i);
     const unit = Object.prototype.hasOwnProperty.call(UNITS, u) ? UNITS[u]! : undefined;
-    if (unit === undefined) throw new Error(`time: unknown unit ${JSON.stringify(u)} in duration ${JSON.stringify(orig)}`);
+    if (unit === undefined)
+      throw new Error(`time: unknown unit ${JSON.stringify(u)} in duration ${JSON.stringify(orig)}`);
     let v = whole.x;
     if (v > TWO63 / unit) throw fail();
     v *= unit;
@@ -121,6 +129,9 @@ export function formatGoDuration(d: bigint): string {
 
 function fixed(v: bigint, div: bigint): string {
   const whole = v / div;
-  let frac = (v % div).toString().padStart(div.toString().length - 1, '0').replace(/0+$/, '');
+  let frac = (v % div)
+    .toString()
+    .padStart(div.toString().length - 1, '0')
+    .replace(/0+$/, '');
   return frac === '' || div === 1n ? `${whole}` : `${whole}.${frac}`;
 }

@@ -50,9 +50,11 @@ function civilFromDays(z: number): { y: number; m: number; d: number } {
 }
 
 const isLeap = (y: number) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-const daysIn = (m: number, y: number) => (m === 2 ? (isLeap(y) ? 29 : 28) : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!);
+const daysIn = (m: number, y: number) =>
+  m === 2 ? (isLeap(y) ? 29 : 28) : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
 
-export const unixSeconds = (t: GoTime) => BigInt(daysFromCivil(t.year, t.month, t.day)) * 86400n + BigInt(t.hour * 3600 + t.min * 60 + t.sec - t.offset);
+export const unixSeconds = (t: GoTime) =>
+  BigInt(daysFromCivil(t.year, t.month, t.day)) * 86400n + BigInt(t.hour * 3600 + t.min * 60 + t.sec - t.offset);
 export const weekday = (t: GoTime) => ((daysFromCivil(t.year, t.month, t.day) % 7) + 11) % 7; // 1970-01-01 was a Thursday
 export const yearDay = (t: GoTime) => daysFromCivil(t.year, t.month, t.day) - daysFromCivil(t.year, 1, 1) + 1;
 
@@ -62,13 +64,33 @@ export function atInstant(unix: bigint, nsec: number, where: GoLocation): GoTime
   const days = local / 86400n - (local % 86400n < 0n ? 1n : 0n);
   const rest = Number(local - days * 86400n);
   const { y, m, d } = civilFromDays(Number(days));
-  return { year: y, month: m, day: d, hour: Math.floor(rest / 3600), min: Math.floor(rest / 60) % 60, sec: rest % 60, nsec, offset: where.offset, zone: where.zone, loc: where.loc };
+  return {
+    year: y,
+    month: m,
+    day: d,
+    hour: Math.floor(rest / 3600),
+    min: Math.floor(rest / 60) % 60,
+    sec: rest % 60,
+    nsec,
+    offset: where.offset,
+    zone: where.zone,
+    loc: where.loc,
+  };
 }
 
 export const inUTC = (t: GoTime): GoTime => atInstant(unixSeconds(t), t.nsec, UTC);
 
 /** time.Date: the fields normalised (a month or day out of range carries over), in a zone. */
-export function goDate(year: number, month: number, day: number, hour: number, min: number, sec: number, nsec: number, where: GoLocation): GoTime {
+export function goDate(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  min: number,
+  sec: number,
+  nsec: number,
+  where: GoLocation,
+): GoTime {
   const m0 = month - 1;
   year += Math.floor(m0 / 12);
   const days = daysFromCivil(year, (((m0 % 12) + 12) % 12) + 1, 1) + day - 1;
@@ -80,13 +102,56 @@ export const locationOf = (t: GoTime): GoLocation => ({ loc: t.loc, zone: t.zone
 
 // ---------------------------------------------------------------- layouts
 
-export const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+export const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 export const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 type Chunk =
-  | 'Jan' | 'January' | 'Mon' | 'Monday' | 'MST' | '1' | '01' | '2' | '02' | '_2' | '__2' | '002' | '06' | '2006'
-  | '15' | '3' | '03' | '4' | '04' | '5' | '05' | 'PM' | 'pm'
-  | '-070000' | '-07:00:00' | '-0700' | '-07:00' | '-07' | 'Z070000' | 'Z07:00:00' | 'Z0700' | 'Z07:00' | 'Z07'
+  | 'Jan'
+  | 'January'
+  | 'Mon'
+  | 'Monday'
+  | 'MST'
+  | '1'
+  | '01'
+  | '2'
+  | '02'
+  | '_2'
+  | '__2'
+  | '002'
+  | '06'
+  | '2006'
+  | '15'
+  | '3'
+  | '03'
+  | '4'
+  | '04'
+  | '5'
+  | '05'
+  | 'PM'
+  | 'pm'
+  | '-070000'
+  | '-07:00:00'
+  | '-0700'
+  | '-07:00'
+  | '-07'
+  | 'Z070000'
+  | 'Z07:00:00'
+  | 'Z0700'
+  | 'Z07:00'
+  | 'Z07'
   | { frac: '0' | '9'; digits: number; sep: string };
 
 /** Go's nextStdChunk: the literal text before the first layout element, the element, and the rest. */
@@ -123,7 +188,9 @@ function nextChunk(layout: string): { prefix: string; chunk?: Chunk; rest: strin
         }
         if (at(i, '__2')) return found('__2', 3);
         break;
-      case '3': case '4': case '5':
+      case '3':
+      case '4':
+      case '5':
         return found(layout[i] as Chunk, 1);
       case 'P':
         if (at(i, 'PM')) return found('PM', 2);
@@ -132,12 +199,15 @@ function nextChunk(layout: string): { prefix: string; chunk?: Chunk; rest: strin
         if (at(i, 'pm')) return found('pm', 2);
         break;
       case '-':
-        for (const z of ['-070000', '-07:00:00', '-0700', '-07:00', '-07'] as const) if (at(i, z)) return found(z, z.length);
+        for (const z of ['-070000', '-07:00:00', '-0700', '-07:00', '-07'] as const)
+          if (at(i, z)) return found(z, z.length);
         break;
       case 'Z':
-        for (const z of ['Z070000', 'Z07:00:00', 'Z0700', 'Z07:00', 'Z07'] as const) if (at(i, z)) return found(z, z.length);
+        for (const z of ['Z070000', 'Z07:00:00', 'Z0700', 'Z07:00', 'Z07'] as const)
+          if (at(i, z)) return found(z, z.length);
         break;
-      case '.': case ',': {
+      case '.':
+      case ',': {
         const c = layout[i + 1];
         if (c === '0' || c === '9') {
           let j = i + 1;
@@ -152,7 +222,8 @@ function nextChunk(layout: string): { prefix: string; chunk?: Chunk; rest: strin
   return { prefix: layout, rest: '' };
 }
 
-const pad = (n: number, width: number) => (n < 0 ? '-' + String(-n).padStart(width, '0') : String(n).padStart(width, '0'));
+const pad = (n: number, width: number) =>
+  n < 0 ? '-' + String(-n).padStart(width, '0') : String(n).padStart(width, '0');
 
 function formatZone(t: GoTime, chunk: string): string {
   if (chunk[0] === 'Z' && t.offset === 0) return 'Z';
@@ -174,7 +245,9 @@ export function formatGoTime(t: GoTime, layout: string): string {
     if (chunk === undefined) return out;
     layout = rest;
     if (typeof chunk === 'object') {
-      let digits = String(t.nsec).padStart(9, '0').slice(0, chunk.frac === '9' ? 9 : chunk.digits);
+      let digits = String(t.nsec)
+        .padStart(9, '0')
+        .slice(0, chunk.frac === '9' ? 9 : chunk.digits);
       if (chunk.frac === '9') {
         digits = digits.slice(0, chunk.digits).replace(/0+$/, '');
         if (digits !== '') out += chunk.sep + digits;
@@ -183,28 +256,72 @@ export function formatGoTime(t: GoTime, layout: string): string {
     }
     const hour12 = t.hour % 12 === 0 ? 12 : t.hour % 12;
     switch (chunk) {
-      case '06': out += pad(t.year % 100, 2); break;
-      case '2006': out += pad(t.year, 4); break;
-      case 'Jan': out += MONTHS[t.month - 1]!.slice(0, 3); break;
-      case 'January': out += MONTHS[t.month - 1]; break;
-      case '1': out += t.month; break;
-      case '01': out += pad(t.month, 2); break;
-      case 'Mon': out += DAYS[weekday(t)]!.slice(0, 3); break;
-      case 'Monday': out += DAYS[weekday(t)]; break;
-      case '2': out += t.day; break;
-      case '_2': out += String(t.day).padStart(2, ' '); break;
-      case '02': out += pad(t.day, 2); break;
-      case '__2': out += String(yearDay(t)).padStart(3, ' '); break;
-      case '002': out += pad(yearDay(t), 3); break;
-      case '15': out += pad(t.hour, 2); break;
-      case '3': out += hour12; break;
-      case '03': out += pad(hour12, 2); break;
-      case '4': out += t.min; break;
-      case '04': out += pad(t.min, 2); break;
-      case '5': out += t.sec; break;
-      case '05': out += pad(t.sec, 2); break;
-      case 'PM': out += t.hour >= 12 ? 'PM' : 'AM'; break;
-      case 'pm': out += t.hour >= 12 ? 'pm' : 'am'; break;
+      case '06':
+        out += pad(t.year % 100, 2);
+        break;
+      case '2006':
+        out += pad(t.year, 4);
+        break;
+      case 'Jan':
+        out += MONTHS[t.month - 1]!.slice(0, 3);
+        break;
+      case 'January':
+        out += MONTHS[t.month - 1];
+        break;
+      case '1':
+        out += t.month;
+        break;
+      case '01':
+        out += pad(t.month, 2);
+        break;
+      case 'Mon':
+        out += DAYS[weekday(t)]!.slice(0, 3);
+        break;
+      case 'Monday':
+        out += DAYS[weekday(t)];
+        break;
+      case '2':
+        out += t.day;
+        break;
+      case '_2':
+        out += String(t.day).padStart(2, ' ');
+        break;
+      case '02':
+        out += pad(t.day, 2);
+        break;
+      case '__2':
+        out += String(yearDay(t)).padStart(3, ' ');
+        break;
+      case '002':
+        out += pad(yearDay(t), 3);
+        break;
+      case '15':
+        out += pad(t.hour, 2);
+        break;
+      case '3':
+        out += hour12;
+        break;
+      case '03':
+        out += pad(hour12, 2);
+        break;
+      case '4':
+        out += t.min;
+        break;
+      case '04':
+        out += pad(t.min, 2);
+        break;
+      case '5':
+        out += t.sec;
+        break;
+      case '05':
+        out += pad(t.sec, 2);
+        break;
+      case 'PM':
+        out += t.hour >= 12 ? 'PM' : 'AM';
+        break;
+      case 'pm':
+        out += t.hour >= 12 ? 'pm' : 'am';
+        break;
       case 'MST': {
         if (t.zone !== '') out += t.zone;
         else {
@@ -213,7 +330,8 @@ export function formatGoTime(t: GoTime, layout: string): string {
         }
         break;
       }
-      default: out += formatZone(t, chunk);
+      default:
+        out += formatZone(t, chunk);
     }
   }
 }
@@ -266,7 +384,12 @@ export const UTC: GoLocation = { loc: UTC_LOC, zone: 'UTC', offset: 0 };
  * 04 4 05 5 .999999999 Z07:00 and literal text, the ones BurntSushi/toml and yaml.v3 use; undefined where
  * Go returns an error.
  */
-export function parseGoTime(layout: string, value: string, where: GoLocation, local: GoLocation = where): GoTime | undefined {
+export function parseGoTime(
+  layout: string,
+  value: string,
+  where: GoLocation,
+  local: GoLocation = where,
+): GoTime | undefined {
   let year = 0;
   let month = -1;
   let day = -1;
@@ -306,7 +429,15 @@ export function parseGoTime(layout: string, value: string, where: GoLocation, lo
         year = Number(value.slice(0, 4));
         value = value.slice(4);
         continue;
-      case '01': case '02': case '15': case '04': case '05': case '1': case '2': case '4': case '5':
+      case '01':
+      case '02':
+      case '15':
+      case '04':
+      case '05':
+      case '1':
+      case '2':
+      case '4':
+      case '5':
         // Two digits where the layout has a leading zero; one or two otherwise.
         r = getnum(value, chunk.length === 2 && chunk !== '15');
         if (r === undefined) return undefined;
@@ -337,26 +468,35 @@ export function parseGoTime(layout: string, value: string, where: GoLocation, lo
     }
     const n = r.n;
     switch (chunk) {
-      case '01': case '1':
+      case '01':
+      case '1':
         if (n <= 0 || n > 12) return undefined;
         month = n;
         break;
-      case '02': case '2':
+      case '02':
+      case '2':
         day = n;
         break;
       case '15':
         if (n >= 24) return undefined;
         hour = n;
         break;
-      case '04': case '4':
+      case '04':
+      case '4':
         if (n >= 60) return undefined;
         min = n;
         break;
-      case '05': case '5': {
+      case '05':
+      case '5': {
         if (n >= 60) return undefined;
         sec = n;
         // A fraction the layout does not name is still read.
-        if (typeof nextChunk(layout).chunk !== 'object' && value.length >= 2 && (value[0] === '.' || value[0] === ',') && /[0-9]/.test(value[1]!)) {
+        if (
+          typeof nextChunk(layout).chunk !== 'object' &&
+          value.length >= 2 &&
+          (value[0] === '.' || value[0] === ',') &&
+          /[0-9]/.test(value[1]!)
+        ) {
           const f = fraction(value);
           nsec = f.ns;
           value = f.rest;

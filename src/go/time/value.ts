@@ -9,8 +9,23 @@ import { goFunc, GoCallError, type FuncMap, type GoFunction } from '../reflect/f
 import { CONSTANT, lengthOf, sizeOf, type CallCost } from '../reflect/callCost.ts';
 import { goBytes } from '../reflect/byteString.ts';
 import {
-  atInstant, DAYS, formatGoTime, goDate, goTimeString, inUTC, LOCAL, LOCAL_LOC, locationOf, MONTHS, RFC3339_NANO,
-  unixSeconds, UTC_LOC, weekday, yearDay, type GoLocation, type GoTime,
+  atInstant,
+  DAYS,
+  formatGoTime,
+  goDate,
+  goTimeString,
+  inUTC,
+  LOCAL,
+  LOCAL_LOC,
+  locationOf,
+  MONTHS,
+  RFC3339_NANO,
+  unixSeconds,
+  UTC_LOC,
+  weekday,
+  yearDay,
+  type GoLocation,
+  type GoTime,
 } from './time.ts';
 import { formatGoDuration } from './duration.ts';
 import { GoInt, GoPointer, GoStringer, GoStruct } from '../reflect/value.ts';
@@ -92,7 +107,8 @@ const FIXED_LOCATIONS = new WeakMap<GoLocation, GoStringer>();
 const WHERE = new WeakMap<GoStringer, GoLocation>();
 
 /** Location.String(): Local is named UTC when TZ is unset (without /etc/localtime) or UTC; Parse's zones are "". */
-const locationName = (loc: string) => (loc === UTC_LOC || loc === LOCAL_LOC ? 'UTC' : loc.startsWith('fixed#') ? '' : loc);
+const locationName = (loc: string) =>
+  loc === UTC_LOC || loc === LOCAL_LOC ? 'UTC' : loc.startsWith('fixed#') ? '' : loc;
 
 /** The *time.Location of a zone (Go compares locations by pointer: a time value's location is one value). */
 export function locationValue(where: GoLocation): GoStringer {
@@ -128,7 +144,12 @@ const atNs = (ns: bigint, where: GoLocation) => {
 
 /** Time.GoString, what %#v prints. */
 function timeGoString(t: GoTime): string {
-  const loc = t.loc === UTC_LOC ? 'time.UTC' : t.loc === LOCAL_LOC ? 'time.Local' : `time.Location(${JSON.stringify(locationName(t.loc))})`;
+  const loc =
+    t.loc === UTC_LOC
+      ? 'time.UTC'
+      : t.loc === LOCAL_LOC
+        ? 'time.Local'
+        : `time.Location(${JSON.stringify(locationName(t.loc))})`;
   return `time.Date(${t.year}, time.${MONTHS[t.month - 1]}, ${t.day}, ${t.hour}, ${t.min}, ${t.sec}, ${t.nsec}, ${loc})`;
 }
 
@@ -136,7 +157,8 @@ function timeGoString(t: GoTime): string {
 function strictRfc3339(t: GoTime, method: string): Uint8Array {
   const s = formatGoTime(t, RFC3339_NANO);
   if (t.year < 0 || t.year > 9999) throw new GoCallError(`Time.${method}: year outside of range [0,9999]`);
-  if (!s.endsWith('Z') && Math.abs(Math.trunc(t.offset / 3600)) >= 24) throw new GoCallError(`Time.${method}: timezone hour outside of range [0,23]`);
+  if (!s.endsWith('Z') && Math.abs(Math.trunc(t.offset / 3600)) >= 24)
+    throw new GoCallError(`Time.${method}: timezone hour outside of range [0,23]`);
   return goBytes(s);
 }
 
@@ -145,7 +167,8 @@ function marshalBinary(t: GoTime): Uint8Array {
   const utc = t.loc === UTC_LOC;
   const offsetSec = t.offset % 60;
   const offsetMin = Math.trunc(t.offset / 60);
-  if (!utc && (offsetMin < -32768 || offsetMin === -1 || offsetMin > 32767)) throw new GoCallError('Time.MarshalBinary: unexpected zone offset');
+  if (!utc && (offsetMin < -32768 || offsetMin === -1 || offsetMin > 32767))
+    throw new GoCallError('Time.MarshalBinary: unexpected zone offset');
   const out = Buffer.alloc(!utc && offsetSec !== 0 ? 16 : 15);
   out[0] = out.length === 16 ? 2 : 1;
   out.writeBigInt64BE(BigInt.asIntN(64, unixSeconds(t) + YEAR1_TO_UNIX), 1);
@@ -155,7 +178,8 @@ function marshalBinary(t: GoTime): Uint8Array {
   return new Uint8Array(out);
 }
 
-const concat = (b: Uint8Array | null, more: Uint8Array) => new Uint8Array(Buffer.concat([b ?? new Uint8Array(0), more]));
+const concat = (b: Uint8Array | null, more: Uint8Array) =>
+  new Uint8Array(Buffer.concat([b ?? new Uint8Array(0), more]));
 
 /** A time.Time as templates see it: printed as String(), with time.Time's methods. */
 export function goTimeValue(t: GoTime): GoStruct {
@@ -168,17 +192,29 @@ export function goTimeValue(t: GoTime): GoStruct {
     String: goFunc([], CONSTANT, () => text),
     GoString: goFunc([], CONSTANT, () => timeGoString(t)),
     Format: goFunc(['string'], FORMAT_COST, (layout: string) => formatGoTime(t, layout)),
-    AppendFormat: goFunc(['[]byte', 'string'], FORMAT_COST, (b: Uint8Array | null, layout: string) => concat(b, goBytes(formatGoTime(t, layout)))),
+    AppendFormat: goFunc(['[]byte', 'string'], FORMAT_COST, (b: Uint8Array | null, layout: string) =>
+      concat(b, goBytes(formatGoTime(t, layout))),
+    ),
     MarshalText: goFunc([], CONSTANT, () => strictRfc3339(t, 'MarshalText')),
     AppendText: goFunc(['[]byte'], APPEND_COST, (b: Uint8Array | null) => concat(b, strictRfc3339(t, 'MarshalText'))),
-    MarshalJSON: goFunc([], CONSTANT, () => concat(goBytes('"'), concat(strictRfc3339(t, 'MarshalJSON'), goBytes('"')))),
+    MarshalJSON: goFunc([], CONSTANT, () =>
+      concat(goBytes('"'), concat(strictRfc3339(t, 'MarshalJSON'), goBytes('"'))),
+    ),
     MarshalBinary: goFunc([], CONSTANT, () => marshalBinary(t)),
     AppendBinary: goFunc(['[]byte'], APPEND_COST, (b: Uint8Array | null) => concat(b, marshalBinary(t))),
     GobEncode: goFunc([], CONSTANT, () => marshalBinary(t)),
     Year: goFunc([], CONSTANT, () => int(t.year)),
-    Month: goFunc([], CONSTANT, () => new GoStringer('time.Month', MONTHS[t.month - 1]!, int(t.month), undefined, false)),
+    Month: goFunc(
+      [],
+      CONSTANT,
+      () => new GoStringer('time.Month', MONTHS[t.month - 1]!, int(t.month), undefined, false),
+    ),
     Day: goFunc([], CONSTANT, () => int(t.day)),
-    Weekday: goFunc([], CONSTANT, () => new GoStringer('time.Weekday', DAYS[weekday(t)]!, int(weekday(t)), undefined, false)),
+    Weekday: goFunc(
+      [],
+      CONSTANT,
+      () => new GoStringer('time.Weekday', DAYS[weekday(t)]!, int(weekday(t)), undefined, false),
+    ),
     YearDay: goFunc([], CONSTANT, () => int(yearDay(t))),
     Hour: goFunc([], CONSTANT, () => int(t.hour)),
     Minute: goFunc([], CONSTANT, () => int(t.min)),
@@ -227,7 +263,11 @@ export function goTimeValue(t: GoTime): GoStruct {
     ZoneBounds: badResults(2),
   };
   // The fields of Go's struct: wall clock (nanoseconds here), seconds since year 1, location (nil for UTC).
-  const fields = { wall: new GoInt('uint64', int(t.nsec)), ext: int64(unix + YEAR1_TO_UNIX), loc: t.loc === UTC_LOC ? null : locationValue(where).value };
+  const fields = {
+    wall: new GoInt('uint64', int(t.nsec)),
+    ext: int64(unix + YEAR1_TO_UNIX),
+    loc: t.loc === UTC_LOC ? null : locationValue(where).value,
+  };
   const v = new GoStruct('time.Time', fields, text, methods);
   TIMES.set(v, t);
   return v;

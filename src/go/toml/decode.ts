@@ -18,7 +18,11 @@ const PATH_UNITS = 8;
 
 export class TomlParseError extends Error {
   constructor(line: number, lastKey: string, message: string) {
-    super(lastKey === '' ? `toml: line ${line}: ${message}` : `toml: line ${line} (last key ${goQuote(lastKey)}): ${message}`);
+    super(
+      lastKey === ''
+        ? `toml: line ${line}: ${message}`
+        : `toml: line ${line} (last key ${goQuote(lastKey)}): ${message}`,
+    );
     this.name = 'TomlParseError';
   }
 }
@@ -33,9 +37,11 @@ const keyText = (k: Key) => k.map((p) => (p === '' ? '""' : BARE.test(p) ? p : t
 
 const TABLES = 'map[string]interface {}';
 const isTables = (v: unknown): v is GoMap[] => Array.isArray(v) && containerType(v)?.elem === TABLES;
-const isMap = (v: unknown): v is GoMap => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+const isMap = (v: unknown): v is GoMap =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 const has = (m: GoMap, k: string) => Object.prototype.hasOwnProperty.call(m, k);
-const put = (m: GoMap, k: string, v: unknown) => Object.defineProperty(m, k, { value: v, enumerable: true, writable: true, configurable: true });
+const put = (m: GoMap, k: string, v: unknown) =>
+  Object.defineProperty(m, k, { value: v, enumerable: true, writable: true, configurable: true });
 
 const LOCAL_DATETIME: GoLocation = { loc: 'datetime-local', zone: 'datetime-local', offset: 0 };
 const LOCAL_DATE: GoLocation = { loc: 'date-local', zone: 'date-local', offset: 0 };
@@ -50,7 +56,13 @@ const DATETIME_LAYOUTS: ReadonlyArray<[string, GoLocation]> = [
   ['15:04', LOCAL_TIME],
 ];
 
-const STRING_TYPES = new Set<TomlItemType>(['string', 'stringEsc', 'multilineString', 'rawString', 'rawMultilineString']);
+const STRING_TYPES = new Set<TomlItemType>([
+  'string',
+  'stringEsc',
+  'multilineString',
+  'rawString',
+  'rawMultilineString',
+]);
 
 function bug(msg: string): never {
   throw new GoCallError(`BUG: ${msg}\n\n`);
@@ -171,18 +183,28 @@ class Parser {
 
   private value(it: TomlItem, parentIsArray: boolean): [unknown, TomlType] {
     switch (it.typ) {
-      case 'string': case 'rawString': return [it.val, 'String'];
-      case 'stringEsc': return [this.replaceEscapes(it, it.val), 'String'];
-      case 'multilineString': return [this.replaceEscapes(it, stripEscapedNewlines(stripFirstNewline(it.val))), 'String'];
-      case 'rawMultilineString': return [stripFirstNewline(it.val), 'String'];
-      case 'integer': return [this.valueInteger(it), 'Integer'];
-      case 'float': return [this.valueFloat(it), 'Float'];
+      case 'string':
+      case 'rawString':
+        return [it.val, 'String'];
+      case 'stringEsc':
+        return [this.replaceEscapes(it, it.val), 'String'];
+      case 'multilineString':
+        return [this.replaceEscapes(it, stripEscapedNewlines(stripFirstNewline(it.val))), 'String'];
+      case 'rawMultilineString':
+        return [stripFirstNewline(it.val), 'String'];
+      case 'integer':
+        return [this.valueInteger(it), 'Integer'];
+      case 'float':
+        return [this.valueFloat(it), 'Float'];
       case 'bool':
         if (it.val === 'true' || it.val === 'false') return [it.val === 'true', 'Bool'];
         return bug(`Expected boolean value, but got '${it.val}'.`);
-      case 'datetime': return [this.valueDatetime(it), 'Datetime'];
-      case 'array': return [this.valueArray(), 'Array'];
-      case 'inlineTableStart': return [this.valueInlineTable(parentIsArray), 'Hash'];
+      case 'datetime':
+        return [this.valueDatetime(it), 'Datetime'];
+      case 'array':
+        return [this.valueArray(), 'Array'];
+      case 'inlineTableStart':
+        return [this.valueInlineTable(parentIsArray), 'Hash'];
       default:
         break;
     }
@@ -190,12 +212,15 @@ class Parser {
   }
 
   private valueInteger(it: TomlItem): GoInt {
-    if (!numUnderscoresOK(it.val)) this.failAt(it.line, `Invalid integer ${goQuote(it.val)}: underscores must be surrounded by digits`);
-    if (numHasLeadingZero(it.val)) this.failAt(it.line, `Invalid integer ${goQuote(it.val)}: cannot have leading zeroes`);
+    if (!numUnderscoresOK(it.val))
+      this.failAt(it.line, `Invalid integer ${goQuote(it.val)}: underscores must be surrounded by digits`);
+    if (numHasLeadingZero(it.val))
+      this.failAt(it.line, `Invalid integer ${goQuote(it.val)}: cannot have leading zeroes`);
     const digits = it.val.replace(/_/g, '');
     const m = /^([+-]?)(.*)$/.exec(digits)!;
     // More than 20 significant decimal digits are out of range, whatever they are (BigInt would be quadratic).
-    if (/^[0-9]+$/.test(m[2]!) && m[2]!.replace(/^0+/, '').length > 20) this.failAt(it.line, `${it.val} is out of range for int64`);
+    if (/^[0-9]+$/.test(m[2]!) && m[2]!.replace(/^0+/, '').length > 20)
+      this.failAt(it.line, `${it.val} is out of range for int64`);
     let n: bigint;
     try {
       n = BigInt(m[2]!);
@@ -210,16 +235,20 @@ class Parser {
   private valueFloat(it: TomlItem): number {
     const parts = it.val.split(/[.eE]/).filter((p) => p !== '');
     for (const part of parts) {
-      if (!numUnderscoresOK(part)) this.failAt(it.line, `Invalid float ${goQuote(it.val)}: underscores must be surrounded by digits`);
+      if (!numUnderscoresOK(part))
+        this.failAt(it.line, `Invalid float ${goQuote(it.val)}: underscores must be surrounded by digits`);
     }
-    if (parts.length > 0 && numHasLeadingZero(parts[0]!)) this.failAt(it.line, `Invalid float ${goQuote(it.val)}: cannot have leading zeroes`);
-    if (!numPeriodsOK(it.val)) this.failAt(it.line, `Invalid float ${goQuote(it.val)}: '.' must be followed by one or more digits`);
+    if (parts.length > 0 && numHasLeadingZero(parts[0]!))
+      this.failAt(it.line, `Invalid float ${goQuote(it.val)}: cannot have leading zeroes`);
+    if (!numPeriodsOK(it.val))
+      this.failAt(it.line, `Invalid float ${goQuote(it.val)}: '.' must be followed by one or more digits`);
     let val = it.val.replace(/_/g, '');
     if (val === '+nan' || val === '-nan') val = 'nan';
     const special = /^([+-]?)(inf|nan)$/.exec(val);
     if (special) return special[2] === 'nan' ? NaN : special[1] === '-' ? -Infinity : Infinity;
     // strconv.ParseFloat: a syntax error, or a number too large for a float64.
-    if (!/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(val)) this.failAt(it.line, `Invalid float value: ${goQuote(it.val)}`);
+    if (!/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(val))
+      this.failAt(it.line, `Invalid float value: ${goQuote(it.val)}`);
     const f = Number(val);
     if (!Number.isFinite(f)) this.failAt(it.line, `${it.val} is out of range for float64`);
     return f;
@@ -369,7 +398,16 @@ class Parser {
         continue;
       }
       const e = str[i + 1];
-      const simple: Record<string, string> = { b: '\b', t: '\t', n: '\n', f: '\f', r: '\r', e: '\x1b', '"': '"', '\\': '\\' };
+      const simple: Record<string, string> = {
+        b: '\b',
+        t: '\t',
+        n: '\n',
+        f: '\f',
+        r: '\r',
+        e: '\x1b',
+        '"': '"',
+        '\\': '\\',
+      };
       if (e === ' ' || e === '\t') this.failAt(it.line, `invalid escape: '\\${e}'`);
       if (e !== undefined && simple[e] !== undefined) {
         out += simple[e];
@@ -380,7 +418,8 @@ class Parser {
       if (n === 0) bug(`Expected valid escape code after \\, but got ${goQuote(e ?? '')}.`);
       const hex = str.slice(i + 2, i + 2 + n);
       const r = parseInt(hex, 16) | 0; // a Go rune is an int32
-      if (r < 0 || r > 0x10ffff || (r >= 0xd800 && r <= 0xdfff)) this.failAt(it.line, `Escaped character '\\u${hex}' is not valid UTF-8.`);
+      if (r < 0 || r > 0x10ffff || (r >= 0xd800 && r <= 0xdfff))
+        this.failAt(it.line, `Escaped character '\\u${hex}' is not valid UTF-8.`);
       out += String.fromCodePoint(r);
       i += n + 1;
     }

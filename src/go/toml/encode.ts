@@ -4,7 +4,18 @@
 // omitempty/omitzero or "-"), tables and arrays of tables get [headers] indented by Indent per level, a
 // blank line goes before each top-level table, nil values are left out. Embedded structs are not modelled.
 import { callGoFunction, GoCallError } from '../reflect/func.ts';
-import { GoInt, GoKeyedMap, goMapSize, goUint8, GoPointer, GoStringer, GoStruct, isExported, isGoMap, isNilContainer } from '../reflect/value.ts';
+import {
+  GoInt,
+  GoKeyedMap,
+  goMapSize,
+  goUint8,
+  GoPointer,
+  GoStringer,
+  GoStruct,
+  isExported,
+  isGoMap,
+  isNilContainer,
+} from '../reflect/value.ts';
 import { structTagGet } from '../reflect/structTag.ts';
 import { compareBytes, formatFloat, goTypeName } from '../fmt/format.ts';
 import { formatGoTime, RFC3339_NANO } from '../time/time.ts';
@@ -30,7 +41,8 @@ function deref(v: unknown): unknown {
   }
 }
 
-const isNil = (v: unknown) => v === null || v === undefined || (v instanceof GoPointer && v.elem === null) || isNilContainer(v);
+const isNil = (v: unknown) =>
+  v === null || v === undefined || (v instanceof GoPointer && v.elem === null) || isNilContainer(v);
 
 /** A value that writes itself as text (encoding.TextMarshaler): semver.Version, net.IP, time.Time. */
 const marshalText = (v: unknown, meter: Meter): string | undefined => {
@@ -38,7 +50,8 @@ const marshalText = (v: unknown, meter: Meter): string | undefined => {
   const m = v instanceof GoStruct ? v.methods?.MarshalText : undefined;
   return m === undefined ? undefined : goString(callGoFunction(m, meter, []) as Uint8Array);
 };
-const isMarshaler = (v: unknown) => v instanceof GoStringer || (v instanceof GoStruct && v.methods?.MarshalText !== undefined);
+const isMarshaler = (v: unknown) =>
+  v instanceof GoStringer || (v instanceof GoStruct && v.methods?.MarshalText !== undefined);
 
 /** The TOML type of a value; an array's is found by looking at every element, all the way down (charged). */
 function tomlTypeOf(v: unknown, m: Meter): TomlType | undefined {
@@ -48,11 +61,16 @@ function tomlTypeOf(v: unknown, m: Meter): TomlType | undefined {
   if (isMarshaler(v)) return 'String';
   if (v instanceof GoInt) return 'Integer';
   switch (typeof v) {
-    case 'boolean': return 'Bool';
-    case 'bigint': return 'Integer';
-    case 'number': return 'Float';
-    case 'string': return 'String';
-    default: break;
+    case 'boolean':
+      return 'Bool';
+    case 'bigint':
+      return 'Integer';
+    case 'number':
+      return 'Float';
+    case 'string':
+      return 'String';
+    default:
+      break;
   }
   if (Array.isArray(v) || v instanceof Uint8Array) return isTableArray(v, m) ? 'ArrayHash' : 'Array';
   if (v instanceof GoStruct || isGoMap(v) || v instanceof GoKeyedMap) return 'Hash';
@@ -103,7 +121,10 @@ function fieldOptions(tag: string | undefined): FieldOptions {
   if (o === undefined) {
     const t = structTagGet(tag, 'toml');
     const [name, ...opts] = t.split(',');
-    o = t === '-' ? { ...UNTAGGED, skip: true } : { skip: false, name: name!, omitempty: opts.includes('omitempty'), omitzero: opts.includes('omitzero') };
+    o =
+      t === '-'
+        ? { ...UNTAGGED, skip: true }
+        : { skip: false, name: name!, omitempty: opts.includes('omitempty'), omitzero: opts.includes('omitzero') };
     optionsByTag.set(tag, o);
   }
   return o;
@@ -124,7 +145,11 @@ function isEmpty(v: unknown): boolean {
 
 /** A struct without slice, map or func fields: Go compares it with its zero value. */
 const isComparable = (s: GoStruct): boolean =>
-  Object.values(s.fields).every((f) => !(Array.isArray(f) || f instanceof Uint8Array || f instanceof GoKeyedMap || isGoMap(f)) && (!(f instanceof GoStruct) || isComparable(f)));
+  Object.values(s.fields).every(
+    (f) =>
+      !(Array.isArray(f) || f instanceof Uint8Array || f instanceof GoKeyedMap || isGoMap(f)) &&
+      (!(f instanceof GoStruct) || isComparable(f)),
+  );
 
 function isZeroValue(v: unknown): boolean {
   if (v === null || v === undefined || v === '' || v === false || v === 0n || v === 0) return true;
@@ -194,7 +219,13 @@ class Encoder {
     v = deref(v);
     if (isMarshaler(v)) return this.keyValue(key, v, false);
     if (v === null || v === undefined || v instanceof GoPointer) return;
-    if (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'number' || v instanceof GoInt) {
+    if (
+      typeof v === 'string' ||
+      typeof v === 'boolean' ||
+      typeof v === 'bigint' ||
+      typeof v === 'number' ||
+      v instanceof GoInt
+    ) {
       return this.keyValue(key, v, false);
     }
     if (Array.isArray(v) || v instanceof Uint8Array) {
@@ -206,7 +237,9 @@ class Encoder {
       return this.table(key, v);
     }
     if (v instanceof GoStruct || v instanceof GoKeyedMap) return this.table(key, v);
-    throw new TomlEncodeError(`unsupported type for key '${tomlKeyPath(key)}': ${v instanceof GoComplex ? 'complex128' : goTypeName(v)}`);
+    throw new TomlEncodeError(
+      `unsupported type for key '${tomlKeyPath(key)}': ${v instanceof GoComplex ? 'complex128' : goTypeName(v)}`,
+    );
   }
 
   private element(v: unknown): void {
@@ -214,18 +247,30 @@ class Encoder {
     const t = goTimeOf(v);
     if (t !== undefined) {
       // Local datetimes, dates and times are written without a zone.
-      const layout = t.loc === 'datetime-local' ? '2006-01-02T15:04:05.999999999' : t.loc === 'date-local' ? '2006-01-02' : t.loc === 'time-local' ? '15:04:05.999999999' : RFC3339_NANO;
+      const layout =
+        t.loc === 'datetime-local'
+          ? '2006-01-02T15:04:05.999999999'
+          : t.loc === 'date-local'
+            ? '2006-01-02'
+            : t.loc === 'time-local'
+              ? '15:04:05.999999999'
+              : RFC3339_NANO;
       return this.write(formatGoTime(t, layout));
     }
     const text = marshalText(v, this.meter);
     if (text !== undefined) return this.write(this.quoted(text, tomlString));
     if (v instanceof GoInt) return this.write(v.value.toString());
     switch (typeof v) {
-      case 'string': return this.write(this.quoted(v, tomlString));
-      case 'boolean': return this.write(String(v));
-      case 'bigint': return this.write(v.toString());
-      case 'number': return this.write(tomlFloat(v));
-      default: break;
+      case 'string':
+        return this.write(this.quoted(v, tomlString));
+      case 'boolean':
+        return this.write(String(v));
+      case 'bigint':
+        return this.write(v.toString());
+      case 'number':
+        return this.write(tomlFloat(v));
+      default:
+        break;
     }
     if (Array.isArray(v) || v instanceof Uint8Array) {
       this.write('[');

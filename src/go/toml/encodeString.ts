@@ -16,7 +16,13 @@ export function tomlKeyPath(keys: readonly string[]): string {
 
 /** Only `"`, `\` and control characters are escaped; \b \t \n \f \r by name, the rest (and DEL) as \u00xx. */
 const NEEDS_ESCAPE = /["\\\x00-\x1f\x7f]/;
-const SHORT_ESCAPES: Readonly<Record<number, string>> = { 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0c: '\\f', 0x0d: '\\r' };
+const SHORT_ESCAPES: Readonly<Record<number, string>> = {
+  0x08: '\\b',
+  0x09: '\\t',
+  0x0a: '\\n',
+  0x0c: '\\f',
+  0x0d: '\\r',
+};
 
 export function tomlString(s: string): string {
   if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
@@ -25,7 +31,14 @@ export function tomlString(s: string): string {
   let run = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    const e = c === 0x22 ? '\\"' : c === 0x5c ? '\\\\' : c < 0x20 || c === 0x7f ? (SHORT_ESCAPES[c] ?? '\\u' + c.toString(16).padStart(4, '0')) : undefined;
+    const e =
+      c === 0x22
+        ? '\\"'
+        : c === 0x5c
+          ? '\\\\'
+          : c < 0x20 || c === 0x7f
+            ? (SHORT_ESCAPES[c] ?? '\\u' + c.toString(16).padStart(4, '0'))
+            : undefined;
     if (e === undefined) continue;
     if (i > run) out.append(s.slice(run, i));
     out.append(e);

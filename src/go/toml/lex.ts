@@ -6,9 +6,28 @@ import { goQuote, goQuoteRune } from '../strconv/format.ts';
 import { lazyRegExp } from '../internal/lazyRegExp.ts';
 
 export type TomlItemType =
-  | 'error' | 'eof' | 'text' | 'string' | 'stringEsc' | 'rawString' | 'multilineString' | 'rawMultilineString'
-  | 'bool' | 'integer' | 'float' | 'datetime' | 'array' | 'arrayEnd' | 'tableStart' | 'tableEnd'
-  | 'arrayTableStart' | 'arrayTableEnd' | 'keyStart' | 'keyEnd' | 'commentStart' | 'inlineTableStart'
+  | 'error'
+  | 'eof'
+  | 'text'
+  | 'string'
+  | 'stringEsc'
+  | 'rawString'
+  | 'multilineString'
+  | 'rawMultilineString'
+  | 'bool'
+  | 'integer'
+  | 'float'
+  | 'datetime'
+  | 'array'
+  | 'arrayEnd'
+  | 'tableStart'
+  | 'tableEnd'
+  | 'arrayTableStart'
+  | 'arrayTableEnd'
+  | 'keyStart'
+  | 'keyEnd'
+  | 'commentStart'
+  | 'inlineTableStart'
   | 'inlineTableEnd';
 
 export interface TomlItem {
@@ -32,9 +51,11 @@ const isDigit = (r: number) => r >= 0x30 && r <= 0x39;
 const isBinary = (r: number) => r === 0x30 || r === 0x31;
 const isOctal = (r: number) => r >= 0x30 && r <= 0x37;
 export const isHex = (r: number) => isDigit(r) || ((r | 0x20) >= 0x61 && (r | 0x20) <= 0x66);
-const isBareKeyChar = (r: number) => (r >= 0x41 && r <= 0x5a) || (r >= 0x61 && r <= 0x7a) || isDigit(r) || r === 0x5f || r === 0x2d;
+const isBareKeyChar = (r: number) =>
+  (r >= 0x41 && r <= 0x5a) || (r >= 0x61 && r <= 0x7a) || isDigit(r) || r === 0x5f || r === 0x2d;
 const LETTER = lazyRegExp('^\\p{L}$', 'u');
-const isLetter = (r: number) => (r < 0x80 ? (r | 0x20) >= 0x61 && (r | 0x20) <= 0x7a : LETTER.test(String.fromCodePoint(r)));
+const isLetter = (r: number) =>
+  r < 0x80 ? (r | 0x20) >= 0x61 && (r | 0x20) <= 0x7a : LETTER.test(String.fromCodePoint(r));
 const hex2 = (n: number) => n.toString(16).padStart(2, '0');
 
 class Lexer {
@@ -143,7 +164,8 @@ class Lexer {
 
   /** Go's lx.errorf: at EOF only a preceding newline moves it to the previous line. */
   failf(msg: string): never {
-    if (this.atEOF && this.pos >= 1 && this.input.charCodeAt(this.pos - 1) === 0x0a) return this.stop(this.line - 1, msg);
+    if (this.atEOF && this.pos >= 1 && this.input.charCodeAt(this.pos - 1) === 0x0a)
+      return this.stop(this.line - 1, msg);
     return this.stop(this.line, msg);
   }
 }
@@ -338,13 +360,15 @@ function lexValue(lx: Lexer): State {
       return lexRawString;
     case 0x2e:
       return lx.failf("floats must start with a digit, not '.'");
-    case 0x69: case 0x6e: // i, n
+    case 0x69:
+    case 0x6e: // i, n
       if ((lx.accept(0x6e) && lx.accept(0x66)) || (lx.accept(0x61) && lx.accept(0x6e))) {
         lx.emit('float');
         return lx.pop();
       }
       break;
-    case 0x2d: case 0x2b:
+    case 0x2d:
+    case 0x2b:
       return lexDecimalNumberStart;
   }
   if (isLetter(r)) {
@@ -530,11 +554,23 @@ function lexStringEscape(lx: Lexer): State {
   lx.esc = true;
   const r = lx.next();
   switch (r) {
-    case 0x65: case 0x62: case 0x74: case 0x6e: case 0x66: case 0x72: case 0x22: case 0x20: case 0x09: case 0x5c:
+    case 0x65:
+    case 0x62:
+    case 0x74:
+    case 0x6e:
+    case 0x66:
+    case 0x72:
+    case 0x22:
+    case 0x20:
+    case 0x09:
+    case 0x5c:
       return lx.pop();
-    case 0x78: return hexEscape(2, 'two', 'x');
-    case 0x75: return hexEscape(4, 'four', 'u');
-    case 0x55: return hexEscape(8, 'eight', 'U');
+    case 0x78:
+      return hexEscape(2, 'two', 'x');
+    case 0x75:
+      return hexEscape(4, 'four', 'u');
+    case 0x55:
+      return hexEscape(8, 'eight', 'U');
   }
   return lx.fail(`invalid escape in string '\\${String.fromCodePoint(r)}'`);
 }
@@ -542,7 +578,8 @@ function lexStringEscape(lx: Lexer): State {
 function hexEscape(n: number, count: string, letter: string): State {
   return (lx: Lexer) => {
     for (let i = 0; i < n; i++) {
-      if (!isHex(lx.next())) lx.failf(`expected ${count} hexadecimal digits after '\\${letter}', but got ${goQuote(lx.current())} instead`);
+      if (!isHex(lx.next()))
+        lx.failf(`expected ${count} hexadecimal digits after '\\${letter}', but got ${goQuote(lx.current())} instead`);
     }
     return lx.pop();
   };
@@ -556,9 +593,15 @@ function lexNumberOrDate(lx: Lexer): State {
   const r = lx.next();
   if (isDigit(r)) return lexNumberOrDate;
   switch (r) {
-    case 0x2d: case 0x3a: return lexDatetime;
-    case 0x5f: return lexDecimalNumber;
-    case 0x2e: case 0x65: case 0x45: return lexFloat;
+    case 0x2d:
+    case 0x3a:
+      return lexDatetime;
+    case 0x5f:
+      return lexDecimalNumber;
+    case 0x2e:
+    case 0x65:
+    case 0x45:
+      return lexFloat;
   }
   lx.backup();
   lx.emit('integer');
@@ -612,7 +655,8 @@ function lexDecimalNumberStart(lx: Lexer): State {
       return lx.pop();
     case 0x30: {
       const p = lx.peek();
-      if (p === 0x62 || p === 0x6f || p === 0x78) lx.failf(`cannot use sign with non-decimal numbers: '${lx.current()}${String.fromCodePoint(p)}'`);
+      if (p === 0x62 || p === 0x6f || p === 0x78)
+        lx.failf(`cannot use sign with non-decimal numbers: '${lx.current()}${String.fromCodePoint(p)}'`);
       break;
     }
     case 0x2e:
@@ -631,11 +675,18 @@ function lexBaseNumberOrDate(lx: Lexer): State {
     return next;
   };
   switch (r) {
-    case 0x5f: return lexDecimalNumber;
-    case 0x2e: case 0x65: case 0x45: return lexFloat;
-    case 0x62: return base('a binary', isBinary, lexBinaryInteger);
-    case 0x6f: return base('an octal', isOctal, lexOctalInteger);
-    case 0x78: return base('a hexadecimal', isHex, lexHexInteger);
+    case 0x5f:
+      return lexDecimalNumber;
+    case 0x2e:
+    case 0x65:
+    case 0x45:
+      return lexFloat;
+    case 0x62:
+      return base('a binary', isBinary, lexBinaryInteger);
+    case 0x6f:
+      return base('an octal', isOctal, lexOctalInteger);
+    case 0x78:
+      return base('a hexadecimal', isHex, lexHexInteger);
   }
   lx.backup();
   lx.emit('integer');

@@ -51,8 +51,13 @@ function categoriesOf(c: number): number {
 function categoriesNow(c: number): number {
   const x = ch(c);
   return (
-    (UPPER.test(x) ? UPPER_BIT : 0) | (LOWER.test(x) ? LOWER_BIT : 0) | (TITLE.test(x) ? TITLE_BIT : 0) | (LETTER.test(x) ? LETTER_BIT : 0) |
-    (DIGIT.test(x) ? DIGIT_BIT : 0) | (NUMBER.test(x) ? NUMBER_BIT : 0) | (PUNCT.test(x) ? PUNCT_BIT : 0)
+    (UPPER.test(x) ? UPPER_BIT : 0) |
+    (LOWER.test(x) ? LOWER_BIT : 0) |
+    (TITLE.test(x) ? TITLE_BIT : 0) |
+    (LETTER.test(x) ? LETTER_BIT : 0) |
+    (DIGIT.test(x) ? DIGIT_BIT : 0) |
+    (NUMBER.test(x) ? NUMBER_BIT : 0) |
+    (PUNCT.test(x) ? PUNCT_BIT : 0)
   );
 }
 
@@ -62,7 +67,8 @@ const isAsciiDigit = (c: number) => c >= 0x30 && c <= 0x39;
 export const isUpper = (c: number) => (c < 0x80 ? isAsciiUpper(c) : (categoriesOf(c) & UPPER_BIT) !== 0);
 export const isLower = (c: number) => (c < 0x80 ? isAsciiLower(c) : (categoriesOf(c) & LOWER_BIT) !== 0);
 export const isTitle = (c: number) => c >= 0x80 && (categoriesOf(c) & TITLE_BIT) !== 0;
-export const isLetter = (c: number) => (c < 0x80 ? isAsciiUpper(c) || isAsciiLower(c) : (categoriesOf(c) & LETTER_BIT) !== 0);
+export const isLetter = (c: number) =>
+  c < 0x80 ? isAsciiUpper(c) || isAsciiLower(c) : (categoriesOf(c) & LETTER_BIT) !== 0;
 export const isDigit = (c: number) => (c < 0x80 ? isAsciiDigit(c) : (categoriesOf(c) & DIGIT_BIT) !== 0);
 export const isNumber = (c: number) => (c < 0x80 ? isAsciiDigit(c) : (categoriesOf(c) & NUMBER_BIT) !== 0);
 export const isPunct = (c: number) => (categoriesOf(c) & PUNCT_BIT) !== 0;
@@ -108,13 +114,23 @@ export function toLower(c: number): number {
   return lowers[c] || (lowers[c] = lowerNow(c));
 }
 
-const lowerNow = (c: number) => (c === 0x130 ? 0x69 : single(ch(c).toLowerCase()) ?? c);
+const lowerNow = (c: number) => (c === 0x130 ? 0x69 : (single(ch(c).toLowerCase()) ?? c));
 
 // Titlecase differs from uppercase for the DŽ/LJ/NJ/DZ digraphs, and Georgian Mkhedruli letters are
 // their own titlecase (their uppercase is Mtavruli).
 const TITLE_DIGRAPHS: ReadonlyMap<number, number> = new Map([
-  [0x1c4, 0x1c5], [0x1c5, 0x1c5], [0x1c6, 0x1c5], [0x1c7, 0x1c8], [0x1c8, 0x1c8], [0x1c9, 0x1c8],
-  [0x1ca, 0x1cb], [0x1cb, 0x1cb], [0x1cc, 0x1cb], [0x1f1, 0x1f2], [0x1f2, 0x1f2], [0x1f3, 0x1f2],
+  [0x1c4, 0x1c5],
+  [0x1c5, 0x1c5],
+  [0x1c6, 0x1c5],
+  [0x1c7, 0x1c8],
+  [0x1c8, 0x1c8],
+  [0x1c9, 0x1c8],
+  [0x1ca, 0x1cb],
+  [0x1cb, 0x1cb],
+  [0x1cc, 0x1cb],
+  [0x1f1, 0x1f2],
+  [0x1f2, 0x1f2],
+  [0x1f3, 0x1f2],
 ]);
 
 /** unicode.ToTitle. */
@@ -130,7 +146,7 @@ export function toTitle(c: number): number {
  * it: a raw byte (src/go/reflect/byteString.ts) is utf8.RuneError.
  */
 export function forEachRune(s: string, f: (c: number, next: number) => void): void {
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     let c = s.charCodeAt(i++);
     if (c >= 0xd800 && c <= 0xdbff && i < s.length) {
       const d = s.charCodeAt(i);

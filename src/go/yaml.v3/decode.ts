@@ -30,7 +30,13 @@ const fail = (msg: string): never => {
 
 // ---------------------------------------------------------------- nodes
 
-const enum Kind { Document = 1, Sequence = 2, Mapping = 4, Scalar = 8, Alias = 16 }
+const enum Kind {
+  Document = 1,
+  Sequence = 2,
+  Mapping = 4,
+  Scalar = 8,
+  Alias = 16,
+}
 
 const STYLE_DOUBLE = 2;
 const STYLE_SINGLE = 4;
@@ -127,15 +133,24 @@ class NodeBuilder {
 
   private parseNode(): Node | undefined {
     switch (this.peek()) {
-      case Ev.Scalar: return this.scalar();
-      case Ev.Alias: return this.alias();
-      case Ev.MappingStart: return this.mapping();
-      case Ev.SequenceStart: return this.sequence();
-      case Ev.DocumentStart: return this.document();
-      case Ev.StreamEnd: return undefined;
-      default: break;
+      case Ev.Scalar:
+        return this.scalar();
+      case Ev.Alias:
+        return this.alias();
+      case Ev.MappingStart:
+        return this.mapping();
+      case Ev.SequenceStart:
+        return this.sequence();
+      case Ev.DocumentStart:
+        return this.document();
+      case Ev.StreamEnd:
+        return undefined;
+      default:
+        break;
     }
-    throw new GoCallError(`internal error: attempted to parse unknown event (please report): ${EVENT_NAMES[this.event.typ]}`);
+    throw new GoCallError(
+      `internal error: attempted to parse unknown event (please report): ${EVENT_NAMES[this.event.typ]}`,
+    );
   }
 
   private child(parent: Node): Node {
@@ -164,8 +179,16 @@ class NodeBuilder {
 
   private scalar(): Node {
     const e = this.event;
-    const style = e.style === ScalarStyle.DoubleQuoted ? STYLE_DOUBLE : e.style === ScalarStyle.SingleQuoted ? STYLE_SINGLE
-      : e.style === ScalarStyle.Literal ? STYLE_LITERAL : e.style === ScalarStyle.Folded ? STYLE_FOLDED : 0;
+    const style =
+      e.style === ScalarStyle.DoubleQuoted
+        ? STYLE_DOUBLE
+        : e.style === ScalarStyle.SingleQuoted
+          ? STYLE_SINGLE
+          : e.style === ScalarStyle.Literal
+            ? STYLE_LITERAL
+            : e.style === ScalarStyle.Folded
+              ? STYLE_FOLDED
+              : 0;
     const value = text(e.value);
     const defaultTag = style === 0 ? (value === '<<' ? MERGE : '') : STR;
     const n = this.node(Kind.Scalar, defaultTag, text(e.tag), value);
@@ -199,7 +222,10 @@ class NodeBuilder {
 
 // ---------------------------------------------------------------- resolve
 
-const RESOLVE_MAP: ReadonlyMap<string, { tag: string; value: unknown }> = new Map<string, { tag: string; value: unknown }>([
+const RESOLVE_MAP: ReadonlyMap<string, { tag: string; value: unknown }> = new Map<
+  string,
+  { tag: string; value: unknown }
+>([
   ...['true', 'True', 'TRUE'].map((s) => [s, { tag: '!!bool', value: true }] as const),
   ...['false', 'False', 'FALSE'].map((s) => [s, { tag: '!!bool', value: false }] as const),
   ...['', '~', 'null', 'Null', 'NULL'].map((s) => [s, { tag: NULL, value: null }] as const),
@@ -211,7 +237,12 @@ const RESOLVE_MAP: ReadonlyMap<string, { tag: string; value: unknown }> = new Ma
 
 const RESOLVABLE = new Set(['', STR, '!!bool', '!!int', '!!float', NULL, '!!timestamp']);
 const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
-const TIMESTAMP_LAYOUTS = ['2006-1-2T15:4:5.999999999Z07:00', '2006-1-2t15:4:5.999999999Z07:00', '2006-1-2 15:4:5.999999999', '2006-1-2'];
+const TIMESTAMP_LAYOUTS = [
+  '2006-1-2T15:4:5.999999999Z07:00',
+  '2006-1-2t15:4:5.999999999Z07:00',
+  '2006-1-2 15:4:5.999999999',
+  '2006-1-2',
+];
 
 /** An int that fits an int, else... on a 64-bit platform every int64 fits. */
 const int = (v: bigint) => v;
@@ -287,7 +318,8 @@ export function resolve(tag: string, s: string): { tag: string; value: unknown }
   if (!RESOLVABLE.has(tag)) return { tag, value: s };
   const r = resolvePlain(tag, s);
   if (tag === '' || tag === r.tag || tag === STR || tag === BINARY) return r;
-  if (tag === '!!float' && r.tag === '!!int') return { tag: '!!float', value: Number(r.value instanceof GoInt ? r.value.value : (r.value as bigint)) };
+  if (tag === '!!float' && r.tag === '!!int')
+    return { tag: '!!float', value: Number(r.value instanceof GoInt ? r.value.value : (r.value as bigint)) };
   return fail(`cannot decode ${shortTag(r.tag)} \`${s}\` as a ${shortTag(tag)}`);
 }
 
@@ -302,27 +334,41 @@ type Target =
   | { kind: 'slice'; set(v: unknown[]): void };
 
 const TYPE_NAMES = {
-  iface: 'interface {}', string: 'string', map: 'map[string]interface {}', keyed: 'map[interface {}]interface {}', slice: '[]interface {}',
+  iface: 'interface {}',
+  string: 'string',
+  map: 'map[string]interface {}',
+  keyed: 'map[interface {}]interface {}',
+  slice: '[]interface {}',
 } as const;
 
-const indicatedString = (n: Node) => n.kind === Kind.Scalar && (shortTag(n.tag) === STR || ((n.tag === '' || n.tag === '!') && (n.style & (STYLE_DOUBLE | STYLE_SINGLE | STYLE_LITERAL | STYLE_FOLDED)) !== 0));
+const indicatedString = (n: Node) =>
+  n.kind === Kind.Scalar &&
+  (shortTag(n.tag) === STR ||
+    ((n.tag === '' || n.tag === '!') &&
+      (n.style & (STYLE_DOUBLE | STYLE_SINGLE | STYLE_LITERAL | STYLE_FOLDED)) !== 0));
 
 function nodeShortTag(n: Node): string {
   if (indicatedString(n)) return STR;
   if (n.tag === '' || n.tag === '!') {
     switch (n.kind) {
-      case Kind.Mapping: return MAP;
-      case Kind.Sequence: return SEQ;
-      case Kind.Alias: return n.alias !== undefined ? nodeShortTag(n.alias) : '';
-      case Kind.Scalar: return resolve('', n.value).tag;
-      default: break;
+      case Kind.Mapping:
+        return MAP;
+      case Kind.Sequence:
+        return SEQ;
+      case Kind.Alias:
+        return n.alias !== undefined ? nodeShortTag(n.alias) : '';
+      case Kind.Scalar:
+        return resolve('', n.value).tag;
+      default:
+        break;
     }
     return '';
   }
   return shortTag(n.tag);
 }
 
-const isMerge = (n: Node) => n.kind === Kind.Scalar && n.value === '<<' && (n.tag === '' || n.tag === '!' || shortTag(n.tag) === MERGE);
+const isMerge = (n: Node) =>
+  n.kind === Kind.Scalar && n.value === '<<' && (n.tag === '' || n.tag === '!' || shortTag(n.tag) === MERGE);
 
 const ALIAS_RATIO_LOW = 400000;
 const ALIAS_RATIO_HIGH = 4000000;
@@ -336,12 +382,15 @@ function allowedAliasRatio(decodeCount: number): number {
 /** A key as a Go map key is hashed; a slice or map cannot be one. */
 function hashKey(k: unknown): string {
   if (Array.isArray(k)) throw new GoCallError('runtime error: hash of unhashable type []interface {}');
-  if (k instanceof GoKeyedMap) throw new GoCallError('runtime error: hash of unhashable type map[interface {}]interface {}');
-  if (k !== null && typeof k === 'object' && Object.getPrototypeOf(k) === Object.prototype) throw new GoCallError('runtime error: hash of unhashable type map[string]interface {}');
+  if (k instanceof GoKeyedMap)
+    throw new GoCallError('runtime error: hash of unhashable type map[interface {}]interface {}');
+  if (k !== null && typeof k === 'object' && Object.getPrototypeOf(k) === Object.prototype)
+    throw new GoCallError('runtime error: hash of unhashable type map[string]interface {}');
   return interfaceKey(k);
 }
 
-const put = (m: GoMap, k: string, v: unknown) => Object.defineProperty(m, k, { value: v, enumerable: true, writable: true, configurable: true });
+const put = (m: GoMap, k: string, v: unknown) =>
+  Object.defineProperty(m, k, { value: v, enumerable: true, writable: true, configurable: true });
 
 /**
  * Charged on its meter as it goes: each node decoded (aliases decode their anchor's node again, so a small
@@ -373,7 +422,11 @@ class Decoder {
     this.meter.visit();
     this.decodeCount++;
     if (this.aliasDepth > 0) this.aliasCount++;
-    if (this.aliasCount > 100 && this.decodeCount > 1000 && this.aliasCount / this.decodeCount > allowedAliasRatio(this.decodeCount)) {
+    if (
+      this.aliasCount > 100 &&
+      this.decodeCount > 1000 &&
+      this.aliasCount / this.decodeCount > allowedAliasRatio(this.decodeCount)
+    ) {
       fail('document contains excessive aliasing');
     }
     switch (n.kind) {
@@ -390,19 +443,29 @@ class Decoder {
         this.aliases.delete(n);
         return good;
       }
-      case Kind.Scalar: return this.scalar(n, out);
-      case Kind.Mapping: return this.mapping(n, out);
-      case Kind.Sequence: return this.sequence(n, out);
+      case Kind.Scalar:
+        return this.scalar(n, out);
+      case Kind.Mapping:
+        return this.mapping(n, out);
+      case Kind.Sequence:
+        return this.sequence(n, out);
     }
     return fail(`cannot decode node with unknown kind ${n.kind}`);
   }
 
   private null(out: Target): boolean {
     switch (out.kind) {
-      case 'iface': out.set(null); return true;
-      case 'map': out.setNil(); return true;
-      case 'slice': out.set(goNilSlice()); return true;
-      default: break;
+      case 'iface':
+        out.set(null);
+        return true;
+      case 'map':
+        out.setNil();
+        return true;
+      case 'slice':
+        out.set(goNilSlice());
+        return true;
+      default:
+        break;
     }
     return false;
   }
@@ -477,7 +540,9 @@ class Decoder {
         const nj = n.content[g[at]!]!;
         // The error's text, kept until the decoder reports them all.
         this.meter.build(DUPLICATE_ERROR_BYTES + 2 * nj.value.length);
-        this.terrors.push(`line ${nj.line}: mapping key ${sprintf('%#v', [nj.value], this.meter)} already defined at line ${ni.line}`);
+        this.terrors.push(
+          `line ${nj.line}: mapping key ${sprintf('%#v', [nj.value], this.meter)} already defined at line ${ni.line}`,
+        );
       }
     }
     if (this.terrors.length > before) return false;
@@ -498,7 +563,8 @@ class Decoder {
       return false;
     }
     const into = out;
-    const has = (k: unknown) => (into.kind === 'map' ? Object.prototype.hasOwnProperty.call(into.map, k as string) : into.map.get(k).found);
+    const has = (k: unknown) =>
+      into.kind === 'map' ? Object.prototype.hasOwnProperty.call(into.map, k as string) : into.map.get(k).found;
     const set = (k: unknown, v: unknown) => (into.kind === 'map' ? put(into.map, k as string, v) : into.map.set(k, v));
     const mergedFields = this.mergedFields;
     this.mergedFields = undefined;
@@ -510,20 +576,29 @@ class Decoder {
         continue;
       }
       let k: unknown = into.kind === 'map' ? '' : null;
-      const keyTarget: Target = into.kind === 'map' ? { kind: 'string', set: (x) => (k = x) } : { kind: 'iface', set: (x) => (k = x) };
+      const keyTarget: Target =
+        into.kind === 'map' ? { kind: 'string', set: (x) => (k = x) } : { kind: 'iface', set: (x) => (k = x) };
       if (!this.unmarshal(keyNode, keyTarget)) continue;
       if (mergedFields !== undefined) {
         const hk = hashKey(k);
         if (mergedFields.has(hk)) continue;
         mergedFields.add(hk);
       }
-      if (Array.isArray(k) || k instanceof GoKeyedMap || (k !== null && typeof k === 'object' && Object.getPrototypeOf(k) === Object.prototype)) {
+      if (
+        Array.isArray(k) ||
+        k instanceof GoKeyedMap ||
+        (k !== null && typeof k === 'object' && Object.getPrototypeOf(k) === Object.prototype)
+      ) {
         fail(`invalid map key: ${sprintf('%#v', [k], this.meter)}`);
       }
       const valueNode = n.content[i + 1]!;
       let e: unknown = null;
       // A null value is set unless the key is there already (from a merge).
-      if (this.unmarshal(valueNode, { kind: 'iface', set: (x) => (e = x) }) || (nodeShortTag(valueNode) === NULL && !has(k))) set(k, e);
+      if (
+        this.unmarshal(valueNode, { kind: 'iface', set: (x) => (e = x) }) ||
+        (nodeShortTag(valueNode) === NULL && !has(k))
+      )
+        set(k, e);
     }
     this.mergedFields = mergedFields;
     if (mergeNode !== undefined) this.merge(n, mergeNode, into);
@@ -571,9 +646,10 @@ export type YamlTarget = 'map' | 'slice';
 export function decodeYaml(input: string, target: YamlTarget, meter: Meter): { value: unknown; error?: string } {
   const d = new Decoder(meter);
   let value: unknown = target === 'map' ? {} : [];
-  const out: Target = target === 'map'
-    ? { kind: 'map', map: value as GoMap, setNil: () => (value = goNilMap()) }
-    : { kind: 'slice', set: (v) => (value = v) };
+  const out: Target =
+    target === 'map'
+      ? { kind: 'map', map: value as GoMap, setNil: () => (value = goNilMap()) }
+      : { kind: 'slice', set: (v) => (value = v) };
   try {
     const node = new NodeBuilder(goBytes(input)).parse();
     if (node !== undefined) d.unmarshal(node, out);

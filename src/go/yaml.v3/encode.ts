@@ -6,7 +6,17 @@
 // spaces, tabs, line breaks, characters it does not print: C1 controls, BOM and non-BMP runes), and
 // writes keys that span lines or exceed 128 bytes as "? " keys.
 // Follows gopkg.in/yaml.v3 v3.0.1 (its latest release, and the differential oracle's).
-import { exportedFields, GoInt, GoKeyedMap, goMapSize, GoPointer, GoStringer, GoStruct, isGoMap, type GoMap } from '../reflect/value.ts';
+import {
+  exportedFields,
+  GoInt,
+  GoKeyedMap,
+  goMapSize,
+  GoPointer,
+  GoStringer,
+  GoStruct,
+  isGoMap,
+  type GoMap,
+} from '../reflect/value.ts';
 import { formatFloat, goTypeName } from '../fmt/format.ts';
 import { parseGoFloat, parseGoInt } from '../strconv/parseNumber.ts';
 import { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes } from '../reflect/byteString.ts';
@@ -21,14 +31,42 @@ import { TextBuilder } from '../internal/textBuilder.ts';
 
 const OLD_BOOL = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/;
 const BASE60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
-const RESOLVE_MAP = new Set(['true', 'True', 'TRUE', 'false', 'False', 'FALSE', '', '~', 'null', 'Null', 'NULL', '.nan', '.NaN', '.NAN', '.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF', '-.inf', '-.Inf', '-.INF', '<<']);
+const RESOLVE_MAP = new Set([
+  'true',
+  'True',
+  'TRUE',
+  'false',
+  'False',
+  'FALSE',
+  '',
+  '~',
+  'null',
+  'Null',
+  'NULL',
+  '.nan',
+  '.NaN',
+  '.NAN',
+  '.inf',
+  '.Inf',
+  '.INF',
+  '+.inf',
+  '+.Inf',
+  '+.INF',
+  '-.inf',
+  '-.Inf',
+  '-.INF',
+  '<<',
+]);
 const YAML_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 
 const daysIn = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
 
 /** yaml.v3's parseTimestamp: the four layouts it accepts, with time.Parse's range checks. */
 function isTimestamp(s: string): boolean {
-  const m = /^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:([Tt ])([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})(\.[0-9]+)?(Z|[-+][0-9]{2}:[0-9]{2})?)?$/.exec(s);
+  const m =
+    /^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:([Tt ])([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})(\.[0-9]+)?(Z|[-+][0-9]{2}:[0-9]{2})?)?$/.exec(
+      s,
+    );
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo)) return false;
@@ -50,7 +88,8 @@ function resolvesToNonString(s: string): boolean {
   if (!/[-+0-9]/.test(c)) return false;
   if (isTimestamp(s)) return true;
   const plain = s.replace(/_/g, '');
-  if (parseGoInt(plain, false) !== undefined || /^\+?(0[xX][0-9a-fA-F]+|0[oO]?[0-7]+|0[bB][01]+|[0-9]+)$/.test(plain)) return true;
+  if (parseGoInt(plain, false) !== undefined || /^\+?(0[xX][0-9a-fA-F]+|0[oO]?[0-7]+|0[bB][01]+|[0-9]+)$/.test(plain))
+    return true;
   if (YAML_FLOAT.test(plain) && parseGoFloat(plain) !== undefined) return true;
   if (/^-?0b[01]+$/.test(plain) || /^-?0o[0-7]+$/.test(plain)) return true;
   return false;
@@ -60,7 +99,8 @@ function resolvesToNonString(s: string): boolean {
 
 const isBreak = (c: number) => c === 0x0a || c === 0x0d || c === 0x85 || c === 0x2028 || c === 0x2029;
 /** is_printable, as the emitter tests UTF-8 lead bytes: no C1 controls, no BOM, nothing beyond the BMP. */
-const isPrintable = (c: number) => c === 0x0a || (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff);
+const isPrintable = (c: number) =>
+  c === 0x0a || (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff);
 
 interface Analysis {
   multiline: boolean;
@@ -71,7 +111,8 @@ interface Analysis {
 
 function analyze(s: string): Analysis {
   const r = codePoints(s);
-  if (r.length === 0) return { multiline: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: false };
+  if (r.length === 0)
+    return { multiline: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: false };
   let blockIndicators = s.startsWith('---') || s.startsWith('...');
   let lineBreaks = false;
   let special = false;
@@ -129,7 +170,11 @@ type Style = 'plain' | 'single' | 'double' | 'literal';
 /** encoder.stringv's request, then the emitter's select_scalar_style (block context). */
 function styleOf(s: string, simpleKey: boolean): Style {
   const a = analyze(s);
-  let style: Style = s.includes('\n') ? 'literal' : !resolvesToNonString(s) && !BASE60_FLOAT.test(s) && !OLD_BOOL.test(s) ? 'plain' : 'double';
+  let style: Style = s.includes('\n')
+    ? 'literal'
+    : !resolvesToNonString(s) && !BASE60_FLOAT.test(s) && !OLD_BOOL.test(s)
+      ? 'plain'
+      : 'double';
   if (simpleKey && a.multiline) style = 'double';
   if (style === 'plain' && (!a.blockPlainAllowed || (s === '' && simpleKey))) style = 'single';
   if (style === 'single' && !a.singleQuotedAllowed) style = 'double';
@@ -139,8 +184,21 @@ function styleOf(s: string, simpleKey: boolean): Style {
 
 const HEX = '0123456789ABCDEF';
 const DOUBLE_ESCAPES: Record<number, string> = {
-  0x00: '0', 0x07: 'a', 0x08: 'b', 0x09: 't', 0x0a: 'n', 0x0b: 'v', 0x0c: 'f', 0x0d: 'r', 0x1b: 'e',
-  0x22: '"', 0x5c: '\\', 0x85: 'N', 0xa0: '_', 0x2028: 'L', 0x2029: 'P',
+  0x00: '0',
+  0x07: 'a',
+  0x08: 'b',
+  0x09: 't',
+  0x0a: 'n',
+  0x0b: 'v',
+  0x0c: 'f',
+  0x0d: 'r',
+  0x1b: 'e',
+  0x22: '"',
+  0x5c: '\\',
+  0x85: 'N',
+  0xa0: '_',
+  0x2028: 'L',
+  0x2029: 'P',
 };
 
 function writeDouble(s: string): string {
@@ -266,10 +324,14 @@ function stringScalar(s: string, indent: number, m: Meter, simpleKey = false): s
     return '!!binary ' + (b64.includes('\n') ? writeLiteral(b64, indent) : b64);
   }
   switch (styleOf(s, simpleKey)) {
-    case 'plain': return s;
-    case 'single': return writeSingle(s, indent);
-    case 'double': return writeDouble(s);
-    case 'literal': return writeLiteral(s, indent);
+    case 'plain':
+      return s;
+    case 'single':
+      return writeSingle(s, indent);
+    case 'double':
+      return writeDouble(s);
+    case 'literal':
+      return writeLiteral(s, indent);
   }
 }
 
@@ -340,17 +402,26 @@ function nonString(v: unknown, m: Meter): string | undefined {
   if (v instanceof YamlTimestamp) return v.text;
   if (v instanceof GoInt) return v.value.toString();
   switch (typeof v) {
-    case 'bigint': return v.toString();
-    case 'number': return Number.isNaN(v) ? '.nan' : v === Infinity ? '.inf' : v === -Infinity ? '-.inf' : formatFloat(v, 'g', -1);
-    case 'boolean': return String(v);
-    default: break;
+    case 'bigint':
+      return v.toString();
+    case 'number':
+      return Number.isNaN(v) ? '.nan' : v === Infinity ? '.inf' : v === -Infinity ? '-.inf' : formatFloat(v, 'g', -1);
+    case 'boolean':
+      return String(v);
+    default:
+      break;
   }
   if (Array.isArray(v) && v.length === 0) return '[]';
   if (isMapLike(v) && isEmptyMapLike(v)) return '{}';
   return undefined;
 }
 
-const isEmptyMapLike = (v: unknown) => (v instanceof GoStruct ? exportedFields(v).length === 0 : v instanceof GoKeyedMap ? v.size === 0 : goMapSize(v as GoMap) === 0);
+const isEmptyMapLike = (v: unknown) =>
+  v instanceof GoStruct
+    ? exportedFields(v).length === 0
+    : v instanceof GoKeyedMap
+      ? v.size === 0
+      : goMapSize(v as GoMap) === 0;
 
 /** A scalar as written at a position whose continuation lines start at `indent`, or undefined for a collection. */
 function scalar(v: unknown, indent: number, m: Meter): string | undefined {
@@ -367,7 +438,9 @@ function entries(v: unknown, m: Meter): Array<[unknown, unknown]> {
   // The sorted list of entries, and the nodes the encoder makes for each.
   m.build(n * ENTRY_NODE_BYTES);
   if (v instanceof GoKeyedMap) {
-    const idx = v.keys.map((_, i) => i).sort((i, j) => (keyLess(v.keys[i], v.keys[j]) ? -1 : keyLess(v.keys[j], v.keys[i]) ? 1 : 0));
+    const idx = v.keys
+      .map((_, i) => i)
+      .sort((i, j) => (keyLess(v.keys[i], v.keys[j]) ? -1 : keyLess(v.keys[j], v.keys[i]) ? 1 : 0));
     return idx.map((i) => [v.keys[i], v.values[i]]);
   }
   // Each key's runes once; the sort's comparisons read them (charged above, and per character here).
@@ -382,8 +455,16 @@ function entries(v: unknown, m: Meter): Array<[unknown, unknown]> {
 }
 
 // reflect.Kind numbers, which order keys of different kinds.
-const KIND_NUMBERS: Record<string, number> = { bool: 1, int: 2, int64: 6, uint8: 8, uint64: 11, float64: 14, string: 24 };
-const kindNumber = (v: unknown) => (v === null || v === undefined ? 20 : KIND_NUMBERS[goTypeName(v)] ?? 25);
+const KIND_NUMBERS: Record<string, number> = {
+  bool: 1,
+  int: 2,
+  int64: 6,
+  uint8: 8,
+  uint64: 11,
+  float64: 14,
+  string: 24,
+};
+const kindNumber = (v: unknown) => (v === null || v === undefined ? 20 : (KIND_NUMBERS[goTypeName(v)] ?? 25));
 
 /** A key as a number, for the keys that sort numerically (ints, floats, bools). */
 function keyFloat(v: unknown): number | undefined {

@@ -5,14 +5,31 @@
 import { ErrorKind, ScalarStyle, Scanner, Tok, type Mark, type Token, type YamlErrorState } from './scan.ts';
 
 export const enum Ev {
-  None, StreamStart, StreamEnd, DocumentStart, DocumentEnd, Alias, Scalar, SequenceStart, SequenceEnd,
-  MappingStart, MappingEnd,
+  None,
+  StreamStart,
+  StreamEnd,
+  DocumentStart,
+  DocumentEnd,
+  Alias,
+  Scalar,
+  SequenceStart,
+  SequenceEnd,
+  MappingStart,
+  MappingEnd,
 }
 
 export const EVENT_NAMES: Readonly<Record<Ev, string>> = {
-  [Ev.None]: 'none', [Ev.StreamStart]: 'stream start', [Ev.StreamEnd]: 'stream end', [Ev.DocumentStart]: 'document start',
-  [Ev.DocumentEnd]: 'document end', [Ev.Alias]: 'alias', [Ev.Scalar]: 'scalar', [Ev.SequenceStart]: 'sequence start',
-  [Ev.SequenceEnd]: 'sequence end', [Ev.MappingStart]: 'mapping start', [Ev.MappingEnd]: 'mapping end',
+  [Ev.None]: 'none',
+  [Ev.StreamStart]: 'stream start',
+  [Ev.StreamEnd]: 'stream end',
+  [Ev.DocumentStart]: 'document start',
+  [Ev.DocumentEnd]: 'document end',
+  [Ev.Alias]: 'alias',
+  [Ev.Scalar]: 'scalar',
+  [Ev.SequenceStart]: 'sequence start',
+  [Ev.SequenceEnd]: 'sequence end',
+  [Ev.MappingStart]: 'mapping start',
+  [Ev.MappingEnd]: 'mapping end',
 };
 
 export interface YamlEvent {
@@ -26,11 +43,30 @@ export interface YamlEvent {
 }
 
 const enum St {
-  StreamStart, ImplicitDocumentStart, DocumentStart, DocumentContent, DocumentEnd, BlockNode,
-  BlockNodeOrIndentlessSequence, FlowNode, BlockSequenceFirstEntry, BlockSequenceEntry, IndentlessSequenceEntry,
-  BlockMappingFirstKey, BlockMappingKey, BlockMappingValue, FlowSequenceFirstEntry, FlowSequenceEntry,
-  FlowSequenceEntryMappingKey, FlowSequenceEntryMappingValue, FlowSequenceEntryMappingEnd, FlowMappingFirstKey,
-  FlowMappingKey, FlowMappingValue, FlowMappingEmptyValue, End,
+  StreamStart,
+  ImplicitDocumentStart,
+  DocumentStart,
+  DocumentContent,
+  DocumentEnd,
+  BlockNode,
+  BlockNodeOrIndentlessSequence,
+  FlowNode,
+  BlockSequenceFirstEntry,
+  BlockSequenceEntry,
+  IndentlessSequenceEntry,
+  BlockMappingFirstKey,
+  BlockMappingKey,
+  BlockMappingValue,
+  FlowSequenceFirstEntry,
+  FlowSequenceEntry,
+  FlowSequenceEntryMappingKey,
+  FlowSequenceEntryMappingValue,
+  FlowSequenceEntryMappingEnd,
+  FlowMappingFirstKey,
+  FlowMappingKey,
+  FlowMappingValue,
+  FlowMappingEmptyValue,
+  End,
 }
 
 interface TagDirective {
@@ -94,31 +130,55 @@ export class Parser {
 
   /** yaml_parser_parse: the next event ({typ: None} at the end), or undefined on an error. */
   parse(): YamlEvent | undefined {
-    if (this.s.streamEndProduced || this.err.kind !== ErrorKind.None || this.state === St.End) return { typ: Ev.None, start: { index: 0, line: 0, column: 0 } };
+    if (this.s.streamEndProduced || this.err.kind !== ErrorKind.None || this.state === St.End)
+      return { typ: Ev.None, start: { index: 0, line: 0, column: 0 } };
     switch (this.state) {
-      case St.StreamStart: return this.streamStart();
-      case St.ImplicitDocumentStart: return this.documentStart(true);
-      case St.DocumentStart: return this.documentStart(false);
-      case St.DocumentContent: return this.documentContent();
-      case St.DocumentEnd: return this.documentEnd();
-      case St.BlockNode: return this.node(true, false);
-      case St.BlockNodeOrIndentlessSequence: return this.node(true, true);
-      case St.FlowNode: return this.node(false, false);
-      case St.BlockSequenceFirstEntry: return this.blockSequenceEntry(true);
-      case St.BlockSequenceEntry: return this.blockSequenceEntry(false);
-      case St.IndentlessSequenceEntry: return this.indentlessSequenceEntry();
-      case St.BlockMappingFirstKey: return this.blockMappingKey(true);
-      case St.BlockMappingKey: return this.blockMappingKey(false);
-      case St.BlockMappingValue: return this.blockMappingValue();
-      case St.FlowSequenceFirstEntry: return this.flowSequenceEntry(true);
-      case St.FlowSequenceEntry: return this.flowSequenceEntry(false);
-      case St.FlowSequenceEntryMappingKey: return this.flowSequenceEntryMappingKey();
-      case St.FlowSequenceEntryMappingValue: return this.flowSequenceEntryMappingValue();
-      case St.FlowSequenceEntryMappingEnd: return this.flowSequenceEntryMappingEnd();
-      case St.FlowMappingFirstKey: return this.flowMappingKey(true);
-      case St.FlowMappingKey: return this.flowMappingKey(false);
-      case St.FlowMappingValue: return this.flowMappingValue(false);
-      case St.FlowMappingEmptyValue: return this.flowMappingValue(true);
+      case St.StreamStart:
+        return this.streamStart();
+      case St.ImplicitDocumentStart:
+        return this.documentStart(true);
+      case St.DocumentStart:
+        return this.documentStart(false);
+      case St.DocumentContent:
+        return this.documentContent();
+      case St.DocumentEnd:
+        return this.documentEnd();
+      case St.BlockNode:
+        return this.node(true, false);
+      case St.BlockNodeOrIndentlessSequence:
+        return this.node(true, true);
+      case St.FlowNode:
+        return this.node(false, false);
+      case St.BlockSequenceFirstEntry:
+        return this.blockSequenceEntry(true);
+      case St.BlockSequenceEntry:
+        return this.blockSequenceEntry(false);
+      case St.IndentlessSequenceEntry:
+        return this.indentlessSequenceEntry();
+      case St.BlockMappingFirstKey:
+        return this.blockMappingKey(true);
+      case St.BlockMappingKey:
+        return this.blockMappingKey(false);
+      case St.BlockMappingValue:
+        return this.blockMappingValue();
+      case St.FlowSequenceFirstEntry:
+        return this.flowSequenceEntry(true);
+      case St.FlowSequenceEntry:
+        return this.flowSequenceEntry(false);
+      case St.FlowSequenceEntryMappingKey:
+        return this.flowSequenceEntryMappingKey();
+      case St.FlowSequenceEntryMappingValue:
+        return this.flowSequenceEntryMappingValue();
+      case St.FlowSequenceEntryMappingEnd:
+        return this.flowSequenceEntryMappingEnd();
+      case St.FlowMappingFirstKey:
+        return this.flowMappingKey(true);
+      case St.FlowMappingKey:
+        return this.flowMappingKey(false);
+      case St.FlowMappingValue:
+        return this.flowMappingValue(false);
+      case St.FlowMappingEmptyValue:
+        return this.flowMappingValue(true);
     }
     throw new Error('invalid parser state');
   }
@@ -154,7 +214,8 @@ export class Parser {
       if (!this.processDirectives()) return undefined;
       token = this.peekToken();
       if (token === undefined) return undefined;
-      if (token.typ !== Tok.DocumentStart) return this.parserError('did not find expected <document start>', token.start);
+      if (token.typ !== Tok.DocumentStart)
+        return this.parserError('did not find expected <document start>', token.start);
       this.states.push(St.DocumentEnd);
       this.state = St.DocumentContent;
       this.skipToken();
@@ -168,7 +229,9 @@ export class Parser {
   private documentContent(): YamlEvent | undefined {
     const token = this.peekToken();
     if (token === undefined) return undefined;
-    if ([Tok.VersionDirective, Tok.TagDirective, Tok.DocumentStart, Tok.DocumentEnd, Tok.StreamEnd].includes(token.typ)) {
+    if (
+      [Tok.VersionDirective, Tok.TagDirective, Tok.DocumentStart, Tok.DocumentEnd, Tok.StreamEnd].includes(token.typ)
+    ) {
       this.popState();
       return emptyScalar(token.start);
     }
@@ -236,7 +299,8 @@ export class Parser {
       else {
         const d = this.tagDirectives.find((t) => sameBytes(t.handle, tagHandle));
         if (d !== undefined) tag = [...d.prefix, ...tagSuffix];
-        if (tag.length === 0) return this.parserErrorContext('while parsing a node', start, 'found undefined tag handle', tagMark);
+        if (tag.length === 0)
+          return this.parserErrorContext('while parsing a node', start, 'found undefined tag handle', tagMark);
       }
     }
     const ev = (typ: Ev, extra: Partial<YamlEvent> = {}): YamlEvent => {
@@ -274,7 +338,12 @@ export class Parser {
       this.popState();
       return ev(Ev.Scalar, { value: [], style: ScalarStyle.Plain });
     }
-    return this.parserErrorContext(block ? 'while parsing a block node' : 'while parsing a flow node', start, 'did not find expected node content', token.start);
+    return this.parserErrorContext(
+      block ? 'while parsing a block node' : 'while parsing a flow node',
+      start,
+      'did not find expected node content',
+      token.start,
+    );
   }
 
   private blockSequenceEntry(first: boolean): YamlEvent | undefined {
@@ -305,7 +374,12 @@ export class Parser {
       return { typ: Ev.SequenceEnd, start: token.start };
     }
     const contextMark = this.marks.pop()!;
-    return this.parserErrorContext('while parsing a block collection', contextMark, "did not find expected '-' indicator", token.start);
+    return this.parserErrorContext(
+      'while parsing a block collection',
+      contextMark,
+      "did not find expected '-' indicator",
+      token.start,
+    );
   }
 
   private indentlessSequenceEntry(): YamlEvent | undefined {
@@ -355,7 +429,12 @@ export class Parser {
       return { typ: Ev.MappingEnd, start: token.start };
     }
     const contextMark = this.marks.pop()!;
-    return this.parserErrorContext('while parsing a block mapping', contextMark, 'did not find expected key', token.start);
+    return this.parserErrorContext(
+      'while parsing a block mapping',
+      contextMark,
+      'did not find expected key',
+      token.start,
+    );
   }
 
   private blockMappingValue(): YamlEvent | undefined {
@@ -390,7 +469,12 @@ export class Parser {
       if (!first) {
         if (token.typ !== Tok.FlowEntry) {
           const contextMark = this.marks.pop()!;
-          return this.parserErrorContext('while parsing a flow sequence', contextMark, "did not find expected ',' or ']'", token.start);
+          return this.parserErrorContext(
+            'while parsing a flow sequence',
+            contextMark,
+            "did not find expected ',' or ']'",
+            token.start,
+          );
         }
         this.skipToken();
         token = this.peekToken();
@@ -461,7 +545,12 @@ export class Parser {
       if (!first) {
         if (token.typ !== Tok.FlowEntry) {
           const contextMark = this.marks.pop()!;
-          return this.parserErrorContext('while parsing a flow mapping', contextMark, "did not find expected ',' or '}'", token.start);
+          return this.parserErrorContext(
+            'while parsing a flow mapping',
+            contextMark,
+            "did not find expected ',' or '}'",
+            token.start,
+          );
         }
         this.skipToken();
         token = this.peekToken();
@@ -516,9 +605,11 @@ export class Parser {
     while (token.typ === Tok.VersionDirective || token.typ === Tok.TagDirective) {
       if (token.typ === Tok.VersionDirective) {
         if (versionSeen) return this.parserError('found duplicate %YAML directive', token.start) ?? false;
-        if (token.major !== 1 || token.minor !== 1) return this.parserError('found incompatible YAML document', token.start) ?? false;
+        if (token.major !== 1 || token.minor !== 1)
+          return this.parserError('found incompatible YAML document', token.start) ?? false;
         versionSeen = true;
-      } else if (!this.appendTagDirective({ handle: token.value!, prefix: token.prefix! }, false, token.start)) return false;
+      } else if (!this.appendTagDirective({ handle: token.value!, prefix: token.prefix! }, false, token.start))
+        return false;
       this.skipToken();
       token = this.peekToken();
       if (token === undefined) return false;

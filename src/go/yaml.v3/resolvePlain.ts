@@ -28,7 +28,10 @@ export function prepareForParser(text: string): Prepared {
     const cp = ch.codePointAt(0)!;
     if (!isAllowedChar(cp)) return { ok: false, error: 'yaml: control characters are not allowed' };
     if (cp === 0x2028 || cp === 0x2029) {
-      return { ok: false, error: `yaml: U+${cp.toString(16).toUpperCase()} would be read as a line break by ct's YAML parser (not supported)` };
+      return {
+        ok: false,
+        error: `yaml: U+${cp.toString(16).toUpperCase()} would be read as a line break by ct's YAML parser (not supported)`,
+      };
     }
   }
   return { ok: true, text: text.replace(/\r\n?|\u0085/g, '\n') };
@@ -93,10 +96,15 @@ export function goBoolOf(r: Resolved, text: string): boolean | undefined {
 export function resolvePlain(text: string): Resolved {
   const r = resolve('', text);
   switch (r.tag) {
-    case '!!null': return NULL;
-    case '!!bool': return { tag: '!!bool', value: r.value as boolean };
-    case '!!int': return { tag: '!!int', value: r.value instanceof GoInt ? r.value.value : (r.value as bigint) };
-    case '!!float': return { tag: '!!float', value: r.value as number };
-    default: return STR;
+    case '!!null':
+      return NULL;
+    case '!!bool':
+      return { tag: '!!bool', value: r.value as boolean };
+    case '!!int':
+      return { tag: '!!int', value: r.value instanceof GoInt ? r.value.value : (r.value as bigint) };
+    case '!!float':
+      return { tag: '!!float', value: r.value as number };
+    default:
+      return STR;
   }
 }

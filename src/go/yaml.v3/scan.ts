@@ -7,8 +7,16 @@
 
 /** yaml.v3's reader: #x9 | #xA | #xD | [#x20-#x7E] | #x85 | [#xA0-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]. */
 export function isAllowedChar(cp: number): boolean {
-  return cp === 0x09 || cp === 0x0a || cp === 0x0d || (cp >= 0x20 && cp <= 0x7e) || cp === 0x85
-    || (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+  return (
+    cp === 0x09 ||
+    cp === 0x0a ||
+    cp === 0x0d ||
+    (cp >= 0x20 && cp <= 0x7e) ||
+    cp === 0x85 ||
+    (cp >= 0xa0 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    (cp >= 0x10000 && cp <= 0x10ffff)
+  );
 }
 
 export interface Mark {
@@ -18,12 +26,37 @@ export interface Mark {
 }
 
 export const enum Tok {
-  StreamStart, StreamEnd, VersionDirective, TagDirective, DocumentStart, DocumentEnd, BlockSequenceStart,
-  BlockMappingStart, BlockEnd, FlowSequenceStart, FlowSequenceEnd, FlowMappingStart, FlowMappingEnd,
-  BlockEntry, FlowEntry, Key, Value, Alias, Anchor, Tag, Scalar,
+  StreamStart,
+  StreamEnd,
+  VersionDirective,
+  TagDirective,
+  DocumentStart,
+  DocumentEnd,
+  BlockSequenceStart,
+  BlockMappingStart,
+  BlockEnd,
+  FlowSequenceStart,
+  FlowSequenceEnd,
+  FlowMappingStart,
+  FlowMappingEnd,
+  BlockEntry,
+  FlowEntry,
+  Key,
+  Value,
+  Alias,
+  Anchor,
+  Tag,
+  Scalar,
 }
 
-export const enum ScalarStyle { Any, Plain, SingleQuoted, DoubleQuoted, Literal, Folded }
+export const enum ScalarStyle {
+  Any,
+  Plain,
+  SingleQuoted,
+  DoubleQuoted,
+  Literal,
+  Folded,
+}
 
 export interface Token {
   typ: Tok;
@@ -40,7 +73,12 @@ export interface Token {
   minor?: number;
 }
 
-export const enum ErrorKind { None, Reader, Scanner, Parser }
+export const enum ErrorKind {
+  None,
+  Reader,
+  Scanner,
+  Parser,
+}
 
 /** yaml.v3's error state: what went wrong and where. */
 export interface YamlErrorState {
@@ -75,7 +113,12 @@ const MAX_INDENTS = 10000;
 const zeroMark = (): Mark => ({ index: 0, line: 0, column: 0 });
 const copyMark = (m: Mark): Mark => ({ index: m.index, line: m.line, column: m.column });
 
-const enum Enc { Any, Utf8, Utf16le, Utf16be }
+const enum Enc {
+  Any,
+  Utf8,
+  Utf16le,
+  Utf16be,
+}
 
 /** The UTF-8 length of a sequence from its lead byte (0 for an invalid lead byte). */
 function width(b: number): number {
@@ -87,7 +130,13 @@ function width(b: number): number {
 }
 
 export class Scanner {
-  readonly err: YamlErrorState = { kind: ErrorKind.None, problem: '', problemMark: zeroMark(), context: '', contextMark: zeroMark() };
+  readonly err: YamlErrorState = {
+    kind: ErrorKind.None,
+    problem: '',
+    problemMark: zeroMark(),
+    context: '',
+    contextMark: zeroMark(),
+  };
 
   // ---- reader ----
   private inputPos = 0;
@@ -207,10 +256,16 @@ export class Scanner {
             if ((o & 0xc0) !== 0x80) return this.readerError('invalid trailing UTF-8 octet', this.offset + k, o);
             value = (value << 6) + (o & 0x3f);
           }
-          if (!(w === 1 || (w === 2 && value >= 0x80) || (w === 3 && value >= 0x800) || (w === 4 && value >= 0x10000))) {
+          if (!(
+            w === 1 ||
+            (w === 2 && value >= 0x80) ||
+            (w === 3 && value >= 0x800) ||
+            (w === 4 && value >= 0x10000)
+          )) {
             return this.readerError('invalid length of a UTF-8 sequence', this.offset, -1);
           }
-          if ((value >= 0xd800 && value <= 0xdfff) || value > 0x10ffff) return this.readerError('invalid Unicode character', this.offset, value);
+          if ((value >= 0xd800 && value <= 0xdfff) || value > 0x10ffff)
+            return this.readerError('invalid Unicode character', this.offset, value);
         } else {
           const [lo, hi] = this.encoding === Enc.Utf16le ? [0, 1] : [1, 0];
           if (unread < 2) {
@@ -226,7 +281,8 @@ export class Scanner {
               break inner;
             }
             const value2 = raw[this.rawPos + lo + 2]! + (raw[this.rawPos + hi + 2]! << 8);
-            if ((value2 & 0xfc00) !== 0xdc00) return this.readerError('expected low surrogate area', this.offset + 2, value2);
+            if ((value2 & 0xfc00) !== 0xdc00)
+              return this.readerError('expected low surrogate area', this.offset + 2, value2);
             value = 0x10000 + ((value & 0x3ff) << 10) + (value2 & 0x3ff);
           } else w = 2;
         }
@@ -313,7 +369,12 @@ export class Scanner {
 
   private isBreak(i = 0): boolean {
     const c = this.b(i);
-    return c === 0x0d || c === 0x0a || (c === 0xc2 && this.b(i + 1) === 0x85) || (c === 0xe2 && this.b(i + 1) === 0x80 && (this.b(i + 2) === 0xa8 || this.b(i + 2) === 0xa9));
+    return (
+      c === 0x0d ||
+      c === 0x0a ||
+      (c === 0xc2 && this.b(i + 1) === 0x85) ||
+      (c === 0xe2 && this.b(i + 1) === 0x80 && (this.b(i + 2) === 0xa8 || this.b(i + 2) === 0xa9))
+    );
   }
 
   private isCRLF(i = 0): boolean {
@@ -403,7 +464,11 @@ export class Scanner {
   }
 
   private tagError(directive: boolean, contextMark: Mark, problem: string): false {
-    return this.scannerError(directive ? 'while parsing a %TAG directive' : 'while parsing a tag', contextMark, problem);
+    return this.scannerError(
+      directive ? 'while parsing a %TAG directive' : 'while parsing a tag',
+      contextMark,
+      problem,
+    );
   }
 
   // ================================================================ token queue
@@ -439,8 +504,10 @@ export class Scanner {
     if (this.isZ()) return this.fetchStreamEnd();
     const c = this.b();
     if (this.mark.column === 0 && c === 0x25) return this.fetchDirective();
-    if (this.mark.column === 0 && c === 0x2d && this.b(1) === 0x2d && this.b(2) === 0x2d && this.isBlankZ(3)) return this.fetchDocumentIndicator(Tok.DocumentStart);
-    if (this.mark.column === 0 && c === 0x2e && this.b(1) === 0x2e && this.b(2) === 0x2e && this.isBlankZ(3)) return this.fetchDocumentIndicator(Tok.DocumentEnd);
+    if (this.mark.column === 0 && c === 0x2d && this.b(1) === 0x2d && this.b(2) === 0x2d && this.isBlankZ(3))
+      return this.fetchDocumentIndicator(Tok.DocumentStart);
+    if (this.mark.column === 0 && c === 0x2e && this.b(1) === 0x2e && this.b(2) === 0x2e && this.isBlankZ(3))
+      return this.fetchDocumentIndicator(Tok.DocumentEnd);
     let commentMark = copyMark(this.mark);
     if (this.tokens.length > 0 && ((this.flowLevel === 0 && c === 0x3a) || (this.flowLevel > 0 && c === 0x2c))) {
       commentMark = this.tokens[this.tokens.length - 1]!.start;
@@ -454,11 +521,16 @@ export class Scanner {
 
   private fetchToken(c: number): boolean {
     switch (c) {
-      case 0x5b: return this.fetchFlowCollectionStart(Tok.FlowSequenceStart);
-      case 0x7b: return this.fetchFlowCollectionStart(Tok.FlowMappingStart);
-      case 0x5d: return this.fetchFlowCollectionEnd(Tok.FlowSequenceEnd);
-      case 0x7d: return this.fetchFlowCollectionEnd(Tok.FlowMappingEnd);
-      case 0x2c: return this.fetchFlowEntry();
+      case 0x5b:
+        return this.fetchFlowCollectionStart(Tok.FlowSequenceStart);
+      case 0x7b:
+        return this.fetchFlowCollectionStart(Tok.FlowMappingStart);
+      case 0x5d:
+        return this.fetchFlowCollectionEnd(Tok.FlowSequenceEnd);
+      case 0x7d:
+        return this.fetchFlowCollectionEnd(Tok.FlowMappingEnd);
+      case 0x2c:
+        return this.fetchFlowEntry();
     }
     if (c === 0x2d && this.isBlankZ(1)) return this.fetchBlockEntry();
     if (c === 0x3f && (this.flowLevel > 0 || this.isBlankZ(1))) return this.fetchKey();
@@ -471,10 +543,18 @@ export class Scanner {
     if (c === 0x27) return this.fetchFlowScalar(true);
     if (c === 0x22) return this.fetchFlowScalar(false);
     const indicator = this.isBlankZ() || '-?:,[]{}#&*!|>\'"%@`'.includes(String.fromCharCode(c));
-    if (!indicator || (c === 0x2d && !this.isBlank(1)) || (this.flowLevel === 0 && (c === 0x3f || c === 0x3a) && !this.isBlankZ(1))) {
+    if (
+      !indicator ||
+      (c === 0x2d && !this.isBlank(1)) ||
+      (this.flowLevel === 0 && (c === 0x3f || c === 0x3a) && !this.isBlankZ(1))
+    ) {
       return this.fetchPlainScalar();
     }
-    return this.scannerError('while scanning for the next token', this.mark, 'found character that cannot start any token');
+    return this.scannerError(
+      'while scanning for the next token',
+      this.mark,
+      'found character that cannot start any token',
+    );
   }
 
   // ================================================================ simple keys, flow levels, indentation
@@ -482,7 +562,11 @@ export class Scanner {
   private simpleKeyIsValid(key: SimpleKey): { valid: boolean; ok: boolean } {
     if (!key.possible) return { valid: false, ok: true };
     if (key.mark.line < this.mark.line || key.mark.index + 1024 < this.mark.index) {
-      if (key.required) return { valid: false, ok: this.scannerError('while scanning a simple key', key.mark, "could not find expected ':'") };
+      if (key.required)
+        return {
+          valid: false,
+          ok: this.scannerError('while scanning a simple key', key.mark, "could not find expected ':'"),
+        };
       key.possible = false;
       return { valid: false, ok: true };
     }
@@ -492,7 +576,12 @@ export class Scanner {
   private saveSimpleKey(): boolean {
     const required = this.flowLevel === 0 && this.indent === this.mark.column;
     if (this.simpleKeyAllowed) {
-      const key: SimpleKey = { possible: true, required, tokenNumber: this.tokensParsed + (this.tokens.length - this.tokensHead), mark: copyMark(this.mark) };
+      const key: SimpleKey = {
+        possible: true,
+        required,
+        tokenNumber: this.tokensParsed + (this.tokens.length - this.tokensHead),
+        mark: copyMark(this.mark),
+      };
       if (!this.removeSimpleKey()) return false;
       this.simpleKeys[this.simpleKeys.length - 1] = key;
       this.simpleKeysByTok.set(key.tokenNumber, this.simpleKeys.length - 1);
@@ -503,7 +592,8 @@ export class Scanner {
   private removeSimpleKey(): boolean {
     const key = this.simpleKeys[this.simpleKeys.length - 1]!;
     if (key.possible) {
-      if (key.required) return this.scannerError('while scanning a simple key', key.mark, "could not find expected ':'");
+      if (key.required)
+        return this.scannerError('while scanning a simple key', key.mark, "could not find expected ':'");
       key.possible = false;
       this.simpleKeysByTok.delete(key.tokenNumber);
     }
@@ -511,10 +601,19 @@ export class Scanner {
   }
 
   private increaseFlowLevel(): boolean {
-    this.simpleKeys.push({ possible: false, required: false, tokenNumber: this.tokensParsed + (this.tokens.length - this.tokensHead), mark: copyMark(this.mark) });
+    this.simpleKeys.push({
+      possible: false,
+      required: false,
+      tokenNumber: this.tokensParsed + (this.tokens.length - this.tokensHead),
+      mark: copyMark(this.mark),
+    });
     this.flowLevel++;
     if (this.flowLevel > MAX_FLOW_LEVEL) {
-      return this.scannerError('while increasing flow level', this.simpleKeys[this.simpleKeys.length - 1]!.mark, `exceeded max depth of ${MAX_FLOW_LEVEL}`);
+      return this.scannerError(
+        'while increasing flow level',
+        this.simpleKeys[this.simpleKeys.length - 1]!.mark,
+        `exceeded max depth of ${MAX_FLOW_LEVEL}`,
+      );
     }
     return true;
   }
@@ -533,7 +632,11 @@ export class Scanner {
       this.indents.push(this.indent);
       this.indent = column;
       if (this.indents.length > MAX_INDENTS) {
-        return this.scannerError('while increasing indent level', this.simpleKeys[this.simpleKeys.length - 1]!.mark, `exceeded max depth of ${MAX_INDENTS}`);
+        return this.scannerError(
+          'while increasing indent level',
+          this.simpleKeys[this.simpleKeys.length - 1]!.mark,
+          `exceeded max depth of ${MAX_INDENTS}`,
+        );
       }
       const token: Token = { typ, start: copyMark(mark), end: copyMark(mark) };
       this.insertToken(number > -1 ? number - this.tokensParsed : number, token);
@@ -637,7 +740,8 @@ export class Scanner {
 
   private fetchBlockEntry(): boolean {
     if (this.flowLevel === 0) {
-      if (!this.simpleKeyAllowed) return this.scannerError('', this.mark, 'block sequence entries are not allowed in this context');
+      if (!this.simpleKeyAllowed)
+        return this.scannerError('', this.mark, 'block sequence entries are not allowed in this context');
       if (!this.rollIndent(this.mark.column, -1, Tok.BlockSequenceStart, this.mark)) return false;
     }
     if (!this.removeSimpleKey()) return false;
@@ -648,7 +752,8 @@ export class Scanner {
 
   private fetchKey(): boolean {
     if (this.flowLevel === 0) {
-      if (!this.simpleKeyAllowed) return this.scannerError('', this.mark, 'mapping keys are not allowed in this context');
+      if (!this.simpleKeyAllowed)
+        return this.scannerError('', this.mark, 'mapping keys are not allowed in this context');
       if (!this.rollIndent(this.mark.column, -1, Tok.BlockMappingStart, this.mark)) return false;
     }
     if (!this.removeSimpleKey()) return false;
@@ -663,14 +768,19 @@ export class Scanner {
     if (!v.ok) return false;
     if (v.valid) {
       // The simple key becomes a KEY token (and may open a block mapping) before its value.
-      this.insertToken(key.tokenNumber - this.tokensParsed, { typ: Tok.Key, start: copyMark(key.mark), end: copyMark(key.mark) });
+      this.insertToken(key.tokenNumber - this.tokensParsed, {
+        typ: Tok.Key,
+        start: copyMark(key.mark),
+        end: copyMark(key.mark),
+      });
       if (!this.rollIndent(key.mark.column, key.tokenNumber, Tok.BlockMappingStart, key.mark)) return false;
       key.possible = false;
       this.simpleKeysByTok.delete(key.tokenNumber);
       this.simpleKeyAllowed = false;
     } else {
       if (this.flowLevel === 0) {
-        if (!this.simpleKeyAllowed) return this.scannerError('', this.mark, 'mapping values are not allowed in this context');
+        if (!this.simpleKeyAllowed)
+          return this.scannerError('', this.mark, 'mapping values are not allowed in this context');
         if (!this.rollIndent(this.mark.column, -1, Tok.BlockMappingStart, this.mark)) return false;
       }
       this.simpleKeyAllowed = this.flowLevel === 0;
@@ -741,7 +851,12 @@ export class Scanner {
         const a = this.tokens[this.tokens.length - 2]!;
         const bTok = this.tokens[this.tokens.length - 1]!;
         const comment = this.comments[this.comments.length - 1]!;
-        if (a.typ === Tok.BlockSequenceStart && bTok.typ === Tok.BlockEntry && comment.line.length > 0 && !this.isBreak()) {
+        if (
+          a.typ === Tok.BlockSequenceStart &&
+          bTok.typ === Tok.BlockEntry &&
+          comment.line.length > 0 &&
+          !this.isBreak()
+        ) {
           comment.head = comment.line;
           comment.line = [];
           if (comment.startMark.line === this.mark.line - 1) comment.tokenMark = copyMark(this.mark);
@@ -892,8 +1007,25 @@ export class Scanner {
     }
     const end = copyMark(this.mark);
     const c = this.b();
-    if (s.length === 0 || !(this.isBlankZ() || c === 0x3f || c === 0x3a || c === 0x2c || c === 0x5d || c === 0x7d || c === 0x25 || c === 0x40 || c === 0x60)) {
-      this.scannerError(typ === Tok.Anchor ? 'while scanning an anchor' : 'while scanning an alias', start, 'did not find expected alphabetic or numeric character');
+    if (
+      s.length === 0 ||
+      !(
+        this.isBlankZ() ||
+        c === 0x3f ||
+        c === 0x3a ||
+        c === 0x2c ||
+        c === 0x5d ||
+        c === 0x7d ||
+        c === 0x25 ||
+        c === 0x40 ||
+        c === 0x60
+      )
+    ) {
+      this.scannerError(
+        typ === Tok.Anchor ? 'while scanning an anchor' : 'while scanning an alias',
+        start,
+        'did not find expected alphabetic or numeric character',
+      );
       return undefined;
     }
     return { typ, start, end, value: s };
@@ -985,12 +1117,14 @@ export class Scanner {
     let w = 1024;
     while (w > 0) {
       if (this.unread < 3 && !this.updateBuffer(3)) return false;
-      if (!(this.b() === 0x25 && this.isHex(1) && this.isHex(2))) return this.tagError(directive, start, 'did not find URI escaped octet');
+      if (!(this.b() === 0x25 && this.isHex(1) && this.isHex(2)))
+        return this.tagError(directive, start, 'did not find URI escaped octet');
       const octet = (this.asHex(1) << 4) + this.asHex(2);
       if (w === 1024) {
         w = width(octet);
         if (w === 0) return this.tagError(directive, start, 'found an incorrect leading UTF-8 octet');
-      } else if ((octet & 0xc0) !== 0x80) return this.tagError(directive, start, 'found an incorrect trailing UTF-8 octet');
+      } else if ((octet & 0xc0) !== 0x80)
+        return this.tagError(directive, start, 'found an incorrect trailing UTF-8 octet');
       s.push(octet);
       this.skip();
       this.skip();
@@ -1079,7 +1213,13 @@ export class Scanner {
     }
     if (chomping !== -1) s.push(...leadingBreak);
     if (chomping === 1) s.push(...trailingBreaks);
-    return { typ: Tok.Scalar, start, end: endMark.m, value: s, style: literal ? ScalarStyle.Literal : ScalarStyle.Folded };
+    return {
+      typ: Tok.Scalar,
+      start,
+      end: endMark.m,
+      value: s,
+      style: literal ? ScalarStyle.Literal : ScalarStyle.Folded,
+    };
   }
 
   private scanBlockScalarBreaks(indent: { n: number }, breaks: number[], start: Mark, endMark: { m: Mark }): boolean {
@@ -1093,7 +1233,11 @@ export class Scanner {
       }
       if (this.mark.column > maxIndent) maxIndent = this.mark.column;
       if ((indent.n === 0 || this.mark.column < indent.n) && this.isTab()) {
-        return this.scannerError('while scanning a block scalar', start, 'found a tab character where an indentation space is expected');
+        return this.scannerError(
+          'while scanning a block scalar',
+          start,
+          'found a tab character where an indentation space is expected',
+        );
       }
       if (!this.isBreak()) break;
       if (this.unread < 2 && !this.updateBuffer(2)) return false;
@@ -1117,7 +1261,12 @@ export class Scanner {
     let whitespaces: number[] = [];
     for (;;) {
       if (this.unread < 4 && !this.updateBuffer(4)) return undefined;
-      if (this.mark.column === 0 && ((this.b() === 0x2d && this.b(1) === 0x2d && this.b(2) === 0x2d) || (this.b() === 0x2e && this.b(1) === 0x2e && this.b(2) === 0x2e)) && this.isBlankZ(3)) {
+      if (
+        this.mark.column === 0 &&
+        ((this.b() === 0x2d && this.b(1) === 0x2d && this.b(2) === 0x2d) ||
+          (this.b() === 0x2e && this.b(1) === 0x2e && this.b(2) === 0x2e)) &&
+        this.isBlankZ(3)
+      ) {
         this.scannerError('while scanning a quoted scalar', start, 'found unexpected document indicator');
         return undefined;
       }
@@ -1145,9 +1294,24 @@ export class Scanner {
           let codeLength = 0;
           const e = this.b(1);
           const simple: Record<number, number[]> = {
-            0x30: [0], 0x61: [7], 0x62: [8], 0x74: [9], 0x09: [9], 0x6e: [10], 0x76: [11], 0x66: [12], 0x72: [13],
-            0x65: [0x1b], 0x20: [0x20], 0x22: [0x22], 0x27: [0x27], 0x5c: [0x5c], 0x4e: [0xc2, 0x85], 0x5f: [0xc2, 0xa0],
-            0x4c: [0xe2, 0x80, 0xa8], 0x50: [0xe2, 0x80, 0xa9],
+            0x30: [0],
+            0x61: [7],
+            0x62: [8],
+            0x74: [9],
+            0x09: [9],
+            0x6e: [10],
+            0x76: [11],
+            0x66: [12],
+            0x72: [13],
+            0x65: [0x1b],
+            0x20: [0x20],
+            0x22: [0x22],
+            0x27: [0x27],
+            0x5c: [0x5c],
+            0x4e: [0xc2, 0x85],
+            0x5f: [0xc2, 0xa0],
+            0x4c: [0xe2, 0x80, 0xa8],
+            0x50: [0xe2, 0x80, 0xa9],
           };
           if (simple[e] !== undefined) s.push(...simple[e]!);
           else if (e === 0x78) codeLength = 2;
@@ -1210,7 +1374,13 @@ export class Scanner {
       }
     }
     this.skip();
-    return { typ: Tok.Scalar, start, end: copyMark(this.mark), value: s, style: single ? ScalarStyle.SingleQuoted : ScalarStyle.DoubleQuoted };
+    return {
+      typ: Tok.Scalar,
+      start,
+      end: copyMark(this.mark),
+      value: s,
+      style: single ? ScalarStyle.SingleQuoted : ScalarStyle.DoubleQuoted,
+    };
   }
 
   private scanPlainScalar(): Token | undefined {
@@ -1224,11 +1394,21 @@ export class Scanner {
     let end = copyMark(this.mark);
     for (;;) {
       if (this.unread < 4 && !this.updateBuffer(4)) return undefined;
-      if (this.mark.column === 0 && ((this.b() === 0x2d && this.b(1) === 0x2d && this.b(2) === 0x2d) || (this.b() === 0x2e && this.b(1) === 0x2e && this.b(2) === 0x2e)) && this.isBlankZ(3)) break;
+      if (
+        this.mark.column === 0 &&
+        ((this.b() === 0x2d && this.b(1) === 0x2d && this.b(2) === 0x2d) ||
+          (this.b() === 0x2e && this.b(1) === 0x2e && this.b(2) === 0x2e)) &&
+        this.isBlankZ(3)
+      )
+        break;
       if (this.b() === 0x23) break;
       while (!this.isBlankZ()) {
         const c = this.b();
-        if ((c === 0x3a && this.isBlankZ(1)) || (this.flowLevel > 0 && (c === 0x2c || c === 0x3f || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d))) break;
+        if (
+          (c === 0x3a && this.isBlankZ(1)) ||
+          (this.flowLevel > 0 && (c === 0x2c || c === 0x3f || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d))
+        )
+          break;
         if (leadingBlanks || whitespaces.length > 0) {
           if (leadingBlanks) {
             if (leadingBreak[0] === 0x0a) {
@@ -1252,7 +1432,11 @@ export class Scanner {
       while (this.isBlank() || this.isBreak()) {
         if (this.isBlank()) {
           if (leadingBlanks && this.mark.column < indent && this.isTab()) {
-            this.scannerError('while scanning a plain scalar', start, 'found a tab character that violates indentation');
+            this.scannerError(
+              'while scanning a plain scalar',
+              start,
+              'found a tab character that violates indentation',
+            );
             return undefined;
           }
           if (!leadingBlanks) this.read(whitespaces);
@@ -1298,7 +1482,16 @@ export class Scanner {
       }
       break;
     }
-    if (text.length > 0) this.comments.push({ scanMark: zeroMark(), tokenMark: copyMark(tokenMark), startMark, endMark: zeroMark(), head: [], line: text, foot: [] });
+    if (text.length > 0)
+      this.comments.push({
+        scanMark: zeroMark(),
+        tokenMark: copyMark(tokenMark),
+        startMark,
+        endMark: zeroMark(),
+        head: [],
+        line: text,
+        foot: [],
+      });
     return true;
   }
 
@@ -1320,7 +1513,15 @@ export class Scanner {
       if (this.newlines === 0 && this.mark.column > 1) footLine++;
     }
     const foot = (endMark: Mark) => {
-      this.comments.push({ scanMark: copyMark(scanMark), tokenMark: copyMark(tokenMark), startMark: copyMark(startMark), endMark, head: [], line: [], foot: text });
+      this.comments.push({
+        scanMark: copyMark(scanMark),
+        tokenMark: copyMark(tokenMark),
+        startMark: copyMark(startMark),
+        endMark,
+        head: [],
+        line: [],
+        foot: text,
+      });
       scanMark = copyMark(endMark);
       tokenMark = copyMark(scanMark);
       text = [];
@@ -1335,7 +1536,11 @@ export class Scanner {
       if (closeFlow || this.isBreakZ(peek)) {
         // An empty line, or the end of the input or of a flow collection.
         if (closeFlow || !recentEmpty) {
-          if (closeFlow || (firstEmpty && ((startMark.line === footLine && token.typ !== Tok.Value) || startMark.column - 1 < nextIndent))) {
+          if (
+            closeFlow ||
+            (firstEmpty &&
+              ((startMark.line === footLine && token.typ !== Tok.Value) || startMark.column - 1 < nextIndent))
+          ) {
             if (text.length > 0) {
               if (startMark.column - 1 < nextIndent) tokenMark = copyMark(startMark);
               foot({ index: this.mark.index + peek, line, column });
@@ -1372,7 +1577,15 @@ export class Scanner {
       nextIndent = Math.max(this.indent, 0);
     }
     if (text.length > 0) {
-      this.comments.push({ scanMark: copyMark(scanMark), tokenMark: copyMark(startMark), startMark: copyMark(startMark), endMark: { index: this.mark.index + peek - 1, line, column }, head: text, line: [], foot: [] });
+      this.comments.push({
+        scanMark: copyMark(scanMark),
+        tokenMark: copyMark(startMark),
+        startMark: copyMark(startMark),
+        endMark: { index: this.mark.index + peek - 1, line, column },
+        head: text,
+        line: [],
+        foot: [],
+      });
     }
     return true;
   }

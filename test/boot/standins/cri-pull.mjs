@@ -36,7 +36,7 @@ function readVarint(bytes, i) {
   return [n, i];
 }
 function readField(message, number) {
-  for (let i = 0; i < message.length; ) {
+  for (let i = 0; i < message.length;) {
     const [key, afterKey] = readVarint(message, i);
     if (key % 8 !== 2) throw new Error(`unexpected wire type ${key % 8}`);
     const [length, start] = readVarint(message, afterKey);
@@ -52,7 +52,12 @@ const frame = Buffer.concat([Buffer.from([0]), Buffer.alloc(4), request]);
 frame.writeUInt32BE(request.length, 1);
 
 const client = connect('http://localhost', { createConnection: () => connectSocket(socket) });
-const call = client.request({ ':method': 'POST', ':path': '/runtime.v1.ImageService/PullImage', 'content-type': 'application/grpc', te: 'trailers' });
+const call = client.request({
+  ':method': 'POST',
+  ':path': '/runtime.v1.ImageService/PullImage',
+  'content-type': 'application/grpc',
+  te: 'trailers',
+});
 let status;
 let message = '';
 const chunks = [];

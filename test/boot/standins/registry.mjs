@@ -21,8 +21,21 @@ export function startRegistry(dir, log) {
     const auth = header === undefined ? 'none' : header === expected ? 'right' : 'wrong';
     const send = (status, headers, body) => {
       log({ server: 'registry', host: req.headers.host, method: req.method, path: req.url, auth, status });
-      const bytes = body ?? Buffer.from(status < 300 ? '{}' : JSON.stringify({ errors: [{ code: status === 401 ? 'UNAUTHORIZED' : 'NOT_FOUND', message: String(status) }] }));
-      res.writeHead(status, { 'Content-Length': bytes.length, 'Docker-Distribution-API-Version': 'registry/2.0', 'Content-Type': 'application/json', ...headers });
+      const bytes =
+        body ??
+        Buffer.from(
+          status < 300
+            ? '{}'
+            : JSON.stringify({
+                errors: [{ code: status === 401 ? 'UNAUTHORIZED' : 'NOT_FOUND', message: String(status) }],
+              }),
+        );
+      res.writeHead(status, {
+        'Content-Length': bytes.length,
+        'Docker-Distribution-API-Version': 'registry/2.0',
+        'Content-Type': 'application/json',
+        ...headers,
+      });
       res.end(req.method === 'HEAD' ? undefined : bytes);
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, {});
@@ -36,7 +49,9 @@ export function startRegistry(dir, log) {
     let digest = ref;
     let mediaType = 'application/octet-stream';
     if (kind === 'manifests') {
-      const entry = ref.startsWith('sha256:') ? Object.values(index).find((e) => e.digest === ref) : index[`${name}:${ref}`];
+      const entry = ref.startsWith('sha256:')
+        ? Object.values(index).find((e) => e.digest === ref)
+        : index[`${name}:${ref}`];
       if (entry === undefined) return send(404, {});
       ({ digest, mediaType } = entry);
     }

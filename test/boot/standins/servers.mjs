@@ -42,13 +42,20 @@ const CSR_PATH = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
 function bootstrapTokenRefusal(id, secret) {
   const file = join(dir, 'bootstrap-tokens.json');
   if (!existsSync(file)) return undefined; // a scenario that does not check tokens
-  const found = JSON.parse(readFileSync(file, 'utf8')).find((s) => s.metadata?.name === `bootstrap-token-${id}` && s.metadata?.namespace === 'kube-system');
+  const found = JSON.parse(readFileSync(file, 'utf8')).find(
+    (s) => s.metadata?.name === `bootstrap-token-${id}` && s.metadata?.namespace === 'kube-system',
+  );
   if (found === undefined) return `no Secret kube-system/bootstrap-token-${id}`;
-  const value = (k) => (found.data?.[k] === undefined ? undefined : Buffer.from(found.data[k], 'base64').toString('utf8'));
-  if (found.type !== 'bootstrap.kubernetes.io/token') return `Secret bootstrap-token-${id} is not of type bootstrap.kubernetes.io/token`;
-  if (value('token-secret') !== secret || value('token-id') !== id) return `bootstrap token ${id} does not match its Secret`;
+  const value = (k) =>
+    found.data?.[k] === undefined ? undefined : Buffer.from(found.data[k], 'base64').toString('utf8');
+  if (found.type !== 'bootstrap.kubernetes.io/token')
+    return `Secret bootstrap-token-${id} is not of type bootstrap.kubernetes.io/token`;
+  if (value('token-secret') !== secret || value('token-id') !== id)
+    return `bootstrap token ${id} does not match its Secret`;
   const expiration = value('expiration');
-  const now = existsSync(join(dir, 'clock')) ? Number(readFileSync(join(dir, 'clock'), 'utf8').trim()) : Math.floor(Date.now() / 1000);
+  const now = existsSync(join(dir, 'clock'))
+    ? Number(readFileSync(join(dir, 'clock'), 'utf8').trim())
+    : Math.floor(Date.now() / 1000);
   if (expiration !== undefined && Date.parse(expiration) / 1000 <= now) {
     return `bootstrap token ${id} expired at ${expiration} (API server time ${new Date(now * 1000).toISOString().replace('.000Z', 'Z')})`;
   }
@@ -60,29 +67,51 @@ function apiServer(name) {
   return (req, res) => {
     const auth = req.headers.authorization;
     const presented = auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length) : undefined;
-    const bearer = auth === undefined ? 'none' : presented === token ? 'getter' : BOOTSTRAP_TOKEN.test(presented ?? '') ? 'bootstrap-token' : 'other';
+    const bearer =
+      auth === undefined
+        ? 'none'
+        : presented === token
+          ? 'getter'
+          : BOOTSTRAP_TOKEN.test(presented ?? '')
+            ? 'bootstrap-token'
+            : 'other';
     const send = (status, body) => {
       log({ server: name, method: req.method, path: req.url, bearer, status });
       res.writeHead(status, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    const status = (code, reason, message) => send(code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+    const status = (code, reason, message) =>
+      send(code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
     if (req.method === 'POST' && req.url === CSR_PATH && bearer === 'bootstrap-token') {
       const [, id, secret] = BOOTSTRAP_TOKEN.exec(presented);
       const refusal = bootstrapTokenRefusal(id, secret);
       if (refusal !== undefined) return status(401, 'Unauthorized', `Unauthorized: ${refusal}`);
-      return send(201, { kind: 'CertificateSigningRequest', apiVersion: 'certificates.k8s.io/v1', metadata: { name: `node-csr-${id}` }, status: {} });
+      return send(201, {
+        kind: 'CertificateSigningRequest',
+        apiVersion: 'certificates.k8s.io/v1',
+        metadata: { name: `node-csr-${id}` },
+        status: {},
+      });
     }
     if (bearer !== 'getter') return status(401, 'Unauthorized', 'Unauthorized');
     const m = /^\/api\/v1\/namespaces\/cloud-init-settings\/secrets\/([a-z0-9.-]+)$/.exec(req.url ?? '');
     if (req.method !== 'GET' || !m) return status(404, 'NotFound', 'the server could not find the requested resource');
     const data = secrets[m[1]];
     if (data === undefined) return status(404, 'NotFound', `secrets "${m[1]}" not found`);
-    send(200, { kind: 'Secret', apiVersion: 'v1', metadata: { name: m[1], namespace: 'cloud-init-settings' }, data, type: 'Opaque' });
+    send(200, {
+      kind: 'Secret',
+      apiVersion: 'v1',
+      metadata: { name: m[1], namespace: 'cloud-init-settings' },
+      data,
+      type: 'Opaque',
+    });
   };
 }
 
-const tls = (prefix) => ({ cert: readFileSync(join(dir, `${prefix}.crt`)), key: readFileSync(join(dir, `${prefix}.key`)) });
+const tls = (prefix) => ({
+  cert: readFileSync(join(dir, `${prefix}.crt`)),
+  key: readFileSync(join(dir, `${prefix}.key`)),
+});
 createHttps(tls('api'), apiServer('api')).listen(6443, '127.0.0.1');
 createHttps(tls('impostor'), apiServer('impostor')).listen(6444, '127.0.0.1');
 
@@ -120,7 +149,9 @@ createHttp(async (req, res) => {
 }).listen(8080, '127.0.0.1');
 const loopback = async (host) => {
   try {
-    return (await lookup(host.replace(/^\[(.*)\]$/, '$1'), { all: true })).every((a) => a.address === '127.0.0.1' || a.address === '::1');
+    return (await lookup(host.replace(/^\[(.*)\]$/, '$1'), { all: true })).every(
+      (a) => a.address === '127.0.0.1' || a.address === '::1',
+    );
   } catch {
     return false;
   }
@@ -137,10 +168,19 @@ const proxy = createHttp(async (req, res) => {
     res.writeHead(403);
     return res.end();
   }
-  const upstream = httpRequest({ host: target.hostname, port: target.port || 80, method: req.method, path: target.pathname + target.search, headers: req.headers }, (r) => {
-    res.writeHead(r.statusCode ?? 502, r.headers);
-    r.pipe(res);
-  });
+  const upstream = httpRequest(
+    {
+      host: target.hostname,
+      port: target.port || 80,
+      method: req.method,
+      path: target.pathname + target.search,
+      headers: req.headers,
+    },
+    (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    },
+  );
   upstream.on('error', () => {
     res.writeHead(502);
     res.end();

@@ -8,15 +8,25 @@ import { credentialHost, emitContainerdConfigToml } from '../../../src/emit/cont
 import type { ContainerRuntimeOptions, RegistryAuth } from '../../../src/emit/containerd/registryOptions.ts';
 import { UPSTREAM_OSM } from '../../support/paths.ts';
 
-const base: ContainerRuntimeOptions = { insecureRegistries: [], registryMirrors: {}, registryCredentials: {}, sandboxImage: '', deviceOwnershipFromSecurityContext: false };
-const simple = readFileSync(join(UPSTREAM_OSM, 'pkg/containerruntime/testdata/TestContainerd_Configs-simple.golden'), 'utf8');
+const base: ContainerRuntimeOptions = {
+  insecureRegistries: [],
+  registryMirrors: {},
+  registryCredentials: {},
+  sandboxImage: '',
+  deviceOwnershipFromSecurityContext: false,
+};
+const simple = readFileSync(
+  join(UPSTREAM_OSM, 'pkg/containerruntime/testdata/TestContainerd_Configs-simple.golden'),
+  'utf8',
+);
 const simpleConfig = simple.slice('# /etc/containerd/config.toml\n'.length, simple.indexOf('---\n'));
 
 const IMG = '[plugins."io.containerd.cri.v1.images"';
 /** The text between the registry's config_path line and the runtime plugin. */
 function configsSection(credentials: Record<string, RegistryAuth>): string {
   const toml = emitContainerdConfigToml({ ...base, registryCredentials: credentials });
-  const start = toml.indexOf('config_path = "/etc/containerd/certs.d"\n') + 'config_path = "/etc/containerd/certs.d"\n'.length;
+  const start =
+    toml.indexOf('config_path = "/etc/containerd/certs.d"\n') + 'config_path = "/etc/containerd/certs.d"\n'.length;
   return toml.slice(start, toml.indexOf('[plugins."io.containerd.cri.v1.runtime"]'));
 }
 
@@ -29,7 +39,14 @@ test('-pause-image pins the sandbox image; device ownership is written as given'
     .replace(`${IMG}.registry]`, `${IMG}.pinned_images]\nsandbox = "registry.k8s.io/pause:3.10"\n${IMG}.registry]`)
     .replace('device_ownership_from_security_context = false', 'device_ownership_from_security_context = true');
   assert.notEqual(expected, simpleConfig);
-  assert.equal(emitContainerdConfigToml({ ...base, sandboxImage: 'registry.k8s.io/pause:3.10', deviceOwnershipFromSecurityContext: true }), expected);
+  assert.equal(
+    emitContainerdConfigToml({
+      ...base,
+      sandboxImage: 'registry.k8s.io/pause:3.10',
+      deviceOwnershipFromSecurityContext: true,
+    }),
+    expected,
+  );
 });
 
 test('credentials: hosts in byte order, keys bare or quoted, values escaped, empty fields left out, empty auth table kept', () => {
@@ -70,7 +87,10 @@ test('a credential key that parses as a URL with a host is reduced to host[:port
     ['gcr.io', 'gcr.io'],
   ];
   for (const [key, host] of cases) assert.equal(credentialHost(key), host, key);
-  assert.equal(configsSection({ 'https://my.reg:5000/v1/': { username: '2' } }), `${IMG}.registry.configs]\n${IMG}.registry.configs."my.reg:5000"]\n${IMG}.registry.configs."my.reg:5000".auth]\nusername = "2"\n`);
+  assert.equal(
+    configsSection({ 'https://my.reg:5000/v1/': { username: '2' } }),
+    `${IMG}.registry.configs]\n${IMG}.registry.configs."my.reg:5000"]\n${IMG}.registry.configs."my.reg:5000".auth]\nusername = "2"\n`,
+  );
 });
 
 test('go 1.26: bracketed IPv4 and a second colon in an http(s) host are parse errors, so the key stays', () => {
@@ -80,6 +100,12 @@ test('go 1.26: bracketed IPv4 and a second colon in an http(s) host are parse er
 });
 
 test('keys reducing to the same host: the later key in byte order wins (random in OSM)', () => {
-  assert.match(configsSection({ 'https://gcr.io': { username: 'a' }, 'gcr.io': { username: 'b' } }), /username = "a"\n$/);
-  assert.match(configsSection({ 'gcr.io': { username: 'b' }, 'https://gcr.io': { username: 'a' } }), /username = "a"\n$/);
+  assert.match(
+    configsSection({ 'https://gcr.io': { username: 'a' }, 'gcr.io': { username: 'b' } }),
+    /username = "a"\n$/,
+  );
+  assert.match(
+    configsSection({ 'gcr.io': { username: 'b' }, 'https://gcr.io': { username: 'a' } }),
+    /username = "a"\n$/,
+  );
 });

@@ -17,7 +17,9 @@ interface Case {
   input: Partial<ContainerRuntimeOptions>;
 }
 
-const cases = JSON.parse(readFileSync(join(UPSTREAM_OSM, '_extracted/pkg/containerruntime/cases.json'), 'utf8')) as Case[];
+const cases = JSON.parse(
+  readFileSync(join(UPSTREAM_OSM, '_extracted/pkg/containerruntime/cases.json'), 'utf8'),
+) as Case[];
 const goldenDir = join(UPSTREAM_OSM, 'pkg/containerruntime/testdata');
 const readGolden = (name: string) => readFileSync(join(goldenDir, `TestContainerd_Configs-${name}.golden`), 'utf8');
 
@@ -33,7 +35,10 @@ function options(input: Partial<ContainerRuntimeOptions>): ContainerRuntimeOptio
 
 /** The golden layout: config.toml, then each hosts.toml, each under a `# <path>` line, joined by `---`. */
 function render(opts: ContainerRuntimeOptions): string {
-  const files = [{ path: '/etc/containerd/config.toml', content: emitContainerdConfigToml(opts) }, ...emitRegistryHostFiles(opts)];
+  const files = [
+    { path: '/etc/containerd/config.toml', content: emitContainerdConfigToml(opts) },
+    ...emitRegistryHostFiles(opts),
+  ];
   return files.map((f) => `# ${f.path}\n${f.content}`).join('---\n');
 }
 
@@ -62,7 +67,8 @@ const withoutSharedGolden: Record<string, () => string> = {
     '# /etc/containerd/certs.d/_default/hosts.toml\n[host."https://mirror.example.com"]\ncapabilities = ["pull", "resolve"]\n---\n' +
     dockerHubDefault,
   // the same as registry_credentials, with the scheme stripped from the key
-  registry_credentials_with_url_scheme: () => readGolden('registry_credentials').replaceAll('"gcr.io"', '"my-registry.example.com"'),
+  registry_credentials_with_url_scheme: () =>
+    readGolden('registry_credentials').replaceAll('"gcr.io"', '"my-registry.example.com"'),
   harbor_subpath_mirrors_with_override_path: () =>
     simpleConfig +
     ['docker.io', 'gcr.io', 'ghcr.io', 'quay.io', 'registry.k8s.io']

@@ -43,7 +43,11 @@ const cases: Array<[string, string, boolean]> = [
   ['mirror.example.com/p?kubermatic=override_path%3Dtrue', 'mirror.example.com/p', true],
   // URLs Go cannot parse are kept verbatim, override_path off
   ['https://m.tld:abc/p?kubermatic=override_path%3Dtrue', 'https://m.tld:abc/p?kubermatic=override_path%3Dtrue', false],
-  ['https://m.tld/p?kubermatic=override_path%3Dtrue\u0001', 'https://m.tld/p?kubermatic=override_path%3Dtrue\u0001', false],
+  [
+    'https://m.tld/p?kubermatic=override_path%3Dtrue\u0001',
+    'https://m.tld/p?kubermatic=override_path%3Dtrue\u0001',
+    false,
+  ],
 ];
 
 for (const [mirror, url, overridePath] of cases) {
@@ -53,7 +57,11 @@ for (const [mirror, url, overridePath] of cases) {
 }
 
 test('go 1.26: an http(s) host with a second colon or a bracketed IPv4 does not parse, so nothing is stripped', () => {
-  for (const mirror of ['http://m.tld:80:80/?kubermatic=override_path%3Dtrue', 'https://[10.0.0.1]:5000/?kubermatic=override_path%3Dtrue', 'https://[zz::1]/?kubermatic=override_path%3Dtrue']) {
+  for (const mirror of [
+    'http://m.tld:80:80/?kubermatic=override_path%3Dtrue',
+    'https://[10.0.0.1]:5000/?kubermatic=override_path%3Dtrue',
+    'https://[zz::1]/?kubermatic=override_path%3Dtrue',
+  ]) {
     assert.deepEqual(parseMirrorEndpoint(mirror), { url: mirror, overridePath: false });
   }
 });

@@ -27,10 +27,13 @@ test('-node-registry-mirrors: docker.io by default, https:// added when the URL 
 });
 
 test('-node-registry-mirrors: registry=url only when the registry is a plain host name', () => {
-  assert.deepEqual(mirrors(' quay.io=my.mirror , ,quay.io=http://x ,\tghcr.io=https://g?kubermatic=override_path%3Dtrue'), {
-    'quay.io': ['https://my.mirror', 'http://x'],
-    'ghcr.io': ['https://g?kubermatic=override_path%3Dtrue'],
-  });
+  assert.deepEqual(
+    mirrors(' quay.io=my.mirror , ,quay.io=http://x ,\tghcr.io=https://g?kubermatic=override_path%3Dtrue'),
+    {
+      'quay.io': ['https://my.mirror', 'http://x'],
+      'ghcr.io': ['https://g?kubermatic=override_path%3Dtrue'],
+    },
+  );
   assert.deepEqual(mirrors('a_b=c,a=b=c,=x,gcr.io/sub=m'), {
     'docker.io': ['https://a_b=c', 'https://=x', 'https://gcr.io/sub=m'],
     a: ['https://b=c'],
@@ -48,7 +51,10 @@ test('items are trimmed as strings.TrimSpace does (NEL and NBSP are spaces, a BO
   assert.deepEqual(mirrors('\ufeffx'), { 'docker.io': ['https://\ufeffx'] });
   const o = parseRegistryFlags({ nodeInsecureRegistries: ' a , b,,\tc\n, a' });
   assert.deepEqual(o.insecureRegistries, ['a', 'b', 'c', 'a']);
-  assert.deepEqual(parseRegistryFlags({ nodeInsecureRegistries: '\u0085a\ufeff,\u2028b' }).insecureRegistries, ['a\ufeff', 'b']);
+  assert.deepEqual(parseRegistryFlags({ nodeInsecureRegistries: '\u0085a\ufeff,\u2028b' }).insecureRegistries, [
+    'a\ufeff',
+    'b',
+  ]);
 });
 
 test('-node-registry-mirrors: a URL url.Parse refuses is an error that does not echo the URL', () => {
@@ -65,7 +71,12 @@ test('-node-registry-mirrors: a URL url.Parse refuses is an error that does not 
   ] as const) {
     assert.throws(
       () => mirrors(`ok.tld,${item}`),
-      (e: unknown) => e instanceof ContainerRuntimeConfigError && reason.test(e.message) && /item 2/.test(e.message) && !e.message.includes(item) && e.fieldPath === 'spec.nodeRegistryMirrors',
+      (e: unknown) =>
+        e instanceof ContainerRuntimeConfigError &&
+        reason.test(e.message) &&
+        /item 2/.test(e.message) &&
+        !e.message.includes(item) &&
+        e.fieldPath === 'spec.nodeRegistryMirrors',
       item,
     );
   }
@@ -73,14 +84,20 @@ test('-node-registry-mirrors: a URL url.Parse refuses is an error that does not 
 });
 
 test('-node-containerd-registry-mirrors: split at the first "=", nothing trimmed or checked, merged before -node-registry-mirrors', () => {
-  assert.deepEqual(mirrors('docker.io=a,b', ['docker.io=c', 'quay.io=q']), { 'docker.io': ['c', 'https://a', 'https://b'], 'quay.io': ['q'] });
+  assert.deepEqual(mirrors('docker.io=a,b', ['docker.io=c', 'quay.io=q']), {
+    'docker.io': ['c', 'https://a', 'https://b'],
+    'quay.io': ['q'],
+  });
   assert.deepEqual(mirrors('', ['a=b=c', ' a = b ', '=x', 'x=']), { a: ['b=c'], ' a ': [' b '], '': ['x'], x: [''] });
 });
 
 test('-node-containerd-registry-mirrors: an entry without "=" is an error naming its index, not its value', () => {
   assert.throws(
     () => mirrors('', ['a=b', 'https://user:secret@host']),
-    (e: unknown) => e instanceof ContainerRuntimeConfigError && /nodeContainerdRegistryMirrors\[1\]/.test(e.message) && !e.message.includes('secret'),
+    (e: unknown) =>
+      e instanceof ContainerRuntimeConfigError &&
+      /nodeContainerdRegistryMirrors\[1\]/.test(e.message) &&
+      !e.message.includes('secret'),
   );
 });
 

@@ -37,7 +37,8 @@ function decodesFromBlockTree(text: string): boolean {
   if (tree === undefined) return false;
   const lines = new LineCounter();
   lines.addNewLine(0);
-  for (let at = prepared.text.indexOf('\n'); at >= 0; at = prepared.text.indexOf('\n', at + 1)) lines.addNewLine(at + 1);
+  for (let at = prepared.text.indexOf('\n'); at >= 0; at = prepared.text.indexOf('\n', at + 1))
+    lines.addNewLine(at + 1);
   return decodeBlockTree(tree.root, prepared.text, lines) !== undefined;
 }
 
@@ -63,7 +64,14 @@ test('upstream generator vectors', () => {
 test('our Flatcar profiles, every cloud: same config, and every one takes the fast path', () => {
   const flatcar = embeddedProfiles().find((p: any) => p.metadata.name === 'osp-flatcar') as any;
   const mds = (flatcar.spec.supportedCloudProviders as Array<{ name: string }>).map((c) =>
-    machineDeployment({ profile: 'osp-flatcar', osName: 'flatcar', cloud: c.name, kubelet: '1.35.1', ipFamily: 'IPv4+IPv6' }));
+    machineDeployment({
+      profile: 'osp-flatcar',
+      osName: 'flatcar',
+      cloud: c.name,
+      kubelet: '1.35.1',
+      ipFamily: 'IPv4+IPv6',
+    }),
+  );
   const r = runOn(resourceList([...mds, ...clusterFacts()], functionConfig()));
   assert.equal(r.exitCode, 0, r.stderr);
   const before = fastPathTaken;
@@ -72,20 +80,90 @@ test('our Flatcar profiles, every cloud: same config, and every one takes the fa
   for (const osc of r.items.filter((i: any) => i.kind === 'OperatingSystemConfig')) {
     for (const secretType of ['bootstrap', 'provisioning'] as const) {
       const config = osc.spec[`${secretType}Config`];
-      const input: UserDataInput = { config, osName: 'flatcar', cloudProviderName: osc.spec.cloudProvider.name, secretType, distUpgradeOnBoot: false, machineDeploymentName: osc.metadata.name };
+      const input: UserDataInput = {
+        config,
+        osName: 'flatcar',
+        cloudProviderName: osc.spec.cloudProvider.name,
+        secretType,
+        distUpgradeOnBoot: false,
+        machineDeploymentName: osc.metadata.name,
+      };
       assertSame(input, `${osc.metadata.name} ${secretType}`);
       configs++;
     }
   }
   assert.ok(configs >= 14);
   assert.equal(fastPathTaken - before, configs);
-  assert.equal(blockDecoded - decodedBefore, configs, 'every config of our profiles decodes straight from the block tree');
+  assert.equal(
+    blockDecoded - decodedBefore,
+    configs,
+    'every config of our profiles decodes straight from the block tree',
+  );
 });
 
-const LINES = ['echo hi', '', '', '  indented', '\tTab', '   ', '\t', '#!/bin/bash', '# comment', '---', '...', 'key: value', '- item', '|', '>', "'q'", '"q"',
-  'é ü', '\u00a0nbsp', 'a\rb', 'a\u0085b', 'a\u2028b', 'a\u0001b', '😀', 'x #y', '[Unit]', 'A=b', '%', '@', '- x', 'k: |', '   trailing   '];
-const NAMES = ['/opt/bin/setup', '/etc/a b', "/etc/it's", '/etc/#x', '/etc/a: b', '/etc/ok', '', '/etc/x #y', '/etc/[a]', "/etc/''"];
-const UNIT_NAMES = ['a.service', 'b.service', 'x #c.service', 'y: z', "'q'.service", '', 'c.service', '[x]', '{}', '- a', 'yes', '~', '0644', '"d".service', 'a:b'];
+const LINES = [
+  'echo hi',
+  '',
+  '',
+  '  indented',
+  '\tTab',
+  '   ',
+  '\t',
+  '#!/bin/bash',
+  '# comment',
+  '---',
+  '...',
+  'key: value',
+  '- item',
+  '|',
+  '>',
+  "'q'",
+  '"q"',
+  'é ü',
+  '\u00a0nbsp',
+  'a\rb',
+  'a\u0085b',
+  'a\u2028b',
+  'a\u0001b',
+  '😀',
+  'x #y',
+  '[Unit]',
+  'A=b',
+  '%',
+  '@',
+  '- x',
+  'k: |',
+  '   trailing   ',
+];
+const NAMES = [
+  '/opt/bin/setup',
+  '/etc/a b',
+  "/etc/it's",
+  '/etc/#x',
+  '/etc/a: b',
+  '/etc/ok',
+  '',
+  '/etc/x #y',
+  '/etc/[a]',
+  "/etc/''",
+];
+const UNIT_NAMES = [
+  'a.service',
+  'b.service',
+  'x #c.service',
+  'y: z',
+  "'q'.service",
+  '',
+  'c.service',
+  '[x]',
+  '{}',
+  '- a',
+  'yes',
+  '~',
+  '0644',
+  '"d".service',
+  'a:b',
+];
 const KEYS = ['ssh-ed25519 AAAA k', 'ssh-rsa AAA user@host', 'ssh-rsa A #c', 'a: b', "'q'", '[k]', '- k', ''];
 
 function content(r: () => number): string {
@@ -101,24 +179,42 @@ test('seeded random contents, paths and unit names: same config or same error', 
   const decodedBefore = blockDecoded;
   for (let n = 0; n < Number(process.env.FUZZ_COUNT ?? 1500); n++) {
     const files = Array.from({ length: Math.floor(r() * 4) }, () => ({
-      path: NAMES[Math.floor(r() * NAMES.length)]!, permissions: [644, 755, 600, 0][Math.floor(r() * 4)]!, content: { inline: { data: content(r) } },
+      path: NAMES[Math.floor(r() * NAMES.length)]!,
+      permissions: [644, 755, 600, 0][Math.floor(r() * 4)]!,
+      content: { inline: { data: content(r) } },
     }));
     const units = Array.from({ length: Math.floor(r() * 3) }, () => ({
-      name: UNIT_NAMES[Math.floor(r() * UNIT_NAMES.length)]!, enable: r() < 0.5, content: content(r),
+      name: UNIT_NAMES[Math.floor(r() * UNIT_NAMES.length)]!,
+      enable: r() < 0.5,
+      content: content(r),
       dropIns: r() < 0.3 ? [{ name: '10-x.conf', content: content(r) }] : [],
     }));
-    const input: UserDataInput = { config: { files, units, userSSHKeys: r() < 0.4 ? [KEYS[Math.floor(r() * KEYS.length)]!, KEYS[Math.floor(r() * KEYS.length)]!] : [] } as any, osName: 'flatcar', cloudProviderName: 'vsphere',
-      secretType: r() < 0.5 ? 'bootstrap' : 'provisioning', distUpgradeOnBoot: false, machineDeploymentName: 'md' };
+    const input: UserDataInput = {
+      config: {
+        files,
+        units,
+        userSSHKeys: r() < 0.4 ? [KEYS[Math.floor(r() * KEYS.length)]!, KEYS[Math.floor(r() * KEYS.length)]!] : [],
+      } as any,
+      osName: 'flatcar',
+      cloudProviderName: 'vsphere',
+      secretType: r() < 0.5 ? 'bootstrap' : 'provisioning',
+      distUpgradeOnBoot: false,
+      machineDeploymentName: 'md',
+    };
     assertSame(input, `random #${n}: ${JSON.stringify(parse(JSON.stringify(input.config)))}`);
   }
   assert.ok(fastPathTaken - before > 300, `the fast path took only ${fastPathTaken - before} random configs`);
   // Both ways out of the block tree are exercised: decoded directly, and given up (then decoded from nodes).
   const decoded = blockDecoded - decodedBefore;
-  assert.ok(decoded > 200 && decoded < fastPathTaken - before, `decoded straight from the block tree: ${decoded} of ${fastPathTaken - before}`);
+  assert.ok(
+    decoded > 200 && decoded < fastPathTaken - before,
+    `decoded straight from the block tree: ${decoded} of ${fastPathTaken - before}`,
+  );
 });
 
 test('hand-written configs at the edges of the direct decoding: same config or same error', () => {
-  const file = (body: string) => `passwd:\nstorage:\n  files:\n  - path: '/etc/a'\n${body}systemd:\n  units:\n  - name: a.service\n    enabled: true\n    mask: false\n`;
+  const file = (body: string) =>
+    `passwd:\nstorage:\n  files:\n  - path: '/etc/a'\n${body}systemd:\n  units:\n  - name: a.service\n    enabled: true\n    mask: false\n`;
   const texts = [
     file('    mode: 0644\n    mode: 0600\n    filesystem: root\n    contents:\n        inline: |\n          x\n'), // duplicate key
     file('    mode: 0644\n    user: root\n    contents:\n        inline: x\n'), // unmodelled key
@@ -142,5 +238,8 @@ test('hand-written configs at the edges of the direct decoding: same config or s
     assert.deepEqual(fast, full, text);
     if (decodesFromBlockTree(text)) decoded++;
   }
-  assert.ok(decoded >= 5 && decoded < texts.length, `decoded straight from the block tree: ${decoded} of ${texts.length}`);
+  assert.ok(
+    decoded >= 5 && decoded < texts.length,
+    `decoded straight from the block tree: ${decoded} of ${texts.length}`,
+  );
 });

@@ -24,7 +24,14 @@ test('data URLs follow the byte rule for every kind of character', () => {
     let s = '';
     for (let k = Math.floor(r() * 8); k > 0; k--) {
       const x = r();
-      s += x < 0.5 ? String.fromCharCode(Math.floor(r() * 128)) : x < 0.8 ? String.fromCharCode(Math.floor(r() * 0x800)) : x < 0.9 ? String.fromCharCode(0xd800 + Math.floor(r() * 0x800)) : '😀';
+      s +=
+        x < 0.5
+          ? String.fromCharCode(Math.floor(r() * 128))
+          : x < 0.8
+            ? String.fromCharCode(Math.floor(r() * 0x800))
+            : x < 0.9
+              ? String.fromCharCode(0xd800 + Math.floor(r() * 0x800))
+              : '😀';
     }
     assert.equal(dataUrl(s), byRule(s), JSON.stringify(s));
   }

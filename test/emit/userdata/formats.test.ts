@@ -6,7 +6,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { sniffUserData, userDataFormat, userDataFormatFor, USER_DATA_FORMATS, type UserDataFormatId } from '../../../src/emit/userdata/formats/index.ts';
+import {
+  sniffUserData,
+  userDataFormat,
+  userDataFormatFor,
+  USER_DATA_FORMATS,
+  type UserDataFormatId,
+} from '../../../src/emit/userdata/formats/index.ts';
 import type { UserDataFormat } from '../../../src/emit/userdata/formats/userDataFormat.ts';
 import { OPERATING_SYSTEMS } from '../../../src/model/operatingSystemProfile.ts';
 import { USER_DATA_VALIDATORS } from '../../../src/lint/externalValidators.ts';
@@ -42,27 +48,58 @@ test('every provisioning utility, operating system and Ignition spec selects exa
         assert.equal(chosen.selectedBy.provisioningUtility, provisioningUtility);
         // No other matching format is as specific: the choice never depends on the registry's order.
         const score = (f: UserDataFormat) => (f.selectedBy.osName ? 1 : 0) + (f.selectedBy.ignitionSpec ? 1 : 0);
-        const rivals = formats.filter((f) => f !== chosen && f.selectedBy.provisioningUtility === provisioningUtility
-          && (f.selectedBy.osName ?? osName) === osName && (f.selectedBy.ignitionSpec ?? ignitionSpec) === ignitionSpec && score(f) >= score(chosen));
-        assert.deepEqual(rivals.map((f) => f.id), [], JSON.stringify(s));
+        const rivals = formats.filter(
+          (f) =>
+            f !== chosen &&
+            f.selectedBy.provisioningUtility === provisioningUtility &&
+            (f.selectedBy.osName ?? osName) === osName &&
+            (f.selectedBy.ignitionSpec ?? ignitionSpec) === ignitionSpec &&
+            score(f) >= score(chosen),
+        );
+        assert.deepEqual(
+          rivals.map((f) => f.id),
+          [],
+          JSON.stringify(s),
+        );
       }
     }
   }
-  assert.equal(userDataFormatFor({ provisioningUtility: 'cloud-init', osName: 'ubuntu', ignitionSpec: '3.3.0' }).id, 'cloud-init');
-  assert.equal(userDataFormatFor({ provisioningUtility: 'cloud-init', osName: 'flatcar', ignitionSpec: '2.3.0' }).id, 'coreos-cloudinit');
-  assert.equal(userDataFormatFor({ provisioningUtility: 'ignition', osName: 'flatcar', ignitionSpec: '2.3.0' }).id, 'ignition-2.3.0');
-  assert.equal(userDataFormatFor({ provisioningUtility: 'ignition', osName: 'flatcar', ignitionSpec: '3.3.0' }).id, 'ignition-3.3.0');
+  assert.equal(
+    userDataFormatFor({ provisioningUtility: 'cloud-init', osName: 'ubuntu', ignitionSpec: '3.3.0' }).id,
+    'cloud-init',
+  );
+  assert.equal(
+    userDataFormatFor({ provisioningUtility: 'cloud-init', osName: 'flatcar', ignitionSpec: '2.3.0' }).id,
+    'coreos-cloudinit',
+  );
+  assert.equal(
+    userDataFormatFor({ provisioningUtility: 'ignition', osName: 'flatcar', ignitionSpec: '2.3.0' }).id,
+    'ignition-2.3.0',
+  );
+  assert.equal(
+    userDataFormatFor({ provisioningUtility: 'ignition', osName: 'flatcar', ignitionSpec: '3.3.0' }).id,
+    'ignition-3.3.0',
+  );
 });
 
 test('the schemas offer exactly what the formats are selected by', () => {
   assert.deepEqual([...new Set(formats.map((f) => f.selectedBy.provisioningUtility))].sort(), [...UTILITIES].sort());
-  assert.deepEqual([...new Set(formats.flatMap((f) => (f.selectedBy.ignitionSpec ? [f.selectedBy.ignitionSpec] : [])))].sort(), [...IGNITION_SPECS].sort());
+  assert.deepEqual(
+    [...new Set(formats.flatMap((f) => (f.selectedBy.ignitionSpec ? [f.selectedBy.ignitionSpec] : [])))].sort(),
+    [...IGNITION_SPECS].sort(),
+  );
 });
 
 const INPUT: UserDataInput = {
   config: {
     files: [{ path: '/etc/hello', permissions: 644, content: { inline: { data: 'hello\nworld' } } }],
-    units: [{ name: 'hello.service', enable: true, content: '[Service]\nExecStart=/bin/true\n\n[Install]\nWantedBy=multi-user.target\n' }],
+    units: [
+      {
+        name: 'hello.service',
+        enable: true,
+        content: '[Service]\nExecStart=/bin/true\n\n[Install]\nWantedBy=multi-user.target\n',
+      },
+    ],
     userSSHKeys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFormatsTest test'],
   },
   osName: 'flatcar',
@@ -84,9 +121,13 @@ test('what a format writes, it recognises and reads back', () => {
     // OSM's envelopes: cloud-config's `content: |-` drops a final newline, the Container Linux Config's block adds one.
     assert.equal(file?.content.replace(/\n$/, ''), 'hello\nworld', f.id);
     assert.equal(file?.mode, '0644', f.id);
-    assert.ok(view.files.some((x) => x.path === '/etc/machine-name'), `${f.id}: a bootstrap names the machine`);
+    assert.ok(
+      view.files.some((x) => x.path === '/etc/machine-name'),
+      `${f.id}: a bootstrap names the machine`,
+    );
     // The formats of another syntax do not claim it.
-    for (const other of formats.filter((o) => o.syntax !== f.syntax)) assert.equal(other.sniff(text), false, `${other.id} on ${f.id}`);
+    for (const other of formats.filter((o) => o.syntax !== f.syntax))
+      assert.equal(other.sniff(text), false, `${other.id} on ${f.id}`);
   }
   // Units: coreos-cloudinit and Ignition carry them; cloud-init proper gets none from OSM's profiles (the webhook
   // refuses units for operating systems other than Flatcar), but its decoder reads coreos.units all the same.
@@ -109,7 +150,8 @@ test('each validator a format names has a runner in lint; checkedAs names a form
       named.add(v.tool);
     } else {
       assert.ok((v.none ?? '').length > 10, `${f.id} says why it has no validator`);
-      if (v.checkedAs !== undefined) assert.ok('tool' in userDataFormat(v.checkedAs as UserDataFormatId).validator, f.id);
+      if (v.checkedAs !== undefined)
+        assert.ok('tool' in userDataFormat(v.checkedAs as UserDataFormatId).validator, f.id);
     }
   }
   assert.deepEqual([...named].sort(), [...tools].sort(), 'every runner serves a format');

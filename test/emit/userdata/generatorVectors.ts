@@ -11,7 +11,8 @@ import { UPSTREAM_OSM } from '../../support/paths.ts';
 export const VECTOR_DIR = join(UPSTREAM_OSM, '_extracted/pkg/generator/generator_test');
 
 // Four leading spaces per line and no trailing newline, as in the README.
-const DATA = '    #!/bin/bash\n    set -xeuo pipefail\n    cloud-init clean\n    cloud-init init\n    systemctl start provision.service';
+const DATA =
+  '    #!/bin/bash\n    set -xeuo pipefail\n    cloud-init clean\n    cloud-init init\n    systemctl start provision.service';
 const KEYS = ['ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABgQDR3', 'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABgQDR4'];
 const file = (path: string) => ({ path, permissions: 700, content: { inline: { data: DATA } } });
 const TWO_FILES = [file('/opt/bin/test.service'), file('/opt/bin/setup.service')];
@@ -28,22 +29,104 @@ export interface GeneratorVector {
   input: UserDataInput;
 }
 
-function v(utility: GeneratorVector['utility'], osName: string, cloud: string, secretType: SecretType, distUpgradeOnBoot: boolean, config: OSCConfig): GeneratorVector {
-  return { utility, input: { config, osName, cloudProviderName: cloud, secretType, distUpgradeOnBoot, machineDeploymentName: 'default' } };
+function v(
+  utility: GeneratorVector['utility'],
+  osName: string,
+  cloud: string,
+  secretType: SecretType,
+  distUpgradeOnBoot: boolean,
+  config: OSCConfig,
+): GeneratorVector {
+  return {
+    utility,
+    input: {
+      config,
+      osName,
+      cloudProviderName: cloud,
+      secretType,
+      distUpgradeOnBoot,
+      machineDeploymentName: 'default',
+    },
+  };
 }
 
 export const GENERATOR_VECTORS: Record<string, GeneratorVector> = {
-  '01-generated-cloud-init-for-ubuntu.expected.yaml': v('cloud-init', 'ubuntu', 'azure', 'provisioning', true, { files: TWO_FILES, userSSHKeys: KEYS, modules: FULL_MODULES }),
-  '02-generated-cloud-init-for-ubuntu-on-aws.expected.yaml': v('cloud-init', 'ubuntu', 'aws', 'provisioning', false, { files: TWO_FILES, userSSHKeys: KEYS, modules: FULL_MODULES }),
-  '03-generated-bootstrap-cloud-init-for-ubuntu-without-a-service.expected.yaml': v('cloud-init', 'ubuntu', 'azure', 'bootstrap', false, { files: ONE_FILE, userSSHKeys: KEYS, modules: RELOAD }),
-  '04-generated-bootstrap-cloud-init-for-rhel.expected.yaml': v('cloud-init', 'rhel', 'openstack', 'bootstrap', true, { files: ONE_FILE, userSSHKeys: KEYS, modules: RELOAD }),
-  '05-generated-bootstrap-cloud-init-for-aws.expected.yaml': v('cloud-init', 'ubuntu', 'aws', 'bootstrap', true, { files: ONE_FILE, userSSHKeys: KEYS, modules: RELOAD }),
-  '06-generated-bootstrap-cloud-init-for-ubuntu.expected.yaml': v('cloud-init', 'ubuntu', 'openstack', 'bootstrap', true, { files: ONE_FILE, userSSHKeys: KEYS, modules: RELOAD }),
-  '07-generated-cloud-init-for-ubuntu-without-a-service.expected.yaml': v('cloud-init', 'ubuntu', 'azure', 'provisioning', false, { files: ONE_FILE, userSSHKeys: KEYS, modules: RELOAD }),
-  '08-generated-cloud-init-for-ubuntu-without-a-service-and-ssh-keys.expected.yaml': v('cloud-init', 'ubuntu', 'azure', 'provisioning', true, { files: ONE_FILE, modules: RELOAD }),
-  '09-generated-ignition-config-for-flatcar-for-aws.expected.json': v('ignition', 'flatcar', 'aws', 'provisioning', false, { files: TWO_FILES, userSSHKeys: KEYS }),
-  '10-generated-ignition-config-for-flatcar-for-azure.expected.json': v('ignition', 'flatcar', 'azure', 'provisioning', false, { files: TWO_FILES, userSSHKeys: KEYS }),
-  '11-generated-bootstrap-ignition-config-for-flatcar-for-azure.expected.json': v('ignition', 'flatcar', 'azure', 'bootstrap', false, { files: TWO_FILES, userSSHKeys: KEYS }),
+  '01-generated-cloud-init-for-ubuntu.expected.yaml': v('cloud-init', 'ubuntu', 'azure', 'provisioning', true, {
+    files: TWO_FILES,
+    userSSHKeys: KEYS,
+    modules: FULL_MODULES,
+  }),
+  '02-generated-cloud-init-for-ubuntu-on-aws.expected.yaml': v('cloud-init', 'ubuntu', 'aws', 'provisioning', false, {
+    files: TWO_FILES,
+    userSSHKeys: KEYS,
+    modules: FULL_MODULES,
+  }),
+  '03-generated-bootstrap-cloud-init-for-ubuntu-without-a-service.expected.yaml': v(
+    'cloud-init',
+    'ubuntu',
+    'azure',
+    'bootstrap',
+    false,
+    { files: ONE_FILE, userSSHKeys: KEYS, modules: RELOAD },
+  ),
+  '04-generated-bootstrap-cloud-init-for-rhel.expected.yaml': v('cloud-init', 'rhel', 'openstack', 'bootstrap', true, {
+    files: ONE_FILE,
+    userSSHKeys: KEYS,
+    modules: RELOAD,
+  }),
+  '05-generated-bootstrap-cloud-init-for-aws.expected.yaml': v('cloud-init', 'ubuntu', 'aws', 'bootstrap', true, {
+    files: ONE_FILE,
+    userSSHKeys: KEYS,
+    modules: RELOAD,
+  }),
+  '06-generated-bootstrap-cloud-init-for-ubuntu.expected.yaml': v(
+    'cloud-init',
+    'ubuntu',
+    'openstack',
+    'bootstrap',
+    true,
+    { files: ONE_FILE, userSSHKeys: KEYS, modules: RELOAD },
+  ),
+  '07-generated-cloud-init-for-ubuntu-without-a-service.expected.yaml': v(
+    'cloud-init',
+    'ubuntu',
+    'azure',
+    'provisioning',
+    false,
+    { files: ONE_FILE, userSSHKeys: KEYS, modules: RELOAD },
+  ),
+  '08-generated-cloud-init-for-ubuntu-without-a-service-and-ssh-keys.expected.yaml': v(
+    'cloud-init',
+    'ubuntu',
+    'azure',
+    'provisioning',
+    true,
+    { files: ONE_FILE, modules: RELOAD },
+  ),
+  '09-generated-ignition-config-for-flatcar-for-aws.expected.json': v(
+    'ignition',
+    'flatcar',
+    'aws',
+    'provisioning',
+    false,
+    { files: TWO_FILES, userSSHKeys: KEYS },
+  ),
+  '10-generated-ignition-config-for-flatcar-for-azure.expected.json': v(
+    'ignition',
+    'flatcar',
+    'azure',
+    'provisioning',
+    false,
+    { files: TWO_FILES, userSSHKeys: KEYS },
+  ),
+  '11-generated-bootstrap-ignition-config-for-flatcar-for-azure.expected.json': v(
+    'ignition',
+    'flatcar',
+    'azure',
+    'bootstrap',
+    false,
+    { files: TWO_FILES, userSSHKeys: KEYS },
+  ),
   '12-generated-cloud-init-for-rhel-with-yum-repos.expected.yaml': v('cloud-init', 'rhel', '', 'provisioning', false, {
     files: TWO_FILES,
     userSSHKeys: KEYS,

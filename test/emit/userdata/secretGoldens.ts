@@ -18,7 +18,10 @@ export interface SecretGolden {
 }
 
 /** secret-<x>-<type>.yaml belongs to osc-<x>.yaml; upstream also names one set secret-osc-<x>-<type>.yaml. */
-function oscFileFor(secretFile: string, oscFiles: ReadonlySet<string>): { oscFile: string; type: SecretType } | undefined {
+function oscFileFor(
+  secretFile: string,
+  oscFiles: ReadonlySet<string>,
+): { oscFile: string; type: SecretType } | undefined {
   const m = /^secret-(?:osc-)?(.+)-(bootstrap|provisioning)\.yaml$/.exec(secretFile);
   if (!m) return undefined;
   const oscFile = `osc-${m[1]}.yaml`;
@@ -26,7 +29,9 @@ function oscFileFor(secretFile: string, oscFiles: ReadonlySet<string>): { oscFil
 }
 
 export function listSecretFiles(): string[] {
-  return readdirSync(OSC_TESTDATA).filter((f) => f.startsWith('secret-') && f.endsWith('.yaml')).sort();
+  return readdirSync(OSC_TESTDATA)
+    .filter((f) => f.startsWith('secret-') && f.endsWith('.yaml'))
+    .sort();
 }
 
 /** Every non-empty Secret golden whose OSC golden exists (upstream keeps some stale 0-byte Secrets). */
@@ -38,7 +43,10 @@ export function secretGoldens(): SecretGolden[] {
     const pair = oscFileFor(secretFile, oscFiles);
     const secretPath = join(OSC_TESTDATA, secretFile);
     if (pair === undefined || statSync(secretPath).size === 0) continue;
-    const osc = parse(readFileSync(join(OSC_TESTDATA, pair.oscFile), 'utf8')) as { metadata: { name: string; namespace: string }; spec: OperatingSystemConfigSpec };
+    const osc = parse(readFileSync(join(OSC_TESTDATA, pair.oscFile), 'utf8')) as {
+      metadata: { name: string; namespace: string };
+      spec: OperatingSystemConfigSpec;
+    };
     const secret = parse(readFileSync(secretPath, 'utf8')) as { data: Record<string, string> };
     // The OSC is named <md>-<md namespace>-config; the MachineDeployment's operatingSystemSpec is null here.
     const mdName = osc.metadata.name.replace(/-kube-system-config$/, '');

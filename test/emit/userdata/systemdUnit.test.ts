@@ -19,15 +19,24 @@ function error(content: string): string {
 test('sections and option names; text before the first section is skipped, comments anywhere there', () => {
   assert.deepEqual(options(''), []);
   assert.deepEqual(options('Foo=bar\n[Unit]\nA=b\n'), [['Unit', 'A']]);
-  assert.deepEqual(options('[Unit]\nDescription=x\n\n[Install]\nWantedBy=multi-user.target\n'), [['Unit', 'Description'], ['Install', 'WantedBy']]);
-  assert.deepEqual(options('# c\n; c\n[Service]\nExecStart=/bin/sh -c \\\n  "echo"\nX=1'), [['Service', 'ExecStart'], ['Service', 'X']]);
+  assert.deepEqual(options('[Unit]\nDescription=x\n\n[Install]\nWantedBy=multi-user.target\n'), [
+    ['Unit', 'Description'],
+    ['Install', 'WantedBy'],
+  ]);
+  assert.deepEqual(options('# c\n; c\n[Service]\nExecStart=/bin/sh -c \\\n  "echo"\nX=1'), [
+    ['Service', 'ExecStart'],
+    ['Service', 'X'],
+  ]);
   assert.deepEqual(options('junk # comment\n[Unit]\n'), []);
   assert.deepEqual(options('[Un\nit]\nA=b\n'), [['Un\nit', 'A']]);
   assert.deepEqual(options('[Unit]\r\nA=b\r\n'), [['Unit', 'A']]);
-  assert.deepEqual(options('[Unit]\n  A = b  \n\u00a0B=c\n'), [['Unit', 'A'], ['Unit', 'B']]);
+  assert.deepEqual(options('[Unit]\n  A = b  \n\u00a0B=c\n'), [
+    ['Unit', 'A'],
+    ['Unit', 'B'],
+  ]);
 });
 
-test('errors, with go-systemd\'s texts', () => {
+test("errors, with go-systemd's texts", () => {
   assert.equal(error('[Unit] x\n'), 'found garbage after section name : [120]');
   assert.equal(error('[Unit'), 'unable to find end of section');
   assert.equal(error('[Unit]\nFoo\n'), 'unexpected newline encountered while parsing option name');

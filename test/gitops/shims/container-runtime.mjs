@@ -9,14 +9,18 @@ import { accessSync, appendFileSync, constants, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const here = dirname(process.argv[1]);
-const podman = (process.env.PATH ?? '').split(':').filter((d) => d !== '' && d !== here).map((d) => join(d, 'podman')).find((p) => {
-  try {
-    accessSync(p, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-});
+const podman = (process.env.PATH ?? '')
+  .split(':')
+  .filter((d) => d !== '' && d !== here)
+  .map((d) => join(d, 'podman'))
+  .find((p) => {
+    try {
+      accessSync(p, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 if (podman === undefined) {
   process.stderr.write('docker (osm-krm test shim): no podman on PATH\n');
   process.exit(127);
@@ -24,9 +28,13 @@ if (podman === undefined) {
 const argv = process.argv.slice(2);
 const isRun = argv[0] === 'run';
 const stdin = isRun ? readFileSync(0) : Buffer.alloc(0);
-if (process.env.OSM_KRM_SHIM_LOG) appendFileSync(process.env.OSM_KRM_SHIM_LOG, JSON.stringify({ argv, stdin: stdin.toString('utf8') }) + '\n');
+if (process.env.OSM_KRM_SHIM_LOG)
+  appendFileSync(process.env.OSM_KRM_SHIM_LOG, JSON.stringify({ argv, stdin: stdin.toString('utf8') }) + '\n');
 const extra = isRun ? (process.env.OSM_KRM_SHIM_RUN_FLAGS ?? '').split(' ').filter(Boolean) : [];
-const r = spawnSync(podman, isRun ? ['run', ...extra, ...argv.slice(1)] : argv, { input: stdin, stdio: ['pipe', 'inherit', 'inherit'] });
+const r = spawnSync(podman, isRun ? ['run', ...extra, ...argv.slice(1)] : argv, {
+  input: stdin,
+  stdio: ['pipe', 'inherit', 'inherit'],
+});
 if (r.error) {
   process.stderr.write(`docker (osm-krm test shim): ${r.error.message}\n`);
   process.exit(127);

@@ -19,8 +19,14 @@ function randomText(r: () => number, length: number): string {
 test('known vectors (FIPS 180-4 examples, RFC 4231 case 2)', () => {
   assert.equal(jsHex(''), 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
   assert.equal(jsHex('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-  assert.equal(jsHex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq'), '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1');
-  assert.equal(Buffer.from(jsHmacSha256('Jefe', 'what do ya want for nothing?')).toString('hex'), '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
+  assert.equal(
+    jsHex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq'),
+    '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
+  );
+  assert.equal(
+    Buffer.from(jsHmacSha256('Jefe', 'what do ya want for nothing?')).toString('hex'),
+    '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+  );
 });
 
 test('every length from 0 to 300 bytes, and long inputs, as node:crypto', () => {
@@ -41,7 +47,11 @@ test('HMAC with short, block-sized and long keys, as node:crypto', () => {
     for (const messageLength of [0, 1, 55, 56, 64, 119, 1000]) {
       const key = randomText(r, keyLength);
       const message = randomText(r, messageLength);
-      assert.equal(Buffer.from(jsHmacSha256(key, message)).toString('hex'), createHmac('sha256', key).update(message).digest('hex'), `key ${keyLength}, message ${messageLength}`);
+      assert.equal(
+        Buffer.from(jsHmacSha256(key, message)).toString('hex'),
+        createHmac('sha256', key).update(message).digest('hex'),
+        `key ${keyLength}, message ${messageLength}`,
+      );
     }
   }
 });

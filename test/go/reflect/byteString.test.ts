@@ -2,7 +2,14 @@
 // is one raw byte), and that every byte sequence round-trips through its one JS form.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalGoString, goByteLength, goBytes, goString, hasRawBytes, replaceRawBytes } from '../../../src/go/reflect/byteString.ts';
+import {
+  canonicalGoString,
+  goByteLength,
+  goBytes,
+  goString,
+  hasRawBytes,
+  replaceRawBytes,
+} from '../../../src/go/reflect/byteString.ts';
 
 const raw = (...bytes: number[]) => bytes.map((b) => String.fromCharCode(0xdc00 + b)).join('');
 

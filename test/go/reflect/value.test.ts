@@ -13,7 +13,15 @@
 //   funcs: up func(string) string                     // s + "!"
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { GoPointer, GoStringer, GoStruct, goFunc, CONSTANT, newTemplate, TemplateError } from '../../../src/template/index.ts';
+import {
+  GoPointer,
+  GoStringer,
+  GoStruct,
+  goFunc,
+  CONSTANT,
+  newTemplate,
+  TemplateError,
+} from '../../../src/template/index.ts';
 
 const inner = (x: bigint) => new GoStruct('main.Inner', { X: x });
 const dur = (d: bigint) => new GoStringer('main.Dur', `${d}s`, new GoStruct('main.Dur', { D: d }));
@@ -23,9 +31,21 @@ const data = new GoPointer(
   new GoStruct(
     'main.T',
     {
-      Name: 'n', N: 3n, F: 1.5, P: new GoPointer('*main.Inner', inner(7n)), NilP: new GoPointer('*main.Inner', null),
-      S: new GoPointer('*string', 'str'), NilS: new GoPointer('*string', null), IP: ip('10.0.0.1'), IPs: [ip('10.0.0.1'), ip('::1')],
-      I: null, M: { a: 1n }, L: [1n, 'x'], Dur: dur(5n), PDur: new GoPointer('*main.Dur', dur(6n)), B: false,
+      Name: 'n',
+      N: 3n,
+      F: 1.5,
+      P: new GoPointer('*main.Inner', inner(7n)),
+      NilP: new GoPointer('*main.Inner', null),
+      S: new GoPointer('*string', 'str'),
+      NilS: new GoPointer('*string', null),
+      IP: ip('10.0.0.1'),
+      IPs: [ip('10.0.0.1'), ip('::1')],
+      I: null,
+      M: { a: 1n },
+      L: [1n, 'x'],
+      Dur: dur(5n),
+      PDur: new GoPointer('*main.Dur', dur(6n)),
+      B: false,
     },
     undefined,
     { Greet: goFunc(['string'], CONSTANT, (s: string) => 'hi ' + s) },
@@ -44,20 +64,32 @@ function render(template: string): { out: string } | { err: string } {
 
 const cases: [string, { out: string } | { err: string }][] = [
   ['{{.Name}} {{.N}} {{.F}} {{.B}}', { out: 'n 3 1.5 false' }],
-  ['{{.Missing}}', { err: 'template: t:1:2: executing "t" at <.Missing>: can\'t evaluate field Missing in type *main.T' }],
+  [
+    '{{.Missing}}',
+    { err: 'template: t:1:2: executing "t" at <.Missing>: can\'t evaluate field Missing in type *main.T' },
+  ],
   ['{{.P.X}}', { out: '7' }],
   ['{{.NilP.X}}', { err: 'template: t:1:7: executing "t" at <.NilP.X>: nil pointer evaluating *main.Inner.X' }],
   ['{{if .NilP}}y{{else}}n{{end}} {{if .P}}y{{end}}', { out: 'n y' }],
   ['{{.P}}|{{print .P}}|{{printf "%v %+v" .P .P}}', { out: '{7}|&{7}|&{7} &{X:7}' }],
-  ['{{.IP}}|{{.IPs}}|{{print .IPs}}|{{printf "%v|%s|%q" .IP .IP .IP}}', { out: '10.0.0.1|[10.0.0.1 ::1]|[10.0.0.1 ::1]|10.0.0.1|10.0.0.1|"10.0.0.1"' }],
+  [
+    '{{.IP}}|{{.IPs}}|{{print .IPs}}|{{printf "%v|%s|%q" .IP .IP .IP}}',
+    { out: '10.0.0.1|[10.0.0.1 ::1]|[10.0.0.1 ::1]|10.0.0.1|10.0.0.1|"10.0.0.1"' },
+  ],
   ['{{.Dur}}|{{.PDur}}|{{print .Dur .PDur}}|{{printf "%d" .Dur}}', { out: '5s|6s|5s 6s|{5}' }],
   ['{{.I}}|{{.I.X}}', { err: 'template: t:1:11: executing "t" at <.I.X>: nil pointer evaluating interface {}.X' }],
-  ['{{.Name 1}}', { err: 'template: t:1:2: executing "t" at <.Name>: Name has arguments but cannot be invoked as function' }],
+  [
+    '{{.Name 1}}',
+    { err: 'template: t:1:2: executing "t" at <.Name>: Name has arguments but cannot be invoked as function' },
+  ],
   ['{{.Greet "bob"}}|{{"al" | .Greet}}', { out: 'hi bob|hi al' }],
   ['{{.Greet}}', { err: 'template: t:1:2: executing "t" at <.Greet>: wrong number of args for Greet: want 1 got 0' }],
   ['{{.Greet 1}}', { err: 'template: t:1:9: executing "t" at <1>: expected string; found 1' }],
   ['{{len .}}', { err: 'template: t:1:2: executing "t" at <len .>: error calling len: len of type main.T' }],
-  ['{{index . 0}}', { err: 'template: t:1:2: executing "t" at <index . 0>: error calling index: can\'t index item of type main.T' }],
+  [
+    '{{index . 0}}',
+    { err: 'template: t:1:2: executing "t" at <index . 0>: error calling index: can\'t index item of type main.T' },
+  ],
   ['{{.N.X}}', { err: 'template: t:1:4: executing "t" at <.N.X>: can\'t evaluate field X in type int' }],
   ['{{.M.a}} {{.M.b}} {{.L}}', { out: '1 <no value> [1 x]' }],
   ['{{up .Name}} {{up .S}}', { out: 'n! str!' }],
@@ -85,7 +117,9 @@ for (const [template, want] of cases) {
 // Where our model cannot know what Go knows, documented rather than hidden:
 test('Go values: a nil pointer cannot tell which fields its struct has, so every field is a nil dereference', () => {
   // Go: "can't evaluate field Missing in type *main.Inner" for a field the struct lacks.
-  assert.deepEqual(render('{{.NilP.Missing}}'), { err: 'template: t:1:7: executing "t" at <.NilP.Missing>: nil pointer evaluating *main.Inner.Missing' });
+  assert.deepEqual(render('{{.NilP.Missing}}'), {
+    err: 'template: t:1:7: executing "t" at <.NilP.Missing>: nil pointer evaluating *main.Inner.Missing',
+  });
 });
 
 test('Go values: pointers to non-composites print as an address, as in Go (whose address differs per run)', () => {

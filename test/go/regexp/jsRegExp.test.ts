@@ -14,7 +14,11 @@ const fastPathApplies = (re: GoRegexp, s: string): boolean => {
 
 function agree(pattern: string, input: string): void {
   const re = compileGoRegexp(pattern, UNMETERED);
-  assert.equal(re.matchString(input, UNMETERED), re.matchStringWithVM(input, UNMETERED), `${JSON.stringify(pattern)} on ${JSON.stringify(input)}`);
+  assert.equal(
+    re.matchString(input, UNMETERED),
+    re.matchStringWithVM(input, UNMETERED),
+    `${JSON.stringify(pattern)} on ${JSON.stringify(input)}`,
+  );
 }
 
 test('where JS and Go read characters differently, the fast path answers as Go', () => {
@@ -53,7 +57,13 @@ test('where JS and Go read characters differently, the fast path answers as Go',
 
 test('raw bytes, astral characters, folded classes and nested quantifiers go to the VM', () => {
   // A raw byte (U+DCFF) reads as U+FFFD in Go.
-  for (const [pattern, input] of [['^\\x{FFFD}$', '\udcff'], ['^.$', '\u{1f600}'], ['(?i)^[k]$', '\u212a'], ['^(a+)+$', 'aaa'], ['^(?:ab)*$', 'abab']] as const) {
+  for (const [pattern, input] of [
+    ['^\\x{FFFD}$', '\udcff'],
+    ['^.$', '\u{1f600}'],
+    ['(?i)^[k]$', '\u212a'],
+    ['^(a+)+$', 'aaa'],
+    ['^(?:ab)*$', 'abab'],
+  ] as const) {
     const re = compileGoRegexp(pattern, UNMETERED);
     assert.equal(fastPathApplies(re, input), false, pattern);
     assert.equal(re.matchString(input, UNMETERED), true, pattern);
@@ -71,8 +81,56 @@ test('the fast path gives way where backtracking could be long', () => {
 
 // Random patterns over the constructs the translation handles, on random strings from an alphabet that
 // holds every character the two engines could read differently.
-const ALPHABET = ['a', 'b', 'k', 'K', '\u212a', 's', '\u017f', 'é', '1', '_', ' ', '\t', '\n', '\r', '\f', '\u000b', '\u00a0', '\u2028', '.', '-', 'λ', '\ufffd'];
-const ATOMS = ['a', 'b', 'k', 'é', '\\.', '.', '\\d', '\\w', '\\s', '\\D', '\\W', '\\S', '[a-c]', '[^a\\n]', '[[:alpha:]]', '[[:^space:]]', '\\pL', '\\p{Greek}', '[\\d\\s]', '[^\\W_]', '\\x{212A}', '(?i:k)', '(?i:s)', '(?s:.)'];
+const ALPHABET = [
+  'a',
+  'b',
+  'k',
+  'K',
+  '\u212a',
+  's',
+  '\u017f',
+  'é',
+  '1',
+  '_',
+  ' ',
+  '\t',
+  '\n',
+  '\r',
+  '\f',
+  '\u000b',
+  '\u00a0',
+  '\u2028',
+  '.',
+  '-',
+  'λ',
+  '\ufffd',
+];
+const ATOMS = [
+  'a',
+  'b',
+  'k',
+  'é',
+  '\\.',
+  '.',
+  '\\d',
+  '\\w',
+  '\\s',
+  '\\D',
+  '\\W',
+  '\\S',
+  '[a-c]',
+  '[^a\\n]',
+  '[[:alpha:]]',
+  '[[:^space:]]',
+  '\\pL',
+  '\\p{Greek}',
+  '[\\d\\s]',
+  '[^\\W_]',
+  '\\x{212A}',
+  '(?i:k)',
+  '(?i:s)',
+  '(?s:.)',
+];
 const ASSERTIONS = ['^', '$', '\\A', '\\z', '\\b', '\\B', '(?m:^)', '(?m:$)'];
 const QUANTIFIERS = ['*', '+', '?', '{2}', '{1,3}', '{0,}', '*?', '+?'];
 

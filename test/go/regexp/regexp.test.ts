@@ -40,8 +40,16 @@ test('Go syntax JavaScript lacks: \\A, \\z, \\Q..\\E, inline flags anywhere, POS
 });
 
 test('syntax errors carry Go parse messages', () => {
-  assert.throws(() => compileGoRegexp('a(?=b)', UNMETERED), (e: unknown) => e instanceof GoRegexpError && e.message === 'error parsing regexp: invalid or unsupported Perl syntax: `(?=`');
-  assert.throws(() => compileGoRegexp('x**', UNMETERED), (e: unknown) => e instanceof GoRegexpError && e.message === 'error parsing regexp: invalid nested repetition operator: `**`');
+  assert.throws(
+    () => compileGoRegexp('a(?=b)', UNMETERED),
+    (e: unknown) =>
+      e instanceof GoRegexpError && e.message === 'error parsing regexp: invalid or unsupported Perl syntax: `(?=`',
+  );
+  assert.throws(
+    () => compileGoRegexp('x**', UNMETERED),
+    (e: unknown) =>
+      e instanceof GoRegexpError && e.message === 'error parsing regexp: invalid nested repetition operator: `**`',
+  );
 });
 
 test('case-fold orbits only need the cased blocks', () => {
@@ -53,8 +61,13 @@ test('case-fold orbits only need the cased blocks', () => {
     text += String.fromCodePoint(...chunk);
   }
   const blocks = new Set(casedCodePoints());
-  const outside = [...text.matchAll(/\p{Changes_When_Casemapped}/gu)].map((m) => m[0].codePointAt(0)!).filter((c) => !blocks.has(c));
-  assert.deepEqual(outside.map((c) => c.toString(16)), []);
+  const outside = [...text.matchAll(/\p{Changes_When_Casemapped}/gu)]
+    .map((m) => m[0].codePointAt(0)!)
+    .filter((c) => !blocks.has(c));
+  assert.deepEqual(
+    outside.map((c) => c.toString(16)),
+    [],
+  );
   const orbits = foldOrbitsOf(casedCodePoints());
   assert.deepEqual(orbits.get(0x6b), [0x6b, 0x4b, 0x212a]);
   assert.deepEqual(orbits.get(0x131), undefined, 'dotless i folds to nothing else');

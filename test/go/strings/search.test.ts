@@ -8,7 +8,8 @@ import { ByteSearch, SHORT_NEEDLE, TextSearch } from '../../../src/go/strings/se
 import { TextBuilder } from '../../../src/go/internal/textBuilder.ts';
 
 // Few letters, so that long needles occur and nearly occur (the failure table's work).
-const text = (max: number) => fc.array(fc.constantFrom('a', 'b', '\udcff', '😀'), { maxLength: max }).map((a) => a.join(''));
+const text = (max: number) =>
+  fc.array(fc.constantFrom('a', 'b', '\udcff', '😀'), { maxLength: max }).map((a) => a.join(''));
 
 test('TextSearch finds what indexOf finds, from every offset', () => {
   fc.assert(

@@ -13,7 +13,10 @@ test('keys are bare only when made of A-Z a-z 0-9 _ -', () => {
   assert.equal(tomlKey('é'), '"é"');
   assert.equal(tomlKey(''), '""');
   assert.equal(tomlKey('x\n'), '"x\\n"');
-  assert.equal(tomlKeyPath(['plugins', 'io.containerd.cri.v1.images', 'registry']), 'plugins."io.containerd.cri.v1.images".registry');
+  assert.equal(
+    tomlKeyPath(['plugins', 'io.containerd.cri.v1.images', 'registry']),
+    'plugins."io.containerd.cri.v1.images".registry',
+  );
 });
 
 test('strings escape quote, backslash, control characters and DEL; everything else is written as is', () => {
@@ -29,5 +32,8 @@ test('strings escape quote, backslash, control characters and DEL; everything el
 });
 
 test('string arrays are inline with ", " between items', () => {
-  assert.equal(encodeToml({ a: goSlice('string', ['pull', 'resolve']), b: goSlice('string', []) }, UNMETERED, ''), 'a = ["pull", "resolve"]\nb = []\n');
+  assert.equal(
+    encodeToml({ a: goSlice('string', ['pull', 'resolve']), b: goSlice('string', []) }, UNMETERED, ''),
+    'a = ["pull", "resolve"]\nb = []\n',
+  );
 });

@@ -25,7 +25,8 @@ test('plain scalars resolve as yaml.v3 resolves them', () => {
   for (const n of ['', '~', 'null', 'Null', 'NULL']) assert.deepEqual(resolvePlain(n), { tag: '!!null' });
   assert.deepEqual(resolvePlain('True'), { tag: '!!bool', value: true });
   assert.deepEqual(resolvePlain('FALSE'), { tag: '!!bool', value: false });
-  for (const s of ['yes', 'on', 'nULL', 'ssh-rsa AAA', '1.2.3', '0x', '-', '.']) assert.deepEqual(resolvePlain(s), { tag: '!!str' }, s);
+  for (const s of ['yes', 'on', 'nULL', 'ssh-rsa AAA', '1.2.3', '0x', '-', '.'])
+    assert.deepEqual(resolvePlain(s), { tag: '!!str' }, s);
 });
 
 test('the reader: control characters refused, CR and NEL become line feeds, LS and PS refused', () => {

@@ -28,24 +28,32 @@ export interface MachineDeploymentOptions {
 }
 
 export function machineDeployment(o: MachineDeploymentOptions): Record<string, unknown> {
-  const name = o.name ?? `${o.profile}-${o.cloud}-${o.kubelet.replaceAll('.', '-')}-${o.ipFamily === 'IPv4' ? 'v4' : 'ds'}`;
-  const osSpec = o.operatingSystemSpec ?? (
+  const name =
+    o.name ?? `${o.profile}-${o.cloud}-${o.kubelet.replaceAll('.', '-')}-${o.ipFamily === 'IPv4' ? 'v4' : 'ds'}`;
+  const osSpec =
+    o.operatingSystemSpec ??
     // RHEL without subscription data (cloud repositories): osp-rhel then writes no rh_subscription.
-    o.osName === 'flatcar' ? { provisioningUtility: o.provisioningUtility ?? 'ignition' } : {});
+    (o.osName === 'flatcar' ? { provisioningUtility: o.provisioningUtility ?? 'ignition' } : {});
   return {
     apiVersion: 'cluster.k8s.io/v1alpha1',
     kind: 'MachineDeployment',
     metadata: {
       name,
       namespace: 'kube-system',
-      annotations: { 'k8c.io/operating-system-profile': o.profile, 'machinedeployment.clusters.k8s.io/revision': '1', ...(o.annotations ?? {}) },
+      annotations: {
+        'k8c.io/operating-system-profile': o.profile,
+        'machinedeployment.clusters.k8s.io/revision': '1',
+        ...(o.annotations ?? {}),
+      },
     },
     spec: {
       template: {
         spec: {
           providerSpec: {
             value: {
-              sshPublicKeys: o.sshPublicKeys ?? ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOsmKrmProfileMatrixKey0000000000000000000 matrix'],
+              sshPublicKeys: o.sshPublicKeys ?? [
+                'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOsmKrmProfileMatrixKey0000000000000000000 matrix',
+              ],
               cloudProvider: o.cloud,
               cloudProviderSpec: {},
               operatingSystem: o.osName,
@@ -63,14 +71,16 @@ export function machineDeployment(o: MachineDeploymentOptions): Record<string, u
 /** A getter token as long as a real service-account token (RS256, 2048-bit key), so sizes are realistic. */
 export const TEST_TOKEN = [
   Buffer.from(JSON.stringify({ alg: 'RS256', kid: 'profile-matrix' })).toString('base64url'),
-  Buffer.from(JSON.stringify({
-    iss: 'kubernetes/serviceaccount',
-    'kubernetes.io/serviceaccount/namespace': 'cloud-init-settings',
-    'kubernetes.io/serviceaccount/secret.name': 'cloud-init-getter-token',
-    'kubernetes.io/serviceaccount/service-account.name': 'cloud-init-getter',
-    'kubernetes.io/serviceaccount/service-account.uid': '7d3c1a2e-5b6f-4c8d-9e0f-1a2b3c4d5e6f',
-    sub: 'system:serviceaccount:cloud-init-settings:cloud-init-getter',
-  })).toString('base64url'),
+  Buffer.from(
+    JSON.stringify({
+      iss: 'kubernetes/serviceaccount',
+      'kubernetes.io/serviceaccount/namespace': 'cloud-init-settings',
+      'kubernetes.io/serviceaccount/secret.name': 'cloud-init-getter-token',
+      'kubernetes.io/serviceaccount/service-account.name': 'cloud-init-getter',
+      'kubernetes.io/serviceaccount/service-account.uid': '7d3c1a2e-5b6f-4c8d-9e0f-1a2b3c4d5e6f',
+      sub: 'system:serviceaccount:cloud-init-settings:cloud-init-getter',
+    }),
+  ).toString('base64url'),
   'S'.repeat(342),
 ].join('.');
 
@@ -88,8 +98,16 @@ export function functionConfig(spec: Record<string, unknown> = {}): Record<strin
   };
 }
 
-export function resourceList(items: unknown[], config: Record<string, unknown> = functionConfig()): Record<string, unknown> {
-  return { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [...items, ...clusterFacts()], functionConfig: config };
+export function resourceList(
+  items: unknown[],
+  config: Record<string, unknown> = functionConfig(),
+): Record<string, unknown> {
+  return {
+    apiVersion: 'config.kubernetes.io/v1',
+    kind: 'ResourceList',
+    items: [...items, ...clusterFacts()],
+    functionConfig: config,
+  };
 }
 
 export interface UserDataFile {
@@ -111,11 +129,17 @@ export function userDataOf(secret: any): UserData {
   const text = raw.split('<MACHINE_NAME>').join('worker-0').split('%3CMACHINE_NAME%3E').join('worker-0');
   if (text.startsWith('{')) {
     const ign = JSON.parse(text);
-    const files = (ign.storage?.files ?? []).map((f: any) => ({ path: f.path, mode: f.mode, content: decodeDataUrl(f.contents.source) }));
+    const files = (ign.storage?.files ?? []).map((f: any) => ({
+      path: f.path,
+      mode: f.mode,
+      content: decodeDataUrl(f.contents.source),
+    }));
     return { format: 'ignition', text, files };
   }
   // cloud-init reads YAML 1.1; modes are quoted octal strings.
-  const doc = parse(text, { version: '1.1' }) as { write_files?: Array<{ path: string; permissions: string; encoding?: string; content: string }> };
+  const doc = parse(text, { version: '1.1' }) as {
+    write_files?: Array<{ path: string; permissions: string; encoding?: string; content: string }>;
+  };
   const files = (doc.write_files ?? []).map((f) => ({
     path: f.path,
     mode: parseInt(f.permissions, 8),

@@ -26,24 +26,32 @@ export async function checkConfigs(cloudConfigs: string[], tomlFiles: string[]):
   if (args.length === 0) return [];
   const { stdout } = await run(cloudInitPython(), [CHECK_CONFIGS, ...args], { maxBuffer: 64 * 1024 * 1024 });
   const results = JSON.parse(stdout) as Record<string, string | null>;
-  return Object.entries(results).filter(([, e]) => e !== null).map(([arg, e]) => ({ file: arg.slice(arg.indexOf(':') + 1), message: e! }));
+  return Object.entries(results)
+    .filter(([, e]) => e !== null)
+    .map(([arg, e]) => ({ file: arg.slice(arg.indexOf(':') + 1), message: e! }));
 }
 
 /** shellcheck at severity warning, many files per call (split in two to use both cores). */
 export async function shellcheck(files: string[]): Promise<Problem[]> {
   const half = Math.ceil(files.length / 2);
   const batches = [files.slice(0, half), files.slice(half)].filter((b) => b.length > 0);
-  const outputs = await Promise.all(batches.map(async (batch) => {
-    try {
-      await run('shellcheck', ['--severity=warning', '--format=gcc', ...batch], { maxBuffer: 64 * 1024 * 1024 });
-      return '';
-    } catch (e) {
-      const err = e as { stdout?: string; code?: number };
-      if (err.code === 1 && err.stdout) return err.stdout;
-      throw e;
-    }
-  }));
-  return outputs.join('').split('\n').filter((l) => l !== '').map((line) => ({ file: line.slice(0, line.indexOf(':')), message: line }));
+  const outputs = await Promise.all(
+    batches.map(async (batch) => {
+      try {
+        await run('shellcheck', ['--severity=warning', '--format=gcc', ...batch], { maxBuffer: 64 * 1024 * 1024 });
+        return '';
+      } catch (e) {
+        const err = e as { stdout?: string; code?: number };
+        if (err.code === 1 && err.stdout) return err.stdout;
+        throw e;
+      }
+    }),
+  );
+  return outputs
+    .join('')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((line) => ({ file: line.slice(0, line.indexOf(':')), message: line }));
 }
 
 /** ignition-validate on each file (5 ms apiece). */

@@ -85,13 +85,19 @@ function measure(prepare: () => (m: Meter) => unknown): Omit<Measurement, 'kind'
   const end = heapNow();
   const stats = profiler.stop();
   let peak = end;
-  for (const s of stats.statistics) peak = Math.max(peak, s.beforeGC.heapStatistics.usedHeapSize + s.beforeGC.heapStatistics.externalMemory);
+  for (const s of stats.statistics)
+    peak = Math.max(peak, s.beforeGC.heapStatistics.usedHeapSize + s.beforeGC.heapStatistics.externalMemory);
   // The result is kept until the heap has been read.
   if (r.result === Symbol.for('never')) console.log('');
   return { work: meter!.work, memory: meter!.memory, cpuNs, peakBytes: Math.max(0, peak - base), outcome };
 }
 
-function runCase(kind: Measurement['kind'], name: string, [label, args]: Case, call: (m: Meter, a: unknown[]) => unknown): void {
+function runCase(
+  kind: Measurement['kind'],
+  name: string,
+  [label, args]: Case,
+  call: (m: Meter, a: unknown[]) => unknown,
+): void {
   const referenceNs = reference();
   const m = measure(() => {
     const a = args();

@@ -16,7 +16,10 @@ function cloudInitPython(): string {
 export function readBack(docs: ReadonlyArray<{ kind: ReaderKind; text: string }>): ReadResult[] {
   if (docs.length === 0) return [];
   const stdout = execFileSync(cloudInitPython(), [join(import.meta.dirname, 'read_back.py')], {
-    input: JSON.stringify(docs), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 120_000,
+    input: JSON.stringify(docs),
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    timeout: 120_000,
   });
   return JSON.parse(stdout) as ReadResult[];
 }
@@ -29,5 +32,7 @@ export function literalBlockReadBack(text: string): string {
   const lines = text.split('\n');
   const first = lines.find((l) => /[^ ]/.test(l));
   const indent = first === undefined ? 0 : /^ */.exec(first)![0].length;
-  return stripTrailingBreaks(lines.map((l) => (/^ *$/.test(l) && l.length <= indent ? '' : l.slice(indent))).join('\n'));
+  return stripTrailingBreaks(
+    lines.map((l) => (/^ *$/.test(l) && l.length <= indent ? '' : l.slice(indent))).join('\n'),
+  );
 }

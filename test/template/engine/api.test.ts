@@ -28,7 +28,10 @@ test('api: parsing several texts into one template set, as Go does', () => {
   const t = newTemplate('t');
   assert.equal(run(t, undefined), 'ERR template: t: "t" is an incomplete or empty template');
   t.parse('main {{template "a" .}}');
-  assert.equal(run(t, undefined), 'ERR template: t:1:16: executing "t" at <{{template "a" .}}>: template "a" not defined');
+  assert.equal(
+    run(t, undefined),
+    'ERR template: t:1:16: executing "t" at <{{template "a" .}}>: template "a" not defined',
+  );
   t.parse('{{define "a"}}A1{{end}}');
   assert.equal(run(t, undefined), 'main A1');
   // An empty definition never replaces a template.
@@ -38,17 +41,26 @@ test('api: parsing several texts into one template set, as Go does', () => {
   t.parse('{{define "a"}}A2{{end}}');
   assert.equal(run(t, undefined), 'main A2');
   // A text that fails to parse adds nothing, not even its valid definitions.
-  assert.equal(parseError(t, '{{define "a"}}A3{{end}}{{define "b"}}B{{end}}{{if}}'), 'template: t:1: missing value for if');
+  assert.equal(
+    parseError(t, '{{define "a"}}A3{{end}}{{define "b"}}B{{end}}{{if}}'),
+    'template: t:1: missing value for if',
+  );
   assert.equal(run(t, undefined), 'main A2');
   assert.equal(run(t, 'b'), 'ERR template: no template "b" associated with template "t"');
   assert.equal(run(t, 'a'), 'A2');
-  assert.equal(parseError(t, '{{define "a"}}x{{end}}{{define "a"}}y{{end}}'), 'template: t:1: template: multiple definition of template "a"');
+  assert.equal(
+    parseError(t, '{{define "a"}}x{{end}}{{define "a"}}y{{end}}'),
+    'template: t:1: template: multiple definition of template "a"',
+  );
   // Only spaces: the main template keeps its earlier text.
   t.parse('   ');
   assert.equal(run(t, undefined), 'main A2');
   // Errors in a template from a later Parse: the set's name, lines of that text.
   t.parse('{{define "e"}}\n\n  {{.x.y}}{{end}}');
-  assert.equal(run(t, 'e', { x: 1n }), 'ERR template: t:3:6: executing "e" at <.x.y>: can\'t evaluate field y in type interface {}');
+  assert.equal(
+    run(t, 'e', { x: 1n }),
+    'ERR template: t:3:6: executing "e" at <.x.y>: can\'t evaluate field y in type interface {}',
+  );
   assert.equal(t.lookup('a'), true);
   assert.equal(t.lookup('b'), false);
   assert.equal(t.definedTemplates(), '; defined templates are: "a", "e", "t"');
@@ -75,7 +87,7 @@ test('api: a template set is executed many times with different data', () => {
   assert.equal(t.execute(undefined), '');
 });
 
-test('api: TemplateError carries the phase, the template, and Go\'s line and column', () => {
+test("api: TemplateError carries the phase, the template, and Go's line and column", () => {
   try {
     newTemplate('p').parse('a\nb {{ if }}');
     assert.fail('parsed');
@@ -103,6 +115,16 @@ test('api: TemplateError carries the phase, the template, and Go\'s line and col
 });
 
 test('api: default limits', () => {
-  assert.deepEqual({ ...DEFAULT_LIMITS }, { maxDepth: 1000, maxOutputBytes: 16 * 1024 * 1024, maxRangeIterations: 1_000_000, maxSteps: 10_000_000, maxWork: 500_000_000, maxMemoryBytes: 256 * 1024 * 1024 });
+  assert.deepEqual(
+    { ...DEFAULT_LIMITS },
+    {
+      maxDepth: 1000,
+      maxOutputBytes: 16 * 1024 * 1024,
+      maxRangeIterations: 1_000_000,
+      maxSteps: 10_000_000,
+      maxWork: 500_000_000,
+      maxMemoryBytes: 256 * 1024 * 1024,
+    },
+  );
   assert.ok(Object.isFrozen(DEFAULT_LIMITS));
 });

@@ -10,7 +10,11 @@ export type GoCase = { name: string; template: string; data?: unknown } & ({ out
 /** Renders like Go's template.New("t").Parse(template).Execute(w, data); data absent = nil. */
 export function render(template: string, data: unknown = null, funcs?: FuncMap): { out: string } | { err: string } {
   try {
-    return { out: newTemplate('t', funcs === undefined ? {} : { funcs }).parse(template).execute(data) };
+    return {
+      out: newTemplate('t', funcs === undefined ? {} : { funcs })
+        .parse(template)
+        .execute(data),
+    };
   } catch (e) {
     if (e instanceof TemplateError) return { err: e.message };
     throw e;

@@ -18,38 +18,70 @@ function fails(template: string, data: unknown, limits: Partial<TemplateLimits>)
 const RECURSE = '{{ define "r" }}{{ template "r" . }}{{ end }}{{ template "r" . }}';
 
 // Go 1.19 reports the same at its own depth: template: t:1:28: executing "r" at <{{template "r" .}}>: exceeded maximum template depth (100000)
-test('limits: recursion stops at maxDepth with Go\'s message', () => {
-  assert.equal(fails(RECURSE, null, { maxDepth: 50 }).message, 'template: t:1:28: executing "r" at <{{template "r" .}}>: exceeded maximum template depth (50)');
-  assert.equal(fails(RECURSE, null, {}).message, 'template: t:1:28: executing "r" at <{{template "r" .}}>: exceeded maximum template depth (1000)');
+test("limits: recursion stops at maxDepth with Go's message", () => {
+  assert.equal(
+    fails(RECURSE, null, { maxDepth: 50 }).message,
+    'template: t:1:28: executing "r" at <{{template "r" .}}>: exceeded maximum template depth (50)',
+  );
+  assert.equal(
+    fails(RECURSE, null, {}).message,
+    'template: t:1:28: executing "r" at <{{template "r" .}}>: exceeded maximum template depth (1000)',
+  );
 });
 
 test('limits: nesting deeper than the JS stack is an execution error, not a crash', () => {
-  const deep = '{{ define "r" }}{{ if . }}{{ with . }}{{ range . }}{{ template "r" $ }}{{ end }}{{ end }}{{ end }}{{ end }}{{ template "r" . }}';
+  const deep =
+    '{{ define "r" }}{{ if . }}{{ with . }}{{ range . }}{{ template "r" $ }}{{ end }}{{ end }}{{ end }}{{ end }}{{ template "r" . }}';
   const e = fails(deep, [1n], { maxDepth: 1_000_000 });
   assert.equal(e.phase, 'exec');
   assert.match(e.message, /^template: t:1:\d+: executing "r" at <.*>: template execution is nested too deeply$/);
 });
 
 test('limits: range iterations are counted over the whole execution', () => {
-  assert.match(fails('{{ range 100000000 }}x{{ end }}', null, { maxRangeIterations: 1000 }).message, /: range exceeded 1000 iterations$/);
+  assert.match(
+    fails('{{ range 100000000 }}x{{ end }}', null, { maxRangeIterations: 1000 }).message,
+    /: range exceeded 1000 iterations$/,
+  );
   // Ten ranges of 200 are 2000 iterations.
-  assert.match(fails('{{ range 10 }}{{ range 200 }}{{ end }}{{ end }}', null, { maxRangeIterations: 1500 }).message, /range exceeded 1500 iterations$/);
-  assert.equal(newTemplate('t', { limits: { maxRangeIterations: 2010 } }).parse('{{ range 10 }}{{ range 200 }}{{ end }}{{ end }}').execute(null), '');
+  assert.match(
+    fails('{{ range 10 }}{{ range 200 }}{{ end }}{{ end }}', null, { maxRangeIterations: 1500 }).message,
+    /range exceeded 1500 iterations$/,
+  );
+  assert.equal(
+    newTemplate('t', { limits: { maxRangeIterations: 2010 } })
+      .parse('{{ range 10 }}{{ range 200 }}{{ end }}{{ end }}')
+      .execute(null),
+    '',
+  );
 });
 
 test('limits: output is counted in UTF-8 bytes', () => {
-  assert.equal(newTemplate('t', { limits: { maxOutputBytes: 10 } }).parse('{{ range 5 }}é{{ end }}').execute(null), 'ééééé');
+  assert.equal(
+    newTemplate('t', { limits: { maxOutputBytes: 10 } })
+      .parse('{{ range 5 }}é{{ end }}')
+      .execute(null),
+    'ééééé',
+  );
   const e = fails('{{ range 6 }}é{{ end }}', null, { maxOutputBytes: 10 });
   assert.equal(e.message, 'template: t:1:13: executing "t" at <é>: template output exceeds 10 bytes');
-  assert.match(fails('{{ printf "%0100000d" 1 }}', null, { maxOutputBytes: 4096 }).message, /template output exceeds 4096 bytes$/);
+  assert.match(
+    fails('{{ printf "%0100000d" 1 }}', null, { maxOutputBytes: 4096 }).message,
+    /template output exceeds 4096 bytes$/,
+  );
 });
 
 test('limits: steps', () => {
-  assert.match(fails('{{ range 10000 }}{{ range 10000 }}{{ end }}{{ end }}', null, { maxSteps: 100000 }).message, /template execution exceeded 100000 steps$/);
+  assert.match(
+    fails('{{ range 10000 }}{{ range 10000 }}{{ end }}{{ end }}', null, { maxSteps: 100000 }).message,
+    /template execution exceeded 100000 steps$/,
+  );
 });
 
 test('limits: parsing something nested too deeply for the JS stack is a parse error', () => {
-  for (const text of ['{{ if 1 }}'.repeat(20000) + '{{ end }}'.repeat(20000), '{{ ' + '('.repeat(20000) + '1' + ')'.repeat(20000) + ' }}']) {
+  for (const text of [
+    '{{ if 1 }}'.repeat(20000) + '{{ end }}'.repeat(20000),
+    '{{ ' + '('.repeat(20000) + '1' + ')'.repeat(20000) + ' }}',
+  ]) {
     try {
       newTemplate('t').parse(text);
       assert.fail('parsed');
@@ -64,15 +96,29 @@ test('limits: parsing something nested too deeply for the JS stack is a parse er
 test('safety: prototype members are missing map keys, never reachable', () => {
   const data = { m: { a: 1n }, l: [1n], s: 'str' };
   for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__']) {
-    assert.deepEqual(render(`{{ .${name} }}|{{ .m.${name} }}|{{ index .m "${name}" }}|{{ if .m.${name} }}y{{ end }}`, data), { out: '<no value>|<no value>|<no value>|' });
-    assert.deepEqual(render(`{{ .l.${name} }}`, data), { err: `template: t:1:5: executing "t" at <.l.${name}>: can't evaluate field ${name} in type interface {}` });
-    assert.deepEqual(render(`{{ .s.${name} }}`, data), { err: `template: t:1:5: executing "t" at <.s.${name}>: can't evaluate field ${name} in type interface {}` });
-    assert.deepEqual(render(`{{ .${name} }}`, new GoStruct('main.T', { A: 1n })), { err: `template: t:1:3: executing "t" at <.${name}>: can't evaluate field ${name} in type main.T` });
-    assert.deepEqual(render(`{{ template "${name}" }}`), { err: `template: t:1:12: executing "t" at <{{template "${name}"}}>: template "${name}" not defined` });
+    assert.deepEqual(
+      render(`{{ .${name} }}|{{ .m.${name} }}|{{ index .m "${name}" }}|{{ if .m.${name} }}y{{ end }}`, data),
+      { out: '<no value>|<no value>|<no value>|' },
+    );
+    assert.deepEqual(render(`{{ .l.${name} }}`, data), {
+      err: `template: t:1:5: executing "t" at <.l.${name}>: can't evaluate field ${name} in type interface {}`,
+    });
+    assert.deepEqual(render(`{{ .s.${name} }}`, data), {
+      err: `template: t:1:5: executing "t" at <.s.${name}>: can't evaluate field ${name} in type interface {}`,
+    });
+    assert.deepEqual(render(`{{ .${name} }}`, new GoStruct('main.T', { A: 1n })), {
+      err: `template: t:1:3: executing "t" at <.${name}>: can't evaluate field ${name} in type main.T`,
+    });
+    assert.deepEqual(render(`{{ template "${name}" }}`), {
+      err: `template: t:1:12: executing "t" at <{{template "${name}"}}>: template "${name}" not defined`,
+    });
   }
   // A key named __proto__ that the data really has is an ordinary key.
   const own = JSON.parse('{"__proto__": "own", "constructor": 5}') as Record<string, unknown>;
-  assert.deepEqual(render('{{ .__proto__ }} {{ .constructor }} {{ range $k, $v := . }}{{ $k }};{{ end }} {{ len . }}', own), { out: 'own 5 __proto__;constructor; 2' });
+  assert.deepEqual(
+    render('{{ .__proto__ }} {{ .constructor }} {{ range $k, $v := . }}{{ $k }};{{ end }} {{ len . }}', own),
+    { out: 'own 5 __proto__;constructor; 2' },
+  );
   // Nothing leaked onto Object.prototype.
   assert.equal(({} as Record<string, unknown>).own, undefined);
 });

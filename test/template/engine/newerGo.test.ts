@@ -12,14 +12,20 @@ test('Go 1.22: range over an integer n visits 0..n-1 as dot and as the element v
   assert.deepEqual(render('{{ range 3 }}{{ . }}{{ end }}'), { out: '012' });
   assert.deepEqual(render('{{ range $i := 3 }}{{ $i }},{{ end }}'), { out: '0,1,2,' });
   assert.deepEqual(render('{{ range .n }}x{{ end }}', { n: 2n }), { out: 'xx' });
-  assert.deepEqual(render('{{ range 0 }}x{{ else }}none{{ end }}|{{ range -2 }}x{{ else }}none{{ end }}'), { out: 'none|none' });
+  assert.deepEqual(render('{{ range 0 }}x{{ else }}none{{ end }}|{{ range -2 }}x{{ else }}none{{ end }}'), {
+    out: 'none|none',
+  });
   assert.deepEqual(render('{{ range 5 }}{{ if eq . 3 }}{{ break }}{{ end }}{{ . }}{{ end }}'), { out: '012' });
 });
 
 test('Go 1.22: range over an integer of another type yields values of that type', () => {
   // reflect.Value.Seq: the range variable has the integer's type.
-  assert.deepEqual(render('{{ range add 2 }}{{ printf "%T=%v " . . }}{{ end }}', null, sprigFuncs), { out: 'int64=0 int64=1 ' });
-  assert.deepEqual(render('{{ range index "\x03" 0 }}{{ printf "%T=%v " . . }}{{ end }}'), { out: 'uint8=0 uint8=1 uint8=2 ' });
+  assert.deepEqual(render('{{ range add 2 }}{{ printf "%T=%v " . . }}{{ end }}', null, sprigFuncs), {
+    out: 'int64=0 int64=1 ',
+  });
+  assert.deepEqual(render('{{ range index "\x03" 0 }}{{ printf "%T=%v " . . }}{{ end }}'), {
+    out: 'uint8=0 uint8=1 uint8=2 ',
+  });
   assert.deepEqual(render('{{ range sub 0 1 }}x{{ else }}none{{ end }}', null, sprigFuncs), { out: 'none' });
 });
 
@@ -37,8 +43,12 @@ test('Go 1.23: else with', () => {
   // A chain of them needs a single {{end}}, like else if.
   assert.deepEqual(render('{{ with 0 }}a{{ else with 0 }}b{{ else with 3 }}{{ . }}{{ end }}'), { out: '3' });
   // else if is for if only (Go 1.19 gives the same error).
-  assert.deepEqual(render('{{ with $x := 0 }}a{{ else if true }}{{ $x }}{{ end }}'), { err: 'template: t:1: unexpected <if> in input' });
-  assert.deepEqual(render('{{ if 0 }}a{{ else with 0 }}b{{ end }}'), { err: 'template: t:1: unexpected <with> in input' });
+  assert.deepEqual(render('{{ with $x := 0 }}a{{ else if true }}{{ $x }}{{ end }}'), {
+    err: 'template: t:1: unexpected <if> in input',
+  });
+  assert.deepEqual(render('{{ if 0 }}a{{ else with 0 }}b{{ end }}'), {
+    err: 'template: t:1: unexpected <with> in input',
+  });
 });
 
 test('current Go: range with = assigns the named variables', () => {
@@ -48,32 +58,53 @@ test('current Go: range with = assigns the named variables', () => {
     { out: 'a,5;b,5;|b' },
   );
   assert.deepEqual(
-    render('{{ $i := 0 }}{{ $e := 0 }}{{ $z := 9 }}{{ range $i, $e = .l }}{{ $i }}={{ $e }};{{ end }}|{{ $i }}{{ $e }}{{ $z }}', { l: ['a', 'b'] }),
+    render(
+      '{{ $i := 0 }}{{ $e := 0 }}{{ $z := 9 }}{{ range $i, $e = .l }}{{ $i }}={{ $e }};{{ end }}|{{ $i }}{{ $e }}{{ $z }}',
+      { l: ['a', 'b'] },
+    ),
     { out: '0=a;1=b;|1b9' },
   );
   // As in Go 1.19: assigning a variable that was never declared.
-  assert.deepEqual(render('{{ range $x = .l }}{{ end }}', { l: [1n] }), { err: 'template: t:1:14: executing "t" at <.l>: undefined variable: $x' });
+  assert.deepEqual(render('{{ range $x = .l }}{{ end }}', { l: [1n] }), {
+    err: 'template: t:1:14: executing "t" at <.l>: undefined variable: $x',
+  });
 });
 
 test('current Go: splitting on an empty separator keeps an invalid byte as it is', () => {
   // strings.Split(s, "") slices invalid UTF-8 bytes individually ("Invalid UTF-8 bytes are sliced
   // individually", strings.explode); Go 1.19 replaced all but the last with U+FFFD.
   const cut = '{{ $s := substr 0 2 "日" }}';
-  assert.deepEqual(render(`${cut}{{ range splitList "" $s }}{{ printf "%q " . }}{{ end }}`, null, sprigFuncs), { out: '"\\xe6" "\\x97" ' });
-  assert.deepEqual(render(`${cut}{{ range $k, $v := split "" $s }}{{ $k }}={{ printf "%q " $v }}{{ end }}`, null, sprigFuncs), { out: '_0="\\xe6" _1="\\x97" ' });
+  assert.deepEqual(render(`${cut}{{ range splitList "" $s }}{{ printf "%q " . }}{{ end }}`, null, sprigFuncs), {
+    out: '"\\xe6" "\\x97" ',
+  });
+  assert.deepEqual(
+    render(`${cut}{{ range $k, $v := split "" $s }}{{ $k }}={{ printf "%q " $v }}{{ end }}`, null, sprigFuncs),
+    { out: '_0="\\xe6" _1="\\x97" ' },
+  );
 });
 
 const t = (s: string) => `{{ $t := (fromToml "a = ${s}").a }}`;
 
 test('Go 1.20: Time.Compare', () => {
-  assert.deepEqual(render(t('1979-05-27T07:32:00Z') + '{{ $t.Compare $t }} {{ $t.Compare ($t.Add 1) }} {{ ($t.Add 1).Compare $t }} {{ printf "%T" ($t.Compare $t) }}', null, osmTemplateFuncs), {
-    out: '0 -1 1 int',
-  });
+  assert.deepEqual(
+    render(
+      t('1979-05-27T07:32:00Z') +
+        '{{ $t.Compare $t }} {{ $t.Compare ($t.Add 1) }} {{ ($t.Add 1).Compare $t }} {{ printf "%T" ($t.Compare $t) }}',
+      null,
+      osmTemplateFuncs,
+    ),
+    {
+      out: '0 -1 1 int',
+    },
+  );
 });
 
 test('Go 1.20: JSON and text of a time refuse a zone offset of 24 hours, which RFC 3339 cannot write', () => {
   // time.appendStrictRFC3339; Go 1.19 checked only the year.
-  assert.deepEqual(render(t('1985-06-18T17:04:07+24:00') + '[{{ toJson $t }}] [{{ toYaml $t }}]', null, osmTemplateFuncs), { out: '[] [1985-06-18T17:04:07+24:00]' });
+  assert.deepEqual(
+    render(t('1985-06-18T17:04:07+24:00') + '[{{ toJson $t }}] [{{ toYaml $t }}]', null, osmTemplateFuncs),
+    { out: '[] [1985-06-18T17:04:07+24:00]' },
+  );
   assert.deepEqual(render(t('1985-06-18T17:04:07+24:00') + '{{ mustToJson $t }}', null, osmTemplateFuncs), {
     err: 'template: t:1:59: executing "t" at <mustToJson $t>: error calling mustToJson: json: error calling MarshalJSON for type time.Time: Time.MarshalJSON: timezone hour outside of range [0,23]',
   });
@@ -84,7 +115,15 @@ test('Go 1.20: JSON and text of a time refuse a zone offset of 24 hours, which R
 
 test('Go 1.24: Time.AppendText and Time.AppendBinary', () => {
   // They append what MarshalText and MarshalBinary return (those bytes from the Go 1.19 oracle).
-  assert.deepEqual(render(t('1979-05-27T07:32:00Z') + '{{ printf "%s" ($t.AppendText nil) }}|{{ $t.AppendText $t.MarshalBinary | len }}|{{ $t.AppendBinary nil }}', null, osmTemplateFuncs), {
-    out: '1979-05-27T07:32:00Z|35|[1 0 0 0 14 137 64 78 112 0 0 0 0 255 255]',
-  });
+  assert.deepEqual(
+    render(
+      t('1979-05-27T07:32:00Z') +
+        '{{ printf "%s" ($t.AppendText nil) }}|{{ $t.AppendText $t.MarshalBinary | len }}|{{ $t.AppendBinary nil }}',
+      null,
+      osmTemplateFuncs,
+    ),
+    {
+      out: '1979-05-27T07:32:00Z|35|[1 0 0 0 14 137 64 78 112 0 0 0 0 255 255]',
+    },
+  );
 });

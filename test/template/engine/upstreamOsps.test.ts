@@ -17,11 +17,14 @@ function templates(v: unknown, path: string, out: { path: string; text: string }
   if (typeof v === 'string') {
     if (v.includes('{{')) out.push({ path, text: v });
   } else if (Array.isArray(v)) v.forEach((e, i) => templates(e, `${path}[${i}]`, out));
-  else if (v !== null && typeof v === 'object') for (const [k, e] of Object.entries(v)) templates(e, `${path}.${k}`, out);
+  else if (v !== null && typeof v === 'object')
+    for (const [k, e] of Object.entries(v)) templates(e, `${path}.${k}`, out);
   return out;
 }
 
-const files = readdirSync(ospDir).filter((f) => f.endsWith('.yaml')).sort();
+const files = readdirSync(ospDir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 
 test('the six upstream default OSPs are there', () => {
   assert.equal(files.length, 6);

@@ -43,9 +43,23 @@ const VERSIONS = ['v1.33.0', 'v1.34.2', 'v1.35.1', 'v1.36.0', 'v1.29.0', '1.31.4
 
 export function generateData(r: Random): Record<string, unknown> {
   const str = (): string => r.pick(WORDS) + (r.chance(0.3) ? r.pick(WORDS) : '');
-  const int = (): bigint => BigInt(r.weighted([[6, r.int(-3, 20)], [1, r.int(-1000, 100000)], [1, 0]]));
+  const int = (): bigint =>
+    BigInt(
+      r.weighted([
+        [6, r.int(-3, 20)],
+        [1, r.int(-1000, 100000)],
+        [1, 0],
+      ]),
+    );
   const float = (): number =>
-    r.weighted([[3, r.int(-40, 40) / 4], [1, 2.0], [1, 1e21], [1, 0.1], [1, -0.0001], [1, 0]]);
+    r.weighted([
+      [3, r.int(-40, 40) / 4],
+      [1, 2.0],
+      [1, 1e21],
+      [1, 0.1],
+      [1, -0.0001],
+      [1, 0],
+    ]);
   const data: Record<string, unknown> = {
     s: str(),
     s2: str(),
@@ -100,7 +114,12 @@ class Gen {
       any: ['.nil', '.missing', '.m.missing', '.s', '.n', '.f', '.l'],
     };
     const fromItem: Partial<Record<Kind, string[]>> = { str: ['.name'], int: ['.v'], list: ['.tags'] };
-    const fromMapm: Partial<Record<Kind, string[]>> = { str: ['.k', '.sub.x'], int: ['.a'], bool: ['.b'], map: ['.sub'] };
+    const fromMapm: Partial<Record<Kind, string[]>> = {
+      str: ['.k', '.sub.x'],
+      int: ['.a'],
+      bool: ['.b'],
+      map: ['.sub'],
+    };
     const opts: string[] = [];
     if (scope.dot === 'root') opts.push(...fromRoot[kind]);
     if (scope.dot === 'item') opts.push(...(fromItem[kind] ?? []));
@@ -118,7 +137,13 @@ class Gen {
   }
 
   private intLit(): string {
-    return String(this.r.weighted([[5, this.r.int(0, 9)], [1, this.r.int(-5, -1)], [1, 100]]));
+    return String(
+      this.r.weighted([
+        [5, this.r.int(0, 9)],
+        [1, this.r.int(-5, -1)],
+        [1, 100],
+      ]),
+    );
   }
 
   /** An operand: either a simple term or a parenthesised expression. */
@@ -134,13 +159,20 @@ class Gen {
     if (simple || field === null) {
       if (field !== null && r.chance(0.7)) return field;
       switch (kind) {
-        case 'str': return this.stringLit();
-        case 'int': return this.intLit();
-        case 'float': return r.pick(['1.5', '0.0', '-2.25', '1e3', '3.0']);
-        case 'bool': return r.pick(['true', 'false']);
-        case 'list': return this.sprig ? 'list 1 2' : '.el';
-        case 'map': return this.sprig ? 'dict "a" 1' : '.em';
-        case 'any': return r.pick(['.missing', '1', '"s"', 'true', '2.5']);
+        case 'str':
+          return this.stringLit();
+        case 'int':
+          return this.intLit();
+        case 'float':
+          return r.pick(['1.5', '0.0', '-2.25', '1e3', '3.0']);
+        case 'bool':
+          return r.pick(['true', 'false']);
+        case 'list':
+          return this.sprig ? 'list 1 2' : '.el';
+        case 'map':
+          return this.sprig ? 'dict "a" 1' : '.em';
+        case 'any':
+          return r.pick(['.missing', '1', '"s"', 'true', '2.5']);
       }
     }
     const a = (k: Kind): string => this.arg(scope, k, depth);
@@ -150,12 +182,21 @@ class Gen {
     };
     switch (kind) {
       case 'str':
-        add(3, () => `printf ${r.pick(['"%s"', '"%v"', '"%q"', '"[%5s]"', '"%-4v|"', '"%x"', '"%T"', '"%d"', '"%s %s"', '"%.2f"', '"%t"'])} ${a(r.pick(['str', 'int', 'any', 'float', 'bool']))}`);
+        add(
+          3,
+          () =>
+            `printf ${r.pick(['"%s"', '"%v"', '"%q"', '"[%5s]"', '"%-4v|"', '"%x"', '"%T"', '"%d"', '"%s %s"', '"%.2f"', '"%t"'])} ${a(r.pick(['str', 'int', 'any', 'float', 'bool']))}`,
+        );
         add(1, () => `print ${a('any')} ${a('str')}`);
         add(1, () => `${r.pick(['html', 'js', 'urlquery'])} ${a('str')}`);
         add(1, () => `${a('str')} | printf "<%s>"`);
         add(1, () => `slice ${a('str')} ${r.int(0, 2)}`);
-        add(3, () => `${r.pick(['upper', 'lower', 'trim', 'quote', 'squote', 'title', 'b64enc', 'snakecase', 'nospace'])} ${a('str')}`, true);
+        add(
+          3,
+          () =>
+            `${r.pick(['upper', 'lower', 'trim', 'quote', 'squote', 'title', 'b64enc', 'snakecase', 'nospace'])} ${a('str')}`,
+          true,
+        );
         add(2, () => `${a('str')} | ${r.pick(['upper', 'quote', 'trim', 'lower'])}`, true);
         add(1, () => `replace ${this.stringLit()} ${this.stringLit()} ${a('str')}`, true);
         add(1, () => `default ${this.stringLit()} ${a('any')}`, true);
@@ -188,12 +229,20 @@ class Gen {
         add(3, () => `${cmp} ${a('int')} ${a(r.chance(0.9) ? 'int' : 'float')}`);
         add(2, () => `${r.pick(['eq', 'ne', 'lt'])} ${a('str')} ${a('str')}`);
         add(1, () => `eq ${a('str')} ${a('str')} ${a('str')}`);
-        add(2, () => `${r.pick(['and', 'or'])} ${a(r.pick(['bool', 'any', 'int', 'str']))} ${a(r.pick(['bool', 'any', 'list']))}`);
+        add(
+          2,
+          () =>
+            `${r.pick(['and', 'or'])} ${a(r.pick(['bool', 'any', 'int', 'str']))} ${a(r.pick(['bool', 'any', 'list']))}`,
+        );
         add(2, () => `not ${a(r.pick(['bool', 'any', 'str', 'list']))}`);
         add(1, () => `${r.pick(['contains', 'hasPrefix', 'hasSuffix'])} ${this.stringLit()} ${a('str')}`, true);
         add(1, () => `empty ${a('any')}`, true);
         add(1, () => `has ${a('int')} ${a('list')}`, true);
-        add(1, () => `semverCompare ${r.pick(['"~1.33.0"', '">=1.34"', '"<1.29"', '"~1.36.0"', '"^1.0.0"'])} ${a('str')}`, true);
+        add(
+          1,
+          () => `semverCompare ${r.pick(['"~1.33.0"', '">=1.34"', '"<1.29"', '"~1.36.0"', '"^1.0.0"'])} ${a('str')}`,
+          true,
+        );
         add(1, () => `kindIs "slice" ${a('any')}`, true);
         break;
       }
@@ -246,7 +295,11 @@ class Gen {
     if (scope.dot === 'item') opts.push({ pipe: '.tags', dot: 'scalar', elem: 'str' });
     if (this.sprig) {
       opts.push({ pipe: `until ${r.int(0, 4)}`, dot: 'scalar', elem: 'int' });
-      opts.push({ pipe: `list ${this.expr(scope, 'str', 2)} ${this.expr(scope, 'int', 2)}`, dot: 'scalar', elem: 'any' });
+      opts.push({
+        pipe: `list ${this.expr(scope, 'str', 2)} ${this.expr(scope, 'int', 2)}`,
+        dot: 'scalar',
+        elem: 'any',
+      });
       opts.push({ pipe: `splitList "," ${this.arg(scope, 'str', 1)}`, dot: 'scalar', elem: 'str' });
     }
     if (opts.length === 0) return { pipe: '.', dot: 'scalar', elem: 'any' };
@@ -304,10 +357,19 @@ class Gen {
         return { t: 'action', pipe, trim: this.trim() };
       }
       case 'if': {
-        const arms = Array.from({ length: r.weighted([[6, 1], [2, 2], [1, 3]]) }, () => {
-          const cond = this.expr(scope, r.pick(['bool', 'bool', 'any', 'str', 'int', 'list'] as const));
-          return { pipe: cond, body: this.list(this.child(scope, {}), 0, 3) };
-        });
+        const arms = Array.from(
+          {
+            length: r.weighted([
+              [6, 1],
+              [2, 2],
+              [1, 3],
+            ]),
+          },
+          () => {
+            const cond = this.expr(scope, r.pick(['bool', 'bool', 'any', 'str', 'int', 'list'] as const));
+            return { pipe: cond, body: this.list(this.child(scope, {}), 0, 3) };
+          },
+        );
         const els = r.chance(0.5) ? this.list(this.child(scope, {}), 0, 3) : null;
         return { t: 'if', arms, els, trim: this.trim() };
       }
@@ -332,13 +394,24 @@ class Gen {
       }
       case 'with': {
         const useMap = scope.rootDollar && r.chance(0.4);
-        const pipe = useMap ? `${this.dollar(scope)}.m` : this.expr(scope, r.pick(['str', 'any', 'int', 'list'] as const));
+        const pipe = useMap
+          ? `${this.dollar(scope)}.m`
+          : this.expr(scope, r.pick(['str', 'any', 'int', 'list'] as const));
         const body = this.list(this.child(scope, { dot: useMap ? 'mapm' : 'scalar' }), 1, 3);
         const els = r.chance(0.4) ? this.list(this.child(scope, {}), 0, 2) : null;
         return { t: 'with', pipe, body, els, trim: this.trim() };
       }
       case 'template':
-        return { t: 'template', name: r.pick(this.defines), arg: r.weighted([[8, '$'], [1, '.'], [1, '']]), trim: this.trim() };
+        return {
+          t: 'template',
+          name: r.pick(this.defines),
+          arg: r.weighted([
+            [8, '$'],
+            [1, '.'],
+            [1, ''],
+          ]),
+          trim: this.trim(),
+        };
       case 'loopctl':
         return { t: 'loopctl', word: r.pick(['break', 'continue'] as const), trim: this.trim() };
     }
@@ -348,7 +421,11 @@ class Gen {
   top(): Node[] {
     const r = this.r;
     const out: Node[] = [];
-    const nDefines = r.weighted([[6, 0], [2, 1], [1, 2]]);
+    const nDefines = r.weighted([
+      [6, 0],
+      [2, 1],
+      [1, 2],
+    ]);
     for (let i = 0; i < nDefines; i++) {
       const name = `t${i}`;
       const body = this.list({ dot: 'root', vars: [], inRange: false, rootDollar: true, depth: 1 }, 1, 3);
@@ -362,7 +439,11 @@ class Gen {
 }
 
 export function generateCase(r: Random): FuzzCase {
-  const funcs = r.weighted<OracleFuncs>([[5, 'sprig'], [2, 'osm'], [3, 'builtin']]);
+  const funcs = r.weighted<OracleFuncs>([
+    [5, 'sprig'],
+    [2, 'osm'],
+    [3, 'builtin'],
+  ]);
   const gen = new Gen(r, funcs !== 'builtin');
   return { nodes: gen.top(), data: generateData(r), funcs };
 }
@@ -401,14 +482,19 @@ function renderNode(n: Node): string {
       return tag(`define ${JSON.stringify(n.name)}`, n.trim, 0) + render(n.body) + tag('end', n.trim, 2);
     case 'if':
       return (
-        n.arms.map((arm, i) => tag(`${i === 0 ? 'if' : 'else if'} ${arm.pipe}`, n.trim, i === 0 ? 0 : 1) + render(arm.body)).join('') +
+        n.arms
+          .map((arm, i) => tag(`${i === 0 ? 'if' : 'else if'} ${arm.pipe}`, n.trim, i === 0 ? 0 : 1) + render(arm.body))
+          .join('') +
         (n.els ? tag('else', n.trim, 1) + render(n.els) : '') +
         tag('end', n.trim, 2)
       );
     case 'range':
     case 'with':
       return (
-        tag(`${n.t} ${n.pipe}`, n.trim, 0) + render(n.body) + (n.els ? tag('else', n.trim, 1) + render(n.els) : '') + tag('end', n.trim, 2)
+        tag(`${n.t} ${n.pipe}`, n.trim, 0) +
+        render(n.body) +
+        (n.els ? tag('else', n.trim, 1) + render(n.els) : '') +
+        tag('end', n.trim, 2)
       );
   }
 }

@@ -24,7 +24,13 @@ export interface FuzzReport {
   goErrors: number;
 }
 
-function toOracleCase(seed: number, i: number, c: FuzzCase, nodes: Node[] = c.nodes, data: unknown = c.data): OracleCase {
+function toOracleCase(
+  seed: number,
+  i: number,
+  c: FuzzCase,
+  nodes: Node[] = c.nodes,
+  data: unknown = c.data,
+): OracleCase {
   return { name: `fuzz-${seed}-${i}`, template: render(nodes), data, funcs: c.funcs };
 }
 
@@ -99,6 +105,7 @@ export function formatFuzzReport(rep: FuzzReport, opts: FuzzOptions): string {
     ...rep.minimal.map((m) => formatMismatch(m) + '\n'),
   ];
   const rest = rep.mismatches.slice(rep.minimal.length, rep.minimal.length + 10);
-  if (rest.length > 0) lines.push('further failing cases (unshrunk):', '', ...rest.map((m) => formatMismatch(m) + '\n'));
+  if (rest.length > 0)
+    lines.push('further failing cases (unshrunk):', '', ...rest.map((m) => formatMismatch(m) + '\n'));
   return lines.join('\n');
 }

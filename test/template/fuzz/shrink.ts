@@ -16,7 +16,8 @@ export function reductions(list: readonly Node[]): Node[][] {
       case 'if':
         for (const arm of n.arms) out.push(replaceAt(list, i, arm.body));
         if (n.els) out.push(replaceAt(list, i, n.els), replaceAt(list, i, [{ ...n, els: null }]));
-        if (n.arms.length > 1) n.arms.forEach((_, j) => out.push(replaceAt(list, i, [{ ...n, arms: n.arms.filter((_a, k) => k !== j) }])));
+        if (n.arms.length > 1)
+          n.arms.forEach((_, j) => out.push(replaceAt(list, i, [{ ...n, arms: n.arms.filter((_a, k) => k !== j) }])));
         break;
       case 'range':
       case 'with':

@@ -23,7 +23,10 @@ export function dummyCaPem(): string {
 
 /** The containerd config.toml of upstream's "simple" golden (the part before the hosts.toml files). */
 export function simpleContainerdConfig(): string {
-  const golden = readFileSync(join(upstreamOsm, 'pkg/containerruntime/testdata/TestContainerd_Configs-simple.golden'), 'utf8');
+  const golden = readFileSync(
+    join(upstreamOsm, 'pkg/containerruntime/testdata/TestContainerd_Configs-simple.golden'),
+    'utf8',
+  );
   return golden.slice(golden.indexOf('\n') + 1, golden.indexOf('\n---\n') + 1);
 }
 
@@ -50,7 +53,12 @@ function md(input: MdInput): TemplateData {
     SecretName: `${input.mdName}-${ns}-provisioning-config`,
     BootstrapKubeconfigSecretName: `${ns}-${input.mdName}-kubelet-bootstrap-config`,
     AmazonLinuxConfig: { DistUpgradeOnBoot: false },
-    FlatcarConfig: { DisableAutoUpdate: false, DisableLocksmithD: false, DisableUpdateEngine: false, ProvisioningUtility: '' },
+    FlatcarConfig: {
+      DisableAutoUpdate: false,
+      DisableLocksmithD: false,
+      DisableUpdateEngine: false,
+      ProvisioningUtility: '',
+    },
     RhelConfig: {
       DistUpgradeOnBoot: false,
       RHELSubscriptionManagerUser: '',
@@ -148,7 +156,13 @@ export function goldenCases(): GoldenCase[] {
     data: { ...upstreamTestData(input, containerdConfigOf(golden)), ...extra },
   });
   return [
-    mk('osc-ubuntu-aws-containerd.yaml', 'osp-ubuntu', { mdName: 'ubuntu-aws', os: 'ubuntu', kubelet: 'v1.29.0', cloud: 'aws', externalCloudProvider: true }),
+    mk('osc-ubuntu-aws-containerd.yaml', 'osp-ubuntu', {
+      mdName: 'ubuntu-aws',
+      os: 'ubuntu',
+      kubelet: 'v1.29.0',
+      cloud: 'aws',
+      externalCloudProvider: true,
+    }),
     mk('osc-ubuntu-aws-dualstack.yaml', 'osp-ubuntu', {
       mdName: 'ubuntu-aws',
       os: 'ubuntu',
@@ -194,17 +208,42 @@ export function dataVariants(): Variant[] {
   const noProxy = { HTTPProxy: null, NoProxy: null };
   return [
     { label: 'ubuntu/aws 1.33 proxy', data: base({ os: 'ubuntu', kubelet: 'v1.33.4' }) },
-    { label: 'ubuntu/aws 1.34 no proxy external', data: base({ os: 'ubuntu', kubelet: 'v1.34.0', externalCloudProvider: true }, noProxy) },
-    { label: 'ubuntu/azure 1.35 dual-stack v6 first', data: base({ os: 'ubuntu', cloud: 'azure', kubelet: 'v1.35.1', ipFamily: 'IPv6+IPv4' }) },
-    { label: 'ubuntu/hetzner 1.36 IPv6', data: base({ os: 'ubuntu', cloud: 'hetzner', kubelet: 'v1.36.0', ipFamily: 'IPv6' }, noProxy) },
-    { label: 'ubuntu/kubevirt 1.28 (old) cloud-config', data: base({ os: 'ubuntu', cloud: 'kubevirt', kubelet: 'v1.28.7' }, { CloudConfig: '[global]\nkubeconfig = "x"\n' }) },
+    {
+      label: 'ubuntu/aws 1.34 no proxy external',
+      data: base({ os: 'ubuntu', kubelet: 'v1.34.0', externalCloudProvider: true }, noProxy),
+    },
+    {
+      label: 'ubuntu/azure 1.35 dual-stack v6 first',
+      data: base({ os: 'ubuntu', cloud: 'azure', kubelet: 'v1.35.1', ipFamily: 'IPv6+IPv4' }),
+    },
+    {
+      label: 'ubuntu/hetzner 1.36 IPv6',
+      data: base({ os: 'ubuntu', cloud: 'hetzner', kubelet: 'v1.36.0', ipFamily: 'IPv6' }, noProxy),
+    },
+    {
+      label: 'ubuntu/kubevirt 1.28 (old) cloud-config',
+      data: base(
+        { os: 'ubuntu', cloud: 'kubevirt', kubelet: 'v1.28.7' },
+        { CloudConfig: '[global]\nkubeconfig = "x"\n' },
+      ),
+    },
     {
       label: 'flatcar/vsphere 1.35 static network, updates disabled',
       data: base(
         { os: 'flatcar', cloud: 'vsphere', kubelet: 'v1.35.0' },
         {
-          NetworkConfig: { CIDR: '192.168.1.10/24', Gateway: '192.168.1.1', DNS: { Servers: ['8.8.8.8', '1.1.1.1'] }, IPFamily: '' },
-          FlatcarConfig: { DisableAutoUpdate: true, DisableLocksmithD: true, DisableUpdateEngine: true, ProvisioningUtility: 'ignition' },
+          NetworkConfig: {
+            CIDR: '192.168.1.10/24',
+            Gateway: '192.168.1.1',
+            DNS: { Servers: ['8.8.8.8', '1.1.1.1'] },
+            IPFamily: '',
+          },
+          FlatcarConfig: {
+            DisableAutoUpdate: true,
+            DisableLocksmithD: true,
+            DisableUpdateEngine: true,
+            ProvisioningUtility: 'ignition',
+          },
         },
       ),
     },
@@ -212,7 +251,10 @@ export function dataVariants(): Variant[] {
       label: 'flatcar/vmware-cloud-director 1.36 static network no proxy',
       data: base(
         { os: 'flatcar', cloud: 'vmware-cloud-director', kubelet: 'v1.36.2' },
-        { ...noProxy, NetworkConfig: { CIDR: '10.1.0.5/16', Gateway: '10.1.0.1', DNS: { Servers: ['10.1.0.2'] }, IPFamily: '' } },
+        {
+          ...noProxy,
+          NetworkConfig: { CIDR: '10.1.0.5/16', Gateway: '10.1.0.1', DNS: { Servers: ['10.1.0.2'] }, IPFamily: '' },
+        },
       ),
     },
     { label: 'flatcar/anexia 1.34 (cloud-init)', data: base({ os: 'flatcar', cloud: 'anexia', kubelet: 'v1.34.1' }) },
@@ -232,8 +274,23 @@ export function dataVariants(): Variant[] {
         },
       ),
     },
-    { label: 'rockylinux/digitalocean 1.36', data: base({ os: 'rockylinux', cloud: 'digitalocean', kubelet: 'v1.36.1' }) },
-    { label: 'amzn2/aws 1.35 gates', data: base({ os: 'amzn2', kubelet: 'v1.35.3' }, { KubeletFeatureGates: { RotateKubeletServerCertificate: true, Zeta: false, Alpha: true } }) },
-    { label: 'ubuntu/gce 1.37 (fallback) empty reserved', data: base({ os: 'ubuntu', cloud: 'gce', kubelet: 'v1.37.0' }, { KubeReserved: {}, SystemReserved: {}, EvictionHard: {} }) },
+    {
+      label: 'rockylinux/digitalocean 1.36',
+      data: base({ os: 'rockylinux', cloud: 'digitalocean', kubelet: 'v1.36.1' }),
+    },
+    {
+      label: 'amzn2/aws 1.35 gates',
+      data: base(
+        { os: 'amzn2', kubelet: 'v1.35.3' },
+        { KubeletFeatureGates: { RotateKubeletServerCertificate: true, Zeta: false, Alpha: true } },
+      ),
+    },
+    {
+      label: 'ubuntu/gce 1.37 (fallback) empty reserved',
+      data: base(
+        { os: 'ubuntu', cloud: 'gce', kubelet: 'v1.37.0' },
+        { KubeReserved: {}, SystemReserved: {}, EvictionHard: {} },
+      ),
+    },
   ];
 }

@@ -36,12 +36,18 @@ export function loadOspFiles(dir = defaultOspDir): { name: string; spec: Record<
     .filter((f) => f.endsWith('.yaml'))
     .sort()
     .map((f) => {
-      const doc = parse(readFileSync(join(dir, f), 'utf8')) as { metadata: { name: string }; spec: Record<string, OspConfig> };
+      const doc = parse(readFileSync(join(dir, f), 'utf8')) as {
+        metadata: { name: string };
+        spec: Record<string, OspConfig>;
+      };
       return { name: doc.metadata.name, spec: doc.spec };
     });
 }
 
-export function ospTemplates(osp: { name: string; spec: Record<string, OspConfig> }, runtime = 'containerd'): ConfigTemplates[] {
+export function ospTemplates(
+  osp: { name: string; spec: Record<string, OspConfig> },
+  runtime = 'containerd',
+): ConfigTemplates[] {
   const out: ConfigTemplates[] = [];
   for (const config of ['bootstrapConfig', 'provisioningConfig'] as const) {
     const c = osp.spec[config] ?? {};

@@ -19,18 +19,29 @@ export interface JobResult {
 }
 
 /** Go's rendering of every file of every job (two oracle batches for all jobs together). */
-export async function renderWithGo(jobs: readonly Job[]): Promise<{ named: OracleResult[][]; files: OracleResult[][]; fileCases: OracleCase[][] }> {
+export async function renderWithGo(
+  jobs: readonly Job[],
+): Promise<{ named: OracleResult[][]; files: OracleResult[][]; fileCases: OracleCase[][] }> {
   const named = jobs.map((j) => namedCases(j.ct, j.data));
   const namedResults = await runOracle(named.flat());
   let k = 0;
   const namedByJob = named.map((cs) => cs.map(() => namedResults[k++]!));
-  const files = jobs.map((j, i) => fileCases(j.ct, j.data, namedByJob[i]!.map((r) => r.output)));
+  const files = jobs.map((j, i) =>
+    fileCases(
+      j.ct,
+      j.data,
+      namedByJob[i]!.map((r) => r.output),
+    ),
+  );
   const fileResults = await runOracle(files.flat());
   k = 0;
   return { named: namedByJob, files: files.map((cs) => cs.map(() => fileResults[k++]!)), fileCases: files };
 }
 
-export async function compareJobs(jobs: readonly Job[], engine: Engine): Promise<{ mismatches: (Mismatch & { label: string })[]; total: number; goErrors: string[] }> {
+export async function compareJobs(
+  jobs: readonly Job[],
+  engine: Engine,
+): Promise<{ mismatches: (Mismatch & { label: string })[]; total: number; goErrors: string[] }> {
   const go = await renderWithGo(jobs);
   const mismatches: (Mismatch & { label: string })[] = [];
   const goErrors: string[] = [];

@@ -33,7 +33,9 @@ export function decodeCloudConfig(text: string): DecodedUserData {
     });
   }
   const settings = Object.keys(config)
-    .filter((k) => k !== 'write_files' && !(k === 'coreos' && Object.keys(config.coreos ?? {}).every((c) => c === 'units')))
+    .filter(
+      (k) => k !== 'write_files' && !(k === 'coreos' && Object.keys(config.coreos ?? {}).every((c) => c === 'units')),
+    )
     .map((key) => ({ key, value: describeValue(config[key]) }));
   return { files, units, settings };
 }

@@ -25,7 +25,14 @@ export function decodeIgnition(text: string): DecodedUserData {
     for (const u of asArray(list)) {
       units.push({
         name: prefix + String(u?.name ?? ''),
-        state: u?.mask === true ? 'masked' : u?.enabled === true || u?.enable === true ? 'enabled' : u?.enabled === false ? 'disabled' : '',
+        state:
+          u?.mask === true
+            ? 'masked'
+            : u?.enabled === true || u?.enable === true
+              ? 'enabled'
+              : u?.enabled === false
+                ? 'disabled'
+                : '',
         content: typeof u?.contents === 'string' ? u.contents : '',
         dropIns: asArray(u?.dropins).map((d) => ({ name: String(d?.name ?? ''), content: String(d?.contents ?? '') })),
       });
@@ -34,7 +41,8 @@ export function decodeIgnition(text: string): DecodedUserData {
   addUnits(config.systemd?.units, '');
   addUnits(config.networkd?.units, 'networkd: ');
   const settings: Array<{ key: string; value: string }> = [];
-  if (config.ignition?.version !== undefined) settings.push({ key: 'ignition.version', value: String(config.ignition.version) });
+  if (config.ignition?.version !== undefined)
+    settings.push({ key: 'ignition.version', value: String(config.ignition.version) });
   for (const u of asArray(config.passwd?.users)) {
     settings.push({ key: `passwd.users[${String(u?.name ?? '')}]`, value: describeValue(u) });
   }
@@ -42,7 +50,7 @@ export function decodeIgnition(text: string): DecodedUserData {
 }
 
 function ownerOf(user: any, group: any): string {
-  const name = (x: any) => (x?.name ?? (x?.id !== undefined ? String(x.id) : ''));
+  const name = (x: any) => x?.name ?? (x?.id !== undefined ? String(x.id) : '');
   const u = name(user);
   const g = name(group);
   return u === '' && g === '' ? '' : `${u || 'root'}:${g || 'root'}`;
@@ -52,7 +60,9 @@ function ownerOf(user: any, group: any): string {
 export function decodeDataUrl(url: string, compression?: unknown): string {
   const m = /^data:([^,]*),(.*)$/s.exec(url);
   if (m === null) return url; // a remote source: show where it comes from
-  const bytes = m[1]!.split(';').includes('base64') ? Buffer.from(m[2]!, 'base64') : Buffer.from(decodeURIComponent(m[2]!), 'utf8');
+  const bytes = m[1]!.split(';').includes('base64')
+    ? Buffer.from(m[2]!, 'base64')
+    : Buffer.from(decodeURIComponent(m[2]!), 'utf8');
   if (compression === 'gzip') return process.getBuiltinModule('node:zlib').gunzipSync(bytes).toString('utf8');
   return bytes.toString('utf8');
 }

@@ -9,7 +9,12 @@ import { ignition33 } from './ignition33.ts';
 import type { UserDataFormat } from './userDataFormat.ts';
 
 /** Every format; sniffing tries them in this order. */
-export const USER_DATA_FORMATS = [cloudInit, coreosCloudinit, ignition23, ignition33] as const satisfies readonly UserDataFormat[];
+export const USER_DATA_FORMATS = [
+  cloudInit,
+  coreosCloudinit,
+  ignition23,
+  ignition33,
+] as const satisfies readonly UserDataFormat[];
 
 export type UserDataFormatId = (typeof USER_DATA_FORMATS)[number]['id'];
 
@@ -41,7 +46,8 @@ export function userDataFormatFor(s: FormatSelection): UserDataFormat {
     const score = (sel.osName !== undefined ? 1 : 0) + (sel.ignitionSpec !== undefined ? 1 : 0);
     if (score > bestScore) [best, bestScore] = [f, score];
   }
-  if (best === undefined) throw new Error(`no user-data format for provisioning utility ${JSON.stringify(s.provisioningUtility)}`);
+  if (best === undefined)
+    throw new Error(`no user-data format for provisioning utility ${JSON.stringify(s.provisioningUtility)}`);
   return best;
 }
 

@@ -43,7 +43,11 @@ export interface UserDataFormat {
    * What selects it: the OSP's provisioningUtility, and where it matters the operating system or the config's
    * spec.ignitionSpec. The most specific format that matches a render is the one it gets (index.ts).
    */
-  readonly selectedBy: { readonly provisioningUtility: ProvisioningUtility; readonly osName?: string; readonly ignitionSpec?: string };
+  readonly selectedBy: {
+    readonly provisioningUtility: ProvisioningUtility;
+    readonly osName?: string;
+    readonly ignitionSpec?: string;
+  };
   /** The syntax, as the review views name it: a cloud-config (YAML) or an Ignition config (JSON). */
   readonly syntax: 'cloud-init' | 'ignition';
   /** The user-data for one half of an OSC, byte for byte; `unitChecks` is the render run's memo of Ignition's unit checks. */

@@ -2,7 +2,14 @@
 // character. Contents go into YAML literal blocks and names and keys into plain scalars without any
 // escaping, so everything OSM's Ignition output shows of that trip (one trailing newline, the first line's
 // indentation stripped from every line, `#` comments cut off keys) comes from parsing this very text.
-import { deduplicateSSHKeys, envelopeFiles, envelopeUnits, sprigIndent, writesMachineName, type UserDataInput } from '../input.ts';
+import {
+  deduplicateSSHKeys,
+  envelopeFiles,
+  envelopeUnits,
+  sprigIndent,
+  writesMachineName,
+  type UserDataInput,
+} from '../input.ts';
 import { checkClcContent, checkClcName, type ClcExpectation } from './clcValues.ts';
 
 /** The CLC text, and what parsing it must give back; values that would break out of it refused (clcValues.ts). */
@@ -25,7 +32,14 @@ export function containerLinuxConfig(input: UserDataInput): { text: string; expe
     }
   }
   const machineNameFile = input.secretType === 'bootstrap' && writesMachineName(input);
-  return { text: renderContainerLinuxConfig(input), expected: { keys, filePaths: [...(machineNameFile ? ['/etc/machine-name'] : []), ...files.map((f) => f.path)], units } };
+  return {
+    text: renderContainerLinuxConfig(input),
+    expected: {
+      keys,
+      filePaths: [...(machineNameFile ? ['/etc/machine-name'] : []), ...files.map((f) => f.path)],
+      units,
+    },
+  };
 }
 
 /** The CLC text exactly as OSM's template writes it, values unchecked. */
@@ -42,7 +56,9 @@ export function renderContainerLinuxConfig(input: UserDataInput): string {
   s += '\nstorage:\n  files:';
   if (input.secretType === 'bootstrap') {
     // On AWS the template still leaves a blank line behind.
-    s += writesMachineName(input) ? "\n  - path: /etc/machine-name\n    mode: 0600\n    filesystem: root\n    contents:\n        inline: '<MACHINE_NAME>'\n\n" : '\n';
+    s += writesMachineName(input)
+      ? "\n  - path: /etc/machine-name\n    mode: 0600\n    filesystem: root\n    contents:\n        inline: '<MACHINE_NAME>'\n\n"
+      : '\n';
   }
   for (const file of envelopeFiles(config, false)) {
     s += `\n  - path: '${file.path}'\n    mode: ${file.permissions}\n    filesystem: root\n    contents:\n        inline: |\n${sprigIndent(10, file.content)}`;
@@ -55,7 +71,8 @@ export function renderContainerLinuxConfig(input: UserDataInput): string {
     s += '\n';
     if (unit.dropIns.length > 0) {
       s += '\n    dropins:';
-      for (const d of unit.dropIns) s += `\n      - name: ${d.name}\n        contents: |\n${sprigIndent(10, d.content)}`;
+      for (const d of unit.dropIns)
+        s += `\n      - name: ${d.name}\n        contents: |\n${sprigIndent(10, d.content)}`;
     }
   }
   return s + '\n';

@@ -6,8 +6,22 @@
 // test/emit/userdata/clcFastPath.test.ts checks both agree.
 import type { LineCounter } from 'yaml';
 import type { BlockMap, BlockNode, BlockScalar } from '../../../krm/blockYamlFastPath.ts';
-import { decodeClcConfig, UNMODELLED, type ClcConfig, type ClcDecoder, type Position, type StructKind } from './clcSchema.ts';
-import { blockScalarTabError, goBoolOf, goInt64Of, isNullPlain, resolvePlain, type Resolved } from '../../../go/yaml.v3/resolvePlain.ts';
+import {
+  decodeClcConfig,
+  UNMODELLED,
+  type ClcConfig,
+  type ClcDecoder,
+  type Position,
+  type StructKind,
+} from './clcSchema.ts';
+import {
+  blockScalarTabError,
+  goBoolOf,
+  goInt64Of,
+  isNullPlain,
+  resolvePlain,
+  type Resolved,
+} from '../../../go/yaml.v3/resolvePlain.ts';
 
 /** Complete one-line quoted scalars; anything else is read differently by the two parsers. */
 export const SINGLE_QUOTED = /^'(?:[^'\n]|'')*'$/;
@@ -54,10 +68,14 @@ function checkRestrictions(node: BlockNode, text: string): void {
   if (blockScalarTabError(text.slice(headerEnd + 1, node.end)) !== undefined) giveUp();
 }
 
-const isNull = (n: BlockNode): boolean => n.kind === 'scalar' && (n.style === 'plain' || n.style === 'empty') && isNullPlain(n.text);
+const isNull = (n: BlockNode): boolean =>
+  n.kind === 'scalar' && (n.style === 'plain' || n.style === 'empty') && isNullPlain(n.text);
 
 class BlockDecoder implements ClcDecoder<BlockNode> {
-  constructor(private readonly text: string, private readonly lines: LineCounter) {}
+  constructor(
+    private readonly text: string,
+    private readonly lines: LineCounter,
+  ) {}
 
   position(node: BlockNode): Position {
     let offset = node.start;

@@ -2,14 +2,41 @@
 // gopkg.in/yaml.v3's rules (see ./yamlV3.ts) and failing where it fails, with its error texts where we can
 // reproduce them. Only the fields our CLC uses are modelled; the positions kept are the ones Ignition's
 // validation report points at.
-import { Document, isAlias, isMap, isScalar, isSeq, LineCounter, Pair, parseAllDocuments, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
+import {
+  Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  Pair,
+  parseAllDocuments,
+  Scalar,
+  YAMLMap,
+  YAMLSeq,
+  type Node,
+} from 'yaml';
 import { parseBlockYaml, type BlockNode } from '../../../krm/blockYamlFastPath.ts';
 import { goQuote } from '../../../go/strconv/format.ts';
 import { UserDataError } from '../errors.ts';
 import { yamlErrorText } from '../../../krm/parseErrorMessage.ts';
-import { blockScalarTabError, goBoolOf, goInt64Of, prepareForParser, resolvePlain, type Resolved } from '../../../go/yaml.v3/resolvePlain.ts';
+import {
+  blockScalarTabError,
+  goBoolOf,
+  goInt64Of,
+  prepareForParser,
+  resolvePlain,
+  type Resolved,
+} from '../../../go/yaml.v3/resolvePlain.ts';
 import { decodeBlockTree, DOUBLE_QUOTED, SINGLE_QUOTED } from './clcBlockDecode.ts';
-import { decodeClcConfig, UNMODELLED, type ClcConfig, type ClcDecoder, type Position, type StructKind } from './clcSchema.ts';
+import {
+  decodeClcConfig,
+  UNMODELLED,
+  type ClcConfig,
+  type ClcDecoder,
+  type Position,
+  type StructKind,
+} from './clcSchema.ts';
 
 export type { ClcConfig, ClcDropIn, ClcFile, ClcUnit, ClcUser, Position } from './clcSchema.ts';
 
@@ -18,7 +45,11 @@ const PARSE_ERROR = 'failed to validate coreos cloud config';
 class Decoder implements ClcDecoder<Node> {
   readonly errors: string[] = [];
 
-  constructor(private readonly doc: Document, private readonly lines: LineCounter, private readonly text: string) {}
+  constructor(
+    private readonly doc: Document,
+    private readonly lines: LineCounter,
+    private readonly text: string,
+  ) {}
 
   at(node: Node): Position {
     let offset = node.range![0];
@@ -39,7 +70,8 @@ class Decoder implements ClcDecoder<Node> {
     let n = node;
     for (let i = 0; isAlias(n) && i < 100; i++) {
       const target = n.resolve(this.doc);
-      if (target === undefined) throw new UserDataError(`${PARSE_ERROR}: error: yaml: unknown anchor '${n.source}' referenced`);
+      if (target === undefined)
+        throw new UserDataError(`${PARSE_ERROR}: error: yaml: unknown anchor '${n.source}' referenced`);
       n = target as Node;
     }
     return n;
@@ -63,7 +95,8 @@ class Decoder implements ClcDecoder<Node> {
     let value = '';
     if (tag !== '!!map' && tag !== '!!seq') {
       const bytes = Buffer.from(String((node as Scalar).value), 'utf8');
-      value = bytes.length > 10 ? ' `' + bytes.subarray(0, 7).toString('utf8') + '...`' : ' `' + bytes.toString('utf8') + '`';
+      value =
+        bytes.length > 10 ? ' `' + bytes.subarray(0, 7).toString('utf8') + '...`' : ' `' + bytes.toString('utf8') + '`';
     }
     this.errors.push(`line ${this.at(node).line}: cannot unmarshal ${tag}${value} into ${goType}`);
   }
@@ -86,7 +119,9 @@ class Decoder implements ClcDecoder<Node> {
         const a = keys[i]!.key;
         const b = keys[j]!.key;
         if (isScalar(a) && isScalar(b) && String(a.value) === String(b.value)) {
-          this.errors.push(`line ${this.at(b).line}: mapping key ${goQuote(String(b.value))} already defined at line ${this.at(a).line}`);
+          this.errors.push(
+            `line ${this.at(b).line}: mapping key ${goQuote(String(b.value))} already defined at line ${this.at(a).line}`,
+          );
         }
       }
     }
@@ -95,7 +130,9 @@ class Decoder implements ClcDecoder<Node> {
       if (!isScalar(key) || this.isNull(key)) continue;
       const name = String(key.value);
       if (UNMODELLED[kind]!.includes(name)) {
-        throw new UserDataError(`${PARSE_ERROR}: the rendered Container Linux Config has an unexpected "${name}" at line ${this.at(key).line} (a name or content broke its YAML structure)`);
+        throw new UserDataError(
+          `${PARSE_ERROR}: the rendered Container Linux Config has an unexpected "${name}" at line ${this.at(key).line} (a name or content broke its YAML structure)`,
+        );
       }
       if (value !== null) field(name, value);
     }
@@ -165,7 +202,8 @@ function checkLibyamlRestrictions(node: Node | null, text: string, lines: LineCo
   const fail = (problem: string): never => {
     throw new UserDataError(`${PARSE_ERROR}: error: yaml: ${problem}`);
   };
-  if (node.anchor !== undefined && !ANCHOR_NAME.test(node.anchor)) fail('did not find expected alphabetic or numeric character');
+  if (node.anchor !== undefined && !ANCHOR_NAME.test(node.anchor))
+    fail('did not find expected alphabetic or numeric character');
   // Only a key or name starting with "!" gets a tag here; yaml.v3's tag rules differ too much to follow.
   if (node.tag !== undefined) fail(`a value starts with the YAML tag ${node.tag}, which is not supported`);
   if (isAlias(node)) {
@@ -188,8 +226,10 @@ function checkLibyamlRestrictions(node: Node | null, text: string, lines: LineCo
   }
   if (!isScalar(node)) return;
   const source = text.slice(node.range![0], node.range![1]);
-  if (node.type === Scalar.QUOTE_SINGLE && !SINGLE_QUOTED.test(source)) fail(`unsupported single-quoted value ${source.split('\n')[0]} (unterminated or spanning lines)`);
-  if (node.type === Scalar.QUOTE_DOUBLE && !DOUBLE_QUOTED.test(source)) fail(`unsupported double-quoted value ${source.split('\n')[0]} (unterminated or spanning lines)`);
+  if (node.type === Scalar.QUOTE_SINGLE && !SINGLE_QUOTED.test(source))
+    fail(`unsupported single-quoted value ${source.split('\n')[0]} (unterminated or spanning lines)`);
+  if (node.type === Scalar.QUOTE_DOUBLE && !DOUBLE_QUOTED.test(source))
+    fail(`unsupported double-quoted value ${source.split('\n')[0]} (unterminated or spanning lines)`);
   if (node.type !== Scalar.BLOCK_LITERAL && node.type !== Scalar.BLOCK_FOLDED) return;
   const start = node.range![0];
   const headerEnd = text.indexOf('\n', start);
@@ -222,7 +262,8 @@ export function parseContainerLinuxConfig(clc: string, options: { fastPath: bool
   if (contents === null) return { users: [], files: [], units: [] };
   const d = new Decoder(doc, lines, text);
   const config = decodeClcConfig(d, contents);
-  if (d.errors.length > 0) throw new UserDataError(`${PARSE_ERROR}: error: yaml: unmarshal errors:\n  ${d.errors.join('\n  ')}`);
+  if (d.errors.length > 0)
+    throw new UserDataError(`${PARSE_ERROR}: error: yaml: unmarshal errors:\n  ${d.errors.join('\n  ')}`);
   return config;
 }
 
@@ -235,12 +276,20 @@ interface ParsedClc {
 function parseWithYamlPackage(text: string): ParsedClc | undefined {
   const lines = new LineCounter();
   // Strings only (yaml.v3's resolution is applied while decoding); duplicate keys are checked like yaml.v3.
-  const docs = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, lineCounter: lines, prettyErrors: false });
+  const docs = parseAllDocuments(text, {
+    schema: 'failsafe',
+    uniqueKeys: false,
+    lineCounter: lines,
+    prettyErrors: false,
+  });
   if (!Array.isArray(docs) || docs.length === 0) return undefined;
   // Only reachable through a CR or NEL in content putting `---` or `...` at the start of a line. yaml.v3
   // would then read the first document only and silently drop the rest of the config (or fail on it,
   // depending on how far its scanner looked ahead): refused instead.
-  if (docs.length > 1) throw new UserDataError(`${PARSE_ERROR}: error: yaml: a line break in content turns a "---" or "..." into a YAML document marker (line ${lines.linePos(docs[1]!.range[0]).line})`);
+  if (docs.length > 1)
+    throw new UserDataError(
+      `${PARSE_ERROR}: error: yaml: a line break in content turns a "---" or "..." into a YAML document marker (line ${lines.linePos(docs[1]!.range[0]).line})`,
+    );
   const doc = docs[0]!;
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
@@ -250,7 +299,13 @@ function parseWithYamlPackage(text: string): ParsedClc | undefined {
   return { doc, contents: doc.contents as Node | null, lines };
 }
 
-const STYLES = { plain: Scalar.PLAIN, empty: Scalar.PLAIN, single: Scalar.QUOTE_SINGLE, double: Scalar.QUOTE_DOUBLE, literal: Scalar.BLOCK_LITERAL } as const;
+const STYLES = {
+  plain: Scalar.PLAIN,
+  empty: Scalar.PLAIN,
+  single: Scalar.QUOTE_SINGLE,
+  double: Scalar.QUOTE_DOUBLE,
+  literal: Scalar.BLOCK_LITERAL,
+} as const;
 let emptyDocument: Document | undefined;
 
 function lineCounter(text: string): LineCounter {

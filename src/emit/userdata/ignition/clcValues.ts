@@ -13,7 +13,9 @@ const ANY_BREAK = /[\n\r\u0085\u2028\u2029]/;
 
 export function checkClcContent(content: string, what: string): void {
   if (BREAK_OUTSIDE_INDENT.test(content)) {
-    throw new UserDataError(`${what}: its content has a line break other than "\\n" (a lone CR or NEL), which would end its block in the Container Linux Config`);
+    throw new UserDataError(
+      `${what}: its content has a line break other than "\\n" (a lone CR or NEL), which would end its block in the Container Linux Config`,
+    );
   }
 }
 
@@ -30,21 +32,26 @@ export interface ClcExpectation {
 
 /** The parsed config holds what was put in, no more and no less: otherwise a value broke the YAML structure. */
 export function checkClcStructure(parsed: ClcConfig, expected: ClcExpectation): void {
-  const broken = (what: string) => new UserDataError(`a value broke the structure of the Container Linux Config: ${what}`);
+  const broken = (what: string) =>
+    new UserDataError(`a value broke the structure of the Container Linux Config: ${what}`);
   const keys = parsed.users.flatMap((u) => u.sshAuthorizedKeys);
   if (parsed.users.length > (expected.keys.length > 0 ? 1 : 0)) throw broken('an extra user');
   expected.keys.forEach((k, i) => {
     if (keys[i] !== k) throw broken(`SSH key ${i + 1} does not read back as written`);
   });
   if (keys.length !== expected.keys.length) throw broken('an extra SSH key');
-  if (parsed.files.length !== expected.filePaths.length) throw broken(`${parsed.files.length} files instead of ${expected.filePaths.length}`);
+  if (parsed.files.length !== expected.filePaths.length)
+    throw broken(`${parsed.files.length} files instead of ${expected.filePaths.length}`);
   expected.filePaths.forEach((p, i) => {
-    if (parsed.files[i]!.path !== p) throw broken(`file ${JSON.stringify(p)} reads back as ${JSON.stringify(parsed.files[i]!.path)}`);
+    if (parsed.files[i]!.path !== p)
+      throw broken(`file ${JSON.stringify(p)} reads back as ${JSON.stringify(parsed.files[i]!.path)}`);
   });
-  if (parsed.units.length !== expected.units.length) throw broken(`${parsed.units.length} units instead of ${expected.units.length}`);
+  if (parsed.units.length !== expected.units.length)
+    throw broken(`${parsed.units.length} units instead of ${expected.units.length}`);
   expected.units.forEach((u, i) => {
     const got = parsed.units[i]!;
     if (got.name !== u.name) throw broken(`unit ${JSON.stringify(u.name)} reads back as ${JSON.stringify(got.name)}`);
-    if (got.dropins.length !== u.dropIns.length || u.dropIns.some((d, j) => got.dropins[j]!.name !== d.name)) throw broken(`the drop-ins of unit ${JSON.stringify(u.name)}`);
+    if (got.dropins.length !== u.dropIns.length || u.dropIns.some((d, j) => got.dropins[j]!.name !== d.name))
+      throw broken(`the drop-ins of unit ${JSON.stringify(u.name)}`);
   });
 }

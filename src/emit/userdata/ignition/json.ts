@@ -7,7 +7,14 @@ import type { Ignition23Config, Ignition23DropIn, Ignition23File, Ignition23Unit
 type Field = [key: string, json: string | undefined];
 
 function object(fields: Field[]): string {
-  return '{' + fields.filter((f): f is [string, string] => f[1] !== undefined).map(([k, v]) => `${str(k)}:${v}`).join(',') + '}';
+  return (
+    '{' +
+    fields
+      .filter((f): f is [string, string] => f[1] !== undefined)
+      .map(([k, v]) => `${str(k)}:${v}`)
+      .join(',') +
+    '}'
+  );
 }
 
 /** An omitempty slice: absent when empty. */
@@ -18,7 +25,10 @@ function list<T>(items: readonly T[], each: (item: T) => string): string | undef
 const omitEmptyString = (s: string): string | undefined => (s === '' ? undefined : str(s));
 
 function user(u: Ignition23User): string {
-  return object([['name', str(u.name)], ['sshAuthorizedKeys', list(u.sshAuthorizedKeys, str)]]);
+  return object([
+    ['name', str(u.name)],
+    ['sshAuthorizedKeys', list(u.sshAuthorizedKeys, str)],
+  ]);
 }
 
 // Node (filesystem, group, overwrite, path, user) is embedded before FileEmbedded1 (append, contents, mode).
@@ -26,13 +36,22 @@ function file(f: Ignition23File): string {
   return object([
     ['filesystem', str(f.filesystem)],
     ['path', str(f.path)],
-    ['contents', object([['source', omitEmptyString(f.source)], ['verification', '{}']])],
+    [
+      'contents',
+      object([
+        ['source', omitEmptyString(f.source)],
+        ['verification', '{}'],
+      ]),
+    ],
     ['mode', String(f.mode)],
   ]);
 }
 
 function dropIn(d: Ignition23DropIn): string {
-  return object([['contents', omitEmptyString(d.contents)], ['name', str(d.name)]]);
+  return object([
+    ['contents', omitEmptyString(d.contents)],
+    ['name', str(d.name)],
+  ]);
 }
 
 function unit(u: Ignition23Unit): string {

@@ -53,7 +53,13 @@ class BufferedBytes {
   }
 
   readRune(): number | undefined {
-    while (this.r + 4 > this.w && !fullRune(this.src, this.base + this.r, this.base + this.w) && !this.eof && this.w - this.r < BUFFER_SIZE) this.fill();
+    while (
+      this.r + 4 > this.w &&
+      !fullRune(this.src, this.base + this.r, this.base + this.w) &&
+      !this.eof &&
+      this.w - this.r < BUFFER_SIZE
+    )
+      this.fill();
     this.lastRuneSize = -1;
     if (this.r === this.w) return undefined;
     const [rune, size] = decodeRune(this.src, this.base + this.r, this.base + this.w);
@@ -184,51 +190,62 @@ export function parseUnitContent(content: string): UnitParse {
     return sectionSuffix(decode(bytes.subarray(0, bytes.length - 1)));
   };
 
-  const sectionSuffix = (section: string): Step => () => {
-    const garbage = trimSpaceBytes(toEOL().line);
-    // go-systemd prints its (never set) current-section field here, hence the empty name.
-    if (garbage.length > 0) throw new LexError(`found garbage after section name : ${formatByteSlice(garbage)}`);
-    return nextSectionOrOption(section);
-  };
+  const sectionSuffix =
+    (section: string): Step =>
+    () => {
+      const garbage = trimSpaceBytes(toEOL().line);
+      // go-systemd prints its (never set) current-section field here, hence the empty name.
+      if (garbage.length > 0) throw new LexError(`found garbage after section name : ${formatByteSlice(garbage)}`);
+      return nextSectionOrOption(section);
+    };
 
-  const ignoreLine = (next: Step): Step => () => {
-    for (;;) {
-      let { line } = toEOL();
-      if (line.length > 0 && line[line.length - 1] === 0x20) line = line.subarray(0, line.length - 1);
-      if (!(line.length > 0 && line[line.length - 1] === 0x5c /* \ */)) break;
-    }
-    return next;
-  };
+  const ignoreLine =
+    (next: Step): Step =>
+    () => {
+      for (;;) {
+        let { line } = toEOL();
+        if (line.length > 0 && line[line.length - 1] === 0x20) line = line.subarray(0, line.length - 1);
+        if (!(line.length > 0 && line[line.length - 1] === 0x5c /* \ */)) break;
+      }
+      return next;
+    };
 
-  const nextSectionOrOption = (section: string): Step => () => {
-    const r = buf.readRune();
-    if (r === undefined) return null;
-    if (isSpace(r)) return nextSectionOrOption(section);
-    if (r === 0x5b) return sectionName;
-    if (isComment(r)) return ignoreLine(nextSectionOrOption(section));
-    buf.unreadRune();
-    return optionName(section);
-  };
-
-  const optionName = (section: string): Step => () => {
-    let name = '';
-    for (;;) {
+  const nextSectionOrOption =
+    (section: string): Step =>
+    () => {
       const r = buf.readRune();
-      if (r === undefined) throw new LexError(EOF);
-      if (r === NL || r === CR) throw new LexError('unexpected newline encountered while parsing option name');
-      if (r === 0x3d /* = */) break;
-      name += String.fromCodePoint(r);
-    }
-    return optionValue(section, goTrimSpace(name));
-  };
+      if (r === undefined) return null;
+      if (isSpace(r)) return nextSectionOrOption(section);
+      if (r === 0x5b) return sectionName;
+      if (isComment(r)) return ignoreLine(nextSectionOrOption(section));
+      buf.unreadRune();
+      return optionName(section);
+    };
+
+  const optionName =
+    (section: string): Step =>
+    () => {
+      let name = '';
+      for (;;) {
+        const r = buf.readRune();
+        if (r === undefined) throw new LexError(EOF);
+        if (r === NL || r === CR) throw new LexError('unexpected newline encountered while parsing option name');
+        if (r === 0x3d /* = */) break;
+        name += String.fromCodePoint(r);
+      }
+      return optionValue(section, goTrimSpace(name));
+    };
 
   // One line per step; a trailing backslash continues the value on the next line (a further step).
-  const optionValue = (section: string, name: string): Step => () => {
-    const { line } = toEOL();
-    if (trimSpaceBytes(line).length !== 0 && line.lastIndexOf(0x5c /* \ */) === line.length - 1) return optionValue(section, name);
-    options.push({ section, name });
-    return nextSectionOrOption(section);
-  };
+  const optionValue =
+    (section: string, name: string): Step =>
+    () => {
+      const { line } = toEOL();
+      if (trimSpaceBytes(line).length !== 0 && line.lastIndexOf(0x5c /* \ */) === line.length - 1)
+        return optionValue(section, name);
+      options.push({ section, name });
+      return nextSectionOrOption(section);
+    };
 
   try {
     let step: Step = nextSection;

@@ -10,7 +10,20 @@ import { parseUnitContent } from './systemdUnit.ts';
 import type { Ignition23Config, Ignition23File, Ignition23Unit } from './types23.ts';
 
 const DEFAULT_FILE_MODE = 0o644;
-const UNIT_EXTENSIONS = new Set(['.service', '.socket', '.device', '.mount', '.automount', '.swap', '.target', '.path', '.timer', '.snapshot', '.slice', '.scope']);
+const UNIT_EXTENSIONS = new Set([
+  '.service',
+  '.socket',
+  '.device',
+  '.mount',
+  '.automount',
+  '.swap',
+  '.target',
+  '.path',
+  '.timer',
+  '.snapshot',
+  '.slice',
+  '.scope',
+]);
 
 interface Entry {
   kind: 'error' | 'warning';
@@ -25,7 +38,9 @@ function pathExt(p: string): string {
 }
 
 function formatEntry(e: Entry): string {
-  return e.at.line !== 0 ? `${e.kind} at line ${e.at.line}, column ${e.at.column}\n${e.message}` : `${e.kind}: ${e.message}`;
+  return e.at.line !== 0
+    ? `${e.kind} at line ${e.at.line}, column ${e.at.column}\n${e.message}`
+    : `${e.kind}: ${e.message}`;
 }
 
 interface UnitContentCheck {
@@ -45,7 +60,9 @@ export class UnitContentChecks {
     let check = this.checks.get(contents);
     if (check === undefined) {
       const parsed = parseUnitContent(contents);
-      check = !parsed.ok ? { error: `invalid unit content: ${parsed.error}`, sections: null } : { sections: parsed.options.length > 0 ? parsed.options.map((o) => o.section) : null };
+      check = !parsed.ok
+        ? { error: `invalid unit content: ${parsed.error}`, sections: null }
+        : { sections: parsed.options.length > 0 ? parsed.options.map((o) => o.section) : null };
       if (this.checks.size >= 256) this.checks.clear();
       this.checks.set(contents, check);
     }
@@ -53,7 +70,10 @@ export class UnitContentChecks {
   }
 }
 
-export function transpileToIgnition23(clc: ClcConfig, unitChecks: UnitContentChecks = new UnitContentChecks()): Ignition23Config {
+export function transpileToIgnition23(
+  clc: ClcConfig,
+  unitChecks: UnitContentChecks = new UnitContentChecks(),
+): Ignition23Config {
   const report: Entry[] = [];
 
   const users = clc.users.map((u) => ({ name: u.name, sshAuthorizedKeys: u.sshAuthorizedKeys }));
@@ -62,7 +82,12 @@ export function transpileToIgnition23(clc: ClcConfig, unitChecks: UnitContentChe
     const mode = f.mode === null ? DEFAULT_FILE_MODE : f.mode;
     if (!f.path.startsWith('/')) report.push({ kind: 'error', message: 'path not absolute', at: f.pathAt ?? f.at });
     if (mode < 0 || mode > 0o7777) report.push({ kind: 'error', message: 'illegal file mode', at: f.modeAt ?? f.at });
-    return { filesystem: f.filesystem === '' ? 'root' : f.filesystem, path: f.path, source: dataUrl(f.inline), mode: Number(mode) };
+    return {
+      filesystem: f.filesystem === '' ? 'root' : f.filesystem,
+      path: f.path,
+      source: dataUrl(f.inline),
+      mode: Number(mode),
+    };
   });
 
   const units: Ignition23Unit[] = clc.units.map((u) => {
@@ -70,18 +95,33 @@ export function transpileToIgnition23(clc: ClcConfig, unitChecks: UnitContentChe
     if (content.error !== undefined) report.push({ kind: 'error', message: content.error, at: u.contentsAt ?? u.at });
     // Install sections matter only for enabled units that have contents Ignition could parse.
     if (u.enabled === true && u.contents !== '' && content.sections !== null && !content.sections.includes('Install')) {
-      report.push({ kind: 'warning', message: `unit ${goQuote(u.name)} is enabled, but has no install section so enable does nothing`, at: u.contentsAt ?? u.at });
+      report.push({
+        kind: 'warning',
+        message: `unit ${goQuote(u.name)} is enabled, but has no install section so enable does nothing`,
+        at: u.contentsAt ?? u.at,
+      });
     }
     for (const d of u.dropins) {
       const dropinContent = unitChecks.check(d.contents);
       if (dropinContent.error !== undefined) report.push({ kind: 'error', message: dropinContent.error, at: d.at });
-      if (pathExt(d.name) !== '.conf') report.push({ kind: 'error', message: 'invalid systemd drop-in extension', at: d.at });
+      if (pathExt(d.name) !== '.conf')
+        report.push({ kind: 'error', message: 'invalid systemd drop-in extension', at: d.at });
     }
-    if (!UNIT_EXTENSIONS.has(pathExt(u.name))) report.push({ kind: 'error', message: 'invalid systemd unit extension', at: u.nameAt ?? u.at });
-    return { name: u.name, enabled: u.enabled, mask: u.mask, contents: u.contents, dropins: u.dropins.map((d) => ({ name: d.name, contents: d.contents })) };
+    if (!UNIT_EXTENSIONS.has(pathExt(u.name)))
+      report.push({ kind: 'error', message: 'invalid systemd unit extension', at: u.nameAt ?? u.at });
+    return {
+      name: u.name,
+      enabled: u.enabled,
+      mask: u.mask,
+      contents: u.contents,
+      dropins: u.dropins.map((d) => ({ name: d.name, contents: d.contents })),
+    };
   });
 
   // Collected in Ignition's validation order: files (path, then mode), then units (contents, drop-ins, name).
-  if (report.length > 0) throw new UserDataError(`failed to convert container linux config to ignition: ${report.map(formatEntry).join('\n')}`);
+  if (report.length > 0)
+    throw new UserDataError(
+      `failed to convert container linux config to ignition: ${report.map(formatEntry).join('\n')}`,
+    );
   return { passwd: { users }, storage: { files }, systemd: { units } };
 }

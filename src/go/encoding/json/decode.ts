@@ -44,7 +44,16 @@ export interface JsonDecoded {
 }
 
 /** \" \\ \/ \b \f \n \r \t */
-const SIMPLE_ESCAPES: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' };
+const SIMPLE_ESCAPES: Record<number, string> = {
+  0x22: '"',
+  0x5c: '\\',
+  0x2f: '/',
+  0x62: '\b',
+  0x66: '\f',
+  0x6e: '\n',
+  0x72: '\r',
+  0x74: '\t',
+};
 
 function codePointsToString(cps: readonly number[]): string {
   let out = '';
@@ -52,7 +61,8 @@ function codePointsToString(cps: readonly number[]): string {
   return out;
 }
 
-type Container = { array: unknown[] } | { object: GoMap; key: string } | { members: Array<[string, unknown]>; key: string };
+type Container =
+  { array: unknown[] } | { object: GoMap; key: string } | { members: Array<[string, unknown]>; key: string };
 
 /** Decodes input the scanner found valid; number range errors are kept like Go's saveError. */
 class Decoder {
@@ -69,7 +79,8 @@ class Decoder {
 
   private ws(): void {
     const b = this.b;
-    while (this.i < b.length && (b[this.i] === 0x20 || b[this.i] === 0x09 || b[this.i] === 0x0a || b[this.i] === 0x0d)) this.i++;
+    while (this.i < b.length && (b[this.i] === 0x20 || b[this.i] === 0x09 || b[this.i] === 0x0a || b[this.i] === 0x0d))
+      this.i++;
   }
 
   /** Iterative, so that nesting (bounded by the scanner) never meets the JS call stack's limit. */
@@ -105,7 +116,13 @@ class Decoder {
         const top = open[open.length - 1];
         if (top === undefined) return done;
         if ('array' in top) top.array.push(done);
-        else if ('object' in top) Object.defineProperty(top.object, top.key, { value: done, enumerable: true, writable: true, configurable: true });
+        else if ('object' in top)
+          Object.defineProperty(top.object, top.key, {
+            value: done,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         else top.members.push([top.key, done]);
         this.ws();
         if (b[this.i++] === 0x2c) {
@@ -148,7 +165,16 @@ class Decoder {
   private number(): unknown {
     const b = this.b;
     const start = this.i;
-    while (this.i < b.length && ((b[this.i]! >= 0x30 && b[this.i]! <= 0x39) || b[this.i] === 0x2d || b[this.i] === 0x2b || b[this.i] === 0x2e || b[this.i] === 0x65 || b[this.i] === 0x45)) this.i++;
+    while (
+      this.i < b.length &&
+      ((b[this.i]! >= 0x30 && b[this.i]! <= 0x39) ||
+        b[this.i] === 0x2d ||
+        b[this.i] === 0x2b ||
+        b[this.i] === 0x2e ||
+        b[this.i] === 0x65 ||
+        b[this.i] === 0x45)
+    )
+      this.i++;
     const literal = this.buf.toString('latin1', start, this.i);
     if (this.options.useNumber) return new JsonNumber(literal);
     const v = Number(literal);
@@ -162,7 +188,8 @@ class Decoder {
     const start = ++this.i;
     let ascii = true;
     for (; b[this.i] !== 0x22 && b[this.i] !== 0x5c; this.i++) if (b[this.i]! >= 0x80) ascii = false;
-    if (b[this.i] === 0x22 && (ascii || isUtf8(b.subarray(start, this.i)))) return this.buf.toString(ascii ? 'latin1' : 'utf8', start, this.i++);
+    if (b[this.i] === 0x22 && (ascii || isUtf8(b.subarray(start, this.i))))
+      return this.buf.toString(ascii ? 'latin1' : 'utf8', start, this.i++);
     this.i = start;
     return this.unquote();
   }
@@ -213,7 +240,13 @@ class Decoder {
   }
 }
 
-const KIND_NAMES: Record<number, string> = { 0x7b: 'object', 0x5b: 'array', 0x22: 'string', 0x74: 'bool', 0x66: 'bool' };
+const KIND_NAMES: Record<number, string> = {
+  0x7b: 'object',
+  0x5b: 'array',
+  0x22: 'string',
+  0x74: 'bool',
+  0x66: 'bool',
+};
 
 /** json.Unmarshal(data, &target) for a fresh target of the given kind, or a json.Decoder's Decode with options. */
 export function unmarshal(data: Uint8Array, target: JsonTarget = 'any', options: DecodeOptions = {}): JsonDecoded {
@@ -225,8 +258,16 @@ export function unmarshal(data: Uint8Array, target: JsonTarget = 'any', options:
   const first = data[at]!;
   if (target !== 'any' && first !== 0x6e) {
     const kind = KIND_NAMES[first] ?? 'number';
-    const wanted = target === 'map' ? (first === 0x7b ? undefined : 'map[string]interface {}') : first === 0x5b ? undefined : '[]interface {}';
-    if (wanted !== undefined) return { value: empty(), error: `json: cannot unmarshal ${kind} into Go value of type ${wanted}` };
+    const wanted =
+      target === 'map'
+        ? first === 0x7b
+          ? undefined
+          : 'map[string]interface {}'
+        : first === 0x5b
+          ? undefined
+          : '[]interface {}';
+    if (wanted !== undefined)
+      return { value: empty(), error: `json: cannot unmarshal ${kind} into Go value of type ${wanted}` };
   }
   const d = new Decoder(data, options);
   const value = d.value();
@@ -238,7 +279,9 @@ export function unmarshal(data: Uint8Array, target: JsonTarget = 'any', options:
 /** json.Unmarshal of a Go string (sprig's fromJson and friends), with Go's error text. */
 export function goJsonDecode(text: string, target: JsonTarget): { value: unknown; error?: string } {
   const r = unmarshal(goBytes(text), target);
-  return r.error === undefined ? { value: r.value } : { value: r.value, error: typeof r.error === 'string' ? r.error : r.error.message };
+  return r.error === undefined
+    ? { value: r.value }
+    : { value: r.value, error: typeof r.error === 'string' ? r.error : r.error.message };
 }
 
 /**

@@ -2,7 +2,17 @@
 // HTML-safe strings, Go's float format, json.Marshaler and encoding.TextMarshaler values writing themselves,
 // and Go's error texts for what cannot be encoded. Follows Go 1.26 (OSM's go.mod).
 import { callGoFunction, GoCallError } from '../../reflect/func.ts';
-import { exportedFields, GoInt, GoKeyedMap, goMapSize, GoPointer, GoStringer, GoStruct, isGoMap, isNilContainer } from '../../reflect/value.ts';
+import {
+  exportedFields,
+  GoInt,
+  GoKeyedMap,
+  goMapSize,
+  GoPointer,
+  GoStringer,
+  GoStruct,
+  isGoMap,
+  isNilContainer,
+} from '../../reflect/value.ts';
 import { formatFloat, sortedKeys } from '../../fmt/format.ts';
 import { goJsonString } from './encodeString.ts';
 import { canonicalGoString, goString, hasRawBytes } from '../../reflect/byteString.ts';
@@ -61,8 +71,10 @@ export function goJsonMarshal(v: unknown, meter: Meter, indent = '', prefix = ''
         meter.spend(STRING_UNITS * x.length);
         meter.build(STRING_GROWTH * x.length + 2);
         return jsonString(x);
-      case 'boolean': return String(x);
-      case 'bigint': return x.toString();
+      case 'boolean':
+        return String(x);
+      case 'bigint':
+        return x.toString();
       case 'number': {
         if (!Number.isFinite(x)) throw new GoCallError(`json: unsupported value: ${formatFloat(x, 'g', -1)}`);
         const abs = Math.abs(x);
@@ -80,9 +92,14 @@ export function goJsonMarshal(v: unknown, meter: Meter, indent = '', prefix = ''
     if (Array.isArray(x)) {
       if (x.length === 0) return '[]';
       const [pad, close] = indentation(depth);
-      return joined('[', x.map((e) => prefix + pad + enc(e, depth + 1)), (nl ? prefix + close : '') + ']');
+      return joined(
+        '[',
+        x.map((e) => prefix + pad + enc(e, depth + 1)),
+        (nl ? prefix + close : '') + ']',
+      );
     }
-    const entries: Array<[string, unknown]> = x instanceof GoStruct ? exportedFields(x) : isGoMap(x) ? sortedKeys(x, meter).map((k) => [k, x[k]]) : [];
+    const entries: Array<[string, unknown]> =
+      x instanceof GoStruct ? exportedFields(x) : isGoMap(x) ? sortedKeys(x, meter).map((k) => [k, x[k]]) : [];
     if (entries.length === 0) return '{}';
     const sep = indent === '' ? ':' : ': ';
     const [pad, close] = indentation(depth);
@@ -90,12 +107,18 @@ export function goJsonMarshal(v: unknown, meter: Meter, indent = '', prefix = ''
       meter.build(STRING_GROWTH * k.length + 2);
       return jsonString(k);
     };
-    return joined('{', entries.map(([k, e]) => prefix + pad + key(k) + sep + enc(e, depth + 1)), (nl ? prefix + close : '') + '}');
+    return joined(
+      '{',
+      entries.map(([k, e]) => prefix + pad + key(k) + sep + enc(e, depth + 1)),
+      (nl ? prefix + close : '') + '}',
+    );
   };
   return enc(v, 0);
 }
 
 /** What an Encoder with SetEscapeHTML(false) writes instead: <, > and & as themselves (escapes are read pairwise, so "\\u003c" stays). */
 export function withoutHtmlEscapes(json: string): string {
-  return json.replace(/\\(u003c|u003e|u0026|[\s\S])/g, (all, e: string) => (e === 'u003c' ? '<' : e === 'u003e' ? '>' : e === 'u0026' ? '&' : all));
+  return json.replace(/\\(u003c|u003e|u0026|[\s\S])/g, (all, e: string) =>
+    e === 'u003c' ? '<' : e === 'u003e' ? '>' : e === 'u0026' ? '&' : all,
+  );
 }

@@ -19,14 +19,29 @@ export function goJsonString(s: string): string {
     let rep: string | undefined;
     if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26) {
       switch (c) {
-        case 0x22: rep = '\\"'; break;
-        case 0x5c: rep = '\\\\'; break;
-        case 0x0a: rep = '\\n'; break;
-        case 0x0d: rep = '\\r'; break;
-        case 0x09: rep = '\\t'; break;
-        case 0x08: rep = '\\b'; break;
-        case 0x0c: rep = '\\f'; break;
-        default: rep = '\\u00' + HEX[c >> 4] + HEX[c & 0xf];
+        case 0x22:
+          rep = '\\"';
+          break;
+        case 0x5c:
+          rep = '\\\\';
+          break;
+        case 0x0a:
+          rep = '\\n';
+          break;
+        case 0x0d:
+          rep = '\\r';
+          break;
+        case 0x09:
+          rep = '\\t';
+          break;
+        case 0x08:
+          rep = '\\b';
+          break;
+        case 0x0c:
+          rep = '\\f';
+          break;
+        default:
+          rep = '\\u00' + HEX[c >> 4] + HEX[c & 0xf];
       }
     } else if (c === 0x2028 || c === 0x2029) {
       rep = c === 0x2028 ? '\\u2028' : '\\u2029';

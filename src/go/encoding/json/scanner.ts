@@ -118,14 +118,28 @@ export function checkValid(data: Uint8Array): JsonSyntaxError | undefined {
   const beginValue: Step = (c) => {
     if (isSpace(c)) return;
     switch (c) {
-      case 0x7b: return push(c, Parse.ObjectKey, beginStringOrEmpty);
-      case 0x5b: return push(c, Parse.ArrayValue, beginValueOrEmpty);
-      case 0x22: step = inString; return;
-      case 0x2d: step = neg; return;
-      case 0x30: step = zero; return;
-      case 0x74: step = literal('true', 1); return;
-      case 0x66: step = literal('false', 1); return;
-      case 0x6e: step = literal('null', 1); return;
+      case 0x7b:
+        return push(c, Parse.ObjectKey, beginStringOrEmpty);
+      case 0x5b:
+        return push(c, Parse.ArrayValue, beginValueOrEmpty);
+      case 0x22:
+        step = inString;
+        return;
+      case 0x2d:
+        step = neg;
+        return;
+      case 0x30:
+        step = zero;
+        return;
+      case 0x74:
+        step = literal('true', 1);
+        return;
+      case 0x66:
+        step = literal('false', 1);
+        return;
+      case 0x6e:
+        step = literal('null', 1);
+        return;
     }
     if (c >= 0x31 && c <= 0x39) {
       step = one;
@@ -159,10 +173,12 @@ export function checkValid(data: Uint8Array): JsonSyntaxError | undefined {
     else if (c === 0x75) step = escU(0);
     else fail(c, 'in string escape code');
   };
-  const escU = (k: number): Step => (c) => {
-    if (!isHex(c)) fail(c, 'in \\u hexadecimal character escape');
-    step = k === 3 ? inString : escU(k + 1);
-  };
+  const escU =
+    (k: number): Step =>
+    (c) => {
+      if (!isHex(c)) fail(c, 'in \\u hexadecimal character escape');
+      step = k === 3 ? inString : escU(k + 1);
+    };
   const neg: Step = (c) => {
     if (c === 0x30) step = zero;
     else if (c >= 0x31 && c <= 0x39) step = one;
@@ -197,10 +213,12 @@ export function checkValid(data: Uint8Array): JsonSyntaxError | undefined {
   const exp0: Step = (c) => {
     if (!isDigit(c)) endValue(c);
   };
-  const literal = (word: string, i: number): Step => (c) => {
-    if (c !== word.charCodeAt(i)) fail(c, `in literal ${word} (expecting '${word[i]}')`);
-    step = i + 1 === word.length ? endValue : literal(word, i + 1);
-  };
+  const literal =
+    (word: string, i: number): Step =>
+    (c) => {
+      if (c !== word.charCodeAt(i)) fail(c, `in literal ${word} (expecting '${word[i]}')`);
+      step = i + 1 === word.length ? endValue : literal(word, i + 1);
+    };
 
   step = beginValue;
   let i = 0;

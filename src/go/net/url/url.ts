@@ -70,21 +70,25 @@ function shouldEscape(c: number, mode: Mode): boolean {
 
 function unescape(s: string, mode: Mode): string {
   let needed = false;
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const c = s.charCodeAt(i);
     if (c === 0x25) {
       needed = true;
-      if (i + 2 >= s.length || !isHex(s.charCodeAt(i + 1)) || !isHex(s.charCodeAt(i + 2))) throw new GoUrlError('invalid URL escape');
+      if (i + 2 >= s.length || !isHex(s.charCodeAt(i + 1)) || !isHex(s.charCodeAt(i + 2)))
+        throw new GoUrlError('invalid URL escape');
       // Hosts may only %-encode non-ASCII bytes (and %25 for an IPv6 zone).
-      if (mode === 'host' && unhex(s.charCodeAt(i + 1)) < 8 && s.slice(i, i + 3) !== '%25') throw new GoUrlError('invalid URL escape');
+      if (mode === 'host' && unhex(s.charCodeAt(i + 1)) < 8 && s.slice(i, i + 3) !== '%25')
+        throw new GoUrlError('invalid URL escape');
       if (mode === 'zone') {
         const v = (unhex(s.charCodeAt(i + 1)) << 4) | unhex(s.charCodeAt(i + 2));
-        if (s.slice(i, i + 3) !== '%25' && v !== 0x20 && shouldEscape(v, 'host')) throw new GoUrlError('invalid URL escape');
+        if (s.slice(i, i + 3) !== '%25' && v !== 0x20 && shouldEscape(v, 'host'))
+          throw new GoUrlError('invalid URL escape');
       }
       i += 3;
     } else {
       if (c === 0x2b && mode === 'queryComponent') needed = true;
-      if ((mode === 'host' || mode === 'zone') && c < 0x80 && c !== 0x2b && shouldEscape(c, mode)) throw new GoUrlError('invalid character in host name');
+      if ((mode === 'host' || mode === 'zone') && c < 0x80 && c !== 0x2b && shouldEscape(c, mode))
+        throw new GoUrlError('invalid character in host name');
       i++;
     }
   }
@@ -195,7 +199,6 @@ function parseAddr(s: string): 'v4' | 'v6' | undefined {
   return undefined;
 }
 
-
 function parseHost(scheme: string, host: string): string {
   const open = host.lastIndexOf('[');
   if (open > 0) throw new GoUrlError('invalid IP-literal');
@@ -206,7 +209,10 @@ function parseHost(scheme: string, host: string): string {
     if (!validOptionalPort(colonPort)) throw new GoUrlError('invalid port after host');
     const hostname = host.slice(1, close);
     const zone = hostname.indexOf('%25');
-    const unescaped = zone >= 0 ? unescape(hostname.slice(0, zone), 'host') + unescape(hostname.slice(zone), 'zone') : unescape(hostname, 'host');
+    const unescaped =
+      zone >= 0
+        ? unescape(hostname.slice(0, zone), 'host') + unescape(hostname.slice(zone), 'zone')
+        : unescape(hostname, 'host');
     const kind = parseAddr(unescaped);
     if (kind === undefined) throw new GoUrlError('invalid host');
     if (kind === 'v4') throw new GoUrlError('invalid IP-literal');
@@ -230,11 +236,29 @@ function parseAuthority(scheme: string, authority: string): [GoUserinfo | undefi
   if (!USERINFO_ALLOWED.test(userinfo)) throw new GoUrlError('invalid userinfo');
   const colon = userinfo.indexOf(':');
   if (colon < 0) return [{ username: unescape(userinfo, 'userPassword'), password: undefined }, host];
-  return [{ username: unescape(userinfo.slice(0, colon), 'userPassword'), password: unescape(userinfo.slice(colon + 1), 'userPassword') }, host];
+  return [
+    {
+      username: unescape(userinfo.slice(0, colon), 'userPassword'),
+      password: unescape(userinfo.slice(colon + 1), 'userPassword'),
+    },
+    host,
+  ];
 }
 
 function emptyUrl(): GoUrl {
-  return { scheme: '', opaque: '', user: undefined, host: '', path: '', rawPath: '', omitHost: false, forceQuery: false, rawQuery: '', fragment: '', rawFragment: '' };
+  return {
+    scheme: '',
+    opaque: '',
+    user: undefined,
+    host: '',
+    path: '',
+    rawPath: '',
+    omitHost: false,
+    forceQuery: false,
+    rawQuery: '',
+    fragment: '',
+    rawFragment: '',
+  };
 }
 
 function parseWithoutFragment(raw: string): GoUrl {
@@ -262,7 +286,8 @@ function parseWithoutFragment(raw: string): GoUrl {
       return url;
     }
     const slash = rest.indexOf('/');
-    if ((slash < 0 ? rest : rest.slice(0, slash)).includes(':')) throw new GoUrlError('first path segment in URL cannot contain colon');
+    if ((slash < 0 ? rest : rest.slice(0, slash)).includes(':'))
+      throw new GoUrlError('first path segment in URL cannot contain colon');
   }
   if ((url.scheme !== '' || !rest.startsWith('///')) && rest.startsWith('//')) {
     let authority = rest.slice(2);
@@ -348,7 +373,8 @@ export function formatGoUrl(u: GoUrl): string {
     buf += path;
   }
   if (u.forceQuery || u.rawQuery !== '') buf += '?' + u.rawQuery;
-  if (u.fragment !== '') buf += '#' + (escapedHint(u.rawFragment, u.fragment, 'fragment') ?? escape(u.fragment, 'fragment'));
+  if (u.fragment !== '')
+    buf += '#' + (escapedHint(u.rawFragment, u.fragment, 'fragment') ?? escape(u.fragment, 'fragment'));
   return buf;
 }
 
@@ -370,4 +396,16 @@ export function goUserinfoString(user: GoUserinfo | undefined): string {
 }
 
 /** A URL with every field empty, to build one from parts. */
-export const EMPTY_GO_URL: Readonly<GoUrl> = { scheme: '', opaque: '', user: undefined, host: '', path: '', rawPath: '', omitHost: false, forceQuery: false, rawQuery: '', fragment: '', rawFragment: '' };
+export const EMPTY_GO_URL: Readonly<GoUrl> = {
+  scheme: '',
+  opaque: '',
+  user: undefined,
+  host: '',
+  path: '',
+  rawPath: '',
+  omitHost: false,
+  forceQuery: false,
+  rawQuery: '',
+  fragment: '',
+  rawFragment: '',
+};

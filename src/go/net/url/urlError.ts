@@ -12,7 +12,9 @@ export function goUrlErrorText(url: string, reason: string): string {
     if (m) detail = `invalid URL escape ${goQuote(m[0])}`;
   } else if (reason === 'invalid character in host name') {
     const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?]*)/.exec(u)?.[1] ?? '';
-    const bad = [...authority.slice(authority.lastIndexOf('@') + 1)].find((c) => c < '\x80' && !/[A-Za-z0-9\-_.~!$&'()*+,;=:[\]<>"%]/.test(c));
+    const bad = [...authority.slice(authority.lastIndexOf('@') + 1)].find(
+      (c) => c < '\x80' && !/[A-Za-z0-9\-_.~!$&'()*+,;=:[\]<>"%]/.test(c),
+    );
     if (bad !== undefined) detail = `invalid character ${goQuote(bad)} in host name`;
   } else if (reason === 'invalid port after host') {
     const port = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?]*?(:[^:/?]*)(?:[/?]|$)/.exec(u)?.[1];

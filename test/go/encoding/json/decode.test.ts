@@ -30,7 +30,10 @@ test("syntax errors carry Go's text and Offset", () => {
 });
 
 test('nesting deeper than 10000 is an error, not a stack overflow; 10000 decodes', () => {
-  assert.equal(goJsonDecode('['.repeat(10001) + ']'.repeat(10001), 'any').error, "invalid character '[' exceeded max depth");
+  assert.equal(
+    goJsonDecode('['.repeat(10001) + ']'.repeat(10001), 'any').error,
+    "invalid character '[' exceeded max depth",
+  );
   assert.equal(goJsonDecode('['.repeat(10000) + ']'.repeat(10000), 'any').error, undefined);
 });
 
@@ -49,9 +52,18 @@ test('UseNumber keeps every literal; Unmarshal into interface{} fails on one out
 
 test('the members view keeps order and duplicates, at every level', () => {
   const r = unmarshal(bytes('{"b":1,"a":{"x":null,"x":"y"},"b":[{}]}'), 'any', { members: true, useNumber: true });
-  assert.deepEqual(r.value, new JsonMembers([
-    ['b', new JsonNumber('1')],
-    ['a', new JsonMembers([['x', null], ['x', 'y']])],
-    ['b', [new JsonMembers([])]],
-  ]));
+  assert.deepEqual(
+    r.value,
+    new JsonMembers([
+      ['b', new JsonNumber('1')],
+      [
+        'a',
+        new JsonMembers([
+          ['x', null],
+          ['x', 'y'],
+        ]),
+      ],
+      ['b', [new JsonMembers([])]],
+    ]),
+  );
 });
