@@ -30,7 +30,7 @@ export interface ReviewInputs {
   objects: readonly KrmObject[];
   functionConfig: KrmObject | undefined;
   /** The text of an input file by its path annotation (for lines in --explain), where the inputs are files. */
-  sourceText?(path: string): string | undefined;
+  sourceText?: (path: string) => string | undefined;
 }
 
 export interface ProfileSource {

@@ -37,7 +37,7 @@ import {
   readsStrings,
   type CallCost,
 } from '../go/reflect/callCost.ts';
-import { ELEMENT_BYTES, type Meter } from '../go/internal/meter.ts';
+import type { Meter } from '../go/internal/meter.ts';
 import { parseClampedInt64 } from '../go/strconv/parseNumber.ts';
 import { goSlice } from '../go/reflect/value.ts';
 import { deepEqual } from '../go/reflect/deepEqual.ts';

@@ -3,7 +3,7 @@
 // functions.go (addf, mulf...) computes with in shopspring/decimal (src/go/decimal/). Results have sprig's Go
 // types: int64 for int64, max and min, int for int.
 import { goFunc, GoCallError, meteredFunc, type FuncMap } from '../go/reflect/func.ts';
-import { CONSTANT, readsStrings, type CallCost } from '../go/reflect/callCost.ts';
+import { readsStrings, type CallCost } from '../go/reflect/callCost.ts';
 import { ELEMENT_BYTES, type Meter } from '../go/internal/meter.ts';
 import { goSlice, GoInt } from '../go/reflect/value.ts';
 import { formatValue } from '../go/fmt/format.ts';

@@ -1,9 +1,8 @@
 // sprig's url.go: urlParse and urlJoin over Go's net/url (src/go/net/url/, as ported for the containerd
 // emitter), which works on "byte strings" (one char per byte).
 import { goFunc, GoCallError, type FuncMap } from '../go/reflect/func.ts';
-import { readsAndBuilds, type CallCost } from '../go/reflect/callCost.ts';
+import type { CallCost } from '../go/reflect/callCost.ts';
 import { ENTRY_BYTES } from '../go/internal/meter.ts';
-import { RUNE_UNITS } from './strings.ts';
 import {
   EMPTY_GO_URL,
   formatGoUrl,

@@ -22,7 +22,7 @@ import type {
   VariableNode,
 } from './ast.ts';
 import { nodeString } from './ast.ts';
-import { callGoFunction, GoCallError, type FuncMap, type GoFunction, type GoParamType } from '../go/reflect/func.ts';
+import { callGoFunction, GoCallError, type FuncMap, type GoParamType } from '../go/reflect/func.ts';
 import type { CallCost } from '../go/reflect/callCost.ts';
 import {
   containerType,
@@ -239,6 +239,8 @@ export class Executor {
       case 'text':
         this.write(node.text);
         return NORMAL;
+      default:
+        break;
     }
     this.errorf(`unknown node: ${nodeString(node)}`);
   }
@@ -415,6 +417,8 @@ export class Executor {
         return this.evalPipeline(dot, first);
       case 'variable':
         return this.evalVariableNode(dot, first, cmd.args, final);
+      default:
+        break;
     }
     this.at(first);
     this.notAFunction(cmd.args, final);
@@ -429,6 +433,8 @@ export class Executor {
         return this.idealConstant(first);
       case 'string':
         return { v: first.text, iface: false };
+      default:
+        break;
     }
     this.errorf(`can't evaluate command ${goQuote(nodeString(first))}`);
   }
@@ -672,6 +678,8 @@ export class Executor {
         return this.validateType(this.evalFunction(dot, n, n, undefined, MISSING), typ);
       case 'chain':
         return this.validateType(this.evalChainNode(dot, n, undefined, MISSING), typ);
+      default:
+        break;
     }
     switch (typ) {
       case 'bool':
@@ -696,8 +704,12 @@ export class Executor {
             return this.idealConstant(n);
           case 'string':
             return { v: n.text, iface: false };
+          default:
+            break;
         }
         this.errorf(`can't handle assignment of ${nodeString(n)} to empty interface argument`);
+      default:
+        break;
     }
     this.errorf(`can't handle ${nodeString(n)} for arg of type ${typ === undefined ? '<nil>' : TYPE_NAMES[typ]}`);
   }
@@ -714,6 +726,8 @@ function canBeNil(typ: ParamType): boolean {
     case '*time.Location':
     case '*semver.Version':
       return true;
+    default:
+      break;
   }
   return false;
 }

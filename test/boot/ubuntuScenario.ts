@@ -212,7 +212,7 @@ export interface PreparedNode {
   /** The Machine's name, which machine-controller puts in for <MACHINE_NAME>. */
   machine: string;
   /** What machine-controller hands the cloud: the Secret's bytes with the Machine's name put in for <MACHINE_NAME>. */
-  userData(secret: Buffer): Buffer;
+  userData: (secret: Buffer) => Buffer;
 }
 
 export function prepareNode(scenario: Scenario): PreparedNode {

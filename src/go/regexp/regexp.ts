@@ -316,6 +316,8 @@ class Limits {
         else n = re.max * sub + (re.max - re.min);
         break;
       }
+      default:
+        break;
     }
     n = Math.max(1, n);
     this.sizes.set(re, n);

@@ -397,7 +397,7 @@ class YamlTimestamp {
   constructor(readonly text: string) {}
 }
 
-function nonString(v: unknown, m: Meter): string | undefined {
+function nonString(v: unknown, _m: Meter): string | undefined {
   if (v === null || v === undefined) return 'null';
   if (v instanceof YamlTimestamp) return v.text;
   if (v instanceof GoInt) return v.value.toString();

@@ -6,7 +6,6 @@
 import { goSlice, GoStruct, type GoMap } from '../../../src/go/reflect/value.ts';
 import { UNMETERED } from '../../../src/go/internal/meter.ts';
 import { osmTemplateFuncs } from '../../../src/sprig/index.ts';
-import { BUILTINS } from '../../../src/template/builtins.ts';
 import { callGoFunction } from '../../../src/go/reflect/func.ts';
 
 export type Args = () => unknown[];

@@ -6,7 +6,6 @@ import {
   exportedFields,
   GoInt,
   GoKeyedMap,
-  goMapSize,
   GoPointer,
   GoStringer,
   GoStruct,
@@ -16,7 +15,7 @@ import {
 import { formatFloat, sortedKeys } from '../../fmt/format.ts';
 import { goJsonString } from './encodeString.ts';
 import { canonicalGoString, goString, hasRawBytes } from '../../reflect/byteString.ts';
-import { ENTRY_UNITS, type Meter } from '../../internal/meter.ts';
+import type { Meter } from '../../internal/meter.ts';
 
 /** encoding/json's string: as goJsonString, and each byte that is not UTF-8 written as \ufffd, as Go does. */
 function jsonString(s: string): string {
