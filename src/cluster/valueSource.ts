@@ -1,6 +1,7 @@
 // Resolving config values that may come from the environment or a file, so secrets need not live in Git.
 import { ResourceError } from '../krm/results.ts';
 import type { ValueSource } from '../config/operatingSystemManagerConfig.ts';
+import { envNameAllowed, envNameRefusal, ENV_NAMES_ENV } from './environmentNames.ts';
 
 /**
  * Where the function may read values from; injected so the core stays free of process state. The commands'
@@ -30,32 +31,45 @@ export function resolveValue(src: ValueSource | undefined, field: string, env: E
   if (typeof src === 'string') return src;
   if (src.value !== undefined) return src.value;
   if (src.env !== undefined) {
+    const at = src.at ?? `${field}.env`;
+    // The one place a config's `{env: NAME}` is read (environmentNames.ts says which names).
+    if (!envNameAllowed(src.env, env.env(ENV_NAMES_ENV)))
+      throw new ResourceError(
+        `environment variable ${shownName(src.env)} (named by ${at}) is not read: ${envNameRefusal(src.env)}`,
+        at,
+      );
     const v = env.env(src.env);
     if (v === undefined) {
       const note = env.inFunctionContainer ? `; ${CONTAINER_ENV_NOTE.replace('NAME', src.env)}` : '';
       throw new ResourceError(
-        `environment variable ${src.env} (named by ${field}.env) is not set${note}`,
-        `${field}.env`,
+        `environment variable ${src.env} (named by ${at}) is not set${note}`,
+        at,
       );
     }
     if (v === '')
       throw new ResourceError(
-        `environment variable ${src.env} (named by ${field}.env) is set but empty`,
-        `${field}.env`,
+        `environment variable ${src.env} (named by ${at}) is set but empty`,
+        at,
       );
     return v;
   }
   if (src.file !== undefined) {
+    const at = src.at ?? `${field}.file`;
     try {
       return env.readFile(src.file);
     } catch (e) {
       const reason = (e as { reason?: unknown }).reason;
       const code = (e as NodeJS.ErrnoException).code;
       throw new ResourceError(
-        `cannot read file ${JSON.stringify(src.file)} (named by ${field}.file): ${typeof reason === 'string' ? reason : (code ?? 'read error')}`,
-        `${field}.file`,
+        `cannot read file ${JSON.stringify(src.file)} (named by ${at}): ${typeof reason === 'string' ? reason : (code ?? 'read error')}`,
+        at,
       );
     }
   }
   return undefined;
+}
+
+/** A variable's name as written, quoted when it is not a plain name (empty, spaces, odd characters). */
+function shownName(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : JSON.stringify(name);
 }

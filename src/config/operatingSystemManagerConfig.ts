@@ -10,12 +10,22 @@ import { parseGoDuration } from '../go/time/duration.ts';
 export const CONFIG_API_VERSION = 'osm-krm.dev/v1alpha1';
 export const CONFIG_KIND = 'OperatingSystemManager';
 
+/**
+ * Where a `{env}` or `{file}` source was written when that is not FIELD.env or FIELD.file: the ConfigMap key
+ * (`data.bootstrap-token-env`), so errors point at what the user wrote.
+ */
+interface WrittenAt {
+  at?: string;
+}
+
 /** A value inline, or read at run time from an environment variable or file. */
-export type ValueSource = string | { value?: string; env?: string; file?: string };
+export type ValueSource = string | ({ value?: string; env?: string; file?: string } & WrittenAt);
 
 /** A secret from the environment, a file or a key of a local-config Secret among the inputs; never inline. */
 export type SecretSource =
-  { env: string } | { file: string } | { secretKeyRef: { namespace: string; name: string; key: string } };
+  | ({ env: string } & WrittenAt)
+  | ({ file: string } & WrittenAt)
+  | { secretKeyRef: { namespace: string; name: string; key: string } };
 
 /** The operatingSystemSpec fields of a RHEL MachineDeployment that hold secrets. */
 export const RHEL_SUBSCRIPTION_SECRET_FIELDS = [
@@ -205,7 +215,10 @@ export function parseFunctionConfig(fc: unknown): OsmConfig {
   } as OsmConfig;
 }
 
-const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
+/** Sets what one ConfigMap key says; `at` is the key's field path (data.KEY). */
+type FlagHandler = (c: OsmConfig, v: string, at: string) => void;
+
+const FLAG_KEYS: Record<string, FlagHandler> = {
   namespace: (c, v) => (c.namespace = v),
   'container-runtime': (c, v) => {
     if (v !== 'containerd')
@@ -242,17 +255,17 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
   'override-bootstrap-kubelet-apiserver': (c, v) => (c.overrideBootstrapKubeletAPIServer = v),
   // Upstream these two flags are file paths; so they are here.
   // An empty flag means none, as upstream.
-  'kubernetes-ca-bundle': (c, v) => (c.kubernetesCABundle = v === '' ? undefined : { file: v }),
-  'host-ca-bundle': (c, v) => (c.hostCABundle = v === '' ? '' : { file: v }),
+  'kubernetes-ca-bundle': (c, v, at) => (c.kubernetesCABundle = v === '' ? undefined : { file: v, at }),
+  'host-ca-bundle': (c, v, at) => (c.hostCABundle = v === '' ? '' : { file: v, at }),
   // Cluster facts (not OSM flags): `<fact>`, `<fact>-env` or `<fact>-file`.
   'cluster-server': (c, v) => (c.cluster.server = v),
-  'cluster-ca-cert-file': (c, v) => (c.cluster.caCert = { file: v }),
-  'cloud-init-getter-token-env': (c, v) => (c.cluster.cloudInitGetterToken = { env: v }),
-  'cloud-init-getter-token-file': (c, v) => (c.cluster.cloudInitGetterToken = { file: v }),
-  'bootstrap-token-env': (c, v) => (c.cluster.bootstrapToken = { env: v }),
-  'bootstrap-token-file': (c, v) => (c.cluster.bootstrapToken = { file: v }),
-  'bootstrap-token-key-env': (c, v) => (c.cluster.bootstrapTokenKey = { env: v }),
-  'bootstrap-token-key-file': (c, v) => (c.cluster.bootstrapTokenKey = { file: v }),
+  'cluster-ca-cert-file': (c, v, at) => (c.cluster.caCert = { file: v, at }),
+  'cloud-init-getter-token-env': (c, v, at) => (c.cluster.cloudInitGetterToken = { env: v, at }),
+  'cloud-init-getter-token-file': (c, v, at) => (c.cluster.cloudInitGetterToken = { file: v, at }),
+  'bootstrap-token-env': (c, v, at) => (c.cluster.bootstrapToken = { env: v, at }),
+  'bootstrap-token-file': (c, v, at) => (c.cluster.bootstrapToken = { file: v, at }),
+  'bootstrap-token-key-env': (c, v, at) => (c.cluster.bootstrapTokenKey = { env: v, at }),
+  'bootstrap-token-key-file': (c, v, at) => (c.cluster.bootstrapTokenKey = { file: v, at }),
   'bootstrap-token-expiration': (c, v) => {
     if (!RFC3339_SECONDS.test(v))
       throw new ResourceError(
@@ -289,8 +302,8 @@ const FLAG_KEYS: Record<string, (c: OsmConfig, v: string) => void> = {
         );
     c.sops = { dataKeySeed: '', ...c.sops, ageRecipients: recipients };
   },
-  'sops-data-key-seed-env': (c, v) => (c.sops = { ageRecipients: [], ...c.sops, dataKeySeed: { env: v } }),
-  'sops-data-key-seed-file': (c, v) => (c.sops = { ageRecipients: [], ...c.sops, dataKeySeed: { file: v } }),
+  'sops-data-key-seed-env': (c, v, at) => (c.sops = { ageRecipients: [], ...c.sops, dataKeySeed: { env: v, at } }),
+  'sops-data-key-seed-file': (c, v, at) => (c.sops = { ageRecipients: [], ...c.sops, dataKeySeed: { file: v, at } }),
 };
 
 /** The flag-style name of a RHEL subscription field: rhelSubscriptionManagerPassword -> rhel-subscription-manager-password. */
@@ -298,14 +311,14 @@ export function rhelSubscriptionFlag(field: RhelSubscriptionSecretField): string
   return field.replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`);
 }
 
-function rhelSubscriptionFlags(): Record<string, (c: OsmConfig, v: string) => void> {
-  const out: Record<string, (c: OsmConfig, v: string) => void> = {};
+function rhelSubscriptionFlags(): Record<string, FlagHandler> {
+  const out: Record<string, FlagHandler> = {};
   for (const field of RHEL_SUBSCRIPTION_SECRET_FIELDS) {
     const flag = rhelSubscriptionFlag(field);
     const set = (c: OsmConfig, source: SecretSource) =>
       (c.rhelSubscription = { ...c.rhelSubscription, all: { ...c.rhelSubscription.all, [field]: source } });
-    out[`${flag}-env`] = (c, v) => set(c, { env: v });
-    out[`${flag}-file`] = (c, v) => set(c, { file: v });
+    out[`${flag}-env`] = (c, v, at) => set(c, { env: v, at });
+    out[`${flag}-file`] = (c, v, at) => set(c, { file: v, at });
   }
   return out;
 }
@@ -381,7 +394,7 @@ function fromFlagConfigMap(data: unknown): OsmConfig {
       errors.push(new ResourceError(`config key ${key} must be a string`, `data.${key}`));
       continue;
     }
-    collect(errors, () => apply(config, raw.trim()));
+    collect(errors, () => apply(config, raw.trim(), `data.${key}`));
   }
   const rotation = config.cluster.bootstrapTokenRotation;
   if (rotation !== undefined && (rotation.period === '' || rotation.overlap === '')) {

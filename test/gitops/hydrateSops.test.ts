@@ -37,8 +37,8 @@ const SEED = 'test-seed-0123456789abcdefghijklmnopqrstuvwxyz';
 // (vpc-0123456789abcdef0): the MachineDeployments would hold it too. A token as random as real ones.
 const BOOTSTRAP_TOKEN = 'k7d2xq.r8m4w1p9z3t6v0ns';
 const SECRETS = { ...EXAMPLE_SECRETS, OSM_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN };
-const RHSM_USER = 'rhsm-sops-user';
-const RHSM_PASSWORD = 'rhsm-sops-password-9c1e';
+const OSM_RHSM_USER = 'rhsm-sops-user';
+const OSM_RHSM_PASSWORD = 'rhsm-sops-password-9c1e';
 const REGISTRY_PASSWORD = 'registry-sops-pw"\\x';
 
 interface Identity {
@@ -114,7 +114,7 @@ function fullSource(dir: string, name: string, recipients?: string[]): string {
   const src = copyTree(join(EXAMPLES, 'flux', 'source'), join(dir, name));
   const secrets = mkdirp(join(dir, `${name}-secrets`));
   fileRoots.push(secrets);
-  writeFileSync(join(secrets, 'password'), `${RHSM_PASSWORD}\n`);
+  writeFileSync(join(secrets, 'password'), `${OSM_RHSM_PASSWORD}\n`);
   writeFileSync(join(src, 'machinedeployment-rhel.yaml'), RHEL_MD);
   writeFileSync(join(src, 'registry-credentials.yaml'), REGISTRY_SECRET);
   const config = join(src, 'osm-config.yaml');
@@ -125,7 +125,7 @@ function fullSource(dir: string, name: string, recipients?: string[]): string {
   nodeRegistryCredentialsSecret: kube-system/registry-credentials
   rhelSubscription:
     all:
-      rhelSubscriptionManagerUser: {env: RHSM_USER}
+      rhelSubscriptionManagerUser: {env: OSM_RHSM_USER}
       rhelSubscriptionManagerPassword: {file: ${join(secrets, 'password')}}
 ${recipients ? SOPS_SPEC(recipients) : ''}`,
   );
@@ -138,7 +138,7 @@ async function hydrate(args: string[], env: Record<string, string | undefined> =
   const code = runHydrateCommand(args, {
     stdout: (s) => (stdout += s),
     stderr: (s) => (stderr += s),
-    env: { ...toolEnv(), ...SECRETS, OSM_SOPS_SEED: SEED, RHSM_USER, OSM_KRM_FILE_ROOTS: fileRoots.join(':'), ...env },
+    env: { ...toolEnv(), ...SECRETS, OSM_SOPS_SEED: SEED, OSM_RHSM_USER, OSM_KRM_FILE_ROOTS: fileRoots.join(':'), ...env },
     cwd: REPO_ROOT,
   });
   return { code, stdout, stderr };
@@ -277,8 +277,8 @@ test('SOPS mode: every object holding a secret is encrypted, decrypts (age, sops
   const secrets = {
     ...SECRETS,
     SEED,
-    RHSM_USER,
-    RHSM_PASSWORD,
+    OSM_RHSM_USER,
+    OSM_RHSM_PASSWORD,
     REGISTRY_PASSWORD,
     TOKEN_SECRET: BOOTSTRAP_TOKEN.split('.')[1]!,
   };
@@ -432,9 +432,9 @@ test('SOPS mode in the ConfigMap flag form', () => {
   const recipient = 'age1lw6kegqmhuc89y5hqcw4u4x62cjwpth7ul70n5sj8qx837r3cuzs3favvt';
   const config = (data: Record<string, string>) =>
     parseFunctionConfig({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'osm' }, data });
-  assert.deepEqual(config({ 'sops-age-recipients': recipient, 'sops-data-key-seed-env': 'SEED' }).sops, {
+  assert.deepEqual(config({ 'sops-age-recipients': recipient, 'sops-data-key-seed-env': 'OSM_SEED' }).sops, {
     ageRecipients: [recipient],
-    dataKeySeed: { env: 'SEED' },
+    dataKeySeed: { env: 'OSM_SEED' },
   });
   assert.throws(
     () => config({ 'sops-age-recipients': recipient }),

@@ -67,7 +67,7 @@ spec:
     bootstrapToken: {env: OSM_BOOTSTRAP_TOKEN}
   rhelSubscription:
     all:
-      rhelSubscriptionManagerUser: {env: RHSM_USER}
+      rhelSubscriptionManagerUser: {env: OSM_RHSM_USER}
       rhelSubscriptionManagerPassword: {file: ${secretFile}}
 `;
 }
@@ -87,7 +87,7 @@ function fixture(): { dir: string; secrets: string } {
 // The secret file lies outside the package: absolute {file:} paths are read only from the directories named
 // where osm-krm runs (OSM_KRM_FILE_ROOTS, or the secrets directory).
 const ENV = (secrets?: string) =>
-  toolEnv({ ...EXAMPLE_SECRETS, RHSM_USER: USER, ...(secrets !== undefined ? { OSM_KRM_FILE_ROOTS: secrets } : {}) });
+  toolEnv({ ...EXAMPLE_SECRETS, OSM_RHSM_USER: USER, ...(secrets !== undefined ? { OSM_KRM_FILE_ROOTS: secrets } : {}) });
 
 /** The applied objects have exactly one MachineDeployment, with the secrets; returns it. */
 function checkApplied(objects: any[], route: string): any {
@@ -220,17 +220,17 @@ test('kustomize (container transformer): the MachineDeployment in the build outp
       `    config.kubernetes.io/function: |
       container:
         image: ${EXAMPLE_IMAGE}
-        envs: [OSM_CLOUD_INIT_GETTER_TOKEN, OSM_BOOTSTRAP_TOKEN, RHSM_USER, RHSM_PASSWORD]
+        envs: [OSM_CLOUD_INIT_GETTER_TOKEN, OSM_BOOTSTRAP_TOKEN, OSM_RHSM_USER, OSM_RHSM_PASSWORD]
 `,
     )
-    .replace(/\{file: [^}]*\}/, '{env: RHSM_PASSWORD}');
+    .replace(/\{file: [^}]*\}/, '{env: OSM_RHSM_PASSWORD}');
   writeFileSync(join(dir, 'osm.yaml'), fn);
   rmSync(join(dir, 'osm-config.yaml'));
   writeFileSync(
     join(dir, 'kustomization.yaml'),
     'resources: [cluster-info.yaml, machinedeployment-rhel.yaml]\ntransformers: [osm.yaml]\n',
   );
-  const env = { ...ENV(secrets), RHSM_PASSWORD: PASSWORD, OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE };
+  const env = { ...ENV(secrets), OSM_RHSM_PASSWORD: PASSWORD, OSM_KRM_SHIM_IMAGE: EXAMPLE_IMAGE };
   const objects = parseStream(runOk('kubectl', ['kustomize', '--enable-alpha-plugins', dir], { env }).stdout);
   const applied = checkApplied(objects, 'kustomize');
   for (const k of Object.keys(applied[MD_ID].metadata.annotations)) assert.doesNotMatch(k, ORCHESTRATOR_ANNOTATION);

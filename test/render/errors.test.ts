@@ -334,12 +334,12 @@ test('a malformed bootstrap token, or an empty env var, is refused on the config
     });
   };
   const errorOf = (r: any) => r.results.find((x: any) => x.severity === 'error');
-  const bad = withToken({ env: 'TOKEN' }, { TOKEN: 'Not-A-Token-9f8e7d' });
+  const bad = withToken({ env: 'OSM_TOKEN' }, { OSM_TOKEN: 'Not-A-Token-9f8e7d' });
   assert.equal(bad.exitCode, 1);
   assert.equal(errorOf(bad).field.path, 'spec.cluster.bootstrapToken');
   assert.equal(
     errorOf(bad).message,
-    "environment variable TOKEN is not a bootstrap token: expected kubeadm's format [a-z0-9]{6}.[a-z0-9]{16}",
+    "environment variable OSM_TOKEN is not a bootstrap token: expected kubeadm's format [a-z0-9]{6}.[a-z0-9]{16}",
   );
   assert.ok(!bad.stdout.includes('Not-A-Token-9f8e7d') && !bad.stderr.includes('Not-A-Token-9f8e7d'));
   const newline = withToken({ file: '/run/token' }, {}, { '/run/token': 'abcdef.0123456789abcdef\n' });
@@ -347,13 +347,13 @@ test('a malformed bootstrap token, or an empty env var, is refused on the config
     errorOf(newline).message,
     'file /run/token is not a bootstrap token: it ends with a line break (write it with printf %s, not echo)',
   );
-  const empty = withToken({ env: 'TOKEN' }, { TOKEN: '' });
+  const empty = withToken({ env: 'OSM_TOKEN' }, { OSM_TOKEN: '' });
   assert.deepEqual(
     [errorOf(empty).field.path, errorOf(empty).message],
     [
       'spec.cluster.bootstrapToken.env',
-      'environment variable TOKEN (named by spec.cluster.bootstrapToken.env) is set but empty',
+      'environment variable OSM_TOKEN (named by spec.cluster.bootstrapToken.env) is set but empty',
     ],
   );
-  assert.equal(withToken({ env: 'TOKEN' }, { TOKEN: 'abcdef.0123456789abcdef' }).exitCode, 0);
+  assert.equal(withToken({ env: 'OSM_TOKEN' }, { OSM_TOKEN: 'abcdef.0123456789abcdef' }).exitCode, 0);
 });

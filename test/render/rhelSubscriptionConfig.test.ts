@@ -20,7 +20,7 @@ const env = (vars: Record<string, string>, files: Record<string, string> = {}): 
     throw Object.assign(new Error(p), { code: 'ENOENT' });
   },
 });
-const ENV = env({ RHSM_PASSWORD: PASSWORD }, { '/run/secrets/rhsm-user': `${USER}\n` });
+const ENV = env({ OSM_RHSM_PASSWORD: PASSWORD }, { '/run/secrets/rhsm-user': `${USER}\n` });
 
 function rhelMachineDeployment(
   name: string,
@@ -50,7 +50,7 @@ const rhsmSecret = {
 
 const ALL = {
   rhelSubscriptionManagerUser: { file: '/run/secrets/rhsm-user' },
-  rhelSubscriptionManagerPassword: { env: 'RHSM_PASSWORD' },
+  rhelSubscriptionManagerPassword: { env: 'OSM_RHSM_PASSWORD' },
   rhsmOfflineToken: { secretKeyRef: { namespace: 'osm-config', name: 'rhsm', key: 'offline-token' } },
 };
 
@@ -99,16 +99,16 @@ test('the ConfigMap form names the same sources with OSM-style flags', () => {
     metadata: { name: 'osm' },
     data: {
       'cluster-dns': '10.96.0.10',
-      'bootstrap-token-env': 'BOOTSTRAP',
-      'rhel-subscription-manager-password-env': 'RHSM_PASSWORD',
+      'bootstrap-token-env': 'OSM_BOOTSTRAP',
+      'rhel-subscription-manager-password-env': 'OSM_RHSM_PASSWORD',
       'rhel-subscription-manager-user-file': '/run/secrets/rhsm-user',
-      'rhel-activation-key-env': 'RHSM_KEY',
+      'rhel-activation-key-env': 'OSM_RHSM_KEY',
     },
   };
   const r = runOn(
     resourceList([rhelMachineDeployment('workers')], config),
     env(
-      { RHSM_PASSWORD: PASSWORD, RHSM_KEY: 'activation-key-1', BOOTSTRAP: 'abcdef.0123456789abcdef' },
+      { OSM_RHSM_PASSWORD: PASSWORD, OSM_RHSM_KEY: 'activation-key-1', OSM_BOOTSTRAP: 'abcdef.0123456789abcdef' },
       { '/run/secrets/rhsm-user': USER },
     ),
   );
@@ -122,7 +122,7 @@ test('the ConfigMap form names the same sources with OSM-style flags', () => {
 });
 
 test('a per-MachineDeployment entry replaces `all`; an empty entry keeps the MachineDeployment as it is', () => {
-  const own = { rhelActivationKey: { env: 'KEY_B' } };
+  const own = { rhelActivationKey: { env: 'OSM_KEY_B' } };
   const mds = [
     rhelMachineDeployment('a'),
     rhelMachineDeployment('b', {
@@ -137,11 +137,11 @@ test('a per-MachineDeployment entry replaces `all`; an empty entry keeps the Mac
   ];
   const config = functionConfig({
     rhelSubscription: {
-      all: { rhelSubscriptionManagerPassword: { env: 'RHSM_PASSWORD' } },
+      all: { rhelSubscriptionManagerPassword: { env: 'OSM_RHSM_PASSWORD' } },
       machineDeployments: { 'kube-system/b': own, 'kube-system/c': {} },
     },
   });
-  const r = runOn(resourceList(mds, config), env({ RHSM_PASSWORD: PASSWORD, KEY_B: 'activation-key-b' }));
+  const r = runOn(resourceList(mds, config), env({ OSM_RHSM_PASSWORD: PASSWORD, OSM_KEY_B: 'activation-key-b' }));
   assert.equal(r.exitCode, 0, r.stderr);
   const byName = (n: string) => machineDeployments(r.items).find((m) => m.metadata.name === n);
   assert.equal(osSpecOf(byName('a')).rhelSubscriptionManagerPassword, PASSWORD);
@@ -174,7 +174,7 @@ test('a source that is written back (kpt) stays byte for byte; only local-config
   const config = functionConfig({
     rhelSubscription: {
       all: {
-        rhelSubscriptionManagerPassword: { env: 'RHSM_PASSWORD' },
+        rhelSubscriptionManagerPassword: { env: 'OSM_RHSM_PASSWORD' },
         rhelSubscriptionManagerUser: { file: '/run/secrets/rhsm-user' },
       },
     },
@@ -218,20 +218,20 @@ test('a source that is written back (kpt) stays byte for byte; only local-config
 
 test('the revision follows the template the cluster gets: a changed secret is a new revision', () => {
   const config = functionConfig({
-    rhelSubscription: { all: { rhelSubscriptionManagerPassword: { env: 'RHSM_PASSWORD' } } },
+    rhelSubscription: { all: { rhelSubscriptionManagerPassword: { env: 'OSM_RHSM_PASSWORD' } } },
   });
-  const first = runOn(resourceList([rhelMachineDeployment('workers')], config), env({ RHSM_PASSWORD: PASSWORD }));
+  const first = runOn(resourceList([rhelMachineDeployment('workers')], config), env({ OSM_RHSM_PASSWORD: PASSWORD }));
   const state = findItem(first.items, 'ConfigMap', 'osm-krm-state');
   const revision = (r: any) =>
     findItem(r.items, 'Secret', 'workers-kube-system-bootstrap-config').metadata.annotations[
       'k8c.io/machine-deployment-revision'
     ];
   assert.equal(revision(first), '1');
-  const same = runOn(resourceList([rhelMachineDeployment('workers'), state], config), env({ RHSM_PASSWORD: PASSWORD }));
+  const same = runOn(resourceList([rhelMachineDeployment('workers'), state], config), env({ OSM_RHSM_PASSWORD: PASSWORD }));
   assert.equal(revision(same), '1');
   const rotated = runOn(
     resourceList([rhelMachineDeployment('workers'), state], config),
-    env({ RHSM_PASSWORD: 'rotated-password' }),
+    env({ OSM_RHSM_PASSWORD: 'rotated-password' }),
   );
   assert.equal(revision(rotated), '2');
 });
@@ -249,7 +249,7 @@ test('errors: inline and config-supplied at once, a missing source (named), a no
     {
       name: 'both',
       items: [rhelMachineDeployment('workers', { rhelSubscriptionManagerPassword: 'inline-secret-value' })],
-      all: { rhelSubscriptionManagerPassword: { env: 'RHSM_PASSWORD' } },
+      all: { rhelSubscriptionManagerPassword: { env: 'OSM_RHSM_PASSWORD' } },
       message:
         /operatingSystemSpec\.rhelSubscriptionManagerPassword given inline while spec\.rhelSubscription supplies/,
       field: 'spec.template.spec.providerSpec.value.operatingSystemSpec.rhelSubscriptionManagerPassword',
@@ -257,15 +257,15 @@ test('errors: inline and config-supplied at once, a missing source (named), a no
     {
       name: 'both, Go spelling',
       items: [rhelMachineDeployment('workers', { RHSMOfflineToken: 'inline-secret-value' })],
-      all: { rhelSubscriptionManagerPassword: { env: 'RHSM_PASSWORD' } },
+      all: { rhelSubscriptionManagerPassword: { env: 'OSM_RHSM_PASSWORD' } },
       message: /operatingSystemSpec\.RHSMOfflineToken given inline/,
     },
     {
       name: 'env unset',
       items: [rhelMachineDeployment('workers')],
-      all: { rhelSubscriptionManagerPassword: { env: 'UNSET_VAR' } },
+      all: { rhelSubscriptionManagerPassword: { env: 'OSM_UNSET_VAR' } },
       message:
-        /environment variable UNSET_VAR \(named by spec\.rhelSubscription\.all\.rhelSubscriptionManagerPassword\.env\) is not set/,
+        /environment variable OSM_UNSET_VAR \(named by spec\.rhelSubscription\.all\.rhelSubscriptionManagerPassword\.env\) is not set/,
     },
     {
       name: 'file missing',
@@ -277,10 +277,10 @@ test('errors: inline and config-supplied at once, a missing source (named), a no
     {
       name: 'empty value',
       items: [rhelMachineDeployment('workers')],
-      all: { rhelSubscriptionManagerPassword: { env: 'EMPTY' } },
-      env: env({ EMPTY: '' }),
+      all: { rhelSubscriptionManagerPassword: { env: 'OSM_EMPTY' } },
+      env: env({ OSM_EMPTY: '' }),
       message:
-        /^environment variable EMPTY \(named by spec\.rhelSubscription\.all\.rhelSubscriptionManagerPassword\.env\) is set but empty$/,
+        /^environment variable OSM_EMPTY \(named by spec\.rhelSubscription\.all\.rhelSubscriptionManagerPassword\.env\) is set but empty$/,
     },
     {
       name: 'no Secret',
@@ -310,8 +310,8 @@ test('errors: inline and config-supplied at once, a missing source (named), a no
     {
       name: 'not a plain scalar',
       items: [rhelMachineDeployment('workers')],
-      all: { rhelSubscriptionManagerPassword: { env: 'BAD' } },
-      env: env({ BAD: 'pass: word' }),
+      all: { rhelSubscriptionManagerPassword: { env: 'OSM_BAD' } },
+      env: env({ OSM_BAD: 'pass: word' }),
       message: /cannot carry .*\(the value comes from spec\.rhelSubscription\)/,
     },
   ];
@@ -400,7 +400,7 @@ test('every config-supplied value is redacted from results, whatever reports it'
 test('with the management/worker split the MachineDeployment goes with the Secrets to the worker cluster', () => {
   const config = functionConfig({
     gitops: { split: true },
-    rhelSubscription: { all: { rhelSubscriptionManagerPassword: { env: 'RHSM_PASSWORD' } } },
+    rhelSubscription: { all: { rhelSubscriptionManagerPassword: { env: 'OSM_RHSM_PASSWORD' } } },
   });
   const r = runOn(resourceList([rhelMachineDeployment('workers')], config), ENV);
   assert.equal(r.exitCode, 0, r.stderr);
@@ -413,7 +413,7 @@ test('with the management/worker split the MachineDeployment goes with the Secre
 test('dropping the config for a generated MachineDeployment whose source is local-config is an error, not a silent prune', () => {
   const source = rhelMachineDeployment('workers', { attachSubscription: true }, { [LOCAL]: 'true' });
   const config = functionConfig({
-    rhelSubscription: { all: { rhelSubscriptionManagerPassword: { env: 'RHSM_PASSWORD' } } },
+    rhelSubscription: { all: { rhelSubscriptionManagerPassword: { env: 'OSM_RHSM_PASSWORD' } } },
   });
   const first = runOn(resourceList([source], config), ENV);
   assert.equal(first.exitCode, 0, first.stderr);

@@ -85,7 +85,7 @@ test('bootstrap-token-expiration: a fixed date passed is an error, within 7 days
   const config = (date: string) =>
     writeFileSync(
       join(dir, 'osm-config.yaml'),
-      `apiVersion: osm-krm.dev/v1alpha1\nkind: OperatingSystemManager\nmetadata:\n  name: osm\nspec:\n  cluster:\n    bootstrapTokenKey: {env: KEY}\n    bootstrapTokenExpiration: "${date}"\n`,
+      `apiVersion: osm-krm.dev/v1alpha1\nkind: OperatingSystemManager\nmetadata:\n  name: osm\nspec:\n  cluster:\n    bootstrapTokenKey: {env: OSM_KEY}\n    bootstrapTokenExpiration: "${date}"\n`,
     );
   config('2026-11-30T00:00:00Z');
   let r = lint(dir);

@@ -117,7 +117,7 @@ interface Case {
 // ---------------------------------------------------------------------------------------------------------------
 // The scenario: inputCorpus's base, a RHEL MachineDeployment, the secret placed by its source
 
-const ENV_NAME = 'MASK_SECRET';
+const ENV_NAME = 'OSM_MASK_SECRET';
 
 interface Scenario {
   items: any[];

@@ -25,11 +25,11 @@ const CONFIG = {
   ...BASE_CONFIG,
   spec: {
     ...BASE_CONFIG.spec,
-    rhelSubscription: { all: { rhelSubscriptionManagerPassword: { env: 'RHSM_PASSWORD' } } },
+    rhelSubscription: { all: { rhelSubscriptionManagerPassword: { env: 'OSM_RHSM_PASSWORD' } } },
   },
 };
 const ENV = {
-  env: (n: string) => (n === 'RHSM_PASSWORD' ? 'rhsm-metadata-password' : undefined),
+  env: (n: string) => (n === 'OSM_RHSM_PASSWORD' ? 'rhsm-metadata-password' : undefined),
   readFile: () => {
     throw new Error('no files');
   },
