@@ -168,3 +168,42 @@ test(
     );
   },
 );
+
+// --- {env: NAME}: any variable of the process, named by a pull request ------------------------------------------
+//
+// `{file: ...}` may only read the secrets directory, $OSM_KRM_FILE_ROOTS or the repository, so that a pull request
+// cannot turn the config into "read the repo server's credentials into the output". `{env: NAME}` has no such
+// rule: a config in a pull request can name any variable of the sidecar's environment as the cloud-init-getter
+// token, and generate writes its value into the OperatingSystemConfig (a custom resource, not a Secret: Argo CD's
+// UI and `argocd app diff` show it to whoever may read the app, e.g. a PR preview app). Open: which names are the
+// operator's to allow (OSM_* and ARGOCD_ENV_*, or a list in $OSM_KRM_ENV_NAMES set where osm-krm runs) is a
+// change of the config contract for the lead to decide; the examples use OSM_CLOUD_INIT_GETTER_TOKEN.
+test(
+  'generate: a config in the repository cannot read an arbitrary variable of the sidecar into the output',
+  { todo: 'no allow-list for {env: NAME} yet (see the comment above)' },
+  () => {
+    const root = tempDir('osm-krm-attack-env-');
+    const app = join(root, 'app');
+    cpSync(join(EXAMPLES, 'argocd', 'app'), app, { recursive: true });
+    const config = readFileSync(join(app, 'osm-config.yaml'), 'utf8');
+    writeFileSync(
+      join(app, 'osm-config.yaml'),
+      `${config.trimEnd()}\n  cluster:\n    cloudInitGetterToken: {env: SIDECAR_CREDENTIAL}\n    bootstrapToken: {env: OSM_BOOTSTRAP_TOKEN}\n`,
+    );
+    const marker = 'SIDECAR-CREDENTIAL-MARKER-31f0';
+    const r = spawnSync(process.execPath, [BUNDLE, 'generate'], {
+      cwd: app,
+      env: toolEnv({ ...EXAMPLE_SECRETS, SIDECAR_CREDENTIAL: marker, ARGOCD_APP_SOURCE_PATH: 'app' }),
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    const outsideSecrets = r.stdout
+      .split(/^---$/m)
+      .filter((doc) => !/^kind: Secret$/m.test(doc))
+      .join('---');
+    assert.ok(
+      !outsideSecrets.includes(marker),
+      `generate wrote SIDECAR_CREDENTIAL into a non-Secret object (exit ${r.status}):\n${r.stderr.slice(0, 1000)}`,
+    );
+  },
+);

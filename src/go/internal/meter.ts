@@ -1,11 +1,12 @@
-// A meter: the work and memory a computation may spend, charged before they are spent. No Go counterpart (Go
-// has none); internal to src/go/, like Go's internal packages. Whoever runs a computation on untrusted input
+// A meter: the work and memory a computation may spend, charged before they are spent. Ours: no Go counterpart
+// (Go has none); internal to src/go/, like Go's internal packages. Whoever runs a computation on untrusted input
 // makes a meter and passes it to what it runs; the Go ports whose work their arguments do not bound (printing,
 // the encoders, deep copies and comparisons, regexp runs) take it as a parameter and charge as they go, each
 // piece before they build it. Callers on trusted input pass UNMETERED, so the choice is visible at the call.
 //
 // Units (measured, not assumed: test/robustness/templateMeterCalibration.test.ts fails when a function spends
-// more than 10 ns of CPU per work unit or more than 4 bytes of heap per memory unit):
+// more CPU per work unit than 8 times a loop reading a character, about 10 ns here, or holds more than 4 bytes
+// of heap per memory unit):
 //   work:   about a nanosecond of CPU (a byte read or written is one; slower work is charged more per byte);
 //   memory: about a byte of new values (a string's length, ELEMENT_BYTES per slice element, ENTRY_BYTES per
 //           map entry), counted when built and never given back, so it bounds what a computation can hold.

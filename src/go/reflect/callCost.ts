@@ -3,11 +3,13 @@
 // call whose result would not fit in what is left is refused before it is built. Here are the sizes of Go
 // values those bounds are made of and the common shapes; a function with a shape of its own declares it where
 // it is defined (src/sprig/, src/template/builtins.ts, the methods of src/go/time/ and src/sprig/semver.ts).
+// Ours: no Go counterpart (Go charges nothing).
 import { ELEMENT_BYTES, ENTRY_BYTES, type Meter } from '../internal/meter.ts';
 import { GoKeyedMap, goMapSize, isGoMap } from './value.ts';
 import { hasRawBytes } from './byteString.ts';
+import type { CallCost } from './func.ts';
 
-export type CallCost = (meter: Meter, args: readonly unknown[]) => void;
+export type { CallCost } from './func.ts';
 
 /**
  * The size of a value itself, not of what it refers to, in memory units: a string's length, a byte slice's

@@ -7,8 +7,13 @@
 // the same errors ("wrong type for value; expected int; got string").
 // Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
 // test/template/engine/newerGo.test.ts).
-import type { CallCost } from './callCost.ts';
 import type { Meter } from '../internal/meter.ts';
+
+/**
+ * What a call may spend, charged on `meter` from its arguments before the call (an upper bound of its work and
+ * of what it builds); the shapes and the sizes they are made of are in callCost.ts.
+ */
+export type CallCost = (meter: Meter, args: readonly unknown[]) => void;
 
 /** Parameter types that occur in sprig and OSM's function signatures. */
 export type GoParamType =
