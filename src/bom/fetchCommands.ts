@@ -138,7 +138,9 @@ export function fetchesOf(c: ExecutedCommand): Fetch[] {
       return ref === undefined ? [] : [{ kind: 'image', reference: ref, tool: name }];
     }
   }
-  return [...writtenSources(name, args, c)];
+  // Package sources it writes into apt's or yum's configuration.
+  const written = writtenFile(c);
+  return written === undefined ? [] : [...sourcesInFile(written.path, written.text)];
 }
 
 /** The command's name and arguments, past assignments and wrappers (sudo, env, timeout...). */
@@ -354,29 +356,6 @@ export function movedFile(c: ExecutedCommand): { from: string; to: string } | un
   return { from: operands[0]!.text, to: operands[1]!.text };
 }
 
-/** Package sources a command writes into apt's or yum's configuration. */
-function* writtenSources(name: string, args: readonly Field[], c: ExecutedCommand): Generator<Fetch> {
-  let target = c.redirects.find((r) => r.op === '>' || r.op === '>>' || r.op === '>|')?.target;
-  let text: Field | undefined;
-  if (name === 'echo') text = joinText(args.filter((a, k) => !(k === 0 && /^-[neE]+$/.test(a.text))));
-  else if (name === 'printf')
-    text =
-      args[0] === undefined
-        ? undefined
-        : {
-            text: printf(
-              args[0].text,
-              args.slice(1).map((a) => a.text),
-            ),
-            unknown: args.flatMap((a) => a.unknown),
-          };
-  else if (name === 'cat' || name === 'tee') {
-    text = c.redirects.find((r) => r.heredoc !== undefined)?.heredoc ?? c.stdin;
-    if (name === 'tee') target = args.find((a) => !a.text.startsWith('-')) ?? target;
-  }
-  if (target === undefined || text === undefined || target.unknown.length > 0) return;
-  yield* sourcesInFile(target.text, text);
-}
 
 /** The package sources in a file of apt's or yum's configuration, written with `text`. */
 export function* sourcesInFile(path: string, text: Field): Generator<Fetch> {
