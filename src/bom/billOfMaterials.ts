@@ -11,7 +11,7 @@ import { isShellScript } from '../lint/lintProfile.ts';
 import { unitCommandLines } from '../lint/shellCommands.ts';
 import { alignRenderedLines, templateLocations, type TemplateLocation } from '../lint/profileSourceMap.ts';
 import { ScriptEvaluator, type ExecutedCommand, type Field, type ScriptFile } from './scriptEvaluation.ts';
-import { fetchesOf, sourcesInFile, type Fetch } from './fetchCommands.ts';
+import { fetchesOf, movedFile, sourcesInFile, writtenFile, type Fetch } from './fetchCommands.ts';
 import { containerdImages } from './containerImages.ts';
 import { nodeFacts, yumVariables, type Architecture } from './nodeFacts.ts';
 import { withoutUrlCredentials } from './urlCredentials.ts';
@@ -159,8 +159,18 @@ function itemsFor(input: BomInput, arch: Architecture, locate: Locate): BomItem[
     out.push(full);
     return full;
   };
+  // Files the scripts write, by path, so a package source written under a temporary name and moved in place counts.
+  const written = new Map<string, Field>();
   for (const c of commands) {
     for (const f of fetchesOf(c)) addFetch(f, c);
+    const w = writtenFile(c);
+    if (w !== undefined) written.set(w.path, w.text);
+    const moved = movedFile(c);
+    const text = moved === undefined ? undefined : written.get(moved.from);
+    if (moved !== undefined && text !== undefined) {
+      written.set(moved.to, text);
+      for (const f of sourcesInFile(moved.to, text)) addFetch(f, c);
+    }
   }
   // Package sources the user-data writes as files.
   for (const [path, { stage, file }] of files) {
@@ -170,6 +180,19 @@ function itemsFor(input: BomInput, arch: Architecture, locate: Locate): BomItem[
   function addFetch(f: Fetch, c: ExecutedCommand | undefined, where: BomLocation = at(c!)): void {
     if (f.kind === 'packages') {
       for (const p of f.packages) {
+        if (f.reinstall && p.unknown.length > 0) {
+          // What an interrupted operation left, installed again: packages the other installs or the node image brought.
+          const why = unique(p.unknown).join('; ');
+          push({
+            kind: 'package',
+            name: p.text,
+            manager: f.manager,
+            purpose: `installed again after an interrupted operation (${why}): packages the other installs or the node image brought`,
+            sources: [...addedRepositories, "the node image's package sources"],
+            locations: [where],
+          });
+          continue;
+        }
         if (p.unknown.length > 0) {
           push({
             kind: 'unresolved',

@@ -6,7 +6,8 @@ import type { ExecutedCommand, Field } from './scriptEvaluation.ts';
 
 export type Fetch =
   | { kind: 'url'; url: Field; tool: string; output?: Field; authenticated: boolean }
-  | { kind: 'packages'; manager: string; packages: Field[] }
+  /** `reinstall`: packages installed again (what an interrupted operation left), not new ones. */
+  | { kind: 'packages'; manager: string; packages: Field[]; reinstall: boolean }
   | { kind: 'repository'; manager: string; url: Field; detail: string }
   | { kind: 'image'; reference: Field; tool: string };
 
@@ -137,7 +138,9 @@ export function fetchesOf(c: ExecutedCommand): Fetch[] {
       return ref === undefined ? [] : [{ kind: 'image', reference: ref, tool: name }];
     }
   }
-  return [...writtenSources(name, args, c)];
+  // Package sources it writes into apt's or yum's configuration.
+  const written = writtenFile(c);
+  return written === undefined ? [] : [...sourcesInFile(written.path, written.text)];
 }
 
 /** The command's name and arguments, past assignments and wrappers (sudo, env, timeout...). */
@@ -258,8 +261,9 @@ function operandsOf(args: readonly Field[], valueOptions: ReadonlySet<string>): 
 
 function aptFetches(args: readonly Field[]): Fetch[] {
   const [sub, ...rest] = operandsOf(args, APT_VALUE_OPTIONS);
+  const reinstall = sub?.text === 'reinstall' || args.some((a) => a.text === '--reinstall');
   if (sub?.text === 'install' || sub?.text === 'reinstall')
-    return rest.length === 0 ? [] : [{ kind: 'packages', manager: 'apt', packages: rest }];
+    return rest.length === 0 ? [] : [{ kind: 'packages', manager: 'apt', packages: rest, reinstall }];
   return [];
 }
 
@@ -285,7 +289,14 @@ function yumFetches(manager: string, args: readonly Field[]): Fetch[] {
     const urls = rest.filter(isUrlLike);
     return [
       ...(rest.length > urls.length
-        ? [{ kind: 'packages' as const, manager, packages: rest.filter((r) => !isUrlLike(r)) }]
+        ? [
+            {
+              kind: 'packages' as const,
+              manager,
+              packages: rest.filter((r) => !isUrlLike(r)),
+              reinstall: sub.text === 'reinstall',
+            },
+          ]
         : []),
       ...urls.map((url): Fetch => ({ kind: 'url', url, tool: manager, authenticated: false })),
     ];
@@ -308,8 +319,10 @@ function repoAdd(manager: string, args: readonly Field[], flag: string): Fetch[]
 const APT_SOURCES = /^\/etc\/apt\/sources\.list(?:\.d\/[^/]+\.(?:list|sources))?$/;
 const YUM_REPOS = /^\/etc\/(?:yum\.repos\.d|distro\.repos\.d)\/[^/]+\.repo$/;
 
-/** Package sources a command writes into apt's or yum's configuration. */
-function* writtenSources(name: string, args: readonly Field[], c: ExecutedCommand): Generator<Fetch> {
+/** The file a command writes and its text (echo, printf, cat or tee with a here-document or a pipe), if any. */
+export function writtenFile(c: ExecutedCommand): { path: string; text: Field } | undefined {
+  const { name, args } = commandOf(c.argv);
+  if (name === undefined) return undefined;
   let target = c.redirects.find((r) => r.op === '>' || r.op === '>>' || r.op === '>|')?.target;
   let text: Field | undefined;
   if (name === 'echo') text = joinText(args.filter((a, k) => !(k === 0 && /^-[neE]+$/.test(a.text))));
@@ -328,9 +341,21 @@ function* writtenSources(name: string, args: readonly Field[], c: ExecutedComman
     text = c.redirects.find((r) => r.heredoc !== undefined)?.heredoc ?? c.stdin;
     if (name === 'tee') target = args.find((a) => !a.text.startsWith('-')) ?? target;
   }
-  if (target === undefined || text === undefined || target.unknown.length > 0) return;
-  yield* sourcesInFile(target.text, text);
+  if (target === undefined || text === undefined || target.unknown.length > 0) return undefined;
+  return { path: target.text, text };
 }
+
+/** `mv`/`cp`/`install` of one file to another (a file written under a temporary name, then put in place). */
+export function movedFile(c: ExecutedCommand): { from: string; to: string } | undefined {
+  const { name, args } = commandOf(c.argv);
+  if (name !== 'mv' && name !== 'cp' && name !== 'install') return undefined;
+  const operands = args.filter(
+    (a, k) => !a.text.startsWith('-') && !(name === 'install' && /^-[mog]$/.test(args[k - 1]?.text ?? '')),
+  );
+  if (operands.length !== 2 || operands.some((o) => o.unknown.length > 0)) return undefined;
+  return { from: operands[0]!.text, to: operands[1]!.text };
+}
+
 
 /** The package sources in a file of apt's or yum's configuration, written with `text`. */
 export function* sourcesInFile(path: string, text: Field): Generator<Fetch> {

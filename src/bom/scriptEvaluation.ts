@@ -323,6 +323,21 @@ export class ScriptEvaluator {
       case 'set':
         if (args[0]?.text === '--') f.positional = args.slice(1);
         return;
+      case 'mapfile':
+      case 'readarray':
+      case 'read': {
+        // Variables read on the node (a file, a command's output): their values are the node's.
+        const valued = cmd === 'read' ? /^-[deinNptu]$/ : /^-[dnOsuCc]$/;
+        const names = args.filter(
+          (a, k) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(a.text) && !valued.test(args[k - 1]?.text ?? ''),
+        );
+        const targets = cmd === 'read' ? names : names.slice(-1);
+        for (const a of targets) {
+          const why = `\${${a.text}} is read on the node (${cmd}, ${f.script.path} line ${line + 1})`;
+          f.vars.set(a.text, { values: [{ text: `\${${a.text}}`, unknown: [why] }], array: cmd !== 'read' });
+        }
+        return;
+      }
       case 'shift':
         f.positional = f.positional.slice(Number(args[0]?.text ?? '1') || 1);
         return;
@@ -494,6 +509,7 @@ export class ScriptEvaluator {
                 ? [v.values[Number(p.index)]!]
                 : []
               : v.values.slice(0, 1);
+      else if (p.index === '@' || p.index === '*') values = [];
     }
     const set = values !== undefined;
     const value = joinFields(values ?? []);

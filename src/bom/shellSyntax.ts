@@ -61,8 +61,13 @@ class ShellParser {
     private line: number,
   ) {}
 
+  /** Every command to the end: a closing word or `)` with nothing open is skipped, never the rest of the script. */
   script(): ShellNode[] {
     const nodes = this.list();
+    while (this.i < this.s.length) {
+      this.i += this.s.startsWith(';;', this.i) ? 2 : (this.peekWord()?.length ?? 1);
+      nodes.push(...this.list());
+    }
     return nodes;
   }
 
@@ -439,6 +444,14 @@ class ShellParser {
           quoted: false,
           process: true,
         });
+        this.i = end + 1;
+        continue;
+      }
+      if (c === '(' && /^[A-Za-z_][A-Za-z0-9_]*\+?=$/.test(this.s.slice(start, this.i))) {
+        // An array assignment given as an argument (`declare -A keys=()`, `local a=(x y)`): kept as written.
+        const end = matchingClose(this.s, this.i);
+        text(this.s.slice(this.i, end + 1), false);
+        this.countLines(this.i, end);
         this.i = end + 1;
         continue;
       }

@@ -162,3 +162,19 @@ test('generated chains of assignments, functions and scripts keep every value (f
     { numRuns: 200 },
   );
 });
+
+test('a construct the reader misreads never ends the script: what follows is still read; values read on the node are unknown', () => {
+  const script = [
+    '#!/bin/bash',
+    'declare -A keys=()',
+    'mapfile -t pkgs < <(cat /var/lib/list)',
+    ')',
+    'apt-get install -y --reinstall "${pkgs[@]}"',
+    'curl -o /x https://dl.example/after',
+  ].join('\n');
+  const got = fetches({ '/s': script }, '/s');
+  assert.deepEqual(urls(got), ['https://dl.example/after']);
+  const reinstall = got.find((f) => f.kind === 'packages');
+  assert.ok(reinstall?.kind === 'packages' && reinstall.reinstall, JSON.stringify(got));
+  assert.deepEqual(reinstall.packages[0]!.unknown, ['${pkgs} is read on the node (mapfile, /s line 3)']);
+});

@@ -27,7 +27,7 @@ test('--mirror-check: everything on the site mirrors passes; upstream artifact h
   assert.equal(ok.code, 0, ok.stderr + ok.stdout);
   assert.doesNotMatch(ok.stdout, /LEAVES THE SITE|CANNOT TELL/);
   assert.match(ok.stdout, /^registry\.site\.example\/pause:3\.10 {2}-> site$/m);
-  assert.match(ok.stdout, /^summary: 11 downloads, 1 repositories, 20 packages, 1 images, 3 API calls, 0 unresolved$/m);
+  assert.match(ok.stdout, /^summary: 11 downloads, 1 repositories, 21 packages, 1 images, 3 API calls, 0 unresolved$/m);
   // The upstream defaults for the Kubernetes binaries, and no pause image named.
   const dir = fixture((c) => c.replace(/^ {4}kubernetes: .*\n/m, '').replace(/^ {2}pauseImage: .*\n/m, ''));
   const bad = runCommand(runBomCommand, ['.', '--arch', 'amd64', '--mirror-check'], dir, ENV);
