@@ -441,7 +441,7 @@ test('SOPS mode in the ConfigMap flag form', () => {
     parseFunctionConfig({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'osm' }, data });
   assert.deepEqual(config({ 'sops-age-recipients': recipient, 'sops-data-key-seed-env': 'OSM_SEED' }).sops, {
     ageRecipients: [recipient],
-    dataKeySeed: { env: 'OSM_SEED' },
+    dataKeySeed: { env: 'OSM_SEED', at: 'data.sops-data-key-seed-env' },
   });
   assert.throws(
     () => config({ 'sops-age-recipients': recipient }),
