@@ -572,6 +572,8 @@ export class ScriptEvaluator {
 
   /** A here-document's body, expanded. */
   private expandText(text: string, f: Frame): Field {
+    // Quoted again (three passes over the text) before it is parsed.
+    this.charge(3 * text.length, f.script);
     let word: Word;
     try {
       word = new ShellWordReader(text, this.spender(f.script)).word();
