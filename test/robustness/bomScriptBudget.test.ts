@@ -20,7 +20,7 @@ import {
 } from '../../src/bom/scriptEvaluation.ts';
 import { nodeFacts } from '../../src/bom/nodeFacts.ts';
 import { REPO_ROOT } from '../support/paths.ts';
-import { BASE_CONFIG, baseItems, SMALL_OSP } from './inputCorpus.ts';
+import { BASE_CONFIG, itemsWithProvisioningConfig } from './inputCorpus.ts';
 
 const SEED = 20261128;
 /** A small budget, so each case ends fast; the units' cost is what is checked. */
@@ -182,23 +182,16 @@ test('the default profiles spend at most 5% of the budget per MachineDeployment 
 test('osm-krm bom on a hostile profile exits 2 naming the MachineDeployment and script, in bounded time', () => {
   const dir = mkdtempSync(join(tmpdir(), 'osm-krm-bom-budget-'));
   try {
-    const items = baseItems();
-    items[0] = {
-      ...SMALL_OSP,
-      spec: {
-        ...SMALL_OSP.spec,
-        provisioningConfig: {
-          files: [
-            {
-              path: '/opt/bin/hostile',
-              permissions: 755,
-              content: { inline: { data: `#!/bin/bash\nf() { ${'f; '.repeat(8)}${FETCH}; }\nf\n` } },
-            },
-          ],
-          modules: { runcmd: ['/opt/bin/hostile'] },
+    const items = itemsWithProvisioningConfig({
+      files: [
+        {
+          path: '/opt/bin/hostile',
+          permissions: 755,
+          content: { inline: { data: `#!/bin/bash\nf() { ${'f; '.repeat(8)}${FETCH}; }\nf\n` } },
         },
-      },
-    };
+      ],
+      modules: { runcmd: ['/opt/bin/hostile'] },
+    });
     writeFileSync(join(dir, 'items.yaml'), items.map((i) => stringify(i)).join('---\n'));
     const config = {
       ...BASE_CONFIG,

@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { stringify } from 'yaml';
 import { REPO_ROOT } from '../support/paths.ts';
 import { runOn } from '../support/runInProcess.ts';
-import { BASE_CONFIG, baseItems, machineDeployment, SMALL_OSP } from './inputCorpus.ts';
+import { BASE_CONFIG, itemsWithProvisioningConfig, machineDeployment, SMALL_OSP } from './inputCorpus.ts';
 import { RUN_WORK_FACTOR } from '../../src/template/cost.ts';
 
 const SEED = 20261128;
@@ -51,17 +51,10 @@ const caseArb = fc.record({
 });
 
 function resourceListOf(c: { files: number; machineDeployments: number; body: string; named: string | undefined }) {
-  const items = baseItems();
-  items[0] = {
-    ...SMALL_OSP,
-    spec: {
-      ...SMALL_OSP.spec,
-      provisioningConfig: {
-        ...(c.named !== undefined ? { templates: { named: c.named } } : {}),
-        files: Array.from({ length: c.files }, (_, i) => ({ path: `/f${i}`, content: { inline: { data: c.body } } })),
-      },
-    },
-  };
+  const items = itemsWithProvisioningConfig({
+    ...(c.named !== undefined ? { templates: { named: c.named } } : {}),
+    files: Array.from({ length: c.files }, (_, i) => ({ path: `/f${i}`, content: { inline: { data: c.body } } })),
+  });
   for (let i = 0; i < c.machineDeployments; i++) items.push(machineDeployment(`w${i}`));
   return {
     apiVersion: 'config.kubernetes.io/v1',
