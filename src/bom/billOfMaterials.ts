@@ -10,7 +10,13 @@ import { STAGES } from '../review/formatReview.ts';
 import { isShellScript } from '../lint/lintProfile.ts';
 import { unitCommandLines } from '../lint/shellCommands.ts';
 import { alignRenderedLines, templateLocations, type TemplateLocation } from '../lint/profileSourceMap.ts';
-import { ScriptEvaluator, type ExecutedCommand, type Field, type ScriptFile } from './scriptEvaluation.ts';
+import {
+  EvaluationBudgetError,
+  ScriptEvaluator,
+  type ExecutedCommand,
+  type Field,
+  type ScriptFile,
+} from './scriptEvaluation.ts';
 import { fetchesOf, movedFile, sourcesInFile, writtenFile, type Fetch } from './fetchCommands.ts';
 import { containerdImages } from './containerImages.ts';
 import { nodeFacts, yumVariables, type Architecture } from './nodeFacts.ts';
@@ -62,6 +68,8 @@ export interface MachineDeploymentBom {
   /** The API server the node is given (the kubelet's bootstrap kubeconfig). */
   server?: string;
   items: BomItem[];
+  /** Why the bill is incomplete (the scripts' evaluation stopped at its budget): an error, never a quiet gap. */
+  incomplete?: string;
 }
 
 /** Where a profile's text is, to place items on its lines (lint's source map). */
@@ -87,7 +95,12 @@ export function billOfMaterials(input: BomInput): MachineDeploymentBom {
   const { review } = input;
   const locate = locator(review, input.profileText);
   const items: BomItem[] = [];
-  for (const arch of input.arch) items.push(...itemsFor(input, arch, locate));
+  let incomplete: string | undefined;
+  for (const arch of input.arch) {
+    const got = itemsFor(input, arch, locate);
+    items.push(...got.items);
+    incomplete ??= got.stopped;
+  }
   return {
     namespace: review.namespace,
     name: review.name,
@@ -95,12 +108,13 @@ export function billOfMaterials(input: BomInput): MachineDeploymentBom {
     os: input.os,
     ...(input.kubeletBootstrapServer !== undefined ? { server: input.kubeletBootstrapServer } : {}),
     items: mergeItems(items),
+    ...(incomplete !== undefined ? { incomplete } : {}),
   };
 }
 
 type Locate = (stage: string, path: string, line0: number) => BomLocation;
 
-function itemsFor(input: BomInput, arch: Architecture, locate: Locate): BomItem[] {
+function itemsFor(input: BomInput, arch: Architecture, locate: Locate): { items: BomItem[]; stopped?: string } {
   const { review } = input;
   const facts = nodeFacts(arch, input.os.name, input.os.version);
   const files = new Map<string, { stage: string; file: NodeFile }>();
@@ -115,38 +129,45 @@ function itemsFor(input: BomInput, arch: Architecture, locate: Locate): BomItem[
     fileAt: (path) => files.get(path)?.file.content,
     onCommand: (c) => commands.push(c),
   });
-  // Where the node starts things: runcmd, then the units (in the order the user-data lists them).
-  for (const stage of STAGES) {
-    const view = review[stage];
-    const where: ScriptFile = { stage, path: '(runcmd)', content: '' };
-    for (const s of view.settings.filter((s) => s.key === 'runcmd')) {
-      runcmdEntries(s.value).forEach((entry, k) => evaluator.runCommandLine(entry, where, k));
+  let stopped: EvaluationBudgetError | undefined;
+  try {
+    // Where the node starts things: runcmd, then the units (in the order the user-data lists them).
+    for (const stage of STAGES) {
+      const view = review[stage];
+      const where: ScriptFile = { stage, path: '(runcmd)', content: '' };
+      for (const s of view.settings.filter((s) => s.key === 'runcmd')) {
+        runcmdEntries(s.value).forEach((entry, k) => evaluator.runCommandLine(entry, where, k));
+      }
+      for (const f of view.files.filter((f) =>
+        /^\/etc\/systemd\/system\/[^/]+\.service(?:\.d\/[^/]+\.conf)?$/.test(f.path),
+      )) {
+        evaluator.runCommandLine(unitCommandLines(f.content), { stage, path: f.path, content: f.content }, 0);
+      }
+      for (const u of view.units) {
+        if (u.content !== '')
+          evaluator.runCommandLine(
+            unitCommandLines(u.content),
+            { stage, path: `/etc/systemd/system/${u.name}`, content: u.content },
+            0,
+          );
+        for (const d of u.dropIns)
+          evaluator.runCommandLine(
+            unitCommandLines(d.content),
+            { stage, path: `/etc/systemd/system/${u.name}.d/${d.name}`, content: d.content },
+            0,
+          );
+      }
     }
-    for (const f of view.files.filter((f) =>
-      /^\/etc\/systemd\/system\/[^/]+\.service(?:\.d\/[^/]+\.conf)?$/.test(f.path),
-    )) {
-      evaluator.runCommandLine(unitCommandLines(f.content), { stage, path: f.path, content: f.content }, 0);
+    // Scripts nothing above starts (a profile may start them some other way): followed alone, not dropped.
+    const reached = evaluator.reached();
+    for (const [path, { stage, file }] of files) {
+      if (isShellScript(file) && !reached.has(`${stage}:${path}`))
+        evaluator.runScript({ stage, path, content: file.content }, []);
     }
-    for (const u of view.units) {
-      if (u.content !== '')
-        evaluator.runCommandLine(
-          unitCommandLines(u.content),
-          { stage, path: `/etc/systemd/system/${u.name}`, content: u.content },
-          0,
-        );
-      for (const d of u.dropIns)
-        evaluator.runCommandLine(
-          unitCommandLines(d.content),
-          { stage, path: `/etc/systemd/system/${u.name}.d/${d.name}`, content: d.content },
-          0,
-        );
-    }
-  }
-  // Scripts nothing above starts (a profile may start them some other way): followed alone, not dropped.
-  const reached = evaluator.reached();
-  for (const [path, { stage, file }] of files) {
-    if (isShellScript(file) && !reached.has(`${stage}:${path}`))
-      evaluator.runScript({ stage, path, content: file.content }, []);
+  } catch (e) {
+    if (!(e instanceof EvaluationBudgetError)) throw e;
+    // What was followed until then is listed; the stop is an item and makes the bill an error.
+    stopped = e;
   }
 
   const out: BomItem[] = [];
@@ -320,7 +341,14 @@ function itemsFor(input: BomInput, arch: Architecture, locate: Locate): BomItem[
       locations: [{ stage: 'provisioning', path: '(kubelet bootstrap kubeconfig)', line: 0 }],
     });
   }
-  return out;
+  if (stopped === undefined) return { items: out };
+  push({
+    kind: 'unresolved',
+    name: `the rest of what the scripts run (from ${stopped.script.path})`,
+    locations: [locate(stopped.script.stage, stopped.script.path, 0)],
+    reasons: [stopped.message],
+  });
+  return { items: out, stopped: stopped.message };
 }
 
 /** runcmd's entries: strings (run by sh -c) or argv lists, from the setting's JSON text. */

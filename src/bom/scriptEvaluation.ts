@@ -4,7 +4,7 @@
 // reached is handed to `onCommand` with its words expanded; a value the script computes at run time stays a
 // placeholder (the text as written, e.g. `${sum}`) with the reason, so nothing that depends on it is dropped.
 // Where a condition is not known, both ways are followed (a download in either is one the node may make).
-import { parseShell, type ShellNode, type Word, type WordPart } from './shellSyntax.ts';
+import { parseShell, ShellNestingError, type ShellNode, type Word, type WordPart } from './shellSyntax.ts';
 import { factCommandOutput, type NodeFacts } from './nodeFacts.ts';
 
 /** An expanded word: its text, where unknown parts are written as in the script, and why each is unknown. */
@@ -63,14 +63,66 @@ interface Frame {
 
 const MAX_DEPTH = 24;
 const MAX_ITERATIONS = 64;
+/** Commands nested inside one another as followed (blocks in functions calling functions...): within the stack. */
+const MAX_EVALUATION_NESTING = 1024;
+
+// The evaluation's budget, in units of a few nanoseconds of CPU (a character read or made is one): each node
+// followed costs NODE_UNITS (expanding, recording and later reading its command), each field or reason made
+// REASON_UNITS and its characters, each fork or join ENTRY_UNITS per variable copied or compared, parsing the
+// characters it reads (a nested level reads its text again). The depth and iteration bounds above do not bound
+// the work by themselves (a function calling itself twice, loops inside loops, a variable doubled): the budget
+// does, for every way a script can multiply it, at about a second per evaluation. The default profiles spend
+// under 5% of it (test/robustness/bomScriptBudget.test.ts).
+export const MAX_EVALUATION_WORK = 100_000_000;
+const NODE_UNITS = 4096;
+/** A field or reason copied into a new field (array copies, not the text: texts are charged per character). */
+const REASON_UNITS = 32;
+/** A variable, function or name copied into a fork, or compared when ways join. */
+const ENTRY_UNITS = 128;
+
+/** Following the scripts would take more than MAX_EVALUATION_WORK: they are not followed to their end. */
+export class EvaluationBudgetError extends Error {
+  constructor(
+    readonly script: ScriptFile,
+    /** The budget spent, or what else stopped the evaluation. */
+    why: number | string,
+  ) {
+    super(
+      `following the scripts ${typeof why === 'number' ? `took more than the evaluation's budget (${why} units: a loop, recursion or expansion that multiplies)` : why} at ${script.stage} ${script.path}; they are not followed to their end`,
+    );
+  }
+}
+
+/** parseShell, its nesting bound reported as a stop of the evaluation. */
+function parseBounded(text: string, line: number, script: ScriptFile, spend: (units: number) => void): ShellNode[] {
+  try {
+    return parseShell(text, line, spend);
+  } catch (e) {
+    if (e instanceof ShellNestingError) throw new EvaluationBudgetError(script, `found ${e.message}`);
+    throw e;
+  }
+}
 
 export class ScriptEvaluator {
   private readonly parsed = new Map<string, ShellNode[]>();
   private depth = 0;
+  /** Units spent (MAX_EVALUATION_WORK). */
+  private work = 0;
+  /** Nodes being followed inside one another (MAX_EVALUATION_NESTING). */
+  private nesting = 0;
   /** Scripts already followed with the same arguments (a script is followed once per distinct call). */
   private readonly followed = new Set<string>();
 
-  constructor(private readonly host: EvaluationHost) {}
+  constructor(
+    private readonly host: EvaluationHost,
+    /** The budget (tests measure the units' cost with a smaller one). */
+    private readonly maxWork = MAX_EVALUATION_WORK,
+  ) {}
+
+  /** Units spent so far. */
+  get workSpent(): number {
+    return this.work;
+  }
 
   /** The scripts followed so far (stage:path). */
   reached(): Set<string> {
@@ -90,7 +142,7 @@ export class ScriptEvaluator {
       script,
       captured: false,
     };
-    this.withDepth(() => this.list(this.parse(script.content), frame));
+    this.withDepth(() => this.list(this.parse(script.content, script), frame));
   }
 
   /** Runs a command line written outside any script (a unit's ExecStart, a runcmd entry). */
@@ -103,7 +155,36 @@ export class ScriptEvaluator {
       script: where,
       captured: false,
     };
-    this.withDepth(() => this.list(parseShell(line, lineNumber), frame));
+    this.withDepth(() => this.list(this.parseLine(line, lineNumber, where), frame));
+  }
+
+  /** Charges `units` of work done for `script`; throws EvaluationBudgetError past the budget. */
+  private charge(units: number, script: ScriptFile): void {
+    if ((this.work += units) > this.maxWork) throw new EvaluationBudgetError(script, this.maxWork);
+  }
+
+  /** Charges for `script` (what parsing it reads). */
+  private spender(script: ScriptFile): (units: number) => void {
+    return (units) => this.charge(units, script);
+  }
+
+  /** A copy of `f` (a way a condition may go), charged per entry copied. */
+  private fork(f: Frame): Frame {
+    this.charge(ENTRY_UNITS * (f.vars.size + f.functions.size + f.exported.size) + f.positional.length, f.script);
+    return fork(f);
+  }
+
+  /** Charges making fields of these texts and reasons (before they are made). */
+  private chargeFields(f: Frame, fields: readonly Field[]): void {
+    let units = fields.length * REASON_UNITS;
+    for (const v of fields) units += v.text.length + REASON_UNITS * v.unknown.length;
+    this.charge(units, f.script);
+  }
+
+  /** joinFields, charged. */
+  private joined(f: Frame, values: readonly Field[]): Field {
+    this.chargeFields(f, values);
+    return joinFields(values);
   }
 
   private withDepth(run: () => void): void {
@@ -115,10 +196,15 @@ export class ScriptEvaluator {
     }
   }
 
-  private parse(text: string): ShellNode[] {
+  private parse(text: string, script: ScriptFile): ShellNode[] {
     let nodes = this.parsed.get(text);
-    if (nodes === undefined) this.parsed.set(text, (nodes = parseShell(text)));
+    if (nodes === undefined) this.parsed.set(text, (nodes = parseBounded(text, 0, script, this.spender(script))));
     return nodes;
+  }
+
+  /** A command line or `bash -c` text, parsed (charged as read). */
+  private parseLine(text: string, line: number, script: ScriptFile): ShellNode[] {
+    return parseBounded(text, line, script, this.spender(script));
   }
 
   private list(nodes: readonly ShellNode[], f: Frame): void {
@@ -129,6 +215,17 @@ export class ScriptEvaluator {
   }
 
   private node(n: ShellNode, f: Frame): void {
+    this.charge(NODE_UNITS, f.script);
+    if (++this.nesting > MAX_EVALUATION_NESTING)
+      throw new EvaluationBudgetError(f.script, `nests commands more than ${MAX_EVALUATION_NESTING} levels deep`);
+    try {
+      this.nodeOf(n, f);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private nodeOf(n: ShellNode, f: Frame): void {
     switch (n.type) {
       case 'simple':
         return this.simple(n, f);
@@ -148,11 +245,11 @@ export class ScriptEvaluator {
             return this.join(f, [...ways, rest]);
           }
           if (truth === undefined) {
-            const taken = fork(rest);
+            const taken = this.fork(rest);
             this.list(clause.body, taken);
             ways.push(taken);
           }
-          rest = fork(rest);
+          rest = this.fork(rest);
         }
         if (n.otherwise) this.list(n.otherwise, rest);
         return this.join(f, [...ways, rest]);
@@ -167,11 +264,11 @@ export class ScriptEvaluator {
             this.list(arm.body, f);
             return;
           }
-          const taken = fork(f);
+          const taken = this.fork(f);
           this.list(arm.body, taken);
           ways.push(taken);
         }
-        ways.push(fork(f)); // no arm matched
+        ways.push(this.fork(f)); // no arm matched
         return this.join(f, ways);
       }
       case 'for': {
@@ -188,10 +285,10 @@ export class ScriptEvaluator {
       case 'loop': {
         // The condition runs at least once; the body may run or not.
         this.list(n.condition, f);
-        const once = fork(f);
+        const once = this.fork(f);
         this.list(n.body, once);
         if (once.stopped === 'loop') once.stopped = undefined;
-        return this.join(f, [once, fork(f)]);
+        return this.join(f, [once, this.fork(f)]);
       }
     }
   }
@@ -207,9 +304,13 @@ export class ScriptEvaluator {
           : 'loop';
       return;
     }
+    for (const w of live) this.charge(ENTRY_UNITS * (w.vars.size + w.functions.size + w.exported.size), f.script);
     const names = new Set(live.flatMap((w) => [...w.vars.keys()]));
     for (const name of names) {
       const values = live.map((w) => w.vars.get(name));
+      // Comparing the ways' values reads each value's reasons.
+      for (const v of values)
+        for (const x of v?.values ?? []) this.charge(ENTRY_UNITS + REASON_UNITS * x.unknown.length, f.script);
       const first = values[0];
       const longest = values.reduce((a, b) => ((b?.values.length ?? 0) > (a?.values.length ?? 0) ? b : a), first);
       if (values.every((v) => sameVariable(v, first))) {
@@ -305,7 +406,10 @@ export class ScriptEvaluator {
         f.stopped = 'loop';
         return;
       case 'echo':
-        f.lastOutput = joinFields(args.filter((a, k) => !(k === 0 && /^-[neE]+$/.test(a.text))));
+        f.lastOutput = this.joined(
+          f,
+          args.filter((a, k) => !(k === 0 && /^-[neE]+$/.test(a.text))),
+        );
         return;
       case 'local':
       case 'declare':
@@ -351,7 +455,7 @@ export class ScriptEvaluator {
           return;
         }
         const script = this.host.scriptAt(path.text);
-        if (script !== undefined) this.withDepth(() => this.list(this.parse(script.content), { ...f, script }));
+        if (script !== undefined) this.withDepth(() => this.list(this.parse(script.content, script), { ...f, script }));
         return;
       }
       case 'sudo':
@@ -390,7 +494,7 @@ export class ScriptEvaluator {
             script: f.script,
             captured: f.captured,
           };
-          this.withDepth(() => this.list(parseShell(args[c + 1]!.text, line), frame));
+          this.withDepth(() => this.list(this.parseLine(args[c + 1]!.text, line, f.script), frame));
           return;
         }
         const file = args.find((a) => !a.text.startsWith('-'));
@@ -422,6 +526,7 @@ export class ScriptEvaluator {
     const fields: Field[] = [];
     let current: Field | undefined;
     const append = (t: Field) => {
+      this.chargeFields(f, current === undefined ? [t] : [current, t]);
       current =
         current === undefined
           ? { text: t.text, unknown: [...t.unknown] }
@@ -442,7 +547,7 @@ export class ScriptEvaluator {
         if (values.length === 0 && current === undefined && w.parts.length === 1) return [];
         continue;
       }
-      const joined = joinFields(values);
+      const joined = this.joined(f, values);
       const unquoted = (p.kind === 'param' || p.kind === 'command') && !p.quoted && joined.unknown.length === 0;
       if (unquoted && /\s/.test(joined.text)) {
         const pieces = joined.text.split(/\s+/);
@@ -460,17 +565,28 @@ export class ScriptEvaluator {
   }
 
   private expandJoined(w: Word, f: Frame): Field {
-    const parts = w.parts.map((p) => joinFields(this.partValues(p, f)));
+    const parts = w.parts.map((p) => this.joined(f, this.partValues(p, f)));
+    this.chargeFields(f, parts);
     return { text: parts.map((p) => p.text).join(''), unknown: parts.flatMap((p) => p.unknown) };
   }
 
   /** A here-document's body, expanded. */
   private expandText(text: string, f: Frame): Field {
-    const word = new ShellWordReader(text).word();
+    // Quoted again (three passes over the text) before it is parsed.
+    this.charge(3 * text.length, f.script);
+    let word: Word;
+    try {
+      word = new ShellWordReader(text, this.spender(f.script)).word();
+    } catch (e) {
+      if (e instanceof ShellNestingError) throw new EvaluationBudgetError(f.script, `found ${e.message}`);
+      throw e;
+    }
     return this.expandJoined(word, f);
   }
 
   private partValues(p: WordPart, f: Frame): Field[] {
+    // A reason quotes the part's text: made anew at each expansion.
+    if ('source' in p) this.charge(p.source.length, f.script);
     switch (p.kind) {
       case 'text':
         return [known(p.text)];
@@ -512,7 +628,7 @@ export class ScriptEvaluator {
       else if (p.index === '@' || p.index === '*') values = [];
     }
     const set = values !== undefined;
-    const value = joinFields(values ?? []);
+    const value = this.joined(f, values ?? []);
     switch (p.op) {
       case undefined:
         return values ?? [known('')];
@@ -556,7 +672,7 @@ export class ScriptEvaluator {
 
   /** A command substitution's output: a node fact, a static file's content, an echo; else unknown. Its commands run. */
   private commandOutput(p: Extract<WordPart, { kind: 'command' }>, f: Frame): Field {
-    const sub: Frame = { ...fork(f), captured: true };
+    const sub: Frame = { ...this.fork(f), captured: true };
     this.list(p.body, sub);
     if (p.process) return { text: p.source, unknown: [`${p.source} is a file the shell makes on the node`] };
     const simple = p.body.every((n) => n.type === 'simple')
@@ -598,13 +714,16 @@ function filterOutput(words: readonly string[], input: string | undefined): stri
 
 /** Reads a here-document body as one double-quoted word (its expansions, nothing else). */
 class ShellWordReader {
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly spend: (units: number) => void,
+  ) {}
   word(): Word {
     const quoted = `"${this.text
       .replace(/\\/g, '\\\\')
       .replace(/"/g, '\\"')
       .replace(/\\\\\$/g, '\\$')}"`;
-    const nodes = parseShell(`: ${quoted}`);
+    const nodes = parseShell(`: ${quoted}`, 0, this.spend);
     const first = nodes[0];
     return first?.type === 'simple' && first.words[1]
       ? first.words[1]
@@ -641,11 +760,16 @@ function setVariable(f: Frame, name: string, values: Field[], array: boolean, ap
 }
 
 function sameVariable(a: Variable | undefined, b: Variable | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
+  if (a === undefined || b === undefined || a === b) return a === b;
   return (
     a.values.length === b.values.length &&
-    a.values.every((v, k) => v.text === b.values[k]!.text && v.unknown.join('\n') === b.values[k]!.unknown.join('\n'))
+    a.values.every((v, k) => v.text === b.values[k]!.text && sameReasons(v.unknown, b.values[k]!.unknown))
   );
+}
+
+/** Reason by reason (no joined copy: a value may carry many, compared at every join). */
+function sameReasons(a: readonly string[], b: readonly string[]): boolean {
+  return a === b || (a.length === b.length && a.every((r, k) => r === b[k]));
 }
 
 export function joinFields(values: readonly Field[]): Field {

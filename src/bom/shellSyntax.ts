@@ -42,9 +42,26 @@ export type ShellNode =
   | { type: 'function'; name: string; body: ShellNode[]; line: number }
   | { type: 'group'; body: ShellNode[]; line: number };
 
-/** The commands of `script`, as the shell would read them. */
-export function parseShell(script: string, firstLine = 0): ShellNode[] {
-  return new ShellParser(script, firstLine).script();
+/** How deep blocks, substitutions and expansions may nest: far beyond a real script, well within the stack. */
+export const MAX_SHELL_NESTING = 256;
+
+/** A script nested deeper than MAX_SHELL_NESTING (the parser would otherwise run out of stack). */
+export class ShellNestingError extends Error {
+  constructor(readonly line?: number) {
+    super(
+      `blocks, substitutions or expansions nested more than ${MAX_SHELL_NESTING} levels deep` +
+        (line !== undefined ? ` (line ${line + 1})` : ''),
+    );
+  }
+}
+
+/**
+ * The commands of `script`, as the shell would read them; throws ShellNestingError. `spend` is told the
+ * characters read again (each nested level reads its text once more), for a budget that bounds the reading.
+ */
+export function parseShell(script: string, firstLine = 0, spend: (units: number) => void = () => {}): ShellNode[] {
+  spend(script.length);
+  return new ShellParser(script, firstLine, 0, spend).script();
 }
 
 const METACHARS = new Set([' ', '\t', '\n', '\r', ';', '&', '|', '(', ')', '<', '>']);
@@ -59,7 +76,12 @@ class ShellParser {
   constructor(
     private readonly s: string,
     private line: number,
-  ) {}
+    /** Levels open around this text (a substitution or expansion is read by a parser of its own). */
+    private depth: number,
+    private readonly spend: (units: number) => void,
+  ) {
+    if (depth > MAX_SHELL_NESTING) throw new ShellNestingError(line);
+  }
 
   /** Every command to the end: a closing word or `)` with nothing open is skipped, never the rest of the script. */
   script(): ShellNode[] {
@@ -73,6 +95,15 @@ class ShellParser {
 
   /** Commands up to a closing reserved word, `)` or the end. */
   private list(): ShellNode[] {
+    if (++this.depth > MAX_SHELL_NESTING) throw new ShellNestingError(this.line);
+    try {
+      return this.commands();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private commands(): ShellNode[] {
     const out: ShellNode[] = [];
     for (;;) {
       this.piped = false;
@@ -436,7 +467,7 @@ class ShellParser {
     while (this.i < this.s.length) {
       const c = this.s[this.i]!;
       if ((c === '<' || c === '>') && this.s[this.i + 1] === '(') {
-        const end = matchingClose(this.s, this.i + 1);
+        const end = this.closing(this.s, this.i + 1);
         parts.push({
           kind: 'command',
           body: this.nested(this.i + 2, end),
@@ -449,7 +480,7 @@ class ShellParser {
       }
       if (c === '(' && /^[A-Za-z_][A-Za-z0-9_]*\+?=$/.test(this.s.slice(start, this.i))) {
         // An array assignment given as an argument (`declare -A keys=()`, `local a=(x y)`): kept as written.
-        const end = matchingClose(this.s, this.i);
+        const end = this.closing(this.s, this.i);
         text(this.s.slice(this.i, end + 1), false);
         this.countLines(this.i, end);
         this.i = end + 1;
@@ -551,13 +582,13 @@ class ShellParser {
       return { kind: 'arithmetic', source: s.slice(at, stop) };
     }
     if (s[at + 1] === '(') {
-      const end = matchingClose(s, at + 1);
+      const end = this.closing(s, at + 1);
       const part: WordPart = { kind: 'command', body: this.nested(at + 2, end), source: s.slice(at, end + 1), quoted };
       this.i = end + 1;
       return part;
     }
     if (s[at + 1] === '{') {
-      const end = matchingClose(s, at + 1, '{', '}');
+      const end = this.closing(s, at + 1, '{', '}');
       const inner = s.slice(at + 2, end);
       this.countLines(at, end);
       this.i = end + 1;
@@ -577,7 +608,10 @@ class ShellParser {
         return {
           ...part,
           op,
-          arg: new ShellParser(rest!.slice(op.length), this.line).word() ?? { parts: [], source: '' },
+          arg: new ShellParser(rest!.slice(op.length), this.line, this.depth + 1, this.spend).word() ?? {
+            parts: [],
+            source: '',
+          },
         };
       return part;
     }
@@ -587,10 +621,17 @@ class ShellParser {
     return { kind: 'param', name: m[1]!, quoted, source: m[0] };
   }
 
+  /** matchingClose, its reading spent (the text up to the close is read again by the nested parser). */
+  private closing(s: string, open: number, opener = '(', close = ')'): number {
+    const end = matchingClose(s, open, opener, close);
+    this.spend(2 * (end - open));
+    return end;
+  }
+
   private nested(from: number, to: number): ShellNode[] {
     const line = this.line;
     this.countLines(from, to);
-    return new ShellParser(this.s.slice(from, to), line).script();
+    return new ShellParser(this.s.slice(from, to), line, this.depth + 1, this.spend).script();
   }
 
   private countLines(from: number, to: number): void {
@@ -603,7 +644,8 @@ function literalOf(w: Word | undefined): string {
 }
 
 /** The index of the `)` (or `close`) closing the `(` at `open` (quotes and nested pairs skipped), or the end. */
-function matchingClose(s: string, open: number, opener = '(', close = ')'): number {
+function matchingClose(s: string, open: number, opener = '(', close = ')', nesting = 0): number {
+  if (nesting > MAX_SHELL_NESTING) throw new ShellNestingError();
   let depth = 0;
   for (let k = open; k < s.length; k++) {
     const c = s[k];
@@ -614,7 +656,7 @@ function matchingClose(s: string, open: number, opener = '(', close = ')'): numb
     } else if (c === '"') {
       for (k++; k < s.length && s[k] !== '"'; k++) {
         if (s[k] === '\\') k++;
-        else if (s[k] === '$' && s[k + 1] === '(') k = matchingClose(s, k + 1);
+        else if (s[k] === '$' && s[k + 1] === '(') k = matchingClose(s, k + 1, '(', ')', nesting + 1);
       }
     } else if (c === opener) depth++;
     else if (c === close && --depth === 0) return k;

@@ -75,10 +75,13 @@ function bom(opts: Options, io: CommandIO): number {
   else if (opts.format === 'spdx')
     io.stdout(`${JSON.stringify(spdxDocument({ boms: checked, ...createdAt(io.env) }), null, 2)}\n`);
   else io.stdout(formatBomText(checked, opts.arch));
+  const incomplete = boms.filter((b) => b.incomplete !== undefined);
+  for (const b of incomplete)
+    io.stderr(`osm-krm bom: error: MachineDeployment ${b.namespace}/${b.name}: ${b.incomplete}\n`);
   const leaving = checked.flatMap((c) => c.verdicts ?? []).filter(failsMirrorCheck).length;
   if (opts.mirrorCheck && leaving > 0)
     io.stderr(`osm-krm bom: ${leaving} item(s) leave the site or cannot be told (--mirror-check)\n`);
-  return rendered.exitCode !== 0 ? 2 : leaving > 0 ? 1 : 0;
+  return rendered.exitCode !== 0 || incomplete.length > 0 ? 2 : leaving > 0 ? 1 : 0;
 }
 
 function createdAt(env: CommandIO['env']): { created?: number } {

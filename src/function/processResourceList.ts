@@ -38,6 +38,7 @@ import {
 } from '../model/profileEntry.ts';
 import { renderMachineDeployment, type MachineDeploymentOutcome } from '../render/renderMachineDeployment.ts';
 import { newRenderRun, type RenderRun } from '../render/renderRun.ts';
+import type { Meter } from '../template/index.ts';
 import { EMBEDDED_PROFILE_NAMES, embeddedProfile } from '../profiles/embeddedProfiles.ts';
 import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
 import {
@@ -114,8 +115,10 @@ export function processResourceList(
   env: Environment,
   observer?: RenderObserver,
   secrets = new SecretRegistry(),
+  /** The meter of several runs' templates together (lint's matrix); each run has its own otherwise. */
+  templateBudget?: Meter,
 ): OutputList {
-  const plan = planRender(list, env, observer, secrets);
+  const plan = planRender(list, env, observer, secrets, templateBudget);
   if (!isRenderPlan(plan)) return plan;
   const outcomes = plan.machineDeployments.map((_, i) => renderMachineDeploymentAt(plan, i));
   return finishRender(plan, outcomes);
@@ -148,6 +151,7 @@ function planRender(
   env: Environment,
   observer: RenderObserver | undefined,
   secrets: SecretRegistry,
+  templateBudget: Meter | undefined,
 ): RenderPlan | OutputList {
   registerInputSecrets(secrets, list.items);
   for (const { object: o } of list.items)
@@ -255,6 +259,7 @@ function planRender(
         containerRuntime,
         secrets,
         ...(observer?.templateData ? { onTemplateData: observer.templateData } : {}),
+        ...(templateBudget !== undefined ? { templateBudget } : {}),
       });
     } catch (e) {
       const r = toResults(e, configRef, configFile);

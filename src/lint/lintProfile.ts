@@ -3,6 +3,7 @@
 import type { KrmObject } from '../krm/resourceList.ts';
 import type { Result } from '../krm/results.ts';
 import { renderForReview } from '../review/renderForReview.ts';
+import { DEFAULT_LIMITS, runTemplateMeter } from '../template/index.ts';
 import type { NodeFile } from '../review/nodeConfigView.ts';
 import { STAGES } from '../review/formatReview.ts';
 import { lintRuns } from './lintScenarios.ts';
@@ -68,6 +69,9 @@ interface Located {
 
 export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport {
   const findings: LintFinding[] = [];
+  // Every render of the matrix charges one meter: lint is bounded as one run is, however many profiles,
+  // clouds and variants multiply the renders.
+  const templateBudget = runTemplateMeter(DEFAULT_LIMITS.maxWork, DEFAULT_LIMITS.maxMemoryBytes);
   const scripts: Located[] = [];
   // Unit files by name and content: most scenarios render the same unit.
   const units = new Map<string, Located & { name: string }>();
@@ -86,9 +90,14 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
     const spec = (overlay?.entry.spec ?? p.object.spec ?? {}) as Record<string, any>;
     const name = String(p.object.metadata?.name ?? '');
     const namespace = String(p.object.metadata?.namespace ?? 'kube-system');
-    const clouds: string[] = (Array.isArray(spec.supportedCloudProviders) ? spec.supportedCloudProviders : [])
-      .map((c: any) => String(c?.name ?? ''))
-      .filter(Boolean);
+    // Each cloud once, however often the profile lists it.
+    const clouds: string[] = [
+      ...new Set<string>(
+        (Array.isArray(spec.supportedCloudProviders) ? spec.supportedCloudProviders : [])
+          .map((c: any) => String(c?.name ?? ''))
+          .filter(Boolean),
+      ),
+    ];
     const osName = String(spec.osName ?? '');
     findings.push(...curlInsecureFindings(p));
     if (clouds.length === 0) {
@@ -120,7 +129,7 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
             throw new Error('lint reads no files');
           },
         },
-        { showSecrets: true },
+        { showSecrets: true, templateBudget },
       );
       for (const r of out.results)
         if (r.severity !== 'info') findings.push(resultFinding(r, p, `${name}, ${run.label}`));

@@ -80,6 +80,7 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
 
     const rendered = renderOperatingSystemConfigSpec(profileSpecFor(osp, md.providerConfig.cloudProvider), md, {
       templates: run.templates,
+      rendered: { bytes: 0 },
       containerRuntime: config.containerRuntime,
       data,
       registryHostFiles: run.containerRuntimeOutputs.registryHostFiles,

@@ -22,6 +22,8 @@ import type { TemplateCache } from './templateCache.ts';
 
 export interface RenderContext {
   templates: TemplateCache;
+  /** What this MachineDeployment's templates rendered so far, all files together (TemplateCache.maxOutputBytes). */
+  rendered: { bytes: number };
   containerRuntime: string;
   data: unknown;
   /** hosts.toml files OSM injects into provisioningConfig, already sorted by path. */
@@ -134,7 +136,16 @@ function renderConfigFiles(cfg: OSPConfig, path: string, ctx: RenderContext, pha
 
 function runTemplate(name: string, texts: string[], ctx: RenderContext, field: string, parseContext: string): string {
   try {
-    return ctx.templates.execute(name, texts, ctx.data);
+    const output = ctx.templates.execute(name, texts, ctx.data);
+    // One template's output is bounded by the engine; the files of one MachineDeployment together by the same
+    // limit, so no user-data grows past what a string (and a Secret, 1 MiB) can hold however many files it has.
+    if ((ctx.rendered.bytes += output.length) > ctx.templates.maxOutputBytes)
+      throw new ResourceError(
+        `the files rendered for this MachineDeployment exceed ${ctx.templates.maxOutputBytes} bytes together ` +
+          `(spec.templateLimits.maxOutputBytes; the provisioning Secret must hold them, and a Secret holds at most 1 MiB)`,
+        field,
+      );
+    return output;
   } catch (e) {
     if (e instanceof TemplateError) {
       // Parse errors (Go's text gives a line only) get the column too, in Go's NAME:LINE:COL notation.

@@ -16,6 +16,7 @@ import { ARTIFACT_DEFAULTS } from '../profiles/artifactDefaults.ts';
 import { osmTemplateFuncs } from '../sprig/index.ts';
 import type { ProfileEntry } from '../model/profileEntry.ts';
 import { TemplateCache } from './templateCache.ts';
+import type { Meter } from '../template/index.ts';
 import { checkRunTemplateValues, type RunTemplateValues } from './templateData.ts';
 
 export interface RenderRun {
@@ -42,6 +43,8 @@ export interface RenderRun {
   secrets: { add(value: string | undefined): void };
   /** Told the template data of each MachineDeployment (`osm-krm render --explain`); unset for the function. */
   onTemplateData?(md: MachineDeployment, profile: ProfileEntry, data: unknown): void;
+  /** The meter the run's templates charge together with other runs' (lint's matrix); its own otherwise. */
+  templateBudget?: Meter;
 }
 
 export interface ContainerRuntimeOutputs {
@@ -60,12 +63,13 @@ export type RenderRunInputs = Pick<
   | 'containerRuntime'
   | 'secrets'
   | 'onTemplateData'
+  | 'templateBudget'
 >;
 
 /** The run; throws what emitting the container runtime's files throws (a config error). */
 export function newRenderRun(inputs: RenderRunInputs): RenderRun {
   const { config, facts, containerRuntime } = inputs;
-  const templates = new TemplateCache(osmTemplateFuncs, config.templateLimits);
+  const templates = new TemplateCache(osmTemplateFuncs, config.templateLimits, inputs.templateBudget);
   const containerRuntimeOutputs: ContainerRuntimeOutputs = {
     configToml: emitContainerdConfigToml(containerRuntime),
     registryHostFiles: emitRegistryHostFiles(containerRuntime),

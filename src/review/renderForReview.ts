@@ -2,6 +2,7 @@
 // the profile chosen, the revision, and the decoded bootstrap and provisioning user-data (secrets masked
 // unless asked otherwise). `render`, `diff` and `lint` all start here, so they see exactly what the function
 // would output.
+import type { Meter } from '../template/index.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { parseResourceList, serializeResourceList, type KrmObject } from '../krm/resourceList.ts';
 import { stringifyForOutput } from '../krm/yamlSchema.ts';
@@ -102,6 +103,8 @@ export interface ReviewOptions {
   previousState?: KrmObject;
   /** The mask the command prints through (CommandIO.secrets): the run registers every secret it reads there. */
   secrets?: SecretRegistry;
+  /** The meter this render's templates share with others (lint's matrix); its own otherwise. */
+  templateBudget?: Meter;
 }
 
 export function renderForReview(inputs: ReviewInputs, env: Environment, options: ReviewOptions = {}): ReviewRender {
@@ -144,6 +147,7 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
       templateData: (md, profile, data) => seen.set(`${md.namespace}/${md.name}`, { md, profile, data }),
     },
     secrets,
+    options.templateBudget,
   );
   const redact = (text: string) => secrets.redact(text, MASK);
   const mask = (text: string) => (options.showSecrets ? text : redact(text));

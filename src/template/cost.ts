@@ -22,6 +22,42 @@ export function templateMeter(maxWork: number, maxMemoryBytes: number): Meter {
   });
 }
 
+/**
+ * A run's templates together (every parse and execution of one render run, or of every render of `lint`) may
+ * spend RUN_WORK_FACTOR times an execution's work limit and keep RUN_MEMORY_FACTOR times its memory limit (parse
+ * trees, outputs): each template is bounded, and so is the run, however many files, MachineDeployments and
+ * second-pass parses multiply them. Measured on the benchmark's input (every default profile and cloud): 1,000
+ * MachineDeployments spend 2.9e8 units and keep 26 MB, so 10,000 fit in about 60% of the 5e9 and 50% of the 512 MiB.
+ */
+export const RUN_WORK_FACTOR = 10;
+export const RUN_MEMORY_FACTOR = 2;
+
+/** The meter of a run's templates together: what each parse and execution spends is charged to it too. */
+export function runTemplateMeter(maxWork: number, maxMemoryBytes: number): Meter {
+  const work = RUN_WORK_FACTOR * maxWork;
+  const memory = RUN_MEMORY_FACTOR * maxMemoryBytes;
+  return new Meter(work, memory, (limit: MeterLimit): never => {
+    throw new LimitError(
+      limit === 'work'
+        ? `the templates of this run exceeded their total work limit of ${work} units (${RUN_WORK_FACTOR} times spec.templateLimits.maxWork)`
+        : `the templates of this run exceeded their total memory limit of ${memory} bytes (parse trees and outputs, kept for the run; ${RUN_MEMORY_FACTOR} times spec.templateLimits.maxMemoryBytes)`,
+    );
+  });
+}
+
+/**
+ * The meter of one execution within a run: the execution's own limits, its work capped at what the run has
+ * left (then the run's limit is the one named).
+ */
+export function executionMeter(maxWork: number, maxMemoryBytes: number, run: Meter): Meter {
+  const left = run.maxWork - run.work;
+  if (left >= maxWork) return templateMeter(maxWork, maxMemoryBytes);
+  const own = templateMeter(maxWork, maxMemoryBytes);
+  return new Meter(Math.max(0, left), maxMemoryBytes, (limit: MeterLimit): never =>
+    limit === 'work' ? run.exceeded('work') : own.exceeded(limit),
+  );
+}
+
 /** Reports that a JS engine limit (string or array length) was hit while building a value, as our memory limit. */
 export function engineLimitExceeded(meter: Meter): never {
   meter.exceeded('memory');

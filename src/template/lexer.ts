@@ -3,6 +3,7 @@
 // the JS string (errors convert them to Go's byte columns); lines count '\n' like Go.
 import { goQuote, isGoPrintable } from '../go/strconv/format.ts';
 import { lazyRegExp } from '../go/internal/lazyRegExp.ts';
+import { UNMETERED, type Meter } from '../go/internal/meter.ts';
 
 export type ItemType =
   | 'error'
@@ -121,6 +122,8 @@ class Lexer {
     readonly input: string,
     readonly breakOK: boolean,
     readonly continueOK: boolean,
+    /** Charged for each item, before it is made (the parse tree built from it costs in proportion). */
+    readonly meter: Meter,
   ) {}
 
   next(): number {
@@ -152,12 +155,16 @@ class Lexer {
   }
 
   emit(t: ItemType): void {
+    this.meter.build(ITEM_BYTES);
+    this.meter.spend(ITEM_UNITS);
     this.items.push({ type: t, pos: this.start, val: this.input.slice(this.start, this.pos), line: this.startLine });
     this.start = this.pos;
     this.startLine = this.line;
   }
 
   ignore(): void {
+    // Skipped text (a comment, trimmed spaces) costs what an item does to find, though nothing is made.
+    this.meter.spend(ITEM_UNITS);
     this.line += countNewlines(this.input, this.start, this.pos);
     this.start = this.pos;
     this.startLine = this.line;
@@ -515,8 +522,16 @@ function lexRawQuote(l: Lexer): StateFn {
  * Lexes the whole input. The item list ends with an EOF or an error item, as Go's channel does before it
  * closes; `breakOK`/`continueOK` are false when a function of that name shadows the keyword.
  */
-export function lex(input: string, breakOK = true, continueOK = true): Item[] {
-  const l = new Lexer(input, breakOK, continueOK);
+/**
+ * Memory of one item and the parse nodes made from it, and the work of lexing and parsing it (measured with the
+ * meter's calibration: a number or field action is a few microseconds to parse).
+ */
+export const ITEM_BYTES = 256;
+export const ITEM_UNITS = 2048;
+
+export function lex(input: string, breakOK = true, continueOK = true, meter: Meter = UNMETERED): Item[] {
+  meter.spend(input.length);
+  const l = new Lexer(input, breakOK, continueOK, meter);
   for (let state: StateFn = lexText; state !== null;) state = state(l);
   return l.items;
 }

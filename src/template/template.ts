@@ -36,13 +36,16 @@ export class Template {
   /**
    * Like Go's (*Template).Parse: adds the main template and every {{define}}/{{block}} of `text`. A later
    * non-empty definition replaces an earlier one; an empty one (only spaces) never does. On error nothing
-   * is added.
+   * is added. `meter` (none: unmetered) is charged for lexing and for each item, before it is made: a text
+   * made at run time (OSM's named templates are parsed again into every file) must fit in what is left.
    */
-  parse(text: string): this {
+  parse(text: string, meter?: Meter): this {
     let trees;
     try {
-      trees = parseTemplate(this.name, text, this.hasFunction);
+      trees = parseTemplate(this.name, text, this.hasFunction, new Map(), meter);
     } catch (e) {
+      if (e instanceof LimitError)
+        throw new TemplateError(`template: ${this.name}: ${e.message}`, 'parse', this.name, undefined, undefined, true);
       if (e instanceof ParseError) {
         // Go's parse errors give a line only; the position of the offending item adds the column.
         const at = errorLocation(text, e.pos);

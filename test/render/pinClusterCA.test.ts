@@ -198,11 +198,11 @@ test('config: pin-cluster-ca in the flag ConfigMap; a CA that is not PEM is refu
           apiVersion: 'v1',
           kind: 'ConfigMap',
           metadata: { name: 'osm' },
-          data: { 'external-cloud-provider': 'true', 'bootstrap-token-env': 'T', 'pin-cluster-ca': pin },
+          data: { 'external-cloud-provider': 'true', 'bootstrap-token-env': 'OSM_T', 'pin-cluster-ca': pin },
         },
       },
       {
-        env: (n) => (n === 'T' ? 'abcdef.0123456789abcdef' : undefined),
+        env: (n) => (n === 'OSM_T' ? 'abcdef.0123456789abcdef' : undefined),
         readFile: () => {
           throw new Error('no files');
         },

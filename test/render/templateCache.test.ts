@@ -29,6 +29,7 @@ const md = { providerConfig: { cloudProvider: 'aws', cloudProviderSpec: {} } } a
 function render(cache: TemplateCache, data: unknown) {
   return renderOperatingSystemConfigSpec(osp, md, {
     templates: cache,
+    rendered: { bytes: 0 },
     containerRuntime: 'containerd',
     data,
     registryHostFiles: [],

@@ -108,6 +108,13 @@ export function baseItems(): any[] {
   ];
 }
 
+/** baseItems() with the small OSP's provisioningConfig replaced (a hostile profile's files). */
+export function itemsWithProvisioningConfig(provisioningConfig: unknown): any[] {
+  const items = baseItems();
+  items[0] = { ...SMALL_OSP, spec: { ...SMALL_OSP.spec, provisioningConfig } };
+  return items;
+}
+
 export const BASE_CONFIG = {
   apiVersion: 'osm-krm.dev/v1alpha1',
   kind: 'OperatingSystemManager',
