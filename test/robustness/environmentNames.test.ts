@@ -15,12 +15,38 @@ import { listedEnvNames } from '../../src/cluster/environmentNames.ts';
 const SEED = 20261128;
 const base = () => parse(readFileSync(join(REPO_ROOT, 'examples/basic/resourcelist.yaml'), 'utf8'));
 
-// Values each field accepts, each one recognisable in the output.
-const FIELDS = [
-  { typed: 'cloudInitGetterToken', flag: 'cloud-init-getter-token-env', value: 'getter-token-marker-7c31aa' },
-  { typed: 'bootstrapToken', flag: 'bootstrap-token-env', value: 'q7x2mz.k3j9d0w8r5t1y6u4' },
-  { typed: 'bootstrapTokenKey', flag: 'bootstrap-token-key-env', value: 'token-key-marker-0123456789abcdef0123' },
-] as const;
+/** The example cluster's CA, as PEM: what the CA fields accept. */
+function exampleCA(): string {
+  const info = base().items.find((i: any) => i.kind === 'ConfigMap' && i.metadata.name === 'cluster-info');
+  const kubeconfig = parse(info.data.kubeconfig);
+  return Buffer.from(kubeconfig.clusters[0].cluster['certificate-authority-data'], 'base64').toString('utf8');
+}
+
+interface Field {
+  /** Where the typed config holds it (under spec). */
+  typed: string[];
+  /** Its `*-env` key in the ConfigMap form, if it has one. */
+  flag?: string;
+  value: string;
+}
+
+// Every value source of the config, with a value each accepts, recognisable in the output.
+const FIELDS: readonly Field[] = [
+  {
+    typed: ['cluster', 'cloudInitGetterToken'],
+    flag: 'cloud-init-getter-token-env',
+    value: 'getter-token-marker-7c31aa',
+  },
+  { typed: ['cluster', 'bootstrapToken'], flag: 'bootstrap-token-env', value: 'q7x2mz.k3j9d0w8r5t1y6u4' },
+  {
+    typed: ['cluster', 'bootstrapTokenKey'],
+    flag: 'bootstrap-token-key-env',
+    value: 'token-key-marker-0123456789abcdef0123',
+  },
+  { typed: ['cluster', 'caCert'], value: exampleCA() },
+  { typed: ['kubernetesCABundle'], value: exampleCA() },
+  { typed: ['hostCABundle'], value: exampleCA() },
+];
 
 // Names near the rule's edges, and names of every shape.
 const PREFIXES = ['', 'OSM_', 'OSM', 'OSM_KRM_', 'osm_', 'ARGOCD_ENV_', 'ARGOCD_ENV', 'ARGOCD_', 'XOSM_', ' OSM_'];
@@ -56,18 +82,21 @@ test('{env: NAME}: a variable outside the rule is never read, fails the run on i
           listing === 'listed' ? `OTHER_NAME, ${name}` : listing === 'other' ? 'OTHER_NAME:OSM_KRM_X' : undefined;
         const listed = [...listedEnvNames(listedText)];
         const l = base();
-        if (configMapForm) {
+        const flag = configMapForm ? field.flag : undefined;
+        if (flag !== undefined) {
           l.functionConfig = {
             apiVersion: 'v1',
             kind: 'ConfigMap',
             metadata: { name: 'osm' },
-            data: { namespace: 'kube-system', 'cluster-dns': '10.96.0.10', [field.flag]: name },
+            data: { namespace: 'kube-system', 'cluster-dns': '10.96.0.10', [flag]: name },
           };
         } else {
-          l.functionConfig.spec.cluster = { [field.typed]: { env: name } };
+          const [first, second] = field.typed;
+          if (second === undefined) l.functionConfig.spec[first!] = { env: name };
+          else l.functionConfig.spec[first!] = { [second]: { env: name } };
         }
         // The ConfigMap form trims its values, as OSM's flags do.
-        const read = configMapForm ? name.trim() : name;
+        const read = flag !== undefined ? name.trim() : name;
         const asked: string[] = [];
         const r = runOn(l, {
           env: (n) => {
@@ -91,12 +120,13 @@ test('{env: NAME}: a variable outside the rule is never read, fails the run on i
         assert.ok(
           errors.some(
             (e: any) =>
-              e.field?.path === (configMapForm ? `data.${field.flag}` : `spec.cluster.${field.typed}.env`) &&
+              e.field?.path === (flag !== undefined ? `data.${flag}` : `spec.${field.typed.join('.')}.env`) &&
               /OSM_KRM_ENV_NAMES/.test(e.message),
           ),
           `no error on the field for ${JSON.stringify(name)}: ${JSON.stringify(errors)}`,
         );
-        assert.ok(!r.stdout.includes(field.value) && !r.stderr.includes(field.value));
+        const marker = field.value.includes('\n') ? field.value.split('\n')[1]! : field.value; // a PEM's first base64 line
+        assert.ok(!r.stdout.includes(field.value) && !r.stderr.includes(marker));
       },
     ),
     { seed: SEED, numRuns: 400 },
