@@ -193,7 +193,7 @@ function planRender(
   const nextState = emptyState();
   const generated = new GeneratedOutput(list);
   addEmbeddedProfiles(c.profiles, config, generated);
-  addOverlayProfiles(c, list, results);
+  addOverlayProfiles(c, list, results, config);
   c.machineDeployments = c.machineDeployments.filter(
     ({ md }) =>
       !c.brokenProfiles.has(
@@ -556,10 +556,10 @@ function addEmbeddedProfiles(profiles: Map<string, ProfileEntry>, config: OsmCon
  * The profiles the overlays make, on the plain profiles (inputs and embedded) and each other; an overlay with an
  * error, and every overlay on it, renders nothing (its error is on its item).
  */
-function addOverlayProfiles(c: Classified, list: ResourceList, results: Result[]): void {
+function addOverlayProfiles(c: Classified, list: ResourceList, results: Result[], config: OsmConfig): void {
   if (c.overlays.length === 0) return;
   const usable = c.overlays.filter((o) => !c.brokenProfiles.has(profileKey(o.overlay.namespace, o.overlay.name)));
-  const resolved = resolveOverlays(usable, c.profiles, c.brokenProfiles);
+  const resolved = resolveOverlays(usable, c.profiles, c.brokenProfiles, config.templateLimits);
   for (const { itemIndex, error } of resolved.errors) {
     const o = list.items[itemIndex]!.object;
     results.push(toResult(error, refOf(o), fileOf(o)));

@@ -8,7 +8,7 @@
 import { ResourceError } from '../krm/results.ts';
 import { canonicalJson } from '../krm/canonicalJson.ts';
 import { sha256Hex } from '../go/crypto/sha256.ts';
-import { newTemplate, TemplateError } from '../template/index.ts';
+import { newTemplate, TemplateError, type TemplateLimits } from '../template/index.ts';
 import { osmTemplateFuncs } from '../sprig/index.ts';
 import { OSM_API_VERSION, type OperatingSystemProfileSpec } from './operatingSystemProfile.ts';
 import type { Overlay } from './operatingSystemProfileOverlay.ts';
@@ -42,6 +42,8 @@ export function resolveOverlays(
   overlays: readonly InputOverlay[],
   profiles: ReadonlyMap<string, ProfileEntry>,
   brokenProfiles: ReadonlySet<string> = new Set(),
+  /** The run's spec.templateLimits: an overlay's templates are parsed on them (a parse tree outgrows its text). */
+  templateLimits: Partial<TemplateLimits> = {},
 ): OverlayResolution {
   const byKey = new Map<string, InputOverlay>();
   const out: OverlayResolution = { entries: new Map(), errors: [], broken: new Set() };
@@ -133,7 +135,7 @@ export function resolveOverlays(
       }
     }
     try {
-      const entry = overlayEntry(o, base);
+      const entry = overlayEntry(o, base, templateLimits);
       out.entries.set(k, entry);
       return entry;
     } catch (e) {
@@ -145,7 +147,7 @@ export function resolveOverlays(
 }
 
 /** The profile `o` gives on `base`; throws an error on the overlay (or, for a template, the field that brought it). */
-function overlayEntry(o: InputOverlay, base: ProfileEntry): ProfileEntry {
+function overlayEntry(o: InputOverlay, base: ProfileEntry, templateLimits: Partial<TemplateLimits>): ProfileEntry {
   const baseSpec = base.spec; // validates an embedded base on first use
   const stack: Pick<OverlayStack, 'base' | 'overlays'> = base.overlay
     ? {
@@ -180,7 +182,7 @@ function overlayEntry(o: InputOverlay, base: ProfileEntry): ProfileEntry {
     base.overlay ? base.overlay.layered(cloud) : { spec: baseSpec, origins: new Map() };
   const clouds = cloudsNamed(o, base);
 
-  checkTemplatesParse(o);
+  checkTemplatesParse(o, templateLimits);
   const layered = new Map<string | undefined, LayeredSpec>();
   const layeredFor = (cloud: string | undefined): LayeredSpec => {
     const key = cloud !== undefined && clouds.has(cloud) ? cloud : undefined;
@@ -228,8 +230,11 @@ function overlayVersion(baseVersion: string, content: unknown): string {
   return `${baseVersion}${baseVersion.includes('+') ? '.' : '+'}ov-${hash}`;
 }
 
-/** The overlay's own template texts parse (alone: named templates they call are found at render time). */
-function checkTemplatesParse(o: InputOverlay): void {
+/**
+ * The overlay's own template texts parse (alone: named templates they call are found at render time), each
+ * within the template limits (the parse is metered: no text is parsed for free).
+ */
+function checkTemplatesParse(o: InputOverlay, limits: Partial<TemplateLimits>): void {
   const texts = [
     ...(o.overlay.spec.files ?? []).flatMap((f, i) =>
       'template' in f.content
@@ -244,7 +249,7 @@ function checkTemplatesParse(o: InputOverlay): void {
   ];
   for (const { name, text, field } of texts) {
     try {
-      newTemplate(name, { funcs: osmTemplateFuncs }).parse(text);
+      newTemplate(name, { funcs: osmTemplateFuncs, limits }).parse(text);
     } catch (e) {
       if (e instanceof TemplateError) throw new ResourceError(`the template does not parse: ${e.message}`, field);
       throw e;

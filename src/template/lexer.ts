@@ -3,7 +3,7 @@
 // the JS string (errors convert them to Go's byte columns); lines count '\n' like Go.
 import { goQuote, isGoPrintable } from '../go/strconv/format.ts';
 import { lazyRegExp } from '../go/internal/lazyRegExp.ts';
-import { UNMETERED, type Meter } from '../go/internal/meter.ts';
+import type { Meter } from '../go/internal/meter.ts';
 
 export type ItemType =
   | 'error'
@@ -529,7 +529,7 @@ function lexRawQuote(l: Lexer): StateFn {
 export const ITEM_BYTES = 256;
 export const ITEM_UNITS = 2048;
 
-export function lex(input: string, breakOK = true, continueOK = true, meter: Meter = UNMETERED): Item[] {
+export function lex(input: string, breakOK: boolean, continueOK: boolean, meter: Meter): Item[] {
   meter.spend(input.length);
   const l = new Lexer(input, breakOK, continueOK, meter);
   for (let state: StateFn = lexText; state !== null;) state = state(l);

@@ -3,7 +3,7 @@
 // look-ahead, sharing one item stream — because Go's error texts and line numbers depend on it. Behaviour
 // of newer Go kept on purpose: `{{else with}}` (Go 1.23).
 import { itemString, lex, ZERO_ITEM, type Item, type ItemType } from './lexer.ts';
-import { UNMETERED, type Meter } from '../go/internal/meter.ts';
+import type { Meter } from '../go/internal/meter.ts';
 import type {
   BranchNode,
   CommandNode,
@@ -72,8 +72,8 @@ export function parseTemplate(
   name: string,
   text: string,
   hasFunction: (name: string) => boolean,
-  treeSet: Map<string, ParsedTree> = new Map(),
-  meter: Meter = UNMETERED,
+  treeSet: Map<string, ParsedTree>,
+  meter: Meter,
 ): Map<string, ParsedTree> {
   const isFunction = (fn: string) => BUILTIN_FUNCTION_NAMES.has(fn) || hasFunction(fn);
   const stream = new ItemStream(lex(text, !isFunction('break'), !isFunction('continue'), meter));

@@ -36,10 +36,11 @@ export class Template {
   /**
    * Like Go's (*Template).Parse: adds the main template and every {{define}}/{{block}} of `text`. A later
    * non-empty definition replaces an earlier one; an empty one (only spaces) never does. On error nothing
-   * is added. `meter` (none: unmetered) is charged for lexing and for each item, before it is made: a text
-   * made at run time (OSM's named templates are parsed again into every file) must fit in what is left.
+   * is added. `meter` is charged for lexing and for each item, before it is made: a text made at run time
+   * (OSM's named templates are parsed again into every file) must fit in what is left. There is no unmetered
+   * parse: without `meter`, one with this template's limits (a parse tree is many times its text).
    */
-  parse(text: string, meter?: Meter): this {
+  parse(text: string, meter: Meter = this.newMeter()): this {
     let trees;
     try {
       trees = parseTemplate(this.name, text, this.hasFunction, new Map(), meter);
