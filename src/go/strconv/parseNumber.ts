@@ -95,7 +95,9 @@ export function parseClampedInt64(s: string): bigint {
   return neg ? (-v < INT64_MIN ? INT64_MIN : -v) : v > INT64_MAX ? INT64_MAX : v;
 }
 
-const DECIMAL = /^[+-]?(?:[0-9_]+\.?[0-9_]*|\.[0-9_]+)(?:[eE][+-]?[0-9_]+)?$/;
+// Each character has one place to match: `[0-9_]+\.?[0-9_]*` (the point optional between two digit runs)
+// backtracks over every split of a digit string that then fails, quadratic in its length.
+const DECIMAL = /^[+-]?(?:[0-9_]+(?:\.[0-9_]*)?|\.[0-9_]+)(?:[eE][+-]?[0-9_]+)?$/;
 const HEX = /^([+-]?)0[xX]([0-9a-fA-F_]*)(?:\.([0-9a-fA-F_]*))?[pP]([+-]?[0-9_]+)$/;
 const SPECIAL = /^([+-]?)(?:inf|infinity|nan)$/i;
 
