@@ -157,6 +157,12 @@ class Lexer {
   emit(t: ItemType): void {
     this.meter.build(ITEM_BYTES);
     this.meter.spend(ITEM_UNITS);
+    if (LITERALS.has(t)) {
+      // The parser converts a literal (unquotes it, reads it as a number) and keeps a string's value.
+      const length = this.pos - this.start;
+      this.meter.spend(LITERAL_UNITS_PER_CHAR * length);
+      if (t === 'string' || t === 'rawString') this.meter.build(length);
+    }
     this.items.push({ type: t, pos: this.start, val: this.input.slice(this.start, this.pos), line: this.startLine });
     this.start = this.pos;
     this.startLine = this.line;
@@ -528,6 +534,12 @@ function lexRawQuote(l: Lexer): StateFn {
  */
 export const ITEM_BYTES = 256;
 export const ITEM_UNITS = 2048;
+/**
+ * Work per character of a literal the parser converts: reading a long number (strconv's port, BigInt) or
+ * unquoting escapes took up to 200 ns a character (test/robustness/templateLiteralCost.test.ts).
+ */
+export const LITERAL_UNITS_PER_CHAR = 32;
+const LITERALS: ReadonlySet<ItemType> = new Set(['string', 'rawString', 'number', 'complex', 'charConstant']);
 
 export function lex(input: string, breakOK: boolean, continueOK: boolean, meter: Meter): Item[] {
   meter.spend(input.length);
