@@ -4,6 +4,7 @@
 // reached is handed to `onCommand` with its words expanded; a value the script computes at run time stays a
 // placeholder (the text as written, e.g. `${sum}`) with the reason, so nothing that depends on it is dropped.
 // Where a condition is not known, both ways are followed (a download in either is one the node may make).
+import { globMatches, matchWork, trimPattern } from './globPattern.ts';
 import { parseShell, ShellNestingError, type ShellNode, type Word, type WordPart } from './shellSyntax.ts';
 import { factCommandOutput, type NodeFacts } from './nodeFacts.ts';
 
@@ -260,6 +261,7 @@ export class ScriptEvaluator {
         for (const arm of n.arms) {
           const patterns = arm.patterns.map((p) => this.expandJoined(p, f));
           if (subject.unknown.length === 0 && patterns.every((p) => p.unknown.length === 0)) {
+            for (const p of patterns) this.charge(matchWork(p.text, subject.text), f.script);
             if (!patterns.some((p) => globMatches(p.text, subject.text))) continue;
             this.list(arm.body, f);
             return;
@@ -654,6 +656,7 @@ export class ScriptEvaluator {
         const pattern = this.expandJoined(p.arg!, f);
         if (value.unknown.length > 0 || pattern.unknown.length > 0)
           return unknownParam(`${p.source} is computed on the node`);
+        this.charge(2 * matchWork(pattern.text, value.text), f.script);
         return [known(trimPattern(value.text, pattern.text, p.op))];
       }
       default:
@@ -774,27 +777,4 @@ function sameReasons(a: readonly string[], b: readonly string[]): boolean {
 
 export function joinFields(values: readonly Field[]): Field {
   return { text: values.map((v) => v.text).join(' '), unknown: values.flatMap((v) => v.unknown) };
-}
-
-/** A shell glob (`*`, `?`, `[...]`) as case matches it. */
-export function globMatches(pattern: string, text: string): boolean {
-  const re = pattern
-    .replace(/[.+^${}()|\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return new RegExp(`^${re}$`, 's').test(text);
-}
-
-function trimPattern(value: string, pattern: string, op: string): string {
-  const re = pattern
-    .replace(/[.+^${}()|\\]/g, '\\$&')
-    .replace(/\*/g, op.length === 2 ? '.*' : '.*?')
-    .replace(/\?/g, '.');
-  if (op.startsWith('#')) return value.replace(new RegExp(`^${re}`, 's'), '');
-  return op === '%%' ? value.replace(new RegExp(`${re}$`, 's'), '') : shortestSuffix(value, pattern);
-}
-
-function shortestSuffix(value: string, pattern: string): string {
-  for (let k = value.length; k >= 0; k--) if (globMatches(pattern, value.slice(k))) return value.slice(0, k);
-  return value;
 }
