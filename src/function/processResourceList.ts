@@ -12,7 +12,7 @@ import {
 import { bootstrapTokenLifetimeFindings } from '../cluster/bootstrapTokenLifetime.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import {
-  generatedEntry,
+  outputEntry,
   type InputItem,
   type KrmObject,
   type OutputList,
@@ -295,9 +295,9 @@ function renderMachineDeploymentAt(plan: RenderPlan, index: number): OutcomeEntr
     // A Secret we make is masked by value like an input one (a new kind of token Secret needs no edit here).
     registerSecretObject(plan.secrets, obj, true);
     const annotated = withPathAnnotations(obj, generatedPath(md, obj as KrmObject, plan.config.gitops.split));
-    let entry: string;
+    let entry: { id: string; entry: string };
     try {
-      entry = generatedEntry(plan.list, annotated);
+      entry = outputEntry(plan.list, annotated);
     } catch (e) {
       // The YAML writer is the choke point: a string that is not valid Unicode is refused there.
       if (!(e instanceof InvalidUnicodeError)) throw e;
@@ -311,7 +311,7 @@ function renderMachineDeploymentAt(plan: RenderPlan, index: number): OutcomeEntr
       );
       return { outcome: { ...outcome, objects: [] }, entries: [] };
     }
-    entries.push({ id: identityOf(annotated as KrmObject), entry });
+    entries.push(entry);
   }
   return { outcome, entries };
 }
@@ -403,7 +403,8 @@ class GeneratedOutput {
   constructor(private readonly list: ResourceList) {}
 
   add(obj: Record<string, unknown>): void {
-    this.addEntry(identityOf(obj as KrmObject), generatedEntry(this.list, obj));
+    const { id, entry } = outputEntry(this.list, obj);
+    this.addEntry(id, entry);
   }
 
   addEntry(id: string, entry: string): void {

@@ -1,6 +1,6 @@
 // One MachineDeployment -> the objects OSM would write for it: the OSC, the bootstrap and provisioning
 // Secrets, the kubelet bootstrap kubeconfig Secret and, for `edge`, the script Secret.
-import { bootstrapKubeconfig } from '../cluster/kubeconfig.ts';
+import { bootstrapKubeconfig } from './bootstrapKubeconfig.ts';
 import { machineDeploymentKey, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import type { OSCConfig, SecretType } from '../model/operatingSystemProfile.ts';
 import { userDataFormatFor } from '../emit/userdata/formats/index.ts';
