@@ -3,13 +3,8 @@
 // MachineDeployment (src/render/renderMachineDeployment.ts decides its outcome) -> finish (name collisions, the
 // render state for the next run, the output). Any error: no generated output, every input item kept as it was.
 import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
-import {
-  clusterFactsNotLocalConfig,
-  collectClusterFacts,
-  MissingClusterFactError,
-  type ClusterFacts,
-} from '../cluster/clusterFacts.ts';
-import { bootstrapTokenLifetimeFindings } from '../cluster/bootstrapTokenLifetime.ts';
+import { MissingClusterFactError, type ClusterFacts } from '../cluster/clusterFacts.ts';
+import { readRunClusterFacts } from '../cluster/runClusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import {
   outputEntry,
@@ -23,11 +18,9 @@ import {
   OSP_ANNOTATION,
   OSP_NAMESPACE_ANNOTATION,
   REVISION_ANNOTATION,
-  parseMachineDeployment,
   type MachineDeployment,
 } from '../machineDeployment/machineDeployment.ts';
-import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
-import { validateMachineDeploymentValues } from '../machineDeployment/validateValues.ts';
+import { decodeMachineDeployment } from '../machineDeployment/decodeMachineDeployment.ts';
 import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
 import {
   embeddedProfileEntry,
@@ -227,8 +220,8 @@ function planRender(
   if (c.machineDeployments.length > 0) {
     try {
       // Only inputs count as facts: our own previous output (e.g. derived token Secrets) must not feed back.
-      const facts = collectClusterFacts(config, c.kept, env, secrets);
-      for (const f of clusterFactsNotLocalConfig(c.kept)) {
+      const { facts, notLocalConfig, lifetime } = readRunClusterFacts(config, c.kept, env, secrets);
+      for (const f of notLocalConfig) {
         results.push({
           severity: 'error',
           message: f.message,
@@ -237,7 +230,7 @@ function planRender(
           ...fileOf(f.item.object),
         });
       }
-      for (const f of bootstrapTokenLifetimeFindings(config, facts, env))
+      for (const f of lifetime)
         results.push({
           severity: 'warning',
           message: f.message,
@@ -472,9 +465,8 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
           );
       } else if (o.apiVersion === MD_API_VERSION && o.kind === 'MachineDeployment') {
         checkMetadataUnicode(o);
-        const md = parseMachineDeployment(o);
-        validateMachineDeploymentValues(md);
-        if (withProfileAnnotation(md, config)) {
+        const { md, annotated } = decodeMachineDeployment(o, config.defaultProfiles.defaultAnnotation);
+        if (annotated) {
           out.machineDeployments.push({ item, md });
           const unset = namespaceNotSet(o);
           if (unset !== undefined) results.push({ severity: 'warning', ...unset, resourceRef: refOf(o), ...fileOf(o) });
@@ -508,22 +500,6 @@ function fluxSubstitutionWarnings(kept: readonly InputItem[]): Result[] {
 function describeState(o: KrmObject): string {
   const file = fileOf(o).file?.path;
   return `${o.metadata?.namespace ?? ''}/${STATE_NAME}${file ? ` in ${file}` : ''}`;
-}
-
-/** Applies OSM's webhook default when enabled; false when the MachineDeployment is not ours to render. */
-function withProfileAnnotation(md: MachineDeployment, config: OsmConfig): boolean {
-  if ((md.annotations[OSP_ANNOTATION] ?? '') !== '') return true;
-  if (!config.defaultProfiles.defaultAnnotation) return false;
-  const fallback = defaultProfileName(md);
-  if (fallback === undefined) {
-    throw new ResourceError(
-      `failed to populate OSP annotation for machinedeployment with unsupported Operating System ${md.providerConfig.operatingSystem}`,
-      'spec.template.spec.providerSpec.value.operatingSystem',
-    );
-  }
-  // Like OSM's webhook, the default becomes part of the annotations (and so of the annotations hash).
-  md.annotations = { ...md.annotations, [OSP_ANNOTATION]: fallback };
-  return true;
 }
 
 /**
