@@ -7,7 +7,7 @@ import { MissingClusterFactError, type ClusterFacts } from '../cluster/clusterFa
 import { readRunClusterFacts } from '../cluster/runClusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import {
-  outputEntry,
+  generatedEntry,
   type InputItem,
   type KrmObject,
   type OutputList,
@@ -288,9 +288,9 @@ function renderMachineDeploymentAt(plan: RenderPlan, index: number): OutcomeEntr
     // A Secret we make is masked by value like an input one (a new kind of token Secret needs no edit here).
     registerSecretObject(plan.secrets, obj, true);
     const annotated = withPathAnnotations(obj, generatedPath(md, obj as KrmObject, plan.config.gitops.split));
-    let entry: { id: string; entry: string };
+    let entry: string;
     try {
-      entry = outputEntry(plan.list, annotated);
+      entry = generatedEntry(plan.list, annotated);
     } catch (e) {
       // The YAML writer is the choke point: a string that is not valid Unicode is refused there.
       if (!(e instanceof InvalidUnicodeError)) throw e;
@@ -304,7 +304,7 @@ function renderMachineDeploymentAt(plan: RenderPlan, index: number): OutcomeEntr
       );
       return { outcome: { ...outcome, objects: [] }, entries: [] };
     }
-    entries.push(entry);
+    entries.push({ id: identityOf(annotated as KrmObject), entry });
   }
   return { outcome, entries };
 }
@@ -396,8 +396,7 @@ class GeneratedOutput {
   constructor(private readonly list: ResourceList) {}
 
   add(obj: Record<string, unknown>): void {
-    const { id, entry } = outputEntry(this.list, obj);
-    this.addEntry(id, entry);
+    this.addEntry(identityOf(obj as KrmObject), generatedEntry(this.list, obj));
   }
 
   addEntry(id: string, entry: string): void {

@@ -15,7 +15,6 @@ import { createBlockYamlFastPath, type FastParse } from './blockYamlFastPath.ts'
 import { writeYaml } from './yamlWriter.ts';
 import type { Result } from './results.ts';
 import { escapeIllFormed, illFormedPath } from './wellFormedUnicode.ts';
-import { identityOf } from './itemOrder.ts';
 
 export interface KrmObject {
   apiVersion?: unknown;
@@ -204,11 +203,6 @@ export interface OutputList {
  */
 export function generatedEntry(input: Pick<ResourceList, 'itemIndent'>, obj: object): string {
   return asSequenceEntry(writeYaml(obj), ' '.repeat(input.itemIndent));
-}
-
-/** A generated object as the output holds it: its identity (apiVersion/kind/namespace/name) and its entry. */
-export function outputEntry(input: Pick<ResourceList, 'itemIndent'>, obj: object): { id: string; entry: string } {
-  return { id: identityOf(obj as KrmObject), entry: generatedEntry(input, obj) };
 }
 
 /**
