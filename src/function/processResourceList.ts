@@ -14,21 +14,13 @@ import {
   type ResourceList,
 } from '../krm/resourceList.ts';
 import {
-  MD_API_VERSION,
   OSP_ANNOTATION,
   OSP_NAMESPACE_ANNOTATION,
   REVISION_ANNOTATION,
   type MachineDeployment,
 } from '../machineDeployment/machineDeployment.ts';
-import { decodeMachineDeployment } from '../machineDeployment/decodeMachineDeployment.ts';
-import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
-import {
-  embeddedProfileEntry,
-  inputProfileEntry,
-  profileKey,
-  profileNamespace,
-  type ProfileEntry,
-} from '../model/profileEntry.ts';
+import { decodeInputItem } from '../model/decodeInputItem.ts';
+import { embeddedProfileEntry, profileKey, profileNamespace, type ProfileEntry } from '../model/profileEntry.ts';
 import { renderMachineDeployment, type MachineDeploymentOutcome } from '../render/renderMachineDeployment.ts';
 import { newRenderRun, type RenderRun } from '../render/renderRun.ts';
 import { EMBEDDED_PROFILE_NAMES, embeddedProfile } from '../profiles/embeddedProfiles.ts';
@@ -49,7 +41,7 @@ import { REVISION_OVERRIDE_ANNOTATION } from '../gitops/machineDeploymentRevisio
 import { withSyncAnnotations } from '../gitops/syncAnnotations.ts';
 import { fluxSubstitutionFindings } from '../gitops/fluxSubstitution.ts';
 import { isLocalConfig, LOCAL_CONFIG_ANNOTATION } from '../krm/localConfig.ts';
-import { isOverlayObject, OVERLAY_KIND, parseOverlay } from '../model/operatingSystemProfileOverlay.ts';
+import { OVERLAY_KIND } from '../model/operatingSystemProfileOverlay.ts';
 import { resolveOverlays, type InputOverlay } from '../model/overlayProfiles.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
 import { ResourceError, type Result } from '../krm/results.ts';
@@ -67,12 +59,7 @@ import {
 import { registerInputSecrets, registerSecretObject, SecretRegistry } from '../krm/redactSecrets.ts';
 import { secretSpecValues } from '../machineDeployment/operatingSystemSpec.ts';
 import { unhonouredSopsSetting } from './routeSettings.ts';
-import {
-  checkMetadataUnicode,
-  illFormedPath,
-  InvalidUnicodeError,
-  invalidUnicodeMessage,
-} from '../krm/wellFormedUnicode.ts';
+import { illFormedPath, InvalidUnicodeError, invalidUnicodeMessage } from '../krm/wellFormedUnicode.ts';
 import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
 
 interface Classified {
@@ -447,26 +434,16 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
     out.kept.push(item);
     try {
       checkNotMisdeclared(o);
-      if (o.apiVersion === OSM_API_VERSION && o.kind === 'OperatingSystemProfile') {
-        checkMetadataUnicode(o);
-        const entry = inputProfileEntry(o, item.index, config.namespace);
-        const k = profileKey(entry.namespace, entry.name);
+      const decoded = decodeInputItem(o, item.index, config.namespace, config.defaultProfiles.defaultAnnotation);
+      if (decoded.kind === 'profile') {
+        const k = profileKey(decoded.entry.namespace, decoded.entry.name);
         if (out.profiles.has(k)) throw new ResourceError(`duplicate OperatingSystemProfile ${k}`, 'metadata.name');
-        out.profiles.set(k, entry);
-      } else if (isOverlayObject(o)) {
-        checkMetadataUnicode(o);
-        out.overlays.push({ overlay: parseOverlay(o, config.namespace), itemIndex: item.index });
-        // No cluster knows this kind: every route must leave it out of what it applies.
-        if (!isLocalConfig(o))
-          throw new ResourceError(
-            `an ${OVERLAY_KIND} is read by osm-krm only, and no cluster has its kind: annotate it ${LOCAL_CONFIG_ANNOTATION}: "true" so that kustomize, kpt, generate and hydrate leave it out of what is applied`,
-            `metadata.annotations`,
-          );
-      } else if (o.apiVersion === MD_API_VERSION && o.kind === 'MachineDeployment') {
-        checkMetadataUnicode(o);
-        const { md, annotated } = decodeMachineDeployment(o, config.defaultProfiles.defaultAnnotation);
-        if (annotated) {
-          out.machineDeployments.push({ item, md });
+        out.profiles.set(k, decoded.entry);
+      } else if (decoded.kind === 'overlay') {
+        out.overlays.push({ overlay: decoded.overlay, itemIndex: item.index });
+      } else if (decoded.kind === 'machineDeployment') {
+        if (decoded.annotated) {
+          out.machineDeployments.push({ item, md: decoded.md });
           const unset = namespaceNotSet(o);
           if (unset !== undefined) results.push({ severity: 'warning', ...unset, resourceRef: refOf(o), ...fileOf(o) });
         } else
