@@ -356,7 +356,6 @@ export function movedFile(c: ExecutedCommand): { from: string; to: string } | un
   return { from: operands[0]!.text, to: operands[1]!.text };
 }
 
-
 /** The package sources in a file of apt's or yum's configuration, written with `text`. */
 export function* sourcesInFile(path: string, text: Field): Generator<Fetch> {
   if (APT_SOURCES.test(path)) {

@@ -12,6 +12,7 @@ import { inputRoot } from './allowedRoots.ts';
 import { untrustedLine, untrustedText } from './untrustedText.ts';
 import { lintRepository } from '../lint/lintRepository.ts';
 import { renderTime, type RenderTime } from '../cluster/renderTime.ts';
+import { ENV_NAMES_ENV } from '../cluster/environmentNames.ts';
 import { systemClock } from './clock.ts';
 import { MARKER_FILE } from './outputDirectory.ts';
 
@@ -52,6 +53,7 @@ function lint(opts: Options, io: CommandIO): number {
     ...lintRepository(objects, {
       hydrateOutput: read.some((r) => r.hydrateOutput),
       ...(time !== undefined ? { time } : {}),
+      ...(io.env[ENV_NAMES_ENV] !== undefined ? { listedEnvNames: io.env[ENV_NAMES_ENV] } : {}),
     }),
   );
   io.stdout(

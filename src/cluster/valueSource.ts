@@ -41,16 +41,9 @@ export function resolveValue(src: ValueSource | undefined, field: string, env: E
     const v = env.env(src.env);
     if (v === undefined) {
       const note = env.inFunctionContainer ? `; ${CONTAINER_ENV_NOTE.replace('NAME', src.env)}` : '';
-      throw new ResourceError(
-        `environment variable ${src.env} (named by ${at}) is not set${note}`,
-        at,
-      );
+      throw new ResourceError(`environment variable ${src.env} (named by ${at}) is not set${note}`, at);
     }
-    if (v === '')
-      throw new ResourceError(
-        `environment variable ${src.env} (named by ${at}) is set but empty`,
-        at,
-      );
+    if (v === '') throw new ResourceError(`environment variable ${src.env} (named by ${at}) is set but empty`, at);
     return v;
   }
   if (src.file !== undefined) {

@@ -6,6 +6,8 @@
 // - bootstrap-token-expiration: a fixed spec.cluster.bootstrapTokenExpiration that has passed (error) or passes
 //   within 7 days (warning), and committed bootstrap token Secrets whose newest token for a MachineDeployment
 //   has expired (error: nothing rendered since, so new nodes cannot join).
+// - env-name: a config's `{env: NAME}` that osm-krm will not read (src/cluster/environmentNames.ts) unless the
+//   environment where it renders lists NAME in $OSM_KRM_ENV_NAMES: a warning, as lint cannot see that environment.
 import type { KrmObject } from '../krm/resourceList.ts';
 import { isLocalConfig } from '../krm/localConfig.ts';
 import { CONFIG_API_VERSION, CONFIG_KIND } from '../config/operatingSystemManagerConfig.ts';
@@ -14,6 +16,7 @@ import { EXPIRATION_WARNING_SECONDS, duration } from '../cluster/bootstrapTokenL
 import { parseRfc3339Seconds, type RenderTime } from '../cluster/renderTime.ts';
 import { BOOTSTRAP_TOKEN_LABEL } from '../cluster/clusterFacts.ts';
 import type { LintFinding } from './lintProfile.ts';
+import { envNameAllowed, envNameRefusal, ENV_NAMES_ENV } from '../cluster/environmentNames.ts';
 
 export interface RepositoryObject {
   object: KrmObject;
@@ -28,10 +31,16 @@ export interface RepositoryContext {
   time?: RenderTime;
   /** A PATH holds hydrate's output (its `.osm-krm-hydrate` list). */
   hydrateOutput: boolean;
+  /** $OSM_KRM_ENV_NAMES where lint runs. */
+  listedEnvNames?: string;
 }
 
 export function lintRepository(objects: readonly RepositoryObject[], context: RepositoryContext): LintFinding[] {
-  return [...fluxFindings(objects, context), ...expirationFindings(objects, context)];
+  return [
+    ...fluxFindings(objects, context),
+    ...expirationFindings(objects, context),
+    ...envNameFindings(objects, context),
+  ];
 }
 
 const isConfig = (o: KrmObject) => o.apiVersion === CONFIG_API_VERSION && o.kind === CONFIG_KIND;
@@ -107,6 +116,37 @@ function expirationFindings(objects: readonly RepositoryObject[], context: Repos
     });
   }
   return out;
+}
+
+function envNameFindings(objects: readonly RepositoryObject[], context: RepositoryContext): LintFinding[] {
+  const out: LintFinding[] = [];
+  for (const r of objects) {
+    if (!isConfig(r.object)) continue;
+    for (const { path, name } of envSources(r.object.spec, 'spec')) {
+      if (envNameAllowed(name, context.listedEnvNames)) continue;
+      out.push({
+        severity: 'warning',
+        check: 'env-name',
+        ...place(r, new RegExp(`env:\\s*["']?${name.replace(/[^A-Za-z0-9_]/g, '.')}`)),
+        scenarios: [],
+        message: `${path} names environment variable ${JSON.stringify(name)}, which osm-krm will not read unless $${ENV_NAMES_ENV} lists it where osm-krm renders: ${envNameRefusal(name)}`,
+      });
+    }
+  }
+  return out;
+}
+
+/** Every `{env: NAME}` under a config's spec, with its field path. */
+function* envSources(value: unknown, path: string): Generator<{ path: string; name: string }> {
+  if (value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) yield* envSources(v, `${path}[${i}]`);
+    return;
+  }
+  for (const [k, v] of Object.entries(value)) {
+    if (k === 'env' && typeof v === 'string') yield { path: `${path}.env`, name: v };
+    else yield* envSources(v, `${path}.${k}`);
+  }
 }
 
 function secretValue(o: KrmObject, key: string): string | undefined {

@@ -138,7 +138,14 @@ async function hydrate(args: string[], env: Record<string, string | undefined> =
   const code = runHydrateCommand(args, {
     stdout: (s) => (stdout += s),
     stderr: (s) => (stderr += s),
-    env: { ...toolEnv(), ...SECRETS, OSM_SOPS_SEED: SEED, OSM_RHSM_USER, OSM_KRM_FILE_ROOTS: fileRoots.join(':'), ...env },
+    env: {
+      ...toolEnv(),
+      ...SECRETS,
+      OSM_SOPS_SEED: SEED,
+      OSM_RHSM_USER,
+      OSM_KRM_FILE_ROOTS: fileRoots.join(':'),
+      ...env,
+    },
     cwd: REPO_ROOT,
   });
   return { code, stdout, stderr };

@@ -87,7 +87,11 @@ function fixture(): { dir: string; secrets: string } {
 // The secret file lies outside the package: absolute {file:} paths are read only from the directories named
 // where osm-krm runs (OSM_KRM_FILE_ROOTS, or the secrets directory).
 const ENV = (secrets?: string) =>
-  toolEnv({ ...EXAMPLE_SECRETS, OSM_RHSM_USER: USER, ...(secrets !== undefined ? { OSM_KRM_FILE_ROOTS: secrets } : {}) });
+  toolEnv({
+    ...EXAMPLE_SECRETS,
+    OSM_RHSM_USER: USER,
+    ...(secrets !== undefined ? { OSM_KRM_FILE_ROOTS: secrets } : {}),
+  });
 
 /** The applied objects have exactly one MachineDeployment, with the secrets; returns it. */
 function checkApplied(objects: any[], route: string): any {

@@ -227,7 +227,10 @@ test('the revision follows the template the cluster gets: a changed secret is a 
       'k8c.io/machine-deployment-revision'
     ];
   assert.equal(revision(first), '1');
-  const same = runOn(resourceList([rhelMachineDeployment('workers'), state], config), env({ OSM_RHSM_PASSWORD: PASSWORD }));
+  const same = runOn(
+    resourceList([rhelMachineDeployment('workers'), state], config),
+    env({ OSM_RHSM_PASSWORD: PASSWORD }),
+  );
   assert.equal(revision(same), '1');
   const rotated = runOn(
     resourceList([rhelMachineDeployment('workers'), state], config),

@@ -128,3 +128,25 @@ test('bootstrap-token-expiration: committed token Secrets whose newest one for a
     /newest bootstrap token Secret for kube-system-workers-b expired at 2026-11-30T12:00:00Z/,
   );
 });
+
+test('env-name: a config naming a variable osm-krm will not read is a warning on its line, unless $OSM_KRM_ENV_NAMES lists it', () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'osp.yaml'), EXAMPLE_OSP);
+  writeFileSync(
+    join(dir, 'osm-config.yaml'),
+    `apiVersion: osm-krm.dev/v1alpha1\nkind: OperatingSystemManager\nmetadata:\n  name: osm\nspec:\n  cluster:\n    cloudInitGetterToken: {env: OSM_CLOUD_INIT_GETTER_TOKEN}\n    bootstrapToken: {env: GITHUB_TOKEN}\n  rhelSubscription:\n    all:\n      rhelActivationKey: {env: OSM_KRM_SECRETS_DIR}\n`,
+  );
+  const envNames = (r: ReturnType<typeof lint>) =>
+    r.report.findings
+      .filter((f: any) => f.check === 'env-name')
+      .map((f: any) => [f.severity, f.line, f.message.split(',')[0]]);
+  const r = lint(dir);
+  assert.equal(r.code, 0);
+  assert.deepEqual(envNames(r), [
+    ['warning', 8, 'spec.cluster.bootstrapToken.env names environment variable "GITHUB_TOKEN"'],
+    ['warning', 11, 'spec.rhelSubscription.all.rhelActivationKey.env names environment variable "OSM_KRM_SECRETS_DIR"'],
+  ]);
+  assert.deepEqual(envNames(lint(dir, { OSM_KRM_ENV_NAMES: 'GITHUB_TOKEN' })), [
+    ['warning', 11, 'spec.rhelSubscription.all.rhelActivationKey.env names environment variable "OSM_KRM_SECRETS_DIR"'],
+  ]);
+});

@@ -175,31 +175,28 @@ test(
 // cloud-init-getter token, and generate wrote its value into the OperatingSystemConfig (a custom resource, not a
 // Secret: Argo CD's UI and `argocd app diff` show it to whoever may read the app). A config now reads only the
 // names src/cluster/environmentNames.ts allows (test/robustness/environmentNames.test.ts attacks the rule).
-test(
-  'generate: a config in the repository cannot read an arbitrary variable of the sidecar into the output',
-  () => {
-    const root = tempDir('osm-krm-attack-env-');
-    const app = join(root, 'app');
-    cpSync(join(EXAMPLES, 'argocd', 'app'), app, { recursive: true });
-    const config = readFileSync(join(app, 'osm-config.yaml'), 'utf8');
-    writeFileSync(
-      join(app, 'osm-config.yaml'),
-      `${config.trimEnd()}\n  cluster:\n    cloudInitGetterToken: {env: SIDECAR_CREDENTIAL}\n    bootstrapToken: {env: OSM_BOOTSTRAP_TOKEN}\n`,
-    );
-    const marker = 'SIDECAR-CREDENTIAL-MARKER-31f0';
-    const r = spawnSync(process.execPath, [BUNDLE, 'generate'], {
-      cwd: app,
-      env: toolEnv({ ...EXAMPLE_SECRETS, SIDECAR_CREDENTIAL: marker, ARGOCD_APP_SOURCE_PATH: 'app' }),
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
-    const outsideSecrets = r.stdout
-      .split(/^---$/m)
-      .filter((doc) => !/^kind: Secret$/m.test(doc))
-      .join('---');
-    assert.ok(
-      !outsideSecrets.includes(marker),
-      `generate wrote SIDECAR_CREDENTIAL into a non-Secret object (exit ${r.status}):\n${r.stderr.slice(0, 1000)}`,
-    );
-  },
-);
+test('generate: a config in the repository cannot read an arbitrary variable of the sidecar into the output', () => {
+  const root = tempDir('osm-krm-attack-env-');
+  const app = join(root, 'app');
+  cpSync(join(EXAMPLES, 'argocd', 'app'), app, { recursive: true });
+  const config = readFileSync(join(app, 'osm-config.yaml'), 'utf8');
+  writeFileSync(
+    join(app, 'osm-config.yaml'),
+    `${config.trimEnd()}\n  cluster:\n    cloudInitGetterToken: {env: SIDECAR_CREDENTIAL}\n    bootstrapToken: {env: OSM_BOOTSTRAP_TOKEN}\n`,
+  );
+  const marker = 'SIDECAR-CREDENTIAL-MARKER-31f0';
+  const r = spawnSync(process.execPath, [BUNDLE, 'generate'], {
+    cwd: app,
+    env: toolEnv({ ...EXAMPLE_SECRETS, SIDECAR_CREDENTIAL: marker, ARGOCD_APP_SOURCE_PATH: 'app' }),
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  const outsideSecrets = r.stdout
+    .split(/^---$/m)
+    .filter((doc) => !/^kind: Secret$/m.test(doc))
+    .join('---');
+  assert.ok(
+    !outsideSecrets.includes(marker),
+    `generate wrote SIDECAR_CREDENTIAL into a non-Secret object (exit ${r.status}):\n${r.stderr.slice(0, 1000)}`,
+  );
+});
