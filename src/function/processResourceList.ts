@@ -4,7 +4,7 @@
 // render state for the next run, the output). Any error: no generated output, every input item kept as it was.
 import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
 import { MissingClusterFactError, type ClusterFacts } from '../cluster/clusterFacts.ts';
-import { readRunClusterFacts } from '../cluster/runClusterFacts.ts';
+import { readRunClusterFacts, type RunClusterFacts } from '../cluster/runClusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import {
   generatedEntry,
@@ -60,7 +60,6 @@ import { registerInputSecrets, registerSecretObject, SecretRegistry } from '../k
 import { secretSpecValues } from '../machineDeployment/operatingSystemSpec.ts';
 import { unhonouredSopsSetting } from './routeSettings.ts';
 import { illFormedPath, InvalidUnicodeError, invalidUnicodeMessage } from '../krm/wellFormedUnicode.ts';
-import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
 
 interface Classified {
   kept: InputItem[];
@@ -189,10 +188,11 @@ function planRender(
   // change), and every error found is reported; finishRender then outputs nothing generated.
 
   let run: RenderRun | undefined;
-  let rhelSubscriptions: ReadonlyMap<string, RhelSubscriptionValues> = new Map();
   if (c.machineDeployments.length > 0 || config.rhelSubscription.machineDeployments !== undefined) {
+    let read: RunClusterFacts;
     try {
-      rhelSubscriptions = resolveRhelSubscriptions(
+      // Only inputs count as facts: our own previous output (e.g. derived token Secrets) must not feed back.
+      read = readRunClusterFacts(
         config,
         c.machineDeployments.map((m) => m.md),
         c.kept,
@@ -200,14 +200,16 @@ function planRender(
         secrets,
       );
     } catch (e) {
-      results.push(toResult(e, configRef, configFile));
+      const r = toResults(e, configRef, configFile);
+      if (e instanceof MissingClusterFactError) {
+        for (const hint of [kustomize4Hint(c.kept), misplacedConfigHint(list.functionConfig, c.kept)])
+          if (hint !== undefined) r[0]!.message += `; ${hint}`;
+      }
+      results.push(...r);
       return failed();
     }
-  }
-  if (c.machineDeployments.length > 0) {
-    try {
-      // Only inputs count as facts: our own previous output (e.g. derived token Secrets) must not feed back.
-      const { facts, notLocalConfig, lifetime } = readRunClusterFacts(config, c.kept, env, secrets);
+    if (read.cluster !== undefined) {
+      const { facts, notLocalConfig, lifetime } = read.cluster;
       for (const f of notLocalConfig) {
         results.push({
           severity: 'error',
@@ -224,26 +226,23 @@ function planRender(
           ...(configRef ? { resourceRef: configRef, field: { path: f.field } } : {}),
           ...configFile,
         });
-      const containerRuntime = buildContainerRuntimeOptions(config, c.kept, secrets);
-      run = newRenderRun({
-        config,
-        facts,
-        items: list.items,
-        profiles: c.profiles,
-        previousState: c.previousState,
-        rhelSubscriptions,
-        containerRuntime,
-        secrets,
-        ...(observer?.templateData ? { onTemplateData: observer.templateData } : {}),
-      });
-    } catch (e) {
-      const r = toResults(e, configRef, configFile);
-      if (e instanceof MissingClusterFactError) {
-        for (const hint of [kustomize4Hint(c.kept), misplacedConfigHint(list.functionConfig, c.kept)])
-          if (hint !== undefined) r[0]!.message += `; ${hint}`;
+      try {
+        const containerRuntime = buildContainerRuntimeOptions(config, c.kept, secrets);
+        run = newRenderRun({
+          config,
+          facts,
+          items: list.items,
+          profiles: c.profiles,
+          previousState: c.previousState,
+          rhelSubscriptions: read.rhelSubscriptions,
+          containerRuntime,
+          secrets,
+          ...(observer?.templateData ? { onTemplateData: observer.templateData } : {}),
+        });
+      } catch (e) {
+        results.push(...toResults(e, configRef, configFile));
+        return failed();
       }
-      results.push(...r);
-      return failed();
     }
   }
   observer?.config?.(config, run?.facts);
