@@ -10,7 +10,7 @@ import { canonicalJson } from '../krm/canonicalJson.ts';
 import { sha256Hex } from '../go/crypto/sha256.ts';
 import { newTemplate, TemplateError } from '../template/index.ts';
 import { osmTemplateFuncs } from '../sprig/index.ts';
-import { OSM_API_VERSION, type OperatingSystemProfileSpec } from './operatingSystemProfile.ts';
+import { OSM_API_VERSION } from './operatingSystemProfile.ts';
 import type { Overlay } from './operatingSystemProfileOverlay.ts';
 import { applyOverlay, originKey, type LayeredSpec, type OverlayLayer, type OverlayOrigin } from './applyOverlay.ts';
 import { validateOperatingSystemProfile } from './validateProfile.ts';
