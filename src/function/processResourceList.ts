@@ -3,13 +3,8 @@
 // MachineDeployment (src/render/renderMachineDeployment.ts decides its outcome) -> finish (name collisions, the
 // render state for the next run, the output). Any error: no generated output, every input item kept as it was.
 import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/operatingSystemManagerConfig.ts';
-import {
-  clusterFactsNotLocalConfig,
-  collectClusterFacts,
-  MissingClusterFactError,
-  type ClusterFacts,
-} from '../cluster/clusterFacts.ts';
-import { bootstrapTokenLifetimeFindings } from '../cluster/bootstrapTokenLifetime.ts';
+import { MissingClusterFactError, type ClusterFacts } from '../cluster/clusterFacts.ts';
+import { readRunClusterFacts, type RunClusterFacts } from '../cluster/runClusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import {
   generatedEntry,
@@ -19,23 +14,13 @@ import {
   type ResourceList,
 } from '../krm/resourceList.ts';
 import {
-  MD_API_VERSION,
   OSP_ANNOTATION,
   OSP_NAMESPACE_ANNOTATION,
   REVISION_ANNOTATION,
-  parseMachineDeployment,
   type MachineDeployment,
 } from '../machineDeployment/machineDeployment.ts';
-import { defaultProfileName } from '../machineDeployment/defaultProfileAnnotation.ts';
-import { validateMachineDeploymentValues } from '../machineDeployment/validateValues.ts';
-import { OSM_API_VERSION } from '../model/operatingSystemProfile.ts';
-import {
-  embeddedProfileEntry,
-  inputProfileEntry,
-  profileKey,
-  profileNamespace,
-  type ProfileEntry,
-} from '../model/profileEntry.ts';
+import { decodeInputItem } from '../model/decodeInputItem.ts';
+import { embeddedProfileEntry, profileKey, profileNamespace, type ProfileEntry } from '../model/profileEntry.ts';
 import { renderMachineDeployment, type MachineDeploymentOutcome } from '../render/renderMachineDeployment.ts';
 import { newRenderRun, type RenderRun } from '../render/renderRun.ts';
 import type { Meter } from '../template/index.ts';
@@ -57,7 +42,7 @@ import { REVISION_OVERRIDE_ANNOTATION } from '../gitops/machineDeploymentRevisio
 import { withSyncAnnotations } from '../gitops/syncAnnotations.ts';
 import { fluxSubstitutionFindings } from '../gitops/fluxSubstitution.ts';
 import { isLocalConfig, LOCAL_CONFIG_ANNOTATION } from '../krm/localConfig.ts';
-import { isOverlayObject, OVERLAY_KIND, parseOverlay } from '../model/operatingSystemProfileOverlay.ts';
+import { OVERLAY_KIND } from '../model/operatingSystemProfileOverlay.ts';
 import { resolveOverlays, type InputOverlay } from '../model/overlayProfiles.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
 import { ResourceError, type Result } from '../krm/results.ts';
@@ -75,13 +60,7 @@ import {
 import { registerInputSecrets, registerSecretObject, SecretRegistry } from '../krm/redactSecrets.ts';
 import { secretSpecValues } from '../machineDeployment/operatingSystemSpec.ts';
 import { unhonouredSopsSetting } from './routeSettings.ts';
-import {
-  checkMetadataUnicode,
-  illFormedPath,
-  InvalidUnicodeError,
-  invalidUnicodeMessage,
-} from '../krm/wellFormedUnicode.ts';
-import { resolveRhelSubscriptions, type RhelSubscriptionValues } from '../cluster/rhelSubscriptionSecrets.ts';
+import { illFormedPath, InvalidUnicodeError, invalidUnicodeMessage } from '../krm/wellFormedUnicode.ts';
 
 interface Classified {
   kept: InputItem[];
@@ -213,54 +192,17 @@ function planRender(
   // change), and every error found is reported; finishRender then outputs nothing generated.
 
   let run: RenderRun | undefined;
-  let rhelSubscriptions: ReadonlyMap<string, RhelSubscriptionValues> = new Map();
   if (c.machineDeployments.length > 0 || config.rhelSubscription.machineDeployments !== undefined) {
+    let read: RunClusterFacts;
     try {
-      rhelSubscriptions = resolveRhelSubscriptions(
+      // Only inputs count as facts: our own previous output (e.g. derived token Secrets) must not feed back.
+      read = readRunClusterFacts(
         config,
         c.machineDeployments.map((m) => m.md),
         c.kept,
         env,
         secrets,
       );
-    } catch (e) {
-      results.push(toResult(e, configRef, configFile));
-      return failed();
-    }
-  }
-  if (c.machineDeployments.length > 0) {
-    try {
-      // Only inputs count as facts: our own previous output (e.g. derived token Secrets) must not feed back.
-      const facts = collectClusterFacts(config, c.kept, env, secrets);
-      for (const f of clusterFactsNotLocalConfig(c.kept)) {
-        results.push({
-          severity: 'error',
-          message: f.message,
-          resourceRef: refOf(f.item.object),
-          field: { path: `metadata.annotations.${LOCAL_CONFIG_ANNOTATION}` },
-          ...fileOf(f.item.object),
-        });
-      }
-      for (const f of bootstrapTokenLifetimeFindings(config, facts, env))
-        results.push({
-          severity: 'warning',
-          message: f.message,
-          ...(configRef ? { resourceRef: configRef, field: { path: f.field } } : {}),
-          ...configFile,
-        });
-      const containerRuntime = buildContainerRuntimeOptions(config, c.kept, secrets);
-      run = newRenderRun({
-        config,
-        facts,
-        items: list.items,
-        profiles: c.profiles,
-        previousState: c.previousState,
-        rhelSubscriptions,
-        containerRuntime,
-        secrets,
-        ...(observer?.templateData ? { onTemplateData: observer.templateData } : {}),
-        ...(templateBudget !== undefined ? { templateBudget } : {}),
-      });
     } catch (e) {
       const r = toResults(e, configRef, configFile);
       if (e instanceof MissingClusterFactError) {
@@ -269,6 +211,43 @@ function planRender(
       }
       results.push(...r);
       return failed();
+    }
+    if (read.cluster !== undefined) {
+      const { facts, notLocalConfig, lifetime } = read.cluster;
+      for (const f of notLocalConfig) {
+        results.push({
+          severity: 'error',
+          message: f.message,
+          resourceRef: refOf(f.item.object),
+          field: { path: `metadata.annotations.${LOCAL_CONFIG_ANNOTATION}` },
+          ...fileOf(f.item.object),
+        });
+      }
+      for (const f of lifetime)
+        results.push({
+          severity: 'warning',
+          message: f.message,
+          ...(configRef ? { resourceRef: configRef, field: { path: f.field } } : {}),
+          ...configFile,
+        });
+      try {
+        const containerRuntime = buildContainerRuntimeOptions(config, c.kept, secrets);
+        run = newRenderRun({
+          config,
+          facts,
+          items: list.items,
+          profiles: c.profiles,
+          previousState: c.previousState,
+          rhelSubscriptions: read.rhelSubscriptions,
+          containerRuntime,
+          secrets,
+          ...(observer?.templateData ? { onTemplateData: observer.templateData } : {}),
+          ...(templateBudget !== undefined ? { templateBudget } : {}),
+        });
+      } catch (e) {
+        results.push(...toResults(e, configRef, configFile));
+        return failed();
+      }
     }
   }
   observer?.config?.(config, run?.facts);
@@ -459,27 +438,16 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
     out.kept.push(item);
     try {
       checkNotMisdeclared(o);
-      if (o.apiVersion === OSM_API_VERSION && o.kind === 'OperatingSystemProfile') {
-        checkMetadataUnicode(o);
-        const entry = inputProfileEntry(o, item.index, config.namespace);
-        const k = profileKey(entry.namespace, entry.name);
+      const decoded = decodeInputItem(o, item.index, config.namespace, config.defaultProfiles.defaultAnnotation);
+      if (decoded.kind === 'profile') {
+        const k = profileKey(decoded.entry.namespace, decoded.entry.name);
         if (out.profiles.has(k)) throw new ResourceError(`duplicate OperatingSystemProfile ${k}`, 'metadata.name');
-        out.profiles.set(k, entry);
-      } else if (isOverlayObject(o)) {
-        checkMetadataUnicode(o);
-        out.overlays.push({ overlay: parseOverlay(o, config.namespace), itemIndex: item.index });
-        // No cluster knows this kind: every route must leave it out of what it applies.
-        if (!isLocalConfig(o))
-          throw new ResourceError(
-            `an ${OVERLAY_KIND} is read by osm-krm only, and no cluster has its kind: annotate it ${LOCAL_CONFIG_ANNOTATION}: "true" so that kustomize, kpt, generate and hydrate leave it out of what is applied`,
-            `metadata.annotations`,
-          );
-      } else if (o.apiVersion === MD_API_VERSION && o.kind === 'MachineDeployment') {
-        checkMetadataUnicode(o);
-        const md = parseMachineDeployment(o);
-        validateMachineDeploymentValues(md);
-        if (withProfileAnnotation(md, config)) {
-          out.machineDeployments.push({ item, md });
+        out.profiles.set(k, decoded.entry);
+      } else if (decoded.kind === 'overlay') {
+        out.overlays.push({ overlay: decoded.overlay, itemIndex: item.index });
+      } else if (decoded.kind === 'machineDeployment') {
+        if (decoded.annotated) {
+          out.machineDeployments.push({ item, md: decoded.md });
           const unset = namespaceNotSet(o);
           if (unset !== undefined) results.push({ severity: 'warning', ...unset, resourceRef: refOf(o), ...fileOf(o) });
         } else
@@ -512,22 +480,6 @@ function fluxSubstitutionWarnings(kept: readonly InputItem[]): Result[] {
 function describeState(o: KrmObject): string {
   const file = fileOf(o).file?.path;
   return `${o.metadata?.namespace ?? ''}/${STATE_NAME}${file ? ` in ${file}` : ''}`;
-}
-
-/** Applies OSM's webhook default when enabled; false when the MachineDeployment is not ours to render. */
-function withProfileAnnotation(md: MachineDeployment, config: OsmConfig): boolean {
-  if ((md.annotations[OSP_ANNOTATION] ?? '') !== '') return true;
-  if (!config.defaultProfiles.defaultAnnotation) return false;
-  const fallback = defaultProfileName(md);
-  if (fallback === undefined) {
-    throw new ResourceError(
-      `failed to populate OSP annotation for machinedeployment with unsupported Operating System ${md.providerConfig.operatingSystem}`,
-      'spec.template.spec.providerSpec.value.operatingSystem',
-    );
-  }
-  // Like OSM's webhook, the default becomes part of the annotations (and so of the annotations hash).
-  md.annotations = { ...md.annotations, [OSP_ANNOTATION]: fallback };
-  return true;
 }
 
 /**

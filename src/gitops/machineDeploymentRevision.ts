@@ -7,7 +7,7 @@
 // the real annotation (machinedeployment.clusters.k8s.io/revision) if it is in Git, else osm-krm.dev/revision.
 import { ResourceError } from '../krm/results.ts';
 import { REVISION_ANNOTATION } from '../machineDeployment/machineDeployment.ts';
-import { contentHash, type MachineDeploymentState } from './renderState.ts';
+import { contentHash, stateKey, type MachineDeploymentState, type RenderState } from './renderState.ts';
 
 export const REVISION_OVERRIDE_ANNOTATION = 'osm-krm.dev/revision';
 
@@ -15,6 +15,16 @@ export interface RevisionDecision {
   revision: string;
   state: MachineDeploymentState;
   source: 'annotation' | 'override' | 'tracked';
+}
+
+/** The MachineDeployment's key in the render state, and what the previous render recorded for it. */
+export function previousRevision(
+  state: RenderState,
+  namespace: string,
+  name: string,
+): { key: string; previous: MachineDeploymentState | undefined } {
+  const key = stateKey(namespace, name);
+  return { key, previous: state.machineDeployments.get(key) };
 }
 
 export function decideRevision(

@@ -1,5 +1,5 @@
 // OSM's mutating webhook default for a MachineDeployment without the OSP annotation (opt-in here).
-import { provisioningUtilityOf, type MachineDeployment } from './machineDeployment.ts';
+import { provisioningUtilityOf, type ParsedMachineDeployment as MachineDeployment } from './machineDeployment.ts';
 import { cloudProvider as cloudProviderDescriptor } from '../model/cloudProviders.ts';
 
 const DEFAULTED_OS = new Set(['ubuntu', 'flatcar', 'amzn2', 'rockylinux', 'rhel']);

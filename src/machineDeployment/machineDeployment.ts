@@ -2,6 +2,7 @@
 import { ResourceError } from '../krm/results.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { decodeOperatingSystemSpec } from './operatingSystemSpec.ts';
+import type { KubeletSettings } from './kubeletAnnotations.ts';
 
 export const MD_API_VERSION = 'cluster.k8s.io/v1alpha1';
 export const OSP_ANNOTATION = 'k8c.io/operating-system-profile';
@@ -33,7 +34,12 @@ export interface MachineDeployment {
   annotations: Record<string, string>;
   kubeletVersion: string;
   providerConfig: ProviderConfig;
+  /** The kubelet configuration its annotations give (kubeletAnnotations.ts), read once its values are checked. */
+  kubelet: KubeletSettings;
 }
+
+/** A MachineDeployment as decoded, before its values are checked (decodeMachineDeployment.ts). */
+export type ParsedMachineDeployment = Omit<MachineDeployment, 'kubelet'>;
 
 const PROVIDER_SPEC_PATH = 'spec.template.spec.providerSpec.value';
 
@@ -88,7 +94,7 @@ function decodeError(v: unknown, path: string, want: string): ResourceError {
   );
 }
 
-export function parseMachineDeployment(obj: KrmObject): MachineDeployment {
+export function parseMachineDeployment(obj: KrmObject): ParsedMachineDeployment {
   const meta = (obj.metadata ?? {}) as Record<string, unknown>;
   const name = meta.name;
   if (typeof name !== 'string' || name === '')
@@ -165,7 +171,7 @@ export function machineDeploymentKey(md: Pick<MachineDeployment, 'name' | 'names
 }
 
 /** Provisioning utility the MD asks for: flatcar's operatingSystemSpec.provisioningUtility (default ignition); cloud-init elsewhere. */
-export function provisioningUtilityOf(md: MachineDeployment): string {
+export function provisioningUtilityOf(md: Pick<MachineDeployment, 'providerConfig'>): string {
   if (md.providerConfig.operatingSystem !== 'flatcar') return 'cloud-init';
   const pu = decodeOperatingSystemSpec('flatcar', md.providerConfig.operatingSystemSpec).fields.ProvisioningUtility;
   return typeof pu === 'string' && pu !== '' ? pu : 'ignition';

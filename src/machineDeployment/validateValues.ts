@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { ResourceError } from '../krm/results.ts';
 import { KUBELET_CONFIG_ANNOTATION_PREFIX } from './kubeletAnnotations.ts';
 import { parseIP } from '../go/net/parseIP.ts';
-import type { MachineDeployment } from './machineDeployment.ts';
+import type { ParsedMachineDeployment as MachineDeployment } from './machineDeployment.ts';
 import { decodeOperatingSystemSpecWithKeys } from './operatingSystemSpec.ts';
 import { isPlainToken } from '../model/pyyamlPlainScalar.ts';
 

@@ -10,7 +10,7 @@ import { canonicalJson } from '../krm/canonicalJson.ts';
 import { sha256Hex } from '../go/crypto/sha256.ts';
 import { newTemplate, TemplateError, type TemplateLimits } from '../template/index.ts';
 import { osmTemplateFuncs } from '../sprig/index.ts';
-import { OSM_API_VERSION, type OperatingSystemProfileSpec } from './operatingSystemProfile.ts';
+import { OSM_API_VERSION } from './operatingSystemProfile.ts';
 import type { Overlay } from './operatingSystemProfileOverlay.ts';
 import { applyOverlay, originKey, type LayeredSpec, type OverlayLayer, type OverlayOrigin } from './applyOverlay.ts';
 import { validateOperatingSystemProfile } from './validateProfile.ts';
@@ -203,6 +203,7 @@ function overlayEntry(o: InputOverlay, base: ProfileEntry, templateLimits: Parti
     name: o.overlay.name,
     namespace: o.overlay.namespace,
     spec: independent.spec,
+    specFor: (cloud) => layeredFor(cloud).spec,
     annotations: base.annotations,
     origin: { itemIndex: o.itemIndex },
     overlay: { ...stack, cloudsNamed: clouds, layered: layeredFor },
@@ -301,9 +302,4 @@ export function overlayOriginOf(layered: LayeredSpec, fieldPath: string | undefi
   return d !== undefined
     ? layered.origins.get(originKey('drop-in', config, `${u.name}/${d.name}`))
     : layered.origins.get(originKey('unit', config, u.name));
-}
-
-/** The spec a MachineDeployment on `cloud` renders with: an overlay's for that cloud, any other profile's own. */
-export function profileSpecFor(profile: ProfileEntry, cloud: string): OperatingSystemProfileSpec {
-  return profile.overlay ? profile.overlay.layered(cloud).spec : profile.spec;
 }

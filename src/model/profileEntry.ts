@@ -12,6 +12,8 @@ export interface ProfileEntry {
   name: string;
   namespace: string;
   spec: OperatingSystemProfileSpec;
+  /** The spec a MachineDeployment on `cloud` renders with: an overlay's profile's for that cloud, `spec` otherwise. */
+  specFor(cloud: string): OperatingSystemProfileSpec;
   /** metadata.annotations (osm-krm reads its own, e.g. RH_SUBSCRIPTION_ANNOTATION). */
   annotations: Readonly<Record<string, string>>;
   /** Where the profile came from, for error results (an overlay's profile: the overlay's item). */
@@ -44,6 +46,7 @@ export function inputProfileEntry(o: KrmObject, index: number, defaultNamespace:
     name,
     namespace: profileNamespace(o, defaultNamespace),
     spec,
+    specFor: () => spec,
     annotations: stringMap(o.metadata?.annotations),
     origin: { itemIndex: index },
   };
@@ -61,6 +64,9 @@ export function embeddedProfileEntry(name: string, namespace: string): ProfileEn
     },
     get spec() {
       return (spec ??= validateOperatingSystemProfile(embeddedProfile(name)));
+    },
+    specFor() {
+      return this.spec;
     },
   };
 }

@@ -1,6 +1,6 @@
 // One MachineDeployment -> the objects OSM would write for it: the OSC, the bootstrap and provisioning
 // Secrets, the kubelet bootstrap kubeconfig Secret and, for `edge`, the script Secret.
-import { bootstrapKubeconfig } from '../cluster/kubeconfig.ts';
+import { bootstrapKubeconfig } from './bootstrapKubeconfig.ts';
 import { machineDeploymentKey, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import type { OSCConfig, SecretType } from '../model/operatingSystemProfile.ts';
 import { userDataFormatFor } from '../emit/userdata/formats/index.ts';
@@ -10,7 +10,6 @@ import { buildTemplateData } from './templateData.ts';
 import { renderOperatingSystemConfigSpec } from './renderOperatingSystemConfig.ts';
 import { pinClusterCA } from './pinClusterCA.ts';
 import type { ProfileEntry } from '../model/profileEntry.ts';
-import { profileSpecFor } from '../model/overlayProfiles.ts';
 import { rhSubscription } from './rhelSubscription.ts';
 import { decodeOperatingSystemSpec } from '../machineDeployment/operatingSystemSpec.ts';
 import {
@@ -78,7 +77,7 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
     });
     run.onTemplateData?.(md, osp, data);
 
-    const rendered = renderOperatingSystemConfigSpec(profileSpecFor(osp, md.providerConfig.cloudProvider), md, {
+    const rendered = renderOperatingSystemConfigSpec(osp.specFor(md.providerConfig.cloudProvider), md, {
       templates: run.templates,
       rendered: { bytes: 0 },
       containerRuntime: config.containerRuntime,

@@ -8,8 +8,8 @@ import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInj
 import { LOCAL_CONFIG_ANNOTATION, isLocalConfig } from '../krm/localConfig.ts';
 import { ResourceError, type Result } from '../krm/results.ts';
 import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
-import { decideRevision } from '../gitops/machineDeploymentRevision.ts';
-import { stateKey, type MachineDeploymentState } from '../gitops/renderState.ts';
+import { decideRevision, previousRevision } from '../gitops/machineDeploymentRevision.ts';
+import type { MachineDeploymentState } from '../gitops/renderState.ts';
 import { withSyncAnnotations } from '../gitops/syncAnnotations.ts';
 import type { ProfileEntry } from '../model/profileEntry.ts';
 import { overlayOriginOf } from '../model/overlayProfiles.ts';
@@ -43,10 +43,9 @@ export function renderMachineDeployment(
     const injected = subscription !== undefined ? injectRhelSubscription(item.object, md, subscription) : undefined;
     if (injected?.keepSource) outcome.keepSource = true;
     const applied = injected?.md ?? md;
-    const key = stateKey(md.namespace, md.name);
+    const { key, previous } = previousRevision(run.previousState, md.namespace, md.name);
     // machine-controller counts revisions of the template the cluster gets, injected secrets included.
     const template = (injected?.object ?? (item.object as any)).spec?.template;
-    const previous = run.previousState.machineDeployments.get(key);
     if (injected === undefined && previous?.generated && isLocalConfig(item.object))
       throw droppedGeneratedMachineDeployment(md);
     const decision = decideRevision(applied.annotations, template, previous);

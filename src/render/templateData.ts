@@ -3,7 +3,6 @@
 import { goMap, goNilMap, goNilSlice, GoPointer, goSlice, GoStringer, GoStruct } from '../go/reflect/value.ts';
 import { ResourceError } from '../krm/results.ts';
 import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
-import { kubeletSettingsFromAnnotations } from '../machineDeployment/kubeletAnnotations.ts';
 import {
   decodeOperatingSystemSpec,
   decodeOperatingSystemSpecWithKeys,
@@ -179,7 +178,7 @@ export function buildTemplateData(input: TemplateDataInput): GoPointer {
     RHSubscription: goNilMap('string'), // never set by OSM
     NetworkIPFamily: network?.ipFamily ?? '',
     PauseImage: input.pauseImage,
-    ...kubeletSettingsFromAnnotations(md.annotations),
+    ...md.kubelet,
     ...osConfigs,
     Token: input.token,
     ServerURL: input.serverURL,

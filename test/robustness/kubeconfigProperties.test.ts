@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { bootstrapKubeconfig } from '../../src/cluster/kubeconfig.ts';
+import { bootstrapKubeconfig } from '../../src/render/bootstrapKubeconfig.ts';
 import { ResourceError } from '../../src/krm/results.ts';
 import { hostileString } from './support/hostileStrings.ts';
 
