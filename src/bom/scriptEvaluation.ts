@@ -457,7 +457,9 @@ export class ScriptEvaluator {
           return;
         }
         const script = this.host.scriptAt(path.text);
-        if (script !== undefined) this.withDepth(() => this.list(this.parse(script.content, script), { ...f, script }));
+        // A script that sources itself (or a cycle of them) is followed as deep as a function's recursion.
+        if (script !== undefined && this.depth < MAX_DEPTH)
+          this.withDepth(() => this.list(this.parse(script.content, script), { ...f, script }));
         return;
       }
       case 'sudo':
@@ -488,6 +490,7 @@ export class ScriptEvaluator {
       case 'sh': {
         const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a.text));
         if (c >= 0 && args[c + 1] !== undefined && args[c + 1]!.unknown.length === 0) {
+          if (this.depth >= MAX_DEPTH) return;
           const frame: Frame = {
             vars: exportedVars(f),
             exported: new Set(f.exported),

@@ -110,6 +110,24 @@ function evaluate(content: string, maxWork: number): { outcome: string; work: nu
   return { outcome, work: evaluator.workSpent, cpuNs: (used.user + used.system) * 1000 };
 }
 
+// Found by the lead's probe after the attacks: a script that sourced itself overflowed the stack ("internal
+// error: Maximum call stack size exceeded") before the nesting bound was reached.
+test('a script that runs itself again (source, ., bash -c, bash PATH, a function) ends as a function recursion does', () => {
+  const self = [
+    'source /opt/bin/hostile',
+    '. /opt/bin/hostile',
+    'bash /opt/bin/hostile',
+    `bash -c 'source /opt/bin/hostile'`,
+    'f() { source /opt/bin/hostile; f; }; f',
+    'f() { . /opt/bin/hostile; bash -c f; }; f',
+  ];
+  for (const line of self) {
+    const r = evaluate(`#!/bin/bash\n${line}\n${FETCH}\n`, MAX_EVALUATION_WORK);
+    assert.ok(r.work <= MAX_EVALUATION_WORK + 1e6, `${line}: ${r.work} units`);
+    assert.ok(r.outcome === 'followed' || /budget|nest/.test(r.outcome), `${line}: ${r.outcome.slice(0, 200)}`);
+  }
+});
+
 test('whatever a script multiplies, following it ends within its budget at the budget unit cost', () => {
   fc.assert(
     fc.property(scriptArb, (content) => {
