@@ -7,36 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { EvaluationBudgetError, ScriptEvaluator, type ScriptFile } from '../../src/bom/scriptEvaluation.ts';
-import { nodeFacts } from '../../src/bom/nodeFacts.ts';
+import { evaluateHostileScript } from './evaluateHostileScript.ts';
 
 const SEED = 20261128;
 const NS_PER_UNIT = 25;
 const SLACK_NS = 100e6;
-
-function evaluate(content: string): { outcome: string; work: number; cpuNs: number; fetched: string[] } {
-  const script: ScriptFile = { stage: 'provisioning', path: '/opt/bin/hostile', content };
-  const fetched: string[] = [];
-  const evaluator = new ScriptEvaluator(
-    {
-      facts: nodeFacts('amd64', 'ubuntu', '24.04'),
-      scriptAt: (p) => (p === script.path ? script : undefined),
-      fileAt: () => undefined,
-      onCommand: (c) => fetched.push(JSON.stringify(c)),
-    },
-    20_000_000,
-  );
-  const start = process.cpuUsage();
-  let outcome = 'followed';
-  try {
-    evaluator.runScript(script, []);
-  } catch (e) {
-    if (!(e instanceof EvaluationBudgetError)) throw e;
-    outcome = e.message;
-  }
-  const used = process.cpuUsage(start);
-  return { outcome, work: evaluator.workSpent, cpuNs: (used.user + used.system) * 1000, fetched };
-}
 
 const caseArb = fc.record({
   stars: fc.integer({ min: 6, max: 14 }),
@@ -56,7 +31,7 @@ test('a shell pattern matches in time its charge allows, and never throws', () =
   fc.assert(
     fc.property(caseArb, ({ stars, letter, last, length, form }) => {
       const pattern = `*${letter}`.repeat(stars) + last;
-      const run = evaluate(form('a'.repeat(length), pattern));
+      const run = evaluateHostileScript(form('a'.repeat(length), pattern), 20_000_000);
       assert.ok(
         run.cpuNs <= NS_PER_UNIT * run.work + SLACK_NS,
         `${(run.cpuNs / 1e6).toFixed(0)} ms for ${run.work} units`,
@@ -87,8 +62,10 @@ test('shell patterns match as bash does: stars, ?, classes with ! and ranges, a 
     ['arm64', 'amd*', 'no'],
   ];
   for (const [subject, pattern, expected] of cases) {
-    const run = evaluate(
+    const run = evaluateHostileScript(
       `case ${subject} in ${pattern}) curl -o /a https://yes.example/a;; *) curl -o /a https://no.example/a;; esac`,
+      20_000_000,
+      true,
     );
     assert.equal(run.fetched.length, 1, `${subject} ${pattern}`);
     assert.match(run.fetched[0]!, new RegExp(`${expected}\\.example`), `${subject} ${pattern}`);
@@ -100,7 +77,7 @@ test('shell patterns match as bash does: stars, ?, classes with ! and ranges, a 
     ['x=file.tar.gz; curl -o /a https://h.example/${x##*.}', 'gz'],
   ];
   for (const [script, expected] of trims) {
-    const run = evaluate(script);
+    const run = evaluateHostileScript(script, 20_000_000, true);
     assert.ok(
       run.fetched.some((c) => c.includes(`https://h.example/${expected}"`)),
       `${script}: ${run.fetched.join(' ')}`,

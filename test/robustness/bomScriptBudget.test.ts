@@ -12,13 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
-import {
-  EvaluationBudgetError,
-  MAX_EVALUATION_WORK,
-  ScriptEvaluator,
-  type ScriptFile,
-} from '../../src/bom/scriptEvaluation.ts';
-import { nodeFacts } from '../../src/bom/nodeFacts.ts';
+import { MAX_EVALUATION_WORK, ScriptEvaluator, type ScriptFile } from '../../src/bom/scriptEvaluation.ts';
+import { evaluateHostileScript } from './evaluateHostileScript.ts';
 import { REPO_ROOT } from '../support/paths.ts';
 import { BASE_CONFIG, itemsWithProvisioningConfig } from './inputCorpus.ts';
 
@@ -87,29 +82,6 @@ const scriptArb = fc
     return `#!/bin/bash\n${inFunction ? `g() {\n${body}\n}\nfor a in ${L}; do g; done\n` : body}\n`;
   });
 
-function evaluate(content: string, maxWork: number): { outcome: string; work: number; cpuNs: number } {
-  const script: ScriptFile = { stage: 'provisioning', path: '/opt/bin/hostile', content };
-  const evaluator = new ScriptEvaluator(
-    {
-      facts: nodeFacts('amd64', 'ubuntu', '24.04'),
-      scriptAt: (p) => (p === script.path ? script : undefined),
-      fileAt: () => undefined,
-      onCommand: () => {},
-    },
-    maxWork,
-  );
-  const start = process.cpuUsage();
-  let outcome = 'followed';
-  try {
-    evaluator.runScript(script, []);
-  } catch (e) {
-    if (!(e instanceof EvaluationBudgetError)) throw e;
-    outcome = e.message;
-  }
-  const used = process.cpuUsage(start);
-  return { outcome, work: evaluator.workSpent, cpuNs: (used.user + used.system) * 1000 };
-}
-
 // Found by the lead's probe after the attacks: a script that sourced itself overflowed the stack ("internal
 // error: Maximum call stack size exceeded") before the nesting bound was reached.
 test('a script that runs itself again (source, ., bash -c, bash PATH, a function) ends as a function recursion does', () => {
@@ -122,7 +94,7 @@ test('a script that runs itself again (source, ., bash -c, bash PATH, a function
     'f() { . /opt/bin/hostile; bash -c f; }; f',
   ];
   for (const line of self) {
-    const r = evaluate(`#!/bin/bash\n${line}\n${FETCH}\n`, MAX_EVALUATION_WORK);
+    const r = evaluateHostileScript(`#!/bin/bash\n${line}\n${FETCH}\n`, MAX_EVALUATION_WORK);
     assert.ok(r.work <= MAX_EVALUATION_WORK + 1e6, `${line}: ${r.work} units`);
     assert.ok(r.outcome === 'followed' || /budget|nest/.test(r.outcome), `${line}: ${r.outcome.slice(0, 200)}`);
   }
@@ -131,7 +103,7 @@ test('a script that runs itself again (source, ., bash -c, bash PATH, a function
 test('whatever a script multiplies, following it ends within its budget at the budget unit cost', () => {
   fc.assert(
     fc.property(scriptArb, (content) => {
-      const r = evaluate(content, TEST_BUDGET);
+      const r = evaluateHostileScript(content, TEST_BUDGET);
       // Counted: what was spent and the charge that stopped it (refused before its work, at most what came before).
       assert.ok(r.work <= 2 * TEST_BUDGET + 4 * content.length, `${r.work} units counted`);
       assert.ok(
@@ -160,10 +132,10 @@ test('nesting deeper than the stack allows is an evaluation stop naming the scri
     ['echo "$( ', ')" '],
     ['f() { if true; then ', 'fi; }; '],
   ] as const) {
-    const r = evaluate(`${open.repeat(50000)}true; ${close.repeat(50000)}\n`, MAX_EVALUATION_WORK);
+    const r = evaluateHostileScript(`${open.repeat(50000)}true; ${close.repeat(50000)}\n`, MAX_EVALUATION_WORK);
     assert.match(r.outcome, /nested more than 256 levels deep .*at provisioning \/opt\/bin\/hostile/, open);
   }
-  const recursion = evaluate(
+  const recursion = evaluateHostileScript(
     `f() { ${'if true; then '.repeat(250)}f; ${'fi; '.repeat(250)}}\nf\n`,
     MAX_EVALUATION_WORK,
   );
