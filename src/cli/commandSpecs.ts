@@ -6,6 +6,16 @@ import type { CommandSpec } from './commandLine.ts';
 const CONFIG_HELP = 'the function config (OperatingSystemManager, or a ConfigMap of OSM flags)';
 const MD_HELP =
   'only this MachineDeployment (NAME or NAMESPACE/NAME); repeatable; a name that\nmatches no MachineDeployment is an error';
+
+// What render and bom read: one PATH, its config and the MachineDeployments to show.
+const RENDERED_PATH = {
+  name: 'PATH',
+  help: 'a directory as generate/hydrate read it, or a ResourceList (or manifests) file;\ndefault: the current directory',
+};
+const RENDERED_SELECTION = [
+  { flag: '--config', value: 'FILE', help: `${CONFIG_HELP};\ndefault: the one found in PATH` },
+  { flag: '--md', value: 'NAME', repeatable: true, help: MD_HELP },
+] as const;
 const SHOW_SECRETS_HELP = 'print tokens and passwords instead of <masked>';
 
 export const TEMPLATE_COMMAND: CommandSpec = {
@@ -85,15 +95,9 @@ export const RENDER_COMMAND: CommandSpec = {
   forms: [{ operands: '[PATH]' }],
   description: `Shows, per MachineDeployment, what its nodes get: every file of the bootstrap and provisioning
 user-data with path, mode, owner and content, every systemd unit and drop-in (cloud-init and Ignition).`,
-  operands: [
-    {
-      name: 'PATH',
-      help: 'a directory as generate/hydrate read it, or a ResourceList (or manifests) file;\ndefault: the current directory',
-    },
-  ],
+  operands: [RENDERED_PATH],
   options: [
-    { flag: '--config', value: 'FILE', help: `${CONFIG_HELP};\ndefault: the one found in PATH` },
-    { flag: '--md', value: 'NAME', repeatable: true, help: MD_HELP },
+    ...RENDERED_SELECTION,
     {
       flag: '--explain',
       help: "also where things came from: the profile (embedded or its file), the config fields,\nthe cluster facts and the template data the profile was rendered with (Go's %#v,\npointers shown as & and the value they point to)",
@@ -178,15 +182,9 @@ profile line that fetches them), package repositories and packages, container im
 containerd contacts (registry mirrors applied), and the API server calls made at boot. What a script
 computes on the node (a URL built from a value the script reads at run time) is listed as unresolved,
 with its line and why.`,
-  operands: [
-    {
-      name: 'PATH',
-      help: 'a directory as generate/hydrate read it, or a ResourceList (or manifests) file;\ndefault: the current directory',
-    },
-  ],
+  operands: [RENDERED_PATH],
   options: [
-    { flag: '--config', value: 'FILE', help: `${CONFIG_HELP};\ndefault: the one found in PATH` },
-    { flag: '--md', value: 'NAME', repeatable: true, help: MD_HELP },
+    ...RENDERED_SELECTION,
     {
       flag: '--format',
       value: 'FORMAT',

@@ -246,19 +246,7 @@ function parseAuthority(scheme: string, authority: string): [GoUserinfo | undefi
 }
 
 function emptyUrl(): GoUrl {
-  return {
-    scheme: '',
-    opaque: '',
-    user: undefined,
-    host: '',
-    path: '',
-    rawPath: '',
-    omitHost: false,
-    forceQuery: false,
-    rawQuery: '',
-    fragment: '',
-    rawFragment: '',
-  };
+  return { ...EMPTY_GO_URL };
 }
 
 function parseWithoutFragment(raw: string): GoUrl {
