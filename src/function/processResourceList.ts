@@ -54,7 +54,7 @@ import {
 import { registerInputSecrets, registerSecretObject, SecretRegistry } from '../krm/redactSecrets.ts';
 import { secretSpecValues } from '../machineDeployment/operatingSystemSpec.ts';
 import { unhonouredSopsSetting } from './routeSettings.ts';
-import { illFormedPath, InvalidUnicodeError, invalidUnicodeMessage } from '../krm/wellFormedUnicode.ts';
+import { illFormedPath, InvalidUnicodeError, invalidUnicodeMessage } from '../codec/wellFormedUnicode.ts';
 
 interface Classified {
   kept: InputItem[];

@@ -6,7 +6,7 @@
 import { sha256Hex } from '../go/crypto/sha256.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { ResourceError } from '../krm/results.ts';
-import { canonicalJson } from '../krm/canonicalJson.ts';
+import { canonicalJson } from '../codec/canonicalJson.ts';
 
 export const STATE_NAME = 'osm-krm-state';
 export const STATE_PATH = 'osm-generated/state/osm-krm-state.yaml';
