@@ -190,7 +190,7 @@ export function bootstrapSizeTable(rows: BootstrapSize[]): string[] {
   ];
   for (const r of rows) {
     const limit = cloudProvider(r.cloud)?.userDataLimit;
-    const finding = checkUserDataSize(r.cloud, r.ours);
+    const finding = checkUserDataSize(cloudProvider(r.cloud), r.ours);
     out.push(
       `| ${r.profile} | ${r.cloud} | ${r.ours} | ${clusterCACost(r.text)} | ${r.upstream ?? '–'} | ${r.upstream === undefined ? '–' : r.ours - r.upstream} | ${limit ? `${limit.bytes}${limit.documented ? '' : ' (default)'}` : '–'}${finding ? ` ${finding.severity}` : ''} |`,
     );

@@ -205,6 +205,13 @@ export function collectClusterFacts(
       (i.object as any).type === 'bootstrap.kubernetes.io/token' &&
       (i.object.metadata?.namespace ?? '') === 'kube-system',
   );
+  // Each token the inputs hold is masked as the kubeconfig writes it (`<id>.<secret>`) once read, whichever
+  // MachineDeployment asks for it later.
+  for (const s of tokenSecrets) {
+    const id = secretValue(s.object, 'token-id');
+    const secret = secretValue(s.object, 'token-secret');
+    if (id && secret) addBootstrapToken(secrets, `${id}.${secret}`);
+  }
   return {
     cluster,
     cloudInitGetterToken: token,
@@ -231,7 +238,6 @@ export function collectClusterFacts(
           `bootstrap token Secret ${String(matches[0]!.object.metadata?.name)} lacks token-id or token-secret`,
           'data',
         );
-      addBootstrapToken(secrets, `${id}.${secret}`);
       return `${id}.${secret}`;
     },
   };

@@ -8,12 +8,7 @@ import { readRunClusterFacts, type RunClusterFacts } from '../cluster/runCluster
 import type { Environment } from '../cluster/valueSource.ts';
 import type { InputItem, KrmObject, OutputList, ResourceList } from '../krm/resourceList.ts';
 import { failedOutputList, GeneratedOutput, type GeneratedEntry } from '../krm/generatedOutput.ts';
-import {
-  OSP_ANNOTATION,
-  OSP_NAMESPACE_ANNOTATION,
-  REVISION_ANNOTATION,
-  type MachineDeployment,
-} from '../machineDeployment/machineDeployment.ts';
+import { REVISION_ANNOTATION, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { decodeInputItem } from '../model/decodeInputItem.ts';
 import { embeddedProfileEntry, profileKey, profileNamespace, type ProfileEntry } from '../model/profileEntry.ts';
 import { renderMachineDeployment, type MachineDeploymentOutcome } from '../render/renderMachineDeployment.ts';
@@ -167,12 +162,7 @@ function planRender(
   const generated = new GeneratedOutput(list);
   addEmbeddedProfiles(c.profiles, config, generated);
   addOverlayProfiles(c, list, results, config);
-  c.machineDeployments = c.machineDeployments.filter(
-    ({ md }) =>
-      !c.brokenProfiles.has(
-        profileKey(md.annotations[OSP_NAMESPACE_ANNOTATION] || config.namespace, md.annotations[OSP_ANNOTATION]!),
-      ),
-  );
+  c.machineDeployments = c.machineDeployments.filter(({ md }) => !c.brokenProfiles.has(md.profile.key));
   const inputProfiles = [...c.profiles].filter(([, p]) => !p.origin.builtin);
   for (const { key, error } of nextProfileStates(nextState, c.previousState, inputProfiles)) {
     const o = list.items[c.profiles.get(key)!.origin.itemIndex!]!.object;

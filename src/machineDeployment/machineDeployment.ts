@@ -3,6 +3,7 @@ import { ResourceError } from '../krm/results.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { decodeOperatingSystemSpec } from './operatingSystemSpec.ts';
 import type { KubeletSettings } from './kubeletAnnotations.ts';
+import type { CloudProvider } from '../model/cloudProviders.ts';
 
 export const MD_API_VERSION = 'cluster.k8s.io/v1alpha1';
 export const OSP_ANNOTATION = 'k8c.io/operating-system-profile';
@@ -31,15 +32,29 @@ export interface ProviderConfig {
 export interface MachineDeployment {
   name: string;
   namespace: string;
+  /** OSM's key for its bootstrap token and kubelet bootstrap kubeconfig Secret (machineDeploymentKey). */
+  key: string;
   annotations: Record<string, string>;
   kubeletVersion: string;
   providerConfig: ProviderConfig;
   /** The kubelet configuration its annotations give (kubeletAnnotations.ts), read once its values are checked. */
   kubelet: KubeletSettings;
+  /** Its cloud's descriptor (src/model/cloudProviders.ts); undefined for a cloud osm-krm has none for. */
+  cloud: CloudProvider | undefined;
+  /** The provisioning utility it asks for (provisioningUtilityOf). */
+  provisioningUtility: string;
+  /** The profile it names (OSP_ANNOTATION, in OSP_NAMESPACE_ANNOTATION or the config's namespace), with its key in a run's profiles. */
+  profile: ProfileReference;
+}
+
+export interface ProfileReference {
+  namespace: string;
+  name: string;
+  key: string;
 }
 
 /** A MachineDeployment as decoded, before its values are checked (decodeMachineDeployment.ts). */
-export type ParsedMachineDeployment = Omit<MachineDeployment, 'kubelet'>;
+export type ParsedMachineDeployment = Omit<MachineDeployment, 'kubelet' | 'cloud' | 'provisioningUtility' | 'profile'>;
 
 const PROVIDER_SPEC_PATH = 'spec.template.spec.providerSpec.value';
 
@@ -138,7 +153,14 @@ export function parseMachineDeployment(obj: KrmObject): ParsedMachineDeployment 
   if (typeof pc.caPublicKey === 'string') providerConfig.caPublicKey = pc.caPublicKey;
   if (pc.network !== undefined && pc.network !== null) providerConfig.network = pc.network as NetworkConfig;
   if (typeof pc.overwriteCloudConfig === 'string') providerConfig.overwriteCloudConfig = pc.overwriteCloudConfig;
-  return { name, namespace, annotations, kubeletVersion: kubelet, providerConfig };
+  return {
+    name,
+    namespace,
+    key: machineDeploymentKey({ name, namespace }),
+    annotations,
+    kubeletVersion: kubelet,
+    providerConfig,
+  };
 }
 
 // Annotations kpt and kustomize add while a resource is in flight and strip before it is written or applied:

@@ -45,7 +45,7 @@ export function decodeInputItem(
   }
   if (o.apiVersion === MD_API_VERSION && o.kind === 'MachineDeployment') {
     checkMetadataUnicode(o);
-    return { kind: 'machineDeployment', ...decodeMachineDeployment(o, defaultAnnotation) };
+    return { kind: 'machineDeployment', ...decodeMachineDeployment(o, namespace, defaultAnnotation) };
   }
   return { kind: 'other' };
 }

@@ -1,8 +1,7 @@
 // Values OSM derives from the cloud provider: whether an in-tree CCM exists, and the cloud-config file. Both
 // rules are the cloud's descriptor's (src/model/cloudProviders.ts).
 import { ResourceError } from '../krm/results.ts';
-import type { ProviderConfig } from '../machineDeployment/machineDeployment.ts';
-import { cloudProvider } from '../model/cloudProviders.ts';
+import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { atLeast, type KubeletVersion } from './kubeletVersion.ts';
 
 export interface CloudProviderSettings {
@@ -12,11 +11,11 @@ export interface CloudProviderSettings {
 }
 
 export function cloudProviderSettings(
-  pc: ProviderConfig,
+  md: Pick<MachineDeployment, 'providerConfig' | 'cloud'>,
   kubelet: KubeletVersion,
   external: boolean,
 ): CloudProviderSettings {
-  const cloud = cloudProvider(pc.cloudProvider);
+  const { providerConfig: pc, cloud } = md;
   const inTreeCCMAvailable = cloud?.inTreeCCM === true ? !external : false;
   let cloudConfig = '';
   if (pc.overwriteCloudConfig !== undefined) {

@@ -2,11 +2,7 @@
 import { sha256Hex } from '../go/crypto/sha256.ts';
 import { goJsonStringMap } from '../go/encoding/json/encodeString.ts';
 import { OSM_API_VERSION, type OperatingSystemConfigSpec } from '../model/operatingSystemProfile.ts';
-import {
-  REVISION_ANNOTATION,
-  machineDeploymentKey,
-  type MachineDeployment,
-} from '../machineDeployment/machineDeployment.ts';
+import { REVISION_ANNOTATION, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 
 export const CLOUD_INIT_SETTINGS_NAMESPACE = 'cloud-init-settings';
 export const ANNOTATION_MD_REVISION = 'k8c.io/machine-deployment-revision';
@@ -16,8 +12,7 @@ export const ANNOTATION_OSP_VERSION = 'k8c.io/osp-version';
 export const oscName = (md: MachineDeployment) => `${md.name}-${md.namespace}-config`;
 export const cloudConfigSecretName = (md: MachineDeployment, type: 'bootstrap' | 'provisioning') =>
   `${md.name}-${md.namespace}-${type}-config`;
-export const kubeletBootstrapSecretName = (md: MachineDeployment) =>
-  `${machineDeploymentKey(md)}-kubelet-bootstrap-config`;
+export const kubeletBootstrapSecretName = (md: MachineDeployment) => `${md.key}-kubelet-bootstrap-config`;
 
 /** sha256 of Go's json.Marshal(md.metadata.annotations), lowercase hex. */
 export function annotationsHash(annotations: Readonly<Record<string, string>>): string {

@@ -1,7 +1,7 @@
 // One MachineDeployment -> the objects OSM would write for it: the OSC, the bootstrap and provisioning
 // Secrets, the kubelet bootstrap kubeconfig Secret and, for `edge`, the script Secret.
 import { bootstrapKubeconfig } from './bootstrapKubeconfig.ts';
-import { machineDeploymentKey, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
+import type { MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import type { OSCConfig, SecretType } from '../model/operatingSystemProfile.ts';
 import { userDataFormatFor } from '../emit/userdata/formats/index.ts';
 import { parseKubeletVersion } from './kubeletVersion.ts';
@@ -23,9 +23,8 @@ import {
 import { edgeProviderScriptSecret } from './edgeProviderScript.ts';
 import type { RenderRun } from './renderRun.ts';
 import { checkUserDataSize } from './userDataSizeCheck.ts';
-import { cloudProvider } from '../model/cloudProviders.ts';
 import { checkKubeletVersionSupport } from './kubeletVersionSupport.ts';
-import { kubeletBootstrapToken } from './kubeletBootstrapToken.ts';
+import { kubeletBootstrapToken } from '../cluster/kubeletBootstrapToken.ts';
 
 export interface GeneratedObjects {
   objects: Record<string, unknown>[];
@@ -42,8 +41,7 @@ export interface RenderFinding {
 
 export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry, run: RenderRun): GeneratedObjects {
   const { config, facts } = run;
-  const key = machineDeploymentKey(md);
-  const { token, secrets: tokenSecrets } = kubeletBootstrapToken(key, facts, config);
+  const { token, secrets: tokenSecrets } = kubeletBootstrapToken(md.key, facts, config);
   run.secrets.add(token);
   run.secrets.add(token.slice(token.indexOf('.') + 1));
   // The previous window's token is a secret too (it can still join nodes).
@@ -62,7 +60,7 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
       : { name: osp.name, builtin: osp.origin.builtin === true },
   );
   if (versionFinding) findings.push(versionFinding);
-  const cloud = cloudProviderSettings(md.providerConfig, kubelet, config.externalCloudProvider);
+  const cloud = cloudProviderSettings(md, kubelet, config.externalCloudProvider);
   const renderSpec = (getterToken: string) => {
     const data = buildTemplateData({
       ...run.templateValues,
@@ -99,7 +97,7 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
     const input = {
       config: cfg,
       osName: spec.osName,
-      cloudProviderName: spec.cloudProvider.name,
+      cloud: md.cloud,
       secretType: type,
       distUpgradeOnBoot: distUpgradeOnBoot(md),
       machineDeploymentName: md.name,
@@ -108,7 +106,7 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
     return format.emit(input, run.ignitionUnits);
   };
   const bootstrapUserData = userData(spec.bootstrapConfig, 'bootstrap');
-  const sizeFinding = checkUserDataSize(spec.cloudProvider.name, Buffer.byteLength(bootstrapUserData, 'utf8'));
+  const sizeFinding = checkUserDataSize(md.cloud, Buffer.byteLength(bootstrapUserData, 'utf8'));
   if (sizeFinding) findings.push({ ...sizeFinding, field: 'spec.template.spec.providerSpec.value.cloudProvider' });
   const objects: Record<string, unknown>[] = [
     operatingSystemConfigObject(md, config.namespace, annotations, spec),
@@ -117,7 +115,7 @@ export function renderGeneratedObjects(md: MachineDeployment, osp: ProfileEntry,
     kubeletBootstrapSecretObject(md, kubeconfig),
   ];
   objects.push(...tokenSecrets);
-  if (cloudProvider(spec.cloudProvider.name)?.edgeScriptSecret)
+  if (md.cloud?.edgeScriptSecret)
     objects.push(
       edgeProviderScriptSecret(
         md,

@@ -38,7 +38,7 @@ export function renderMachineDeployment(
   const outcome: MachineDeploymentOutcome = { objects: [], results: [] };
   let profile: ProfileEntry | undefined;
   try {
-    profile = selectOperatingSystemProfile(md, run.profiles, run.config.namespace);
+    profile = selectOperatingSystemProfile(md, run.profiles);
     const subscription = run.rhelSubscriptions.get(`${md.namespace}/${md.name}`);
     const injected = subscription !== undefined ? injectRhelSubscription(item.object, md, subscription) : undefined;
     if (injected?.keepSource) outcome.keepSource = true;

@@ -4,19 +4,16 @@ import { didYouMean } from '../krm/didYouMean.ts';
 import {
   OSP_ANNOTATION,
   OSP_NAMESPACE_ANNOTATION,
-  provisioningUtilityOf,
   type MachineDeployment,
 } from '../machineDeployment/machineDeployment.ts';
-import { profileKey, type ProfileEntry } from '../model/profileEntry.ts';
+import type { ProfileEntry } from '../model/profileEntry.ts';
 
 export function selectOperatingSystemProfile(
   md: MachineDeployment,
   profiles: ReadonlyMap<string, ProfileEntry>,
-  defaultNamespace: string,
 ): ProfileEntry {
-  const name = md.annotations[OSP_ANNOTATION]!;
-  const namespace = md.annotations[OSP_NAMESPACE_ANNOTATION] || defaultNamespace;
-  const osp = profiles.get(profileKey(namespace, name));
+  const { name, namespace, key } = md.profile;
+  const osp = profiles.get(key);
   if (osp === undefined) {
     const elsewhere = [...profiles.values()]
       .filter((p) => p.name === name)
@@ -45,7 +42,7 @@ export function selectOperatingSystemProfile(
       'spec.template.spec.providerSpec.value.cloudProvider',
     );
   }
-  const wanted = provisioningUtilityOf(md);
+  const wanted = md.provisioningUtility;
   if (osp.spec.provisioningUtility && osp.spec.provisioningUtility !== wanted) {
     throw new ResourceError(
       `specified provisioning utility ${JSON.stringify(osp.spec.provisioningUtility)} is not supported by the OperatingSystemProfile (the MachineDeployment asks for ${JSON.stringify(wanted)})`,

@@ -10,7 +10,7 @@
 // can add a few dozen bytes; the warning margin covers that. Each cloud's limit, with its source, is in its
 // descriptor (src/model/cloudProviders.ts).
 
-import { cloudProvider } from '../model/cloudProviders.ts';
+import type { CloudProvider } from '../model/cloudProviders.ts';
 
 /** Share of the limit from which a warning is given. */
 export const WARNING_RATIO = 0.9;
@@ -22,10 +22,11 @@ export interface UserDataSizeFinding {
 
 /**
  * A warning when `bytes` is at 90 % of the cloud's user-data limit or more, an error when it is over a documented
- * limit (a warning over our default for clouds without one), nothing otherwise or for unknown clouds.
+ * limit (a warning over our default for clouds without one), nothing otherwise or for a cloud without a descriptor.
  */
-export function checkUserDataSize(cloud: string, bytes: number): UserDataSizeFinding | undefined {
-  const limit = cloudProvider(cloud)?.userDataLimit;
+export function checkUserDataSize(provider: CloudProvider | undefined, bytes: number): UserDataSizeFinding | undefined {
+  const limit = provider?.userDataLimit;
+  const cloud = provider?.name;
   if (limit === undefined || limit === null) return undefined;
   const share = `${bytes} bytes, ${Math.round((bytes / limit.bytes) * 100)} % of the ${limit.bytes}-byte limit`;
   if (bytes > limit.bytes && limit.documented) {

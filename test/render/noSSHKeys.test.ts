@@ -12,6 +12,7 @@ import { UPSTREAM_OSM } from '../support/paths.ts';
 import { machineDeployment, resourceList } from '../profiles/support/profileRuns.ts';
 import { checkConfigs } from '../profiles/support/validators.ts';
 import { emitCloudInit } from '../../src/emit/userdata/cloudInit.ts';
+import { cloudProvider } from '../../src/model/cloudProviders.ts';
 
 function withoutKeys(md: any, keys: unknown): any {
   const value = md.spec.template.spec.providerSpec.value;
@@ -80,7 +81,7 @@ test("OSM's null ssh_authorized_keys is what cloud-init's schema rejects (the va
   const input = {
     config: { files: [{ path: '/opt/x', permissions: 644, content: { inline: { data: 'x\n' } } }], userSSHKeys: [] },
     osName: 'ubuntu',
-    cloudProviderName: 'hetzner',
+    cloud: cloudProvider('hetzner'),
     secretType: 'provisioning' as const,
     distUpgradeOnBoot: false,
     machineDeploymentName: 'md',

@@ -13,6 +13,7 @@ import { isPlainToken } from '../../src/model/pyyamlPlainScalar.ts';
 import type { OSCConfig } from '../../src/model/operatingSystemProfile.ts';
 import { literalBlockReadBack as blockReadBack, readBack, stripTrailingBreaks } from './support/readBack.ts';
 import { hostileString } from './support/hostileStrings.ts';
+import { cloudProvider } from '../../src/model/cloudProviders.ts';
 
 // Fixed for reproducibility; PROPERTY_SEED and PROPERTY_RUNS explore further.
 const SEED = Number(process.env.PROPERTY_SEED ?? 1717);
@@ -63,7 +64,7 @@ test('cloud-config: every value reads back exactly through PyYAML, or is refused
       const input = {
         config,
         osName: 'flatcar',
-        cloudProviderName: 'vsphere',
+        cloud: cloudProvider('vsphere'),
         secretType: 'provisioning' as const,
         distUpgradeOnBoot: false,
         machineDeploymentName: 'md',

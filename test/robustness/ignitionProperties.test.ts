@@ -14,6 +14,7 @@ import { UserDataError } from '../../src/emit/userdata/errors.ts';
 import { deduplicateSSHKeys } from '../../src/emit/userdata/input.ts';
 import type { OSCConfig } from '../../src/model/operatingSystemProfile.ts';
 import { hostileString, oneLineString } from './support/hostileStrings.ts';
+import { cloudProvider } from '../../src/model/cloudProviders.ts';
 
 const value = () => fc.oneof(hostileString(), oneLineString(), oneLineString());
 
@@ -63,7 +64,7 @@ test('Ignition: every value arrives exactly (JSON.parse, ignition-validate), or 
       const input = {
         config,
         osName: 'flatcar',
-        cloudProviderName: 'vsphere',
+        cloud: cloudProvider('vsphere'),
         secretType: 'provisioning' as const,
         distUpgradeOnBoot: false,
         machineDeploymentName: 'md',

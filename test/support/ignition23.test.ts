@@ -10,6 +10,7 @@ import { UserDataError } from '../../src/emit/userdata/errors.ts';
 import type { UserDataInput } from '../../src/emit/userdata/input.ts';
 import type { OSCConfig } from '../../src/model/operatingSystemProfile.ts';
 import { CLOUD_PROVIDER_NAMES } from '../../src/model/cloudProviders.ts';
+import { cloudProvider } from '../../src/model/cloudProviders.ts';
 
 const UNIT = '[Unit]\nDescription=x\n[Service]\nExecStart=/bin/true\n[Install]\nWantedBy=multi-user.target\n';
 const HASH = `sha512-${'a'.repeat(128)}`;
@@ -373,7 +374,7 @@ test('whatever the emitter accepts, the validator accepts: seeded random files, 
     const input: UserDataInput = {
       config: { files, units, userSSHKeys: random() < 0.5 ? [`ssh-ed25519 AAAA${i} c`] : [] } as OSCConfig,
       osName: 'flatcar',
-      cloudProviderName: pick(CLOUD_PROVIDER_NAMES),
+      cloud: cloudProvider(pick(CLOUD_PROVIDER_NAMES)),
       secretType: pick(['bootstrap', 'provisioning'] as const),
       distUpgradeOnBoot: false,
       machineDeploymentName: 'md',

@@ -3,7 +3,6 @@
 // writes them as they are; every value passes through cloudConfigYaml.ts, which keeps ordinary values as
 // OSM writes them and encodes the rest so that cloud-init reads back exactly the value (or refuses it).
 import type { CloudInitModules } from '../../model/operatingSystemProfile.ts';
-import { cloudProvider } from '../../model/cloudProviders.ts';
 import { compareBytes } from '../../go/fmt/format.ts';
 import {
   doubleQuotedAsWritten,
@@ -31,9 +30,7 @@ export function emitCloudInit(input: UserDataInput): string {
   // Where the cloud's machines are named after their MachineDeployment (edge), OSM substitutes that name into its
   // template text (not into file contents).
   const machineName =
-    cloudProvider(input.cloudProviderName)?.cloudInitMachineName === 'machine-deployment-name'
-      ? input.machineDeploymentName
-      : MACHINE_NAME;
+    input.cloud?.cloudInitMachineName === 'machine-deployment-name' ? input.machineDeploymentName : MACHINE_NAME;
   const namesMachine = writesMachineName(input);
 
   let out = '#cloud-config';

@@ -2,13 +2,14 @@
 // lists both envelopes are written from: OSM builds the same lists before running either template.
 import type { OSCConfig, SecretType } from '../../model/operatingSystemProfile.ts';
 import { goTrimSpace } from '../../go/strings/strings.ts';
-import { cloudProvider } from '../../model/cloudProviders.ts';
+import type { CloudProvider } from '../../model/cloudProviders.ts';
 import { UserDataError } from './errors.ts';
 
 export interface UserDataInput {
   config: OSCConfig;
   osName: string;
-  cloudProviderName: string;
+  /** The cloud's descriptor (src/model/cloudProviders.ts); undefined for a cloud without one. */
+  cloud: CloudProvider | undefined;
   secretType: SecretType;
   distUpgradeOnBoot: boolean;
   /** Replaces <MACHINE_NAME> in the cloud-init envelope for `edge`, whose machines are named after their MachineDeployment. */
@@ -86,7 +87,7 @@ export function sprigIndent(spaces: number, text: string): string {
  * descriptor says). machine-controller substitutes <MACHINE_NAME> when it creates the instance.
  */
 export function writesMachineName(input: UserDataInput): boolean {
-  return input.secretType === 'bootstrap' && (cloudProvider(input.cloudProviderName)?.bootstrapNamesMachine ?? true);
+  return input.secretType === 'bootstrap' && (input.cloud?.bootstrapNamesMachine ?? true);
 }
 
 /** The file list as OSM prepares it; cloud-init gets `b64` files base64-encoded, Ignition never does. */

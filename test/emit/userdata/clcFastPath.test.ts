@@ -17,6 +17,7 @@ import { clusterFacts, functionConfig, machineDeployment, resourceList } from '.
 import { runOn } from '../../support/runInProcess.ts';
 import { embeddedProfiles } from '../../../src/profiles/embeddedProfiles.ts';
 import { rng } from '../../support/rng.ts';
+import { cloudProvider } from '../../../src/model/cloudProviders.ts';
 
 function outcome(run: () => unknown): unknown {
   try {
@@ -83,7 +84,7 @@ test('our Flatcar profiles, every cloud: same config, and every one takes the fa
       const input: UserDataInput = {
         config,
         osName: 'flatcar',
-        cloudProviderName: osc.spec.cloudProvider.name,
+        cloud: cloudProvider(osc.spec.cloudProvider.name),
         secretType,
         distUpgradeOnBoot: false,
         machineDeploymentName: osc.metadata.name,
@@ -196,7 +197,7 @@ test('seeded random contents, paths and unit names: same config or same error', 
         userSSHKeys: r() < 0.4 ? [KEYS[Math.floor(r() * KEYS.length)]!, KEYS[Math.floor(r() * KEYS.length)]!] : [],
       } as any,
       osName: 'flatcar',
-      cloudProviderName: 'vsphere',
+      cloud: cloudProvider('vsphere'),
       secretType: r() < 0.5 ? 'bootstrap' : 'provisioning',
       distUpgradeOnBoot: false,
       machineDeploymentName: 'md',

@@ -9,6 +9,7 @@ import type { UserDataInput } from '../../../src/emit/userdata/input.ts';
 import type { OSCConfig } from '../../../src/model/operatingSystemProfile.ts';
 import { lineDiff } from '../../support/lineDiff.ts';
 import { GENERATOR_VECTORS, VECTOR_DIR, expectedOutput, undescribedVectorFiles } from './generatorVectors.ts';
+import { cloudProvider } from '../../../src/model/cloudProviders.ts';
 
 function assertBytes(actual: string, expected: string): void {
   if (actual !== expected) assert.fail('user-data differs (- expected, + actual)\n' + lineDiff(expected, actual));
@@ -36,7 +37,7 @@ function provisioning(config: OSCConfig, over: Partial<UserDataInput> = {}): Use
   return {
     config,
     osName: 'ubuntu',
-    cloudProviderName: 'aws',
+    cloud: cloudProvider('aws'),
     secretType: 'provisioning',
     distUpgradeOnBoot: false,
     machineDeploymentName: 'md',
@@ -99,7 +100,7 @@ test('coreos units (osp-flatcar-cloud-init): command only when enabled, drop-ins
         ],
         modules: { runcmd: ['echo hi'] },
       },
-      { osName: 'flatcar', cloudProviderName: 'anexia' },
+      { osName: 'flatcar', cloud: cloudProvider('anexia') },
     ),
   );
   assertBytes(
@@ -118,7 +119,7 @@ test('edge: the MachineDeployment name replaces <MACHINE_NAME> in the envelope o
         userSSHKeys: [' ssh-rsa K1 ', 'ssh-rsa K1', '', '  ', '\u0085ssh-rsa K2', '\ufeffssh-rsa K3'],
         files: [inline('/etc/x', '<MACHINE_NAME>', 644)],
       },
-      { cloudProviderName: 'edge', secretType: 'bootstrap', machineDeploymentName: 'edge-pool' },
+      { cloud: cloudProvider('edge'), secretType: 'bootstrap', machineDeploymentName: 'edge-pool' },
     ),
   );
   assertBytes(
@@ -141,7 +142,7 @@ test('modules: empty lists and maps are skipped, maps sorted by bytes, plain val
           yum_repo_dir: '/etc/yum.repos.d',
         },
       },
-      { osName: 'rhel', cloudProviderName: 'azure' },
+      { osName: 'rhel', cloud: cloudProvider('azure') },
     ),
   );
   assertBytes(
@@ -154,7 +155,7 @@ test('modules: empty lists and maps are skipped, maps sorted by bytes, plain val
 
 test('distUpgradeOnBoot and the bootstrap hostname are independent of the modules', () => {
   const out = emitCloudInit(
-    provisioning({}, { secretType: 'bootstrap', cloudProviderName: 'openstack', distUpgradeOnBoot: true }),
+    provisioning({}, { secretType: 'bootstrap', cloud: cloudProvider('openstack'), distUpgradeOnBoot: true }),
   );
   assertBytes(
     out,

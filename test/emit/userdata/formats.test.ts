@@ -18,6 +18,7 @@ import { OPERATING_SYSTEMS } from '../../../src/model/operatingSystemProfile.ts'
 import { USER_DATA_VALIDATORS } from '../../../src/lint/externalValidators.ts';
 import type { UserDataInput } from '../../../src/emit/userdata/input.ts';
 import { REPO_ROOT } from '../../support/paths.ts';
+import { cloudProvider } from '../../../src/model/cloudProviders.ts';
 
 const formats = USER_DATA_FORMATS as readonly UserDataFormat[];
 const schema = (file: string) => JSON.parse(readFileSync(join(REPO_ROOT, file), 'utf8'));
@@ -103,7 +104,7 @@ const INPUT: UserDataInput = {
     userSSHKeys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFormatsTest test'],
   },
   osName: 'flatcar',
-  cloudProviderName: 'vsphere',
+  cloud: cloudProvider('vsphere'),
   secretType: 'bootstrap',
   distUpgradeOnBoot: false,
   machineDeploymentName: 'md',

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { CloudInitModules, OSCConfig, SecretType } from '../../../src/model/operatingSystemProfile.ts';
 import type { UserDataInput } from '../../../src/emit/userdata/input.ts';
 import { UPSTREAM_OSM } from '../../support/paths.ts';
+import { cloudProvider } from '../../../src/model/cloudProviders.ts';
 
 export const VECTOR_DIR = join(UPSTREAM_OSM, '_extracted/pkg/generator/generator_test');
 
@@ -42,7 +43,7 @@ function v(
     input: {
       config,
       osName,
-      cloudProviderName: cloud,
+      cloud: cloudProvider(cloud),
       secretType,
       distUpgradeOnBoot,
       machineDeploymentName: 'default',

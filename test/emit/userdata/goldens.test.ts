@@ -30,7 +30,7 @@ test('the goldens cover both utilities, both secret types and a non-AWS bootstra
   assert.ok(goldens.some((g) => g.utility === 'ignition' && g.input.secretType === 'provisioning'));
   assert.ok(
     goldens.some(
-      (g) => g.utility === 'cloud-init' && g.input.secretType === 'bootstrap' && g.input.cloudProviderName !== 'aws',
+      (g) => g.utility === 'cloud-init' && g.input.secretType === 'bootstrap' && g.input.cloud?.name !== 'aws',
     ),
   );
   assert.ok(

@@ -10,6 +10,7 @@ import type { UserDataInput } from '../../../src/emit/userdata/input.ts';
 import type { OSCConfig } from '../../../src/model/operatingSystemProfile.ts';
 import { lineDiff } from '../../support/lineDiff.ts';
 import { GENERATOR_VECTORS, expectedOutput } from './generatorVectors.ts';
+import { cloudProvider } from '../../../src/model/cloudProviders.ts';
 
 const pretty = (json: string): string => {
   try {
@@ -42,7 +43,7 @@ function flatcar(config: OSCConfig, over: Partial<UserDataInput> = {}): UserData
   return {
     config,
     osName: 'flatcar',
-    cloudProviderName: 'azure',
+    cloud: cloudProvider('azure'),
     secretType: 'provisioning',
     distUpgradeOnBoot: false,
     machineDeploymentName: 'md',
@@ -96,7 +97,7 @@ test('the Container Linux Config text is the one OSM renders (machine-name entry
   );
   // Bootstrap on AWS leaves only a blank line where the machine-name entry would be.
   assert.equal(
-    renderContainerLinuxConfig(flatcar({}, { secretType: 'bootstrap', cloudProviderName: 'aws' })),
+    renderContainerLinuxConfig(flatcar({}, { secretType: 'bootstrap', cloud: cloudProvider('aws') })),
     'passwd:\nstorage:\n  files:\n\nsystemd:\n  units:\n',
   );
 });
@@ -128,7 +129,7 @@ test('units: enabled, masked, contents and drop-ins as Go marshals them; nothing
       '{"enabled":false,"mask":true,"name":"b.service"}]}}',
   );
   assertBytes(
-    emitIgnition(flatcar({}, { secretType: 'bootstrap', cloudProviderName: 'aws' })),
+    emitIgnition(flatcar({}, { secretType: 'bootstrap', cloud: cloudProvider('aws') })),
     `${HEAD},"passwd":{},"storage":{},"systemd":{}}`,
   );
 });
@@ -218,7 +219,7 @@ test('<MACHINE_NAME> stays a placeholder, escaped as %3CMACHINE_NAME%3E, even fo
   const out = emitIgnition(
     flatcar(
       { files: [inline('/etc/x', '<MACHINE_NAME>', 600)] },
-      { cloudProviderName: 'edge', secretType: 'bootstrap', machineDeploymentName: 'edge-pool' },
+      { cloud: cloudProvider('edge'), secretType: 'bootstrap', machineDeploymentName: 'edge-pool' },
     ),
   );
   assertBytes(
@@ -236,7 +237,7 @@ test('SSH keys are plain YAML: one that does not read back as written is refused
   const out = emitIgnition(
     flatcar(
       { userSSHKeys: ['ssh-rsa AAA user@host', ' ssh-rsa AAA user@host ', 'ssh-ed25519 <B&B>'] },
-      { cloudProviderName: 'aws', secretType: 'bootstrap' },
+      { cloud: cloudProvider('aws'), secretType: 'bootstrap' },
     ),
   );
   assertBytes(

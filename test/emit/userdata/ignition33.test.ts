@@ -8,6 +8,7 @@ import { UserDataError } from '../../../src/emit/userdata/errors.ts';
 import type { UserDataInput } from '../../../src/emit/userdata/input.ts';
 import type { OSCConfig } from '../../../src/model/operatingSystemProfile.ts';
 import { secretGoldens } from './secretGoldens.ts';
+import { cloudProvider } from '../../../src/model/cloudProviders.ts';
 
 function ignitionValidate(config: string): { status: number | null; output: string } {
   const r = spawnSync('ignition-validate', ['-'], { input: config, encoding: 'utf8' });
@@ -55,7 +56,7 @@ test('the Flatcar goldens exist for both secret types', () => {
 for (const g of flatcarGoldens) {
   for (const cloud of ['aws', 'azure']) {
     test(`3.3.0 of ${g.secretFile} on ${cloud}: valid, same files, units and users as 2.3.0`, () => {
-      const input = { ...g.input, cloudProviderName: cloud };
+      const input = { ...g.input, cloud: cloudProvider(cloud) };
       const v33 = emitIgnition(input, '3.3.0');
       assertValid(v33);
       const c = JSON.parse(v33);
@@ -70,7 +71,7 @@ function flatcar(config: OSCConfig): UserDataInput {
   return {
     config,
     osName: 'flatcar',
-    cloudProviderName: 'azure',
+    cloud: cloudProvider('azure'),
     secretType: 'bootstrap',
     distUpgradeOnBoot: false,
     machineDeploymentName: 'md',
@@ -109,7 +110,7 @@ test('3.3.0 layout: no filesystem, overwrite, data URL source, mode, users, unit
   );
   assertValid(out);
   // Nothing to configure: only the version.
-  const empty = emitIgnition({ ...flatcar({}), cloudProviderName: 'aws' }, '3.3.0');
+  const empty = emitIgnition({ ...flatcar({}), cloud: cloudProvider('aws') }, '3.3.0');
   assert.equal(empty, '{"ignition":{"version":"3.3.0"}}');
   assertValid(empty);
 });

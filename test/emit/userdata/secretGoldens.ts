@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import type { OperatingSystemConfigSpec, SecretType } from '../../../src/model/operatingSystemProfile.ts';
 import type { UserDataInput } from '../../../src/emit/userdata/input.ts';
 import { UPSTREAM_OSM } from '../../support/paths.ts';
+import { cloudProvider } from '../../../src/model/cloudProviders.ts';
 
 export const OSC_TESTDATA = join(UPSTREAM_OSM, 'pkg/controllers/osc/testdata');
 
@@ -57,7 +58,7 @@ export function secretGoldens(): SecretGolden[] {
       input: {
         config: pair.type === 'bootstrap' ? osc.spec.bootstrapConfig : osc.spec.provisioningConfig,
         osName: osc.spec.osName,
-        cloudProviderName: osc.spec.cloudProvider.name,
+        cloud: cloudProvider(osc.spec.cloudProvider.name),
         secretType: pair.type,
         distUpgradeOnBoot: false,
         machineDeploymentName: mdName,

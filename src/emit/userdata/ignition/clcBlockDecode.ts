@@ -1,5 +1,5 @@
 // The decoding of clcParse.ts (the same walk, clcSchema.ts), done directly on the fast path's block tree
-// (src/krm/blockYamlFastPath.ts) instead of on `yaml` package nodes built from it, for configs that decode
+// (src/codec/blockYamlFastPath.ts) instead of on `yaml` package nodes built from it, for configs that decode
 // without a single complaint. At the first thing that would be an error (a type error, an unmodelled key,
 // a libyaml restriction; the block parser already leaves duplicate keys alone) it gives up and returns
 // undefined, and the general decoder runs on the same text to report it in its words.

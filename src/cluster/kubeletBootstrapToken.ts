@@ -4,9 +4,9 @@
 // previous window's so that a node which fetched its kubeconfig just before this render still joins.
 import { ResourceError } from '../krm/results.ts';
 import type { OsmConfig } from '../config/operatingSystemManagerConfig.ts';
-import type { ClusterFacts } from '../cluster/clusterFacts.ts';
-import { bootstrapTokenSecret, deriveBootstrapToken, deriveWindowToken } from '../cluster/derivedBootstrapToken.ts';
-import { rfc3339 } from '../cluster/renderTime.ts';
+import type { ClusterFacts } from './clusterFacts.ts';
+import { bootstrapTokenSecret, deriveBootstrapToken, deriveWindowToken } from './derivedBootstrapToken.ts';
+import { rfc3339 } from './renderTime.ts';
 
 export interface KubeletBootstrapToken {
   token: string;
