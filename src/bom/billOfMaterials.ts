@@ -12,6 +12,8 @@ import { unitCommandLines } from '../lint/shellCommands.ts';
 import { alignRenderedLines, templateLocations, type TemplateLocation } from '../lint/profileSourceMap.ts';
 import {
   EvaluationBudgetError,
+  NODE_UNITS,
+  REASON_UNITS,
   ScriptEvaluator,
   type ExecutedCommand,
   type Field,
@@ -98,7 +100,7 @@ export function billOfMaterials(input: BomInput): MachineDeploymentBom {
   let incomplete: string | undefined;
   for (const arch of input.arch) {
     const got = itemsFor(input, arch, locate);
-    items.push(...got.items);
+    for (const item of got.items) items.push(item);
     incomplete ??= got.stopped;
   }
   return {
@@ -182,25 +184,38 @@ function itemsFor(input: BomInput, arch: Architecture, locate: Locate): { items:
   };
   // Files the scripts write, by path, so a package source written under a temporary name and moved in place counts.
   const written = new Map<string, Field>();
-  for (const c of commands) {
-    for (const f of fetchesOf(c)) addFetch(f, c);
-    const w = writtenFile(c);
-    if (w !== undefined) written.set(w.path, w.text);
-    const moved = movedFile(c);
-    const text = moved === undefined ? undefined : written.get(moved.from);
-    if (moved !== undefined && text !== undefined) {
-      written.set(moved.to, text);
-      for (const f of sourcesInFile(moved.to, text)) addFetch(f, c);
+  // What the bill makes of the commands is charged to the evaluation's budget: a command is cheap to follow, but a
+  // text it writes (read again wherever it is moved) or a package it installs (with every source added before it)
+  // may make many items. Each item is charged as a command followed, each text as read.
+  try {
+    for (const c of commands) {
+      for (const f of fetchesOf(c)) addFetch(f, c.script, at(c));
+      const w = writtenFile(c);
+      if (w !== undefined) written.set(w.path, w.text);
+      const moved = movedFile(c);
+      const text = moved === undefined ? undefined : written.get(moved.from);
+      if (moved !== undefined && text !== undefined) {
+        evaluator.spend(text.text.length, c.script);
+        written.set(moved.to, text);
+        for (const f of sourcesInFile(moved.to, text)) addFetch(f, c.script, at(c));
+      }
     }
+    // Package sources the user-data writes as files.
+    for (const [path, { stage, file }] of files) {
+      const script: ScriptFile = { stage, path, content: file.content };
+      evaluator.spend(file.content.length, script);
+      for (const f of sourcesInFile(path, { text: file.content, unknown: [] }))
+        addFetch(f, script, locate(stage, path, 0));
+    }
+  } catch (e) {
+    if (!(e instanceof EvaluationBudgetError)) throw e;
+    stopped ??= e;
   }
-  // Package sources the user-data writes as files.
-  for (const [path, { stage, file }] of files) {
-    for (const f of sourcesInFile(path, { text: file.content, unknown: [] }))
-      addFetch(f, undefined, locate(stage, path, 0));
-  }
-  function addFetch(f: Fetch, c: ExecutedCommand | undefined, where: BomLocation = at(c!)): void {
+  function addFetch(f: Fetch, script: ScriptFile, where: BomLocation): void {
+    evaluator.spend(NODE_UNITS, script);
     if (f.kind === 'packages') {
       for (const p of f.packages) {
+        evaluator.spend(NODE_UNITS + REASON_UNITS * addedRepositories.length, script);
         if (f.reinstall && p.unknown.length > 0) {
           // What an interrupted operation left, installed again: packages the other installs or the node image brought.
           const why = unique(p.unknown).join('; ');
@@ -433,7 +448,7 @@ function mergeItems(items: readonly BomItem[]): BomItem[] {
       continue;
     }
     for (const a of item.arch) if (!seen.arch.includes(a)) seen.arch.push(a);
-    for (const l of item.locations) if (!seen.locations.some((s) => sameLocation(s, l))) seen.locations.push(l);
+    for (const l of item.locations) seen.locations.push(l);
     if (item.checksum && !seen.checksum) seen.checksum = item.checksum;
   }
   const order: BomItemKind[] = ['download', 'repository', 'package', 'image', 'api', 'unresolved', 'node-local'];
@@ -447,12 +462,14 @@ function mergeItems(items: readonly BomItem[]): BomItem[] {
     );
 }
 
-const sameLocation = (a: BomLocation, b: BomLocation) => a.stage === b.stage && a.path === b.path && a.line === b.line;
-
+/** Each place once (by stage, path and line; the first seen kept), in order. */
 function dedupeLocations(ls: readonly BomLocation[]): BomLocation[] {
-  const out: BomLocation[] = [];
-  for (const l of ls) if (!out.some((o) => sameLocation(o, l))) out.push(l);
-  return out.sort((a, b) =>
+  const byPlace = new Map<string, BomLocation>();
+  for (const l of ls) {
+    const key = `${l.stage}\u0000${l.path}\u0000${l.line}`;
+    if (!byPlace.has(key)) byPlace.set(key, l);
+  }
+  return [...byPlace.values()].sort((a, b) =>
     a.stage + a.path < b.stage + b.path ? -1 : a.stage + a.path > b.stage + b.path ? 1 : a.line - b.line,
   );
 }

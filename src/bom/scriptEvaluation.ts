@@ -75,9 +75,9 @@ const MAX_EVALUATION_NESTING = 1024;
 // does, for every way a script can multiply it, at about a second per evaluation. The default profiles spend
 // under 5% of it (test/robustness/bomScriptBudget.test.ts).
 export const MAX_EVALUATION_WORK = 100_000_000;
-const NODE_UNITS = 4096;
+export const NODE_UNITS = 4096;
 /** A field or reason copied into a new field (array copies, not the text: texts are charged per character). */
-const REASON_UNITS = 32;
+export const REASON_UNITS = 32;
 /** A variable, function or name copied into a fork, or compared when ways join. */
 const ENTRY_UNITS = 128;
 
@@ -157,6 +157,14 @@ export class ScriptEvaluator {
       captured: false,
     };
     this.withDepth(() => this.list(this.parseLine(line, lineNumber, where), frame));
+  }
+
+  /**
+   * Charges what the bill makes of the commands followed (items read from them, texts read again) to the same
+   * budget: following a command is cheap, the items it makes may not be. Throws EvaluationBudgetError past it.
+   */
+  spend(units: number, script: ScriptFile): void {
+    this.charge(units, script);
   }
 
   /** Charges `units` of work done for `script`; throws EvaluationBudgetError past the budget. */
@@ -375,7 +383,9 @@ export class ScriptEvaluator {
     const redirects = n.redirects.map((r) => ({
       op: r.op,
       ...(r.target ? { target: this.expandJoined(r.target, f) } : {}),
-      ...(r.heredoc ? { heredoc: r.heredoc.quoted ? known(r.heredoc.body) : this.expandText(r.heredoc.body, f) } : {}),
+      ...(r.heredoc
+        ? { heredoc: r.heredoc.quoted ? this.quotedText(r.heredoc.body, f) : this.expandText(r.heredoc.body, f) }
+        : {}),
     }));
     const stdin = n.piped ? f.lastOutput : undefined;
     f.lastOutput = undefined;
@@ -573,6 +583,12 @@ export class ScriptEvaluator {
     const parts = w.parts.map((p) => this.joined(f, this.partValues(p, f)));
     this.chargeFields(f, parts);
     return { text: parts.map((p) => p.text).join(''), unknown: parts.flatMap((p) => p.unknown) };
+  }
+
+  /** A quoted here-document's body, as written: charged as read (the bill reads it again). */
+  private quotedText(text: string, f: Frame): Field {
+    this.charge(text.length, f.script);
+    return known(text);
   }
 
   /** A here-document's body, expanded. */
