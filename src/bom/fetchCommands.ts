@@ -378,7 +378,9 @@ export function* sourcesInFile(path: string, text: Field): Generator<Fetch> {
         detail: path,
       };
   } else if (YUM_REPOS.test(path)) {
-    for (const m of text.text.matchAll(/^\s*(baseurl|mirrorlist|metalink|gpgkey)\s*=\s*(\S+)/gm)) {
+    // Blanks at a line start are spaces and tabs: `^\s*` under the `m` flag ran over every line break after each
+    // line start (quadratic: 100 KB of empty lines took 20 s). A value may still start on the next line.
+    for (const m of text.text.matchAll(/^[ \t]*(baseurl|mirrorlist|metalink|gpgkey)\s*=\s*(\S+)/gm)) {
       const url = { text: m[2]!, unknown: unknownIn(m[2]!, text) };
       yield m[1] === 'gpgkey'
         ? { kind: 'url', url, tool: 'yum', authenticated: false }
