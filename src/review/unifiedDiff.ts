@@ -2,25 +2,39 @@
 
 type Edit = { op: ' ' | '-' | '+'; line: string };
 
-/** The shortest edit script turning `a` into `b`, as kept/removed/added lines in order. */
+/**
+ * Myers' search is bounded: past MAX_EDIT_DISTANCE edits or MAX_DIFF_STEPS steps (frontier points and diagonal
+ * moves), the lines between the common head and tail are all removed then all added. Its frontiers are kept to
+ * walk back, one per edit distance: kept whole (n + m each) they made a 10,000-line script with a template action
+ * on every line take 3 GB to align (bom, lint); kept to their reach (2d + 1) they take at most 36 MB.
+ */
+const MAX_EDIT_DISTANCE = 3000;
+const MAX_DIFF_STEPS = 50_000_000;
+
+/** The shortest edit script turning `a` into `b` (within the bounds above), as kept/removed/added lines in order. */
 export function diffLines(a: readonly string[], b: readonly string[]): Edit[] {
   const n = a.length;
   const m = b.length;
   const max = n + m;
   const offset = max + 1;
   const v = new Int32Array(2 * max + 3);
+  /** trace[d]: the frontier before pass d, diagonals -d..d (index k + d). */
   const trace: Int32Array[] = [];
   let found = false;
+  let steps = 0;
   for (let d = 0; d <= max && !found; d++) {
-    trace.push(v.slice());
+    if (d > MAX_EDIT_DISTANCE || steps > MAX_DIFF_STEPS) return replacedMiddle(a, b);
+    trace.push(v.slice(offset - d, offset + d + 1));
     for (let k = -d; k <= d; k += 2) {
       let x =
         k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
       let y = x - k;
+      const from = x;
       while (x < n && y < m && a[x] === b[y]) {
         x++;
         y++;
       }
+      steps += 1 + x - from;
       v[offset + k] = x;
       if (x >= n && y >= m) {
         found = true;
@@ -35,8 +49,8 @@ export function diffLines(a: readonly string[], b: readonly string[]): Edit[] {
   for (let d = trace.length - 1; d >= 0; d--) {
     const vd = trace[d]!;
     const k = x - y;
-    const prevK = k === -d || (k !== d && vd[offset + k - 1]! < vd[offset + k + 1]!) ? k + 1 : k - 1;
-    const prevX = d === 0 ? 0 : vd[offset + prevK]!;
+    const prevK = k === -d || (k !== d && vd[d + k - 1]! < vd[d + k + 1]!) ? k + 1 : k - 1;
+    const prevX = d === 0 ? 0 : vd[d + prevK]!;
     const prevY = prevX - prevK;
     while (x > prevX && y > prevY) {
       x--;
@@ -53,6 +67,20 @@ export function diffLines(a: readonly string[], b: readonly string[]): Edit[] {
     edits.push({ op: ' ', line: a[x]! });
   }
   return edits.reverse();
+}
+
+/** The common head and tail kept, every line between them removed then added (past the search's bounds). */
+function replacedMiddle(a: readonly string[], b: readonly string[]): Edit[] {
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const edits: Edit[] = [];
+  for (let i = 0; i < head; i++) edits.push({ op: ' ', line: a[i]! });
+  for (let i = head; i < a.length - tail; i++) edits.push({ op: '-', line: a[i]! });
+  for (let i = head; i < b.length - tail; i++) edits.push({ op: '+', line: b[i]! });
+  for (let i = a.length - tail; i < a.length; i++) edits.push({ op: ' ', line: a[i]! });
+  return edits;
 }
 
 /** `--- a/…`/`+++ b/…` and @@ hunks; "" when the texts are equal. `show` gives each line as printed (compared as it is). */
@@ -96,16 +124,14 @@ export function unifiedDiff(
     const bCount = hunk.filter((e) => e.op !== '-').length;
     if (aCount === 0) aStart--;
     if (bCount === 0) bStart--;
-    out.push(
-      `@@ -${aStart},${aCount} +${bStart},${bCount} @@`,
-      ...hunk.map(
-        (e) =>
-          e.op +
+    out.push(`@@ -${aStart},${aCount} +${bStart},${bCount} @@`);
+    for (const e of hunk)
+      out.push(
+        e.op +
           (e.line.endsWith(NO_NEWLINE)
             ? `${show(e.line.slice(0, -NO_NEWLINE.length))}\n\\ No newline at end of file`
             : show(e.line)),
-      ),
-    );
+      );
     for (const e of edits.slice(i, end)) {
       if (e.op !== '+') aLine++;
       if (e.op !== '-') bLine++;
