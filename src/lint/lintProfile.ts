@@ -225,6 +225,9 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
   return { findings: mergeFindings(findings), skipped, rendered };
 }
 
+/** Each script's rendered lines aligned with its template once, however many findings it has. */
+const alignments = new WeakMap<Located, ReturnType<typeof alignRenderedLines>>();
+
 /** A finding at line `line` of a rendered file, placed on the OSP file's line that produced it. */
 function place(
   s: Located,
@@ -234,7 +237,9 @@ function place(
   const file = s.file;
   if (s.location === undefined || line === undefined) return { file };
   if (!s.location.block) return { file, line: s.location.firstLine };
-  const at = alignRenderedLines(s.location.template, s.rendered)[line - 1] ?? { line: 0, exact: false };
+  let aligned = alignments.get(s);
+  if (aligned === undefined) alignments.set(s, (aligned = alignRenderedLines(s.location.template, s.rendered)));
+  const at = aligned[line - 1] ?? { line: 0, exact: false };
   // A column means something only on a line the template wrote as it is.
   return {
     file,
