@@ -8,8 +8,8 @@
 //    processResourceList runs once on the input (default examples/basic/resourcelist.yaml), traced from its
 //    call to its return.
 // 2. Only the run's own layers are stops: krm, model, render, gitops, function. The Go library, the template
-//    engine, sprig and the emitters turn typed values into bytes and know nothing of a run; a call into them
-//    is not followed (what they call back into is, as called from the file that called them).
+//    engine, sprig, the byte codecs and the emitters turn typed values into bytes and know nothing of a run; a
+//    call into them is not followed (what they call back into is, as called from the file that called them).
 // 3. The trace becomes a tree of files: a call into another file is a child; a file is followed the first
 //    time the walk reaches it only (a loop over items or template files, or a second caller, adds nothing).
 // 4. The walk is that tree depth-first: a stop at each file called and a stop back in the caller after each
@@ -32,7 +32,7 @@ const ENV: Record<string, string> = {
   OSM_CLOUD_INIT_GETTER_TOKEN: 'example-cloud-init-getter-token',
   OSM_BOOTSTRAP_TOKEN: 'abcdef.0123456789abcdef',
 };
-const NOT_FOLLOWED = new Set(['go', 'template', 'sprig', 'emit']);
+const NOT_FOLLOWED = new Set(['go', 'template', 'sprig', 'codec', 'emit']);
 // One MachineDeployment's walk: the orchestrator's call that renders it and turns its objects into output.
 const ENTRY_FILE = 'src/function/processResourceList.ts';
 const ONE_MACHINE_DEPLOYMENT = 'renderMachineDeploymentAt';

@@ -11,7 +11,7 @@ import { isLocalConfig } from '../krm/localConfig.ts';
 
 export { isLocalConfig };
 import { CommandError, type CommandIO } from './commandIO.ts';
-import { illFormedPath, InvalidUnicodeError, invalidUnicodeMessage } from '../krm/wellFormedUnicode.ts';
+import { illFormedPath, InvalidUnicodeError, invalidUnicodeMessage } from '../codec/wellFormedUnicode.ts';
 import { untrustedLine } from './untrustedText.ts';
 
 export interface RenderOutput {

@@ -17,7 +17,7 @@ import { hasErrors, type Result } from '../krm/results.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { untrustedLine } from './untrustedText.ts';
 import { SecretRegistry } from '../krm/redactSecrets.ts';
-import { illFormedPath } from '../krm/wellFormedUnicode.ts';
+import { illFormedPath } from '../codec/wellFormedUnicode.ts';
 import { systemClock } from './clock.ts';
 
 export interface ProcessIO {

@@ -3,7 +3,7 @@
 import { parse, YAMLError } from 'yaml';
 import { yamlErrorText } from '../krm/parseErrorMessage.ts';
 import { ResourceError } from '../krm/results.ts';
-import { createBlockYamlFastPath, type FastParse } from '../krm/blockYamlFastPath.ts';
+import { createBlockYamlFastPath, type FastParse } from '../codec/blockYamlFastPath.ts';
 
 // Same options as `parse(text)`; the fast path saves the full parser's start-up cost on the common path.
 let fastPath: ((text: string) => FastParse | undefined) | undefined;

@@ -6,13 +6,8 @@ import { noConfigNotice, parseFunctionConfig, type OsmConfig } from '../config/o
 import { MissingClusterFactError, type ClusterFacts } from '../cluster/clusterFacts.ts';
 import { readRunClusterFacts, type RunClusterFacts } from '../cluster/runClusterFacts.ts';
 import type { Environment } from '../cluster/valueSource.ts';
-import {
-  generatedEntry,
-  type InputItem,
-  type KrmObject,
-  type OutputList,
-  type ResourceList,
-} from '../krm/resourceList.ts';
+import type { InputItem, KrmObject, OutputList, ResourceList } from '../krm/resourceList.ts';
+import { failedOutputList, GeneratedOutput, type GeneratedEntry } from '../krm/generatedOutput.ts';
 import {
   OSP_ANNOTATION,
   OSP_NAMESPACE_ANNOTATION,
@@ -25,10 +20,10 @@ import { renderMachineDeployment, type MachineDeploymentOutcome } from '../rende
 import { newRenderRun, type RenderRun } from '../render/renderRun.ts';
 import type { Meter } from '../template/index.ts';
 import { EMBEDDED_PROFILE_NAMES, embeddedProfile } from '../profiles/embeddedProfiles.ts';
-import { checkProfileImmutable } from '../gitops/profileImmutability.ts';
 import {
   emptyState,
   isStateObject,
+  nextProfileStates,
   readState,
   stateKey,
   stateObject,
@@ -48,7 +43,6 @@ import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
 import { ResourceError, type Result } from '../krm/results.ts';
 import { fileOf, refOf, toResult, toResults } from '../krm/resultFor.ts';
 import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
-import { compareItems, identityOf } from '../krm/itemOrder.ts';
 import { isFromKustomize, kustomize4Hint } from './kustomizeInputs.ts';
 import {
   checkNotMisdeclared,
@@ -60,7 +54,7 @@ import {
 import { registerInputSecrets, registerSecretObject, SecretRegistry } from '../krm/redactSecrets.ts';
 import { secretSpecValues } from '../machineDeployment/operatingSystemSpec.ts';
 import { unhonouredSopsSetting } from './routeSettings.ts';
-import { illFormedPath, InvalidUnicodeError, invalidUnicodeMessage } from '../krm/wellFormedUnicode.ts';
+import { illFormedPath, InvalidUnicodeError, invalidUnicodeMessage } from '../codec/wellFormedUnicode.ts';
 
 interface Classified {
   kept: InputItem[];
@@ -179,14 +173,10 @@ function planRender(
         profileKey(md.annotations[OSP_NAMESPACE_ANNOTATION] || config.namespace, md.annotations[OSP_ANNOTATION]!),
       ),
   );
-  for (const [k, p] of c.profiles) {
-    if (p.origin.builtin) continue;
-    try {
-      nextState.profiles.set(k, checkProfileImmutable(p.name, p.spec.version, p.spec, c.previousState.profiles.get(k)));
-    } catch (e) {
-      const o = list.items[p.origin.itemIndex!]!.object;
-      results.push(toResult(e, refOf(o), fileOf(o)));
-    }
+  const inputProfiles = [...c.profiles].filter(([, p]) => !p.origin.builtin);
+  for (const { key, error } of nextProfileStates(nextState, c.previousState, inputProfiles)) {
+    const o = list.items[c.profiles.get(key)!.origin.itemIndex!]!.object;
+    results.push(toResult(error, refOf(o), fileOf(o)));
   }
   // An immutability error does not stop the run: rendering may find more (a template error in that very
   // change), and every error found is reported; finishRender then outputs nothing generated.
@@ -267,7 +257,7 @@ function planRender(
 /** One MachineDeployment's outcome, its objects already output entries (their file annotated, serialized). */
 interface OutcomeEntries {
   outcome: MachineDeploymentOutcome;
-  entries: Array<{ id: string; entry: string }>;
+  entries: GeneratedEntry[];
 }
 
 /** Renders the plan's MachineDeployment `index` and gives each object its file and output text. */
@@ -279,9 +269,8 @@ function renderMachineDeploymentAt(plan: RenderPlan, index: number): OutcomeEntr
     // A Secret we make is masked by value like an input one (a new kind of token Secret needs no edit here).
     registerSecretObject(plan.secrets, obj, true);
     const annotated = withPathAnnotations(obj, generatedPath(md, obj as KrmObject, plan.config.gitops.split));
-    let entry: string;
     try {
-      entry = generatedEntry(plan.list, annotated);
+      entries.push(plan.generated.entryOf(annotated));
     } catch (e) {
       // The YAML writer is the choke point: a string that is not valid Unicode is refused there.
       if (!(e instanceof InvalidUnicodeError)) throw e;
@@ -295,7 +284,6 @@ function renderMachineDeploymentAt(plan: RenderPlan, index: number): OutcomeEntr
       );
       return { outcome: { ...outcome, objects: [] }, entries: [] };
     }
-    entries.push({ id: identityOf(annotated as KrmObject), entry });
   }
   return { outcome, entries };
 }
@@ -326,7 +314,7 @@ function finishRender(plan: RenderPlan, outcomes: readonly OutcomeEntries[]): Ou
         continue;
       }
       owners.set(id, `${md.namespace}/${md.name}`);
-      generated.addEntry(id, entry);
+      generated.addEntry({ id, entry });
     }
   });
   if (c.stateFromKustomize) results.push(...staleStateWarnings(plan, nextState));
@@ -341,13 +329,7 @@ function finishRender(plan: RenderPlan, outcomes: readonly OutcomeEntries[]): Ou
       ),
     );
   }
-  // Generated objects replace input items of the same identity (kustomize/kpt upsert semantics).
-  const kept = c.kept.filter((i) => keptSources.has(i) || !generated.ids.has(identityOf(i.object)));
-  return {
-    kept: kept.sort(compareItems),
-    generated: generated.entries,
-    results: plan.secrets.redactResults(sortResults(results)),
-  };
+  return generated.outputList(c.kept, plan.secrets.redactResults(sortResults(results)), keptSources);
 }
 
 /** Under kustomize the committed state is never written back: where it lags behind a template, say so. */
@@ -372,28 +354,7 @@ function staleStateWarnings(plan: RenderPlan, nextState: RenderState): Result[] 
 }
 
 function failedOutput(list: ResourceList, results: Result[], secrets: SecretRegistry): OutputList {
-  return {
-    kept: [...list.items].sort(compareItems),
-    generated: [],
-    results: secrets.redactResults(sortResults(results)),
-  };
-}
-
-/** Generated objects, written out as soon as they are made: a run keeps their text and identities only. */
-class GeneratedOutput {
-  readonly entries: string[] = [];
-  readonly ids = new Set<string>();
-
-  constructor(private readonly list: ResourceList) {}
-
-  add(obj: Record<string, unknown>): void {
-    this.addEntry(identityOf(obj as KrmObject), generatedEntry(this.list, obj));
-  }
-
-  addEntry(id: string, entry: string): void {
-    this.ids.add(id);
-    this.entries.push(entry);
-  }
+  return failedOutputList(list.items, secrets.redactResults(sortResults(results)));
 }
 
 function classify(list: ResourceList, config: OsmConfig, results: Result[]): Classified {

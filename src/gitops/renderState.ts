@@ -2,10 +2,11 @@
 // (never applied) holding, per MachineDeployment, the revision it computed and the hash of the template it
 // was computed for, and per OperatingSystemProfile the spec.version and a hash of its spec.
 // kpt and `osm-krm hydrate` feed it back on the next render; kustomize and Argo CD read it from Git.
+// A profile's entry is also what its immutability is checked against (nextProfileStates).
 import { sha256Hex } from '../go/crypto/sha256.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { ResourceError } from '../krm/results.ts';
-import { canonicalJson } from '../krm/canonicalJson.ts';
+import { canonicalJson } from '../codec/canonicalJson.ts';
 
 export const STATE_NAME = 'osm-krm-state';
 export const STATE_PATH = 'osm-generated/state/osm-krm-state.yaml';
@@ -130,6 +131,31 @@ export function stateObject(namespace: string, state: RenderState): Record<strin
 /** sha256 over a canonical JSON form (sorted keys), so formatting and key order in Git never matter. */
 export function contentHash(value: unknown): string {
   return 'sha256:' + sha256Hex(canonicalJson(value));
+}
+
+/**
+ * The next state's profile entries, checked against the previous state: OSM's webhook refuses a changed OSP
+ * spec under the same spec.version (and OSM would never roll nodes for it); Git cannot refuse an edit, so such
+ * a profile gets an error here instead of an entry.
+ */
+export function nextProfileStates(
+  next: RenderState,
+  previous: RenderState,
+  profiles: Iterable<readonly [key: string, profile: { name: string; spec: { version: string } }]>,
+): Array<{ key: string; error: ResourceError }> {
+  const errors: Array<{ key: string; error: ResourceError }> = [];
+  for (const [key, { name, spec }] of profiles) {
+    const current = { version: spec.version, specHash: contentHash(spec) };
+    const before = previous.profiles.get(key);
+    if (before && before.version === spec.version && before.specHash !== current.specHash) {
+      const error = new ResourceError(
+        `OperatingSystemProfile ${JSON.stringify(name)} changed but spec.version is still ${JSON.stringify(spec.version)}: bump spec.version so that nodes pick up the change (OSM rejects such an update as immutable)`,
+        'spec.version',
+      );
+      errors.push({ key, error });
+    } else next.profiles.set(key, current);
+  }
+  return errors;
 }
 
 /** A MachineDeployment whose committed state entry is older than its template (or missing from a committed state). */

@@ -5,6 +5,7 @@
 import { constants } from 'node:buffer';
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
 import { lineAndColumn } from './parseErrorMessage.ts';
+import { MAX_NESTING_DEPTH } from '../codec/nestingLimit.ts';
 
 /**
  * The most osm-krm reads from one input (stdin, a file): reading costs up to ~12 times the input's size
@@ -15,8 +16,6 @@ import { lineAndColumn } from './parseErrorMessage.ts';
 export const MAX_INPUT_BYTES = Math.min(96 * 1024 * 1024, constants.MAX_STRING_LENGTH);
 /** The `yaml` package needs up to ~25 times the text: input beyond the fast path is bounded lower. */
 export const MAX_FULL_PARSER_BYTES = 64 * 1024 * 1024;
-/** Deeper than any Kubernetes object; well within what the parsers and our own recursive code can follow. */
-export const MAX_NESTING_DEPTH = 256;
 /** What aliases may add beyond the input's own size: the input once more, plus this. */
 export const ALIAS_EXPANSION_ALLOWANCE = 16 * 1024 * 1024;
 

@@ -11,10 +11,10 @@ import { isMap, isSeq, parseDocument, visit, type Document, type Node } from 'ya
 import { PARSE_OPTIONS } from './yamlSchema.ts';
 import { yamlErrorText } from './parseErrorMessage.ts';
 import { boundedToJS, checkFullParserSize, isStackOverflow, nestingError, parseWithinStack } from './inputBounds.ts';
-import { createBlockYamlFastPath, type FastParse } from './blockYamlFastPath.ts';
-import { writeYaml } from './yamlWriter.ts';
+import { createBlockYamlFastPath, type FastParse } from '../codec/blockYamlFastPath.ts';
+import { writeYaml } from '../codec/yamlWriter.ts';
 import type { Result } from './results.ts';
-import { escapeIllFormed, illFormedPath } from './wellFormedUnicode.ts';
+import { escapeIllFormed, illFormedPath } from '../codec/wellFormedUnicode.ts';
 
 export interface KrmObject {
   apiVersion?: unknown;

@@ -23,4 +23,4 @@ export const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
 };
 
 // Generated objects are written by our own writer (./yamlWriter.ts).
-export { writeYaml as stringifyForOutput } from './yamlWriter.ts';
+export { writeYaml as stringifyForOutput } from '../codec/yamlWriter.ts';

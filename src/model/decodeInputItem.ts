@@ -5,7 +5,7 @@
 import type { KrmObject } from '../krm/resourceList.ts';
 import { ResourceError } from '../krm/results.ts';
 import { isLocalConfig, LOCAL_CONFIG_ANNOTATION } from '../krm/localConfig.ts';
-import { checkMetadataUnicode } from '../krm/wellFormedUnicode.ts';
+import { illFormedPath } from '../codec/wellFormedUnicode.ts';
 import { MD_API_VERSION, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { decodeMachineDeployment } from '../machineDeployment/decodeMachineDeployment.ts';
 import { OSM_API_VERSION } from './operatingSystemProfile.ts';
@@ -48,4 +48,14 @@ export function decodeInputItem(
     return { kind: 'machineDeployment', ...decodeMachineDeployment(o, defaultAnnotation) };
   }
   return { kind: 'other' };
+}
+
+/** An input whose metadata we copy or hash (an OSP, a MachineDeployment): invalid Unicode there is an error naming it. */
+function checkMetadataUnicode(o: { metadata?: unknown }): void {
+  const path = illFormedPath(o.metadata, 'metadata');
+  if (path !== undefined)
+    throw new ResourceError(
+      `${path} is not valid Unicode (a lone surrogate, e.g. from a "\\ud800" escape): UTF-8 has no bytes for it, so it cannot be written or hashed as given`,
+      path,
+    );
 }

@@ -6,7 +6,7 @@
 // profile, an edit of the user's OSP, a lower overlay) or of the overlay gives a new version, and the same
 // inputs the same version, whatever their order.
 import { ResourceError } from '../krm/results.ts';
-import { canonicalJson } from '../krm/canonicalJson.ts';
+import { canonicalJson } from '../codec/canonicalJson.ts';
 import { sha256Hex } from '../go/crypto/sha256.ts';
 import { newTemplate, TemplateError, type TemplateLimits } from '../template/index.ts';
 import { osmTemplateFuncs } from '../sprig/index.ts';

@@ -2,8 +2,8 @@
 // the inputs name (src/cluster/kubeconfig.ts) and the MachineDeployment's token: client-go clientcmd.Write's
 // layout, sorted keys, one cluster/context/user named "c".
 import { ResourceError } from '../krm/results.ts';
-import { isWellFormed } from '../krm/wellFormedUnicode.ts';
-import { scalarText } from '../krm/yamlWriter.ts';
+import { isWellFormed } from '../codec/wellFormedUnicode.ts';
+import { scalarText } from '../codec/yamlWriter.ts';
 import type { KubeconfigCluster } from '../cluster/kubeconfig.ts';
 
 // client-go's v1.Cluster (k8s.io/client-go/tools/clientcmd/api/v1): the fields clientcmd.Load reads, with their

@@ -4,6 +4,9 @@ export const LAYERS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['go', ['src/go/']],
   ['template', ['src/template/']],
   ['sprig', ['src/sprig/']],
+  // Values to bytes and back, knowing nothing of KRM or a run: the YAML writer, the block-YAML fast path,
+  // canonical JSON, Unicode well-formedness.
+  ['codec', ['src/codec/']],
   ['krm', ['src/krm/']],
   ['model', ['src/model/', 'src/config/', 'src/machineDeployment/', 'src/cluster/', 'src/profiles/']],
   ['emit', ['src/emit/']],

@@ -11,7 +11,7 @@ import { prepareForParser } from '../../../src/go/yaml.v3/resolvePlain.ts';
 import { parseContainerLinuxConfig } from '../../../src/emit/userdata/ignition/clcParse.ts';
 import { renderContainerLinuxConfig } from '../../../src/emit/userdata/ignition/clc.ts';
 import type { UserDataInput } from '../../../src/emit/userdata/input.ts';
-import { parseBlockYaml } from '../../../src/krm/blockYamlFastPath.ts';
+import { parseBlockYaml } from '../../../src/codec/blockYamlFastPath.ts';
 import { GENERATOR_VECTORS } from './generatorVectors.ts';
 import { clusterFacts, functionConfig, machineDeployment, resourceList } from '../../profiles/support/profileRuns.ts';
 import { runOn } from '../../support/runInProcess.ts';

@@ -5,7 +5,7 @@
 // undefined, and the general decoder runs on the same text to report it in its words.
 // test/emit/userdata/clcFastPath.test.ts checks both agree.
 import type { LineCounter } from 'yaml';
-import type { BlockMap, BlockNode, BlockScalar } from '../../../krm/blockYamlFastPath.ts';
+import type { BlockMap, BlockNode, BlockScalar } from '../../../codec/blockYamlFastPath.ts';
 import {
   decodeClcConfig,
   UNMODELLED,

@@ -16,7 +16,7 @@ import {
   YAMLSeq,
   type Node,
 } from 'yaml';
-import { parseBlockYaml, type BlockNode } from '../../../krm/blockYamlFastPath.ts';
+import { parseBlockYaml, type BlockNode } from '../../../codec/blockYamlFastPath.ts';
 import { goQuote } from '../../../go/strconv/format.ts';
 import { UserDataError } from '../errors.ts';
 import { yamlErrorText } from '../../../krm/parseErrorMessage.ts';

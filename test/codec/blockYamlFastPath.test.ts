@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isSeq, parseDocument, type Node } from 'yaml';
-import { createBlockYamlFastPath } from '../../src/krm/blockYamlFastPath.ts';
+import { createBlockYamlFastPath } from '../../src/codec/blockYamlFastPath.ts';
 import { PARSE_OPTIONS } from '../../src/krm/yamlSchema.ts';
 import { parseResourceList } from '../../src/krm/resourceList.ts';
 import { REPO_ROOT, SHARED } from '../support/paths.ts';

@@ -7,9 +7,9 @@
 // for anything else (anchors, aliases, tags, flow collections, folded or multi-line scalars, tabs, CRLF,
 // duplicate or non-string keys, several documents...), so the caller falls back to the full parser. Plain
 // scalars are resolved with the full parser's own schema tags, so `0644`, `1e3` or `~` mean the same in both.
-// test/krm/blockYamlFastPath.test.ts checks that both give identical results on every input it accepts.
+// test/codec/blockYamlFastPath.test.ts checks that both give identical results on every input it accepts.
 import { Document, isScalar, type ParseOptions, type DocumentOptions, type SchemaOptions } from 'yaml';
-import { MAX_NESTING_DEPTH } from './inputBounds.ts';
+import { MAX_NESTING_DEPTH } from './nestingLimit.ts';
 
 export interface FastParse {
   root: Record<string, unknown>;

@@ -1,8 +1,6 @@
 // Invalid Unicode (a lone surrogate, which JavaScript strings can hold and YAML's \u escapes can make) is never
 // written: UTF-8 has no bytes for it, so writing would replace it with U+FFFD behind the user's back. Every
 // output syntax refuses it instead, naming the field.
-import { ResourceError } from './results.ts';
-
 /** String.prototype.isWellFormed (ES2024, native in Node 20). */
 export function isWellFormed(s: string): boolean {
   return (s as unknown as { isWellFormed(): boolean }).isWellFormed();
@@ -53,14 +51,4 @@ export class InvalidUnicodeError extends Error {
 /** `what` at `path` (from illFormedPath) as one message. */
 export function invalidUnicodeMessage(what: string, path: string | undefined): string {
   return `${what}${path ? ` would hold at ${path}` : ' would hold'} a string that is not valid Unicode (a lone surrogate, e.g. from a "\\ud800" escape in the inputs): UTF-8 has no bytes for it, and it is never written as U+FFFD`;
-}
-
-/** An input whose metadata we copy or hash (an OSP, a MachineDeployment): invalid Unicode there is an error naming it. */
-export function checkMetadataUnicode(o: { metadata?: unknown }): void {
-  const path = illFormedPath(o.metadata, 'metadata');
-  if (path !== undefined)
-    throw new ResourceError(
-      `${path} is not valid Unicode (a lone surrogate, e.g. from a "\\ud800" escape): UTF-8 has no bytes for it, so it cannot be written or hashed as given`,
-      path,
-    );
 }
