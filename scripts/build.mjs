@@ -9,7 +9,9 @@
 // - the file is a small CommonJS loader (Node's ESM loader costs ~10 ms more at start-up) followed by one
 //   function, `sections`, whose body is a comment holding every section: V8 skips a comment far faster than it
 //   scans a string literal, and the loader gets the text back with sections.toString(), a slice of the source
-//   Node has already read (no second read, no copy);
+//   Node has already read (no second read, no copy; a `*/` in the code is rewritten away, withoutCommentClose);
+// - Node reads the whole file at every start, used or not (about 1.7 fresh pages per KiB, the main cost here), so
+//   the embedded profiles are stored as their distinct lines (PROFILE_LINES);
 // - each code section is compiled with its own V8 code cache, read from dist/osm-krm.cache (an index line, then
 //   each section's cache) when the cache was made by the same Node.js, which skips parsing and compiling it
 //   again (Node 20 has no built-in compile cache). Without a cache, or with one V8 rejects, a section compiles
@@ -24,6 +26,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+import ts from 'typescript';
 import { generate, profileFiles, profileJsonTexts } from './generate-embedded-profiles.mjs';
 
 const OUT = 'dist/osm-krm.cjs';
@@ -32,6 +36,11 @@ const CACHE = 'dist/osm-krm.cache';
 const CLOSE_ESCAPE = '*\x01/';
 const MAIN = 'main.js';
 const PROFILES_DATA = 'osm-krm:data/embedded-profiles';
+// The profiles share most of their lines: the data section holds each distinct line once (PROFILE_LINES, split at
+// LINE_SEPARATOR) and each profile as the list of its lines' numbers (base 36, comma-separated), which the loader
+// joins back with `\n` (the JSON escape the lines were split at). A third of the bytes Node reads at every start.
+const PROFILE_LINES = 'osm-krm:data/embedded-profile-lines';
+const LINE_SEPARATOR = '\x01';
 
 // The bundle reads the embedded profiles from a data section instead of from string constants in the program:
 // a run that selects none (its own OSPs) neither compiles nor deserializes them. The module keeps its exports
@@ -53,6 +62,55 @@ function embeddedProfilesAsData(texts) {
       }));
     },
   };
+}
+
+/**
+ * The section's text with no `*\/` in it, said without the escape the loader would have to undo (a copy of the
+ * whole section at every start, and V8 flattening it again): inside a string or an untagged template literal, `*\/`
+ * becomes `*\\/` (the same string); where it ends a regular expression, an empty group goes before the closing
+ * slash (`/#.*(?:)/`, the same matches); inside a regular expression's character class `/` becomes `\\/` (the same
+ * class). Undefined when a `*\/` sits anywhere else (a comment of an unminified build): the section is escaped.
+ */
+export function withoutCommentClose(text) {
+  if (!text.includes('*/')) return text;
+  const file = ts.createSourceFile('section.js', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const edits = []; // [offset of the `/`, its replacement], in text order
+  let covered = 0;
+  const visit = (node) => {
+    const k = node.kind;
+    const literal =
+      k === ts.SyntaxKind.StringLiteral ||
+      k === ts.SyntaxKind.RegularExpressionLiteral ||
+      k === ts.SyntaxKind.NoSubstitutionTemplateLiteral ||
+      k === ts.SyntaxKind.TemplateHead ||
+      k === ts.SyntaxKind.TemplateMiddle ||
+      k === ts.SyntaxKind.TemplateTail;
+    if (!literal) return ts.forEachChild(node, visit);
+    const start = node.getStart(file);
+    const source = text.slice(start, node.end);
+    if (!source.includes('*/')) return;
+    const template = k !== ts.SyntaxKind.StringLiteral && k !== ts.SyntaxKind.RegularExpressionLiteral;
+    // A tagged template sees its raw text, which `\/` would change.
+    const tagged = template && ts.findAncestor(node, (n) => n.kind === ts.SyntaxKind.TaggedTemplateExpression);
+    if (tagged) return;
+    const closing = k === ts.SyntaxKind.RegularExpressionLiteral ? source.lastIndexOf('/') : -1;
+    for (let i = source.indexOf('*/'); i >= 0; i = source.indexOf('*/', i + 1)) {
+      edits.push([start + i + 1, i + 1 === closing ? '(?:)/' : '\\/']);
+      covered++;
+    }
+  };
+  visit(file);
+  if (covered !== text.split('*/').length - 1) return undefined;
+  let out = '';
+  let at = 0;
+  for (const [offset, replacement] of edits) {
+    out += text.slice(at, offset) + replacement;
+    at = offset + 1;
+  }
+  out += text.slice(at);
+  if (out.includes('*/')) return undefined;
+  new Script(out); // still a program (a rewrite that broke one would fail here, not at a user's start)
+  return out;
 }
 
 /** The sections: every chunk esbuild makes, as a CommonJS function's text, then the data sections. */
@@ -94,10 +152,20 @@ async function sections(minify) {
         supported: { 'dynamic-import': false },
       })
     ).code;
-    out.push({ name, kind: 'code', text: `(function (require, module, exports) {${cjs.replace(/^#!.*\n/, '')}\n})` });
+    const code = `(function (require, module, exports) {${cjs.replace(/^#!.*\n/, '')}\n})`;
+    out.push({ name, kind: 'code', text: withoutCommentClose(code) ?? code });
   }
   out.sort((a, b) => (a.name === MAIN ? -1 : b.name === MAIN ? 1 : a.name < b.name ? -1 : 1));
-  for (const [name, text] of Object.entries(texts)) out.push({ name: `${PROFILES_DATA}/${name}`, kind: 'data', text });
+  const lines = new Map();
+  for (const [name, text] of Object.entries(texts)) {
+    if (text.includes(LINE_SEPARATOR)) throw new Error(`embedded profile ${name} contains the line separator`);
+    const numbers = text.split('\\n').map((line) => {
+      if (!lines.has(line)) lines.set(line, lines.size);
+      return lines.get(line).toString(36);
+    });
+    out.push({ name: `${PROFILES_DATA}/${name}`, kind: 'data', text: numbers.join(',') });
+  }
+  out.push({ name: PROFILE_LINES, kind: 'data', text: [...lines.keys()].join(LINE_SEPARATOR) });
   for (const s of out) {
     if (!/^[\x00-\x7f]*$/.test(s.text)) throw new Error(`section ${s.name} is not ASCII, which the loader reads it as`);
     if (s.text.includes(CLOSE_ESCAPE)) throw new Error(`section ${s.name} contains the escape sequence for */`);
@@ -146,11 +214,20 @@ function text(name) {
   const t = source.slice(at[0], at[1]);
   return at[2] === 1 ? t.replaceAll(${JSON.stringify(CLOSE_ESCAPE)}, '*/') : t;
 }
+// One buffer for every section's cache, as large as the largest: V8 reads a cache while it compiles the section
+// and keeps no reference to it, and memory touched once is not paid for again (a fresh page costs more than
+// copying it here).
+let cacheBuffer;
 function cachedData(name) {
   const at = cacheIndex !== undefined && Object.hasOwn(cacheIndex, name) ? cacheIndex[name] : undefined;
   if (at === undefined) return undefined;
   try {
-    const data = Buffer.allocUnsafe(at[1]);
+    if (cacheBuffer === undefined) {
+      let largest = 0;
+      for (const key of Object.keys(cacheIndex)) largest = Math.max(largest, cacheIndex[key][1]);
+      cacheBuffer = Buffer.allocUnsafe(largest);
+    }
+    const data = cacheBuffer.subarray(0, at[1]);
     return fs.readSync(cacheFd, data, 0, at[1], cacheBase + at[0]) === at[1] ? data : undefined;
   } catch {
     return undefined;
@@ -161,8 +238,20 @@ function load(name) {
   if (done !== undefined) return done.exports;
   const m = { exports: {} };
   if (name === ${JSON.stringify(PROFILES_DATA)}) {
+    // Each profile's text is joined from its lines when first read (a run reads the one it selects).
+    let lines;
     const texts = Object.create(null);
-    for (const key of Object.keys(SECTIONS)) if (key.startsWith(name + '/')) texts[key.slice(name.length + 1)] = text(key);
+    for (const key of Object.keys(SECTIONS)) {
+      if (!key.startsWith(name + '/')) continue;
+      let t;
+      Object.defineProperty(texts, key.slice(name.length + 1), {
+        enumerable: true,
+        get() {
+          lines ??= text(${JSON.stringify(PROFILE_LINES)}).split(${JSON.stringify(LINE_SEPARATOR)});
+          return (t ??= text(key).split(',').map((n) => lines[parseInt(n, 36)]).join('\\\\n'));
+        },
+      });
+    }
     m.exports = texts;
     loaded.set(name, m);
     return texts;

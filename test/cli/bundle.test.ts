@@ -13,7 +13,7 @@ import { parse } from 'yaml';
 import { REPO_ROOT } from '../support/paths.ts';
 import { embeddedProfiles } from '../../src/profiles/embeddedProfiles.ts';
 // @ts-expect-error plain ESM script without types
-import { bundleCaches, bundleSections } from '../../scripts/build.mjs';
+import { bundleCaches, bundleSections, withoutCommentClose } from '../../scripts/build.mjs';
 
 const BUNDLE = join(REPO_ROOT, 'dist', 'osm-krm.cjs');
 const CACHE = join(REPO_ROOT, 'dist', 'osm-krm.cache');
@@ -73,6 +73,40 @@ test('the bundle is an executable CommonJS file of ASCII whose every section V8 
       `${name}: the code cache was made by another Node.js or for another program`,
     );
   }
+});
+
+test('no section of the bundle has to be unescaped at start-up (a copy of it, flattened again by V8)', () => {
+  const table = JSON.parse(/^const SECTIONS = (.*);$/m.exec(readFileSync(BUNDLE, 'latin1'))![1]!) as Record<
+    string,
+    number[]
+  >;
+  assert.deepEqual(
+    Object.entries(table)
+      .filter(([, at]) => at[2] === 1)
+      .map(([name]) => name),
+    [],
+  );
+});
+
+test('a section keeps its meaning without */: strings, templates and regular expressions are rewritten, the rest is refused', () => {
+  const code = [
+    'module.exports = [',
+    '  "*/", \'a*/b\', `x*/${1}*/y`, `*/`,',
+    '  /#.*/.exec("k: v # c*/")[0], /[*/]+/.exec("a*/b")[0], /a\\*/.test("a*"), /^ */g.source.length > 0,',
+    '];',
+  ].join('\n');
+  const rewritten = withoutCommentClose(code) as string;
+  assert.ok(!rewritten.includes('*/'));
+  const value = (text: string) => {
+    const m = { exports: undefined };
+    new Script(`(function (module) {${text}\n})`).runInThisContext()(m);
+    return m.exports;
+  };
+  assert.deepEqual(value(rewritten), value(code));
+  // Where the rewrite would change what the program sees, the section is escaped instead.
+  assert.equal(withoutCommentClose('module.exports = String.raw`*/`;'), undefined);
+  assert.equal(withoutCommentClose('/* a comment */ module.exports = 1;'), undefined);
+  assert.equal(withoutCommentClose('module.exports = 1;'), 'module.exports = 1;');
 });
 
 test("a plain render compiles only the function's sections, each with its cache; the other commands theirs", () => {
