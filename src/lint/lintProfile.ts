@@ -65,6 +65,8 @@ interface Located {
   file: string;
   location?: TemplateLocation;
   rendered: string;
+  /** The rendered lines aligned with the template, made the first time a finding is placed (place). */
+  aligned?: ReturnType<typeof alignRenderedLines>;
 }
 
 export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport {
@@ -225,9 +227,6 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
   return { findings: mergeFindings(findings), skipped, rendered };
 }
 
-/** Each script's rendered lines aligned with its template once, however many findings it has. */
-const alignments = new WeakMap<Located, ReturnType<typeof alignRenderedLines>>();
-
 /** A finding at line `line` of a rendered file, placed on the OSP file's line that produced it. */
 function place(
   s: Located,
@@ -237,9 +236,9 @@ function place(
   const file = s.file;
   if (s.location === undefined || line === undefined) return { file };
   if (!s.location.block) return { file, line: s.location.firstLine };
-  let aligned = alignments.get(s);
-  if (aligned === undefined) alignments.set(s, (aligned = alignRenderedLines(s.location.template, s.rendered)));
-  const at = aligned[line - 1] ?? { line: 0, exact: false };
+  // Once per script, however many findings it has: the script's own, gone with it.
+  s.aligned ??= alignRenderedLines(s.location.template, s.rendered);
+  const at = s.aligned[line - 1] ?? { line: 0, exact: false };
   // A column means something only on a line the template wrote as it is.
   return {
     file,
