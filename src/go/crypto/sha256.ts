@@ -1,5 +1,5 @@
 // SHA-256 and HMAC-SHA256 (FIPS 180-4, RFC 2104) of a string's UTF-8 bytes, in JavaScript: the hashes a
-// small render needs are of a few kilobytes, and loading node:crypto costs about 3 ms of every start
+// small render needs are of a few kilobytes, and loading node:crypto costs 7–10 ms of a start here
 // (README.md, Benchmark). Once a run has hashed more than NATIVE_AFTER bytes it is a large run, and
 // node:crypto (4x faster per byte) takes over. Checked against node:crypto in test/go/crypto/sha256.test.ts.
 // Stands in for Go's crypto/sha256 and crypto/hmac: FIPS 180-4 and RFC 2104 fix the digests for every Go version.
