@@ -1,14 +1,13 @@
 // A MachineDeployment item as a run reads it, in one step: decoded (machineDeployment.ts), its values checked
 // (validateValues.ts), the kubelet configuration its annotations give read (kubeletAnnotations.ts), and OSM's
 // webhook default for the profile annotation applied when the config enables it. What a render asks of it later
-// is decided here once: its cloud's descriptor, its provisioning utility and the profile it names.
+// is decided here once, from values that cannot fail to decode: its cloud's descriptor and the profile it names.
 import { ResourceError } from '../krm/results.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import {
   OSP_ANNOTATION,
   OSP_NAMESPACE_ANNOTATION,
   parseMachineDeployment,
-  provisioningUtilityOf,
   type MachineDeployment,
   type ProfileReference,
 } from './machineDeployment.ts';
@@ -34,7 +33,6 @@ export function decodeMachineDeployment(
     ...parsed,
     kubelet: kubeletSettingsFromAnnotations(parsed.annotations),
     cloud: cloudProvider(parsed.providerConfig.cloudProvider),
-    provisioningUtility: provisioningUtilityOf(parsed),
     profile: profileReference(parsed.annotations, namespace),
   };
   if ((md.annotations[OSP_ANNOTATION] ?? '') !== '') return { md, annotated: true };

@@ -41,8 +41,6 @@ export interface MachineDeployment {
   kubelet: KubeletSettings;
   /** Its cloud's descriptor (src/model/cloudProviders.ts); undefined for a cloud osm-krm has none for. */
   cloud: CloudProvider | undefined;
-  /** The provisioning utility it asks for (provisioningUtilityOf). */
-  provisioningUtility: string;
   /** The profile it names (OSP_ANNOTATION, in OSP_NAMESPACE_ANNOTATION or the config's namespace), with its key in a run's profiles. */
   profile: ProfileReference;
 }
@@ -54,7 +52,7 @@ export interface ProfileReference {
 }
 
 /** A MachineDeployment as decoded, before its values are checked (decodeMachineDeployment.ts). */
-export type ParsedMachineDeployment = Omit<MachineDeployment, 'kubelet' | 'cloud' | 'provisioningUtility' | 'profile'>;
+export type ParsedMachineDeployment = Omit<MachineDeployment, 'kubelet' | 'cloud' | 'profile'>;
 
 const PROVIDER_SPEC_PATH = 'spec.template.spec.providerSpec.value';
 

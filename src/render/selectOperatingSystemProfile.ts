@@ -4,6 +4,7 @@ import { didYouMean } from '../krm/didYouMean.ts';
 import {
   OSP_ANNOTATION,
   OSP_NAMESPACE_ANNOTATION,
+  provisioningUtilityOf,
   type MachineDeployment,
 } from '../machineDeployment/machineDeployment.ts';
 import type { ProfileEntry } from '../model/profileEntry.ts';
@@ -42,7 +43,9 @@ export function selectOperatingSystemProfile(
       'spec.template.spec.providerSpec.value.cloudProvider',
     );
   }
-  const wanted = md.provisioningUtility;
+  // Decoded here, not with the MachineDeployment: a flatcar spec that does not decode is an error only for a
+  // MachineDeployment osm-krm renders, and only once its profile is found.
+  const wanted = provisioningUtilityOf(md);
   if (osp.spec.provisioningUtility && osp.spec.provisioningUtility !== wanted) {
     throw new ResourceError(
       `specified provisioning utility ${JSON.stringify(osp.spec.provisioningUtility)} is not supported by the OperatingSystemProfile (the MachineDeployment asks for ${JSON.stringify(wanted)})`,
