@@ -12,7 +12,7 @@ import { decodeUtf8, InputLimitError, InvalidUtf8Error } from '../krm/inputBound
 import { readDescriptor } from './fileGate.ts';
 import { gatedEnvironment, workingDirectoryBase } from './allowedRoots.ts';
 import { processResourceList } from '../function/processResourceList.ts';
-import { fileOf, refOf } from '../krm/resultFor.ts';
+import { resultAbout } from '../krm/resultFor.ts';
 import { hasErrors, type Result } from '../krm/results.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { untrustedLine } from './untrustedText.ts';
@@ -95,13 +95,12 @@ export function runFunction(
     const bad = item.sourceText === undefined ? illFormedPath(item.object) : undefined;
     if (bad === undefined) continue;
     return refuseInput(
-      {
-        severity: 'error',
-        message: `items[${item.index}] ${bad}: not valid Unicode (a lone surrogate, e.g. from a "\\ud800" escape): it cannot be written back, and is never written as U+FFFD`,
-        resourceRef: refOf(item.object),
-        ...fileOf(item.object),
-        field: { path: bad },
-      },
+      resultAbout(
+        item.object,
+        'error',
+        `items[${item.index}] ${bad}: not valid Unicode (a lone surrogate, e.g. from a "\\ud800" escape): it cannot be written back, and is never written as U+FFFD`,
+        bad,
+      ),
       io,
     );
   }
@@ -121,20 +120,16 @@ function refuseInput(result: Result, io: ProcessIO): number {
 
 /** The error for bytes that are not UTF-8, naming the item that holds them when the rest can be read. */
 function invalidUtf8Result(e: InvalidUtf8Error, bytes: Uint8Array): Result {
-  const result: Result = { severity: 'error', message: e.message };
   try {
     // Read once more with the bad bytes as U+FFFD, only to find the item: the first one holding U+FFFD.
     const lossy = parseResourceList(Buffer.from(bytes).toString('utf8'));
     const item = lossy.items.find((i) => JSON.stringify(i.object).includes('\uFFFD'));
-    if (item !== undefined) {
-      result.resourceRef = refOf(item.object as KrmObject);
-      Object.assign(result, fileOf(item.object as KrmObject));
-      result.message = `${e.message} (in items[${item.index}])`;
-    }
+    if (item !== undefined)
+      return resultAbout(item.object as KrmObject, 'error', `${e.message} (in items[${item.index}])`);
   } catch {
     // Unreadable even so: the line and column are all there is.
   }
-  return result;
+  return resultAbout(undefined, 'error', e.message);
 }
 
 function describe(r: {

@@ -36,7 +36,7 @@ import { OVERLAY_KIND } from '../model/operatingSystemProfileOverlay.ts';
 import { resolveOverlays, type InputOverlay } from '../model/overlayProfiles.ts';
 import { buildContainerRuntimeOptions } from './containerRuntimeOptions.ts';
 import { ResourceError, type Result } from '../krm/results.ts';
-import { fileOf, refOf, toResult, toResults } from '../krm/resultFor.ts';
+import { errorsAbout, fileOf, resultAbout } from '../krm/resultFor.ts';
 import { generatedPath, generatedSharedPath, isOwnedItem, withPathAnnotations } from './generatedPaths.ts';
 import { isFromKustomize, kustomize4Hint } from './kustomizeInputs.ts';
 import {
@@ -126,8 +126,7 @@ function planRender(
     if (o.kind === 'MachineDeployment')
       for (const v of secretSpecValues((o.spec as any)?.template?.spec?.providerSpec?.value)) secrets.add(v);
   const results: Result[] = [];
-  const configRef = list.functionConfig ? refOf(list.functionConfig) : undefined;
-  const configFile = list.functionConfig ? fileOf(list.functionConfig) : undefined;
+  const configObject = list.functionConfig; // what a config error is about (none without a config)
   const failed = () => failedOutput(list, results, secrets);
 
   let config: OsmConfig;
@@ -135,13 +134,13 @@ function planRender(
   try {
     config = parseFunctionConfig(list.functionConfig);
   } catch (e) {
-    results.push(...toResults(e, configRef, configFile));
+    results.push(...errorsAbout(e, configObject));
     return failed();
   }
 
   const sopsHere = unhonouredSopsSetting(list.functionConfig);
   if (sopsHere !== undefined) {
-    results.push(toResult(sopsHere, configRef, configFile));
+    results.push(...errorsAbout(sopsHere, configObject));
     return failed();
   }
 
@@ -149,7 +148,7 @@ function planRender(
     ? undefined
     : generatorOnlyConfigError(list.functionConfig, list.items);
   if (asGenerator !== undefined) {
-    results.push(toResult(asGenerator, configRef, configFile));
+    results.push(...errorsAbout(asGenerator, configObject));
     return failed();
   }
 
@@ -165,8 +164,7 @@ function planRender(
   c.machineDeployments = c.machineDeployments.filter(({ md }) => !c.brokenProfiles.has(md.profile.key));
   const inputProfiles = [...c.profiles].filter(([, p]) => !p.origin.builtin);
   for (const { key, error } of nextProfileStates(nextState, c.previousState, inputProfiles)) {
-    const o = list.items[c.profiles.get(key)!.origin.itemIndex!]!.object;
-    results.push(toResult(error, refOf(o), fileOf(o)));
+    results.push(...errorsAbout(error, list.items[c.profiles.get(key)!.origin.itemIndex!]!.object));
   }
   // An immutability error does not stop the run: rendering may find more (a template error in that very
   // change), and every error found is reported; finishRender then outputs nothing generated.
@@ -184,7 +182,7 @@ function planRender(
         secrets,
       );
     } catch (e) {
-      const r = toResults(e, configRef, configFile);
+      const r = errorsAbout(e, configObject);
       if (e instanceof MissingClusterFactError) {
         for (const hint of [kustomize4Hint(c.kept), misplacedConfigHint(list.functionConfig, c.kept)])
           if (hint !== undefined) r[0]!.message += `; ${hint}`;
@@ -194,22 +192,9 @@ function planRender(
     }
     if (read.cluster !== undefined) {
       const { facts, notLocalConfig, lifetime } = read.cluster;
-      for (const f of notLocalConfig) {
-        results.push({
-          severity: 'error',
-          message: f.message,
-          resourceRef: refOf(f.item.object),
-          field: { path: `metadata.annotations.${LOCAL_CONFIG_ANNOTATION}` },
-          ...fileOf(f.item.object),
-        });
-      }
-      for (const f of lifetime)
-        results.push({
-          severity: 'warning',
-          message: f.message,
-          ...(configRef ? { resourceRef: configRef, field: { path: f.field } } : {}),
-          ...configFile,
-        });
+      for (const f of notLocalConfig)
+        results.push(resultAbout(f.item.object, 'error', f.message, `metadata.annotations.${LOCAL_CONFIG_ANNOTATION}`));
+      for (const f of lifetime) results.push(resultAbout(configObject, 'warning', f.message, f.field));
       try {
         const containerRuntime = buildContainerRuntimeOptions(config, c.kept, secrets);
         run = newRenderRun({
@@ -225,7 +210,7 @@ function planRender(
           ...(templateBudget !== undefined ? { templateBudget } : {}),
         });
       } catch (e) {
-        results.push(...toResults(e, configRef, configFile));
+        results.push(...errorsAbout(e, configObject));
         return failed();
       }
     }
@@ -265,13 +250,7 @@ function renderMachineDeploymentAt(plan: RenderPlan, index: number): OutcomeEntr
       // The YAML writer is the choke point: a string that is not valid Unicode is refused there.
       if (!(e instanceof InvalidUnicodeError)) throw e;
       const what = `the generated ${String((obj as KrmObject).kind)} ${String((obj as KrmObject).metadata?.name)}`;
-      outcome.results.push(
-        toResult(
-          new ResourceError(invalidUnicodeMessage(what, illFormedPath(obj))),
-          refOf(item.object),
-          fileOf(item.object),
-        ),
-      );
+      outcome.results.push(resultAbout(item.object, 'error', invalidUnicodeMessage(what, illFormedPath(obj))));
       return { outcome: { ...outcome, objects: [] }, entries: [] };
     }
   }
@@ -292,13 +271,11 @@ function finishRender(plan: RenderPlan, outcomes: readonly OutcomeEntries[]): Ou
       const owner = owners.get(id);
       if (owner !== undefined) {
         results.push(
-          toResult(
-            new ResourceError(
-              `${id} would be generated for both ${owner} and ${md.namespace}/${md.name}`,
-              'metadata.name',
-            ),
-            refOf(item.object),
-            fileOf(item.object),
+          resultAbout(
+            item.object,
+            'error',
+            `${id} would be generated for both ${owner} and ${md.namespace}/${md.name}`,
+            'metadata.name',
           ),
         );
         continue;
@@ -331,16 +308,9 @@ function staleStateWarnings(plan: RenderPlan, nextState: RenderState): Result[] 
     const a = items.get(key)?.md.annotations ?? {};
     return !a[REVISION_ANNOTATION] && !a[REVISION_OVERRIDE_ANNOTATION];
   };
-  return staleStateEntries(plan.classified.previousState, nextState, tracked).map((e) => {
-    const o = items.get(e.key)!.item.object;
-    return {
-      severity: 'warning' as const,
-      message: staleStateMessage(e, 'kustomize'),
-      resourceRef: refOf(o),
-      field: { path: 'spec.template' },
-      ...fileOf(o),
-    };
-  });
+  return staleStateEntries(plan.classified.previousState, nextState, tracked).map((e) =>
+    resultAbout(items.get(e.key)!.item.object, 'warning', staleStateMessage(e, 'kustomize'), 'spec.template'),
+  );
 }
 
 function failedOutput(list: ResourceList, results: Result[], secrets: SecretRegistry): OutputList {
@@ -364,13 +334,11 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
       // The previous render's state, from kpt's write-back, hydrate, or a file committed for kustomize/Argo CD.
       if (stateItem !== undefined) {
         results.push(
-          toResult(
-            new ResourceError(
-              `more than one osm-krm-state ConfigMap in the inputs (${describeState(stateItem)} and ${describeState(o)}): keep one`,
-              'metadata.name',
-            ),
-            refOf(o),
-            fileOf(o),
+          resultAbout(
+            o,
+            'error',
+            `more than one osm-krm-state ConfigMap in the inputs (${describeState(stateItem)} and ${describeState(o)}): keep one`,
+            'metadata.name',
           ),
         );
         continue;
@@ -380,7 +348,7 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
       try {
         out.previousState = readState(o);
       } catch (e) {
-        results.push(toResult(e, refOf(o), fileOf(o)));
+        results.push(...errorsAbout(e, o));
       }
       continue;
     }
@@ -400,12 +368,14 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
         if (decoded.annotated) {
           out.machineDeployments.push({ item, md: decoded.md });
           const unset = namespaceNotSet(o);
-          if (unset !== undefined) results.push({ severity: 'warning', ...unset, resourceRef: refOf(o), ...fileOf(o) });
-        } else
-          results.push({ severity: 'warning', ...unannotatedMachineDeployment(), resourceRef: refOf(o), ...fileOf(o) });
+          if (unset !== undefined) results.push(resultAbout(o, 'warning', unset.message, unset.field.path));
+        } else {
+          const { message, field } = unannotatedMachineDeployment();
+          results.push(resultAbout(o, 'warning', message, field.path));
+        }
       }
     } catch (e) {
-      results.push(toResult(e, refOf(o), fileOf(o)));
+      results.push(...errorsAbout(e, o));
       if (o.kind === 'OperatingSystemProfile' || o.kind === OVERLAY_KIND)
         out.brokenProfiles.add(profileKey(profileNamespace(o, config.namespace), String(o.metadata?.name ?? '')));
     }
@@ -419,13 +389,7 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
 /** The applied inputs osm-krm reads that Flux's post-build substitution would change (the output is for Flux). */
 function fluxSubstitutionWarnings(kept: readonly InputItem[]): Result[] {
   const applied = kept.map((i) => i.object).filter((o) => !isLocalConfig(o));
-  return fluxSubstitutionFindings(applied).map((f) => ({
-    severity: 'warning',
-    message: f.message,
-    resourceRef: refOf(f.object),
-    field: { path: f.field },
-    ...fileOf(f.object),
-  }));
+  return fluxSubstitutionFindings(applied).map((f) => resultAbout(f.object, 'warning', f.message, f.field));
 }
 
 function describeState(o: KrmObject): string {
@@ -463,10 +427,8 @@ function addOverlayProfiles(c: Classified, list: ResourceList, results: Result[]
   if (c.overlays.length === 0) return;
   const usable = c.overlays.filter((o) => !c.brokenProfiles.has(profileKey(o.overlay.namespace, o.overlay.name)));
   const resolved = resolveOverlays(usable, c.profiles, c.brokenProfiles, config.templateLimits);
-  for (const { itemIndex, error } of resolved.errors) {
-    const o = list.items[itemIndex]!.object;
-    results.push(toResult(error, refOf(o), fileOf(o)));
-  }
+  for (const { itemIndex, error } of resolved.errors)
+    results.push(...errorsAbout(error, list.items[itemIndex]!.object));
   for (const k of resolved.broken) c.brokenProfiles.add(k);
   for (const [k, entry] of resolved.entries) c.profiles.set(k, entry);
 }

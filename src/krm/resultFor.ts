@@ -1,6 +1,6 @@
 // Turning errors into KRM results that point at the resource, field and file they concern.
 import type { KrmObject } from './resourceList.ts';
-import { ResourceError, ResourceErrors, type ResourceRef, type Result } from './results.ts';
+import { ResourceError, ResourceErrors, type ResourceRef, type Result, type Severity } from './results.ts';
 
 export function refOf(o: KrmObject): ResourceRef {
   const ref: ResourceRef = {
@@ -53,4 +53,23 @@ export function toResults(
 ): Result[] {
   if (e instanceof ResourceErrors) return e.errors.map((x) => toResult(x, ref, file));
   return [toResult(e, ref, file)];
+}
+
+/**
+ * A result about an object of the inputs (undefined: about none): its ref and file, and the field when known,
+ * always in this order in the output. Every result about an input object is made here or by errorsAbout.
+ */
+export function resultAbout(o: KrmObject | undefined, severity: Severity, message: string, fieldPath?: string): Result {
+  const r: Result = { severity, message };
+  if (o === undefined) return r;
+  r.resourceRef = refOf(o);
+  if (fieldPath !== undefined) r.field = { path: fieldPath };
+  const { file } = fileOf(o);
+  if (file !== undefined) r.file = file;
+  return r;
+}
+
+/** The results of an error about an object of the inputs (undefined: about none): toResults with its ref and file. */
+export function errorsAbout(e: unknown, o: KrmObject | undefined): Result[] {
+  return o === undefined ? toResults(e, undefined, undefined) : toResults(e, refOf(o), fileOf(o));
 }

@@ -7,7 +7,7 @@ import { REVISION_ANNOTATION, type MachineDeployment } from '../machineDeploymen
 import { injectRhelSubscription } from '../machineDeployment/rhelSubscriptionInjection.ts';
 import { LOCAL_CONFIG_ANNOTATION, isLocalConfig } from '../krm/localConfig.ts';
 import { ResourceError, type Result } from '../krm/results.ts';
-import { fileOf, refOf, toResult } from '../krm/resultFor.ts';
+import { fileOf, refOf, resultAbout, toResult } from '../krm/resultFor.ts';
 import { decideRevision, previousRevision } from '../gitops/machineDeploymentRevision.ts';
 import type { MachineDeploymentState } from '../gitops/renderState.ts';
 import { withSyncAnnotations } from '../gitops/syncAnnotations.ts';
@@ -72,13 +72,7 @@ export function renderMachineDeployment(
 
 /** A finding of the render (kubelet version support, user-data size) as a result about the MachineDeployment. */
 function findingResult(f: RenderFinding, item: InputItem): Result {
-  return {
-    severity: f.severity,
-    message: f.message,
-    resourceRef: refOf(item.object),
-    field: { path: f.field },
-    ...fileOf(item.object),
-  };
+  return resultAbout(item.object, f.severity, f.message, f.field);
 }
 
 /** The one place an error of this MachineDeployment's render becomes a result: template errors belong to the profile (when it is an input item), everything else to the MachineDeployment. */
@@ -97,7 +91,7 @@ function errorResult(
   if (onOverlay !== undefined) e = onOverlay.error;
   const idx = onOverlay?.itemIndex ?? (onProfile ? profile?.origin.itemIndex : undefined);
   const target = idx !== undefined && idx >= 0 ? run.items[idx]!.object : item.object;
-  const r = toResult(e, refOf(target), fileOf(target));
+  const r = toResult(e, refOf(target), fileOf(target)); // one result: the message is prefixed below
   if (target !== item.object) r.message = `rendering MachineDeployment ${md.namespace}/${md.name}: ${r.message}`;
   return r;
 }
