@@ -46,8 +46,8 @@ import {
   namespaceNotSet,
   unannotatedMachineDeployment,
 } from './inputMistakes.ts';
-import { registerInputSecrets, registerSecretObject, SecretRegistry } from '../krm/redactSecrets.ts';
-import { secretSpecValues } from '../machineDeployment/operatingSystemSpec.ts';
+import { registerSecretObject, SecretRegistry } from '../krm/redactSecrets.ts';
+import { maskInputSecrets } from '../model/inputSecrets.ts';
 import { unhonouredSopsSetting } from './routeSettings.ts';
 import { illFormedPath, InvalidUnicodeError, invalidUnicodeMessage } from '../codec/wellFormedUnicode.ts';
 
@@ -121,10 +121,7 @@ function planRender(
   secrets: SecretRegistry,
   templateBudget: Meter | undefined,
 ): RenderPlan | OutputList {
-  registerInputSecrets(secrets, list.items);
-  for (const { object: o } of list.items)
-    if (o.kind === 'MachineDeployment')
-      for (const v of secretSpecValues((o.spec as any)?.template?.spec?.providerSpec?.value)) secrets.add(v);
+  maskInputSecrets(secrets, list.items);
   const results: Result[] = [];
   const configObject = list.functionConfig; // what a config error is about (none without a config)
   const failed = () => failedOutput(list, results, secrets);

@@ -180,7 +180,7 @@ export function registerSecretObject(registry: SecretRegistry, o: Record<string,
   for (const v of values.values()) registry.add(v);
 }
 
-/** Every value of every Secret in the inputs (MachineDeployments' secret fields: secretSpecValues). */
+/** Every value of every Secret in the inputs (all of what is secret in them: src/model/inputSecrets.ts). */
 export function registerInputSecrets(
   registry: SecretRegistry,
   items: ReadonlyArray<{ object: Record<string, any> }>,
