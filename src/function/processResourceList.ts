@@ -135,7 +135,7 @@ function planRender(
   try {
     config = parseFunctionConfig(list.functionConfig);
   } catch (e) {
-    results.push(...toResults(e, configRef, configFile));
+    for (const r of toResults(e, configRef, configFile)) results.push(r);
     return failed();
   }
 
@@ -156,7 +156,7 @@ function planRender(
   // Errors in some items do not stop the run: the others are still checked and rendered, so one run reports
   // every error it can find. A MachineDeployment whose profile is broken is left out (its error is the OSP's).
   const c = classify(list, config, results);
-  if (config.gitops.syncAnnotations.includes('flux')) results.push(...fluxSubstitutionWarnings(c.kept));
+  if (config.gitops.syncAnnotations.includes('flux')) for (const w of fluxSubstitutionWarnings(c.kept)) results.push(w);
 
   const nextState = emptyState();
   const generated = new GeneratedOutput(list);
@@ -189,7 +189,7 @@ function planRender(
         for (const hint of [kustomize4Hint(c.kept), misplacedConfigHint(list.functionConfig, c.kept)])
           if (hint !== undefined) r[0]!.message += `; ${hint}`;
       }
-      results.push(...r);
+      for (const x of r) results.push(x);
       return failed();
     }
     if (read.cluster !== undefined) {
@@ -225,7 +225,7 @@ function planRender(
           ...(templateBudget !== undefined ? { templateBudget } : {}),
         });
       } catch (e) {
-        results.push(...toResults(e, configRef, configFile));
+        for (const r of toResults(e, configRef, configFile)) results.push(r);
         return failed();
       }
     }
@@ -286,7 +286,7 @@ function finishRender(plan: RenderPlan, outcomes: readonly OutcomeEntries[]): Ou
   outcomes.forEach(({ outcome, entries }, i) => {
     const { item, md } = plan.machineDeployments[i]!;
     if (outcome.keepSource) keptSources.add(item);
-    results.push(...outcome.results);
+    for (const r of outcome.results) results.push(r);
     if (outcome.state) nextState.machineDeployments.set(outcome.state.key, outcome.state.value);
     for (const { id, entry } of entries) {
       const owner = owners.get(id);
@@ -307,7 +307,7 @@ function finishRender(plan: RenderPlan, outcomes: readonly OutcomeEntries[]): Ou
       generated.addEntry({ id, entry });
     }
   });
-  if (c.stateFromKustomize) results.push(...staleStateWarnings(plan, nextState));
+  if (c.stateFromKustomize) for (const w of staleStateWarnings(plan, nextState)) results.push(w);
   if (hasError(results)) return failedOutput(list, results, plan.secrets);
 
   if (c.machineDeployments.length > 0 || nextState.profiles.size > 0) {

@@ -101,7 +101,7 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
       ),
     ];
     const osName = String(spec.osName ?? '');
-    findings.push(...curlInsecureFindings(p));
+    for (const f of curlInsecureFindings(p)) findings.push(f);
     if (clouds.length === 0) {
       findings.push({
         severity: 'error',
@@ -171,7 +171,7 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
               rendered: f.content,
               ...(location ? { location } : {}),
             });
-            findings.push(...downloadChecks(f, location, p.file, `${scenario}, ${f.path}`));
+            for (const d of downloadChecks(f, location, p.file, `${scenario}, ${f.path}`)) findings.push(d);
           }
         }
       }
@@ -520,7 +520,7 @@ function mergeFindings(findings: readonly LintFinding[]): LintFinding[] {
   for (const f of findings) {
     const key = [f.severity, f.check, f.file ?? '', f.line ?? '', f.column ?? '', f.message].join('\u0000');
     const seen = byKey.get(key);
-    if (seen) seen.scenarios.push(...f.scenarios);
+    if (seen) for (const s of f.scenarios) seen.scenarios.push(s);
     else byKey.set(key, { ...f, scenarios: [...f.scenarios] });
   }
   const order = (f: LintFinding) =>
