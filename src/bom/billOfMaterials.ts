@@ -23,6 +23,7 @@ import { fetchesOf, movedFile, sourcesInFile, writtenFile, type Fetch } from './
 import { containerdImages } from './containerImages.ts';
 import { nodeFacts, yumVariables, type Architecture } from './nodeFacts.ts';
 import { withoutUrlCredentials } from './urlCredentials.ts';
+import type { DiffBudget } from '../review/unifiedDiff.ts';
 
 export type BomItemKind = 'download' | 'repository' | 'package' | 'image' | 'api' | 'node-local' | 'unresolved';
 
@@ -89,13 +90,15 @@ export interface BomInput {
   kubeletBootstrapServer?: string;
   profileText?: ProfileText;
   arch: readonly Architecture[];
+  /** What placing items on the profile's lines may search (one per run, shared by its MachineDeployments). */
+  alignBudget?: DiffBudget;
   /** host[:port] of the config's mirrors: a loopback URL on one of them is a download, not the node's own service. */
   siteHosts?: ReadonlySet<string>;
 }
 
 export function billOfMaterials(input: BomInput): MachineDeploymentBom {
   const { review } = input;
-  const locate = locator(review, input.profileText);
+  const locate = locator(review, input.profileText, input.alignBudget);
   const items: BomItem[] = [];
   let incomplete: string | undefined;
   for (const arch of input.arch) {
@@ -409,7 +412,11 @@ const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' ||
 const unique = (xs: readonly string[]) => [...new Set(xs)];
 
 /** Maps a line of a node file to its place, and to the profile's line when the profile text is known. */
-function locator(review: MachineDeploymentReview, profile: ProfileText | undefined): Locate {
+function locator(
+  review: MachineDeploymentReview,
+  profile: ProfileText | undefined,
+  budget: DiffBudget | undefined,
+): Locate {
   const locations =
     profile === undefined
       ? new Map<string, TemplateLocation>()
@@ -424,7 +431,7 @@ function locator(review: MachineDeploymentReview, profile: ProfileText | undefin
     let aligned = alignments.get(key);
     if (aligned === undefined) {
       const rendered = review[stage as 'bootstrap' | 'provisioning'].files.find((f) => f.path === path)?.content ?? '';
-      alignments.set(key, (aligned = alignRenderedLines(location.template, rendered)));
+      alignments.set(key, (aligned = alignRenderedLines(location.template, rendered, budget)));
     }
     return { ...base, profile: { file: profile.file, line: location.firstLine + (aligned[line0]?.line ?? 0) } };
   };

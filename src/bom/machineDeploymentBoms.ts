@@ -8,6 +8,7 @@ import { CLOUD_INIT_SETTINGS_NAMESPACE } from '../render/generatedResources.ts';
 import { billOfMaterials, type MachineDeploymentBom, type ProfileText } from './billOfMaterials.ts';
 import type { Architecture } from './nodeFacts.ts';
 import { siteHostsOf } from './siteHosts.ts';
+import { DiffBudget } from '../review/unifiedDiff.ts';
 
 export interface BomOptions {
   arch: readonly Architecture[];
@@ -21,6 +22,8 @@ export function machineDeploymentBoms(
   options: BomOptions,
 ): MachineDeploymentBom[] {
   const site = siteHostsOf(rendered.osmConfig);
+  // Placing items on profile lines aligns each script with its template: all of them search within one budget.
+  const alignBudget = new DiffBudget();
   return reviews.map((review) => {
     const profile = profileObject(rendered, review);
     const spec = (profile?.spec ?? {}) as { osName?: unknown; osVersion?: unknown };
@@ -35,6 +38,7 @@ export function machineDeploymentBoms(
       ...(server !== undefined ? { kubeletBootstrapServer: server } : {}),
       ...(profileText !== undefined ? { profileText } : {}),
       arch: options.arch,
+      alignBudget,
       siteHosts: new Set(site.map((s) => s.host)),
     });
   });

@@ -6,6 +6,7 @@ import { renderForReview } from '../review/renderForReview.ts';
 import { DEFAULT_LIMITS, runTemplateMeter } from '../template/index.ts';
 import type { NodeFile } from '../review/nodeConfigView.ts';
 import { STAGES } from '../review/formatReview.ts';
+import { DiffBudget } from '../review/unifiedDiff.ts';
 import { lintRuns } from './lintScenarios.ts';
 import {
   alignRenderedLines,
@@ -74,6 +75,8 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
   // Every render of the matrix charges one meter: lint is bounded as one run is, however many profiles,
   // clouds and variants multiply the renders.
   const templateBudget = runTemplateMeter(DEFAULT_LIMITS.maxWork, DEFAULT_LIMITS.maxMemoryBytes);
+  // Placing findings aligns scripts with their templates: every alignment of the run searches within one budget.
+  const alignBudget = new DiffBudget();
   const scripts: Located[] = [];
   // Unit files by name and content: most scenarios render the same unit.
   const units = new Map<string, Located & { name: string }>();
@@ -171,7 +174,8 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
               rendered: f.content,
               ...(location ? { location } : {}),
             });
-            for (const d of downloadChecks(f, location, p.file, `${scenario}, ${f.path}`)) findings.push(d);
+            for (const d of downloadChecks(f, location, p.file, `${scenario}, ${f.path}`, alignBudget))
+              findings.push(d);
           }
         }
       }
@@ -192,7 +196,7 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
         severity: f.severity,
         check: 'systemd-analyze verify',
         message: f.message,
-        ...place(u, f.line, undefined),
+        ...place(u, f.line, undefined, alignBudget),
         scenarios: [u.scenario],
       });
   }
@@ -203,7 +207,7 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
       severity: f.severity,
       check: 'shellcheck',
       message: f.message,
-      ...place(s, f.line, f.column),
+      ...place(s, f.line, f.column, alignBudget),
       scenarios: [s.scenario],
     });
   }
@@ -232,12 +236,13 @@ function place(
   s: Located,
   line: number | undefined,
   column: number | undefined,
+  budget: DiffBudget,
 ): Pick<LintFinding, 'file' | 'line' | 'column'> {
   const file = s.file;
   if (s.location === undefined || line === undefined) return { file };
   if (!s.location.block) return { file, line: s.location.firstLine };
   // Once per script, however many findings it has: the script's own, gone with it.
-  s.aligned ??= alignRenderedLines(s.location.template, s.rendered);
+  s.aligned ??= alignRenderedLines(s.location.template, s.rendered, budget);
   const at = s.aligned[line - 1] ?? { line: 0, exact: false };
   // A column means something only on a line the template wrote as it is.
   return {
@@ -497,6 +502,7 @@ function downloadChecks(
   location: TemplateLocation | undefined,
   file: string,
   scenario: string,
+  alignBudget: DiffBudget,
 ): LintFinding[] {
   const commands = shellCommands(f.content);
   if (commands.some(verifies)) return [];
@@ -508,7 +514,7 @@ function downloadChecks(
       severity: 'warning',
       check: 'unverified-download',
       message: `${f.path} downloads files but never verifies a checksum or signature`,
-      ...place(s, download.line + 1, undefined),
+      ...place(s, download.line + 1, undefined, alignBudget),
       scenarios: [scenario],
     },
   ];

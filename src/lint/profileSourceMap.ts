@@ -1,7 +1,7 @@
 // Where a rendered line comes from in the OSP file: the line of each file template inside the OSP's YAML, and
 // an alignment of template lines to rendered lines (lines without actions render as themselves).
 import { LineCounter, parseAllDocuments, isMap, isScalar, isSeq, type Node, type Scalar } from 'yaml';
-import { diffLines } from '../review/unifiedDiff.ts';
+import { diffLines, type DiffBudget } from '../review/unifiedDiff.ts';
 
 export interface TemplateLocation {
   /** 1-based line in the OSP file of the template's first line. */
@@ -130,9 +130,13 @@ function getIn(node: Node | null | undefined, keys: readonly string[]): Node | u
  * to each other; lines an action produced map to the first line of their changed block that calls a named
  * template, else that holds an action other than a comment, else the block's first line, else the line before.
  */
-export function alignRenderedLines(template: string, rendered: string): Array<{ line: number; exact: boolean }> {
+export function alignRenderedLines(
+  template: string,
+  rendered: string,
+  budget?: DiffBudget,
+): Array<{ line: number; exact: boolean }> {
   const t = template.split('\n');
-  const edits = diffLines(t, rendered.split('\n'));
+  const edits = diffLines(t, rendered.split('\n'), budget);
   const map: Array<{ line: number; exact: boolean }> = [];
   let ti = 0;
   for (let i = 0; i < edits.length;) {
