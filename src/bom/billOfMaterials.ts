@@ -9,7 +9,12 @@ import type { NodeFile } from '../review/nodeConfigView.ts';
 import { STAGES } from '../review/formatReview.ts';
 import { isShellScript } from '../lint/lintProfile.ts';
 import { unitCommandLines } from '../lint/shellCommands.ts';
-import { alignRenderedLines, templateLocations, type TemplateLocation } from '../lint/profileSourceMap.ts';
+import {
+  RunAlignments,
+  templateLocations,
+  type LineAlignment,
+  type TemplateLocation,
+} from '../lint/profileSourceMap.ts';
 import {
   EvaluationBudgetError,
   NODE_UNITS,
@@ -23,7 +28,6 @@ import { fetchesOf, movedFile, sourcesInFile, writtenFile, type Fetch } from './
 import { containerdImages } from './containerImages.ts';
 import { nodeFacts, yumVariables, type Architecture } from './nodeFacts.ts';
 import { withoutUrlCredentials } from './urlCredentials.ts';
-import type { DiffBudget } from '../review/unifiedDiff.ts';
 
 export type BomItemKind = 'download' | 'repository' | 'package' | 'image' | 'api' | 'node-local' | 'unresolved';
 
@@ -90,15 +94,15 @@ export interface BomInput {
   kubeletBootstrapServer?: string;
   profileText?: ProfileText;
   arch: readonly Architecture[];
-  /** What placing items on the profile's lines may search (one per run, shared by its MachineDeployments). */
-  alignBudget?: DiffBudget;
+  /** The run's alignments of scripts with their templates (shared by its MachineDeployments). */
+  alignments?: RunAlignments;
   /** host[:port] of the config's mirrors: a loopback URL on one of them is a download, not the node's own service. */
   siteHosts?: ReadonlySet<string>;
 }
 
 export function billOfMaterials(input: BomInput): MachineDeploymentBom {
   const { review } = input;
-  const locate = locator(review, input.profileText, input.alignBudget);
+  const locate = locator(review, input.profileText, input.alignments ?? new RunAlignments());
   const items: BomItem[] = [];
   let incomplete: string | undefined;
   for (const arch of input.arch) {
@@ -415,13 +419,13 @@ const unique = (xs: readonly string[]) => [...new Set(xs)];
 function locator(
   review: MachineDeploymentReview,
   profile: ProfileText | undefined,
-  budget: DiffBudget | undefined,
+  runAlignments: RunAlignments,
 ): Locate {
   const locations =
     profile === undefined
       ? new Map<string, TemplateLocation>()
       : templateLocations(profile.text, profile.documentIndex, profile.itemIndex);
-  const alignments = new Map<string, Array<{ line: number; exact: boolean }>>();
+  const alignments = new Map<string, LineAlignment>();
   return (stage, path, line0) => {
     const base: BomLocation = { stage, path, line: line0 + 1 };
     const location = locations.get(`${stage}:${path}`);
@@ -431,7 +435,7 @@ function locator(
     let aligned = alignments.get(key);
     if (aligned === undefined) {
       const rendered = review[stage as 'bootstrap' | 'provisioning'].files.find((f) => f.path === path)?.content ?? '';
-      alignments.set(key, (aligned = alignRenderedLines(location.template, rendered, budget)));
+      alignments.set(key, (aligned = runAlignments.of(location.template, rendered)));
     }
     return { ...base, profile: { file: profile.file, line: location.firstLine + (aligned[line0]?.line ?? 0) } };
   };

@@ -6,13 +6,12 @@ import { renderForReview } from '../review/renderForReview.ts';
 import { DEFAULT_LIMITS, runTemplateMeter } from '../template/index.ts';
 import type { NodeFile } from '../review/nodeConfigView.ts';
 import { STAGES } from '../review/formatReview.ts';
-import { DiffBudget } from '../review/unifiedDiff.ts';
 import { lintRuns } from './lintScenarios.ts';
 import {
-  alignRenderedLines,
   fieldLine,
   fieldLocation,
   fieldLocations,
+  RunAlignments,
   templateLocations,
   type TemplateLocation,
 } from './profileSourceMap.ts';
@@ -66,8 +65,6 @@ interface Located {
   file: string;
   location?: TemplateLocation;
   rendered: string;
-  /** The rendered lines aligned with the template, made the first time a finding is placed (place). */
-  aligned?: ReturnType<typeof alignRenderedLines>;
 }
 
 export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport {
@@ -75,8 +72,8 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
   // Every render of the matrix charges one meter: lint is bounded as one run is, however many profiles,
   // clouds and variants multiply the renders.
   const templateBudget = runTemplateMeter(DEFAULT_LIMITS.maxWork, DEFAULT_LIMITS.maxMemoryBytes);
-  // Placing findings aligns scripts with their templates: every alignment of the run searches within one budget.
-  const alignBudget = new DiffBudget();
+  // Placing findings aligns scripts with their templates: each text once, all within one budget.
+  const alignments = new RunAlignments();
   const scripts: Located[] = [];
   // Unit files by name and content: most scenarios render the same unit.
   const units = new Map<string, Located & { name: string }>();
@@ -174,8 +171,7 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
               rendered: f.content,
               ...(location ? { location } : {}),
             });
-            for (const d of downloadChecks(f, location, p.file, `${scenario}, ${f.path}`, alignBudget))
-              findings.push(d);
+            for (const d of downloadChecks(f, location, p.file, `${scenario}, ${f.path}`, alignments)) findings.push(d);
           }
         }
       }
@@ -196,7 +192,7 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
         severity: f.severity,
         check: 'systemd-analyze verify',
         message: f.message,
-        ...place(u, f.line, undefined, alignBudget),
+        ...place(u, f.line, undefined, alignments),
         scenarios: [u.scenario],
       });
   }
@@ -207,7 +203,7 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
       severity: f.severity,
       check: 'shellcheck',
       message: f.message,
-      ...place(s, f.line, f.column, alignBudget),
+      ...place(s, f.line, f.column, alignments),
       scenarios: [s.scenario],
     });
   }
@@ -236,14 +232,13 @@ function place(
   s: Located,
   line: number | undefined,
   column: number | undefined,
-  budget: DiffBudget,
+  alignments: RunAlignments,
 ): Pick<LintFinding, 'file' | 'line' | 'column'> {
   const file = s.file;
   if (s.location === undefined || line === undefined) return { file };
   if (!s.location.block) return { file, line: s.location.firstLine };
-  // Once per script, however many findings it has: the script's own, gone with it.
-  s.aligned ??= alignRenderedLines(s.location.template, s.rendered, budget);
-  const at = s.aligned[line - 1] ?? { line: 0, exact: false };
+  // Once per text, however many findings and scenarios it has.
+  const at = alignments.of(s.location.template, s.rendered)[line - 1] ?? { line: 0, exact: false };
   // A column means something only on a line the template wrote as it is.
   return {
     file,
@@ -502,7 +497,7 @@ function downloadChecks(
   location: TemplateLocation | undefined,
   file: string,
   scenario: string,
-  alignBudget: DiffBudget,
+  alignments: RunAlignments,
 ): LintFinding[] {
   const commands = shellCommands(f.content);
   if (commands.some(verifies)) return [];
@@ -514,7 +509,7 @@ function downloadChecks(
       severity: 'warning',
       check: 'unverified-download',
       message: `${f.path} downloads files but never verifies a checksum or signature`,
-      ...place(s, download.line + 1, undefined, alignBudget),
+      ...place(s, download.line + 1, undefined, alignments),
       scenarios: [scenario],
     },
   ];

@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { compareReviews, type ReviewSide } from '../../src/review/compareReviews.ts';
 import { DiffBudget, diffLines, MAX_RUN_DIFF_STEPS } from '../../src/review/unifiedDiff.ts';
 import type { MachineDeploymentReview } from '../../src/review/renderForReview.ts';
+import { RunAlignments } from '../../src/lint/profileSourceMap.ts';
 
 const SEED = 20261128;
 
@@ -97,4 +98,22 @@ test('diffs sharing a budget are charged what they searched, and stay valid once
     { seed: SEED, numRuns: 200 },
   );
   assert.ok(MAX_RUN_DIFF_STEPS > 0);
+});
+
+test("a run's alignments: a script rendered for many scenarios is aligned once, and placed the same in each", () => {
+  const line = (k: number, x: string) => (k % 10 === 0 ? `v${k}=${x}` : `echo ${k}`);
+  const template = Array.from({ length: 10_000 }, (_, k) => line(k, '{{ .X }}')).join('\n');
+  const rendered = (x: string) => Array.from({ length: 10_000 }, (_, k) => line(k, x)).join('\n');
+  const alignments = new RunAlignments();
+  const first = alignments.of(template, rendered('a'));
+  // 400 scenarios rendering the same text (not the same string object): without the run's cache each searched
+  // its 20,000 lines again, and once the budget was spent a later one was placed as the replaced middle.
+  const start = process.cpuUsage();
+  for (let k = 0; k < 400; k++) assert.equal(alignments.of(template, rendered('a')), first);
+  const used = process.cpuUsage(start);
+  assert.ok(used.user + used.system < CPU_GUARD_US, `${(used.user + used.system) / 1e6} s of CPU`);
+  assert.ok(
+    first.every((a, k) => a.line === k),
+    'each rendered line on its template line',
+  );
 });
