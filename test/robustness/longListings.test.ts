@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { parseAllDocuments, stringify } from 'yaml';
 import { renderForReview } from '../../src/review/renderForReview.ts';
 import { formatReview, reviewFiles } from '../../src/review/formatReview.ts';
-import { curlInsecureFindings } from '../../src/lint/lintProfile.ts';
+import { lintProfiles } from '../../src/lint/lintProfile.ts';
 import { BASE_CONFIG, SMALL_OSP, itemsWithProvisioningConfig } from './inputCorpus.ts';
 import { evaluateHostileScript } from './evaluateHostileScript.ts';
 import { MAX_EVALUATION_WORK } from '../../src/bom/scriptEvaluation.ts';
@@ -39,12 +39,19 @@ test('lint finds each of 150,000 `curl -k` lines', () => {
   const osp = structuredClone(SMALL_OSP) as any;
   osp.spec.provisioningConfig.files[0].content.inline.data =
     '#!/bin/bash\n' + 'curl -k https://x.example/\n'.repeat(150_000);
+  osp.spec.supportedCloudProviders = [{ name: 'aws' }];
   const text = stringify(osp, { lineWidth: 0, blockQuote: 'literal' });
-  const findings = curlInsecureFindings({
-    object: parseAllDocuments(text)[0]!.toJS(),
-    file: 'osp.yaml',
-    text,
-    documentIndex: 0,
-  });
-  assert.equal(findings.length, 150_000);
+  // The external validators are left out (not on PATH): shellcheck alone takes minutes on such a script.
+  const path = process.env.PATH;
+  process.env.PATH = '/nonexistent';
+  try {
+    const report = lintProfiles([
+      { object: parseAllDocuments(text)[0]!.toJS(), file: 'osp.yaml', text, documentIndex: 0 },
+    ]);
+    const found = report.findings.find((f) => f.check === 'curl-insecure');
+    assert.ok(found !== undefined);
+    assert.equal(report.findings.filter((f) => f.check === 'curl-insecure').length, 150_000);
+  } finally {
+    process.env.PATH = path;
+  }
 });
