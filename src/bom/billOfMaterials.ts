@@ -9,7 +9,12 @@ import type { NodeFile } from '../review/nodeConfigView.ts';
 import { STAGES } from '../review/formatReview.ts';
 import { isShellScript } from '../lint/lintProfile.ts';
 import { unitCommandLines } from '../lint/shellCommands.ts';
-import { alignRenderedLines, templateLocations, type TemplateLocation } from '../lint/profileSourceMap.ts';
+import {
+  RunAlignments,
+  templateLocations,
+  type LineAlignment,
+  type TemplateLocation,
+} from '../lint/profileSourceMap.ts';
 import {
   EvaluationBudgetError,
   NODE_UNITS,
@@ -89,13 +94,15 @@ export interface BomInput {
   kubeletBootstrapServer?: string;
   profileText?: ProfileText;
   arch: readonly Architecture[];
+  /** The run's alignments of scripts with their templates (shared by its MachineDeployments). */
+  alignments?: RunAlignments;
   /** host[:port] of the config's mirrors: a loopback URL on one of them is a download, not the node's own service. */
   siteHosts?: ReadonlySet<string>;
 }
 
 export function billOfMaterials(input: BomInput): MachineDeploymentBom {
   const { review } = input;
-  const locate = locator(review, input.profileText);
+  const locate = locator(review, input.profileText, input.alignments ?? new RunAlignments());
   const items: BomItem[] = [];
   let incomplete: string | undefined;
   for (const arch of input.arch) {
@@ -409,12 +416,16 @@ const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' ||
 const unique = (xs: readonly string[]) => [...new Set(xs)];
 
 /** Maps a line of a node file to its place, and to the profile's line when the profile text is known. */
-function locator(review: MachineDeploymentReview, profile: ProfileText | undefined): Locate {
+function locator(
+  review: MachineDeploymentReview,
+  profile: ProfileText | undefined,
+  runAlignments: RunAlignments,
+): Locate {
   const locations =
     profile === undefined
       ? new Map<string, TemplateLocation>()
       : templateLocations(profile.text, profile.documentIndex, profile.itemIndex);
-  const alignments = new Map<string, Array<{ line: number; exact: boolean }>>();
+  const alignments = new Map<string, LineAlignment>();
   return (stage, path, line0) => {
     const base: BomLocation = { stage, path, line: line0 + 1 };
     const location = locations.get(`${stage}:${path}`);
@@ -424,7 +435,7 @@ function locator(review: MachineDeploymentReview, profile: ProfileText | undefin
     let aligned = alignments.get(key);
     if (aligned === undefined) {
       const rendered = review[stage as 'bootstrap' | 'provisioning'].files.find((f) => f.path === path)?.content ?? '';
-      alignments.set(key, (aligned = alignRenderedLines(location.template, rendered)));
+      alignments.set(key, (aligned = runAlignments.of(location.template, rendered)));
     }
     return { ...base, profile: { file: profile.file, line: location.firstLine + (aligned[line0]?.line ?? 0) } };
   };

@@ -359,35 +359,89 @@ export function movedFile(c: ExecutedCommand): { from: string; to: string } | un
 /** The package sources in a file of apt's or yum's configuration, written with `text`. */
 export function* sourcesInFile(path: string, text: Field): Generator<Fetch> {
   if (APT_SOURCES.test(path)) {
-    for (const line of text.text.split('\n')) {
-      const m = /^\s*deb\s+(?:\[[^\]]*\]\s+)?(\S+)\s+(\S+)\s*(.*)$/.exec(line);
-      if (m !== null)
-        yield {
-          kind: 'repository',
-          manager: 'apt',
-          url: { text: m[1]!, unknown: unknownIn(m[1]!, text) },
-          detail: `suite ${m[2]}${m[3] ? `, components ${m[3].trim()}` : ''} (${path})`,
-        };
-    }
-    const uris = /^URIs:\s*(\S+)/m.exec(text.text);
-    if (uris !== null)
-      yield {
-        kind: 'repository',
-        manager: 'apt',
-        url: { text: uris[1]!, unknown: unknownIn(uris[1]!, text) },
-        detail: path,
-      };
+    // apt reads a `.sources` file as deb822 stanzas only, any other as one-line entries only.
+    if (path.endsWith('.sources')) yield* deb822Sources(path, text);
+    else yield* oneLineSources(path, text);
   } else if (YUM_REPOS.test(path)) {
-    // Blanks at a line start are spaces and tabs: `^\s*` under the `m` flag ran over every line break after each
-    // line start (quadratic: 100 KB of empty lines took 20 s). A value may still start on the next line.
-    for (const m of text.text.matchAll(/^[ \t]*(baseurl|mirrorlist|metalink|gpgkey)\s*=\s*(\S+)/gm)) {
-      const url = { text: m[2]!, unknown: unknownIn(m[2]!, text) };
-      yield m[1] === 'gpgkey'
-        ? { kind: 'url', url, tool: 'yum', authenticated: false }
-        : { kind: 'repository', manager: 'yum', url, detail: `${m[1]} (${path})` };
+    for (const [key, value] of repoOptions(text.text)) {
+      // baseurl and gpgkey are lists (spaces, commas, continuation lines); mirrorlist and metalink one URL.
+      const urls = key === 'baseurl' || key === 'gpgkey' ? words(value, /[\s,]+/) : words(value, /\s+/).slice(0, 1);
+      for (const u of urls) {
+        const url = { text: u, unknown: unknownIn(u, text) };
+        yield key === 'gpgkey'
+          ? { kind: 'url', url, tool: 'yum', authenticated: false }
+          : { kind: 'repository', manager: 'yum', url, detail: `${key} (${path})` };
+      }
     }
   }
 }
+
+/** `deb` and `deb-src` lines (apt fetches both indexes), each line on its own. */
+function* oneLineSources(path: string, text: Field): Generator<Fetch> {
+  for (const line of text.text.split('\n')) {
+    const m = /^\s*deb(?:-src)?\s+(?:\[[^\]]*\]\s+)?(\S+)\s+(\S+)\s*(.*)$/.exec(line);
+    if (m !== null)
+      yield {
+        kind: 'repository',
+        manager: 'apt',
+        url: { text: m[1]!, unknown: unknownIn(m[1]!, text) },
+        detail: `suite ${m[2]}${m[3] ? `, components ${m[3].trim()}` : ''} (${path})`,
+      };
+  }
+}
+
+/** Every URI of every stanza apt has enabled (deb822: fields any case, values continued on indented lines). */
+function* deb822Sources(path: string, text: Field): Generator<Fetch> {
+  for (const fields of deb822Stanzas(text.text)) {
+    if (/^(?:no|false|without|off|disable)$/i.test(fields.get('enabled') ?? '')) continue;
+    for (const uri of words(fields.get('uris') ?? '', /\s+/))
+      yield { kind: 'repository', manager: 'apt', url: { text: uri, unknown: unknownIn(uri, text) }, detail: path };
+  }
+}
+
+/** deb822 stanzas (separated by blank lines) as field name (lower case) -> value, continuation lines joined. */
+function deb822Stanzas(text: string): Array<Map<string, string>> {
+  const stanzas: Array<Map<string, string>> = [];
+  let fields = new Map<string, string>();
+  let last: string | undefined;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') {
+      if (fields.size > 0) stanzas.push(fields);
+      fields = new Map();
+      last = undefined;
+    } else if (line.startsWith('#')) continue;
+    else if (/^[ \t]/.test(line)) {
+      if (last !== undefined) fields.set(last, `${fields.get(last)} ${line.trim()}`);
+    } else {
+      const colon = line.indexOf(':');
+      last = colon > 0 ? line.slice(0, colon).trim().toLowerCase() : undefined;
+      if (last !== undefined) fields.set(last, line.slice(colon + 1).trim());
+    }
+  }
+  if (fields.size > 0) stanzas.push(fields);
+  return stanzas;
+}
+
+/**
+ * The URL options of a yum `.repo` file, in order, a value continued on the indented lines after it. Blanks at a
+ * line start are spaces and tabs: `^\s*` under the `m` flag ran over every line break after each line start
+ * (quadratic: 100 KB of empty lines took 20 s), and `=\s*` took the next line for an empty value.
+ */
+function repoOptions(text: string): Array<[string, string]> {
+  const options: Array<[string, string]> = [];
+  let last: [string, string] | undefined;
+  for (const line of text.split('\n')) {
+    const m = /^[ \t]*([A-Za-z0-9_-]+)[ \t]*=(.*)$/.exec(line);
+    if (m !== null) {
+      last = /^(?:baseurl|mirrorlist|metalink|gpgkey)$/.test(m[1]!) ? [m[1]!, m[2]!] : undefined;
+      if (last !== undefined) options.push(last);
+    } else if (last !== undefined && /^[ \t]+\S/.test(line)) last[1] += ` ${line.trim()}`;
+    else last = undefined;
+  }
+  return options;
+}
+
+const words = (value: string, separator: RegExp) => value.split(separator).filter((w) => w !== '');
 
 /** The reasons of `text` that concern the part `part` (placeholders it holds). */
 function unknownIn(part: string, whole: Field): string[] {

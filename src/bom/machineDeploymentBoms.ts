@@ -8,6 +8,7 @@ import { CLOUD_INIT_SETTINGS_NAMESPACE } from '../render/generatedResources.ts';
 import { billOfMaterials, type MachineDeploymentBom, type ProfileText } from './billOfMaterials.ts';
 import type { Architecture } from './nodeFacts.ts';
 import { siteHostsOf } from './siteHosts.ts';
+import { RunAlignments } from '../lint/profileSourceMap.ts';
 
 export interface BomOptions {
   arch: readonly Architecture[];
@@ -21,6 +22,8 @@ export function machineDeploymentBoms(
   options: BomOptions,
 ): MachineDeploymentBom[] {
   const site = siteHostsOf(rendered.osmConfig);
+  // Placing items on profile lines aligns each script with its template: each text once, within one budget.
+  const alignments = new RunAlignments();
   return reviews.map((review) => {
     const profile = profileObject(rendered, review);
     const spec = (profile?.spec ?? {}) as { osName?: unknown; osVersion?: unknown };
@@ -35,6 +38,7 @@ export function machineDeploymentBoms(
       ...(server !== undefined ? { kubeletBootstrapServer: server } : {}),
       ...(profileText !== undefined ? { profileText } : {}),
       arch: options.arch,
+      alignments,
       siteHosts: new Set(site.map((s) => s.host)),
     });
   });

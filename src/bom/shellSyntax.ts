@@ -88,7 +88,7 @@ class ShellParser {
     const nodes = this.list();
     while (this.i < this.s.length) {
       this.i += this.s.startsWith(';;', this.i) ? 2 : (this.peekWord()?.length ?? 1);
-      nodes.push(...this.list());
+      for (const n of this.list()) nodes.push(n);
     }
     return nodes;
   }

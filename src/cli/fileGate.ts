@@ -125,11 +125,11 @@ export function resolveInside(
       st = lstatSync(next);
     } catch (e) {
       const code = errnoCode(e);
-      if (code === 'ENOENT' || code === 'ENAMETOOLONG' || code === 'ENOTDIR') return join(next, ...parts);
+      if (code === 'ENOENT' || code === 'ENAMETOOLONG' || code === 'ENOTDIR') return join(next, parts.join('/'));
       throw new FileRefusedError(`cannot read ${shown}: ${errnoReason(e)}`, errnoReason(e), code);
     }
     if (!st.isSymbolicLink()) {
-      if (parts.length > 0 && !st.isDirectory()) return join(next, ...parts); // reading it fails with ENOTDIR
+      if (parts.length > 0 && !st.isDirectory()) return join(next, parts.join('/')); // reading it fails with ENOTDIR
       current = next;
       continue;
     }
@@ -437,7 +437,7 @@ export function realPathOfMaybeMissing(path: string): string {
   const rest: string[] = [];
   for (;;) {
     const real = namedRealPath(q);
-    if (real !== undefined) return join(real, ...rest);
+    if (real !== undefined) return join(real, rest.join('/'));
     const parent = dirname(q);
     if (parent === q) return path;
     rest.unshift(basename(q));

@@ -49,13 +49,12 @@ function lint(opts: Options, io: CommandIO): number {
   const report = lintProfiles(profiles);
   // The repository around the profiles: Flux substitution, token expirations (lintRepository.ts).
   const time = lintTime(io);
-  report.findings.push(
-    ...lintRepository(objects, {
-      hydrateOutput: read.some((r) => r.hydrateOutput),
-      ...(time !== undefined ? { time } : {}),
-      ...(io.env[ENV_NAMES_ENV] !== undefined ? { listedEnvNames: io.env[ENV_NAMES_ENV] } : {}),
-    }),
-  );
+  const repositoryFindings = lintRepository(objects, {
+    hydrateOutput: read.some((r) => r.hydrateOutput),
+    ...(time !== undefined ? { time } : {}),
+    ...(io.env[ENV_NAMES_ENV] !== undefined ? { listedEnvNames: io.env[ENV_NAMES_ENV] } : {}),
+  });
+  for (const f of repositoryFindings) report.findings.push(f);
   io.stdout(
     opts.format === 'json'
       ? JSON.stringify(report, null, 2) + '\n'

@@ -321,7 +321,7 @@ function discard(swap: string): void {
 function removeEmptyParents(out: string, rel: string): void {
   const parts = rel.split('/').slice(0, -1);
   for (let i = parts.length; i > 0; i--) {
-    const d = join(out, ...parts.slice(0, i));
+    const d = join(out, parts.slice(0, i).join('/'));
     try {
       if (directoryNames(d).length > 0) return;
       rmdirSync(d);

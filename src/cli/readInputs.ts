@@ -130,7 +130,7 @@ export function readInputs(pathArg: string, io: CommandIO, opts: ReadOptions): I
       for (const p of statePaths()) {
         if (targetKind(resolveInside(root, dir, p, shownPath(root, `${dirRel ? `${dirRel}/` : ''}${p}`))) !== 'file')
           continue;
-        objects.push(...readManifestFile(root, join2(dirRel, p), p).objects.map((o) => o.object));
+        for (const o of readManifestFile(root, join2(dirRel, p), p).objects) objects.push(o.object);
       }
     }
     const found = scanForConfigs(root, dirRel, [explicitReal, transformer?.config.real]);

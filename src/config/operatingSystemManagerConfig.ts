@@ -195,7 +195,7 @@ export function parseFunctionConfig(fc: unknown): OsmConfig {
   const errors: ResourceError[] = [];
   if (!validate(clean)) {
     const e = schemaErrors('functionConfig', validate.errors, fieldTree);
-    errors.push(...(e instanceof ResourceErrors ? e.errors : [e]));
+    for (const x of e instanceof ResourceErrors ? e.errors : [e]) errors.push(x);
   }
   const spec = ((clean as { spec?: Partial<OsmConfig> }).spec ?? {}) as Partial<OsmConfig>;
   if (Array.isArray(spec.clusterDNS))
@@ -433,7 +433,7 @@ function collect(errors: ResourceError[], check: () => unknown): void {
     check();
   } catch (e) {
     if (!(e instanceof ResourceError)) throw e;
-    errors.push(...(e instanceof ResourceErrors ? e.errors : [e]));
+    for (const x of e instanceof ResourceErrors ? e.errors : [e]) errors.push(x);
   }
 }
 

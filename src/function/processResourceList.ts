@@ -131,13 +131,13 @@ function planRender(
   try {
     config = parseFunctionConfig(list.functionConfig);
   } catch (e) {
-    results.push(...errorsAbout(e, configObject));
+    for (const r of errorsAbout(e, configObject)) results.push(r);
     return failed();
   }
 
   const sopsHere = unhonouredSopsSetting(list.functionConfig);
   if (sopsHere !== undefined) {
-    results.push(...errorsAbout(sopsHere, configObject));
+    for (const r of errorsAbout(sopsHere, configObject)) results.push(r);
     return failed();
   }
 
@@ -145,14 +145,14 @@ function planRender(
     ? undefined
     : generatorOnlyConfigError(list.functionConfig, list.items);
   if (asGenerator !== undefined) {
-    results.push(...errorsAbout(asGenerator, configObject));
+    for (const r of errorsAbout(asGenerator, configObject)) results.push(r);
     return failed();
   }
 
   // Errors in some items do not stop the run: the others are still checked and rendered, so one run reports
   // every error it can find. A MachineDeployment whose profile is broken is left out (its error is the OSP's).
   const c = classify(list, config, results);
-  if (config.gitops.syncAnnotations.includes('flux')) results.push(...fluxSubstitutionWarnings(c.kept));
+  if (config.gitops.syncAnnotations.includes('flux')) for (const w of fluxSubstitutionWarnings(c.kept)) results.push(w);
 
   const nextState = emptyState();
   const generated = new GeneratedOutput(list);
@@ -161,7 +161,7 @@ function planRender(
   c.machineDeployments = c.machineDeployments.filter(({ md }) => !c.brokenProfiles.has(md.profile.key));
   const inputProfiles = [...c.profiles].filter(([, p]) => !p.origin.builtin);
   for (const { key, error } of nextProfileStates(nextState, c.previousState, inputProfiles)) {
-    results.push(...errorsAbout(error, list.items[c.profiles.get(key)!.origin.itemIndex!]!.object));
+    for (const r of errorsAbout(error, list.items[c.profiles.get(key)!.origin.itemIndex!]!.object)) results.push(r);
   }
   // An immutability error does not stop the run: rendering may find more (a template error in that very
   // change), and every error found is reported; finishRender then outputs nothing generated.
@@ -184,7 +184,7 @@ function planRender(
         for (const hint of [kustomize4Hint(c.kept), misplacedConfigHint(list.functionConfig, c.kept)])
           if (hint !== undefined) r[0]!.message += `; ${hint}`;
       }
-      results.push(...r);
+      for (const x of r) results.push(x);
       return failed();
     }
     if (read.cluster !== undefined) {
@@ -207,7 +207,7 @@ function planRender(
           ...(templateBudget !== undefined ? { templateBudget } : {}),
         });
       } catch (e) {
-        results.push(...errorsAbout(e, configObject));
+        for (const r of errorsAbout(e, configObject)) results.push(r);
         return failed();
       }
     }
@@ -262,7 +262,7 @@ function finishRender(plan: RenderPlan, outcomes: readonly OutcomeEntries[]): Ou
   outcomes.forEach(({ outcome, entries }, i) => {
     const { item, md } = plan.machineDeployments[i]!;
     if (outcome.keepSource) keptSources.add(item);
-    results.push(...outcome.results);
+    for (const r of outcome.results) results.push(r);
     if (outcome.state) nextState.machineDeployments.set(outcome.state.key, outcome.state.value);
     for (const { id, entry } of entries) {
       const owner = owners.get(id);
@@ -281,7 +281,7 @@ function finishRender(plan: RenderPlan, outcomes: readonly OutcomeEntries[]): Ou
       generated.addEntry({ id, entry });
     }
   });
-  if (c.stateFromKustomize) results.push(...staleStateWarnings(plan, nextState));
+  if (c.stateFromKustomize) for (const w of staleStateWarnings(plan, nextState)) results.push(w);
   if (hasError(results)) return failedOutput(list, results, plan.secrets);
 
   if (c.machineDeployments.length > 0 || nextState.profiles.size > 0) {
@@ -345,7 +345,7 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
       try {
         out.previousState = readState(o);
       } catch (e) {
-        results.push(...errorsAbout(e, o));
+        for (const r of errorsAbout(e, o)) results.push(r);
       }
       continue;
     }
@@ -372,7 +372,7 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
         }
       }
     } catch (e) {
-      results.push(...errorsAbout(e, o));
+      for (const r of errorsAbout(e, o)) results.push(r);
       if (o.kind === 'OperatingSystemProfile' || o.kind === OVERLAY_KIND)
         out.brokenProfiles.add(profileKey(profileNamespace(o, config.namespace), String(o.metadata?.name ?? '')));
     }
@@ -425,7 +425,7 @@ function addOverlayProfiles(c: Classified, list: ResourceList, results: Result[]
   const usable = c.overlays.filter((o) => !c.brokenProfiles.has(profileKey(o.overlay.namespace, o.overlay.name)));
   const resolved = resolveOverlays(usable, c.profiles, c.brokenProfiles, config.templateLimits);
   for (const { itemIndex, error } of resolved.errors)
-    results.push(...errorsAbout(error, list.items[itemIndex]!.object));
+    for (const r of errorsAbout(error, list.items[itemIndex]!.object)) results.push(r);
   for (const k of resolved.broken) c.brokenProfiles.add(k);
   for (const [k, entry] of resolved.entries) c.profiles.set(k, entry);
 }

@@ -8,10 +8,10 @@ import type { NodeFile } from '../review/nodeConfigView.ts';
 import { STAGES } from '../review/formatReview.ts';
 import { lintRuns } from './lintScenarios.ts';
 import {
-  alignRenderedLines,
   fieldLine,
   fieldLocation,
   fieldLocations,
+  RunAlignments,
   templateLocations,
   type TemplateLocation,
 } from './profileSourceMap.ts';
@@ -65,8 +65,6 @@ interface Located {
   file: string;
   location?: TemplateLocation;
   rendered: string;
-  /** The rendered lines aligned with the template, made the first time a finding is placed (place). */
-  aligned?: ReturnType<typeof alignRenderedLines>;
 }
 
 export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport {
@@ -74,6 +72,8 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
   // Every render of the matrix charges one meter: lint is bounded as one run is, however many profiles,
   // clouds and variants multiply the renders.
   const templateBudget = runTemplateMeter(DEFAULT_LIMITS.maxWork, DEFAULT_LIMITS.maxMemoryBytes);
+  // Placing findings aligns scripts with their templates: each text once, all within one budget.
+  const alignments = new RunAlignments();
   const scripts: Located[] = [];
   // Unit files by name and content: most scenarios render the same unit.
   const units = new Map<string, Located & { name: string }>();
@@ -101,7 +101,7 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
       ),
     ];
     const osName = String(spec.osName ?? '');
-    findings.push(...curlInsecureFindings(p));
+    for (const f of curlInsecureFindings(p)) findings.push(f);
     if (clouds.length === 0) {
       findings.push({
         severity: 'error',
@@ -171,7 +171,7 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
               rendered: f.content,
               ...(location ? { location } : {}),
             });
-            findings.push(...downloadChecks(f, location, p.file, `${scenario}, ${f.path}`));
+            for (const d of downloadChecks(f, location, p.file, `${scenario}, ${f.path}`, alignments)) findings.push(d);
           }
         }
       }
@@ -192,7 +192,7 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
         severity: f.severity,
         check: 'systemd-analyze verify',
         message: f.message,
-        ...place(u, f.line, undefined),
+        ...place(u, f.line, undefined, alignments),
         scenarios: [u.scenario],
       });
   }
@@ -203,7 +203,7 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
       severity: f.severity,
       check: 'shellcheck',
       message: f.message,
-      ...place(s, f.line, f.column),
+      ...place(s, f.line, f.column, alignments),
       scenarios: [s.scenario],
     });
   }
@@ -232,13 +232,13 @@ function place(
   s: Located,
   line: number | undefined,
   column: number | undefined,
+  alignments: RunAlignments,
 ): Pick<LintFinding, 'file' | 'line' | 'column'> {
   const file = s.file;
   if (s.location === undefined || line === undefined) return { file };
   if (!s.location.block) return { file, line: s.location.firstLine };
-  // Once per script, however many findings it has: the script's own, gone with it.
-  s.aligned ??= alignRenderedLines(s.location.template, s.rendered);
-  const at = s.aligned[line - 1] ?? { line: 0, exact: false };
+  // Once per text, however many findings and scenarios it has.
+  const at = alignments.of(s.location.template, s.rendered)[line - 1] ?? { line: 0, exact: false };
   // A column means something only on a line the template wrote as it is.
   return {
     file,
@@ -497,6 +497,7 @@ function downloadChecks(
   location: TemplateLocation | undefined,
   file: string,
   scenario: string,
+  alignments: RunAlignments,
 ): LintFinding[] {
   const commands = shellCommands(f.content);
   if (commands.some(verifies)) return [];
@@ -508,7 +509,7 @@ function downloadChecks(
       severity: 'warning',
       check: 'unverified-download',
       message: `${f.path} downloads files but never verifies a checksum or signature`,
-      ...place(s, download.line + 1, undefined),
+      ...place(s, download.line + 1, undefined, alignments),
       scenarios: [scenario],
     },
   ];
@@ -520,7 +521,7 @@ function mergeFindings(findings: readonly LintFinding[]): LintFinding[] {
   for (const f of findings) {
     const key = [f.severity, f.check, f.file ?? '', f.line ?? '', f.column ?? '', f.message].join('\u0000');
     const seen = byKey.get(key);
-    if (seen) seen.scenarios.push(...f.scenarios);
+    if (seen) for (const s of f.scenarios) seen.scenarios.push(s);
     else byKey.set(key, { ...f, scenarios: [...f.scenarios] });
   }
   const order = (f: LintFinding) =>

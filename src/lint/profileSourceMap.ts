@@ -1,7 +1,7 @@
 // Where a rendered line comes from in the OSP file: the line of each file template inside the OSP's YAML, and
 // an alignment of template lines to rendered lines (lines without actions render as themselves).
 import { LineCounter, parseAllDocuments, isMap, isScalar, isSeq, type Node, type Scalar } from 'yaml';
-import { diffLines } from '../review/unifiedDiff.ts';
+import { DiffBudget, diffLines } from '../review/unifiedDiff.ts';
 
 export interface TemplateLocation {
   /** 1-based line in the OSP file of the template's first line. */
@@ -125,14 +125,35 @@ function getIn(node: Node | null | undefined, keys: readonly string[]): Node | u
   return cur ?? undefined;
 }
 
+export type LineAlignment = Array<{ line: number; exact: boolean }>;
+
+/**
+ * One run's alignments of rendered files with their templates (lint's findings, bom's items): each pair of texts
+ * aligned once however many scenarios or MachineDeployments rendered it, all of them within one diff budget, so
+ * that a script is placed on the same lines wherever it appears.
+ */
+export class RunAlignments {
+  private readonly byTemplate = new Map<string, Map<string, LineAlignment>>();
+  private readonly budget = new DiffBudget();
+
+  of(template: string, rendered: string): LineAlignment {
+    let byRendered = this.byTemplate.get(template);
+    if (byRendered === undefined) this.byTemplate.set(template, (byRendered = new Map()));
+    let aligned = byRendered.get(rendered);
+    if (aligned === undefined)
+      byRendered.set(rendered, (aligned = alignRenderedLines(template, rendered, this.budget)));
+    return aligned;
+  }
+}
+
 /**
  * For each rendered line (0-based), the template line (0-based) it most likely came from: equal lines map
  * to each other; lines an action produced map to the first line of their changed block that calls a named
  * template, else that holds an action other than a comment, else the block's first line, else the line before.
  */
-export function alignRenderedLines(template: string, rendered: string): Array<{ line: number; exact: boolean }> {
+export function alignRenderedLines(template: string, rendered: string, budget?: DiffBudget): LineAlignment {
   const t = template.split('\n');
-  const edits = diffLines(t, rendered.split('\n'));
+  const edits = diffLines(t, rendered.split('\n'), budget);
   const map: Array<{ line: number; exact: boolean }> = [];
   let ti = 0;
   for (let i = 0; i < edits.length;) {

@@ -5,7 +5,7 @@ import type { MachineDeploymentReview, ReviewRender, UnrenderedMachineDeployment
 import type { SyncTool } from '../gitops/syncAnnotations.ts';
 import { STAGES } from './formatReview.ts';
 import type { NodeConfigView } from './nodeConfigView.ts';
-import { unifiedDiff } from './unifiedDiff.ts';
+import { DiffBudget, unifiedDiff } from './unifiedDiff.ts';
 import { untrustedLine } from '../cli/untrustedText.ts';
 
 export interface MachineDeploymentChange {
@@ -32,6 +32,8 @@ export function compareReviews(
   const bOut = byKey(head.unrendered);
   const keys = [...new Set([...a.keys(), ...b.keys(), ...aOut.keys(), ...bOut.keys()])].sort();
   const changes: MachineDeploymentChange[] = [];
+  // Every MachineDeployment's diffs search within one budget: no number of files or MachineDeployments multiplies it.
+  const budget = new DiffBudget();
   for (const key of keys) {
     const before = a.get(key);
     const after = b.get(key);
@@ -48,7 +50,7 @@ export function compareReviews(
         consequences: [
           `${was}: rendered with ${after!.profile.name} ${after!.profile.version}, revision ${after!.revision}; its Secrets are created`,
         ],
-        diff: viewDiff(undefined, after!, mask),
+        diff: viewDiff(undefined, after!, mask, budget),
       });
       continue;
     }
@@ -60,7 +62,7 @@ export function compareReviews(
       changes.push({ key, consequences: [consequence], diff: '' });
       continue;
     }
-    const diff = viewDiff(before, after, mask);
+    const diff = viewDiff(before, after, mask, budget);
     const consequences: string[] = [];
     const templateChanged = !isDeepStrictEqual(before.template, after.template);
     if (templateChanged) consequences.push('spec.template changed: machine-controller rolls the machines');
@@ -169,6 +171,7 @@ function viewDiff(
   before: MachineDeploymentReview | undefined,
   after: MachineDeploymentReview | undefined,
   mask: (s: string) => string,
+  budget: DiffBudget,
 ): string {
   const a = flatten(before);
   const b = flatten(after);
@@ -186,6 +189,7 @@ function viewDiff(
       y === undefined ? '/dev/null' : `b/${shown(p)}`,
       3,
       shown,
+      budget,
     );
   }
   return out;

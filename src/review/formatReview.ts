@@ -22,54 +22,57 @@ export function formatReview(r: MachineDeploymentReview, explain: ReviewRender |
     for (const s of r.templateData) lines.push(`  ${t(s)}`);
   }
   const origins = explain !== undefined ? r.origins : undefined;
-  for (const stage of STAGES) lines.push('', ...formatView(stage, r[stage], origins));
+  for (const stage of STAGES) {
+    lines.push('');
+    formatView(stage, r[stage], origins, lines);
+  }
   return lines.join('\n') + '\n';
 }
 
 /** `from: ...` of an overlay's profile's file, unit or drop-in (--explain); nothing for any other profile. */
-function fromLine(origins: MachineDeploymentReview['origins'], key: string): string[] {
-  return origins === undefined ? [] : [`  from: ${t(origins.byKey.get(key) ?? origins.base)}`];
+function fromLine(lines: string[], origins: MachineDeploymentReview['origins'], key: string): void {
+  if (origins !== undefined) lines.push(`  from: ${t(origins.byKey.get(key) ?? origins.base)}`);
 }
 
-function formatView(stage: string, v: NodeConfigView, origins?: MachineDeploymentReview['origins']): string[] {
-  const lines = [
-    `## ${stage} (${v.format}, ${v.bytes} bytes)${v.unreadable ? `: unreadable, ${t(v.unreadable)}` : ''}`,
-  ];
+/**
+ * A stage's listing, appended to `lines` one line at a time: a file has as many lines as its content (never
+ * spread into one call, which ran out of stack at about 100,000).
+ */
+function formatView(
+  stage: string,
+  v: NodeConfigView,
+  origins: MachineDeploymentReview['origins'] | undefined,
+  lines: string[] = [],
+): string[] {
+  lines.push(`## ${stage} (${v.format}, ${v.bytes} bytes)${v.unreadable ? `: unreadable, ${t(v.unreadable)}` : ''}`);
   for (const s of v.settings) lines.push(`setting ${t(s.key)}: ${indentBlock(s.value)}`);
   for (const f of v.files) {
-    lines.push(
-      '',
-      `file ${t(f.path)}  mode ${t(f.mode) || '(default)'}  owner ${t(f.owner) || '(default)'}`,
-      ...fromLine(origins, `${stage} file ${f.path}`),
-      ...contentLines(f.content),
-    );
+    lines.push('', `file ${t(f.path)}  mode ${t(f.mode) || '(default)'}  owner ${t(f.owner) || '(default)'}`);
+    fromLine(lines, origins, `${stage} file ${f.path}`);
+    contentLines(lines, f.content);
   }
   for (const u of v.units) {
-    lines.push(
-      '',
-      `unit ${t(u.name)}${u.state ? `  ${u.state}` : ''}`,
-      ...fromLine(origins, `${stage} unit ${u.name}`),
-    );
-    if (u.content !== '') lines.push(...contentLines(u.content));
-    for (const d of u.dropIns)
-      lines.push(
-        `drop-in ${t(u.name)}.d/${t(d.name)}`,
-        ...fromLine(origins, `${stage} drop-in ${u.name}/${d.name}`),
-        ...contentLines(d.content),
-      );
+    lines.push('', `unit ${t(u.name)}${u.state ? `  ${u.state}` : ''}`);
+    fromLine(lines, origins, `${stage} unit ${u.name}`);
+    if (u.content !== '') contentLines(lines, u.content);
+    for (const d of u.dropIns) {
+      lines.push(`drop-in ${t(u.name)}.d/${t(d.name)}`);
+      fromLine(lines, origins, `${stage} drop-in ${u.name}/${d.name}`);
+      contentLines(lines, d.content);
+    }
   }
   return lines;
 }
 
-function contentLines(content: string): string[] {
+function contentLines(out: string[], content: string): string[] {
   const body = content.endsWith('\n') ? content.slice(0, -1) : content;
-  const out = body === '' ? [] : body.split('\n').map((l) => `  | ${t(l)}`);
+  if (body !== '') for (const l of body.split('\n')) out.push(`  | ${t(l)}`);
   if (!content.endsWith('\n') && content !== '') out.push('  (no newline at end)');
   return out;
 }
 
 function indentBlock(text: string): string {
-  return text.includes('\n') ? '\n' + contentLines(text).join('\n') : t(text);
+  return text.includes('\n') ? '\n' + contentLines([], text).join('\n') : t(text);
 }
 
 /**
@@ -80,7 +83,7 @@ export function reviewFiles(r: MachineDeploymentReview): Map<string, string> {
   const files = new Map<string, string>();
   for (const stage of STAGES) {
     const v = r[stage];
-    files.set(`${stage}.txt`, formatView(stage, v).join('\n') + '\n');
+    files.set(`${stage}.txt`, formatView(stage, v, undefined).join('\n') + '\n');
     for (const f of v.files) files.set(`${stage}${nodePath(f.path)}`, f.content);
     for (const u of v.units) {
       const unitPath = `${stage}/etc/systemd/system/${safeName(u.name)}`;

@@ -10,9 +10,44 @@ type Edit = { op: ' ' | '-' | '+'; line: string };
  */
 const MAX_EDIT_DISTANCE = 3000;
 const MAX_DIFF_STEPS = 50_000_000;
+/**
+ * What all the diffs of one run may search together (`diff`'s files of every MachineDeployment, lint's and bom's
+ * alignments): a file of 3,000 lines costs 4.5 million steps (about 60 ms) however short its lines, so a profile
+ * listing a few hundred such files, rendered for a few MachineDeployments, took `diff` 8 minutes. About 3 s of
+ * search; past it every diff is the replaced middle, linear in its lines.
+ */
+export const MAX_RUN_DIFF_STEPS = 200_000_000;
 
-/** The shortest edit script turning `a` into `b` (within the bounds above), as kept/removed/added lines in order. */
-export function diffLines(a: readonly string[], b: readonly string[]): Edit[] {
+/** Steps of Myers' search left to one run's diffs (one per command run: the run's object, never module state). */
+export class DiffBudget {
+  constructor(public steps = MAX_RUN_DIFF_STEPS) {}
+}
+
+/**
+ * The shortest edit script turning `a` into `b` (within the bounds above and what `budget` has left, which it
+ * is charged), as kept/removed/added lines in order.
+ */
+export function diffLines(
+  a: readonly string[],
+  b: readonly string[],
+  budget: DiffBudget = new DiffBudget(MAX_DIFF_STEPS),
+): Edit[] {
+  // One side empty: the only edit script, found without a search.
+  if (a.length === 0 || b.length === 0) return replacedMiddle(a, b);
+  const limit = Math.min(MAX_DIFF_STEPS, budget.steps);
+  // Lines compared as numbers: the same text, the same number (a line is read once, not at every comparison).
+  const ids = new Map<string, number>();
+  const idsOf = (lines: readonly string[]) => {
+    const out = new Int32Array(lines.length);
+    lines.forEach((l, i) => {
+      let id = ids.get(l);
+      if (id === undefined) ids.set(l, (id = ids.size));
+      out[i] = id;
+    });
+    return out;
+  };
+  const ia = idsOf(a);
+  const ib = idsOf(b);
   const n = a.length;
   const m = b.length;
   const max = n + m;
@@ -22,15 +57,15 @@ export function diffLines(a: readonly string[], b: readonly string[]): Edit[] {
   const trace: Int32Array[] = [];
   let found = false;
   let steps = 0;
-  for (let d = 0; d <= max && !found; d++) {
-    if (d > MAX_EDIT_DISTANCE || steps > MAX_DIFF_STEPS) return replacedMiddle(a, b);
+  search: for (let d = 0; d <= max && !found; d++) {
+    if (d > MAX_EDIT_DISTANCE) break;
     trace.push(v.slice(offset - d, offset + d + 1));
     for (let k = -d; k <= d; k += 2) {
       let x =
         k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
       let y = x - k;
       const from = x;
-      while (x < n && y < m && a[x] === b[y]) {
+      while (x < n && y < m && ia[x] === ib[y]) {
         x++;
         y++;
       }
@@ -40,8 +75,11 @@ export function diffLines(a: readonly string[], b: readonly string[]): Edit[] {
         found = true;
         break;
       }
+      if (steps > limit) break search;
     }
   }
+  budget.steps -= steps;
+  if (!found) return replacedMiddle(a, b);
   // Walk back through the saved frontiers.
   const edits: Edit[] = [];
   let x = n;
@@ -91,11 +129,12 @@ export function unifiedDiff(
   toName: string,
   context = 3,
   show = (line: string) => line,
+  budget?: DiffBudget,
 ): string {
   if (before === after) return '';
   const a = splitLines(before);
   const b = splitLines(after);
-  const edits = diffLines(a, b);
+  const edits = diffLines(a, b, budget);
   const out = [`--- ${fromName}`, `+++ ${toName}`];
   let i = 0;
   let aLine = 1;

@@ -927,7 +927,7 @@ export class Scanner {
       this.scannerError('while scanning a directive', start, 'found unexpected non-alphabetical character');
       return undefined;
     }
-    return String.fromCharCode(...s);
+    return Buffer.from(s).toString('latin1');
   }
 
   private scanVersionDirectiveValue(start: Mark): { major: number; minor: number } | undefined {
@@ -1096,7 +1096,7 @@ export class Scanner {
   private scanTagUri(directive: boolean, head: number[] | undefined, start: Mark): number[] | undefined {
     const s: number[] = [];
     let hasTag = head !== undefined && head.length > 0;
-    if (head !== undefined && head.length > 1) s.push(...head.slice(1));
+    if (head !== undefined && head.length > 1) append(s, head, 1);
     if (this.unread < 1 && !this.updateBuffer(1)) return undefined;
     const uriChar = (c: number) => ";/?:@&=+$,.!~*'()[]%".includes(String.fromCharCode(c));
     while (this.isAlpha() || uriChar(this.b())) {
@@ -1198,9 +1198,9 @@ export class Scanner {
       // A folded line break becomes a space, unless a blank line or indentation keeps it.
       if (!literal && !leadingBlank && !trailingBlank && leadingBreak.length > 0 && leadingBreak[0] === 0x0a) {
         if (trailingBreaks.length === 0) s.push(0x20);
-      } else s.push(...leadingBreak);
+      } else append(s, leadingBreak);
       leadingBreak = [];
-      s.push(...trailingBreaks);
+      append(s, trailingBreaks);
       trailingBreaks = [];
       leadingBlank = this.isBlank();
       while (!this.isBreakZ()) {
@@ -1211,8 +1211,8 @@ export class Scanner {
       this.readLine(leadingBreak);
       if (!this.scanBlockScalarBreaks(indent, trailingBreaks, start, endMark)) return undefined;
     }
-    if (chomping !== -1) s.push(...leadingBreak);
-    if (chomping === 1) s.push(...trailingBreaks);
+    if (chomping !== -1) append(s, leadingBreak);
+    if (chomping === 1) append(s, trailingBreaks);
     return {
       typ: Tok.Scalar,
       start,
@@ -1313,7 +1313,7 @@ export class Scanner {
             0x4c: [0xe2, 0x80, 0xa8],
             0x50: [0xe2, 0x80, 0xa9],
           };
-          if (simple[e] !== undefined) s.push(...simple[e]!);
+          if (simple[e] !== undefined) append(s, simple[e]!);
           else if (e === 0x78) codeLength = 2;
           else if (e === 0x75) codeLength = 4;
           else if (e === 0x55) codeLength = 8;
@@ -1337,7 +1337,7 @@ export class Scanner {
               this.scannerError('while parsing a quoted scalar', start, 'found invalid Unicode character escape code');
               return undefined;
             }
-            s.push(...Buffer.from(String.fromCodePoint(value), 'utf8'));
+            append(s, Buffer.from(String.fromCodePoint(value), 'utf8'));
             for (let k = 0; k < codeLength; k++) this.skip();
           }
         } else this.read(s);
@@ -1362,14 +1362,15 @@ export class Scanner {
       if (leadingBlanks) {
         if (leadingBreak.length > 0 && leadingBreak[0] === 0x0a) {
           if (trailingBreaks.length === 0) s.push(0x20);
-          else s.push(...trailingBreaks);
+          else append(s, trailingBreaks);
         } else {
-          s.push(...leadingBreak, ...trailingBreaks);
+          append(s, leadingBreak);
+          append(s, trailingBreaks);
         }
         trailingBreaks = [];
         leadingBreak = [];
       } else {
-        s.push(...whitespaces);
+        append(s, whitespaces);
         whitespaces = [];
       }
     }
@@ -1413,13 +1414,16 @@ export class Scanner {
           if (leadingBlanks) {
             if (leadingBreak[0] === 0x0a) {
               if (trailingBreaks.length === 0) s.push(0x20);
-              else s.push(...trailingBreaks);
-            } else s.push(...leadingBreak, ...trailingBreaks);
+              else append(s, trailingBreaks);
+            } else {
+              append(s, leadingBreak);
+              append(s, trailingBreaks);
+            }
             trailingBreaks = [];
             leadingBreak = [];
             leadingBlanks = false;
           } else {
-            s.push(...whitespaces);
+            append(s, whitespaces);
             whitespaces = [];
           }
         }
@@ -1589,4 +1593,9 @@ export class Scanner {
     }
     return true;
   }
+}
+
+/** Bytes appended one by one: a run of blanks or breaks is as long as the input, too long to spread into a call. */
+function append(dst: number[], src: ArrayLike<number>, from = 0): void {
+  for (let i = from; i < src.length; i++) dst.push(src[i]!);
 }

@@ -1,0 +1,119 @@
+// Attacks the line diffs of one run together (src/review/unifiedDiff.ts, DiffBudget): each diff was bounded
+// (3,000 edits, 50M steps), but a file of 3,000 lines that differ costs 4.5 million steps (about 60 ms) however
+// short its lines, and nothing bounded how many there were. A 112 KB profile listing 400 such files, on 3
+// MachineDeployments, took `osm-krm diff` 8 minutes (lint's and bom's alignments, one per script and scenario or
+// MachineDeployment, the same way). Now every diff of a run searches within one budget, past which a diff is the
+// replaced middle (linear); whatever the number of files and MachineDeployments, each diff is a valid edit script
+// and the run's search is bounded.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { compareReviews, type ReviewSide } from '../../src/review/compareReviews.ts';
+import { DiffBudget, diffLines, MAX_RUN_DIFF_STEPS } from '../../src/review/unifiedDiff.ts';
+import type { MachineDeploymentReview } from '../../src/review/renderForReview.ts';
+import { RunAlignments } from '../../src/lint/profileSourceMap.ts';
+
+const SEED = 20261128;
+
+/** A guard against a hang, not a speed target: the budget is about 3 s of search, the rest linear. */
+const CPU_GUARD_US = 30e6;
+
+function review(name: string, files: Array<{ path: string; content: string }>): MachineDeploymentReview {
+  const view = (fs: typeof files) => ({
+    format: 'cloud-config' as const,
+    bytes: 0,
+    files: fs.map((f) => ({ ...f, mode: '0755', owner: '' })),
+    units: [],
+    settings: [],
+  });
+  return {
+    namespace: 'kube-system',
+    name,
+    profile: { namespace: 'kube-system', name: 'osp', version: 'v1', source: 'osp.yaml' },
+    revision: '1',
+    bootstrap: view([]),
+    provisioning: view(files),
+    template: {},
+    templateData: [],
+    userData: { bootstrap: '', provisioning: '' },
+    cloudProvider: 'aws',
+    recreatedBy: { bootstrap: [], provisioning: [] },
+  } as unknown as MachineDeploymentReview;
+}
+
+test("a diff's files of every MachineDeployment search within one budget, each a valid diff", () => {
+  const shape = fc.record({
+    machineDeployments: fc.integer({ min: 20, max: 25 }),
+    files: fc.integer({ min: 40, max: 50 }),
+    lines: fc.integer({ min: 1_501, max: 1_700 }),
+  });
+  fc.assert(
+    fc.property(shape, ({ machineDeployments, files, lines }) => {
+      const side = (line: string): ReviewSide => ({
+        reviews: Array.from({ length: machineDeployments }, (_, k) =>
+          review(
+            `md${k}`,
+            Array.from({ length: files }, (_, i) => ({ path: `/opt/bin/s${i}`, content: `${line}\n`.repeat(lines) })),
+          ),
+        ),
+        unrendered: [],
+      });
+      const start = process.cpuUsage();
+      const changes = compareReviews(side('a'), side('b'), (s) => s);
+      const used = process.cpuUsage(start);
+      // Without the run's budget, 1,000 files of 1,501 lines (past 3,000 edits each) take more than a minute.
+      assert.ok(used.user + used.system < CPU_GUARD_US, `${(used.user + used.system) / 1e6} s of CPU`);
+      assert.equal(changes.length, machineDeployments);
+      for (const c of changes) {
+        const body = c.diff.split('\n');
+        assert.equal(body.filter((l) => l === '-a').length, files * lines);
+        assert.equal(body.filter((l) => l === '+b').length, files * lines);
+      }
+    }),
+    { seed: SEED, numRuns: 2 },
+  );
+});
+
+test('diffs sharing a budget are charged what they searched, and stay valid once it is spent', () => {
+  const lines = fc.array(fc.constantFrom('a', 'b', 'c'), { maxLength: 300 });
+  fc.assert(
+    fc.property(fc.array(fc.tuple(lines, lines), { minLength: 1, maxLength: 30 }), fc.nat(20_000), (pairs, steps) => {
+      const budget = new DiffBudget(steps);
+      for (const [a, b] of pairs) {
+        const before = budget.steps;
+        const edits = diffLines(a, b, budget);
+        assert.deepEqual(
+          edits.filter((e) => e.op !== '+').map((e) => e.line),
+          a,
+        );
+        assert.deepEqual(
+          edits.filter((e) => e.op !== '-').map((e) => e.line),
+          b,
+        );
+        // A diff searches past what is left by one diagonal at most (its snake included).
+        assert.ok(budget.steps <= before);
+        assert.ok(budget.steps >= Math.min(before, 0) - 1 - a.length - b.length, `${before} -> ${budget.steps}`);
+      }
+    }),
+    { seed: SEED, numRuns: 200 },
+  );
+  assert.ok(MAX_RUN_DIFF_STEPS > 0);
+});
+
+test("a run's alignments: a script rendered for many scenarios is aligned once, and placed the same in each", () => {
+  const line = (k: number, x: string) => (k % 10 === 0 ? `v${k}=${x}` : `echo ${k}`);
+  const template = Array.from({ length: 10_000 }, (_, k) => line(k, '{{ .X }}')).join('\n');
+  const rendered = (x: string) => Array.from({ length: 10_000 }, (_, k) => line(k, x)).join('\n');
+  const alignments = new RunAlignments();
+  const first = alignments.of(template, rendered('a'));
+  // 400 scenarios rendering the same text (not the same string object): without the run's cache each searched
+  // its 20,000 lines again, and once the budget was spent a later one was placed as the replaced middle.
+  const start = process.cpuUsage();
+  for (let k = 0; k < 400; k++) assert.equal(alignments.of(template, rendered('a')), first);
+  const used = process.cpuUsage(start);
+  assert.ok(used.user + used.system < CPU_GUARD_US, `${(used.user + used.system) / 1e6} s of CPU`);
+  assert.ok(
+    first.every((a, k) => a.line === k),
+    'each rendered line on its template line',
+  );
+});
