@@ -1,6 +1,6 @@
 // SHA-256's block function (FIPS 180-4, 6.2.2) as a small WebAssembly module, assembled here from its
 // instructions. A small run hashes a few kilobytes once: in JavaScript that is the interpreter's work (plus a
-// TurboFan compile the run never uses), 5–9 ms of a cold start here; compiled WebAssembly does it in microseconds
+// TurboFan compile the run never uses), 5-9 ms of a cold start here; compiled WebAssembly does it in microseconds
 // and costs well under a millisecond to instantiate (README.md, Benchmark). Checked against node:crypto in
 // test/go/crypto/sha256.test.ts.
 //
@@ -49,18 +49,6 @@ const SHR_U = 0x76;
 const ROTL = 0x77;
 const ROTR = 0x78;
 
-/** LEB128, signed (for i32.const) or unsigned. */
-function leb(n: number, signed: boolean): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const byte = n & 0x7f;
-    n = signed ? n >> 7 : n >>> 7;
-    const done = signed ? (n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0) : n === 0;
-    out.push(done ? byte : byte | 0x80);
-    if (done) return out;
-  }
-}
-
 // Locals: the parameter (blocks left), then the working variables.
 const N = 0;
 const P = 1; // the block's address
@@ -71,180 +59,143 @@ const T2 = 5;
 const [A, B, C, D, E, F, G, H] = [6, 7, 8, 9, 10, 11, 12, 13];
 const LOCALS = 13;
 
-const get = (l: number) => [GET, l];
-const set = (l: number) => [SET, l];
-const i32 = (n: number) => [CONST, ...leb(n | 0, true)];
-const load = (offset: number) => [LOAD, 2, ...leb(offset, false)];
-const store = (offset: number) => [STORE, 2, ...leb(offset, false)];
-const rotr = (l: number, by: number) => [...get(l), ...i32(by), ROTR];
-
-/** Σ or σ of local l: rotr(r1) ^ rotr(r2) ^ (rotr or shr)(r3). */
-function sigma(l: number, r1: number, r2: number, r3: number, shift: boolean): number[] {
-  return [...rotr(l, r1), ...rotr(l, r2), XOR, ...get(l), ...i32(r3), shift ? SHR_U : ROTR, XOR];
+/** Bytes written in order (no intermediate arrays: the module is assembled at every start). */
+class Code {
+  readonly bytes: number[] = [];
+  op(...codes: number[]): this {
+    for (let i = 0; i < codes.length; i++) this.bytes.push(codes[i]!);
+    return this;
+  }
+  /** LEB128, signed (for i32.const) or unsigned. */
+  leb(n: number, signed = false): this {
+    for (;;) {
+      const byte = n & 0x7f;
+      n = signed ? n >> 7 : n >>> 7;
+      const done = signed ? (n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0) : n === 0;
+      this.bytes.push(done ? byte : byte | 0x80);
+      if (done) return this;
+    }
+  }
+  get(l: number): this {
+    return this.op(GET, l);
+  }
+  set(l: number): this {
+    return this.op(SET, l);
+  }
+  i32(n: number): this {
+    return this.op(CONST).leb(n | 0, true);
+  }
+  load(offset: number): this {
+    return this.op(LOAD, 2).leb(offset);
+  }
+  store(offset: number): this {
+    return this.op(STORE, 2).leb(offset);
+  }
+  /** Sigma or sigma (FIPS 180-4, 4.1.2) of local l: rotr(r1) ^ rotr(r2) ^ (rotr or shr)(r3). */
+  sigma(l: number, r1: number, r2: number, r3: number, shift: boolean): this {
+    this.get(l).i32(r1).op(ROTR).get(l).i32(r2).op(ROTR, XOR);
+    return this.get(l)
+      .i32(r3)
+      .op(shift ? SHR_U : ROTR, XOR);
+  }
+  /** `i += 4`, and back to the enclosing loop until i reaches end. */
+  nextWord(end: number): this {
+    return this.get(I).i32(4).op(ADD, TEE, I).i32(end).op(NE, BR_IF, 0);
+  }
+  /** A section: its id, its size, then what `write` puts in it. */
+  section(id: number, write: (c: Code) => void): this {
+    const content = new Code();
+    write(content);
+    this.op(id).leb(content.bytes.length);
+    for (let i = 0; i < content.bytes.length; i++) this.bytes.push(content.bytes[i]!);
+    return this;
+  }
+  name(s: string): this {
+    this.op(s.length);
+    for (let i = 0; i < s.length; i++) this.bytes.push(s.charCodeAt(i));
+    return this;
+  }
 }
 
-/** `i += 4`, and back to the enclosing loop until i reaches end. */
-const nextWord = (end: number) => [...get(I), ...i32(4), ADD, TEE, I, ...i32(end), NE, BR_IF, 0];
+const ROUND_VARS = [A, B, C, D, E, F, G, H];
 
 /** compress(n): runs the block function over n blocks at BLOCKS_AT, updating H. */
-function body(): number[] {
-  const roundVars = [A, B, C, D, E, F, G, H];
-  return [
-    ...i32(BLOCKS_AT),
-    ...set(P),
-    BLOCK,
-    VOID,
-    LOOP,
-    VOID,
-    ...get(N),
-    EQZ,
-    BR_IF,
-    1,
-    // W[0..15]: the block's big-endian words.
-    ...i32(0),
-    ...set(I),
-    LOOP,
-    VOID,
-    ...get(I),
-    ...get(P),
-    ...get(I),
-    ADD,
-    ...load(0),
-    TEE,
-    X,
-    ...i32(8),
-    ROTL,
-    ...i32(0x00ff00ff),
-    AND,
-    ...get(X),
-    ...i32(8),
-    ROTR,
-    ...i32(0xff00ff00),
-    AND,
-    OR,
-    ...store(W_AT),
-    ...nextWord(64),
-    END,
-    // W[16..63] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16]; I is 4t, so W[t-k] is at I + W_AT - 4k.
-    LOOP,
-    VOID,
-    ...get(I),
-    ...get(I),
-    ...load(W_AT - 8),
-    ...set(X),
-    ...sigma(X, 17, 19, 10, true),
-    ...get(I),
-    ...load(W_AT - 28),
-    ADD,
-    ...get(I),
-    ...load(W_AT - 60),
-    ...set(X),
-    ...sigma(X, 7, 18, 3, true),
-    ADD,
-    ...get(I),
-    ...load(W_AT - 64),
-    ADD,
-    ...store(W_AT),
-    ...nextWord(256),
-    END,
-    ...roundVars.flatMap((v, j) => [...i32(0), ...load(STATE_AT + 4 * j), ...set(v)]),
-    ...i32(0),
-    ...set(I),
-    // 64 rounds: T1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t], T2 = Σ0(a) + Maj(a, b, c).
-    LOOP,
-    VOID,
-    ...get(H),
-    ...sigma(E, 6, 11, 25, false),
-    ADD,
-    ...get(G),
-    ...get(E),
-    ...get(F),
-    ...get(G),
-    XOR,
-    AND,
-    XOR, // Ch = g ^ (e & (f ^ g))
-    ADD,
-    ...get(I),
-    ...load(0),
-    ADD,
-    ...get(I),
-    ...load(W_AT),
-    ADD,
-    ...set(T1),
-    ...sigma(A, 2, 13, 22, false),
-    ...get(A),
-    ...get(B),
-    AND,
-    ...get(C),
-    ...get(A),
-    ...get(B),
-    OR,
-    AND,
-    OR, // Maj = (a & b) | (c & (a | b))
-    ADD,
-    ...set(T2),
-    ...get(G),
-    ...set(H),
-    ...get(F),
-    ...set(G),
-    ...get(E),
-    ...set(F),
-    ...get(D),
-    ...get(T1),
-    ADD,
-    ...set(E),
-    ...get(C),
-    ...set(D),
-    ...get(B),
-    ...set(C),
-    ...get(A),
-    ...set(B),
-    ...get(T1),
-    ...get(T2),
-    ADD,
-    ...set(A),
-    ...nextWord(256),
-    END,
-    ...roundVars.flatMap((v, j) => [
-      ...i32(0),
-      ...i32(0),
-      ...load(STATE_AT + 4 * j),
-      ...get(v),
-      ADD,
-      ...store(STATE_AT + 4 * j),
-    ]),
-    ...get(P),
-    ...i32(64),
-    ADD,
-    ...set(P),
-    ...get(N),
-    ...i32(1),
-    SUB,
-    ...set(N),
-    BR,
-    0,
-    END,
-    END,
-    END,
-  ];
+function body(c: Code): void {
+  c.i32(BLOCKS_AT).set(P);
+  c.op(BLOCK, VOID, LOOP, VOID).get(N).op(EQZ, BR_IF, 1);
+  // W[0..15]: the block's big-endian words (byte-swapped: rotl 8 and rotr 8, masked).
+  c.i32(0).set(I).op(LOOP, VOID);
+  c.get(I).get(P).get(I).op(ADD).load(0).op(TEE, X).i32(8).op(ROTL).i32(0x00ff00ff).op(AND);
+  c.get(X).i32(8).op(ROTR).i32(0xff00ff00).op(AND, OR).store(W_AT);
+  c.nextWord(64).op(END);
+  // W[16..63] = sigma1(W[t-2]) + W[t-7] + sigma0(W[t-15]) + W[t-16]; I is 4t, so W[t-k] is at I + W_AT - 4k.
+  c.op(LOOP, VOID).get(I);
+  c.get(I)
+    .load(W_AT - 8)
+    .set(X)
+    .sigma(X, 17, 19, 10, true);
+  c.get(I)
+    .load(W_AT - 28)
+    .op(ADD);
+  c.get(I)
+    .load(W_AT - 60)
+    .set(X)
+    .sigma(X, 7, 18, 3, true)
+    .op(ADD);
+  c.get(I)
+    .load(W_AT - 64)
+    .op(ADD)
+    .store(W_AT);
+  c.nextWord(256).op(END);
+  ROUND_VARS.forEach((v, j) =>
+    c
+      .i32(0)
+      .load(STATE_AT + 4 * j)
+      .set(v),
+  );
+  // 64 rounds: T1 = h + Sigma1(e) + Ch(e, f, g) + K[t] + W[t], T2 = Sigma0(a) + Maj(a, b, c).
+  c.i32(0).set(I).op(LOOP, VOID);
+  c.get(H).sigma(E, 6, 11, 25, false).op(ADD);
+  c.get(G).get(E).get(F).get(G).op(XOR, AND, XOR, ADD); // Ch = g ^ (e & (f ^ g))
+  c.get(I).load(0).op(ADD).get(I).load(W_AT).op(ADD).set(T1);
+  c.sigma(A, 2, 13, 22, false);
+  c.get(A).get(B).op(AND).get(C).get(A).get(B).op(OR, AND, OR, ADD).set(T2); // Maj = (a & b) | (c & (a | b))
+  c.get(G).set(H).get(F).set(G).get(E).set(F).get(D).get(T1).op(ADD).set(E);
+  c.get(C).set(D).get(B).set(C).get(A).set(B).get(T1).get(T2).op(ADD).set(A);
+  c.nextWord(256).op(END);
+  ROUND_VARS.forEach((v, j) =>
+    c
+      .i32(0)
+      .i32(0)
+      .load(STATE_AT + 4 * j)
+      .get(v)
+      .op(ADD)
+      .store(STATE_AT + 4 * j),
+  );
+  c.get(P).i32(64).op(ADD).set(P).get(N).i32(1).op(SUB).set(N).op(BR, 0, END, END, END);
 }
-
-const section = (id: number, content: number[]) => [id, ...leb(content.length, false), ...content];
-const name = (s: string) => [s.length, ...Array.from(s, (c) => c.charCodeAt(0))];
 
 /** The module's bytes: one function `compress(i32)`, its memory exported as `memory`, K in a data segment. */
 export function sha256BlocksModule(): Uint8Array<ArrayBuffer> {
-  const code = [1, LOCALS, 0x7f, ...body()]; // one local declaration: LOCALS of i32
-  const k = K.flatMap((v) => [v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, v >>> 24]); // little-endian
-  return Uint8Array.from([
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, [1, 0x60, 1, 0x7f, 0]), // type 0: (i32) -> ()
-    ...section(3, [1, 0]), // function 0 has type 0
-    ...section(5, [1, 0x00, 1]), // one memory of one page
-    ...section(7, [2, ...name('memory'), 0x02, 0, ...name('compress'), 0x00, 0]),
-    ...section(10, [1, ...leb(code.length, false), ...code]),
-    ...section(11, [1, 0, ...i32(0), END, ...leb(k.length, false), ...k]), // K at address 0
-  ]);
+  const m = new Code().op(0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00);
+  m.section(1, (c) => c.op(1, 0x60, 1, 0x7f, 0)); // type 0: (i32) -> ()
+  m.section(3, (c) => c.op(1, 0)); // function 0 has type 0
+  m.section(5, (c) => c.op(1, 0x00, 1)); // one memory of one page
+  m.section(7, (c) => c.op(2).name('memory').op(0x02, 0).name('compress').op(0x00, 0));
+  m.section(10, (c) => {
+    const code = new Code().op(1, LOCALS, 0x7f); // one local declaration: LOCALS of i32
+    body(code);
+    c.op(1).leb(code.bytes.length);
+    for (const b of code.bytes) c.bytes.push(b);
+  });
+  m.section(11, (c) => {
+    c.op(1, 0)
+      .i32(0)
+      .op(END)
+      .leb(K.length * 4); // one active segment at address 0: K, little-endian
+    for (const v of K) c.op(v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, v >>> 24);
+  });
+  return Uint8Array.from(m.bytes);
 }
 
 export interface Sha256Blocks {
