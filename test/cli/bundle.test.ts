@@ -137,10 +137,7 @@ test("a section's exports are plain values, except a name assigned again, which 
     assert.equal(m.exports.counter, 1);
   }
   assert.equal(withDataExports('module.exports = 1;'), undefined);
-  assert.equal(
-    withDataExports(await (await transform('export const a = 1;', { format: 'cjs' })).code, true),
-    undefined,
-  );
+  assert.equal(withDataExports((await transform('export const a = 1;', { format: 'cjs' })).code, true), undefined);
 });
 
 test("the function's shared sections export plain values (no getter per use of another section's function)", () => {
