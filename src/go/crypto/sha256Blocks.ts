@@ -1,8 +1,8 @@
-// SHA-256's block function (FIPS 180-4, 6.2.2) as a small WebAssembly module, assembled here from its
-// instructions. A small run hashes a few kilobytes once: in JavaScript that is the interpreter's work (plus a
-// TurboFan compile the run never uses), 5-9 ms of a cold start here; compiled WebAssembly does it in microseconds
-// and costs well under a millisecond to instantiate (README.md, Benchmark). Checked against node:crypto in
-// test/go/crypto/sha256.test.ts.
+// SHA-256's block function (FIPS 180-4, 6.2.2) as a small WebAssembly module, assembled from its instructions
+// (assembleSha256Blocks) and shipped as the bytes that makes (SHA256_BLOCKS). A small run hashes a few kilobytes
+// once: in JavaScript that is the interpreter's work plus a TurboFan compile the run never uses (5-9 ms of a cold
+// start here); compiled WebAssembly does the hashing in microseconds after an instantiation of well under a
+// millisecond (README.md, Benchmark). Checked against node:crypto in test/go/crypto/sha256.test.ts.
 //
 // Memory (one 64 KiB page): the round constants K at 0, the message schedule W at 256, the hash state H at 512
 // (eight i32, host byte order), the blocks to hash at 1024 (big-endian bytes, as the message has them).
@@ -175,8 +175,12 @@ function body(c: Code): void {
   c.get(P).i32(64).op(ADD).set(P).get(N).i32(1).op(SUB).set(N).op(BR, 0, END, END, END);
 }
 
-/** The module's bytes: one function `compress(i32)`, its memory exported as `memory`, K in a data segment. */
-export function sha256BlocksModule(): Uint8Array<ArrayBuffer> {
+/**
+ * The module's bytes: one function `compress(i32)`, its memory exported as `memory`, K in a data segment. The
+ * function runs from SHA256_BLOCKS (its output, base64), which test/go/crypto/sha256.test.ts checks is current:
+ * assembling costs more at start-up than the hashing it serves.
+ */
+export function assembleSha256Blocks(): Uint8Array<ArrayBuffer> {
   const m = new Code().op(0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00);
   m.section(1, (c) => c.op(1, 0x60, 1, 0x7f, 0)); // type 0: (i32) -> ()
   m.section(3, (c) => c.op(1, 0)); // function 0 has type 0
@@ -198,6 +202,10 @@ export function sha256BlocksModule(): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(m.bytes);
 }
 
+// prettier-ignore
+export const SHA256_BLOCKS =
+  'AGFzbQEAAAABBQFgAX8AAwIBAAUDAQABBxUCBm1lbW9yeQIACGNvbXByZXNzAAAK+wMB+AMBDX9BgAghAQJAA0AgAEUNAUEAIQIDQCACIAEgAmooAgAiA0EId0H/gfwHcSADQQh4QYD+g3hxcjYCgAIgAkEEaiICQcAARw0ACwNAIAIgAigC+AEhAyADQRF4IANBE3hzIANBCnZzIAIoAuQBaiACKALEASEDIANBB3ggA0ESeHMgA0EDdnNqIAIoAsABajYCgAIgAkEEaiICQYACRw0AC0EAKAKABCEGQQAoAoQEIQdBACgCiAQhCEEAKAKMBCEJQQAoApAEIQpBACgClAQhC0EAKAKYBCEMQQAoApwEIQ1BACECA0AgDSAKQQZ4IApBC3hzIApBGXhzaiAMIAogCyAMc3FzaiACKAIAaiACKAKAAmohBCAGQQJ4IAZBDXhzIAZBFnhzIAYgB3EgCCAGIAdycXJqIQUgDCENIAshDCAKIQsgCSAEaiEKIAghCSAHIQggBiEHIAQgBWohBiACQQRqIgJBgAJHDQALQQBBACgCgAQgBmo2AoAEQQBBACgChAQgB2o2AoQEQQBBACgCiAQgCGo2AogEQQBBACgCjAQgCWo2AowEQQBBACgCkAQgCmo2ApAEQQBBACgClAQgC2o2ApQEQQBBACgCmAQgDGo2ApgEQQBBACgCnAQgDWo2ApwEIAFBwABqIQEgAEEBayEADAALCwsLhwIBAEEAC4ACmC+KQpFEN3HP+8C1pdu16VvCVjnxEfFZpII/ktVeHKuYqgfYAVuDEr6FMSTDfQxVdF2+cv6x3oCnBtybdPGbwcFpm+SGR77vxp3BD8yhDCRvLOktqoR0StypsFzaiPl2UlE+mG3GMajIJwOwx39Zv/ML4MZHkafVUWPKBmcpKRSFCrcnOCEbLvxtLE0TDThTVHMKZbsKanYuycKBhSxykqHov6JLZhqocItLwqNRbMcZ6JLRJAaZ1oU1DvRwoGoQFsGkGQhsNx5Md0gntbywNLMMHDlKqthOT8qcW/NvLmjugo90b2OleBR4yIQIAseM+v++kOtsUKT3o/m+8nhxxg==';
+
 export interface Sha256Blocks {
   /** The module's memory (one page, never grown). */
   readonly memory: Uint8Array;
@@ -208,7 +216,9 @@ export interface Sha256Blocks {
 /** A new instance of the module (undefined where WebAssembly is not available, as under --jitless). */
 export function instantiateSha256Blocks(): Sha256Blocks | undefined {
   if (typeof WebAssembly !== 'object') return undefined;
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(sha256BlocksModule()));
+  const instance = new WebAssembly.Instance(
+    new WebAssembly.Module(Buffer.from(SHA256_BLOCKS, 'base64') as Uint8Array<ArrayBuffer>),
+  );
   const exports = instance.exports as { memory: WebAssembly.Memory; compress: (n: number) => void };
   return { memory: new Uint8Array(exports.memory.buffer), compress: exports.compress };
 }

@@ -9,7 +9,7 @@ import { hmacSha256, jsHmacSha256, jsSha256, sha256Hex } from '../../../src/go/c
 
 const jsHex = (m: string | Uint8Array) => Buffer.from(jsSha256(m)).toString('hex');
 import fc from 'fast-check';
-import { MAX_BLOCKS, sha256BlocksModule } from '../../../src/go/crypto/sha256Blocks.ts';
+import { assembleSha256Blocks, MAX_BLOCKS, SHA256_BLOCKS } from '../../../src/go/crypto/sha256Blocks.ts';
 import { rng } from '../../support/rng.ts';
 
 const CHARS = ['a', 'Z', '0', ' ', '\n', 'é', '€', '😀', '\ud800', '\x00', '\u2028'];
@@ -69,8 +69,10 @@ test('the same digests before and after node:crypto takes over (past 256 KiB has
   assert.deepEqual(after, before);
 });
 
-test('the WebAssembly module is valid, and a digest leaves nothing behind for the next one', () => {
-  assert.ok(WebAssembly.validate(sha256BlocksModule()));
+test('the shipped WebAssembly module is the one its instructions assemble to, valid, and a digest leaves nothing behind for the next one', () => {
+  const assembled = assembleSha256Blocks();
+  assert.equal(Buffer.from(assembled).toString('base64'), SHA256_BLOCKS);
+  assert.ok(WebAssembly.validate(assembled));
   const first = jsHex('abc');
   jsHex(Buffer.alloc(5000, 0xff));
   assert.equal(jsHex('abc'), first);
