@@ -56,6 +56,11 @@ export function sharedMap(depth: number, leaf: unknown = 'leaf-text'): GoMap {
 
 // ---------------------------------------------------------------- cases per function
 
+/** A case's identity across runs (the test measures a case again by it): kind, function name and label. */
+export function caseKey(c: { kind: string; name: string; label: string }): string {
+  return `${c.kind} ${c.name}: ${c.label}`;
+}
+
 const one = (label: string, ...args: unknown[]): Case => [
   label,
   () => args.map((a) => (typeof a === 'function' ? (a as () => unknown)() : a)),

@@ -11,7 +11,7 @@ import { osmTemplateFuncs } from '../../../src/sprig/index.ts';
 import { BUILTINS } from '../../../src/template/builtins.ts';
 import { DEFAULT_LIMITS, newTemplate } from '../../../src/template/template.ts';
 import { TemplateError } from '../../../src/template/errors.ts';
-import { BUILTIN_CASES, EXECUTOR_CASES, functionCases, type Case } from './meterCalibrationCases.ts';
+import { BUILTIN_CASES, caseKey, EXECUTOR_CASES, functionCases, type Case } from './meterCalibrationCases.ts';
 
 declare const gc: () => void;
 
@@ -98,6 +98,7 @@ function runCase(
   [label, args]: Case,
   call: (m: Meter, a: unknown[]) => unknown,
 ): void {
+  if (onlyCases !== undefined && !onlyCases.has(caseKey({ kind, name, label }))) return;
   const referenceNs = reference();
   const m = measure(() => {
     const a = args();
@@ -136,6 +137,10 @@ function reference(): number {
 
 const only = process.env.CALIBRATION_ONLY ? process.env.CALIBRATION_ONLY.split(',') : undefined;
 const wanted = (name: string) => only === undefined || only.includes(name);
+/** CALIBRATION_CASES: a JSON list of caseKey()s, the only cases run (the test measures a case again this way). */
+const onlyCases = process.env.CALIBRATION_CASES
+  ? new Set(JSON.parse(process.env.CALIBRATION_CASES) as string[])
+  : undefined;
 
 // A function the map holds under two names (sprig's must* list functions are the plain ones) runs once.
 const measured = new Set<unknown>();
