@@ -3,6 +3,7 @@
 // once: in JavaScript that is the interpreter's work plus a TurboFan compile the run never uses (5-9 ms of a cold
 // start here); compiled WebAssembly does the hashing in microseconds after an instantiation of well under a
 // millisecond (README.md, Benchmark). Checked against node:crypto in test/go/crypto/sha256.test.ts.
+// The block function of Go's crypto/sha256, which FIPS 180-4 fixes for every Go version.
 //
 // Memory (one 64 KiB page): the round constants K at 0, the message schedule W at 256, the hash state H at 512
 // (eight i32, host byte order), the blocks to hash at 1024 (big-endian bytes, as the message has them).
