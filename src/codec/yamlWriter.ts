@@ -165,8 +165,10 @@ function exponentToEnd(s: string, at: number): boolean {
  */
 function readsAsNonString(s: string): boolean {
   const n = s.length;
-  if (n <= 5 && isReservedWord(s)) return true;
-  let at = s.charCodeAt(0) === 0x2b || s.charCodeAt(0) === 0x2d ? 1 : 0;
+  const first = s.charCodeAt(0);
+  // A string switch compares with each case in turn: only words that start as a reserved word does go through it.
+  if (n <= 5 && '~nNyYtTfFoO.+-<='.includes(s[0]!) && isReservedWord(s)) return true;
+  let at = first === 0x2b || first === 0x2d ? 1 : 0;
   const c = s.charCodeAt(at);
   if (c === 0x2e) {
     // .5, .5e3
