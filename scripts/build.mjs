@@ -10,6 +10,7 @@
 //   function, `sections`, whose body is a comment holding every section: V8 skips a comment far faster than it
 //   scans a string literal, and the loader gets the text back with sections.toString(), a slice of the source
 //   Node has already read (no second read, no copy; a `*/` in the code is rewritten away, withoutCommentClose);
+// - a section's exports are plain properties set when its code has run (withDataExports), not esbuild's getters;
 // - Node reads the whole file at every start, used or not (about 1.7 fresh pages per KiB, the main cost here), so
 //   the embedded profiles are stored as their distinct lines (PROFILE_LINES);
 // - each code section is compiled with its own V8 code cache, read from dist/osm-krm.cache (an index line, then
