@@ -2,7 +2,7 @@
 // WebAssembly (sha256Blocks.ts): the hashes a small render needs are of a few kilobytes, and loading node:crypto
 // costs 7–10 ms of a start here (README.md, Benchmark). Once a run has hashed more than NATIVE_AFTER bytes it is
 // a large run, and node:crypto takes over; it also does all the hashing where WebAssembly is not available
-// (node --jitless). Checked against node:crypto in test/go/crypto/sha256.test.ts.
+// (node --jitless) or cannot reserve its memory (an address-space limit, ulimit -v). Checked against node:crypto in test/go/crypto/sha256.test.ts.
 // Stands in for Go's crypto/sha256 and crypto/hmac: FIPS 180-4 and RFC 2104 fix the digests for every Go version.
 import { BLOCKS_AT, instantiateSha256Blocks, MAX_BLOCKS, STATE_AT, type Sha256Blocks } from './sha256Blocks.ts';
 
@@ -21,11 +21,12 @@ function nativeCrypto(bytes: number): typeof import('node:crypto') | undefined {
 
 const INITIAL = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
 
-let blocks: Sha256Blocks | undefined;
+// null: no WebAssembly here (node --jitless), or no address space for its memory (ulimit -v).
+let blocks: Sha256Blocks | null | undefined;
 
 function digestBytes(message: Uint8Array): Uint8Array {
-  blocks ??= instantiateSha256Blocks();
-  if (blocks === undefined) return loadNative().createHash('sha256').update(message).digest();
+  if (blocks === undefined) blocks = instantiateSha256Blocks() ?? null;
+  if (blocks === null) return loadNative().createHash('sha256').update(message).digest();
   const { memory, compress } = blocks;
   const state = new DataView(memory.buffer, STATE_AT, 32);
   for (let i = 0; i < 8; i++) state.setInt32(i * 4, INITIAL[i]!, true);

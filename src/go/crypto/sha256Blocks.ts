@@ -214,12 +214,21 @@ export interface Sha256Blocks {
   readonly compress: (n: number) => void;
 }
 
-/** A new instance of the module (undefined where WebAssembly is not available, as under --jitless). */
+/**
+ * A new instance of the module; undefined where WebAssembly is not available (node --jitless) or V8 cannot reserve
+ * the address space of its memory (a RangeError under ulimit -v: V8 reserves guard regions of gigabytes).
+ */
 export function instantiateSha256Blocks(): Sha256Blocks | undefined {
   if (typeof WebAssembly !== 'object') return undefined;
-  const instance = new WebAssembly.Instance(
-    new WebAssembly.Module(Buffer.from(SHA256_BLOCKS, 'base64') as Uint8Array<ArrayBuffer>),
-  );
+  let instance: WebAssembly.Instance;
+  try {
+    instance = new WebAssembly.Instance(
+      new WebAssembly.Module(Buffer.from(SHA256_BLOCKS, 'base64') as Uint8Array<ArrayBuffer>),
+    );
+  } catch (e) {
+    if (e instanceof RangeError) return undefined;
+    throw e;
+  }
   const exports = instance.exports as { memory: WebAssembly.Memory; compress: (n: number) => void };
   return { memory: new Uint8Array(exports.memory.buffer), compress: exports.compress };
 }
