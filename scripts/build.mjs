@@ -10,6 +10,7 @@
 //   function, `sections`, whose body is a comment holding every section: V8 skips a comment far faster than it
 //   scans a string literal, and the loader gets the text back with sections.toString(), a slice of the source
 //   Node has already read (no second read, no copy; a `*/` in the code is rewritten away, withoutCommentClose);
+// - a section's exports are plain properties set when its code has run (withDataExports), not esbuild's getters;
 // - Node reads the whole file at every start, used or not (about 1.7 fresh pages per KiB, the main cost here), so
 //   the embedded profiles are stored as their distinct lines (PROFILE_LINES);
 // - each code section is compiled with its own V8 code cache, read from dist/osm-krm.cache (an index line, then
@@ -113,6 +114,108 @@ export function withoutCommentClose(text) {
   return out;
 }
 
+/**
+ * The section's exports as data properties of module.exports, set when the section's code has run, instead of
+ * esbuild's live bindings: a getter per export on an object whose properties are getters again (__export, then
+ * __toCommonJS), so each use of another section's function is two getter calls, and loading a section makes two
+ * closures per export. A plain value is the same binding for a name bound once: a function, a class or a variable
+ * that nothing assigns again (checked syntactically, conservatively: any assignment to the name anywhere, shadowed
+ * or not, keeps its getter). The sections that require each other in a circle (`cyclic`) keep their getters, as
+ * a section's exports are read before its code has run only there. Undefined when the text is not esbuild's
+ * CommonJS shape (the section is kept as it is).
+ */
+export function withDataExports(cjs, cyclic = false) {
+  if (cyclic) return undefined;
+  const file = ts.createSourceFile('section.js', cjs, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const isModuleExports = (n) =>
+    ts.isPropertyAccessExpression(n) &&
+    ts.isIdentifier(n.expression) &&
+    n.expression.text === 'module' &&
+    n.name.text === 'exports';
+  // `module.exports = __toCommonJS(ns)`, and `__export(ns, { name: () => local, ... })` before it.
+  let namespace;
+  for (const st of file.statements) {
+    const e = ts.isExpressionStatement(st) ? st.expression : undefined;
+    if (e && ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.EqualsToken && isModuleExports(e.left))
+      if (ts.isCallExpression(e.right) && e.right.arguments.length === 1 && ts.isIdentifier(e.right.arguments[0]))
+        namespace = e.right.arguments[0].text;
+  }
+  if (namespace === undefined) return undefined;
+  let table;
+  for (const st of file.statements) {
+    const e = ts.isExpressionStatement(st) ? st.expression : undefined;
+    if (e && ts.isCallExpression(e) && e.arguments.length === 2) {
+      const [ns, object] = e.arguments;
+      if (ts.isIdentifier(ns) && ns.text === namespace && ts.isObjectLiteralExpression(object)) table = object;
+    }
+  }
+  if (table === undefined) return undefined;
+  const declared = new Set();
+  for (const st of file.statements) {
+    if ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) && st.name) declared.add(st.name.text);
+    if (ts.isVariableStatement(st))
+      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) declared.add(d.name.text);
+  }
+  const assigned = new Set();
+  const targets = (n) => {
+    if (ts.isIdentifier(n)) assigned.add(n.text);
+    else ts.forEachChild(n, targets);
+  };
+  const visit = (n) => {
+    if (
+      ts.isBinaryExpression(n) &&
+      n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
+      n.operatorToken.kind <= ts.SyntaxKind.LastAssignment
+    )
+      targets(n.left);
+    if (
+      (ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) &&
+      (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken)
+    )
+      targets(n.operand);
+    if ((ts.isForOfStatement(n) || ts.isForInStatement(n)) && !ts.isVariableDeclarationList(n.initializer))
+      targets(n.initializer);
+    ts.forEachChild(n, visit);
+  };
+  visit(file);
+  const kept = [];
+  const data = [];
+  for (const p of table.properties) {
+    const key = p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? p.name.text : undefined;
+    const f = ts.isPropertyAssignment(p) ? p.initializer : undefined;
+    const local =
+      f && ts.isArrowFunction(f) && f.parameters.length === 0 && ts.isIdentifier(f.body) ? f.body.text : undefined;
+    if (key !== undefined && local !== undefined && declared.has(local) && !assigned.has(local))
+      data.push(`module.exports[${JSON.stringify(key)}]=${local};`);
+    else kept.push(p.getText(file));
+  }
+  if (data.length === 0) return cjs;
+  return cjs.slice(0, table.getStart(file)) + `{${kept.join(',')}}` + cjs.slice(table.end) + '\n' + data.join('');
+}
+
+/** The sections that require one another in a circle (statically, `require("./name")`). */
+function cyclicSections(texts) {
+  const edges = new Map();
+  for (const [name, text] of texts)
+    edges.set(
+      name,
+      [...text.matchAll(/\brequire\("\.\/([^"]+)"\)/g)].map((m) => m[1]).filter((n) => texts.has(n)),
+    );
+  const cyclic = new Set();
+  for (const start of texts.keys()) {
+    const seen = new Set();
+    const stack = [...edges.get(start)];
+    while (stack.length > 0) {
+      const n = stack.pop();
+      if (n === start) cyclic.add(start);
+      if (seen.has(n)) continue;
+      seen.add(n);
+      stack.push(...edges.get(n));
+    }
+  }
+  return cyclic;
+}
+
 /** The sections: every chunk esbuild makes, as a CommonJS function's text, then the data sections. */
 async function sections(minify) {
   const files = profileFiles();
@@ -139,6 +242,7 @@ async function sections(minify) {
     logLevel: 'warning',
   });
   const out = [];
+  const cjsTexts = new Map();
   for (const file of result.outputFiles) {
     const name = file.path.slice(file.path.lastIndexOf('/') + 1);
     // import() becomes the loader's require (a Promise of it), so the loader finds the section.
@@ -152,7 +256,13 @@ async function sections(minify) {
         supported: { 'dynamic-import': false },
       })
     ).code;
-    const code = `(function (require, module, exports) {${cjs.replace(/^#!.*\n/, '')}\n})`;
+    cjsTexts.set(name, cjs.replace(/^#!.*\n/, ''));
+  }
+  const cyclic = cyclicSections(cjsTexts);
+  for (const [name, cjs] of cjsTexts) {
+    const exported = withDataExports(cjs, cyclic.has(name)) ?? cjs;
+    const code = `(function (require, module, exports) {${exported}\n})`;
+    new Script(code); // still a program
     out.push({ name, kind: 'code', text: withoutCommentClose(code) ?? code });
   }
   out.sort((a, b) => (a.name === MAIN ? -1 : b.name === MAIN ? 1 : a.name < b.name ? -1 : 1));

@@ -5,12 +5,6 @@ import { InvalidUnicodeError, isWellFormed } from './wellFormedUnicode.ts';
 // strings, and double quotes for anything a YAML 1.1 or 1.2 reader could take for something else. A string
 // that is not valid Unicode is refused (InvalidUnicodeError), never written as U+FFFD.
 // Measured: the general `yaml` Document API spent over a second serializing 1,000 MachineDeployments' output.
-// Plain scalars that some YAML 1.1 or 1.2 reader would not read back as a string.
-const AMBIGUOUS_PLAIN =
-  /^(?:~|null|Null|NULL|y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|[-+]?(?:\.inf|\.Inf|\.INF)|\.nan|\.NaN|\.NAN|<<|=|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?|[-+]?(?:0b[01_]+|0o?[0-7_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?)|\d{4}-\d\d?-\d\d?(?:(?:[Tt]|[ \t]+)\d\d?:\d\d:\d\d(?:\.\d*)?(?:[ \t]*(?:Z|[-+]\d\d?(?::\d\d)?))?)?)$/;
-
-const UNSAFE_START = /^[-?:,[\]{}#&*!|>'"%@`\s]/;
-
 /** Every string (key or value) is checked; native, and immediate for strings V8 holds one byte per character. */
 function checkWellFormed(s: string): void {
   if (!isWellFormed(s)) throw new InvalidUnicodeError();
@@ -31,18 +25,219 @@ function quoted(s: string): string {
   return out + '"';
 }
 
-function plainOk(s: string): boolean {
+// Plain scalars are checked by scanning character codes, not with regular expressions: V8 compiles a regexp on
+// its first runs, which cost more than all the strings of a small run (README.md, Benchmark). The rules are the
+// regexps' (test/codec/yamlWriter.test.ts holds them and compares on arbitrary strings).
+
+/** C0 and C1 controls, DEL, BOM, line and paragraph separators: no plain scalar holds them. */
+const CONTROL = /[\x00-\x1f\x7f-\x9f\ufeff\u2028\u2029]/;
+
+/** `\s` of a JavaScript regexp. */
+function isSpace(c: number): boolean {
   return (
-    s !== '' &&
-    !AMBIGUOUS_PLAIN.test(s) &&
-    !UNSAFE_START.test(s) &&
-    !/\s$/.test(s) &&
-    !s.includes(': ') &&
-    !s.includes(' #') &&
-    !s.endsWith(':') &&
-    !/[\x00-\x1f\x7f-\x9f\ufeff\u2028\u2029]/.test(s)
+    c === 0x20 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    (c >= 0x09 && c <= 0x0d)
   );
 }
+
+/** A first character that makes a plain scalar something else (indicators and white space). */
+function isUnsafeStart(c: number): boolean {
+  switch (c) {
+    case 0x2d: // -
+    case 0x3f: // ?
+    case 0x3a: // :
+    case 0x2c: // ,
+    case 0x5b: // [
+    case 0x5d: // ]
+    case 0x7b: // {
+    case 0x7d: // }
+    case 0x23: // #
+    case 0x26: // &
+    case 0x2a: // *
+    case 0x21: // !
+    case 0x7c: // |
+    case 0x3e: // >
+    case 0x27: // '
+    case 0x22: // "
+    case 0x25: // %
+    case 0x40: // @
+    case 0x60: // `
+      return true;
+    default:
+      return isSpace(c);
+  }
+}
+
+/** Whether s can be written as a plain scalar and read back as the same string by any YAML 1.1 or 1.2 reader. */
+export function plainOk(s: string): boolean {
+  const n = s.length;
+  if (n === 0 || isUnsafeStart(s.charCodeAt(0))) return false;
+  const last = s.charCodeAt(n - 1);
+  // `: ` and `:` at the end start a mapping value; ` #` starts a comment.
+  if (isSpace(last) || last === 0x3a || s.includes(': ') || s.includes(' #')) return false;
+  return !CONTROL.test(s) && !readsAsNonString(s);
+}
+
+/** Words a YAML 1.1 or 1.2 reader takes for null, a boolean, infinity, NaN or a merge key. */
+function isReservedWord(s: string): boolean {
+  switch (s) {
+    case '~':
+    case 'null':
+    case 'Null':
+    case 'NULL':
+    case 'y':
+    case 'Y':
+    case 'yes':
+    case 'Yes':
+    case 'YES':
+    case 'n':
+    case 'N':
+    case 'no':
+    case 'No':
+    case 'NO':
+    case 'true':
+    case 'True':
+    case 'TRUE':
+    case 'false':
+    case 'False':
+    case 'FALSE':
+    case 'on':
+    case 'On':
+    case 'ON':
+    case 'off':
+    case 'Off':
+    case 'OFF':
+    case '.inf':
+    case '.Inf':
+    case '.INF':
+    case '+.inf':
+    case '+.Inf':
+    case '+.INF':
+    case '-.inf':
+    case '-.Inf':
+    case '-.INF':
+    case '.nan':
+    case '.NaN':
+    case '.NAN':
+    case '<<':
+    case '=':
+      return true;
+    default:
+      return false;
+  }
+}
+
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isDigitOr_ = (c: number) => isDigit(c) || c === 0x5f;
+const isBinaryOr_ = (c: number) => c === 0x30 || c === 0x31 || c === 0x5f;
+const isOctalOr_ = (c: number) => (c >= 0x30 && c <= 0x37) || c === 0x5f;
+const isHexOr_ = (c: number) => isDigitOr_(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+
+/** The index after the run of characters from `at` that `accept` takes. */
+function skip(s: string, at: number, accept: (c: number) => boolean): number {
+  while (at < s.length && accept(s.charCodeAt(at))) at++;
+  return at;
+}
+
+/** Whether `[eE][-+]?[0-9]+` is all of s from `at`, or s ends at `at`. */
+function exponentToEnd(s: string, at: number): boolean {
+  if (at === s.length) return true;
+  const c = s.charCodeAt(at);
+  if (c !== 0x65 && c !== 0x45) return false;
+  at++;
+  if (s.charCodeAt(at) === 0x2b || s.charCodeAt(at) === 0x2d) at++;
+  const end = skip(s, at, isDigit);
+  return end > at && end === s.length;
+}
+
+/**
+ * Whether a YAML 1.1 or 1.2 reader takes s for something other than a string: a reserved word, an integer
+ * (binary, octal, hex, decimal, sexagesimal), a float, or a timestamp.
+ */
+function readsAsNonString(s: string): boolean {
+  const n = s.length;
+  const first = s.charCodeAt(0);
+  // A string switch compares with each case in turn: only words that start as a reserved word does go through it.
+  if (n <= 5 && '~nNyYtTfFoO.+-<='.includes(s[0]!) && isReservedWord(s)) return true;
+  let at = first === 0x2b || first === 0x2d ? 1 : 0;
+  const c = s.charCodeAt(at);
+  if (c === 0x2e) {
+    // .5, .5e3
+    const end = skip(s, at + 1, isDigitOr_);
+    return end > at + 1 && exponentToEnd(s, end);
+  }
+  if (!isDigit(c)) return false;
+  if (c === 0x30 && at + 1 < n) {
+    const radix = s.charCodeAt(at + 1);
+    const accept = radix === 0x62 ? isBinaryOr_ : radix === 0x6f ? isOctalOr_ : radix === 0x78 ? isHexOr_ : undefined;
+    if (accept !== undefined) return at + 2 < n && skip(s, at + 2, accept) === n;
+  }
+  if (at === 0 && isTimestamp(s)) return true;
+  // Decimal, float: digits, then an optional fraction and exponent; sexagesimal: digits, then `:` groups.
+  at = skip(s, at + 1, isDigitOr_);
+  if (s.charCodeAt(at) === 0x3a) {
+    while (s.charCodeAt(at) === 0x3a) {
+      const end = skip(s, at + 1, isDigit);
+      const digits = end - at - 1;
+      if (digits === 0 || digits > 2 || (digits === 2 && s.charCodeAt(at + 1) > 0x35)) return false;
+      at = end;
+    }
+    if (at === n) return true;
+    return s.charCodeAt(at) === 0x2e && skip(s, at + 1, isDigitOr_) === n;
+  }
+  if (s.charCodeAt(at) === 0x2e) at = skip(s, at + 1, isDigitOr_);
+  return exponentToEnd(s, at);
+}
+
+/** `\d{4}-\d\d?-\d\d?`, then optionally a time, fraction and zone (YAML 1.1's timestamp), all of s. */
+function isTimestamp(s: string): boolean {
+  const n = s.length;
+  const digits = (at: number, min: number, max: number): number => {
+    const end = skip(s, at, isDigit);
+    return end - at >= min && end - at <= max ? end : -1;
+  };
+  let at = digits(0, 4, 4);
+  if (at < 0 || s.charCodeAt(at) !== 0x2d) return false;
+  at = digits(at + 1, 1, 2);
+  if (at < 0 || s.charCodeAt(at) !== 0x2d) return false;
+  at = digits(at + 1, 1, 2);
+  if (at === n) return at > 0;
+  if (at < 0) return false;
+  const sep = s.charCodeAt(at);
+  if (sep === 0x54 || sep === 0x74) at++;
+  else {
+    const end = skip(s, at, isBlank);
+    if (end === at) return false;
+    at = end;
+  }
+  at = digits(at, 1, 2);
+  if (at < 0 || s.charCodeAt(at) !== 0x3a) return false;
+  at = digits(at + 1, 2, 2);
+  if (at < 0 || s.charCodeAt(at) !== 0x3a) return false;
+  at = digits(at + 1, 2, 2);
+  if (at < 0) return false;
+  if (s.charCodeAt(at) === 0x2e) at = skip(s, at + 1, isDigit);
+  if (at === n) return true;
+  at = skip(s, at, isBlank);
+  const zone = s.charCodeAt(at);
+  if (zone === 0x5a) return at + 1 === n;
+  if (zone !== 0x2b && zone !== 0x2d) return false;
+  at = digits(at + 1, 1, 2);
+  if (at === n) return true;
+  if (at < 0 || s.charCodeAt(at) !== 0x3a) return false;
+  return digits(at + 1, 2, 2) === n;
+}
+
+const isBlank = (c: number) => c === 0x20 || c === 0x09;
 
 export function scalarText(v: unknown): string {
   if (v === null || v === undefined) return 'null';

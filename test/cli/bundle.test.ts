@@ -13,7 +13,8 @@ import { parse } from 'yaml';
 import { REPO_ROOT } from '../support/paths.ts';
 import { embeddedProfiles } from '../../src/profiles/embeddedProfiles.ts';
 // @ts-expect-error plain ESM script without types
-import { bundleCaches, bundleSections, withoutCommentClose } from '../../scripts/build.mjs';
+import { bundleCaches, bundleSections, withDataExports, withoutCommentClose } from '../../scripts/build.mjs';
+import { transform } from 'esbuild';
 
 const BUNDLE = join(REPO_ROOT, 'dist', 'osm-krm.cjs');
 const CACHE = join(REPO_ROOT, 'dist', 'osm-krm.cache');
@@ -107,6 +108,41 @@ test('a section keeps its meaning without */: strings, templates and regular exp
   assert.equal(withoutCommentClose('module.exports = String.raw`*/`;'), undefined);
   assert.equal(withoutCommentClose('/* a comment */ module.exports = 1;'), undefined);
   assert.equal(withoutCommentClose('module.exports = 1;'), 'module.exports = 1;');
+});
+
+test("a section's exports are plain values, except a name assigned again, which stays a live binding", async () => {
+  const source = [
+    'export function f() { return 1; }',
+    'export class K {}',
+    'export const c = { n: 2 };',
+    'export let counter = 0;',
+    'export function bump() { counter++; }',
+    'export let late;',
+    'late = "set";',
+  ].join('\n');
+  for (const minify of [false, true]) {
+    const cjs = (await transform(source, { format: 'cjs', minify })).code;
+    const rewritten = withDataExports(cjs) as string;
+    assert.notEqual(rewritten, undefined);
+    const m = { exports: {} as Record<string, unknown> };
+    new Script(`(function (module, exports) {${rewritten}\n})`).runInThisContext()(m, m.exports);
+    const descriptor = (name: string) => Object.getOwnPropertyDescriptor(m.exports, name)!;
+    for (const name of ['f', 'K', 'c', 'bump'])
+      assert.ok('value' in descriptor(name), `${name} is data (minify ${minify})`);
+    for (const name of ['counter', 'late']) assert.ok('get' in descriptor(name), `${name} is live (minify ${minify})`);
+    assert.equal((m.exports.f as () => number)(), 1);
+    assert.deepEqual(m.exports.c, { n: 2 });
+    assert.equal(m.exports.late, 'set');
+    (m.exports.bump as () => void)();
+    assert.equal(m.exports.counter, 1);
+  }
+  assert.equal(withDataExports('module.exports = 1;'), undefined);
+  assert.equal(withDataExports((await transform('export const a = 1;', { format: 'cjs' })).code, true), undefined);
+});
+
+test("the function's shared sections export plain values (no getter per use of another section's function)", () => {
+  for (const [name, text] of bundleSections(BUNDLE))
+    if (name.startsWith('chunk-')) assert.ok(text.includes('module.exports["'), name);
 });
 
 test("a plain render compiles only the function's sections, each with its cache; the other commands theirs", () => {
