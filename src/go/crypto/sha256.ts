@@ -61,7 +61,7 @@ export function sha256(message: string | Uint8Array): Uint8Array {
   return jsSha256(message);
 }
 
-/** Our implementation alone, never node:crypto (the tests compare the two). */
+/** Our implementation, not node:crypto's, wherever WebAssembly runs (the tests compare the two). */
 export function jsSha256(message: string | Uint8Array): Uint8Array {
   return digestBytes(utf8(message));
 }
@@ -76,7 +76,7 @@ export function hmacSha256(key: string | Uint8Array, message: string | Uint8Arra
   return jsHmacSha256(key, message);
 }
 
-/** Our implementation alone, never node:crypto (the tests compare the two). */
+/** Our implementation, not node:crypto's, wherever WebAssembly runs (the tests compare the two). */
 export function jsHmacSha256(key: string | Uint8Array, message: string | Uint8Array): Uint8Array {
   let k = utf8(key);
   if (k.length > 64) k = digestBytes(k);
