@@ -14,6 +14,7 @@ import { untrustedLine } from './untrustedText.ts';
 import { selectReviews } from './renderCommand.ts';
 import { readTextInside } from './fileGate.ts';
 import { parseDocuments } from './manifestDirectory.ts';
+import { NodeBudget } from '../krm/inputBounds.ts';
 import { machineDeploymentBoms } from '../bom/machineDeploymentBoms.ts';
 import type { ProfileText } from '../bom/billOfMaterials.ts';
 import { ARCHITECTURES, type Architecture } from '../bom/nodeFacts.ts';
@@ -101,7 +102,7 @@ function profileText(read: Inputs, profile: KrmObject): ProfileText | undefined 
   } catch {
     return undefined;
   }
-  const docs = parseDocuments(text, full) as Array<Record<string, any> | null>;
+  const docs = parseDocuments(text, full, new NodeBudget()) as Array<Record<string, any> | null>;
   const same = (o: Record<string, any> | null | undefined) =>
     o?.kind === profile.kind &&
     o?.metadata?.name === profile.metadata?.name &&

@@ -49,10 +49,14 @@ export function checkFactsNotDropped(input: Inputs, functionConfig: KrmObject | 
   for (const rel of listManifestFiles(input.root, input.dirRel)) {
     let objects: KrmObject[];
     try {
-      objects = readManifestFile(input.root, input.dirRel === '' ? rel : `${input.dirRel}/${rel}`, rel).objects.map(
-        (o) => o.object,
-      );
-    } catch {
+      objects = readManifestFile(
+        input.root,
+        input.dirRel === '' ? rel : `${input.dirRel}/${rel}`,
+        input.budget,
+        rel,
+      ).objects.map((o) => o.object);
+    } catch (e) {
+      if (input.budget.reached) throw e; // the run's bound, not a file of another kind
       continue; // patches and other YAML that is not a manifest
     }
     for (const f of missing) {

@@ -10,6 +10,7 @@ import { isInside, namedRealPath, relativeInside, resolveInside, targetKind, typ
 import { readManifestFile, withSourceAnnotations } from './manifestDirectory.ts';
 import { isOsmConfig } from './renderManifests.ts';
 import { configLookalike } from './configLookalike.ts';
+import type { NodeBudget } from '../krm/inputBounds.ts';
 
 /** An object found with the inputs, with the file it came from (relative to PATH's directory) and that file's real path. */
 export interface FoundObject {
@@ -38,6 +39,7 @@ export function readConfigFile(
   shown: string,
   root: Root,
   env: CommandIO['env'],
+  budget: NodeBudget,
   insideRoot = false,
 ): { object: KrmObject; base: FileBase; real: string } {
   const abs = resolve(path);
@@ -57,7 +59,7 @@ export function readConfigFile(
     real = named;
   }
   if (targetKind(real) === 'missing') throw new CommandError(`config file ${shown} does not exist`);
-  const read = readManifestFile(fileRoot, relativeInside(fileRoot, real), shown);
+  const read = readManifestFile(fileRoot, relativeInside(fileRoot, real), budget, shown);
   const objects = read.objects.map((o) => o.object);
   if (objects.length !== 1 || read.functionConfig !== undefined)
     throw new CommandError(`config file ${shown} must hold exactly one object, found ${objects.length}`);

@@ -109,7 +109,7 @@ function hydrate(opts: Options, io: CommandIO & { secrets: SecretRegistry }): nu
       ? []
       : statePaths()
           .filter((p) => previouslyOwned.has(p) && targetKind(join(out, p)) !== 'missing')
-          .flatMap((p) => readManifestFile(outRoot, p).objects.map((o) => o.object))
+          .flatMap((p) => readManifestFile(outRoot, p, input.budget).objects.map((o) => o.object))
           .filter(isStateObject);
   if (outState.length > 0) objects = [...objects.filter((o) => !isStateObject(o)), ...outState];
 

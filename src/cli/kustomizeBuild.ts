@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, normalize, posix, relative } from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
-import { decodeUtf8 } from '../krm/inputBounds.ts';
+import { decodeUtf8, NodeBudget } from '../krm/inputBounds.ts';
 import { PARSE_OPTIONS } from '../krm/yamlSchema.ts';
 import { CommandError, type CommandIO } from './commandIO.ts';
 import {
@@ -41,6 +41,8 @@ export interface KustomizeOptions {
    * build then keeps local-config resources, which kustomize hands a transformer before it drops them.
    */
   dropTransformer?: string;
+  /** The run's YAML node budget, which the kustomization files read here count against (a new one if not given). */
+  budget?: NodeBudget;
 }
 
 const LOCAL_CONFIG = 'config.kubernetes.io/local-config';
@@ -61,7 +63,7 @@ export function kustomizeBuild(root: Root, dirRel: string, io: CommandIO, option
   const temp = mkdtempSync(join(tmpdir(), 'osm-krm-kustomize-'));
   try {
     const tree = join(temp, 'tree');
-    const copy = new TreeCopy(root, tree, options.dropTransformer !== undefined);
+    const copy = new TreeCopy(root, tree, options.dropTransformer !== undefined, options.budget ?? new NodeBudget());
     const dirReal = resolveInside(root, root.real, dirRel, shown);
     copy.copyClosure(dirReal);
     if (options.dropTransformer !== undefined) copy.dropTransformer(dirReal, options.dropTransformer);
@@ -145,6 +147,7 @@ class TreeCopy {
     private readonly root: Root,
     private readonly tree: string,
     private readonly keepLocalConfig: boolean,
+    private readonly budget: NodeBudget,
   ) {
     mkdirSync(tree);
   }
@@ -239,7 +242,7 @@ class TreeCopy {
   private checkKustomization(dir: string, file: string): void {
     const shownFile = this.shown(file);
     const text = decodeUtf8(readBytesInside(this.root, file, shownFile), shownFile);
-    const docs = parseDocuments(text, shownFile);
+    const docs = parseDocuments(text, shownFile, this.budget);
     const visit = (v: unknown, key: string | undefined, inList: boolean, literal: boolean) => {
       // go-yaml decodes `!!binary` to the text kustomize then reads as a path: check that text.
       if (v instanceof Uint8Array) v = Buffer.from(v).toString('utf8');

@@ -6,7 +6,7 @@ import { lintProfiles, type LintFinding, type LintProfileInput, type LintReport 
 import { CommandError, runSubcommand, type CommandIO } from './commandIO.ts';
 import type { CommandLine } from './commandLine.ts';
 import { LINT_COMMAND } from './commandSpecs.ts';
-import { InputLimitError } from '../krm/inputBounds.ts';
+import { InputLimitError, NodeBudget } from '../krm/inputBounds.ts';
 import { namedRealPath, readTextInside, relativeInside, targetKind } from './fileGate.ts';
 import { inputRoot } from './allowedRoots.ts';
 import { untrustedLine, untrustedText } from './untrustedText.ts';
@@ -84,6 +84,8 @@ function readObjects(
     ? listManifestFiles(root, relativeInside(root, real), (m) => problems.push(m)).map((f) => resolve(real, f))
     : [real];
   const out: LintProfileInput[] = [];
+  // One bound over every file lint reads, as for every command (inputBounds.ts).
+  const budget = new NodeBudget();
   for (const file of files) {
     const shown = (isDirectory ? relative(io.cwd, resolve(abs, relative(real, file))) : relative(io.cwd, abs)) || file;
     try {
@@ -93,8 +95,9 @@ function readObjects(
       if (!LINTED_KINDS.test(text)) continue;
       let read;
       try {
-        read = readManifestText(text, shown);
+        read = readManifestText(text, shown, budget);
       } catch (e) {
+        if (budget.reached) throw e;
         if (/\bkind["']?\s*:\s*["']?OperatingSystemProfile\b/.test(text)) throw e;
         continue; // not manifests (a kustomize file without apiVersion...): nothing lint checks
       }

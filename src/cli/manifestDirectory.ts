@@ -23,6 +23,7 @@ import {
   isStackOverflow,
   nestingError,
   parseWithinStack,
+  type NodeBudget,
 } from '../krm/inputBounds.ts';
 import { generatedSharedPath } from '../function/generatedPaths.ts';
 import { STATE_PATH } from '../gitops/renderState.ts';
@@ -146,9 +147,12 @@ export interface FileManifests {
 
 const NOT_A_MANIFEST = (where: string) => notAnObject(where, 0, '');
 
-/** The objects of a YAML text, as described at the top; `where` names the file in errors. */
-export function readManifestText(text: string, where: string): FileManifests {
-  const docs = parseDocuments(text, where);
+/**
+ * The objects of a YAML text, as described at the top; `where` names the file in errors. Its nodes count against
+ * `budget`, the run's (every file a command reads shares one).
+ */
+export function readManifestText(text: string, where: string, budget: NodeBudget): FileManifests {
+  const docs = parseDocuments(text, where, budget);
   // Documents are counted without the empty ones (kpt's index annotation, and what lint's line mapping counts).
   const values: Array<{ value: Record<string, unknown>; index: number }> = [];
   let other: number | undefined;
@@ -205,7 +209,7 @@ function notAnObject(where: string, index: number, item: string): CommandError {
 }
 
 /** A file below `root` read through the gate, its objects annotated with its path (relative to `base`). */
-export function readManifestFile(root: Root, rel: string, annotateAs: string = rel): FileManifests {
+export function readManifestFile(root: Root, rel: string, budget: NodeBudget, annotateAs: string = rel): FileManifests {
   let text: string;
   try {
     text = readTextInside(root, rel, annotateAs);
@@ -213,7 +217,7 @@ export function readManifestFile(root: Root, rel: string, annotateAs: string = r
     if (e instanceof InputLimitError) throw new CommandError(e.message);
     throw e;
   }
-  const read = readManifestText(text, annotateAs);
+  const read = readManifestText(text, annotateAs, budget);
   return {
     ...read,
     // The items of a List or ResourceList are taken as they are (as the function takes a ResourceList's items).
@@ -224,17 +228,18 @@ export function readManifestFile(root: Root, rel: string, annotateAs: string = r
 }
 
 /** Parses a YAML stream of Kubernetes objects; empty documents are skipped, anything else is an error. */
-export function parseManifests(text: string, where: string): KrmObject[] {
-  const read = readManifestText(text, where);
+export function parseManifests(text: string, where: string, budget: NodeBudget): KrmObject[] {
+  const read = readManifestText(text, where, budget);
   if (read.notManifest) throw NOT_A_MANIFEST(where);
   return read.objects.map((o) => o.object);
 }
 
-/** The values of a YAML stream's documents, bounded like every input (size, nesting, aliases). */
-export function parseDocuments(text: string, where: string): unknown[] {
+/** The values of a YAML stream's documents, bounded like every input (size, nodes, nesting, aliases). */
+export function parseDocuments(text: string, where: string, budget: NodeBudget): unknown[] {
   let docs: ReturnType<typeof parseAllDocuments>;
   try {
     checkFullParserSize(text, where);
+    budget.countText(text, where);
     docs = parseWithinStack(() => parseAllDocuments(text, PARSE_OPTIONS), where);
   } catch (e) {
     if (e instanceof InputLimitError) throw new CommandError(e.message);

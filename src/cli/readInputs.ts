@@ -39,6 +39,7 @@ import { isOsmConfig } from './renderManifests.ts';
 import { isStateObject } from '../gitops/renderState.ts';
 import { readTextInside } from './fileGate.ts';
 import { untrustedLine } from './untrustedText.ts';
+import { NodeBudget } from '../krm/inputBounds.ts';
 
 export interface Inputs {
   /** Where every read of this PATH stays (its repository, or itself). */
@@ -53,6 +54,8 @@ export interface Inputs {
   config: KrmObject | undefined;
   /** Where the config's relative `{file: ...}` paths start. */
   fileBase: FileBase;
+  /** The YAML nodes the run composed from its files, and may still compose (inputBounds.ts): later reads count too. */
+  budget: NodeBudget;
 }
 
 export interface ReadOptions {
@@ -86,13 +89,15 @@ export function readInputs(pathArg: string, io: CommandIO, opts: ReadOptions): I
   const dir = kind === 'directory' ? real : dirname(real);
   const dirRel = relativeInside(root, dir);
   const defaultBase: FileBase = { root, dir };
-  const explicit = opts.config === undefined ? undefined : readExplicitConfig(opts, io, root, dir);
+  // Every file this PATH is read from counts against one budget: many small files cost what many small items do.
+  const budget = new NodeBudget();
+  const explicit = opts.config === undefined ? undefined : readExplicitConfig(opts, io, root, dir, budget);
   const explicitReal = explicit?.real;
 
   if (kind === 'file') {
     const rel = relativeInside(root, real);
     // Objects name the file as it is called in its directory (results then say `(file.yaml)`).
-    const read = readManifestFile(root, rel, basename(real));
+    const read = readManifestFile(root, rel, budget, basename(real));
     if (read.notManifest)
       throw new CommandError(
         `${pathArg} is not a Kubernetes manifest (no document has an apiVersion or a kind); ${ADVICE}`,
@@ -114,15 +119,17 @@ export function readInputs(pathArg: string, io: CommandIO, opts: ReadOptions): I
       paths: new Map(objects.map((o) => [o, pathArg])),
       config: chosen.config,
       fileBase: chosen.base,
+      budget,
     };
   }
 
   const kustomization = kustomizationFileIn(dir);
   if (kustomization !== undefined) {
-    const transformer = osmKrmTransformer(root, dir, kustomization, pathArg);
+    const transformer = osmKrmTransformer(root, dir, kustomization, pathArg, budget);
     const built = parseManifests(
-      kustomizeBuild(root, dirRel, io, transformer ? { dropTransformer: transformer.entry } : {}),
+      kustomizeBuild(root, dirRel, io, { budget, ...(transformer ? { dropTransformer: transformer.entry } : {}) }),
       'kustomize build output',
+      budget,
     );
     const objects = built.filter((o) => !isOsmConfig(o));
     // kustomize drops local-config resources: a state marked so is read from disk beside the kustomization.
@@ -130,10 +137,10 @@ export function readInputs(pathArg: string, io: CommandIO, opts: ReadOptions): I
       for (const p of statePaths()) {
         if (targetKind(resolveInside(root, dir, p, shownPath(root, `${dirRel ? `${dirRel}/` : ''}${p}`))) !== 'file')
           continue;
-        for (const o of readManifestFile(root, join2(dirRel, p), p).objects) objects.push(o.object);
+        for (const o of readManifestFile(root, join2(dirRel, p), budget, p).objects) objects.push(o.object);
       }
     }
-    const found = scanForConfigs(root, dirRel, [explicitReal, transformer?.config.real]);
+    const found = scanForConfigs(root, dirRel, [explicitReal, transformer?.config.real], budget);
     const candidates = transformer ? [transformer.config] : [];
     const chosen = chooseFunctionConfig(pathArg, found, candidates, explicit, defaultBase);
     if (objects.length === 0) throw new CommandError(`kustomize build of ${pathArg} gave no objects; ${ADVICE}`);
@@ -145,6 +152,7 @@ export function readInputs(pathArg: string, io: CommandIO, opts: ReadOptions): I
       paths: new Map(),
       config: chosen.config,
       fileBase: chosen.base,
+      budget,
     };
   }
 
@@ -156,7 +164,7 @@ export function readInputs(pathArg: string, io: CommandIO, opts: ReadOptions): I
     const fileReal = resolveInside(root, dir, rel);
     if (fileReal === explicitReal) continue;
     if (KUSTOMIZATION_FILES.includes(basename(rel))) continue; // a nested kustomization is not a resource
-    const read = readManifestFile(root, join2(dirRel, rel), rel);
+    const read = readManifestFile(root, join2(dirRel, rel), budget, rel);
     if (read.notManifest) {
       skipped.push(rel);
       continue;
@@ -190,29 +198,36 @@ export function readInputs(pathArg: string, io: CommandIO, opts: ReadOptions): I
     paths: new Map(inputs.map((f) => [f.object, f.path])),
     config: chosen.config,
     fileBase: chosen.base,
+    budget,
   };
 }
 
 const join2 = (a: string, b: string) => (a === '' ? b : `${a}/${b}`);
 
-function readExplicitConfig(opts: ReadOptions, io: CommandIO, root: Root, dir: string) {
+function readExplicitConfig(opts: ReadOptions, io: CommandIO, root: Root, dir: string, budget: NodeBudget) {
   const abs = resolve(io.cwd, opts.config!);
   const shown = opts.configShown ?? opts.config!;
-  const read = readConfigFile(abs, shown, root, io.env, opts.configInsideRoot === true);
+  const read = readConfigFile(abs, shown, root, io.env, budget, opts.configInsideRoot === true);
   const annotateAs = read.real.startsWith(dir + '/') ? read.real.slice(dir.length + 1) : shown;
   return { ...read, annotateAs };
 }
 
 /** kustomize drops local-config objects, so look for configs in the files themselves (unreadable ones skipped). */
-function scanForConfigs(root: Root, dirRel: string, skip: ReadonlyArray<string | undefined>): FoundObject[] {
+function scanForConfigs(
+  root: Root,
+  dirRel: string,
+  skip: ReadonlyArray<string | undefined>,
+  budget: NodeBudget,
+): FoundObject[] {
   const found: FoundObject[] = [];
   for (const rel of listManifestFiles(root, dirRel)) {
     const real = resolveInside(root, root.real, join2(dirRel, rel));
     if (skip.includes(real)) continue;
     let objects;
     try {
-      objects = readManifestFile(root, join2(dirRel, rel), rel).objects;
-    } catch {
+      objects = readManifestFile(root, join2(dirRel, rel), budget, rel).objects;
+    } catch (e) {
+      if (budget.reached) throw e; // the run's bound, not a file of another kind
       continue; // patches and other non-manifest YAML of a kustomization
     }
     for (const o of objects) found.push({ object: o.object, path: rel, real });
@@ -239,10 +254,12 @@ function osmKrmTransformer(
   dir: string,
   file: string,
   pathArg: string,
+  budget: NodeBudget,
 ): { entry: string; config: FoundObject } | undefined {
   const rel = relativeInside(root, `${dir}/${file}`);
   const shown = shownPath(root, rel);
-  const doc = parseDocuments(readTextInside(root, rel, shown), shown)[0] as Record<string, unknown> | null | undefined;
+  const doc = parseDocuments(readTextInside(root, rel, shown), shown, budget)[0] as
+    Record<string, unknown> | null | undefined;
   if (doc === null || doc === undefined || typeof doc !== 'object') return undefined;
   const ours = (field: string) => {
     const list = doc[field];
@@ -258,8 +275,9 @@ function osmKrmTransformer(
       if (targetKind(real) !== 'file') return [];
       let read;
       try {
-        read = readManifestText(readTextInside(root, relativeInside(root, real)), entry);
-      } catch {
+        read = readManifestText(readTextInside(root, relativeInside(root, real)), entry, budget);
+      } catch (e) {
+        if (budget.reached) throw e;
         return [];
       }
       const o = read.objects.find((x) => runsOsmKrm(x.object));

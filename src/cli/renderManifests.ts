@@ -1,10 +1,10 @@
 // Running the KRM function in-process on objects read from disk, and turning its output into plain
 // manifests: what `hydrate` writes and `generate` prints.
-import { parse } from 'yaml';
 import { CONFIG_API_VERSION, CONFIG_KIND } from '../config/operatingSystemManagerConfig.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { parseResourceList, type KrmObject } from '../krm/resourceList.ts';
-import { PARSE_OPTIONS, stringifyForOutput } from '../krm/yamlSchema.ts';
+import { stringifyForOutput } from '../krm/yamlSchema.ts';
+import { NodeBudget } from '../krm/inputBounds.ts';
 import type { Result } from '../krm/results.ts';
 import { runFunction } from './runFunction.ts';
 import { isLocalConfig } from '../krm/localConfig.ts';
@@ -33,16 +33,20 @@ export function renderManifests(
   const list: Record<string, unknown> = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: objects };
   if (functionConfig !== undefined) list.functionConfig = functionConfig;
   let stdout = '';
+  // The objects were counted as they were read (readInputs.ts): their text and the output are not counted again.
   const exitCode = runFunction(
     stringifyForOutput(list),
     { stdout: (s) => (stdout += s), stderr: io.stderr, env, ...(io.secrets ? { secrets: io.secrets } : {}) },
     ERRORS_ONLY,
+    NodeBudget.countedAlready(),
   );
-  const results = ((parse(stdout, PARSE_OPTIONS) as { results?: Result[] } | null)?.results ?? []) as Result[];
+  // Read back once: its items and its results.
+  const output = parseResourceList(stdout, NodeBudget.countedAlready());
+  const results = (Array.isArray(output.results) ? output.results : []) as Result[];
   for (const r of results) {
     if (r.severity !== 'error') io.stderr(`osm-krm: ${r.severity}: ${untrustedLine(describeResult(r))}\n`);
   }
-  return { exitCode, objects: parseResourceList(stdout).items.map((i) => i.object), results };
+  return { exitCode, objects: output.items.map((i) => i.object), results };
 }
 
 export function describeResult(r: Result): string {

@@ -8,7 +8,7 @@ import {
   writeResourceList,
   type KrmObject,
 } from '../krm/resourceList.ts';
-import { decodeUtf8, InputLimitError, InvalidUtf8Error } from '../krm/inputBounds.ts';
+import { decodeUtf8, InputLimitError, InvalidUtf8Error, type NodeBudget } from '../krm/inputBounds.ts';
 import { readDescriptor } from './fileGate.ts';
 import { gatedEnvironment, workingDirectoryBase } from './allowedRoots.ts';
 import { processResourceList } from '../function/processResourceList.ts';
@@ -69,18 +69,21 @@ const STDERR_SEVERITIES: ReadonlySet<string> = new Set(['error', 'warning']);
 
 /**
  * Runs the function on one ResourceList (text, or bytes that must be UTF-8); returns the exit code. `printed`:
- * the severities whose results go to stderr (a caller that prints the rest itself passes its own).
+ * the severities whose results go to stderr (a caller that prints the rest itself passes its own). `budget`:
+ * the YAML nodes the input may hold (inputBounds.ts; a new budget when not given); a command passes its own
+ * when it made the input from objects it read and counted.
  */
 export function runFunction(
   input: string | Uint8Array,
   rawIO: ProcessIO,
   printed: ReadonlySet<string> = STDERR_SEVERITIES,
+  budget?: NodeBudget,
 ): number {
   const secrets = rawIO.secrets ?? new SecretRegistry([untrustedLine]);
   const io = { ...rawIO, secrets, stderr: (s: string) => rawIO.stderr(secrets.redact(s)) };
   let list;
   try {
-    list = parseResourceList(typeof input === 'string' ? input : decodeUtf8(input, INPUT));
+    list = parseResourceList(typeof input === 'string' ? input : decodeUtf8(input, INPUT), budget);
   } catch (e) {
     if (e instanceof InvalidUtf8Error) return refuseInput(invalidUtf8Result(e, input as Uint8Array), io);
     const message =

@@ -3,10 +3,14 @@
 import { parse, YAMLError } from 'yaml';
 import { yamlErrorText } from '../krm/parseErrorMessage.ts';
 import { ResourceError } from '../krm/results.ts';
-import { createBlockYamlFastPath, type FastParse } from '../codec/blockYamlFastPath.ts';
+import { createBlockYamlFastPath } from '../codec/blockYamlFastPath.ts';
+import { NodeLimitReached } from '../codec/nodeLimit.ts';
+import { checkFullParserSize, InputLimitError, NodeBudget } from '../krm/inputBounds.ts';
 
 // Same options as `parse(text)`; the fast path saves the full parser's start-up cost on the common path.
-let fastPath: ((text: string) => FastParse | undefined) | undefined;
+let fastPath: ReturnType<typeof createBlockYamlFastPath> | undefined;
+
+const KUBECONFIG = 'the cluster-info kubeconfig';
 
 export interface KubeconfigCluster {
   server: string;
@@ -16,10 +20,20 @@ export interface KubeconfigCluster {
 
 export function readClusterInfoKubeconfig(text: string, field: string): KubeconfigCluster {
   let doc: any;
+  // A value source like any input: its nodes are bounded before either parser composes them.
+  const budget = new NodeBudget();
   try {
     fastPath ??= createBlockYamlFastPath({});
-    doc = fastPath(text)?.root ?? parse(text);
+    doc = fastPath(text, budget.limit)?.root;
+    if (doc === undefined) {
+      checkFullParserSize(text, KUBECONFIG);
+      budget.countText(text, KUBECONFIG);
+      doc = parse(text);
+    }
   } catch (e) {
+    if (e instanceof NodeLimitReached)
+      throw new ResourceError(budget.exceeded(text, e.offset, KUBECONFIG).message, field);
+    if (e instanceof InputLimitError) throw new ResourceError(e.message, field);
     // A kubeconfig may hold credentials: never the parser's message, which quotes the text at the error.
     const where = e instanceof YAMLError ? yamlErrorText(e, text) : 'unreadable';
     throw new ResourceError(`cluster-info kubeconfig is not valid YAML at ${where}`, field);

@@ -10,11 +10,14 @@
 // test/codec/blockYamlFastPath.test.ts checks that both give identical results on every input it accepts.
 import { Document, isScalar, type ParseOptions, type DocumentOptions, type SchemaOptions } from 'yaml';
 import { MAX_NESTING_DEPTH } from './nestingLimit.ts';
+import { NodeLimitReached } from './nodeLimit.ts';
 
 export interface FastParse {
   root: Record<string, unknown>;
   /** Offsets of the `-` of each entry of the root's block sequence `items` (absent for a flow `items`). */
   itemDashes?: number[];
+  /** Its YAML nodes, counted by the rule of nodeLimit.ts. */
+  nodes: number;
 }
 
 /** The parse tree, with the offsets the `yaml` package gives its nodes (see toYamlNodes in clcParse.ts). */
@@ -59,10 +62,16 @@ interface ScalarTag {
   resolve: (value: string, onError: (message: string) => void, options: unknown) => unknown;
 }
 
-/** The tree of a document in the subset, or undefined when the text is anything else. */
-export function parseBlockYaml(text: string): { root: BlockMap; itemDashes?: number[] } | undefined {
+/**
+ * The tree of a document in the subset, or undefined when the text is anything else. Throws NodeLimitReached
+ * as soon as it holds more than `maxNodes` nodes (counted as nodeLimit.ts says, the count the lexer would give).
+ */
+export function parseBlockYaml(
+  text: string,
+  maxNodes = Infinity,
+): { root: BlockMap; itemDashes?: number[]; nodes: number } | undefined {
   try {
-    return new BlockParser(text).parseDocument();
+    return new BlockParser(text, maxNodes).parseDocument();
   } catch (e) {
     // Nesting deep enough to exhaust the stack is left to the full parser too (which reports it).
     if (e instanceof Unsupported || e instanceof RangeError) return undefined;
@@ -73,7 +82,7 @@ export function parseBlockYaml(text: string): { root: BlockMap; itemDashes?: num
 /** Plain values with the `yaml` package's resolution of plain scalars under `options` (its schema tags). */
 export function createBlockYamlFastPath(
   options: ParseOptions & DocumentOptions & SchemaOptions,
-): (text: string) => FastParse | undefined {
+): (text: string, maxNodes?: number) => FastParse | undefined {
   const doc = new Document(undefined, options);
   const tags = (doc.schema as unknown as { tags: ScalarTag[] }).tags.filter(
     (t) => t.default === true && t.test !== undefined,
@@ -102,13 +111,14 @@ export function createBlockYamlFastPath(
     }
     return node.style === 'plain' || node.style === 'empty' ? resolvePlain(node.text) : node.text;
   };
-  return (text) => {
-    const tree = parseBlockYaml(text);
+  return (text, maxNodes) => {
+    const tree = parseBlockYaml(text, maxNodes);
     if (tree === undefined) return undefined;
     try {
       return {
         root: toValue(tree.root) as Record<string, unknown>,
         ...(tree.itemDashes ? { itemDashes: tree.itemDashes } : {}),
+        nodes: tree.nodes,
       };
     } catch (e) {
       if (e instanceof Unsupported) return undefined;
@@ -153,8 +163,12 @@ class BlockParser {
   private cached: Line | undefined;
   private i = 0;
   private itemDashes: number[] | undefined;
+  private nodes = 0;
 
-  constructor(private readonly source: string) {
+  constructor(
+    private readonly source: string,
+    private readonly maxNodes: number,
+  ) {
     if (source.includes('\r') || source.charCodeAt(0) === 0xfeff) throw new Unsupported();
     let count = 0;
     for (let start = 0; start < source.length; count++) {
@@ -184,6 +198,12 @@ class BlockParser {
     if (++this.depth >= MAX_NESTING_DEPTH) throw new Unsupported();
   }
 
+  /** One more node (nodeLimit.ts's rule), written at `offset`. */
+  private counted<T>(node: T, offset: number): T {
+    if (++this.nodes > this.maxNodes) throw new NodeLimitReached(offset);
+    return node;
+  }
+
   private line(k: number): Line | undefined {
     if (k >= this.lineCount) return undefined;
     if (k !== this.cachedIndex) {
@@ -197,9 +217,10 @@ class BlockParser {
     return this.cached;
   }
 
-  parseDocument(): { root: BlockMap; itemDashes?: number[] } {
+  parseDocument(): { root: BlockMap; itemDashes?: number[]; nodes: number } {
     this.skipInsignificant();
     const first = this.line(this.i);
+    if (first !== undefined) this.counted(undefined, first.start); // the document
     if (first !== undefined && /^---(?:\s|$)/.test(first.text)) {
       if (!onlySpaces(stripComment(first.text.slice(3)))) throw new Unsupported();
       this.i++;
@@ -210,7 +231,7 @@ class BlockParser {
     const root = this.parseMapping(0, 0, true);
     this.skipInsignificant();
     if (this.i < this.lineCount) throw new Unsupported(); // a second document, `...`, or bad indentation
-    return { root, ...(this.itemDashes ? { itemDashes: this.itemDashes } : {}) };
+    return { root, ...(this.itemDashes ? { itemDashes: this.itemDashes } : {}), nodes: this.nodes };
   }
 
   /** Blank lines and comment-only lines; a tab anywhere outside block scalars is left to the full parser. */
@@ -260,13 +281,16 @@ class BlockParser {
       const { value, end } = c === '"' ? parseDoubleQuoted(text, at) : parseSingleQuoted(text, at);
       if (text[end] !== ':' || (end + 1 < text.length && text[end + 1] !== ' ')) throw new Unsupported();
       return {
-        key: {
-          kind: 'scalar',
-          style: c === '"' ? 'double' : 'single',
-          text: value,
-          start: line.start + at,
-          end: line.start + end,
-        },
+        key: this.counted<BlockScalar>(
+          {
+            kind: 'scalar',
+            style: c === '"' ? 'double' : 'single',
+            text: value,
+            start: line.start + at,
+            end: line.start + end,
+          },
+          line.start + at,
+        ),
         rest: end + 1,
       };
     }
@@ -284,7 +308,10 @@ class BlockParser {
     const raw = text.slice(at, colon);
     if (raw === '' || raw.includes(' #') || raw !== trimSpaces(raw)) throw new Unsupported();
     return {
-      key: { kind: 'scalar', style: 'plain', text: raw, start: line.start + at, end: line.start + colon },
+      key: this.counted<BlockScalar>(
+        { kind: 'scalar', style: 'plain', text: raw, start: line.start + at, end: line.start + colon },
+        line.start + at,
+      ),
       rest: colon + 1,
     };
   }
@@ -347,6 +374,7 @@ class BlockParser {
         throw new Unsupported();
       }
       if (recordDashes) this.itemDashes!.push(l.start + column);
+      this.counted(undefined, l.start + column);
       seq.items.push(this.parseEntry(l, column));
     }
     this.sequenceColumns.pop();
@@ -370,6 +398,8 @@ class BlockParser {
     const text = line.text;
     const c = text[p]!;
     let node: BlockNode;
+    // Counted where it starts, before its content (a flow sequence's entries), as the lexer counts.
+    this.counted(undefined, line.start + p);
     if (c === '|') return this.literalBlock(line, p, parent, inMapping);
     if (c === '"' || c === "'") {
       const { value, end } = c === '"' ? parseDoubleQuoted(text, p) : parseSingleQuoted(text, p);
@@ -415,13 +445,18 @@ class BlockParser {
       const c = text[q];
       if (c === '"' || c === "'") {
         const { value, end } = c === '"' ? parseDoubleQuoted(text, q) : parseSingleQuoted(text, q);
-        seq.items.push({
-          kind: 'scalar',
-          style: c === '"' ? 'double' : 'single',
-          text: value,
-          start: line.start + q,
-          end: line.start + end,
-        });
+        seq.items.push(
+          this.counted<BlockScalar>(
+            {
+              kind: 'scalar',
+              style: c === '"' ? 'double' : 'single',
+              text: value,
+              start: line.start + q,
+              end: line.start + end,
+            },
+            line.start + q,
+          ),
+        );
         q = end;
       } else {
         let end = q;
@@ -429,13 +464,18 @@ class BlockParser {
         const raw = trimSpaces(text.slice(q, end));
         if (raw === '' || PLAIN_FORBIDDEN_START.has(raw[0]!) || /^[-?:](?: |$)/.test(raw) || /:(?: |$)/.test(raw))
           throw new Unsupported();
-        seq.items.push({
-          kind: 'scalar',
-          style: 'plain',
-          text: raw,
-          start: line.start + q,
-          end: line.start + q + raw.length,
-        });
+        seq.items.push(
+          this.counted<BlockScalar>(
+            {
+              kind: 'scalar',
+              style: 'plain',
+              text: raw,
+              start: line.start + q,
+              end: line.start + q + raw.length,
+            },
+            line.start + q,
+          ),
+        );
         q = end;
       }
       while (text[q] === ' ') q++;

@@ -1,11 +1,12 @@
-// Bounds on what any input may cost before it becomes values: its size, its bytes (UTF-8 only), its nesting
-// and what its YAML aliases expand to. Every reader (the KRM function's stdin, every file read through the
+// Bounds on what any input may cost before it becomes values: its size, its bytes (UTF-8 only), its nesting,
+// its YAML nodes (a run's, over all its inputs) and what its YAML aliases expand to. Every reader (the KRM function's stdin, every file read through the
 // file gate, src/cli/fileGate.ts, which does the reading) goes through these, so hostile input ends in a clear
 // error instead of a crash or a silent rewrite.
 import { constants } from 'node:buffer';
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
 import { lineAndColumn } from './parseErrorMessage.ts';
 import { MAX_NESTING_DEPTH } from '../codec/nestingLimit.ts';
+import { countYamlNodes, MAX_YAML_NODES, NodeLimitReached } from '../codec/nodeLimit.ts';
 
 /**
  * The most osm-krm reads from one input (stdin, a file): reading costs up to ~12 times the input's size
@@ -18,6 +19,11 @@ export const MAX_INPUT_BYTES = Math.min(96 * 1024 * 1024, constants.MAX_STRING_L
 export const MAX_FULL_PARSER_BYTES = 64 * 1024 * 1024;
 /** What aliases may add beyond the input's own size: the input once more, plus this. */
 export const ALIAS_EXPANSION_ALLOWANCE = 16 * 1024 * 1024;
+/**
+ * The most aliases a run reads: the `yaml` package resolves each alias by a scan over the anchors and aliases
+ * before it (yaml 2.9.1, nodes/Alias.js), so n aliases cost n * n / 2 steps (1,000,000 of them: hours).
+ */
+export const MAX_ALIASES = 10_000;
 
 /** An input refused by one of the bounds; readers turn it into their own error (KRM result, command error). */
 export class InputLimitError extends Error {
@@ -133,6 +139,8 @@ export function boundedToJS(doc: Document, text: string, where: string): unknown
   };
   const measured = new Map<Node, { size: number; height: number }>();
   const inProgress = new Set<Node>();
+  // Each anchor's node, as the walk (in document order) meets it: an alias names the last one before it.
+  const anchors = new Map<string, Node>();
   const measure = (node: unknown, depth: number): { size: number; height: number } => {
     if (node === null || node === undefined) return { size: 1, height: 0 };
     if (depth > MAX_NESTING_DEPTH) throw nestingError(where);
@@ -143,11 +151,12 @@ export function boundedToJS(doc: Document, text: string, where: string): unknown
       return known;
     }
     let result: { size: number; height: number };
+    if (!isAlias(n) && n.anchor !== undefined) anchors.set(n.anchor, n);
     if (isScalar(n)) {
       const v = n.value;
       result = { size: 1 + (typeof v === 'string' ? v.length : 8), height: 0 };
     } else if (isAlias(n)) {
-      const target = n.resolve(doc);
+      const target = anchors.get(n.source);
       if (target === undefined)
         throw new InputLimitError(`${where}: the alias at ${at(n)} refers to no anchor before it`);
       if (inProgress.has(target))
@@ -183,4 +192,60 @@ function expansionError(where: string, limit: number): InputLimitError {
   return new InputLimitError(
     `${where}: its aliases expand to more than ${MiB(limit)} (twice the input plus ${MiB(ALIAS_EXPANSION_ALLOWANCE)}); refusing it as an alias bomb`,
   );
+}
+
+/**
+ * The YAML nodes a run may compose, over every input it reads (stdin, or every file of a PATH): counted by
+ * nodeLimit.ts's rule before they are composed, so many small items cost at most what this many do. `spent`
+ * is what the run's inputs counted so far.
+ */
+export class NodeBudget {
+  spent = 0;
+  /** The aliases read so far (at most MAX_ALIASES). */
+  aliases = 0;
+  /** The limit was reached: every later read of the run is refused too (callers that skip unreadable files stop). */
+  reached = false;
+  constructor(readonly limit: number = MAX_YAML_NODES) {}
+
+  /** How many more nodes the run may compose. */
+  get left(): number {
+    return this.limit - this.spent;
+  }
+
+  /** Counts a text's nodes and aliases with the lexer (before the full parser reads it); refuses it past a limit. */
+  countText(text: string, where: string): void {
+    try {
+      const counted = countYamlNodes(text, this.left, MAX_ALIASES - this.aliases);
+      this.spent += counted.nodes;
+      this.aliases += counted.aliases;
+    } catch (e) {
+      if (e instanceof NodeLimitReached && e.of === 'aliases') {
+        this.reached = true;
+        const { line, column } = lineAndColumn(text, e.offset);
+        throw new InputLimitError(
+          `${where} holds more YAML aliases than osm-krm reads in one run: the limit of ${MAX_ALIASES.toLocaleString('en-US')} (the YAML reader resolves each alias by a scan over those before it) is reached at line ${line}, column ${column}`,
+        );
+      }
+      if (e instanceof NodeLimitReached) throw this.exceeded(text, e.offset, where);
+      throw e;
+    }
+  }
+
+  /**
+   * For a text the run made itself from objects whose nodes were counted when they were read (a command's
+   * ResourceList for the function, the function's output read back): not counted again.
+   */
+  static countedAlready(): NodeBudget {
+    return new NodeBudget(Infinity);
+  }
+
+  /** The error for a text whose nodes made the run's count pass the limit at `offset`. */
+  exceeded(text: string, offset: number, where: string): InputLimitError {
+    this.reached = true;
+    const { line, column } = lineAndColumn(text, offset);
+    const others = this.spent > 0 ? ` (with ${this.spent.toLocaleString('en-US')} in the inputs read before it)` : '';
+    return new InputLimitError(
+      `${where} holds more YAML nodes than osm-krm reads in one run: the limit of ${this.limit.toLocaleString('en-US')} (documents, scalars with keys, aliases, flow collections and sequence entries; to stay within 2 GiB of memory) is reached at line ${line}, column ${column}${others}`,
+    );
+  }
 }

@@ -7,10 +7,18 @@
 // One reader per syntax: JSON is YAML 1.2, so a JSON ResourceList is read by the same YAML reader with the same
 // bounds (size, nesting, aliases), the same refusal of repeated keys, and errors that give line, column and the
 // kind of problem, never the text (a JSON parser of its own would take the last of two keys and quote the input).
-import { isMap, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
 import { PARSE_OPTIONS } from './yamlSchema.ts';
 import { yamlErrorText } from './parseErrorMessage.ts';
-import { boundedToJS, checkFullParserSize, isStackOverflow, nestingError, parseWithinStack } from './inputBounds.ts';
+import {
+  boundedToJS,
+  checkFullParserSize,
+  isStackOverflow,
+  nestingError,
+  NodeBudget,
+  parseWithinStack,
+} from './inputBounds.ts';
+import { NodeLimitReached } from '../codec/nodeLimit.ts';
 import { createBlockYamlFastPath, type FastParse } from '../codec/blockYamlFastPath.ts';
 import { writeYaml } from '../codec/yamlWriter.ts';
 import type { Result } from './results.ts';
@@ -41,6 +49,8 @@ export interface ResourceList {
   readonly functionConfig: KrmObject | undefined;
   /** Column of the `-` of input items, reused for generated ones so the output stays consistent. */
   readonly itemIndent: number;
+  /** Its `results`, as read (a function's output read back). */
+  readonly results?: unknown;
 }
 
 export class ResourceListParseError extends Error {
@@ -50,20 +60,32 @@ export class ResourceListParseError extends Error {
   }
 }
 
-export function parseResourceList(text: string): ResourceList {
+/**
+ * The ResourceList of `text`, its nodes counted against `budget` (a run's) before they are composed: a new one,
+ * unless the text was made from objects counted already.
+ */
+export function parseResourceList(text: string, budget: NodeBudget = new NodeBudget()): ResourceList {
   if (text.trim() === '') throw new ResourceListParseError('empty input: expected a ResourceList on stdin');
   fastPath ??= createBlockYamlFastPath(PARSE_OPTIONS);
-  const fast = fastPath(text);
-  const { root, itemDashes, notSelfContained }: LibraryParse = fast ?? parseWithYamlLibrary(text);
+  let fast: FastParse | undefined;
+  try {
+    fast = fastPath(text, budget.left);
+  } catch (e) {
+    if (e instanceof NodeLimitReached) throw budget.exceeded(text, e.offset, 'the input');
+    throw e;
+  }
+  if (fast !== undefined) budget.spent += fast.nodes;
+  const { root, itemDashes, notSelfContained }: LibraryParse = fast ?? parseWithYamlLibrary(text, budget);
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
     throw new ResourceListParseError('input is not a ResourceList: expected a YAML mapping');
   }
-  const { kind, items: rawItems, functionConfig: fc } = root as Record<string, unknown>;
+  const { kind, items: rawItems, functionConfig: fc, results } = root as Record<string, unknown>;
   if (kind !== 'ResourceList' && kind !== 'List') {
     throw new ResourceListParseError(`input is not a ResourceList: kind is ${JSON.stringify(kind ?? null)}`);
   }
   const functionConfig = fc === undefined || fc === null ? undefined : asObject(fc, 'functionConfig');
-  if (rawItems === undefined || rawItems === null) return { items: [], functionConfig, itemIndent: 0 };
+  const withResults = results === undefined ? {} : { results };
+  if (rawItems === undefined || rawItems === null) return { items: [], functionConfig, itemIndent: 0, ...withResults };
   if (!Array.isArray(rawItems)) throw new ResourceListParseError('ResourceList.items must be a list');
   const texts =
     itemDashes !== undefined && itemDashes.length === rawItems.length && itemDashes.length > 0
@@ -76,10 +98,10 @@ export function parseResourceList(text: string): ResourceList {
       : { index, object, sourceText: texts[index]! };
   });
   const itemIndent = texts === undefined ? 0 : itemDashes![0]! - lineStart(text, itemDashes![0]!);
-  return { items, functionConfig, itemIndent };
+  return { items, functionConfig, itemIndent, ...withResults };
 }
 
-let fastPath: ((text: string) => FastParse | undefined) | undefined;
+let fastPath: ReturnType<typeof createBlockYamlFastPath> | undefined;
 
 interface LibraryParse {
   root: unknown;
@@ -89,8 +111,9 @@ interface LibraryParse {
 }
 
 /** The full parser, for whatever the fast path leaves: the root as plain values and the items' dashes. */
-function parseWithYamlLibrary(text: string): LibraryParse {
+function parseWithYamlLibrary(text: string, budget: NodeBudget): LibraryParse {
   checkFullParserSize(text, 'the input');
+  budget.countText(text, 'the input');
   let doc: Document.Parsed;
   try {
     doc = parseWithinStack(() => parseDocument(text, PARSE_OPTIONS), 'the input');
@@ -121,18 +144,32 @@ function parseWithYamlLibrary(text: string): LibraryParse {
 /** Indexes of the items that use an anchor defined outside themselves (in another item, or the functionConfig). */
 function itemsWithOutsideAliases(doc: Document, items: readonly Node[]): Set<number> {
   const found = new Set<number>();
-  items.forEach((item, index) => {
-    const [start, , end] = item.range ?? [0, 0, 0];
-    visit(item, {
-      Alias(_, alias) {
-        const target = alias.resolve(doc)?.range;
-        if (target == null || target[0] < start || target[0] >= end) {
-          found.add(index);
-          return visit.BREAK;
-        }
-        return undefined;
-      },
-    });
+  const ranges = items.map((item) => item.range ?? [0, 0, 0]);
+  /** The item whose text holds `offset`, or -1. */
+  const itemAt = (offset: number): number => {
+    let lo = 0;
+    let hi = ranges.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (offset < ranges[mid]![0]) hi = mid - 1;
+      else if (offset >= ranges[mid]![2]) lo = mid + 1;
+      else return mid;
+    }
+    return -1;
+  };
+  // One walk in document order: an alias names the last node with its anchor before it (as the `yaml` package
+  // resolves it, which would walk the document again for each alias).
+  const anchors = new Map<string, Node>();
+  visit(doc, {
+    Node(_, node) {
+      if (isAlias(node)) {
+        const index = itemAt(node.range?.[0] ?? -1);
+        const target = anchors.get(node.source)?.range;
+        if (index >= 0 && (target == null || itemAt(target[0]) !== index)) found.add(index);
+      } else if (node.anchor !== undefined) {
+        anchors.set(node.anchor, node);
+      }
+    },
   });
   return found;
 }

@@ -5,6 +5,7 @@
 import type { Meter } from '../template/index.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { parseResourceList, serializeResourceList, type KrmObject } from '../krm/resourceList.ts';
+import { NodeBudget } from '../krm/inputBounds.ts';
 import { stringifyForOutput } from '../krm/yamlSchema.ts';
 import { processResourceList } from '../function/processResourceList.ts';
 import { MASKED, SecretRegistry } from '../krm/redactSecrets.ts';
@@ -121,6 +122,7 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
       items,
       ...(functionConfig ? { functionConfig } : {}),
     }),
+    NodeBudget.countedAlready(),
   );
   const secrets = options.secrets ?? new SecretRegistry();
   const seen = new Map<string, { md: MachineDeployment; profile: ProfileEntry; data: unknown }>();
@@ -151,7 +153,9 @@ export function renderForReview(inputs: ReviewInputs, env: Environment, options:
   );
   const redact = (text: string) => secrets.redact(text, MASK);
   const mask = (text: string) => (options.showSecrets ? text : redact(text));
-  const objects = parseResourceList(serializeResourceList(list, out)).items.map((i) => i.object);
+  const objects = parseResourceList(serializeResourceList(list, out), NodeBudget.countedAlready()).items.map(
+    (i) => i.object,
+  );
   const generated = objects.filter((o) => isGenerated(o));
   const reviews: MachineDeploymentReview[] = [];
   for (const [, { md, profile, data }] of [...seen].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

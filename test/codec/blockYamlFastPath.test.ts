@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isSeq, parseDocument, type Node } from 'yaml';
 import { createBlockYamlFastPath } from '../../src/codec/blockYamlFastPath.ts';
+import { countYamlNodes, NodeLimitReached } from '../../src/codec/nodeLimit.ts';
 import { PARSE_OPTIONS } from '../../src/krm/yamlSchema.ts';
 import { parseResourceList } from '../../src/krm/resourceList.ts';
 import { REPO_ROOT, SHARED } from '../support/paths.ts';
@@ -57,6 +58,26 @@ function check(text: string, label: string): void {
   assert.deepEqual(got.root, want.root, `${label}: values differ`);
   if (want.dashes !== undefined && Array.isArray((want.root as any)?.items))
     assert.deepEqual(got.itemDashes, want.dashes, `${label}: item positions differ`);
+  // The node bound (src/codec/nodeLimit.ts) counts the same on both paths, and stops at the same place.
+  const nodes = countYamlNodes(text, Infinity).nodes;
+  assert.equal(got.nodes, nodes, `${label}: the fast path counts ${got.nodes} nodes, the lexer ${nodes}`);
+  if (nodes > 0) {
+    const limit = nodes - 1 - Math.floor((nodes - 1) * ((text.length % 7) / 7));
+    const stop = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        if (e instanceof NodeLimitReached) return e.offset;
+        throw e;
+      }
+      return assert.fail(`${label}: not stopped at ${limit} nodes`);
+    };
+    assert.equal(
+      stop(() => fast(text, limit)),
+      stop(() => countYamlNodes(text, limit)),
+      `${label}: stopped elsewhere`,
+    );
+  }
 }
 
 function yamlFiles(dir: string, out: string[] = []): string[] {

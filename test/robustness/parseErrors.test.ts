@@ -6,6 +6,7 @@ import { parse, parseDocument } from 'yaml';
 import fc from 'fast-check';
 import { runFunction } from '../../src/cli/runFunction.ts';
 import { parseManifests } from '../../src/cli/manifestDirectory.ts';
+import { NodeBudget } from '../../src/krm/inputBounds.ts';
 import { readPluginSettings } from '../../src/cli/argocdParameters.ts';
 import { readClusterInfoKubeconfig } from '../../src/cluster/kubeconfig.ts';
 import { parseJsonData } from '../../src/cli/jsonData.ts';
@@ -56,7 +57,7 @@ test('manifests, the cluster-info kubeconfig, Argo CD parameters and template da
   const cases: Array<[string, string, RegExp]> = [
     [
       'manifest',
-      messageOf(() => parseManifests(`kind: Secret\nstringData:\n  token: ]${TOKEN}\n`, 'a.yaml')),
+      messageOf(() => parseManifests(`kind: Secret\nstringData:\n  token: ]${TOKEN}\n`, 'a.yaml', new NodeBudget())),
       /a\.yaml: document 1 is not valid YAML at line 3, column 10: /,
     ],
     [
