@@ -10,7 +10,10 @@
 // the `yaml` package composes at most three times what is counted (test/codec/nodeLimit.test.ts).
 import { Lexer } from 'yaml';
 
-/** The limit's default: 15x the 10,000-MachineDeployment benchmark's 630,000 nodes... see README.md. */
+/**
+ * What a run may read: 20 times the 1,000-MachineDeployment benchmark (49,000), twice that benchmark's output fed
+ * back as kpt does (510,000); the costliest shape at the limit peaks at ~1.6 GB (README.md, Threat model).
+ */
 export const MAX_YAML_NODES = 1_000_000;
 
 /** The count (of nodes, or of the aliases among them) went past its limit at `offset` of the text. */

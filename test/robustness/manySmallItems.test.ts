@@ -154,14 +154,15 @@ test('many small items past the node limit, of any shape and through any route: 
         assertRefused(run, `${shape} (${n}) via ${route}`, file);
       },
     ),
-    { seed: 20261128, numRuns: 10, endOnFailure: true },
+    { seed: 20261128, numRuns: 6, endOnFailure: true },
   );
 });
 
 test("the open finding's 400,000 ConfigMaps (24 MB), tiny documents and many small files: refused, naming the file", () => {
   const cms = SHAPES['block ConfigMaps']!.text(400_000);
-  assertRefused(runBundle([], cms), '400,000 ConfigMaps on stdin');
+  const started = Date.now();
   assertRefused(throughRoute('render', cms).run, '400,000 ConfigMaps via render', 'items.yaml');
+  console.log(`400,000 ConfigMaps via render: refused in ${Date.now() - started} ms`);
 
   // Aliases cost the YAML reader a scan over those before each (hours for a million): counted apart.
   const aliases = runBundle(
