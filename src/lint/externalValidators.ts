@@ -54,7 +54,13 @@ class ToolUnfinished extends Error {
   }
 }
 
-/** Every external tool lint runs goes through here: bounded by the run's deadline, killed when it is out. */
+/** The address space each external tool may use, in KiB (`ulimit -v`): a Go tool needs ~600 MiB to start. */
+export const TOOL_MEMORY_KIB = 2 * 1024 * 1024;
+
+/**
+ * Every external tool lint runs goes through here: in at most TOOL_MEMORY_KIB of address space, bounded by the
+ * run's deadline and killed when it is out.
+ */
 function runTool(
   deadline: ToolDeadline,
   command: string,
@@ -66,7 +72,8 @@ function runTool(
       `was not started: the ${deadline.seconds} s lint gives external tools (--tool-timeout) were spent`,
     );
   const timeout = deadline.remainingMs();
-  const r = process.getBuiltinModule('node:child_process').spawnSync(command, args, {
+  const limited = ['-c', `ulimit -v ${TOOL_MEMORY_KIB} && exec "$@"`, 'sh', command, ...args];
+  const r = process.getBuiltinModule('node:child_process').spawnSync('sh', limited, {
     encoding: 'utf8',
     timeout,
     killSignal: 'SIGKILL',

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { stringify } from 'yaml';
 import { runLintCommand } from '../../src/cli/lintCommand.ts';
+import { TOOL_MEMORY_KIB } from '../../src/lint/externalValidators.ts';
 import { SMALL_OSP } from '../robustness/inputCorpus.ts';
 import { runCommand, tempDir } from './reviewSupport.ts';
 
@@ -89,6 +90,17 @@ test('a validator that answers in time is read as before', () => {
     findings.map((f: any) => [f.severity, f.message]),
     [['warning', 'SC2086: quote it']],
   );
+});
+
+test('each validator runs in at most 2 GiB of address space', () => {
+  const r = lint(
+    `for f; do last=$f; done; printf '{"comments":[{"file":"%s","line":2,"column":1,"level":"warning","code":1,"message":"%s"}]}' "$last" "$(ulimit -v)"`,
+  );
+  assert.deepEqual(
+    toolFindings(r.report, 'shellcheck').map((f: any) => f.message),
+    [`SC1: ${TOOL_MEMORY_KIB}`],
+  );
+  assert.equal(TOOL_MEMORY_KIB, 2 * 1024 * 1024);
 });
 
 test('--tool-timeout takes seconds above 0', () => {
