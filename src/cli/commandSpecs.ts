@@ -216,8 +216,8 @@ with its line and why.`,
     },
   ],
   footer: `Secrets (tokens in URLs and headers) are never printed.
-Exit 0; 1 with --mirror-check when an item leaves the site or cannot be told; 2 when PATH does not
-render, on errors and on usage errors.`,
+Exit 0; 1 with --mirror-check when an item leaves the site or cannot be told, or when nothing is
+rendered (nothing was checked); 2 when PATH does not render, on errors and on usage errors.`,
 };
 
 /** Every sub-command, in the order `osm-krm --help` lists them. */
