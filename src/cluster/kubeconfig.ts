@@ -1,12 +1,8 @@
 // The cluster-info kubeconfig as OSM reads it (the kubelet bootstrap kubeconfig it writes from it:
-// src/render/bootstrapKubeconfig.ts).
-import { parse, YAMLError } from 'yaml';
-import { yamlErrorText } from '../krm/parseErrorMessage.ts';
+// src/render/bootstrapKubeconfig.ts), read as every YAML of the inputs is (src/krm/inputYaml.ts).
+import { InputLimitError } from '../krm/inputBounds.ts';
+import { MalformedYamlError, readInputYaml } from '../krm/inputYaml.ts';
 import { ResourceError } from '../krm/results.ts';
-import { createBlockYamlFastPath, type FastParse } from '../codec/blockYamlFastPath.ts';
-
-// Same options as `parse(text)`; the fast path saves the full parser's start-up cost on the common path.
-let fastPath: ((text: string) => FastParse | undefined) | undefined;
 
 export interface KubeconfigCluster {
   server: string;
@@ -17,12 +13,13 @@ export interface KubeconfigCluster {
 export function readClusterInfoKubeconfig(text: string, field: string): KubeconfigCluster {
   let doc: any;
   try {
-    fastPath ??= createBlockYamlFastPath({});
-    doc = fastPath(text)?.root ?? parse(text);
+    doc = readInputYaml(text, 'the cluster-info kubeconfig');
   } catch (e) {
-    // A kubeconfig may hold credentials: never the parser's message, which quotes the text at the error.
-    const where = e instanceof YAMLError ? yamlErrorText(e, text) : 'unreadable';
-    throw new ResourceError(`cluster-info kubeconfig is not valid YAML at ${where}`, field);
+    // A kubeconfig may hold credentials: the reader's messages name a place, never the text.
+    if (e instanceof MalformedYamlError)
+      throw new ResourceError(`cluster-info kubeconfig is not valid YAML ${e.place}`, field);
+    if (e instanceof InputLimitError) throw new ResourceError(e.message, field);
+    throw e;
   }
   const clusters = doc?.clusters;
   if (
