@@ -152,6 +152,7 @@ function textReport(report: LintReport, profiles: number): string {
     (f) => `${where(f)}${f.severity}: [${f.check}] ${untrustedLine(f.message)}${scenarioLine(f)}`,
   );
   for (const s of report.skipped) lines.push(`skipped: ${s}`);
+  for (const n of report.notes) lines.push(`note: ${n}`);
   lines.push(summary(report, profiles));
   return lines.join('\n') + '\n';
 }
@@ -181,5 +182,8 @@ function githubAnnotations(report: LintReport, profiles: number): string {
   const skipped = report.skipped.map(
     (s) => `::notice title=${escapeProperty('osm-krm lint (skipped)')}::${escapeData(untrustedText(s))}\n`,
   );
-  return [...findings, ...skipped, `${summary(report, profiles)}\n`].join('');
+  const notes = report.notes.map(
+    (n) => `::notice title=${escapeProperty('osm-krm lint (note)')}::${escapeData(untrustedText(n))}\n`,
+  );
+  return [...findings, ...skipped, ...notes, `${summary(report, profiles)}\n`].join('');
 }

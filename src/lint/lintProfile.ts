@@ -61,6 +61,8 @@ export interface LintProfileInput {
 export interface LintReport {
   findings: LintFinding[];
   skipped: string[];
+  /** What the reader of the findings should know about how they were made (e.g. placed coarsely). */
+  notes: string[];
   /** How many user-data configs were rendered and checked. */
   rendered: number;
 }
@@ -255,7 +257,12 @@ export function lintProfiles(
     if (validator.checkedAs !== undefined && formatsRendered.has(validator.checkedAs)) continue;
     skipped.push(`${format.id} configs: ${validator.none}`);
   }
-  return { findings: mergeFindings(findings), skipped, rendered };
+  const notes: string[] = [];
+  if (alignments.bounded > 0)
+    notes.push(
+      `${alignments.bounded} rendered file(s) differ from their templates past the diff search's bounds: findings in the lines between their common head and tail are placed on the first template line of that block, not on their own`,
+    );
+  return { findings: mergeFindings(findings), skipped, notes, rendered };
 }
 
 /** A finding at line `line` of a rendered file, placed on the OSP file's line that produced it. */

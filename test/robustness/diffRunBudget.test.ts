@@ -12,6 +12,9 @@ import { compareReviews, type ReviewSide } from '../../src/review/compareReviews
 import { BOUNDED_DIFF_NOTE, DiffBudget, diffLines, MAX_RUN_DIFF_STEPS } from '../../src/review/unifiedDiff.ts';
 import type { MachineDeploymentReview } from '../../src/review/renderForReview.ts';
 import { RunAlignments } from '../../src/lint/profileSourceMap.ts';
+import { lintProfiles } from '../../src/lint/lintProfile.ts';
+import { SMALL_OSP } from './inputCorpus.ts';
+import { parseAllDocuments, stringify } from 'yaml';
 
 const SEED = 20261128;
 
@@ -145,4 +148,32 @@ test("a run's alignments: a script rendered for many scenarios is aligned once, 
     first.every((a, k) => a.line === k),
     'each rendered line on its template line',
   );
+});
+
+test('lint says when a rendered file was aligned with its template only as far as the bounds allow', () => {
+  const lintData = (data: string) => {
+    const osp = structuredClone(SMALL_OSP) as any;
+    osp.spec.provisioningConfig.files[0].content.inline.data = data;
+    osp.spec.supportedCloudProviders = [{ name: 'aws' }];
+    const text = stringify(osp, { lineWidth: 0, blockQuote: 'literal' });
+    // The external validators are left out (not on PATH): only the placing of lint's own findings is looked at.
+    const path = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      return lintProfiles([{ object: parseAllDocuments(text)[0]!.toJS(), file: 'osp.yaml', text, documentIndex: 0 }]);
+    } finally {
+      process.env.PATH = path;
+    }
+  };
+  // 4,000 rendered lines from a 4-line template: past 3,000 edits, the block is placed as a whole (the download
+  // below them is found in the rendered script and placed through the alignment).
+  const coarse = lintData(
+    '#!/bin/bash\n{{ range until 4000 }}echo {{ . }}\n{{ end }}curl -o /tmp/x https://x.example/x\n',
+  );
+  assert.ok(coarse.findings.some((f) => f.check === 'unverified-download'));
+  assert.equal(coarse.notes.length, 1, JSON.stringify(coarse.notes));
+  assert.match(coarse.notes[0]!, /^\d+ rendered file\(s\) differ from their templates past the diff search's bounds/);
+  const fine = lintData('#!/bin/bash\necho {{ "fine" }}\ncurl -o /tmp/x https://x.example/x\n');
+  assert.ok(fine.findings.some((f) => f.check === 'unverified-download'));
+  assert.deepEqual(fine.notes, []);
 });
