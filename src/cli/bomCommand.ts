@@ -11,7 +11,7 @@ import type { CommandLine } from './commandLine.ts';
 import { BOM_COMMAND } from './commandSpecs.ts';
 import { describeResult } from './renderManifests.ts';
 import { untrustedLine } from './untrustedText.ts';
-import { selectReviews } from './renderCommand.ts';
+import { nothingRendered, selectReviews } from './renderCommand.ts';
 import { readTextInside } from './fileGate.ts';
 import { parseDocuments } from './manifestDirectory.ts';
 import { NodeBudget } from '../krm/inputBounds.ts';
@@ -82,7 +82,13 @@ function bom(opts: Options, io: CommandIO): number {
   const leaving = checked.flatMap((c) => c.verdicts ?? []).filter(failsMirrorCheck).length;
   if (opts.mirrorCheck && leaving > 0)
     io.stderr(`osm-krm bom: ${leaving} item(s) leave the site or cannot be told (--mirror-check)\n`);
-  return rendered.exitCode !== 0 || incomplete.length > 0 ? 2 : leaving > 0 ? 1 : 0;
+  // Nothing rendered is no bill, and no proof that nothing leaves the site: a gate on it fails.
+  const nothing = boms.length === 0;
+  if (nothing)
+    io.stderr(
+      `osm-krm bom: ${opts.mirrorCheck ? 'error: nothing to check: ' : ''}${nothingRendered(rendered, opts.path)}\n`,
+    );
+  return rendered.exitCode !== 0 || incomplete.length > 0 ? 2 : leaving > 0 || (opts.mirrorCheck && nothing) ? 1 : 0;
 }
 
 function createdAt(env: CommandIO['env']): { created?: number } {

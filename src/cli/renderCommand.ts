@@ -55,8 +55,16 @@ function render(opts: Options, io: CommandIO): number {
   const rendered = reviewRender(opts, io);
   const selected = selectReviews(rendered, opts.machineDeployments);
   if (opts.out !== undefined) writeTree(resolve(io.cwd, opts.out), selected);
+  // An empty page would read as "renders to nothing": say there was nothing to render.
+  if (selected.length === 0) io.stdout(`osm-krm render: ${nothingRendered(rendered, opts.path)}\n`);
   io.stdout(selected.map((r) => formatReview(r, opts.explain ? rendered : undefined)).join('\n'));
   return rendered.exitCode;
+}
+
+/** What a review command says when PATH rendered no MachineDeployment (with no --md, which would have failed). */
+export function nothingRendered(rendered: Pick<ReviewRender, 'unrendered'>, path: string): string {
+  const not = rendered.unrendered.length;
+  return `no MachineDeployment rendered from ${untrustedLine(path)}${not > 0 ? ` (${not} not rendered: the results above say why)` : ''}`;
 }
 
 /**

@@ -1,16 +1,8 @@
 // The cluster-info kubeconfig as OSM reads it (the kubelet bootstrap kubeconfig it writes from it:
-// src/render/bootstrapKubeconfig.ts).
-import { parse, YAMLError } from 'yaml';
-import { yamlErrorText } from '../krm/parseErrorMessage.ts';
+// src/render/bootstrapKubeconfig.ts), read as every YAML of the inputs is (src/krm/inputYaml.ts).
+import { InputLimitError } from '../krm/inputBounds.ts';
+import { MalformedYamlError, readInputYaml } from '../krm/inputYaml.ts';
 import { ResourceError } from '../krm/results.ts';
-import { createBlockYamlFastPath } from '../codec/blockYamlFastPath.ts';
-import { NodeLimitReached } from '../codec/nodeLimit.ts';
-import { checkFullParserSize, InputLimitError, NodeBudget } from '../krm/inputBounds.ts';
-
-// Same options as `parse(text)`; the fast path saves the full parser's start-up cost on the common path.
-let fastPath: ReturnType<typeof createBlockYamlFastPath> | undefined;
-
-const KUBECONFIG = 'the cluster-info kubeconfig';
 
 export interface KubeconfigCluster {
   server: string;
@@ -20,23 +12,14 @@ export interface KubeconfigCluster {
 
 export function readClusterInfoKubeconfig(text: string, field: string): KubeconfigCluster {
   let doc: any;
-  // A value source like any input: its nodes are bounded before either parser composes them.
-  const budget = new NodeBudget();
   try {
-    fastPath ??= createBlockYamlFastPath({});
-    doc = fastPath(text, budget.limit)?.root;
-    if (doc === undefined) {
-      checkFullParserSize(text, KUBECONFIG);
-      budget.countText(text, KUBECONFIG);
-      doc = parse(text);
-    }
+    doc = readInputYaml(text, 'the cluster-info kubeconfig');
   } catch (e) {
-    if (e instanceof NodeLimitReached)
-      throw new ResourceError(budget.exceeded(text, e.offset, KUBECONFIG).message, field);
+    // A kubeconfig may hold credentials: the reader's messages name a place, never the text.
+    if (e instanceof MalformedYamlError)
+      throw new ResourceError(`cluster-info kubeconfig is not valid YAML ${e.place}`, field);
     if (e instanceof InputLimitError) throw new ResourceError(e.message, field);
-    // A kubeconfig may hold credentials: never the parser's message, which quotes the text at the error.
-    const where = e instanceof YAMLError ? yamlErrorText(e, text) : 'unreadable';
-    throw new ResourceError(`cluster-info kubeconfig is not valid YAML at ${where}`, field);
+    throw e;
   }
   const clusters = doc?.clusters;
   if (

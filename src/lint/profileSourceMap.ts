@@ -136,6 +136,11 @@ export class RunAlignments {
   private readonly byTemplate = new Map<string, Map<string, LineAlignment>>();
   private readonly budget = new DiffBudget();
 
+  /** How many texts were aligned only as far as the diff's bounds allow (their middle placed coarsely). */
+  get bounded(): number {
+    return this.budget.bounded;
+  }
+
   of(template: string, rendered: string): LineAlignment {
     let byRendered = this.byTemplate.get(template);
     if (byRendered === undefined) this.byTemplate.set(template, (byRendered = new Map()));

@@ -11,6 +11,7 @@
 // unchanged input shows no diff in Git.
 import { parse } from 'yaml';
 import { PARSE_OPTIONS, stringifyForOutput } from '../krm/yamlSchema.ts';
+import { readInputYaml } from '../krm/inputYaml.ts';
 import type { SecretRegistry } from '../krm/redactSecrets.ts';
 import { sealObject, sopsDocument, SopsError } from './sopsDocument.ts';
 import { encryptForRecipient } from './ageRecipient.ts';
@@ -149,7 +150,9 @@ function reusable(previousText: string | undefined, expected: Record<string, unk
   if (previousText === undefined) return undefined;
   let prev: Record<string, unknown> | null;
   try {
-    prev = parse(previousText, PARSE_OPTIONS) as Record<string, unknown> | null;
+    // OUT is in Git: the previous file is input, read within the input bounds (a malformed or oversized one is
+    // simply not reused).
+    prev = readInputYaml(previousText, 'the previous output file') as Record<string, unknown> | null;
   } catch {
     return undefined;
   }

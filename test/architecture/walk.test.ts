@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/paths.ts';
 
-const LIMITS: Readonly<Record<string, number>> = { 'the run': 14, 'one MachineDeployment': 9 };
+const LIMITS: Readonly<Record<string, number>> = { 'the run': 15, 'one MachineDeployment': 9 };
 
 test('the walk of examples/basic climbs back up no more often than it does today, for the run and for one MachineDeployment', () => {
   // A child process: the measurement compiles src/ with its own module hooks.

@@ -1,0 +1,71 @@
+// A YAML text from the inputs becomes values here, by the rules the ResourceList is read with: the block-YAML
+// fast path, else the `yaml` package within every bound of inputBounds.ts (size, stack, nesting, what aliases
+// expand to), repeated keys refused, errors that name a place and never quote the text. Besides the ResourceList
+// (resourceList.ts) and the files commands read (src/cli/manifestDirectory.ts), inputs hold YAML of their own:
+// the cluster-info ConfigMap's kubeconfig, hydrate's previous output file. A reader of its own for those was a
+// door around the bounds: a 12 MB ResourceList whose kubeconfig held a flow list of 6 million numbers took
+// 162 s and 4.4 GB and crashed (test/architecture/yamlReaders.test.ts keeps the parser's entry points here).
+import { parseDocument, type Document } from 'yaml';
+import { PARSE_OPTIONS } from './yamlSchema.ts';
+import { yamlErrorText } from './parseErrorMessage.ts';
+import {
+  boundedToJS,
+  checkFullParserSize,
+  isStackOverflow,
+  nestingError,
+  NodeBudget,
+  parseWithinStack,
+} from './inputBounds.ts';
+import { createBlockYamlFastPath } from '../codec/blockYamlFastPath.ts';
+import { NodeLimitReached } from '../codec/nodeLimit.ts';
+
+/** A YAML text that is not well-formed: the message gives line, column and the kind of problem, never text. */
+export class MalformedYamlError extends Error {
+  /** `place`: "line L, column C: the kind of problem", or the parser's own limit. */
+  constructor(readonly place: string) {
+    super(`malformed YAML ${place}`);
+    this.name = 'MalformedYamlError';
+  }
+}
+
+/** The `yaml` package's document of `text` (`where` names it in errors), within the bounds (its nodes: `budget`). */
+export function parseInputDocument(text: string, where: string, budget: NodeBudget): Document.Parsed {
+  checkFullParserSize(text, where);
+  budget.countText(text, where);
+  let doc: Document.Parsed;
+  try {
+    doc = parseWithinStack(() => parseDocument(text, PARSE_OPTIONS), where);
+  } catch (e) {
+    if (!(e instanceof Error) || e.name === 'InputLimitError') throw e;
+    // Only limits the parser itself enforces get here; their messages hold no source text.
+    throw new MalformedYamlError(`(${e.message})`);
+  }
+  if (doc.errors.length > 0) {
+    if (isStackOverflow(doc.errors[0]!.message)) throw nestingError(where);
+    throw new MalformedYamlError(`at ${yamlErrorText(doc.errors[0]!, text)}`);
+  }
+  return doc;
+}
+
+// The block-YAML parser, made on first use: it keeps nothing between calls.
+let fastPath: ReturnType<typeof createBlockYamlFastPath> | undefined;
+
+/**
+ * The value of a one-document YAML text from the inputs; InputLimitError or MalformedYamlError otherwise. Its
+ * nodes count against `budget` (a value's own, when the run's is not at hand).
+ */
+export function readInputYaml(text: string, where: string, budget: NodeBudget = new NodeBudget()): unknown {
+  fastPath ??= createBlockYamlFastPath(PARSE_OPTIONS);
+  let fast;
+  try {
+    fast = fastPath(text, budget.left);
+  } catch (e) {
+    if (e instanceof NodeLimitReached) throw budget.exceeded(text, e.offset, where);
+    throw e;
+  }
+  if (fast !== undefined) {
+    budget.spent += fast.nodes;
+    return fast.root;
+  }
+  return boundedToJS(parseInputDocument(text, where, budget), text, where);
+}

@@ -1,0 +1,72 @@
+// "Bounded" by construction, read from the code: a YAML text from the inputs becomes values only through the
+// readers that apply every input bound (src/krm/inputYaml.ts, and the ResourceList's and the files' readers
+// built on the same bounds). Any other module that calls the `yaml` package's parser is listed here with why
+// its text is not input: our own output read back, or a text one of the readers accepted, parsed again for its
+// lines. A new module that parses YAML fails here until it reads through inputYaml.ts or says why it need not.
+// A reader of its own was the door: the cluster-info kubeconfig was parsed with the package's defaults, and a
+// 12 MB ResourceList whose kubeconfig held a flow list of 6 million numbers took 4.4 GB and crashed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { REPO_ROOT } from '../support/paths.ts';
+
+const READERS: Readonly<Record<string, string>> = {
+  'src/krm/inputYaml.ts': 'the reader of a YAML text an input holds (within every bound)',
+  'src/krm/resourceList.ts': "the ResourceList's reader (the same bounds)",
+  'src/cli/manifestDirectory.ts': "the files' reader (the same bounds)",
+  'src/codec/nodeLimit.ts': "every reader's node count before the parser runs, from the lexer's tokens (composes nothing)",
+};
+
+const NOT_INPUT: Readonly<Record<string, string>> = {
+  'src/emit/userdata/formats/cloudConfigView.ts': 'user-data we rendered, decoded for review',
+  'src/emit/userdata/ignition/clcParse.ts': 'the Container Linux Config we rendered, transpiled',
+  'src/sops/encryptManifests.ts': 'the manifests we wrote, parsed to encrypt them (the previous file: inputYaml.ts)',
+  'src/machineDeployment/validateValues.ts': 'one line `k: VALUE` built to ask how PyYAML-like readers type VALUE',
+  'src/lint/profileSourceMap.ts': 'an OSP file the files reader accepted, parsed again for its lines',
+  'src/cli/kustomizeBuild.ts': 'a kustomization the files reader accepted, parsed again to drop one entry',
+};
+
+const PARSERS = /\b(parse|parseDocument|parseAllDocuments|Parser|Composer|Lexer)\b/;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(REPO_ROOT, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.ts$/.test(e.name) && !e.name.endsWith('.d.ts'))
+    .map((e) => posix.relative(REPO_ROOT, join(e.parentPath, e.name)).split('\\').join('/'))
+    .sort();
+}
+
+/** The names a module imports from the `yaml` package (values, not types). */
+function yamlImports(file: string): string[] {
+  const text = readFileSync(join(REPO_ROOT, file), 'utf8');
+  const names: string[] = [];
+  for (const m of text.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s+from\s+'yaml'/g)) {
+    if (m[1]) continue;
+    for (const part of m[2]!.split(',')) {
+      const name = part.trim();
+      if (name !== '' && !name.startsWith('type ')) names.push(name.split(/\s+as\s+/)[0]!);
+    }
+  }
+  if (
+    /import\s+\*\s+as\s+\w+\s+from\s+'yaml'|import\s+\w+\s+from\s+'yaml'|require\('yaml'\)|import\('yaml'\)/.test(text)
+  )
+    names.push('* (the whole package)');
+  return names;
+}
+
+test("only the listed modules call the yaml package's parser; every other reads input YAML through inputYaml.ts", () => {
+  const parsing = [...sourceFiles('src'), ...sourceFiles('functions')].filter((f) =>
+    yamlImports(f).some((n) => PARSERS.test(n) || n.startsWith('*')),
+  );
+  const unlisted = parsing.filter((f) => READERS[f] === undefined && NOT_INPUT[f] === undefined);
+  assert.deepEqual(unlisted, [], 'read input YAML through src/krm/inputYaml.ts, or list the module with why');
+  // Nothing stale: every listed module still parses.
+  const stale = [...Object.keys(READERS), ...Object.keys(NOT_INPUT)].filter((f) => !parsing.includes(f));
+  assert.deepEqual(stale, []);
+});
+
+test('the cluster-info kubeconfig is read through inputYaml.ts', () => {
+  const kubeconfig = readFileSync(join(REPO_ROOT, 'src/cluster/kubeconfig.ts'), 'utf8');
+  assert.match(kubeconfig, /readInputYaml\(/);
+  assert.deepEqual(yamlImports('src/cluster/kubeconfig.ts'), []);
+});
