@@ -54,7 +54,8 @@ let fastPath: ReturnType<typeof createBlockYamlFastPath> | undefined;
  * The value of a one-document YAML text from the inputs; InputLimitError or MalformedYamlError otherwise. Its
  * nodes count against `budget` (a value's own, when the run's is not at hand).
  */
-export function readInputYaml(text: string, where: string, budget: NodeBudget = new NodeBudget()): unknown {
+export function readInputYaml(text: string, where: string, runBudget?: NodeBudget): unknown {
+  const budget = runBudget ?? new NodeBudget();
   fastPath ??= createBlockYamlFastPath(PARSE_OPTIONS);
   let fast;
   try {

@@ -15,7 +15,8 @@ const READERS: Readonly<Record<string, string>> = {
   'src/krm/inputYaml.ts': 'the reader of a YAML text an input holds (within every bound)',
   'src/krm/resourceList.ts': "the ResourceList's reader (the same bounds)",
   'src/cli/manifestDirectory.ts': "the files' reader (the same bounds)",
-  'src/codec/nodeLimit.ts': "every reader's node count before the parser runs, from the lexer's tokens (composes nothing)",
+  'src/codec/nodeLimit.ts':
+    "every reader's node count before the parser runs, from the lexer's tokens (composes nothing)",
 };
 
 const NOT_INPUT: Readonly<Record<string, string>> = {
