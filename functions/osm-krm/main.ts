@@ -20,6 +20,14 @@ import { VERSION } from '../../src/cli/version.ts';
 const secrets = new SecretRegistry([untrustedLine]);
 const err = (s: string) => writeAllSync(2, secrets.redact(s));
 
+// What a library prints by itself reaches stderr through the same mask: Node's process warnings (the `yaml`
+// package warns through process.emitWarning, which Node's own listener prints on a later tick, past any writer
+// of ours) and the console (stderr too: stdout is the ResourceList or the command's output).
+process.removeAllListeners('warning');
+process.on('warning', (w) => err(`osm-krm: warning: ${untrustedLine(`${w.name}: ${w.message}`)}\n`));
+for (const level of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const)
+  console[level] = (...parts: unknown[]) => err(`${parts.map(String).join(' ')}\n`);
+
 function main(argv: string[]): number | Promise<number> {
   const out = (s: string) => writeAllSync(1, s);
   const [command, ...rest] = argv;

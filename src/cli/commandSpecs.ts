@@ -159,7 +159,8 @@ export const LINT_COMMAND: CommandSpec = {
 file, or every *.yaml below a directory) for each cloud it lists, at both ends of the supported kubelet versions, IPv4 without and dual-stack with a proxy, and checks
 what it renders: template and render errors, user-data size per cloud, cloud-init's schema, Ignition (3.x,
 ignition-validate), shellcheck on every script, curl -k, downloads never verified. Findings in scripts point
-at the OSP file's line that produced them. Validators that are not installed are reported as skipped.`,
+at the OSP file's line that produced them. Validators that are not installed are reported as skipped; one that starts and does not finish (out of
+time, killed, no readable output) is an error finding.`,
   operands: [{ name: 'PATH', help: 'an OSP file, or a directory (every *.yaml below it); repeatable' }],
   options: [
     {
@@ -167,6 +168,11 @@ at the OSP file's line that produced them. Validators that are not installed are
       value: 'FORMAT',
       choices: ['text', 'json', 'github'],
       help: 'text: one finding a line, FILE:LINE:COL: SEVERITY: [CHECK] MESSAGE (default)\njson: {"findings": [...], "skipped": [...], ...}\ngithub: GitHub Actions annotations (::error file=...,line=...::...), a notice per\nskipped validator, then the summary line',
+    },
+    {
+      flag: '--tool-timeout',
+      value: 'SECONDS',
+      help: 'the wall time the external validators of the run share (default 300); a validator still\nrunning then is killed, and that it checked nothing is an error finding',
     },
   ],
   footer: 'Exit 0 when there is no error finding, 1 when there is one (warnings do not fail), 2 on usage errors.',

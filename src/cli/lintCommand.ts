@@ -2,9 +2,15 @@
 // directories) given for every cloud it lists and a matrix of MachineDeployments, and runs every check.
 import { join, relative, resolve } from 'node:path';
 import { listManifestFiles, readManifestText } from './manifestDirectory.ts';
-import { lintProfiles, type LintFinding, type LintProfileInput, type LintReport } from '../lint/lintProfile.ts';
+import {
+  DEFAULT_TOOL_SECONDS,
+  lintProfiles,
+  type LintFinding,
+  type LintProfileInput,
+  type LintReport,
+} from '../lint/lintProfile.ts';
 import { CommandError, runSubcommand, type CommandIO } from './commandIO.ts';
-import type { CommandLine } from './commandLine.ts';
+import { UsageError, type CommandLine } from './commandLine.ts';
 import { LINT_COMMAND } from './commandSpecs.ts';
 import { InputLimitError } from '../krm/inputBounds.ts';
 import { namedRealPath, readTextInside, relativeInside, targetKind } from './fileGate.ts';
@@ -19,6 +25,7 @@ import { MARKER_FILE } from './outputDirectory.ts';
 interface Options {
   paths: string[];
   format: 'text' | 'json' | 'github';
+  toolSeconds: number;
 }
 
 export function runLintCommand(args: string[], io: CommandIO): number {
@@ -33,7 +40,19 @@ export function runLintCommand(args: string[], io: CommandIO): number {
 }
 
 function options(cl: CommandLine): Options {
-  return { paths: cl.operands, format: (cl.value('--format') ?? 'text') as Options['format'] };
+  const timeout = cl.value('--tool-timeout');
+  return {
+    paths: cl.operands,
+    format: (cl.value('--format') ?? 'text') as Options['format'],
+    toolSeconds: timeout === undefined ? DEFAULT_TOOL_SECONDS : toolSeconds(timeout),
+  };
+}
+
+function toolSeconds(value: string): number {
+  const n = Number(value);
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || !(n > 0) || n > 86400)
+    throw new UsageError(`--tool-timeout must be seconds, more than 0 and at most 86400, got ${JSON.stringify(value)}`);
+  return n;
 }
 
 function lint(opts: Options, io: CommandIO): number {
@@ -46,7 +65,7 @@ function lint(opts: Options, io: CommandIO): number {
     (o) => o.object.kind === 'OperatingSystemProfile' || o.object.kind === 'OperatingSystemProfileOverlay',
   );
   if (objects.length === 0) throw new CommandError(`no OperatingSystemProfile in ${opts.paths.join(', ')}`);
-  const report = lintProfiles(profiles);
+  const report = lintProfiles(profiles, { toolSeconds: opts.toolSeconds });
   // The repository around the profiles: Flux substitution, token expirations (lintRepository.ts).
   const time = lintTime(io);
   const repositoryFindings = lintRepository(objects, {
@@ -121,10 +140,16 @@ function where(f: LintFinding): string {
   return f.file === undefined ? '' : `${untrustedLine(f.file)}:${f.line ?? 1}:${f.column ?? 1}: `;
 }
 
+/** The renders that showed a finding; a finding about the repository or a tool run has none. */
+function scenarioLine(f: LintFinding): string {
+  if (f.scenarios.length === 0) return '';
+  const more = f.scenarios.length > 1 ? ` (+${f.scenarios.length - 1} more)` : '';
+  return `\n    in: ${untrustedLine(f.scenarios[0]!)}${more}`;
+}
+
 function textReport(report: LintReport, profiles: number): string {
   const lines = report.findings.map(
-    (f) =>
-      `${where(f)}${f.severity}: [${f.check}] ${untrustedLine(f.message)}\n    in: ${untrustedLine(f.scenarios[0] ?? '')}${f.scenarios.length > 1 ? ` (+${f.scenarios.length - 1} more)` : ''}`,
+    (f) => `${where(f)}${f.severity}: [${f.check}] ${untrustedLine(f.message)}${scenarioLine(f)}`,
   );
   for (const s of report.skipped) lines.push(`skipped: ${s}`);
   lines.push(summary(report, profiles));
@@ -151,7 +176,7 @@ function githubAnnotations(report: LintReport, profiles: number): string {
     ]
       .filter(Boolean)
       .join(',');
-    return `::${f.severity === 'error' ? 'error' : 'warning'} ${props}::${escapeData(untrustedText(`${f.message} (in: ${f.scenarios[0]})`))}\n`;
+    return `::${f.severity === 'error' ? 'error' : 'warning'} ${props}::${escapeData(untrustedText(f.scenarios.length > 0 ? `${f.message} (in: ${f.scenarios[0]})` : f.message))}\n`;
   });
   const skipped = report.skipped.map(
     (s) => `::notice title=${escapeProperty('osm-krm lint (skipped)')}::${escapeData(untrustedText(s))}\n`,

@@ -27,7 +27,13 @@ import { resolveOverlays, type InputOverlay } from '../model/overlayProfiles.ts'
 import { embeddedProfileEntry, inputProfileEntry, profileKey, type ProfileEntry } from '../model/profileEntry.ts';
 import { EMBEDDED_PROFILE_NAMES } from '../profiles/embeddedProfiles.ts';
 import { ResourceError } from '../krm/results.ts';
-import { runShellcheck, runSystemdAnalyzeVerify, USER_DATA_VALIDATORS, type ToolRun } from './externalValidators.ts';
+import {
+  runShellcheck,
+  runSystemdAnalyzeVerify,
+  ToolDeadline,
+  USER_DATA_VALIDATORS,
+  type ToolRun,
+} from './externalValidators.ts';
 import { userDataFormat, USER_DATA_FORMATS } from '../emit/userdata/formats/index.ts';
 import type { ValidatorTool } from '../emit/userdata/formats/userDataFormat.ts';
 
@@ -67,7 +73,13 @@ interface Located {
   rendered: string;
 }
 
-export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport {
+/** The wall time lint's external tools share by default (`--tool-timeout`). */
+export const DEFAULT_TOOL_SECONDS = 300;
+
+export function lintProfiles(
+  profiles: readonly LintProfileInput[],
+  options: { toolSeconds?: number } = {},
+): LintReport {
   const findings: LintFinding[] = [];
   // Every render of the matrix charges one meter: lint is bounded as one run is, however many profiles,
   // clouds and variants multiply the renders.
@@ -178,13 +190,32 @@ export function lintProfiles(profiles: readonly LintProfileInput[]): LintReport 
     }
   }
   const unitList = [...units.values()];
-  const shellcheck = runShellcheck(scripts.map((s) => s.rendered));
+  const deadline = new ToolDeadline(options.toolSeconds ?? DEFAULT_TOOL_SECONDS);
+  const shellcheck = runShellcheck(
+    scripts.map((s) => s.rendered),
+    deadline,
+  );
   const userDataRuns = [...userData].map(([tool, configs]) => ({
     configs,
-    run: USER_DATA_VALIDATORS[tool](configs.map((c) => c.text)),
+    run: USER_DATA_VALIDATORS[tool](
+      configs.map((c) => c.text),
+      deadline,
+    ),
   }));
-  const systemd = runSystemdAnalyzeVerify(unitList.map((u) => ({ name: u.name, content: u.rendered })));
+  const systemd = runSystemdAnalyzeVerify(
+    unitList.map((u) => ({ name: u.name, content: u.rendered })),
+    deadline,
+  );
   const runs: ToolRun[] = [shellcheck, ...userDataRuns.map((u) => u.run), systemd];
+  // A tool that started and did not finish checked nothing: lint cannot say the output is clean.
+  for (const r of runs)
+    if (r.unfinished !== undefined)
+      findings.push({
+        severity: 'error',
+        check: r.tool,
+        message: `${r.tool} ${r.unfinished}: nothing it checks was checked`,
+        scenarios: [],
+      });
   for (const f of systemd.findings) {
     const u = unitList[f.input];
     if (u !== undefined)

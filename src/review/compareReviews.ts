@@ -5,7 +5,7 @@ import type { MachineDeploymentReview, ReviewRender, UnrenderedMachineDeployment
 import type { SyncTool } from '../gitops/syncAnnotations.ts';
 import { STAGES } from './formatReview.ts';
 import type { NodeConfigView } from './nodeConfigView.ts';
-import { DiffBudget, unifiedDiff } from './unifiedDiff.ts';
+import { BOUNDED_DIFF_NOTE, DiffBudget, unifiedDiff } from './unifiedDiff.ts';
 import { untrustedLine } from '../cli/untrustedText.ts';
 
 export interface MachineDeploymentChange {
@@ -62,7 +62,8 @@ export function compareReviews(
       changes.push({ key, consequences: [consequence], diff: '' });
       continue;
     }
-    const diff = viewDiff(before, after, mask, budget);
+    const coarse: string[] = [];
+    const diff = viewDiff(before, after, mask, budget, coarse);
     const consequences: string[] = [];
     const templateChanged = !isDeepStrictEqual(before.template, after.template);
     if (templateChanged) consequences.push('spec.template changed: machine-controller rolls the machines');
@@ -87,6 +88,8 @@ export function compareReviews(
       consequences.push(
         'existing machines keep their configuration: only new machines (scale-up, replacement) get the new one',
       );
+    // How the diff below is shown, when a search stopped at its bound: still a correct diff, a coarser one.
+    if (coarse.length > 0) consequences.push(`diff of ${coarse.join(', ')}: ${BOUNDED_DIFF_NOTE}`);
     if (consequences.length > 0 || diff !== '') changes.push({ key, consequences, diff });
   }
   return changes;
@@ -172,6 +175,7 @@ function viewDiff(
   after: MachineDeploymentReview | undefined,
   mask: (s: string) => string,
   budget: DiffBudget,
+  coarse: string[] = [],
 ): string {
   const a = flatten(before);
   const b = flatten(after);
@@ -182,6 +186,7 @@ function viewDiff(
     const y = b.get(p);
     // Compared as rendered (a changed token still differs), printed masked, then escaped.
     const shown = (line: string) => untrustedLine(mask(line));
+    const bounded = budget.bounded;
     out += unifiedDiff(
       x ?? '',
       y ?? '',
@@ -191,6 +196,7 @@ function viewDiff(
       shown,
       budget,
     );
+    if (budget.bounded > bounded) coarse.push(p);
   }
   return out;
 }

@@ -20,8 +20,13 @@ export const MAX_RUN_DIFF_STEPS = 200_000_000;
 
 /** Steps of Myers' search left to one run's diffs (one per command run: the run's object, never module state). */
 export class DiffBudget {
+  /** How many diffs charged here stopped at a bound and are the replaced middle: a review says so. */
+  bounded = 0;
   constructor(public steps = MAX_RUN_DIFF_STEPS) {}
 }
+
+/** What a review says of a diff that stopped at a bound (`diff`'s consequences). */
+export const BOUNDED_DIFF_NOTE = `past the diff search's bounds (${MAX_EDIT_DISTANCE.toLocaleString('en-US')} edits a file, ${(MAX_RUN_DIFF_STEPS / 1e6).toLocaleString('en-US')} million steps a run), the lines between the common head and tail are shown removed, then added`;
 
 /**
  * The shortest edit script turning `a` into `b` (within the bounds above and what `budget` has left, which it
@@ -79,7 +84,10 @@ export function diffLines(
     }
   }
   budget.steps -= steps;
-  if (!found) return replacedMiddle(a, b);
+  if (!found) {
+    budget.bounded++;
+    return replacedMiddle(a, b);
+  }
   // Walk back through the saved frontiers.
   const edits: Edit[] = [];
   let x = n;

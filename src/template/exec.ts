@@ -45,6 +45,11 @@ import { chargeUndeclared, engineLimitExceeded, STEP_UNITS } from './cost.ts';
 import { ENTRY_UNITS, type Meter } from '../go/internal/meter.ts';
 import { goMapSize, goUint8 } from '../go/reflect/value.ts';
 
+/** A RangeError that is an engine size limit (a string or array too long), not a stack overflow. */
+const INVALID_LENGTH = /^Invalid (string|array|typed array) length/;
+/** What a stack overflow while walking a value means: Go's growing stack would go on, ours cannot. */
+const VALUE_TOO_DEEP = 'a value nested too deeply for the engine (its stack ran out)';
+
 export interface TemplateLimits {
   /** Nested {{template}} calls (Go: 100000). */
   maxDepth: number;
@@ -204,7 +209,15 @@ export class Executor {
     let v = val.v;
     // printableValue: pointers are followed (a nil pointer prints as fmt prints it).
     while (v instanceof GoPointer && v.elem !== null) v = v.elem;
-    this.write(v === undefined ? '<no value>' : formatValue(v, this.meter));
+    let text: string;
+    try {
+      text = v === undefined ? '<no value>' : formatValue(v, this.meter);
+    } catch (e) {
+      // Printing walks the value: one built a level per loop iteration (dict "a" $x) outruns the JS stack.
+      if (e instanceof RangeError && !INVALID_LENGTH.test(e.message)) this.errorf(`printing ${VALUE_TOO_DEEP}`);
+      throw e;
+    }
+    this.write(text);
   }
 
   // ---- walking ----
@@ -615,9 +628,9 @@ export class Executor {
       if (e instanceof ExecError || e instanceof LimitError) throw e;
       this.at(node);
       if (e instanceof GoCallError) this.errorf(`error calling ${name}: ${e.message}`);
-      if (e instanceof RangeError && /^Invalid (string|array|typed array) length/.test(e.message))
-        engineLimitExceeded(meter);
-      if (e instanceof RangeError) this.errorf(`error calling ${name}: stack overflow`);
+      if (e instanceof RangeError && INVALID_LENGTH.test(e.message)) engineLimitExceeded(meter);
+      // Functions recurse over values only (template nesting is the executor's): the value is too deep.
+      if (e instanceof RangeError) this.errorf(`error calling ${name}: ${VALUE_TOO_DEEP}`);
       // Anything else escaping a function is a bug there; it still becomes a template error.
       this.errorf(`error calling ${name}: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -626,6 +639,7 @@ export class Executor {
         chargeUndeclared(meter, argv, result);
       } catch (e) {
         if (e instanceof LimitError) this.node = node;
+        if (e instanceof RangeError) this.errorf(`error calling ${name}: ${VALUE_TOO_DEEP}`);
         throw e;
       }
     }

@@ -45,6 +45,17 @@ test('the entry point masks every stderr byte with the one registry it hands eve
   assert.doesNotMatch(main.replace(/^const err = .*$/m, ''), /writeAllSync\(2\b/);
 });
 
+test("the entry point takes Node's warning printer and the console over, through the masked writer", () => {
+  const main = text(ENTRY);
+  // Node's own listener prints warnings unmasked: it is removed before ours is added
+  // (test/cli/libraryOutputMasked.test.ts runs both doors through the bundle).
+  assert.match(main, /^process\.removeAllListeners\('warning'\);\nprocess\.on\('warning', \(w\) => err\(/m);
+  assert.match(
+    main,
+    /for \(const level of \['log', 'info', 'warn', 'error', 'debug', 'trace'\] as const\)\n\s+console\[level\] = \(\.\.\.parts: unknown\[\]\) => err\(/,
+  );
+});
+
 test('every command prints through the masked io runSubcommand gives it, the unmasked one shadowed', () => {
   const commands = FILES.filter((f) => /^src\/cli\/[a-zA-Z]+Command\.ts$/.test(f));
   assert.ok(commands.length >= 6, commands.join(', '));

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { compareReviews, type ReviewSide } from '../../src/review/compareReviews.ts';
-import { DiffBudget, diffLines, MAX_RUN_DIFF_STEPS } from '../../src/review/unifiedDiff.ts';
+import { BOUNDED_DIFF_NOTE, DiffBudget, diffLines, MAX_RUN_DIFF_STEPS } from '../../src/review/unifiedDiff.ts';
 import type { MachineDeploymentReview } from '../../src/review/renderForReview.ts';
 import { RunAlignments } from '../../src/lint/profileSourceMap.ts';
 
@@ -68,10 +68,39 @@ test("a diff's files of every MachineDeployment search within one budget, each a
         const body = c.diff.split('\n');
         assert.equal(body.filter((l) => l === '-a').length, files * lines);
         assert.equal(body.filter((l) => l === '+b').length, files * lines);
+        // The review says how the diff is shown: every file stopped at a bound, and is named.
+        const note = c.consequences.filter((l) => l.includes(BOUNDED_DIFF_NOTE));
+        assert.equal(note.length, 1, c.consequences.join('\n'));
+        for (let i = 0; i < files; i++) assert.ok(note[0]!.includes(`provisioning/opt/bin/s${i}`), note[0]);
       }
     }),
     { seed: SEED, numRuns: 2 },
   );
+});
+
+test('a diff that stopped at a bound is said so, naming its files; one found whole says nothing', () => {
+  // Past 3,000 edits a file is the replaced middle whatever the run's budget: a file of 3,001 changed lines.
+  const changed = (x: string) => Array.from({ length: 3_001 }, (_, k) => `${x}${k}`).join('\n');
+  const side = (big: string, small: string): ReviewSide => ({
+    reviews: [
+      review('md', [
+        { path: '/opt/bin/big', content: big },
+        { path: '/opt/bin/small', content: small },
+      ]),
+    ],
+    unrendered: [],
+  });
+  const [bounded] = compareReviews(side(changed('a'), 'x\ny\n'), side(changed('b'), 'x\nz\n'), (s) => s);
+  assert.deepEqual(
+    bounded!.consequences.filter((l) => l.includes(BOUNDED_DIFF_NOTE)),
+    [`diff of provisioning/opt/bin/big: ${BOUNDED_DIFF_NOTE}`],
+  );
+  const [whole] = compareReviews(side('a\nb\n', 'x\ny\n'), side('a\nc\n', 'x\nz\n'), (s) => s);
+  assert.deepEqual(
+    whole!.consequences.filter((l) => l.startsWith('diff of')),
+    [],
+  );
+  assert.match(whole!.diff, /^-b\n\+c$/m);
 });
 
 test('diffs sharing a budget are charged what they searched, and stay valid once it is spent', () => {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GoStruct, newTemplate, TemplateError, type TemplateLimits } from '../../../src/template/index.ts';
 import { render } from './goCases.ts';
+import { sprigFuncs } from '../../../src/sprig/index.ts';
 
 function fails(template: string, data: unknown, limits: Partial<TemplateLimits>): TemplateError {
   try {
@@ -35,6 +36,33 @@ test('limits: nesting deeper than the JS stack is an execution error, not a cras
   const e = fails(deep, [1n], { maxDepth: 1_000_000 });
   assert.equal(e.phase, 'exec');
   assert.match(e.message, /^template: t:1:\d+: executing "r" at <.*>: template execution is nested too deeply$/);
+});
+
+test('limits: a value nested past the JS stack is named as a value, at the node that walks it', () => {
+  // A dict built a level per iteration: Go's growing stack prints it; ours cannot, and says why. Before, the
+  // print said "template execution is nested too deeply" (the template is not) and a function "stack overflow".
+  const build = '{{ $x := dict }}{{ range until 30000 }}{{ $x = dict "a" $x }}{{ end }}';
+  const cases: Array<[string, RegExp]> = [
+    [
+      '{{ $x }}',
+      /executing "t" at <\{\{\$x\}\}>: printing a value nested too deeply for the engine \(its stack ran out\)$/,
+    ],
+    ['{{ toJson $x }}', /at <toJson \$x>: error calling toJson: a value nested too deeply for the engine/],
+    ['{{ if eq $x $x }}y{{ end }}', /at <eq \$x \$x>: error calling eq: a value nested too deeply for the engine/],
+    ['{{ printf "%v" $x }}', /at <printf "%v" \$x>: error calling printf: a value nested too deeply for the engine/],
+  ];
+  for (const [use, message] of cases) {
+    try {
+      newTemplate('t', { funcs: sprigFuncs, limits: { maxWork: 1e12, maxMemoryBytes: 1e12 } })
+        .parse(build + use)
+        .execute(null);
+      assert.fail(`rendered: ${use}`);
+    } catch (e) {
+      assert.ok(e instanceof TemplateError, String(e));
+      assert.equal(e.phase, 'exec');
+      assert.match(e.message, message);
+    }
+  }
 });
 
 test('limits: range iterations are counted over the whole execution', () => {

@@ -1,0 +1,61 @@
+// What a library prints by itself goes through the mask too. The `yaml` package warns through
+// process.emitWarning, which Node's own listener prints on a later tick, past every writer of ours; a console
+// call writes to the process's streams directly (console.log to stdout, inside the ResourceList). Today every
+// command finishes before that tick; this runs the bundle with process.exit deferred, as a command that awaits
+// I/O would be, and prints a run's secret through each of those doors after the run registered it.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { REPO_ROOT } from '../support/paths.ts';
+import { tempDir } from '../review/reviewSupport.ts';
+
+const BUNDLE = join(REPO_ROOT, 'dist', 'osm-krm.cjs');
+const SECRET = 'S3cretValue-from-a-Secret';
+
+const RESOURCE_LIST = `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: v1
+  kind: Secret
+  metadata: {name: credentials, namespace: default}
+  stringData: {token: ${SECRET}}
+`;
+
+// Loaded before the bundle (node -r): when the run is done, print the secret through every door a library
+// has, then leave a little later, as a command with pending I/O would.
+const DEFERRED_EXIT = `const exit = process.exit;
+process.exit = (code) => {
+  process.emitWarning('a library warns about ${SECRET}');
+  console.warn('console.warn ${SECRET}');
+  console.error('console.error ${SECRET}');
+  console.log('console.log ${SECRET}');
+  console.info('console.info ${SECRET}');
+  setTimeout(() => exit(code), 50);
+};
+`;
+
+test("a library's process warning and console output reach stderr through the mask, never stdout", () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'deferExit.cjs'), DEFERRED_EXIT);
+  const r = spawnSync(process.execPath, ['-r', join(dir, 'deferExit.cjs'), BUNDLE], {
+    input: RESOURCE_LIST,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH },
+    timeout: 60_000,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, new RegExp(SECRET));
+  for (const line of [
+    'osm-krm: warning: Warning: a library warns about [redacted]',
+    'console.warn [redacted]',
+    'console.error [redacted]',
+    'console.log [redacted]',
+    'console.info [redacted]',
+  ])
+    assert.ok(r.stderr.split('\n').includes(line), `${line}\n--- stderr:\n${r.stderr}`);
+  // stdout holds the ResourceList alone (the input Secret passes through as given, as every item does).
+  assert.doesNotMatch(r.stdout, /console\.|warns about/);
+  assert.match(r.stdout, /^apiVersion: config\.kubernetes\.io\/v1\nkind: ResourceList\n/);
+});
