@@ -261,7 +261,10 @@ async function sections(minify) {
   const cyclic = cyclicSections(cjsTexts);
   for (const [name, cjs] of cjsTexts) {
     const exported = withDataExports(cjs, cyclic.has(name)) ?? cjs;
-    const code = `(function (require, module, exports) {${exported}\n})`;
+    // Strict, as the ESM sources it was built from are (and as the tests run them): a Script's function is
+    // sloppy unless it says so, and sloppy code silently ignores a write to a frozen object, makes a global of an
+    // undeclared name and passes the global object as `this`.
+    const code = `(function (require, module, exports) {"use strict";${exported}\n})`;
     new Script(code); // still a program
     out.push({ name, kind: 'code', text: withoutCommentClose(code) ?? code });
   }

@@ -20,6 +20,8 @@ function quoted(s: string): string {
     else if (ch === '\r') out += '\\r';
     else if (c < 0x20 || c === 0x7f || (c >= 0x80 && c < 0xa0) || c === 0xfeff || c === 0x2028 || c === 0x2029)
       out += '\\u' + c.toString(16).padStart(4, '0');
+    // Non-characters: Go's and Python's YAML readers refuse the whole text when one appears anywhere, even quoted.
+    else if (c === 0xfffe || c === 0xffff) out += '\\u' + c.toString(16);
     else out += ch;
   }
   return out + '"';
@@ -29,8 +31,8 @@ function quoted(s: string): string {
 // its first runs, which cost more than all the strings of a small run (README.md, Benchmark). The rules are the
 // regexps' (test/codec/yamlWriter.test.ts holds them and compares on arbitrary strings).
 
-/** C0 and C1 controls, DEL, BOM, line and paragraph separators: no plain scalar holds them. */
-const CONTROL = /[\x00-\x1f\x7f-\x9f\ufeff\u2028\u2029]/;
+/** C0 and C1 controls, DEL, BOM, line and paragraph separators, U+FFFE and U+FFFF: no plain scalar holds them. */
+const CONTROL = /[\x00-\x1f\x7f-\x9f\ufeff\u2028\u2029\ufffe\uffff]/;
 
 /** `\s` of a JavaScript regexp. */
 function isSpace(c: number): boolean {
@@ -80,11 +82,16 @@ function isUnsafeStart(c: number): boolean {
 /** Whether s can be written as a plain scalar and read back as the same string by any YAML 1.1 or 1.2 reader. */
 export function plainOk(s: string): boolean {
   const n = s.length;
-  if (n === 0 || isUnsafeStart(s.charCodeAt(0))) return false;
+  if (n === 0 || isUnsafeStart(s.charCodeAt(0)) || isDocumentEnd(s)) return false;
   const last = s.charCodeAt(n - 1);
   // `: ` and `:` at the end start a mapping value; ` #` starts a comment.
   if (isSpace(last) || last === 0x3a || s.includes(': ') || s.includes(' #')) return false;
   return !CONTROL.test(s) && !readsAsNonString(s);
+}
+
+/** `...` alone or before white space: at the start of a line (a key at column 0), the end of the document. */
+function isDocumentEnd(s: string): boolean {
+  return s.startsWith('...') && (s.length === 3 || isSpace(s.charCodeAt(3)));
 }
 
 /** Words a YAML 1.1 or 1.2 reader takes for null, a boolean, infinity, NaN or a merge key. */
@@ -164,10 +171,23 @@ function exponentToEnd(s: string, at: number): boolean {
  * (binary, octal, hex, decimal, sexagesimal), a float, or a timestamp.
  */
 function readsAsNonString(s: string): boolean {
+  // A string switch compares with each case in turn: only words that start as a reserved word does go through it.
+  if (s.length <= 5 && '~nNyYtTfFoO.+-<='.includes(s[0]!) && isReservedWord(s)) return true;
+  if (isNumberOrTimestamp(s)) return true;
+  // yaml.v3 and v2 (kyaml, sigs.k8s.io/yaml) remove every `_` from a scalar that starts with a digit or a sign
+  // before Go's strconv parses it (`+_1` is 1, `0_x1F` 31, `1e_3` 1000), and Go's ParseFloat, which reads one
+  // that starts with `.`, takes `_` between any digits (`.5e3_1`).
+  const first = s.charCodeAt(0);
+  return (
+    (isDigit(first) || first === 0x2b || first === 0x2e) &&
+    s.includes('_') &&
+    isNumberOrTimestamp(s.replaceAll('_', ''))
+  );
+}
+
+function isNumberOrTimestamp(s: string): boolean {
   const n = s.length;
   const first = s.charCodeAt(0);
-  // A string switch compares with each case in turn: only words that start as a reserved word does go through it.
-  if (n <= 5 && '~nNyYtTfFoO.+-<='.includes(s[0]!) && isReservedWord(s)) return true;
   let at = first === 0x2b || first === 0x2d ? 1 : 0;
   const c = s.charCodeAt(at);
   if (c === 0x2e) {
@@ -177,7 +197,8 @@ function readsAsNonString(s: string): boolean {
   }
   if (!isDigit(c)) return false;
   if (c === 0x30 && at + 1 < n) {
-    const radix = s.charCodeAt(at + 1);
+    // Go's strconv takes the radix letter in either case (`0X1F`).
+    const radix = s.charCodeAt(at + 1) | 0x20;
     const accept = radix === 0x62 ? isBinaryOr_ : radix === 0x6f ? isOctalOr_ : radix === 0x78 ? isHexOr_ : undefined;
     if (accept !== undefined) return at + 2 < n && skip(s, at + 2, accept) === n;
   }
@@ -198,7 +219,11 @@ function readsAsNonString(s: string): boolean {
   return exponentToEnd(s, at);
 }
 
-/** `\d{4}-\d\d?-\d\d?`, then optionally a time, fraction and zone (YAML 1.1's timestamp), all of s. */
+/**
+ * `\d{4}-\d\d?-\d\d?`, then optionally a time, fraction and zone, all of s: YAML 1.1's timestamp, and yaml.v3's and
+ * v2's, which are Go layouts (`2006-1-2T15:4:5.999999999Z07:00`): one-digit minutes and seconds, a comma before
+ * the fraction.
+ */
 function isTimestamp(s: string): boolean {
   const n = s.length;
   const digits = (at: number, min: number, max: number): number => {
@@ -221,11 +246,11 @@ function isTimestamp(s: string): boolean {
   }
   at = digits(at, 1, 2);
   if (at < 0 || s.charCodeAt(at) !== 0x3a) return false;
-  at = digits(at + 1, 2, 2);
+  at = digits(at + 1, 1, 2);
   if (at < 0 || s.charCodeAt(at) !== 0x3a) return false;
-  at = digits(at + 1, 2, 2);
+  at = digits(at + 1, 1, 2);
   if (at < 0) return false;
-  if (s.charCodeAt(at) === 0x2e) at = skip(s, at + 1, isDigit);
+  if (s.charCodeAt(at) === 0x2e || s.charCodeAt(at) === 0x2c) at = skip(s, at + 1, isDigit);
   if (at === n) return true;
   at = skip(s, at, isBlank);
   const zone = s.charCodeAt(at);
@@ -253,16 +278,17 @@ export function scalarText(v: unknown): string {
 
 /** A literal block (`|`) when the string can be one, else undefined. */
 function literalBlock(s: string, indent: string): string | undefined {
-  if (!s.includes('\n') || /^\n*$/.test(s) || /[\x00-\x08\x0b-\x1f\x7f-\x9f\r\ufeff\u2028\u2029]/.test(s))
+  if (!s.includes('\n') || /^\n*$/.test(s) || /[\x00-\x08\x0b-\x1f\x7f-\x9f\r\ufeff\u2028\u2029\ufffe\uffff]/.test(s))
     return undefined;
   // Kept (`+`) when more than one line break ends it. Not /\n\n+$/: tried at each break of a run that does not end
   // the text, that pattern ran to the run's end and back (quadratic: 80,000 blank lines in a file took 23 s).
   const chomp = s.endsWith('\n') ? (s.endsWith('\n\n') ? '+' : '') : '-';
   const body = chomp === '+' ? s.slice(0, -1) : s.endsWith('\n') ? s.slice(0, -1) : s;
   const lines = body.split('\n');
-  // An explicit indentation indicator when the first non-empty line starts with a space.
+  // An explicit indentation indicator when the first non-empty line starts with a space or a tab (where yaml.v3
+  // and v2 still detect the indentation, a tab is an error).
   const firstNonEmpty = lines.find((l) => l !== '') ?? '';
-  const indicator = firstNonEmpty.startsWith(' ') || lines[0] === '' ? '2' : '';
+  const indicator = firstNonEmpty.startsWith(' ') || firstNonEmpty.startsWith('\t') || lines[0] === '' ? '2' : '';
   return `|${indicator}${chomp}\n` + lines.map((l) => (l === '' ? '' : indent + l)).join('\n');
 }
 
@@ -284,12 +310,18 @@ function valueAfter(v: unknown, indent: string): string {
   return ' ' + scalarText(v) + '\n';
 }
 
+/** The longest key written as an implicit key (`k: v`): no reader finds the `:` of a longer one. */
+const IMPLICIT_KEY_MAX = 1024;
+
 function map(m: Record<string, unknown>, indent: string, firstInline = false): string {
   let out = '';
   let first = true;
   for (const k of Object.keys(m)) {
     if (m[k] === undefined) continue;
-    out += (first && firstInline ? '' : indent) + scalarText(k) + ':' + valueAfter(m[k], indent);
+    const key = scalarText(k);
+    // A longer key is explicit (`? k` then `: v` on the next line), as YAML allows a key of any length.
+    const sep = key.length <= IMPLICIT_KEY_MAX ? ':' : '\n' + indent + ':';
+    out += (first && firstInline ? '' : indent) + (sep === ':' ? '' : '? ') + key + sep + valueAfter(m[k], indent);
     first = false;
   }
   return out;

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { readNamedFile } from '../cli/fileGate.ts';
+import { monotonicClock } from '../cli/clock.ts';
 import type { ValidatorTool } from '../emit/userdata/formats/userDataFormat.ts';
 
 export interface ToolFinding {
@@ -31,14 +32,14 @@ export interface ToolRun {
 export class ToolDeadline {
   private readonly end: number;
   constructor(readonly seconds: number) {
-    this.end = Date.now() + seconds * 1000;
+    this.end = monotonicClock() + seconds * 1000;
   }
   /** Milliseconds left; at least 1, so a call made after the end is killed at once rather than unbounded. */
   remainingMs(): number {
-    return Math.max(1, this.end - Date.now());
+    return Math.max(1, Math.ceil(this.end - monotonicClock()));
   }
   spent(): boolean {
-    return Date.now() >= this.end;
+    return monotonicClock() >= this.end;
   }
 }
 

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type ReaderKind = 'yaml' | 'schema' | 'bash';
+export type ReaderKind = 'yaml' | 'typed' | 'schema' | 'bash';
 export type ReadResult = { value: unknown } | { error: string };
 
 /** The interpreter cloud-init runs on (its `cloudinit` package and PyYAML are on its path). */

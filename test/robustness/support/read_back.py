@@ -2,6 +2,8 @@
 
 stdin: a JSON list of {"kind": K, "text": T}; stdout: a JSON list of {"value": V} or {"error": E}, in order.
   yaml    PyYAML's safe_load (cloud-init reads user-data with it); V is the loaded document.
+  typed   PyYAML's safe_load_all; V is {"docs": n, "value": first document} with every scalar's type kept: a
+          string as "s:" + text, anything else "<type>:<repr>" (map keys too), so a date is not taken for a string.
   schema  cloud-init's own schema validation of a cloud-config (as `cloud-init schema -c`); V is true.
   bash    `bash -n` (syntax only, never run); V is true.
 """
@@ -26,6 +28,16 @@ def jsonable(v):
     return v
 
 
+def typed(v):
+    if isinstance(v, dict):
+        return {typed(k): typed(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [typed(x) for x in v]
+    if isinstance(v, str):
+        return "s:" + v
+    return type(v).__name__ + ":" + repr(v)
+
+
 schema = None
 out = []
 for doc in json.load(sys.stdin):
@@ -33,6 +45,9 @@ for doc in json.load(sys.stdin):
     try:
         if kind == "yaml":
             out.append({"value": jsonable(yaml.safe_load(text))})
+        elif kind == "typed":
+            docs = list(yaml.safe_load_all(text))
+            out.append({"value": {"docs": len(docs), "value": typed(docs[0]) if docs else None}})
         elif kind == "schema":
             from cloudinit.config.schema import get_schema, validate_cloudconfig_file
             schema = schema or get_schema()
