@@ -74,7 +74,16 @@ export function collectClusterFacts(
   const clusterInfo = find(items, 'ConfigMap', 'kube-public', 'cluster-info');
   let cluster: KubeconfigCluster | undefined;
   const infoText = (clusterInfo?.object as any)?.data?.kubeconfig;
-  if (typeof infoText === 'string') cluster = readClusterInfoKubeconfig(infoText, 'data.kubeconfig');
+  if (typeof infoText === 'string') {
+    try {
+      cluster = readClusterInfoKubeconfig(infoText, 'data.kubeconfig');
+    } catch (e) {
+      // About the ConfigMap's field, not the config the run's cluster facts are reported on.
+      if (e instanceof ResourceError && e.about === undefined)
+        throw new ResourceError(e.message, e.fieldPath, clusterInfo!.object);
+      throw e;
+    }
+  }
   const caOverride = values.caCert;
   if (caOverride !== undefined)
     checkCACertificates(caOverride, sourceName('spec.cluster.caCert', config.cluster.caCert), 'spec.cluster.caCert');

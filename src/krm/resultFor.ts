@@ -71,5 +71,8 @@ export function resultAbout(o: KrmObject | undefined, severity: Severity, messag
 
 /** The results of an error about an object of the inputs (undefined: about none): toResults with its ref and file. */
 export function errorsAbout(e: unknown, o: KrmObject | undefined): Result[] {
-  return o === undefined ? toResults(e, undefined, undefined) : toResults(e, refOf(o), fileOf(o));
+  // An error that names its own object (the cluster-info ConfigMap, caught where the config is reported) is about it.
+  const about =
+    e instanceof ResourceError && !(e instanceof ResourceErrors) && e.about !== undefined ? (e.about as KrmObject) : o;
+  return about === undefined ? toResults(e, undefined, undefined) : toResults(e, refOf(about), fileOf(about));
 }

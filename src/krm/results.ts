@@ -23,6 +23,8 @@ export class ResourceError extends Error {
   constructor(
     message: string,
     readonly fieldPath?: string,
+    /** The input object the error is about, when it is not the one the catcher reports on (resultFor.ts). */
+    readonly about?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
     this.name = 'ResourceError';
