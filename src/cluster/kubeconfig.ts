@@ -17,7 +17,7 @@ export function readClusterInfoKubeconfig(text: string, field: string): Kubeconf
   } catch (e) {
     // A kubeconfig may hold credentials: the reader's messages name a place, never the text.
     if (e instanceof MalformedYamlError)
-      throw new ResourceError(`cluster-info kubeconfig is not valid YAML ${e.place}`, field);
+      throw new ResourceError(`cluster-info kubeconfig is not valid YAML${e.where}`, field);
     if (e instanceof InputLimitError) throw new ResourceError(e.message, field);
     throw e;
   }

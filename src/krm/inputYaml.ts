@@ -21,9 +21,9 @@ import { NodeLimitReached } from '../codec/nodeLimit.ts';
 
 /** A YAML text that is not well-formed: the message gives line, column and the kind of problem, never text. */
 export class MalformedYamlError extends Error {
-  /** `place`: "line L, column C: the kind of problem", or the parser's own limit. */
-  constructor(readonly place: string) {
-    super(`malformed YAML ${place}`);
+  /** `where`: " at line L, column C: the kind of problem", or ": " and the parser's own limit. */
+  constructor(readonly where: string) {
+    super(`malformed YAML${where}`);
     this.name = 'MalformedYamlError';
   }
 }
@@ -38,11 +38,11 @@ export function parseInputDocument(text: string, where: string, budget: NodeBudg
   } catch (e) {
     if (!(e instanceof Error) || e.name === 'InputLimitError') throw e;
     // Only limits the parser itself enforces get here; their messages hold no source text.
-    throw new MalformedYamlError(`(${e.message})`);
+    throw new MalformedYamlError(`: ${e.message}`);
   }
   if (doc.errors.length > 0) {
     if (isStackOverflow(doc.errors[0]!.message)) throw nestingError(where);
-    throw new MalformedYamlError(`at ${yamlErrorText(doc.errors[0]!, text)}`);
+    throw new MalformedYamlError(` at ${yamlErrorText(doc.errors[0]!, text)}`);
   }
   return doc;
 }

@@ -7,18 +7,11 @@
 // One reader per syntax: JSON is YAML 1.2, so a JSON ResourceList is read by the same YAML reader with the same
 // bounds (size, nesting, aliases), the same refusal of repeated keys, and errors that give line, column and the
 // kind of problem, never the text (a JSON parser of its own would take the last of two keys and quote the input).
-import { isAlias, isMap, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isSeq, visit, type Document, type Node } from 'yaml';
 import { PARSE_OPTIONS } from './yamlSchema.ts';
-import { yamlErrorText } from './parseErrorMessage.ts';
-import {
-  boundedToJS,
-  checkFullParserSize,
-  isStackOverflow,
-  nestingError,
-  NodeBudget,
-  parseWithinStack,
-} from './inputBounds.ts';
+import { boundedToJS, NodeBudget } from './inputBounds.ts';
 import { NodeLimitReached } from '../codec/nodeLimit.ts';
+import { MalformedYamlError, parseInputDocument } from './inputYaml.ts';
 import { createBlockYamlFastPath, type FastParse } from '../codec/blockYamlFastPath.ts';
 import { writeYaml } from '../codec/yamlWriter.ts';
 import type { Result } from './results.ts';
@@ -112,19 +105,12 @@ interface LibraryParse {
 
 /** The full parser, for whatever the fast path leaves: the root as plain values and the items' dashes. */
 function parseWithYamlLibrary(text: string, budget: NodeBudget): LibraryParse {
-  checkFullParserSize(text, 'the input');
-  budget.countText(text, 'the input');
   let doc: Document.Parsed;
   try {
-    doc = parseWithinStack(() => parseDocument(text, PARSE_OPTIONS), 'the input');
+    doc = parseInputDocument(text, 'the input', budget);
   } catch (e) {
-    if (!(e instanceof Error) || e.name === 'InputLimitError') throw e;
-    // Only limits the parser itself enforces get here; their messages hold no source text.
-    throw new ResourceListParseError(`malformed YAML: ${(e as Error).message}`);
-  }
-  if (doc.errors.length > 0) {
-    if (isStackOverflow(doc.errors[0]!.message)) throw nestingError('the input');
-    throw new ResourceListParseError(`malformed YAML at ${yamlErrorText(doc.errors[0]!, text)}`);
+    if (e instanceof MalformedYamlError) throw new ResourceListParseError(e.message);
+    throw e;
   }
   const values = () => boundedToJS(doc, text, 'the input');
   const root = doc.contents;

@@ -12,8 +12,8 @@ import { join, posix } from 'node:path';
 import { REPO_ROOT } from '../support/paths.ts';
 
 const READERS: Readonly<Record<string, string>> = {
-  'src/krm/inputYaml.ts': 'the reader of a YAML text an input holds (within every bound)',
-  'src/krm/resourceList.ts': "the ResourceList's reader (the same bounds)",
+  'src/krm/inputYaml.ts':
+    "the reader of a YAML text from the inputs (the ResourceList's full parse too), within every bound",
   'src/cli/manifestDirectory.ts': "the files' reader (the same bounds)",
   'src/codec/nodeLimit.ts':
     "every reader's node count before the parser runs, from the lexer's tokens (composes nothing)",
@@ -66,8 +66,11 @@ test("only the listed modules call the yaml package's parser; every other reads 
   assert.deepEqual(stale, []);
 });
 
-test('the cluster-info kubeconfig is read through inputYaml.ts', () => {
+test('the cluster-info kubeconfig and the ResourceList are read through inputYaml.ts', () => {
   const kubeconfig = readFileSync(join(REPO_ROOT, 'src/cluster/kubeconfig.ts'), 'utf8');
   assert.match(kubeconfig, /readInputYaml\(/);
   assert.deepEqual(yamlImports('src/cluster/kubeconfig.ts'), []);
+  const resourceList = readFileSync(join(REPO_ROOT, 'src/krm/resourceList.ts'), 'utf8');
+  assert.match(resourceList, /parseInputDocument\(/);
+  assert.ok(!yamlImports('src/krm/resourceList.ts').some((n) => PARSERS.test(n)));
 });
