@@ -11,6 +11,7 @@ import {
   fieldLine,
   fieldLocation,
   fieldLocations,
+  ProfileSources,
   RunAlignments,
   templateLocations,
   type TemplateLocation,
@@ -88,6 +89,8 @@ export function lintProfiles(
   const templateBudget = runTemplateMeter(DEFAULT_LIMITS.maxWork, DEFAULT_LIMITS.maxMemoryBytes);
   // Placing findings aligns scripts with their templates: each text once, all within one budget.
   const alignments = new RunAlignments();
+  // Placing findings on the OSP file's lines: each file parsed once for the run.
+  const sources = new ProfileSources();
   const scripts: Located[] = [];
   // Unit files by name and content: most scenarios render the same unit.
   const units = new Map<string, Located & { name: string }>();
@@ -98,7 +101,7 @@ export function lintProfiles(
   const formatsRendered = new Set<string>();
   let rendered = 0;
   for (const p of profiles) {
-    const overlay = isOverlayObject(p.object) ? lintedOverlay(p, profiles) : undefined;
+    const overlay = isOverlayObject(p.object) ? lintedOverlay(p, profiles, sources) : undefined;
     if (overlay !== undefined && 'finding' in overlay) {
       findings.push(overlay.finding);
       continue;
@@ -115,7 +118,7 @@ export function lintProfiles(
       ),
     ];
     const osName = String(spec.osName ?? '');
-    for (const f of curlInsecureFindings(p)) findings.push(f);
+    for (const f of curlInsecureFindings(p, sources)) findings.push(f);
     if (clouds.length === 0) {
       findings.push({
         severity: 'error',
@@ -128,7 +131,7 @@ export function lintProfiles(
     }
     const locations =
       overlay === undefined
-        ? templateLocations(p.text, p.documentIndex, p.itemIndex)
+        ? templateLocations(p.text, p.documentIndex, p.itemIndex, sources)
         : new Map<string, TemplateLocation>();
     // An overlay is rendered with the profiles beside it (its base may be one of them, or another overlay).
     const companions = overlay === undefined ? [] : profiles.filter((q) => q !== p).map((q) => q.object);
@@ -148,7 +151,7 @@ export function lintProfiles(
         { showSecrets: true, templateBudget },
       );
       for (const r of out.results)
-        if (r.severity !== 'info') findings.push(resultFinding(r, p, `${name}, ${run.label}`));
+        if (r.severity !== 'info') findings.push(resultFinding(r, p, `${name}, ${run.label}`, sources));
       for (const review of out.reviews) {
         for (const stage of STAGES) {
           rendered++;
@@ -164,7 +167,7 @@ export function lintProfiles(
             const location =
               overlay === undefined
                 ? locations.get(`${stage}:${f.path}`)
-                : overlayLocation(overlay.entry, review.cloudProvider, `${stage} file ${f.path}`, p);
+                : overlayLocation(overlay.entry, review.cloudProvider, `${stage} file ${f.path}`, p, sources);
             if (location === null) continue;
             const unit = /^\/etc\/systemd\/system\/([^/]+\.(?:service|socket|timer|path|mount|target))$/.exec(
               f.path,
@@ -286,7 +289,7 @@ function place(
 }
 
 /** A function result; one about the OSP is placed on its file, at the template's line and column when it says. */
-function resultFinding(r: Result, p: LintProfileInput, scenario: string): LintFinding {
+function resultFinding(r: Result, p: LintProfileInput, scenario: string, sources: ProfileSources): LintFinding {
   const finding: LintFinding = {
     severity: r.severity === 'error' ? 'error' : 'warning',
     check: 'render',
@@ -299,13 +302,15 @@ function resultFinding(r: Result, p: LintProfileInput, scenario: string): LintFi
   if (
     r.resourceRef.kind === OVERLAY_KIND &&
     r.field?.path !== undefined &&
-    fieldLocation(p.text, p.documentIndex, r.field.path, p.itemIndex) === undefined
+    fieldLocation(p.text, p.documentIndex, r.field.path, p.itemIndex, sources) === undefined
   ) {
-    const line = fieldLine(p.text, p.documentIndex, r.field.path, p.itemIndex);
+    const line = fieldLine(p.text, p.documentIndex, r.field.path, p.itemIndex, sources);
     return line === undefined ? finding : { ...finding, line };
   }
   const location =
-    r.field?.path === undefined ? undefined : fieldLocation(p.text, p.documentIndex, r.field.path, p.itemIndex);
+    r.field?.path === undefined
+      ? undefined
+      : fieldLocation(p.text, p.documentIndex, r.field.path, p.itemIndex, sources);
   if (location === undefined) return finding;
   // Go's notation NAME:LINE:COL, the last one in the message (an error inside a named template names it last).
   const at = [...r.message.matchAll(/:(\d+):(\d+)\b/g)].pop();
@@ -317,6 +322,7 @@ function resultFinding(r: Result, p: LintProfileInput, scenario: string): LintFi
 function lintedOverlay(
   p: LintProfileInput,
   inputs: readonly LintProfileInput[],
+  sources: ProfileSources,
 ): { entry: ProfileEntry } | { finding: LintFinding } {
   const namespace =
     typeof p.object.metadata?.namespace === 'string' && p.object.metadata.namespace !== ''
@@ -345,7 +351,7 @@ function lintedOverlay(
   if (entry !== undefined && error === undefined) return { entry };
   const message = error instanceof Error ? error.message : 'its base does not resolve';
   const field = error instanceof ResourceError ? error.fieldPath : undefined;
-  const line = field === undefined ? undefined : fieldLine(p.text, p.documentIndex, field, p.itemIndex);
+  const line = field === undefined ? undefined : fieldLine(p.text, p.documentIndex, field, p.itemIndex, sources);
   return {
     finding: {
       severity: 'error',
@@ -367,11 +373,12 @@ function overlayLocation(
   cloud: string,
   key: string,
   p: LintProfileInput,
+  sources: ProfileSources,
 ): TemplateLocation | undefined | null {
   const origin = entry.overlay!.layered(cloud).origins.get(key);
   if (origin === undefined || origin.overlay !== `${entry.namespace}/${entry.name}`) return null;
   for (const suffix of ['.content.literal', '.content.template', '.content']) {
-    const at = fieldLocation(p.text, p.documentIndex, origin.field + suffix, p.itemIndex);
+    const at = fieldLocation(p.text, p.documentIndex, origin.field + suffix, p.itemIndex, sources);
     if (at !== undefined) return at;
   }
   return undefined;
@@ -443,7 +450,7 @@ const insecureFlag = (arg: string) => arg === '--insecure' || /^-[a-zA-Z]*k[a-zA
 const TOWARDS_API_SERVER = /ServerURL|\/api\/v1\//;
 
 /** curl commands that skip TLS verification (an error when they talk to the API server); never comments or prose. */
-export function curlInsecureFindings(p: LintProfileInput): LintFinding[] {
+export function curlInsecureFindings(p: LintProfileInput, sources?: ProfileSources): LintFinding[] {
   const out: LintFinding[] = [];
   const name = String(p.object.metadata?.name ?? '');
   const templates = scriptTemplates((p.object.spec ?? {}) as Record<string, any>);
@@ -452,6 +459,7 @@ export function curlInsecureFindings(p: LintProfileInput): LintFinding[] {
     p.documentIndex,
     templates.map((t) => t.field),
     p.itemIndex,
+    sources,
   );
   for (const t of templates) {
     const location = locations.get(t.field);

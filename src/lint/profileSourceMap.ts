@@ -18,10 +18,11 @@ export function templateLocations(
   ospText: string,
   documentIndex = 0,
   itemIndex?: number,
+  sources: ProfileSources = new ProfileSources(),
 ): Map<string, TemplateLocation> {
   const out = new Map<string, TemplateLocation>();
-  const lc = new LineCounter();
-  const doc = profileNode(parseDocumentsWithLines(ospText, lc), documentIndex, itemIndex);
+  const { docs, lc } = sources.of(ospText);
+  const doc = profileNode(docs, documentIndex, itemIndex);
   if (doc === undefined) return out;
   for (const stage of ['bootstrap', 'provisioning'] as const) {
     const runtimes = getIn(doc, ['spec', `${stage}Config`, 'supportedContainerRuntimes']);
@@ -46,8 +47,9 @@ export function fieldLocation(
   documentIndex: number,
   fieldPath: string,
   itemIndex?: number,
+  sources?: ProfileSources,
 ): TemplateLocation | undefined {
-  return fieldLocations(ospText, documentIndex, [fieldPath], itemIndex).get(fieldPath);
+  return fieldLocations(ospText, documentIndex, [fieldPath], itemIndex, sources).get(fieldPath);
 }
 
 /** fieldLocation for many paths, the file parsed once; paths that lead to no scalar are left out. */
@@ -56,10 +58,11 @@ export function fieldLocations(
   documentIndex: number,
   fieldPaths: readonly string[],
   itemIndex?: number,
+  sources: ProfileSources = new ProfileSources(),
 ): Map<string, TemplateLocation> {
   const out = new Map<string, TemplateLocation>();
-  const lc = new LineCounter();
-  const root: Node | undefined = profileNode(parseDocumentsWithLines(ospText, lc), documentIndex, itemIndex);
+  const { docs, lc } = sources.of(ospText);
+  const root: Node | undefined = profileNode(docs, documentIndex, itemIndex);
   for (const fieldPath of fieldPaths) {
     const node = nodeAt(root, fieldPath);
     const location = isScalar(node) ? scalarLocation(node, lc, ospText) : undefined;
@@ -74,9 +77,10 @@ export function fieldLine(
   documentIndex: number,
   fieldPath: string,
   itemIndex?: number,
+  sources: ProfileSources = new ProfileSources(),
 ): number | undefined {
-  const lc = new LineCounter();
-  const node = nodeAt(profileNode(parseDocumentsWithLines(text, lc), documentIndex, itemIndex), fieldPath);
+  const { docs, lc } = sources.of(text);
+  const node = nodeAt(profileNode(docs, documentIndex, itemIndex), fieldPath);
   return node?.range ? lc.linePos(node.range[0]).line : undefined;
 }
 
@@ -107,6 +111,23 @@ function profileNode(docs: Node[], documentIndex: number, itemIndex: number | un
   if (itemIndex === undefined) return doc;
   const items = getIn(doc, ['items']);
   return isSeq(items) ? (items.items[itemIndex] as Node | undefined) : undefined;
+}
+
+/**
+ * An OSP file parsed for its lines once however many findings, scenarios and overlay files ask where something
+ * sits in it (lint placed each render result by parsing the whole file again). Lint works a profile at a time,
+ * so the last file is kept, not all of them (a parse tree is many times its text).
+ */
+export class ProfileSources {
+  private last: { text: string; docs: Node[]; lc: LineCounter } | undefined;
+
+  of(text: string): { docs: Node[]; lc: LineCounter } {
+    if (this.last?.text !== text) {
+      const lc = new LineCounter();
+      this.last = { text, docs: parseDocumentsWithLines(text, lc), lc };
+    }
+    return this.last;
+  }
 }
 
 function parseDocumentsWithLines(text: string, lc: LineCounter): Node[] {
