@@ -73,7 +73,7 @@ export function readInputYaml(text: string, where: string, budget: NodeBudget): 
     budget.spent += fast.nodes;
     return fast.root;
   }
-  return boundedToJS(parseInputDocument(text, where, budget), text, where);
+  return boundedToJS(parseInputDocument(text, where, budget), text, where, budget);
 }
 
 /**

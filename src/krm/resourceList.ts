@@ -112,7 +112,7 @@ function parseWithYamlLibrary(text: string, budget: NodeBudget): LibraryParse {
     if (e instanceof MalformedYamlError) throw new ResourceListParseError(e.message);
     throw e;
   }
-  const values = () => boundedToJS(doc, text, 'the input');
+  const values = () => boundedToJS(doc, text, 'the input', budget);
   const root = doc.contents;
   if (!isMap(root)) return { root: values() };
   const itemsNode = root.get('items', true) as Node | undefined;
