@@ -213,9 +213,10 @@ export function boundedToJS(doc: Document, text: string, where: string, budget: 
           const m = measure(part, depth + 1);
           size += m.size;
           height = Math.max(height, m.height + 1);
-          // One level deeper than this node.
-          written += m.written + 2 * m.lines;
-          lines += m.lines;
+          // One level deeper than this node; an entry that is a collection may take a line of its own (`-`).
+          const entryLine = isPair(item) || m.height === 0 ? 0 : 1;
+          written += m.written + 2 * (m.lines + entryLine);
+          lines += m.lines + entryLine;
         }
         if (size > limit) throw expansionError(where, limit);
         if (written > budget.writtenLeft) throw budget.writtenExceeded(where);
