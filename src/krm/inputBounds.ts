@@ -219,7 +219,6 @@ export function boundedToJS(doc: Document, text: string, where: string, budget: 
           lines += m.lines + entryLine;
         }
         if (size > limit) throw expansionError(where, limit);
-        if (written > budget.writtenLeft) throw budget.writtenExceeded(where);
       }
       inProgress.delete(n);
       result = { size, height, written, lines: Math.max(1, lines) };
