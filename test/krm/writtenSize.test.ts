@@ -13,14 +13,14 @@ import {
   WRITTEN_ALLOWANCE,
   WRITTEN_PER_BYTE,
 } from '../../src/krm/inputBounds.ts';
-import { INPUT_PARSE_OPTIONS } from '../../src/krm/mapKeys.ts';
+import { PARSE_OPTIONS } from '../../src/krm/yamlSchema.ts';
 import { writeYaml } from '../../src/codec/yamlWriter.ts';
 import { parseDocuments } from '../../src/cli/manifestDirectory.ts';
 
 /** The values of `text` read as every input is, and what the budget counted written. */
 function read(text: string, budget = new NodeBudget()): { value: unknown; written: number } {
   budget.countText(text, 'the text');
-  const doc = parseDocument(text, INPUT_PARSE_OPTIONS);
+  const doc = parseDocument(text, PARSE_OPTIONS);
   assert.deepEqual(doc.errors, []);
   return { value: boundedToJS(doc, text, 'the text', budget), written: budget.written };
 }
@@ -124,7 +124,7 @@ test('aliases, anchors redefined and merge keys give the values the package give
   })).n;
   fc.assert(
     fc.property(node, (text) => {
-      const expected = parseDocument(text, INPUT_PARSE_OPTIONS);
+      const expected = parseDocument(text, PARSE_OPTIONS);
       let want: unknown;
       try {
         if (expected.errors.length > 0) return;
