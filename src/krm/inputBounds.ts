@@ -188,10 +188,7 @@ export function boundedToJS(doc: Document, text: string, where: string, budget: 
     if (!isAlias(n) && n.anchor !== undefined) anchors.set(n.anchor, n);
     if (isScalar(n)) {
       const v = n.value;
-      const length = typeof v === 'string' ? v.length : 8;
-      // A multi-line string is a literal block: a line, indented, for each line break.
-      const lines = typeof v === 'string' ? 1 + lineBreaks(v) : 1;
-      result = { size: 1 + length, height: 0, written: 4 + length + 2 * lines, lines };
+      result = { size: 1 + (typeof v === 'string' ? v.length : 8), height: 0, ...scalarWritten(v) };
     } else if (isAlias(n)) {
       const target = anchors.get(n.source);
       if (target === undefined)
@@ -234,6 +231,35 @@ export function boundedToJS(doc: Document, text: string, where: string, budget: 
   return doc.toJS({ maxAliasCount: -1 });
 }
 
+/** A scalar written at depth 0: a multi-line string is a literal block, a line (indented) per line break. */
+function scalarWritten(v: unknown): { written: number; lines: number } {
+  const length = typeof v === 'string' ? v.length : 8;
+  const lines = typeof v === 'string' ? 1 + lineBreaks(v) : 1;
+  return { written: 4 + length + 2 * lines, lines };
+}
+
+/**
+ * What plain values (a tree: the fast path's, which has no aliases) take written as block YAML at depth 0, by
+ * boundedToJS's measure; the fast path's text holds the indentation of its lines, but not of the lines a
+ * one-line flow sequence or a double-quoted string's `\n` escapes become.
+ */
+export function writtenSize(value: unknown): { written: number; lines: number } {
+  if (value === null || typeof value !== 'object') return scalarWritten(value);
+  let written = 4;
+  let lines = 0;
+  const isArray = Array.isArray(value);
+  for (const [key, item] of Object.entries(value)) {
+    const m = writtenSize(item);
+    const collection = item !== null && typeof item === 'object' && Object.keys(item).length > 0;
+    // As boundedToJS: a key is a scalar of its own; a sequence entry that is a collection may take a line.
+    const parts = isArray ? (collection ? 1 : 0) : 0;
+    const k = isArray ? { written: 0, lines: 0 } : scalarWritten(key);
+    written += k.written + 2 * k.lines + m.written + 2 * (m.lines + parts);
+    lines += k.lines + m.lines + parts;
+  }
+  return { written, lines: Math.max(1, lines) };
+}
+
 /** How many `\n` a string holds. */
 function lineBreaks(s: string): number {
   let count = 0;
@@ -258,8 +284,8 @@ export class NodeBudget {
   aliases = 0;
   /** The layout tokens (spaces, line breaks, comments) the full parser read so far. */
   layout = 0;
-  /** The characters of the texts the full parser read so far (what their values may take written grows with them). */
-  fullParserBytes = 0;
+  /** The characters of the texts read so far (what their values may take written grows with them). */
+  bytes = 0;
   /** What the values read by the full parser so far take written as block YAML (boundedToJS measures it). */
   written = 0;
   /** The limit was reached: every later read of the run is refused too (callers that skip unreadable files stop). */
@@ -286,7 +312,7 @@ export class NodeBudget {
       this.spent += counted.nodes;
       this.aliases += counted.aliases;
       this.layout += counted.layout;
-      this.fullParserBytes += text.length;
+      this.credit(text);
     } catch (e) {
       if (!(e instanceof NodeLimitReached)) throw e;
       if (e.of === 'nodes') throw this.exceeded(text, e.offset, where);
@@ -303,7 +329,12 @@ export class NodeBudget {
   /** What the run's values may still take written as block YAML (WRITTEN_ALLOWANCE). */
   get writtenLeft(): number {
     if (this.limit === Infinity) return Infinity;
-    return WRITTEN_ALLOWANCE + WRITTEN_PER_BYTE * this.fullParserBytes - this.written;
+    return WRITTEN_ALLOWANCE + WRITTEN_PER_BYTE * this.bytes - this.written;
+  }
+
+  /** Adds a text the run reads (once, whatever its documents): what its values may take written grows with it. */
+  credit(text: string): void {
+    this.bytes += text.length;
   }
 
   /** Adds what a document's values take written; refuses them past the run's allowance. */
@@ -316,7 +347,7 @@ export class NodeBudget {
   writtenExceeded(where: string): InputLimitError {
     this.reached = true;
     return new InputLimitError(
-      `${where} would take more than osm-krm writes ${this.scope} when written back as YAML: ${WRITTEN_PER_BYTE} times the size of the inputs outside plain block YAML plus ${MiB(WRITTEN_ALLOWANCE)} (every line is indented by its depth, a multi-line string is written one indented line per line break, and aliases are written expanded; to stay within 2 GiB of memory)`,
+      `${where} would take more than osm-krm writes ${this.scope} when written back as YAML: ${WRITTEN_PER_BYTE} times the size of the inputs plus ${MiB(WRITTEN_ALLOWANCE)} (every line is indented by its depth, a multi-line string is written one indented line per line break, and aliases are written expanded; to stay within 2 GiB of memory)`,
     );
   }
 

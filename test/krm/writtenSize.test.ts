@@ -12,7 +12,9 @@ import {
   NodeBudget,
   WRITTEN_ALLOWANCE,
   WRITTEN_PER_BYTE,
+  writtenSize,
 } from '../../src/krm/inputBounds.ts';
+import { readInputYaml } from '../../src/krm/inputYaml.ts';
 import { PARSE_OPTIONS } from '../../src/krm/yamlSchema.ts';
 import { writeYaml } from '../../src/codec/yamlWriter.ts';
 import { parseDocuments } from '../../src/cli/manifestDirectory.ts';
@@ -46,6 +48,8 @@ test('what the values take written bounds what the writer writes (any JSON value
       const { value: read_, written } = read(nested(depth, JSON.stringify(v)));
       // Quoting writes a control character as six (`\u0001`): the measure counts it as one.
       assert.ok(writeYaml(read_).length <= 6 * written, `${writeYaml(read_).length} > 6 * ${written}`);
+      // The fast path's values are measured alike.
+      if (depth === 0) assert.equal(writtenSize(read_).written, written);
     }),
     { numRuns: 300 },
   );
@@ -66,6 +70,17 @@ test('a deep string of many line breaks, deep short scalars, or a deep alias bom
     `[&a [${Array(1000).fill('x').join(',')}], &b [${Array(10).fill('*a').join(',')}], ` +
     `&c [${Array(10).fill('*b').join(',')}], [${Array(8).fill('*c').join(',')}]]`;
   assert.throws(() => read(nested(240, bomb)), refused);
+});
+
+test('the fast path\'s values are bounded alike: a deep double-quoted string of `\\n` escapes, a long flow list', () => {
+  const deep = (value: string) =>
+    Array.from({ length: 240 }, (_, i) => `${' '.repeat(2 * i)}k${i}:\n`).join('') + `${' '.repeat(480)}s: ${value}\n`;
+  const refused = /the text would take more than osm-krm writes in one run when written back as YAML/;
+  assert.throws(() => readInputYaml(deep(`"${'a\\n'.repeat(1_000_000)}"`), 'the text', new NodeBudget()), refused);
+  assert.throws(() => readInputYaml(deep(`[${Array(700_000).fill('a').join(', ')}]`), 'the text', new NodeBudget()), refused);
+  // Near the top, the same string is read.
+  const value = readInputYaml(`s: "${'a\\n'.repeat(1_000_000)}"\n`, 'the text', new NodeBudget());
+  assert.equal((value as { s: string }).s.length, 2_000_000);
 });
 
 test('the allowance is the run\'s: documents and files read with one budget share it', () => {
