@@ -256,7 +256,7 @@ export function parseDocuments(text: string, where: string, budget: NodeBudget):
       throw new CommandError(`${where}: document ${i + 1} is not valid YAML at ${yamlErrorText(doc.errors[0]!, text)}`);
     }
     try {
-      return boundedToJS(doc, text, `${where}: document ${i + 1}`);
+      return boundedToJS(doc, text, `${where}: document ${i + 1}`, budget);
     } catch (e) {
       if (e instanceof InputLimitError) throw new CommandError(e.message);
       throw e;

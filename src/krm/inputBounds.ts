@@ -133,25 +133,50 @@ export function nestingError(where: string): InputLimitError {
 }
 
 /**
- * Checks a parsed YAML document before it becomes values: nesting at most MAX_NESTING_DEPTH (aliases counted
- * as what they expand to) and an expanded size (characters of scalars plus one per node, each alias counted
- * as its anchor's whole content) of at most twice the text plus ALIAS_EXPANSION_ALLOWANCE. Hand-written files
- * with many aliases pass; an alias bomb is refused after one walk over its (small) tree, before expansion.
- * Then the values, with no limit on the alias count (the size was bounded instead).
+ * What a run's values may take written back as block YAML (kept items, the command's ResourceList for the
+ * function, hydrate's and generate's files), beyond the full parser's texts themselves: WRITTEN_PER_BYTE times
+ * their bytes plus this, for the whole run. Our writer indents every line by its depth (two spaces a level) and
+ * writes a multi-line string as a literal block, one indented line per line break, so a 3 MB JSON file of one
+ * string of a million `\n` escapes 250 levels deep was written as 500 MB: `render` 50 s, `generate` and
+ * `hydrate` 66-68 s at 2.7 GB, exit 0 (README.md, Threat model).
  */
-export function boundedToJS(doc: Document, text: string, where: string): unknown {
+export const WRITTEN_ALLOWANCE = 32 * 1024 * 1024;
+/** See WRITTEN_ALLOWANCE: compact JSON of Kubernetes objects written as YAML takes up to ~3 times its bytes. */
+export const WRITTEN_PER_BYTE = 4;
+
+/** What a node measures: `size` as the alias bound counts, `height`, and its text written at depth 0 and lines. */
+interface Measure {
+  size: number;
+  height: number;
+  /** Characters it takes written as block YAML at depth 0; at depth d, 2 * d * `lines` more. */
+  written: number;
+  lines: number;
+}
+
+/**
+ * Checks a parsed YAML document before it becomes values: nesting at most MAX_NESTING_DEPTH (aliases counted
+ * as what they expand to), an expanded size (characters of scalars plus one per node, each alias counted
+ * as its anchor's whole content) of at most twice the text plus ALIAS_EXPANSION_ALLOWANCE, and what the values
+ * take written as block YAML (indentation and aliases expanded) within the run's `budget`. Hand-written files
+ * with many aliases pass; an alias bomb is refused after one walk over its (small) tree, before expansion.
+ * Then the values, with no limit on the alias count (the size was bounded instead), each alias resolved to the
+ * node this walk found for it: the `yaml` package would scan every anchor and alias before each alias (10,000
+ * aliases after 450,000 anchors: over 120 s).
+ */
+export function boundedToJS(doc: Document, text: string, where: string, budget: NodeBudget): unknown {
   const limit = 2 * text.length + ALIAS_EXPANSION_ALLOWANCE;
   // An alias's name is input text (a token written unquoted after `*`): its place is named instead.
   const at = (n: Node) => {
     const { line, column } = lineAndColumn(text, n.range?.[0] ?? 0);
     return `line ${line}, column ${column}`;
   };
-  const measured = new Map<Node, { size: number; height: number }>();
+  const measured = new Map<Node, Measure>();
   const inProgress = new Set<Node>();
   // Each anchor's node, as the walk (in document order) meets it: an alias names the last one before it.
   const anchors = new Map<string, Node>();
-  const measure = (node: unknown, depth: number): { size: number; height: number } => {
-    if (node === null || node === undefined) return { size: 1, height: 0 };
+  const EMPTY: Measure = { size: 1, height: 0, written: 5, lines: 1 };
+  const measure = (node: unknown, depth: number): Measure => {
+    if (node === null || node === undefined) return EMPTY;
     if (depth > MAX_NESTING_DEPTH) throw nestingError(where);
     const n = node as Node;
     const known = measured.get(n);
@@ -159,11 +184,11 @@ export function boundedToJS(doc: Document, text: string, where: string): unknown
       if (depth + known.height > MAX_NESTING_DEPTH) throw nestingError(where);
       return known;
     }
-    let result: { size: number; height: number };
+    let result: Measure;
     if (!isAlias(n) && n.anchor !== undefined) anchors.set(n.anchor, n);
     if (isScalar(n)) {
       const v = n.value;
-      result = { size: 1 + (typeof v === 'string' ? v.length : 8), height: 0 };
+      result = { size: 1 + (typeof v === 'string' ? v.length : 8), height: 0, ...scalarWritten(v) };
     } else if (isAlias(n)) {
       const target = anchors.get(n.source);
       if (target === undefined)
@@ -171,30 +196,75 @@ export function boundedToJS(doc: Document, text: string, where: string): unknown
       if (inProgress.has(target))
         throw new InputLimitError(`${where}: the alias at ${at(n)} refers to a node that contains it`);
       result = measure(target, depth);
+      // What the package's own resolution (Alias.resolve, called by its toJS and merge keys) would find.
+      Object.defineProperty(n, 'resolve', { value: () => target, configurable: true });
     } else if (isMap(n) || isSeq(n)) {
       inProgress.add(n);
       let size = 1;
       let height = 0;
+      let written = 4;
+      let lines = 0;
       for (const item of n.items as unknown[]) {
         const parts = isPair(item) ? [item.key, item.value] : [item];
         for (const part of parts) {
           const m = measure(part, depth + 1);
           size += m.size;
           height = Math.max(height, m.height + 1);
+          // One level deeper than this node; an entry that is a collection may take a line of its own (`-`).
+          const entryLine = isPair(item) || m.height === 0 ? 0 : 1;
+          written += m.written + 2 * (m.lines + entryLine);
+          lines += m.lines + entryLine;
         }
         if (size > limit) throw expansionError(where, limit);
       }
       inProgress.delete(n);
-      result = { size, height };
+      result = { size, height, written, lines: Math.max(1, lines) };
     } else {
-      result = { size: 1, height: 0 };
+      result = { size: 1, height: 0, written: 5, lines: 1 };
     }
     measured.set(n, result);
     return result;
   };
   const total = parseWithinStack(() => measure(doc.contents, 0), where);
   if (total.size > limit) throw expansionError(where, limit);
+  budget.spendWritten(total.written, where);
   return doc.toJS({ maxAliasCount: -1 });
+}
+
+/** A scalar written at depth 0: a multi-line string is a literal block, a line (indented) per line break. */
+function scalarWritten(v: unknown): { written: number; lines: number } {
+  const length = typeof v === 'string' ? v.length : 8;
+  const lines = typeof v === 'string' ? 1 + lineBreaks(v) : 1;
+  return { written: 4 + length + 2 * lines, lines };
+}
+
+/**
+ * What plain values (a tree: the fast path's, which has no aliases) take written as block YAML at depth 0, by
+ * boundedToJS's measure; the fast path's text holds the indentation of its lines, but not of the lines a
+ * one-line flow sequence or a double-quoted string's `\n` escapes become.
+ */
+export function writtenSize(value: unknown): { written: number; lines: number } {
+  if (value === null || typeof value !== 'object') return scalarWritten(value);
+  let written = 4;
+  let lines = 0;
+  const isArray = Array.isArray(value);
+  for (const [key, item] of Object.entries(value)) {
+    const m = writtenSize(item);
+    const collection = item !== null && typeof item === 'object' && Object.keys(item).length > 0;
+    // As boundedToJS: a key is a scalar of its own; a sequence entry that is a collection may take a line.
+    const parts = isArray ? (collection ? 1 : 0) : 0;
+    const k = isArray ? { written: 0, lines: 0 } : scalarWritten(key);
+    written += k.written + 2 * k.lines + m.written + 2 * (m.lines + parts);
+    lines += k.lines + m.lines + parts;
+  }
+  return { written, lines: Math.max(1, lines) };
+}
+
+/** How many `\n` a string holds. */
+function lineBreaks(s: string): number {
+  let count = 0;
+  for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) count++;
+  return count;
 }
 
 function expansionError(where: string, limit: number): InputLimitError {
@@ -214,6 +284,10 @@ export class NodeBudget {
   aliases = 0;
   /** The layout tokens (spaces, line breaks, comments) the full parser read so far. */
   layout = 0;
+  /** The characters of the texts read so far (what their values may take written grows with them). */
+  bytes = 0;
+  /** What the values read by the full parser so far take written as block YAML (boundedToJS measures it). */
+  written = 0;
   /** The limit was reached: every later read of the run is refused too (callers that skip unreadable files stop). */
   reached = false;
   /** `scope`: what the limits are for, in errors ("in one run"). */
@@ -238,6 +312,7 @@ export class NodeBudget {
       this.spent += counted.nodes;
       this.aliases += counted.aliases;
       this.layout += counted.layout;
+      this.credit(text);
     } catch (e) {
       if (!(e instanceof NodeLimitReached)) throw e;
       if (e.of === 'nodes') throw this.exceeded(text, e.offset, where);
@@ -249,6 +324,31 @@ export class NodeBudget {
           : `${where} holds more spaces, line breaks and comments than osm-krm reads ${this.scope} outside plain block YAML: the limit of ${this.layoutLimit.toLocaleString('en-US')} (the full YAML reader keeps an object for each; to stay within 2 GiB of memory) is reached at line ${line}, column ${column}`,
       );
     }
+  }
+
+  /** What the run's values may still take written as block YAML (WRITTEN_ALLOWANCE). */
+  get writtenLeft(): number {
+    if (this.limit === Infinity) return Infinity;
+    return WRITTEN_ALLOWANCE + WRITTEN_PER_BYTE * this.bytes - this.written;
+  }
+
+  /** Adds a text the run reads (once, whatever its documents): what its values may take written grows with it. */
+  credit(text: string): void {
+    this.bytes += text.length;
+  }
+
+  /** Adds what a document's values take written; refuses them past the run's allowance. */
+  spendWritten(written: number, where: string): void {
+    if (written > this.writtenLeft) throw this.writtenExceeded(where);
+    this.written += written;
+  }
+
+  /** The error for values that would take more written than the run's allowance. */
+  writtenExceeded(where: string): InputLimitError {
+    this.reached = true;
+    return new InputLimitError(
+      `${where} would take more than osm-krm writes ${this.scope} when written back as YAML: ${WRITTEN_PER_BYTE} times the size of the inputs plus ${MiB(WRITTEN_ALLOWANCE)} (every line is indented by its depth, a multi-line string is written one indented line per line break, and aliases are written expanded; to stay within 2 GiB of memory)`,
+    );
   }
 
   /**

@@ -16,6 +16,7 @@ import {
   nestingError,
   NodeBudget,
   parseWithinStack,
+  writtenSize,
 } from './inputBounds.ts';
 import { createBlockYamlFastPath } from '../codec/blockYamlFastPath.ts';
 import { NodeLimitReached } from '../codec/nodeLimit.ts';
@@ -71,9 +72,11 @@ export function readInputYaml(text: string, where: string, budget: NodeBudget): 
   }
   if (fast !== undefined) {
     budget.spent += fast.nodes;
+    budget.credit(text);
+    budget.spendWritten(writtenSize(fast.root).written, where);
     return fast.root;
   }
-  return boundedToJS(parseInputDocument(text, where, budget), text, where);
+  return boundedToJS(parseInputDocument(text, where, budget), text, where, budget);
 }
 
 /**

@@ -9,7 +9,7 @@
 // kind of problem, never the text (a JSON parser of its own would take the last of two keys and quote the input).
 import { isAlias, isMap, isSeq, visit, type Document, type Node } from 'yaml';
 import { PARSE_OPTIONS } from './yamlSchema.ts';
-import { boundedToJS, NodeBudget } from './inputBounds.ts';
+import { boundedToJS, NodeBudget, writtenSize } from './inputBounds.ts';
 import { NodeLimitReached } from '../codec/nodeLimit.ts';
 import { MalformedYamlError, parseInputDocument } from './inputYaml.ts';
 import { createBlockYamlFastPath, type FastParse } from '../codec/blockYamlFastPath.ts';
@@ -67,7 +67,11 @@ export function parseResourceList(text: string, budget: NodeBudget = new NodeBud
     if (e instanceof NodeLimitReached) throw budget.exceeded(text, e.offset, 'the input');
     throw e;
   }
-  if (fast !== undefined) budget.spent += fast.nodes;
+  if (fast !== undefined) {
+    budget.spent += fast.nodes;
+    budget.credit(text);
+    budget.spendWritten(writtenSize(fast.root).written, 'the input');
+  }
   const { root, itemDashes, notSelfContained }: LibraryParse = fast ?? parseWithYamlLibrary(text, budget);
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
     throw new ResourceListParseError('input is not a ResourceList: expected a YAML mapping');
@@ -112,7 +116,7 @@ function parseWithYamlLibrary(text: string, budget: NodeBudget): LibraryParse {
     if (e instanceof MalformedYamlError) throw new ResourceListParseError(e.message);
     throw e;
   }
-  const values = () => boundedToJS(doc, text, 'the input');
+  const values = () => boundedToJS(doc, text, 'the input', budget);
   const root = doc.contents;
   if (!isMap(root)) return { root: values() };
   const itemsNode = root.get('items', true) as Node | undefined;
