@@ -68,7 +68,27 @@ function main(argv: string[]): number | Promise<number> {
       return 2;
     });
   }
-  return runFunctionOnFd(0, { stdout: out, stderr: err, env: processEnvironment(), secrets });
+  // The function's stdout is a ResourceList whatever happens (kustomize and kpt read it): a run that fails
+  // before it wrote one, out of memory for instance, still prints one with the error.
+  let wrote = false;
+  const write = (s: string) => {
+    out(s);
+    wrote = true;
+  };
+  try {
+    return runFunctionOnFd(0, { stdout: write, stderr: err, env: processEnvironment(), secrets });
+  } catch (e) {
+    const code = internalError(e);
+    if (!wrote) out(failedResourceList(e));
+    return code;
+  }
+}
+
+/** The ResourceList of a run that failed outside its own error handling: no items, the error as its result. */
+function failedResourceList(e: unknown): string {
+  const message = secrets.redact(`osm-krm could not finish: ${untrustedLine(String((e as Error)?.message ?? e))}`);
+  // A JSON string is a YAML double-quoted scalar.
+  return `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nresults:\n- severity: error\n  message: ${JSON.stringify(message)}\n`;
 }
 
 // Memory and file-system limits that a run can hit (ulimit -v, a full disk, too many open files): said as

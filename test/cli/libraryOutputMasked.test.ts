@@ -59,3 +59,38 @@ test("a library's process warning and console output reach stderr through the ma
   assert.doesNotMatch(r.stdout, /console\.|warns about/);
   assert.match(r.stdout, /^apiVersion: config\.kubernetes\.io\/v1\nkind: ResourceList\n/);
 });
+
+// Loaded before the bundle: the first write of the ResourceList fails as a run out of memory would (V8's
+// "Invalid string length" when a string passes its limit), with the run's secret in the message.
+const FAILING_WRITE = `const fs = require('node:fs');
+const writeSync = fs.writeSync;
+let failed = false;
+fs.writeSync = function (fd, ...rest) {
+  if (fd === 1 && !failed) {
+    failed = true;
+    throw new RangeError('Invalid string length near ${SECRET}');
+  }
+  return writeSync.call(this, fd, ...rest);
+};
+`;
+
+test('a function run that fails outside its own error handling still prints a ResourceList with the error, masked', () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'failingWrite.cjs'), FAILING_WRITE);
+  const r = spawnSync(process.execPath, ['-r', join(dir, 'failingWrite.cjs'), BUNDLE], {
+    input: RESOURCE_LIST,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH },
+    timeout: 60_000,
+  });
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(
+    r.stdout,
+    'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nresults:\n- severity: error\n  message: "osm-krm could not finish: Invalid string length near [redacted]"\n',
+  );
+  assert.match(
+    r.stderr,
+    /^osm-krm: error: not enough resources to finish \(Invalid string length near \[redacted\]\)/m,
+  );
+  assert.doesNotMatch(r.stdout + r.stderr, new RegExp(SECRET));
+});

@@ -31,7 +31,10 @@ const nested = (depth: number, inner: string) => '['.repeat(depth) + inner + ']'
 
 test('what the values take written bounds what the writer writes (any JSON value, nested or not)', () => {
   const line = fc.constantFrom('', 'a', 'b c', ' x', '#', '- y');
-  const text = fc.oneof(fc.string(), fc.array(line, { maxLength: 6 }).map((ls) => ls.join('\n')));
+  const text = fc.oneof(
+    fc.string(),
+    fc.array(line, { maxLength: 6 }).map((ls) => ls.join('\n')),
+  );
   const value = fc.letrec((tie) => ({
     v: fc.oneof(
       { depthSize: 'small' },
@@ -59,7 +62,10 @@ test('a deep string of many line breaks, deep short scalars, or a deep alias bom
   const refused = /would take more than osm-krm writes in one run when written back as YAML/;
   // 3 MB: one string of a million line breaks 250 levels deep was written as 500 MB (exit 0, 2.7 GB).
   const lines = JSON.stringify('a\n'.repeat(1_000_000));
-  assert.throws(() => read(nested(250, lines)), (e: Error) => e instanceof InputLimitError && refused.test(e.message));
+  assert.throws(
+    () => read(nested(250, lines)),
+    (e: Error) => e instanceof InputLimitError && refused.test(e.message),
+  );
   // The same string near the top is read: it is written as about what it is.
   assert.equal((read(nested(2, lines)).value as string[][])[0]![0]!.length, 2_000_000);
   // 1.4 MB: 700,000 scalars 250 levels deep were written as 356 MB.
@@ -72,18 +78,21 @@ test('a deep string of many line breaks, deep short scalars, or a deep alias bom
   assert.throws(() => read(nested(240, bomb)), refused);
 });
 
-test('the fast path\'s values are bounded alike: a deep double-quoted string of `\\n` escapes, a long flow list', () => {
+test("the fast path's values are bounded alike: a deep double-quoted string of `\\n` escapes, a long flow list", () => {
   const deep = (value: string) =>
     Array.from({ length: 240 }, (_, i) => `${' '.repeat(2 * i)}k${i}:\n`).join('') + `${' '.repeat(480)}s: ${value}\n`;
   const refused = /the text would take more than osm-krm writes in one run when written back as YAML/;
   assert.throws(() => readInputYaml(deep(`"${'a\\n'.repeat(1_000_000)}"`), 'the text', new NodeBudget()), refused);
-  assert.throws(() => readInputYaml(deep(`[${Array(700_000).fill('a').join(', ')}]`), 'the text', new NodeBudget()), refused);
+  assert.throws(
+    () => readInputYaml(deep(`[${Array(700_000).fill('a').join(', ')}]`), 'the text', new NodeBudget()),
+    refused,
+  );
   // Near the top, the same string is read.
   const value = readInputYaml(`s: "${'a\\n'.repeat(1_000_000)}"\n`, 'the text', new NodeBudget());
   assert.equal((value as { s: string }).s.length, 2_000_000);
 });
 
-test('the allowance is the run\'s: documents and files read with one budget share it', () => {
+test("the allowance is the run's: documents and files read with one budget share it", () => {
   const budget = new NodeBudget();
   // Each document alone is within the allowance; together they are not (a file's documents each had their own).
   const deep = nested(200, JSON.stringify('a\n'.repeat(40_000)));
