@@ -103,6 +103,12 @@ const CASES: Array<[string, string, RegExp]> = [
     '{{ $s := print "[&a {? " (repeat 300000 "k") " : 1}, " (repeat 100000 "*a, ") "1]" }}{{ fromYamlArray $s | len }}',
     /work limit/,
   ],
+  // Every block that ends walks back over the comments after it (yaml.v3): depth times comments, 20 s before.
+  [
+    'comments after deep YAML blocks',
+    '{{ $s := print (repeat 2500 "- ") "x\\n" (repeat 140000 "#\\n  #\\n\\n") }}{{ fromYamlArray $s | len }}',
+    /work limit/,
+  ],
 ];
 
 for (const [name, data, limit] of CASES) {

@@ -82,8 +82,8 @@ class NodeBuilder {
   private event: YamlEvent = { typ: Ev.None, start: { index: 0, line: 0, column: 0 } };
   private readonly anchors = new Map<string, Node>();
 
-  constructor(input: Uint8Array) {
-    this.p = new Parser(input.length === 0 ? Uint8Array.of(0x0a) : input);
+  constructor(input: Uint8Array, meter: Meter) {
+    this.p = new Parser(input.length === 0 ? Uint8Array.of(0x0a) : input, meter);
   }
 
   /** p.fail(): the problem, after the line of the context (or problem) mark. */
@@ -675,7 +675,7 @@ export function decodeYaml(input: string, target: YamlTarget, meter: Meter): { v
       ? { kind: 'map', map: value as GoMap, setNil: () => (value = goNilMap()) }
       : { kind: 'slice', set: (v) => (value = v) };
   try {
-    const node = new NodeBuilder(goBytes(input)).parse();
+    const node = new NodeBuilder(goBytes(input), meter).parse();
     if (node !== undefined) d.unmarshal(node, out);
   } catch (e) {
     if (e instanceof YamlError) return { value, error: e.message };

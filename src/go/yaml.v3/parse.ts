@@ -2,6 +2,7 @@
 // same states and parser errors. Comments are not carried into events (nothing OSM's functions decode
 // looks at them); the scanner still scans them, as they move the marks of block ends.
 // Follows gopkg.in/yaml.v3 v3.0.1 (its latest release, and the differential oracle's).
+import type { Meter } from '../internal/meter.ts';
 import { ErrorKind, ScalarStyle, Scanner, Tok, type Mark, type Token, type YamlErrorState } from './scan.ts';
 
 export const enum Ev {
@@ -88,8 +89,9 @@ export class Parser {
   private readonly marks: Mark[] = [];
   private tagDirectives: TagDirective[] = [];
 
-  constructor(input: Uint8Array) {
-    this.s = new Scanner(input);
+  /** `meter` is charged for the scanner's work that grows faster than its input. */
+  constructor(input: Uint8Array, meter: Meter) {
+    this.s = new Scanner(input, meter);
   }
 
   get err(): YamlErrorState {
