@@ -109,6 +109,12 @@ const CASES: Array<[string, string, RegExp]> = [
     '{{ $s := print (repeat 2500 "- ") "x\\n" (repeat 140000 "#\\n  #\\n\\n") }}{{ fromYamlArray $s | len }}',
     /work limit/,
   ],
+  // Each tagged node copies its directive's prefix: past 2 GiB before.
+  [
+    'a long YAML tag prefix copied into many nodes',
+    '{{ $s := print "%TAG !a! !" (repeat 500000 "x") "\\n---\\n[" (repeat 80000 "!a!x ,") "1]" }}{{ fromYamlArray $s | len }}',
+    /work limit|memory limit/,
+  ],
 ];
 
 for (const [name, data, limit] of CASES) {

@@ -6,6 +6,8 @@
 //   bundle: killed after 90 s, 260 MB; now a work-limit error in 2 s);
 // - every block that ends walks back over the comments after it (yaml.v3 places the block's end before a foot
 //   comment), depth times comments: `- - - ... x` 2,500 deep and 140,000 comments took 20 s on a 1 MB text.
+// - a %TAG directive was checked against every earlier one (80,000 directives: 28 s), and each tagged node copies
+//   its directive's prefix (a 500 KB prefix and 80,000 short tags: past 2 GiB, killed after 90 s).
 // Each shape, long, must spend at most NS_PER_UNIT of CPU per work unit charged and keep at most BYTES_PER_UNIT
 // of heap per memory unit (the calibration's bounds, templateMeterCalibration.test.ts).
 import { test } from 'node:test';
@@ -122,6 +124,38 @@ test("comments after deep blocks are charged for each block end that walks them:
       seed: SEED,
       numRuns: 12,
       reporter: reporter((c) => `depth=${c.depth} run=${JSON.stringify(c.run)} runs=${c.runs} mapping=${c.mapping}`),
+    },
+  );
+});
+
+/** Tag directives: many of them, each tagged node looked up among them; or one long prefix many nodes copy. */
+const tagsArb = fc.oneof(
+  fc.record({
+    directives: fc.integer({ min: 5_000, max: 40_000 }),
+    prefix: fc.constant(1),
+    tagged: fc.integer({ min: 0, max: 20_000 }),
+  }),
+  fc.record({
+    directives: fc.constant(1),
+    prefix: fc.integer({ min: 10_000, max: 100_000 }),
+    tagged: fc.integer({ min: 100, max: 600 }),
+  }),
+);
+
+test("tag directives and the tags expanded from them are charged for what they cost: fromYaml's rates", () => {
+  fc.assert(
+    fc.property(tagsArb, ({ directives, prefix, tagged }) => {
+      let text = '';
+      for (let i = 0; i < directives; i++) text += `%TAG !h${i.toString(36)}! !${'p'.repeat(prefix)}\n`;
+      // The last directive is the one each node names.
+      text += `---\n[${`!h${(directives - 1).toString(36)}!x ,`.repeat(tagged)}1]\n`;
+      const out = checkRates(Buffer.from(text).toString(), true);
+      assert.equal(out, String(tagged + 1));
+    }),
+    {
+      seed: SEED,
+      numRuns: 12,
+      reporter: reporter((c) => `directives=${c.directives} prefix=${c.prefix} tagged=${c.tagged}`),
     },
   );
 });
