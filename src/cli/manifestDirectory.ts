@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { yamlErrorText } from '../krm/parseErrorMessage.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
-import { PARSE_OPTIONS } from '../krm/yamlSchema.ts';
+import { checkMapKeys, INPUT_PARSE_OPTIONS } from '../krm/mapKeys.ts';
 import {
   boundedToJS,
   checkFullParserSize,
@@ -240,7 +240,11 @@ export function parseDocuments(text: string, where: string, budget: NodeBudget):
   try {
     checkFullParserSize(text, where);
     budget.countText(text, where);
-    docs = parseWithinStack(() => parseAllDocuments(text, PARSE_OPTIONS), where);
+    docs = parseWithinStack(() => {
+      const parsed = parseAllDocuments(text, INPUT_PARSE_OPTIONS);
+      if (Array.isArray(parsed)) for (const doc of parsed) checkMapKeys(doc);
+      return parsed;
+    }, where);
   } catch (e) {
     if (e instanceof InputLimitError) throw new CommandError(e.message);
     throw e;

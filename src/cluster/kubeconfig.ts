@@ -1,7 +1,7 @@
 // The cluster-info kubeconfig as OSM reads it (the kubelet bootstrap kubeconfig it writes from it:
 // src/render/bootstrapKubeconfig.ts), read as every YAML of the inputs is (src/krm/inputYaml.ts).
 import { InputLimitError } from '../krm/inputBounds.ts';
-import { MalformedYamlError, readInputYaml } from '../krm/inputYaml.ts';
+import { MalformedYamlError, readYamlInsideValue } from '../krm/inputYaml.ts';
 import { ResourceError } from '../krm/results.ts';
 
 export interface KubeconfigCluster {
@@ -10,10 +10,13 @@ export interface KubeconfigCluster {
   fields: Record<string, unknown>; // every field of the cluster entry, kept as-is
 }
 
+/** Bounds of its own, a seventy-fifth of a run's: kube-public/cluster-info's kubeconfig holds a few dozen nodes. */
+const KUBECONFIG_BOUNDS = { nodes: 20_000, layout: 40_000, scope: 'in a kubeconfig' };
+
 export function readClusterInfoKubeconfig(text: string, field: string): KubeconfigCluster {
   let doc: any;
   try {
-    doc = readInputYaml(text, 'the cluster-info kubeconfig');
+    doc = readYamlInsideValue(text, 'the cluster-info kubeconfig', KUBECONFIG_BOUNDS);
   } catch (e) {
     // A kubeconfig may hold credentials: the reader's messages name a place, never the text.
     if (e instanceof MalformedYamlError)

@@ -280,19 +280,18 @@ class BlockParser {
     if (c === '"' || c === "'") {
       const { value, end } = c === '"' ? parseDoubleQuoted(text, at) : parseSingleQuoted(text, at);
       if (text[end] !== ':' || (end + 1 < text.length && text[end + 1] !== ' ')) throw new Unsupported();
-      return {
-        key: this.counted<BlockScalar>(
-          {
-            kind: 'scalar',
-            style: c === '"' ? 'double' : 'single',
-            text: value,
-            start: line.start + at,
-            end: line.start + end,
-          },
-          line.start + at,
-        ),
-        rest: end + 1,
-      };
+      const key = this.counted<BlockScalar>(
+        {
+          kind: 'scalar',
+          style: c === '"' ? 'double' : 'single',
+          text: value,
+          start: line.start + at,
+          end: line.start + end,
+        },
+        line.start + at,
+      );
+      this.counted(undefined, line.start + end); // the `:`
+      return { key, rest: end + 1 };
     }
     if (
       c === undefined ||
@@ -307,13 +306,12 @@ class BlockParser {
     if (colon < 0) throw new Unsupported();
     const raw = text.slice(at, colon);
     if (raw === '' || raw.includes(' #') || raw !== trimSpaces(raw)) throw new Unsupported();
-    return {
-      key: this.counted<BlockScalar>(
-        { kind: 'scalar', style: 'plain', text: raw, start: line.start + at, end: line.start + colon },
-        line.start + at,
-      ),
-      rest: colon + 1,
-    };
+    const key = this.counted<BlockScalar>(
+      { kind: 'scalar', style: 'plain', text: raw, start: line.start + at, end: line.start + colon },
+      line.start + at,
+    );
+    this.counted(undefined, line.start + colon); // the `:`
+    return { key, rest: colon + 1 };
   }
 
   /**
@@ -414,6 +412,7 @@ class BlockParser {
       };
     } else if (c === '{') {
       if (trimSpaces(stripComment(text.slice(p))) !== '{}') throw new Unsupported();
+      this.counted(undefined, line.start + p + 1); // the `}`
       node = { kind: 'map', flow: true, start: line.start + p, pairs: [] };
     } else if (c === '[') {
       node = this.flowSequence(line, p);
@@ -441,7 +440,10 @@ class BlockParser {
     let q = p + 1;
     for (;;) {
       while (text[q] === ' ') q++;
-      if (text[q] === ']') break; // also after a trailing comma, which YAML allows
+      if (text[q] === ']') {
+        this.counted(undefined, line.start + q); // also after a trailing comma, which YAML allows
+        break;
+      }
       const c = text[q];
       if (c === '"' || c === "'") {
         const { value, end } = c === '"' ? parseDoubleQuoted(text, q) : parseSingleQuoted(text, q);
@@ -479,7 +481,7 @@ class BlockParser {
         q = end;
       }
       while (text[q] === ' ') q++;
-      if (text[q] === ',') q++;
+      if (text[q] === ',') this.counted(undefined, line.start + q++);
       else if (text[q] !== ']') throw new Unsupported();
     }
     if (!onlySpaces(stripComment(text.slice(q + 1))) || (q + 1 < text.length && text[q + 1] !== ' '))

@@ -6,7 +6,7 @@ import { constants } from 'node:buffer';
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
 import { lineAndColumn } from './parseErrorMessage.ts';
 import { MAX_NESTING_DEPTH } from '../codec/nestingLimit.ts';
-import { countYamlNodes, MAX_YAML_NODES, NodeLimitReached } from '../codec/nodeLimit.ts';
+import { countYamlNodes, MAX_YAML_LAYOUT, MAX_YAML_NODES, NodeLimitReached } from '../codec/nodeLimit.ts';
 
 /**
  * The most osm-krm reads from one input (stdin, a file): reading costs up to ~12 times the input's size
@@ -104,13 +104,22 @@ export function checkFullParserSize(text: string, where: string): void {
   }
 }
 
-/** A parse that overflowed the stack was nested too deeply; anything else is passed on. */
+/**
+ * Every parse by the `yaml` package runs here. A parse that overflowed the stack was nested too deeply; anything
+ * else is passed on. The package makes an Error object for every error and warning in the text (a stray `]`,
+ * an unknown directive), and each would capture a stack trace it never shows: a million stray `]` took 1.4 GB
+ * with traces, 0.4 GB without, so the parse captures none.
+ */
 export function parseWithinStack<T>(parse: () => T, where: string): T {
+  const traces = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     return parse();
   } catch (e) {
     if (e instanceof RangeError && isStackOverflow(e.message)) throw nestingError(where);
     throw e;
+  } finally {
+    Error.stackTraceLimit = traces;
   }
 }
 
@@ -203,31 +212,42 @@ export class NodeBudget {
   spent = 0;
   /** The aliases read so far (at most MAX_ALIASES). */
   aliases = 0;
+  /** The layout tokens (spaces, line breaks, comments) the full parser read so far. */
+  layout = 0;
   /** The limit was reached: every later read of the run is refused too (callers that skip unreadable files stop). */
   reached = false;
-  constructor(readonly limit: number = MAX_YAML_NODES) {}
+  /** `scope`: what the limits are for, in errors ("in one run"). */
+  constructor(
+    readonly limit: number = MAX_YAML_NODES,
+    readonly layoutLimit: number = MAX_YAML_LAYOUT,
+    readonly scope = 'in one run',
+  ) {}
 
   /** How many more nodes the run may compose. */
   get left(): number {
     return this.limit - this.spent;
   }
 
-  /** Counts a text's nodes and aliases with the lexer (before the full parser reads it); refuses it past a limit. */
+  /**
+   * Counts, with the lexer, a text's nodes, aliases and layout before the full parser reads it; refuses it
+   * past a limit.
+   */
   countText(text: string, where: string): void {
     try {
-      const counted = countYamlNodes(text, this.left, MAX_ALIASES - this.aliases);
+      const counted = countYamlNodes(text, this.left, MAX_ALIASES - this.aliases, this.layoutLimit - this.layout);
       this.spent += counted.nodes;
       this.aliases += counted.aliases;
+      this.layout += counted.layout;
     } catch (e) {
-      if (e instanceof NodeLimitReached && e.of === 'aliases') {
-        this.reached = true;
-        const { line, column } = lineAndColumn(text, e.offset);
-        throw new InputLimitError(
-          `${where} holds more YAML aliases than osm-krm reads in one run: the limit of ${MAX_ALIASES.toLocaleString('en-US')} (the YAML reader resolves each alias by a scan over those before it) is reached at line ${line}, column ${column}`,
-        );
-      }
-      if (e instanceof NodeLimitReached) throw this.exceeded(text, e.offset, where);
-      throw e;
+      if (!(e instanceof NodeLimitReached)) throw e;
+      if (e.of === 'nodes') throw this.exceeded(text, e.offset, where);
+      this.reached = true;
+      const { line, column } = lineAndColumn(text, e.offset);
+      throw new InputLimitError(
+        e.of === 'aliases'
+          ? `${where} holds more YAML aliases than osm-krm reads ${this.scope}: the limit of ${MAX_ALIASES.toLocaleString('en-US')} (the YAML reader resolves each alias by a scan over those before it) is reached at line ${line}, column ${column}`
+          : `${where} holds more spaces, line breaks and comments than osm-krm reads ${this.scope} outside plain block YAML: the limit of ${this.layoutLimit.toLocaleString('en-US')} (the full YAML reader keeps an object for each; to stay within 2 GiB of memory) is reached at line ${line}, column ${column}`,
+      );
     }
   }
 
@@ -236,7 +256,7 @@ export class NodeBudget {
    * ResourceList for the function, the function's output read back): not counted again.
    */
   static countedAlready(): NodeBudget {
-    return new NodeBudget(Infinity);
+    return new NodeBudget(Infinity, Infinity);
   }
 
   /** The error for a text whose nodes made the run's count pass the limit at `offset`. */
@@ -245,7 +265,7 @@ export class NodeBudget {
     const { line, column } = lineAndColumn(text, offset);
     const others = this.spent > 0 ? ` (with ${this.spent.toLocaleString('en-US')} in the inputs read before it)` : '';
     return new InputLimitError(
-      `${where} holds more YAML nodes than osm-krm reads in one run: the limit of ${this.limit.toLocaleString('en-US')} (documents, scalars with keys, aliases, flow collections and sequence entries; to stay within 2 GiB of memory) is reached at line ${line}, column ${column}${others}`,
+      `${where} holds more YAML nodes than osm-krm reads ${this.scope}: the limit of ${this.limit.toLocaleString('en-US')} (every scalar, alias, anchor, tag, indicator, bracket, directive and document marker; to stay within 2 GiB of memory) is reached at line ${line}, column ${column}${others}`,
     );
   }
 }

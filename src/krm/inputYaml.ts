@@ -7,6 +7,7 @@
 // 162 s and 4.4 GB and crashed (test/architecture/yamlReaders.test.ts keeps the parser's entry points here).
 import { parseDocument, type Document } from 'yaml';
 import { PARSE_OPTIONS } from './yamlSchema.ts';
+import { checkMapKeys, INPUT_PARSE_OPTIONS } from './mapKeys.ts';
 import { yamlErrorText } from './parseErrorMessage.ts';
 import {
   boundedToJS,
@@ -34,7 +35,11 @@ export function parseInputDocument(text: string, where: string, budget: NodeBudg
   budget.countText(text, where);
   let doc: Document.Parsed;
   try {
-    doc = parseWithinStack(() => parseDocument(text, PARSE_OPTIONS), where);
+    doc = parseWithinStack(() => {
+      const parsed = parseDocument(text, INPUT_PARSE_OPTIONS);
+      checkMapKeys(parsed);
+      return parsed;
+    }, where);
   } catch (e) {
     if (!(e instanceof Error) || e.name === 'InputLimitError') throw e;
     // Only limits the parser itself enforces get here; their messages hold no source text.
@@ -52,10 +57,10 @@ let fastPath: ReturnType<typeof createBlockYamlFastPath> | undefined;
 
 /**
  * The value of a one-document YAML text from the inputs; InputLimitError or MalformedYamlError otherwise. Its
- * nodes count against `budget` (a value's own, when the run's is not at hand).
+ * nodes count against `budget`: the run's, or one that bounds every text of its kind in the run together
+ * (a budget per text would let many texts each read the run's whole allowance).
  */
-export function readInputYaml(text: string, where: string, runBudget?: NodeBudget): unknown {
-  const budget = runBudget ?? new NodeBudget();
+export function readInputYaml(text: string, where: string, budget: NodeBudget): unknown {
   fastPath ??= createBlockYamlFastPath(PARSE_OPTIONS);
   let fast;
   try {
@@ -69,4 +74,17 @@ export function readInputYaml(text: string, where: string, runBudget?: NodeBudge
     return fast.root;
   }
   return boundedToJS(parseInputDocument(text, where, budget), text, where);
+}
+
+/**
+ * A YAML text inside one value of the inputs (the cluster-info kubeconfig), read once a run within bounds of
+ * its own: small ones, so that it adds little to the run's (a bound of a run's size for each such text would
+ * let them each read as much as the run).
+ */
+export function readYamlInsideValue(
+  text: string,
+  where: string,
+  bounds: { nodes: number; layout: number; scope: string },
+): unknown {
+  return readInputYaml(text, where, new NodeBudget(bounds.nodes, bounds.layout, bounds.scope));
 }

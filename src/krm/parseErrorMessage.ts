@@ -15,6 +15,7 @@ const YAML_PROBLEMS: Record<string, string> = {
   BAD_SCALAR_START: 'a plain value starts with a reserved character',
   BLOCK_AS_IMPLICIT_KEY: 'a nested mapping is not allowed in a compact mapping',
   BLOCK_IN_FLOW: 'a block collection cannot be inside a flow collection',
+  COLLECTION_KEY: 'a map key is a map or a sequence (osm-krm reads only scalar keys, as Kubernetes objects have)',
   DUPLICATE_KEY: 'a map key is repeated',
   KEY_OVER_1024_CHARS: 'an implicit key is longer than 1024 characters',
   MISSING_CHAR: 'a character is missing (a closing quote or bracket, a comma, a colon or a space)',

@@ -12,6 +12,7 @@
 import { parse } from 'yaml';
 import { PARSE_OPTIONS, stringifyForOutput } from '../krm/yamlSchema.ts';
 import { readInputYaml } from '../krm/inputYaml.ts';
+import { NodeBudget } from '../krm/inputBounds.ts';
 import type { SecretRegistry } from '../krm/redactSecrets.ts';
 import { sealObject, sopsDocument, SopsError } from './sopsDocument.ts';
 import { encryptForRecipient } from './ageRecipient.ts';
@@ -26,18 +27,27 @@ export interface SopsSettings {
 const READ_BEFORE_DECRYPTION = new Set(['apiVersion', 'kind', 'metadata']);
 const SECRET_KEYS = ['data', 'stringData'];
 
-/** `files`: path in OUT -> manifest text; `previous(path)`: that file's current text, if hydrate owns it. */
+/**
+ * `files`: path in OUT -> manifest text; `previous(path)`: that file's current text, if hydrate owns it. OUT's
+ * previous files are input, all of them read within `previousBudget`, one run's bounds: a file past it is not
+ * reused (written anew, as if it were not there).
+ */
 export function encryptManifests(
   files: ReadonlyMap<string, string>,
   previous: (path: string) => string | undefined,
   settings: SopsSettings,
   secrets: SecretRegistry,
+  previousBudget: NodeBudget = new NodeBudget(),
 ): Map<string, string> {
   const out = new Map<string, string>();
+  const previousValue = (path: string): PreviousFile | undefined => {
+    const text = previous(path);
+    return text === undefined ? undefined : { text, budget: previousBudget };
+  };
   for (const [path, text] of files) {
     let written: string;
     try {
-      written = encryptManifest(path, text, previous, settings, secrets);
+      written = encryptManifest(path, text, previousValue, settings, secrets);
       checkNothingInClear(written, secrets);
     } catch (e) {
       if (e instanceof SopsError) throw new SopsError(`cannot write ${path} in SOPS mode: ${e.message}`);
@@ -48,10 +58,16 @@ export function encryptManifests(
   return out;
 }
 
+/** A previous file of OUT, and the budget every previous file of the run is read within. */
+interface PreviousFile {
+  text: string;
+  budget: NodeBudget;
+}
+
 function encryptManifest(
   path: string,
   text: string,
-  previous: (path: string) => string | undefined,
+  previous: (path: string) => PreviousFile | undefined,
   settings: SopsSettings,
   secrets: SecretRegistry,
 ): string {
@@ -146,13 +162,14 @@ function checkNothingInClear(written: string, secrets: SecretRegistry): void {
 }
 
 /** The previous text, if it is `expected` with the same recipients in order and only `enc` differing. */
-function reusable(previousText: string | undefined, expected: Record<string, unknown>): string | undefined {
-  if (previousText === undefined) return undefined;
+function reusable(previous: PreviousFile | undefined, expected: Record<string, unknown>): string | undefined {
+  if (previous === undefined) return undefined;
+  const previousText = previous.text;
   let prev: Record<string, unknown> | null;
   try {
     // OUT is in Git: the previous file is input, read within the input bounds (a malformed or oversized one is
     // simply not reused).
-    prev = readInputYaml(previousText, 'the previous output file') as Record<string, unknown> | null;
+    prev = readInputYaml(previousText, 'the previous output file', previous.budget) as Record<string, unknown> | null;
   } catch {
     return undefined;
   }

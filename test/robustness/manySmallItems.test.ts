@@ -1,7 +1,7 @@
 // Many small items cost far more per byte than large scalars (README.md, Threat model): 24 MB of 400,000 small
 // ConfigMaps took `render` 139 s at 2.6 GB before the node bound. Whatever shape carries them (block or flow items,
 // JSON, documents of one file, many files, keys of one map, entries of one sequence) and whichever route reads
-// them (the function's stdin, render, hydrate, generate), a run past 1,000,000 YAML nodes is refused with an
+// them (the function's stdin, render, hydrate, generate), a run past 1,500,000 YAML nodes is refused with an
 // error naming the limit and where it was reached, quickly and within 2 GiB; below it, items pass through.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -13,18 +13,18 @@ import { parse } from 'yaml';
 import { BUNDLE, tempDir } from '../gitops/support.ts';
 
 const HEAD = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n';
-const LIMIT = 1_000_000;
+const LIMIT = 1_500_000;
 const GiB2 = 2 * 1024 * 1024; // KiB, as GNU time reports
 const LIMIT_MESSAGE =
-  /holds more YAML nodes than osm-krm reads in one run: the limit of 1,000,000 \(documents, scalars with keys, aliases, flow collections and sequence entries; to stay within 2 GiB of memory\) is reached at line \d+, column \d+/;
+  /holds more YAML nodes than osm-krm reads in one run: the limit of 1,500,000 \(every scalar, alias, anchor, tag, indicator, bracket, directive and document marker; to stay within 2 GiB of memory\) is reached at line \d+, column \d+/;
 
 /**
  * Shapes of many small things, each as a ResourceList of `n` of them; `perItem`: the nodes each holds by the
- * rule the bound counts by (scalars, aliases, flow collections and sequence entries; README.md).
+ * rule the bound counts by (every token but layout: scalars, indicators, brackets...; README.md).
  */
 const SHAPES: Record<string, { perItem: number; text: (n: number) => string }> = {
   'block ConfigMaps': {
-    perItem: 11, // the entry, 10 scalars
+    perItem: 17, // the `-`, 10 scalars, 6 `:`
     text: (n) =>
       HEAD +
       Array.from(
@@ -33,7 +33,7 @@ const SHAPES: Record<string, { perItem: number; text: (n: number) => string }> =
       ).join(''),
   },
   'flow ConfigMaps': {
-    perItem: 14, // the entry, 3 flow maps, 10 scalars
+    perItem: 26, // the `-`, 3 flow maps' brackets, 10 scalars, 6 `:`, 3 `,`
     text: (n) =>
       HEAD +
       Array.from(
@@ -42,7 +42,7 @@ const SHAPES: Record<string, { perItem: number; text: (n: number) => string }> =
       ).join(''),
   },
   'JSON items': {
-    perItem: 5, // a flow map, 4 scalars
+    perItem: 10, // a flow map's brackets, 4 scalars, 2 `:`, 2 `,`
     text: (n) =>
       `{"apiVersion":"config.kubernetes.io/v1","kind":"ResourceList","items":[${Array.from(
         { length: n },
@@ -50,21 +50,21 @@ const SHAPES: Record<string, { perItem: number; text: (n: number) => string }> =
       ).join(',')}]}\n`,
   },
   'keys of one map': {
-    perItem: 2,
+    perItem: 3, // key, `:`, value
     text: (n) =>
       HEAD +
       `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: keys\n  data:\n` +
       Array.from({ length: n }, (_, i) => `    k${i}: v\n`).join(''),
   },
   'entries of one sequence': {
-    perItem: 2,
+    perItem: 2, // `-`, value
     text: (n) =>
       HEAD +
       `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: seq\n  data:\n    s:\n` +
       '    - 1\n'.repeat(n),
   },
   'empty flow maps': {
-    perItem: 1,
+    perItem: 3, // `{`, `}`, `,`
     text: (n) =>
       HEAD +
       `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: maps\n  data:\n    s: [${Array(n).fill('{}').join(',')}]\n`,
@@ -177,18 +177,18 @@ test("the open finding's 400,000 ConfigMaps (24 MB), tiny documents and many sma
     /^the input holds more YAML aliases than osm-krm reads in one run: the limit of 10,000 .* is reached at line 10, column 30009$/,
   );
 
-  // 200,000 documents of one file (7 nodes each).
+  // 200,000 documents of one file (12 nodes each).
   const dir = tempDir('osm-krm-many-items-');
   mkdirSync(join(dir, 'docs'));
   writeFileSync(join(dir, 'docs', 'docs.yaml'), tinyDocuments(200_000));
   assertRefused(runBundle(['generate', join(dir, 'docs')]), 'documents via generate', 'docs.yaml');
 
-  // 400 files of 2,609 nodes each: each is small, together they pass the limit, at the file that does.
+  // 600 files of 3,914 nodes each: each is small, together they pass the limit, at the file that does.
   mkdirSync(join(dir, 'files'));
   const keys = Array.from({ length: 1_300 }, (_, k) => `  k${k}: v\n`).join('');
-  const perFile = 9 + 2 * 1_300; // the document, 8 scalars, the keys and their values
+  const perFile = 14 + 3 * 1_300; // the document, 8 scalars, 5 `:`, the keys with their `:` and values
   const last = Math.floor(LIMIT / perFile);
-  for (let i = 0; i < 400; i++)
+  for (let i = 0; i < 600; i++)
     writeFileSync(
       join(dir, 'files', `f${String(i).padStart(3, '0')}.yaml`),
       `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\ndata:\n${keys}`,
@@ -201,9 +201,52 @@ test("the open finding's 400,000 ConfigMaps (24 MB), tiny documents and many sma
   );
 });
 
+const LAYOUT_LIMIT = 4_000_000;
+const LAYOUT_MESSAGE =
+  /holds more spaces, line breaks and comments than osm-krm reads in one run outside plain block YAML: the limit of 4,000,000 \(the full YAML reader keeps an object for each; to stay within 2 GiB of memory\) is reached at line \d+, column \d+/;
+
+/**
+ * Pieces that build parser objects (documents, errors, warnings, pairs) or layout the full parser keeps, and
+ * that the count missed when it listed what counts: 2 million empty documents, stray `]` or unknown
+ * directives took 2.1-2.7 GB with exit 0, 30 MB of blank lines 2.4 GB. `body(n)`: n pieces in a document whose
+ * anchor sends it to the full parser; `limit`/`per`: the bound they meet and what each piece counts there.
+ */
+const PIECES: Record<
+  string,
+  { per: number; layout?: true; body: (n: number) => string; prefix?: (n: number) => string }
+> = {
+  'empty documents': { per: 1, body: (n) => '\n' + '---\n'.repeat(n) },
+  'stray ]': { per: 1, body: (n) => '\n' + ']\n'.repeat(n) },
+  'unknown directives': { per: 1, body: () => '\n', prefix: (n) => '%FOO\n'.repeat(n) + '---\n' },
+  '? keys': { per: 1, body: (n) => 'data:\n' + '  ?\n'.repeat(n) },
+  'tags on empty entries': { per: 2, body: (n) => 'data:\n' + '- !!str\n'.repeat(n) },
+  'blank lines': { per: 1, layout: true, body: (n) => '\n'.repeat(n) },
+  'comment lines': { per: 2, layout: true, body: (n) => '#c\n'.repeat(n) },
+};
+
+test('pieces a list of what counts missed (documents, stray brackets, directives, `?`, tags, layout): refused within 2 GiB on every route', () => {
+  for (const [name, piece] of Object.entries(PIECES)) {
+    for (const route of ['stdin', 'render'] as const) {
+      const n = Math.ceil(((piece.layout ? LAYOUT_LIMIT : LIMIT) * 1.1) / piece.per);
+      const object = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: &a x}\n';
+      const text =
+        (piece.prefix?.(n) ?? '') +
+        (route === 'stdin' ? `${HEAD}- ${object.replace(/\n(?=.)/g, '\n  ')}` : object) +
+        piece.body(n);
+      const label = `${name} (${n}) via ${route}`;
+      const run = route === 'stdin' ? runBundle([], text) : throughRoute('render', text).run;
+      assert.equal(run.status, 1, `${label}: exit ${run.status}\n${run.stderr.slice(0, 500)}`);
+      assertWithinMemory(run, label);
+      const message = route === 'stdin' ? String(parse(run.stdout)?.results?.[0]?.message) : run.stderr;
+      assert.match(message, piece.layout ? LAYOUT_MESSAGE : LIMIT_MESSAGE, label);
+      assert.doesNotMatch(run.stderr, /internal error|\n\s+at /, label);
+    }
+  }
+});
+
 test('just below the limit, small items pass through byte for byte', () => {
-  // 499,000 entries of one sequence: 998,000 nodes and the item's own.
-  const input = SHAPES['entries of one sequence']!.text(499_000);
+  // 749,000 entries of one sequence: 1,498,000 nodes and the 25 of the list and its item.
+  const input = SHAPES['entries of one sequence']!.text(749_000);
   const r = runBundle([], input);
   assert.equal(r.status, 0, r.stderr.slice(0, 500));
   assertWithinMemory(r, 'below the limit');

@@ -1,8 +1,10 @@
 // YAML an input holds is read as the input itself is (src/krm/inputYaml.ts): the cluster-info ConfigMap's
 // kubeconfig was parsed by a reader of its own, with none of the input bounds, so a 12 MB ResourceList whose
 // kubeconfig held a flow list of 6 million numbers ran 162 s, reached 4.4 GB and aborted (signal 6). Through the
-// one reader it is refused by the run's node bound, with an error result about the ConfigMap's field, the same
-// as a malformed kubeconfig (which was reported on the function config, the wrong object).
+// one reader it is refused by a node bound, with an error result about the ConfigMap's field, the same as a
+// malformed kubeconfig (which was reported on the function config, the wrong object). The bound is the
+// kubeconfig's own, a seventy-fifth of a run's: a bound of a run's size for each text inside a value would let the
+// texts inside the inputs each read as much as the run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -50,9 +52,30 @@ test('a kubeconfig past the node bound is refused as an error about the ConfigMa
   assert.equal(r.status, 1);
   assert.ok(r.peakKiB < GUARD_KIB, `${r.peakKiB} KiB`);
   assert.equal(r.errors.length, 1, JSON.stringify(r.errors));
-  assert.match(r.errors[0].message, /^the cluster-info kubeconfig holds more YAML nodes than osm-krm reads/);
+  assert.match(
+    r.errors[0].message,
+    /^the cluster-info kubeconfig holds more YAML nodes than osm-krm reads in a kubeconfig: the limit of 20,000 .* is reached at line 1, column \d+$/,
+  );
   assert.deepEqual(r.errors[0].resourceRef, CLUSTER_INFO);
   assert.deepEqual(r.errors[0].field, { path: 'data.kubeconfig' });
+});
+
+test("a kubeconfig's bound is its own: past it by a little, refused; a real one with room to spare, read", () => {
+  const list = parse(readFileSync(join(REPO_ROOT, 'examples/basic/resourcelist.yaml'), 'utf8'));
+  const info = list.items.find((i: any) => i.kind === 'ConfigMap' && i.metadata?.name === 'cluster-info');
+  const original = parse(info.data.kubeconfig);
+  /** examples/basic's own kubeconfig (its CA and server), with a list of `n` numbers added to its cluster, as JSON. */
+  const kubeconfig = (n: number) => {
+    const k = structuredClone(original);
+    k.clusters[0].cluster.x = Array(n).fill(1);
+    return JSON.stringify(k);
+  };
+  // 10,001 numbers and their commas: past 20,000 nodes, far below a run's 1,500,000.
+  const past = run(withKubeconfig(kubeconfig(10_001)));
+  assert.equal(past.status, 1);
+  assert.match(past.errors[0]?.message ?? '', /in a kubeconfig: the limit of 20,000/);
+  // 9,000 numbers: 18,000-odd nodes, read; the run renders.
+  assert.equal(run(withKubeconfig(kubeconfig(9_000))).status, 0);
 });
 
 test('a malformed kubeconfig is an error about the ConfigMap, at a place, never quoting it', () => {
