@@ -14,6 +14,8 @@ export interface BomOptions {
   arch: readonly Architecture[];
   /** The text of the file a profile was read from, when there is one. */
   profileText?: (profile: KrmObject) => ProfileText | undefined;
+  /** Where the run's alignments are made (the command asks it afterwards whether any was bounded). */
+  alignments?: RunAlignments;
 }
 
 export function machineDeploymentBoms(
@@ -23,7 +25,7 @@ export function machineDeploymentBoms(
 ): MachineDeploymentBom[] {
   const site = siteHostsOf(rendered.osmConfig);
   // Placing items on profile lines aligns each script with its template: each text once, within one budget.
-  const alignments = new RunAlignments();
+  const alignments = options.alignments ?? new RunAlignments();
   return reviews.map((review) => {
     const profile = profileObject(rendered, review);
     const spec = (profile?.spec ?? {}) as { osName?: unknown; osVersion?: unknown };

@@ -16,6 +16,7 @@ import { readTextInside } from './fileGate.ts';
 import { parseDocuments } from './manifestDirectory.ts';
 import { NodeBudget } from '../krm/inputBounds.ts';
 import { machineDeploymentBoms } from '../bom/machineDeploymentBoms.ts';
+import { RunAlignments } from '../lint/profileSourceMap.ts';
 import type { ProfileText } from '../bom/billOfMaterials.ts';
 import { ARCHITECTURES, type Architecture } from '../bom/nodeFacts.ts';
 import { siteHostsOf } from '../bom/siteHosts.ts';
@@ -67,7 +68,12 @@ function bom(opts: Options, io: CommandIO): number {
   const rendered = renderForReview(inputs, env, { ...(io.secrets ? { secrets: io.secrets } : {}) });
   for (const r of rendered.results) io.stderr(`osm-krm bom: ${r.severity}: ${untrustedLine(describeResult(r))}\n`);
   const reviews = selectReviews(rendered, opts.machineDeployments);
-  const boms = machineDeploymentBoms(rendered, reviews, { arch: opts.arch, profileText: (p) => profileText(read, p) });
+  const alignments = new RunAlignments();
+  const boms = machineDeploymentBoms(rendered, reviews, {
+    arch: opts.arch,
+    profileText: (p) => profileText(read, p),
+    alignments,
+  });
   const site = siteHostsOf(rendered.osmConfig, opts.site);
   const checked: CheckedBom[] = boms.map((b) =>
     opts.mirrorCheck ? { bom: b, verdicts: b.items.map((i) => checkItem(i, site, b)) } : { bom: b },
@@ -76,6 +82,11 @@ function bom(opts: Options, io: CommandIO): number {
   else if (opts.format === 'spdx')
     io.stdout(`${JSON.stringify(spdxDocument({ boms: checked, ...createdAt(io.env) }), null, 2)}\n`);
   else io.stdout(formatBomText(checked, opts.arch));
+  // Lines placed coarsely are still on their block of the profile, but a reader should know.
+  if (alignments.bounded > 0)
+    io.stderr(
+      `osm-krm bom: note: ${alignments.bounded} rendered file(s) differ from their templates past the diff search's bounds: items in the lines between their common head and tail are placed on the first profile line of that block, not on their own\n`,
+    );
   const incomplete = boms.filter((b) => b.incomplete !== undefined);
   for (const b of incomplete)
     io.stderr(`osm-krm bom: error: MachineDeployment ${b.namespace}/${b.name}: ${b.incomplete}\n`);

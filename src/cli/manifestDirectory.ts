@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { yamlErrorText } from '../krm/parseErrorMessage.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
-import { checkMapKeys, INPUT_PARSE_OPTIONS } from '../krm/mapKeys.ts';
+import { checkMapKeys } from '../krm/mapKeys.ts';
+import { PARSE_OPTIONS } from '../krm/yamlSchema.ts';
 import {
   boundedToJS,
   checkFullParserSize,
@@ -241,7 +242,7 @@ export function parseDocuments(text: string, where: string, budget: NodeBudget):
     checkFullParserSize(text, where);
     budget.countText(text, where);
     docs = parseWithinStack(() => {
-      const parsed = parseAllDocuments(text, INPUT_PARSE_OPTIONS);
+      const parsed = parseAllDocuments(text, PARSE_OPTIONS);
       if (Array.isArray(parsed)) for (const doc of parsed) checkMapKeys(doc);
       return parsed;
     }, where);

@@ -273,23 +273,30 @@ class BlockParser {
     return map;
   }
 
+  /** The quoted scalar that starts at offset `at` of `line` (counted there), and the offset just after it. */
+  private quotedScalar(line: Line, at: number): { node: BlockScalar; end: number } {
+    const c = line.text[at];
+    const { value, end } = c === '"' ? parseDoubleQuoted(line.text, at) : parseSingleQuoted(line.text, at);
+    const node = this.counted<BlockScalar>(
+      {
+        kind: 'scalar',
+        style: c === '"' ? 'double' : 'single',
+        text: value,
+        start: line.start + at,
+        end: line.start + end,
+      },
+      line.start + at,
+    );
+    return { node, end };
+  }
+
   /** `key:` at `at`; returns the key and the offset just after the colon. */
   private parseKey(line: Line, at: number): { key: BlockScalar; rest: number } {
     const text = line.text;
     const c = text[at];
     if (c === '"' || c === "'") {
-      const { value, end } = c === '"' ? parseDoubleQuoted(text, at) : parseSingleQuoted(text, at);
+      const { node: key, end } = this.quotedScalar(line, at);
       if (text[end] !== ':' || (end + 1 < text.length && text[end + 1] !== ' ')) throw new Unsupported();
-      const key = this.counted<BlockScalar>(
-        {
-          kind: 'scalar',
-          style: c === '"' ? 'double' : 'single',
-          text: value,
-          start: line.start + at,
-          end: line.start + end,
-        },
-        line.start + at,
-      );
       this.counted(undefined, line.start + end); // the `:`
       return { key, rest: end + 1 };
     }
@@ -446,19 +453,8 @@ class BlockParser {
       }
       const c = text[q];
       if (c === '"' || c === "'") {
-        const { value, end } = c === '"' ? parseDoubleQuoted(text, q) : parseSingleQuoted(text, q);
-        seq.items.push(
-          this.counted<BlockScalar>(
-            {
-              kind: 'scalar',
-              style: c === '"' ? 'double' : 'single',
-              text: value,
-              start: line.start + q,
-              end: line.start + end,
-            },
-            line.start + q,
-          ),
-        );
+        const { node, end } = this.quotedScalar(line, q);
+        seq.items.push(node);
         q = end;
       } else {
         let end = q;

@@ -7,7 +7,7 @@
 // 162 s and 4.4 GB and crashed (test/architecture/yamlReaders.test.ts keeps the parser's entry points here).
 import { parseDocument, type Document } from 'yaml';
 import { PARSE_OPTIONS } from './yamlSchema.ts';
-import { checkMapKeys, INPUT_PARSE_OPTIONS } from './mapKeys.ts';
+import { checkMapKeys } from './mapKeys.ts';
 import { yamlErrorText } from './parseErrorMessage.ts';
 import {
   boundedToJS,
@@ -36,7 +36,7 @@ export function parseInputDocument(text: string, where: string, budget: NodeBudg
   let doc: Document.Parsed;
   try {
     doc = parseWithinStack(() => {
-      const parsed = parseDocument(text, INPUT_PARSE_OPTIONS);
+      const parsed = parseDocument(text, PARSE_OPTIONS);
       checkMapKeys(parsed);
       return parsed;
     }, where);

@@ -4,7 +4,8 @@
 // also compares scalars by their value's type, so `1: a` and `"1": b` passed and became the one property "1"
 // of the values, losing `a` with exit 0; and a collection key (`{[a]: 0}`) became the string "[ a ]", after
 // copying every anchor before it for each such key (80,000 of them: 73 s). Here a key is what it becomes, the
-// property name, and each map keeps a set of them.
+// property name, and each map keeps a set of them; every parse runs with the package's check off
+// (PARSE_OPTIONS, yamlSchema.ts).
 import {
   isAlias,
   isMap,
@@ -16,10 +17,6 @@ import {
   type ErrorCode,
   type Node,
 } from 'yaml';
-import { PARSE_OPTIONS } from './yamlSchema.ts';
-
-/** How the readers of input YAML parse it: with this module's check for repeated keys, not the package's. */
-export const INPUT_PARSE_OPTIONS = { ...PARSE_OPTIONS, uniqueKeys: false } as const;
 
 /** Our code for a collection key (parseErrorMessage.ts words it), beside the package's own codes. */
 export const COLLECTION_KEY = 'COLLECTION_KEY' as ErrorCode;

@@ -17,7 +17,10 @@ const yaml11Octal = {
 
 export const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   merge: true,
-  uniqueKeys: true,
+  // The package's own check compares each key with every key before it (quadratic: 100,000 keys took 266 s)
+  // and by typed value (`1` and "1" pass, then become one property). Input readers check keys in one pass
+  // instead (mapKeys.ts); every other parse reads a text one of them accepted, or our own output.
+  uniqueKeys: false,
   customTags: (tags) => [yaml11Octal, ...tags],
   prettyErrors: false,
 };

@@ -131,7 +131,8 @@ export class ProfileSources {
 }
 
 function parseDocumentsWithLines(text: string, lc: LineCounter): Node[] {
-  return parseAllDocuments(text, { lineCounter: lc }).flatMap((d) =>
+  // Keys were checked when the file was read (mapKeys.ts); the package's own check is quadratic.
+  return parseAllDocuments(text, { lineCounter: lc, uniqueKeys: false }).flatMap((d) =>
     'contents' in d && d.contents ? [d.contents as Node] : [],
   );
 }

@@ -159,7 +159,7 @@ function readsBackAsPlainString(v: string): boolean {
   )
     return true;
   try {
-    return parse(`k: ${v}\n`, { version: '1.1' })?.k === v;
+    return parse(`k: ${v}\n`, { version: '1.1', uniqueKeys: false })?.k === v;
   } catch {
     return false;
   }

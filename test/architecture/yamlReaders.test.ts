@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { REPO_ROOT } from '../support/paths.ts';
+import { PARSE_OPTIONS } from '../../src/krm/yamlSchema.ts';
 
 const READERS: Readonly<Record<string, string>> = {
   'src/krm/inputYaml.ts':
@@ -68,9 +69,38 @@ test("only the listed modules call the yaml package's parser; every other reads 
 
 test('the cluster-info kubeconfig and the ResourceList are read through inputYaml.ts', () => {
   const kubeconfig = readFileSync(join(REPO_ROOT, 'src/cluster/kubeconfig.ts'), 'utf8');
-  assert.match(kubeconfig, /readInputYaml\(/);
+  assert.match(kubeconfig, /readYamlInsideValue\(/);
   assert.deepEqual(yamlImports('src/cluster/kubeconfig.ts'), []);
   const resourceList = readFileSync(join(REPO_ROOT, 'src/krm/resourceList.ts'), 'utf8');
   assert.match(resourceList, /parseInputDocument\(/);
   assert.ok(!yamlImports('src/krm/resourceList.ts').some((n) => PARSERS.test(n)));
+});
+
+/** Each call of the package's parse functions in `text`: the call's text, up to its closing parenthesis. */
+function parseCalls(text: string): string[] {
+  const calls: string[] = [];
+  for (const m of text.matchAll(/(?<![.\w])(?:parse|parseDocument|parseAllDocuments)\(/g)) {
+    let depth = 0;
+    let i = m.index;
+    for (; i < text.length; i++) {
+      if (text[i] === '(') depth++;
+      else if (text[i] === ')' && --depth === 0) break;
+    }
+    calls.push(text.slice(m.index, i + 1));
+  }
+  return calls;
+}
+
+test("no parse runs the package's quadratic check of repeated keys; the readers check keys in one pass", () => {
+  // The package compares each key with every key before it: 100,000 keys of one map took `render` 266 s.
+  assert.equal(PARSE_OPTIONS.uniqueKeys, false);
+  const calls = [...Object.keys(READERS), ...Object.keys(NOT_INPUT)].flatMap((file) =>
+    parseCalls(readFileSync(join(REPO_ROOT, file), 'utf8')).map((call) => ({ file, call })),
+  );
+  // The readers, the kustomization, the lines of an OSP file, the user-data views, SOPS, a value's typing.
+  assert.ok(calls.length >= 8, `${calls.length} calls found`);
+  for (const { file, call } of calls)
+    assert.match(call, /PARSE_OPTIONS|uniqueKeys: false/, `${file}: ${call.slice(0, 120)}`);
+  for (const reader of ['src/krm/inputYaml.ts', 'src/cli/manifestDirectory.ts'])
+    assert.match(readFileSync(join(REPO_ROOT, reader), 'utf8'), /checkMapKeys\(/, reader);
 });

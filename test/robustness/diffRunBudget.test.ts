@@ -15,6 +15,11 @@ import { RunAlignments } from '../../src/lint/profileSourceMap.ts';
 import { lintProfiles } from '../../src/lint/lintProfile.ts';
 import { SMALL_OSP } from './inputCorpus.ts';
 import { parseAllDocuments, stringify } from 'yaml';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runBomCommand } from '../../src/cli/bomCommand.ts';
+import { runCommand, tempDir } from '../review/reviewSupport.ts';
+import { REPO_ROOT } from '../support/paths.ts';
 
 const SEED = 20261128;
 
@@ -176,4 +181,41 @@ test('lint says when a rendered file was aligned with its template only as far a
   const fine = lintData('#!/bin/bash\necho {{ "fine" }}\ncurl -o /tmp/x https://x.example/x\n');
   assert.ok(fine.findings.some((f) => f.check === 'unverified-download'));
   assert.deepEqual(fine.notes, []);
+});
+
+test('bom says when it placed items on profile lines only as far as the bounds allow', () => {
+  const bomOf = (data: string) => {
+    const dir = tempDir();
+    cpSync(join(REPO_ROOT, 'testdata', 'bom', 'air-gapped'), dir, { recursive: true });
+    const osp = structuredClone(SMALL_OSP) as any;
+    osp.metadata = { name: 'osp-lines', namespace: 'kube-system' };
+    osp.spec.provisioningConfig.files[0].content.inline.data = data;
+    osp.spec.supportedCloudProviders = [{ name: 'vsphere' }];
+    writeFileSync(join(dir, 'osp.yaml'), stringify(osp, { lineWidth: 0, blockQuote: 'literal' }));
+    const md = join(dir, 'machinedeployment.yaml');
+    writeFileSync(
+      md,
+      readFileSync(md, 'utf8').replace('operating-system-profile: osp-ubuntu', 'operating-system-profile: osp-lines'),
+    );
+    const env = {
+      PATH: process.env.PATH,
+      OSM_CLOUD_INIT_GETTER_TOKEN: 'getter-token-for-bom-tests-0123456789',
+      OSM_BOOTSTRAP_TOKEN: 'abcdef.0123456789abcdef',
+    };
+    return runCommand(runBomCommand, ['.', '--arch', 'amd64'], dir, env);
+  };
+  // As for lint: 4,000 rendered lines from a 4-line template, past 3,000 edits; the download after them is an item.
+  const coarse = bomOf(
+    '#!/bin/bash\n{{ range until 4000 }}echo {{ . }}\n{{ end }}curl -o /tmp/x https://x.example/x\n',
+  );
+  assert.equal(coarse.code, 0, coarse.stderr);
+  assert.match(coarse.stdout, /https:\/\/x\.example\/x/);
+  assert.match(
+    coarse.stderr,
+    /^osm-krm bom: note: 1 rendered file\(s\) differ from their templates past the diff search's bounds/m,
+  );
+  const fine = bomOf('#!/bin/bash\necho {{ "fine" }}\ncurl -o /tmp/x https://x.example/x\n');
+  assert.equal(fine.code, 0, fine.stderr);
+  assert.match(fine.stdout, /https:\/\/x\.example\/x/);
+  assert.doesNotMatch(fine.stderr, /note:/);
 });
