@@ -92,6 +92,29 @@ const CASES: Array<[string, string, RegExp]> = [
     '{{ $s := repeat 10000000 "a" }}{{ range 1000000 }}{{ if contains "b" $s }}x{{ end }}{{ end }}',
     /work limit/,
   ],
+  // Each alias decodes its anchor's text again (resolved, hashed as a key): hours before it was charged.
+  [
+    'a long timestamp read again through YAML aliases',
+    '{{ $a := print "2001-01-01T00:00:00." (repeat 900000 "0") "Z" }}{{ $s := print "[&a " $a ", " (repeat 150000 "*a,") "1]" }}{{ fromYamlArray $s | len }}',
+    /work limit/,
+  ],
+  [
+    'a long mapping key read again through YAML aliases',
+    '{{ $s := print "[&a {? " (repeat 300000 "k") " : 1}, " (repeat 100000 "*a, ") "1]" }}{{ fromYamlArray $s | len }}',
+    /work limit/,
+  ],
+  // Every block that ends walks back over the comments after it (yaml.v3): depth times comments, 20 s before.
+  [
+    'comments after deep YAML blocks',
+    '{{ $s := print (repeat 2500 "- ") "x\\n" (repeat 140000 "#\\n  #\\n\\n") }}{{ fromYamlArray $s | len }}',
+    /work limit/,
+  ],
+  // Each tagged node copies its directive's prefix: past 2 GiB before.
+  [
+    'a long YAML tag prefix copied into many nodes',
+    '{{ $s := print "%TAG !a! !" (repeat 500000 "x") "\\n---\\n[" (repeat 80000 "!a!x ,") "1]" }}{{ fromYamlArray $s | len }}',
+    /work limit|memory limit/,
+  ],
 ];
 
 for (const [name, data, limit] of CASES) {

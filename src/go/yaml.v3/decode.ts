@@ -20,6 +20,15 @@ import { Ev, EVENT_NAMES, Parser, type YamlEvent } from './parse.ts';
 
 /** Memory of a duplicate key's error text, besides the key (quoted: at most twice its length). */
 const DUPLICATE_ERROR_BYTES = 96;
+/**
+ * Work per character of a node's text read again through an alias: resolved (resolve's patterns and number
+ * parsers pass over it several times) and, as a key, joined and hashed twice to find duplicates. The charge on
+ * the input counts each text once; an alias reads its anchor's texts again.
+ */
+const REREAD_UNITS = 8;
+/** !!binary decoded: as sprig's b64dec is charged (work per character, and what its string holds). */
+const BINARY_UNITS = 2;
+const BINARY_BYTES = 4;
 
 /** yaml.v3's failf: an error that ends Unmarshal. */
 export class YamlError extends Error {}
@@ -73,8 +82,8 @@ class NodeBuilder {
   private event: YamlEvent = { typ: Ev.None, start: { index: 0, line: 0, column: 0 } };
   private readonly anchors = new Map<string, Node>();
 
-  constructor(input: Uint8Array) {
-    this.p = new Parser(input.length === 0 ? Uint8Array.of(0x0a) : input);
+  constructor(input: Uint8Array, meter: Meter) {
+    this.p = new Parser(input.length === 0 ? Uint8Array.of(0x0a) : input, meter);
   }
 
   /** p.fail(): the problem, after the line of the context (or problem) mark. */
@@ -420,6 +429,7 @@ class Decoder {
 
   unmarshal(n: Node, out: Target): boolean {
     this.meter.visit();
+    this.reread(n);
     this.decodeCount++;
     if (this.aliasDepth > 0) this.aliasCount++;
     if (
@@ -453,6 +463,11 @@ class Decoder {
     return fail(`cannot decode node with unknown kind ${n.kind}`);
   }
 
+  /** Charges reading a node's text again when an alias decodes it. */
+  private reread(n: Node): void {
+    if (this.aliasDepth > 0) this.meter.spend(REREAD_UNITS * n.value.length);
+  }
+
   private null(out: Target): boolean {
     switch (out.kind) {
       case 'iface':
@@ -479,9 +494,11 @@ class Decoder {
     } else {
       ({ tag, value: resolved } = resolve(n.tag, n.value));
       if (tag === BINARY) {
+        const encoded = resolved as string;
+        this.meter.spend(BINARY_UNITS * encoded.length);
+        this.meter.build(BINARY_BYTES * encoded.length);
         try {
-          this.meter.build((resolved as string).length);
-          resolved = goString(base64Decode(resolved as string));
+          resolved = goString(base64Decode(encoded));
         } catch {
           fail('!!binary value contains invalid base64 data');
         }
@@ -524,18 +541,25 @@ class Decoder {
     // by kind and value (a group's later keys are the later equal ones).
     this.meter.spend((l / 2) * ENTRY_UNITS);
     this.meter.build((l / 2) * ENTRY_BYTES);
-    const groups = new Map<string, number[]>();
-    for (let i = 0; i < l; i += 2) {
-      const key = n.content[i]!.kind + ':' + n.content[i]!.value;
-      const g = groups.get(key);
-      if (g === undefined) groups.set(key, [i]);
-      else g.push(i);
-    }
-    const place = new Map<number, number>();
-    for (const g of groups.values()) g.forEach((i, at) => place.set(i, at));
+    // Grouped by the key's own text (a string hashes once; a text joined to its kind would be hashed anew on
+    // every decode, which an alias repeats).
+    const byKind = new Map<Kind, Map<string, number[]>>();
+    const groupOf: number[][] = [];
     for (let i = 0; i < l; i += 2) {
       const ni = n.content[i]!;
-      const g = groups.get(ni.kind + ':' + ni.value)!;
+      this.reread(ni);
+      let byValue = byKind.get(ni.kind);
+      if (byValue === undefined) byKind.set(ni.kind, (byValue = new Map()));
+      let g = byValue.get(ni.value);
+      if (g === undefined) byValue.set(ni.value, (g = []));
+      g.push(i);
+      groupOf.push(g);
+    }
+    const place = new Map<number, number>();
+    for (const byValue of byKind.values()) for (const g of byValue.values()) g.forEach((i, at) => place.set(i, at));
+    for (let i = 0; i < l; i += 2) {
+      const ni = n.content[i]!;
+      const g = groupOf[i / 2]!;
       for (let at = place.get(i)! + 1; at < g.length; at++) {
         const nj = n.content[g[at]!]!;
         // The error's text, kept until the decoder reports them all.
@@ -651,7 +675,7 @@ export function decodeYaml(input: string, target: YamlTarget, meter: Meter): { v
       ? { kind: 'map', map: value as GoMap, setNil: () => (value = goNilMap()) }
       : { kind: 'slice', set: (v) => (value = v) };
   try {
-    const node = new NodeBuilder(goBytes(input)).parse();
+    const node = new NodeBuilder(goBytes(input), meter).parse();
     if (node !== undefined) d.unmarshal(node, out);
   } catch (e) {
     if (e instanceof YamlError) return { value, error: e.message };

@@ -2,6 +2,7 @@
 // same states and parser errors. Comments are not carried into events (nothing OSM's functions decode
 // looks at them); the scanner still scans them, as they move the marks of block ends.
 // Follows gopkg.in/yaml.v3 v3.0.1 (its latest release, and the differential oracle's).
+import type { Meter } from '../internal/meter.ts';
 import { ErrorKind, ScalarStyle, Scanner, Tok, type Mark, type Token, type YamlErrorState } from './scan.ts';
 
 export const enum Ev {
@@ -79,17 +80,30 @@ const DEFAULT_TAG_DIRECTIVES: TagDirective[] = [
   { handle: [0x21, 0x21], prefix: [...Buffer.from('tag:yaml.org,2002:')] },
 ];
 
-const sameBytes = (a: number[], b: number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+/** A tag handle as a map key (the directives of a document are looked up by handle, not scanned). */
+const handleKey = (handle: readonly number[]) => Buffer.from(handle).toString('latin1');
+
+/**
+ * Work and memory per byte of a tag expanded from its directive's prefix (each tagged node copies the prefix:
+ * a long prefix and many short tags make far more than the input; the bytes are then made a string the node
+ * keeps).
+ */
+const TAG_UNITS = 64;
+const TAG_BYTES = 4;
 
 export class Parser {
   private readonly s: Scanner;
   private state = St.StreamStart;
   private readonly states: St[] = [];
   private readonly marks: Mark[] = [];
-  private tagDirectives: TagDirective[] = [];
+  private tagDirectives = new Map<string, TagDirective>();
 
-  constructor(input: Uint8Array) {
-    this.s = new Scanner(input);
+  /** `meter` is charged for the scanner's and parser's work that grows faster than their input. */
+  constructor(
+    input: Uint8Array,
+    private readonly meter: Meter,
+  ) {
+    this.s = new Scanner(input, meter);
   }
 
   get err(): YamlErrorState {
@@ -243,7 +257,7 @@ export class Parser {
     if (token === undefined) return undefined;
     const start = token.start;
     if (token.typ === Tok.DocumentEnd) this.skipToken();
-    this.tagDirectives = [];
+    this.tagDirectives = new Map();
     this.state = St.DocumentStart;
     return { typ: Ev.DocumentEnd, start };
   }
@@ -297,8 +311,13 @@ export class Parser {
     if (tagToken) {
       if (tagHandle.length === 0) tag = tagSuffix;
       else {
-        const d = this.tagDirectives.find((t) => sameBytes(t.handle, tagHandle));
-        if (d !== undefined) tag = [...d.prefix, ...tagSuffix];
+        const d = this.tagDirectives.get(handleKey(tagHandle));
+        if (d !== undefined) {
+          const n = d.prefix.length + tagSuffix.length;
+          this.meter.spend(TAG_UNITS * n);
+          this.meter.build(TAG_BYTES * n);
+          tag = d.prefix.concat(tagSuffix);
+        }
         if (tag.length === 0)
           return this.parserErrorContext('while parsing a node', start, 'found undefined tag handle', tagMark);
       }
@@ -619,11 +638,12 @@ export class Parser {
   }
 
   private appendTagDirective(value: TagDirective, allowDuplicates: boolean, mark: Mark): boolean {
-    if (this.tagDirectives.some((t) => sameBytes(t.handle, value.handle))) {
+    const key = handleKey(value.handle);
+    if (this.tagDirectives.has(key)) {
       if (allowDuplicates) return true;
       return this.parserError('found duplicate %TAG directive', mark) ?? false;
     }
-    this.tagDirectives.push({ handle: [...value.handle], prefix: [...value.prefix] });
+    this.tagDirectives.set(key, { handle: [...value.handle], prefix: [...value.prefix] });
     return true;
   }
 }

@@ -5,6 +5,11 @@
 // syntax error is reported. Marks count characters; the buffer holds the UTF-8 bytes.
 // Follows gopkg.in/yaml.v3 v3.0.1 (its latest release, and the differential oracle's).
 
+import type { Meter } from '../internal/meter.ts';
+
+/** Work of walking past one comment to place a block's end (a few property reads and a mark copied). */
+const BLOCK_END_COMMENT_UNITS = 64;
+
 /** yaml.v3's reader: #x9 | #xA | #xD | [#x20-#x7E] | #x85 | [#xA0-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]. */
 export function isAllowedChar(cp: number): boolean {
   return (
@@ -170,7 +175,10 @@ export class Scanner {
   private newlines = 0;
   private readonly comments: Comment[] = [];
 
-  constructor(private readonly input: Uint8Array) {}
+  constructor(
+    private readonly input: Uint8Array,
+    private readonly meter: Meter,
+  ) {}
 
   // ================================================================ reader
 
@@ -654,6 +662,8 @@ export class Scanner {
       for (let i = this.comments.length - 1; i >= 0; i--) {
         const comment = this.comments[i]!;
         if (comment.endMark.index < stopIndex) break;
+        // Every block that ends walks back over the comments after it: depth times comments, not input.
+        this.meter.spend(BLOCK_END_COMMENT_UNITS);
         if (comment.startMark.column === this.indent + 1) blockMark = copyMark(comment.startMark);
         stopIndex = comment.scanMark.index;
       }

@@ -628,6 +628,12 @@ function yamlCases(array = false): Case[] {
     one('aliases', () =>
       doc('a: &a [' + 'x,'.repeat(500) + 'x]\nb: [' + Array.from({ length: 400 }, () => '*a').join(',') + ']'),
     ),
+    // An alias decodes its anchor's text again: resolved (a timestamp's layouts), hashed as a key, base64-decoded.
+    one('aliased timestamp', () => doc(`a: [&a 2001-01-01T00:00:00.${'0'.repeat(64 * K)}Z${', *a'.repeat(400)}]`)),
+    one('aliased key', () => doc(`a: [&a {? ${'k'.repeat(64 * K)} : 1}${', {<<: *a}'.repeat(400)}]`)),
+    // Every block that ends walks back over the comments after it.
+    one('comments after deep blocks', () => doc('a:\n' + '- '.repeat(500) + 'x\n' + '#\n  #\n\n'.repeat(5 * K))),
+    one('aliased binary', () => doc(`a: [&a !!binary ${'QUFB'.repeat(16 * K)}${', *a'.repeat(400)}]`)),
     one('long digits', () => doc('a: ' + digits())),
     one('long text', () => doc('a: |\n' + lines(M).replace(/^/gm, '  '))),
     one('non-ASCII', () => doc('a: "' + nonAscii() + '"')),
