@@ -48,7 +48,17 @@ const documentArb = fc.record({
   array: fc.boolean(),
 });
 
-function documentOf({ shape, n, aliases, array }: { shape: Shape; n: number; aliases: number; array: boolean }): string {
+function documentOf({
+  shape,
+  n,
+  aliases,
+  array,
+}: {
+  shape: Shape;
+  n: number;
+  aliases: number;
+  array: boolean;
+}): string {
   const list = `[${shape.anchor(n)}, ${`${shape.alias}, `.repeat(aliases)}1]`;
   // Flat already (a concatenation is flattened on its first read, which would count as the decoder's).
   return Buffer.from(array ? list : `a: ${list}`).toString();
@@ -115,7 +125,8 @@ test("comments after deep blocks are charged for each block end that walks them:
   fc.assert(
     fc.property(commentsArb, ({ depth, run, runs, mapping }) => {
       const blocks = mapping
-        ? Array.from({ length: Math.min(depth, 400) }, (_, i) => `${' '.repeat(i)}a:\n`).join('') + `${' '.repeat(400)}x\n`
+        ? Array.from({ length: Math.min(depth, 400) }, (_, i) => `${' '.repeat(i)}a:\n`).join('') +
+          `${' '.repeat(400)}x\n`
         : '- '.repeat(depth) + 'x\n';
       const out = checkRates(Buffer.from(blocks + run.repeat(runs)).toString(), !mapping);
       assert.match(out, /^1$/);
