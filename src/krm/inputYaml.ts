@@ -18,7 +18,7 @@ import {
   parseWithinStack,
   writtenSize,
 } from './inputBounds.ts';
-import { createBlockYamlFastPath } from '../codec/blockYamlFastPath.ts';
+import { createBlockYamlFastPath, type FastParse } from '../codec/blockYamlFastPath.ts';
 import { NodeLimitReached } from '../codec/nodeLimit.ts';
 
 /** A YAML text that is not well-formed: the message gives line, column and the kind of problem, never text. */
@@ -57,25 +57,35 @@ export function parseInputDocument(text: string, where: string, budget: NodeBudg
 let fastPath: ReturnType<typeof createBlockYamlFastPath> | undefined;
 
 /**
- * The value of a one-document YAML text from the inputs; InputLimitError or MalformedYamlError otherwise. Its
- * nodes count against `budget`: the run's, or one that bounds every text of its kind in the run together
- * (a budget per text would let many texts each read the run's whole allowance).
+ * `text` read by the block-YAML fast path, its nodes and what its values take written charged to `budget`;
+ * undefined when the text is not plain block YAML (the full parser's, parseInputDocument). The one place both
+ * readers of input YAML (readInputYaml, the ResourceList) charge what the fast path reads.
  */
-export function readInputYaml(text: string, where: string, budget: NodeBudget): unknown {
+export function readBlockYaml(text: string, where: string, budget: NodeBudget): FastParse | undefined {
   fastPath ??= createBlockYamlFastPath(PARSE_OPTIONS);
-  let fast;
+  let fast: FastParse | undefined;
   try {
     fast = fastPath(text, budget.left);
   } catch (e) {
     if (e instanceof NodeLimitReached) throw budget.exceeded(text, e.offset, where);
     throw e;
   }
-  if (fast !== undefined) {
-    budget.spent += fast.nodes;
-    budget.credit(text);
-    budget.spendWritten(writtenSize(fast.root).written, where);
-    return fast.root;
-  }
+  if (fast === undefined) return undefined;
+  budget.spent += fast.nodes;
+  budget.credit(text);
+  // A text the run made from values it counted already (countedAlready) has no allowance to check.
+  if (budget.writtenLeft !== Infinity) budget.spendWritten(writtenSize(fast.root).written, where);
+  return fast;
+}
+
+/**
+ * The value of a one-document YAML text from the inputs; InputLimitError or MalformedYamlError otherwise. Its
+ * nodes count against `budget`: the run's, or one that bounds every text of its kind in the run together
+ * (a budget per text would let many texts each read the run's whole allowance).
+ */
+export function readInputYaml(text: string, where: string, budget: NodeBudget): unknown {
+  const fast = readBlockYaml(text, where, budget);
+  if (fast !== undefined) return fast.root;
   return boundedToJS(parseInputDocument(text, where, budget), text, where, budget);
 }
 

@@ -8,11 +8,8 @@
 // bounds (size, nesting, aliases), the same refusal of repeated keys, and errors that give line, column and the
 // kind of problem, never the text (a JSON parser of its own would take the last of two keys and quote the input).
 import { isAlias, isMap, isSeq, visit, type Document, type Node } from 'yaml';
-import { PARSE_OPTIONS } from './yamlSchema.ts';
-import { boundedToJS, NodeBudget, writtenSize } from './inputBounds.ts';
-import { NodeLimitReached } from '../codec/nodeLimit.ts';
-import { MalformedYamlError, parseInputDocument } from './inputYaml.ts';
-import { createBlockYamlFastPath, type FastParse } from '../codec/blockYamlFastPath.ts';
+import { boundedToJS, NodeBudget } from './inputBounds.ts';
+import { MalformedYamlError, parseInputDocument, readBlockYaml } from './inputYaml.ts';
 import { writeYaml } from '../codec/yamlWriter.ts';
 import type { Result } from './results.ts';
 import { escapeIllFormed, illFormedPath } from '../codec/wellFormedUnicode.ts';
@@ -59,19 +56,7 @@ export class ResourceListParseError extends Error {
  */
 export function parseResourceList(text: string, budget: NodeBudget = new NodeBudget()): ResourceList {
   if (text.trim() === '') throw new ResourceListParseError('empty input: expected a ResourceList on stdin');
-  fastPath ??= createBlockYamlFastPath(PARSE_OPTIONS);
-  let fast: FastParse | undefined;
-  try {
-    fast = fastPath(text, budget.left);
-  } catch (e) {
-    if (e instanceof NodeLimitReached) throw budget.exceeded(text, e.offset, 'the input');
-    throw e;
-  }
-  if (fast !== undefined) {
-    budget.spent += fast.nodes;
-    budget.credit(text);
-    budget.spendWritten(writtenSize(fast.root).written, 'the input');
-  }
+  const fast = readBlockYaml(text, 'the input', budget);
   const { root, itemDashes, notSelfContained }: LibraryParse = fast ?? parseWithYamlLibrary(text, budget);
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
     throw new ResourceListParseError('input is not a ResourceList: expected a YAML mapping');
@@ -97,8 +82,6 @@ export function parseResourceList(text: string, budget: NodeBudget = new NodeBud
   const itemIndent = texts === undefined ? 0 : itemDashes![0]! - lineStart(text, itemDashes![0]!);
   return { items, functionConfig, itemIndent, ...withResults };
 }
-
-let fastPath: ReturnType<typeof createBlockYamlFastPath> | undefined;
 
 interface LibraryParse {
   root: unknown;

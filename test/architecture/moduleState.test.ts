@@ -16,7 +16,6 @@ const ALLOWED: Record<string, string> = {
   'src/cli/fileGate.ts procFd':
     'whether this machine has /proc/self/fd (to check an open file is the one named); the same for every run',
   'src/cli/krmIgnore.ts cache': 'compiled .krmignore patterns by their text; the same value for a pattern',
-  'src/krm/resourceList.ts fastPath': 'the block-YAML parser, made on first use; it keeps nothing between calls',
   'src/krm/inputYaml.ts fastPath': 'the block-YAML parser, made on first use; it keeps nothing between calls',
   'src/emit/userdata/ignition/clcParse.ts emptyDocument': 'an empty yaml Document aliases resolve against; only read',
   'src/go/unicode/unicode.ts upperFallback': 'a fixed table of the Unicode data, built on first use',

@@ -36,15 +36,20 @@ process.exit = (code) => {
 };
 `;
 
-test("a library's process warning and console output reach stderr through the mask, never stdout", () => {
+/** The bundle on RESOURCE_LIST with `preload` loaded before it (node -r). */
+function runWithPreload(preload: string) {
   const dir = tempDir();
-  writeFileSync(join(dir, 'deferExit.cjs'), DEFERRED_EXIT);
-  const r = spawnSync(process.execPath, ['-r', join(dir, 'deferExit.cjs'), BUNDLE], {
+  writeFileSync(join(dir, 'preload.cjs'), preload);
+  return spawnSync(process.execPath, ['-r', join(dir, 'preload.cjs'), BUNDLE], {
     input: RESOURCE_LIST,
     encoding: 'utf8',
     env: { PATH: process.env.PATH },
     timeout: 60_000,
   });
+}
+
+test("a library's process warning and console output reach stderr through the mask, never stdout", () => {
+  const r = runWithPreload(DEFERRED_EXIT);
   assert.equal(r.status, 0, r.stderr);
   assert.doesNotMatch(r.stderr, new RegExp(SECRET));
   for (const line of [
@@ -75,14 +80,7 @@ fs.writeSync = function (fd, ...rest) {
 `;
 
 test('a function run that fails outside its own error handling still prints a ResourceList with the error, masked', () => {
-  const dir = tempDir();
-  writeFileSync(join(dir, 'failingWrite.cjs'), FAILING_WRITE);
-  const r = spawnSync(process.execPath, ['-r', join(dir, 'failingWrite.cjs'), BUNDLE], {
-    input: RESOURCE_LIST,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH },
-    timeout: 60_000,
-  });
+  const r = runWithPreload(FAILING_WRITE);
   assert.equal(r.status, 1, r.stderr);
   assert.equal(
     r.stdout,
