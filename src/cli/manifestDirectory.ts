@@ -12,20 +12,11 @@
 // whose documents has an apiVersion or a kind is not a manifest (a Helm values file): the caller skips it and
 // says so; a document with only one of them is an error (a typo would otherwise drop a resource).
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import type { Document } from 'yaml';
 import { yamlErrorText } from '../krm/parseErrorMessage.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
-import { checkMapKeys } from '../krm/mapKeys.ts';
-import { PARSE_OPTIONS } from '../krm/yamlSchema.ts';
-import {
-  boundedToJS,
-  checkFullParserSize,
-  InputLimitError,
-  isStackOverflow,
-  nestingError,
-  parseWithinStack,
-  type NodeBudget,
-} from '../krm/inputBounds.ts';
+import { parseInputDocuments } from '../krm/inputYaml.ts';
+import { boundedToJS, InputLimitError, isStackOverflow, nestingError, type NodeBudget } from '../krm/inputBounds.ts';
 import { generatedSharedPath } from '../function/generatedPaths.ts';
 import { STATE_PATH } from '../gitops/renderState.ts';
 import { CommandError } from './commandIO.ts';
@@ -237,15 +228,9 @@ export function parseManifests(text: string, where: string, budget: NodeBudget):
 
 /** The values of a YAML stream's documents, bounded like every input (size, nodes, nesting, aliases). */
 export function parseDocuments(text: string, where: string, budget: NodeBudget): unknown[] {
-  let docs: ReturnType<typeof parseAllDocuments>;
+  let docs: Document.Parsed[];
   try {
-    checkFullParserSize(text, where);
-    budget.countText(text, where);
-    docs = parseWithinStack(() => {
-      const parsed = parseAllDocuments(text, PARSE_OPTIONS);
-      if (Array.isArray(parsed)) for (const doc of parsed) checkMapKeys(doc);
-      return parsed;
-    }, where);
+    docs = parseInputDocuments(text, where, budget, true);
   } catch (e) {
     if (e instanceof InputLimitError) throw new CommandError(e.message);
     throw e;

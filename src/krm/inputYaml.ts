@@ -5,7 +5,7 @@
 // the cluster-info ConfigMap's kubeconfig, hydrate's previous output file. A reader of its own for those was a
 // door around the bounds: a 12 MB ResourceList whose kubeconfig held a flow list of 6 million numbers took
 // 162 s and 4.4 GB and crashed (test/architecture/yamlReaders.test.ts keeps the parser's entry points here).
-import { parseDocument, type Document } from 'yaml';
+import { parseAllDocuments, parseDocument, type Document } from 'yaml';
 import { PARSE_OPTIONS } from './yamlSchema.ts';
 import { checkMapKeys } from './mapKeys.ts';
 import { yamlErrorText } from './parseErrorMessage.ts';
@@ -30,17 +30,32 @@ export class MalformedYamlError extends Error {
   }
 }
 
-/** The `yaml` package's document of `text` (`where` names it in errors), within the bounds (its nodes: `budget`). */
-export function parseInputDocument(text: string, where: string, budget: NodeBudget): Document.Parsed {
+/**
+ * Every parse of a YAML text from the inputs by the `yaml` package runs here, the ResourceList's and the files'
+ * alike: the size check, the node budget (counted by the lexer before the parser runs), the stack guard, and the
+ * map keys checked in one pass. `stream`: every document of a YAML stream (a file), else the one document.
+ * The documents' own errors are the caller's to report.
+ */
+export function parseInputDocuments(
+  text: string,
+  where: string,
+  budget: NodeBudget,
+  stream: boolean,
+): Document.Parsed[] {
   checkFullParserSize(text, where);
   budget.countText(text, where);
+  return parseWithinStack(() => {
+    const docs = stream ? [...parseAllDocuments(text, PARSE_OPTIONS)] : [parseDocument(text, PARSE_OPTIONS)];
+    for (const doc of docs) checkMapKeys(doc);
+    return docs;
+  }, where);
+}
+
+/** The `yaml` package's document of `text` (`where` names it in errors), within the bounds (its nodes: `budget`). */
+export function parseInputDocument(text: string, where: string, budget: NodeBudget): Document.Parsed {
   let doc: Document.Parsed;
   try {
-    doc = parseWithinStack(() => {
-      const parsed = parseDocument(text, PARSE_OPTIONS);
-      checkMapKeys(parsed);
-      return parsed;
-    }, where);
+    doc = parseInputDocuments(text, where, budget, false)[0]!;
   } catch (e) {
     if (!(e instanceof Error) || e.name === 'InputLimitError') throw e;
     // Only limits the parser itself enforces get here; their messages hold no source text.

@@ -1,6 +1,6 @@
 // "Bounded" by construction, read from the code: a YAML text from the inputs becomes values only through the
-// readers that apply every input bound (src/krm/inputYaml.ts, and the ResourceList's and the files' readers
-// built on the same bounds). Any other module that calls the `yaml` package's parser is listed here with why
+// one function that applies every input bound (parseInputDocuments in src/krm/inputYaml.ts, which parses for
+// the ResourceList, the files of a directory and the YAML inside values). Any other module that calls the `yaml` package's parser is listed here with why
 // its text is not input: our own output read back, or a text one of the readers accepted, parsed again for its
 // lines. A new module that parses YAML fails here until it reads through inputYaml.ts or says why it need not.
 // A reader of its own was the door: the cluster-info kubeconfig was parsed with the package's defaults, and a
@@ -15,7 +15,6 @@ import { PARSE_OPTIONS } from '../../src/krm/yamlSchema.ts';
 const READERS: Readonly<Record<string, string>> = {
   'src/krm/inputYaml.ts':
     "the reader of a YAML text from the inputs (the ResourceList's full parse too), within every bound",
-  'src/cli/manifestDirectory.ts': "the files' reader (the same bounds)",
   'src/codec/nodeLimit.ts':
     "every reader's node count before the parser runs, from the lexer's tokens (composes nothing)",
 };
@@ -79,7 +78,8 @@ test('the cluster-info kubeconfig and the ResourceList are read through inputYam
 /** Each call of the package's parse functions in `text`: the call's text, up to its closing parenthesis. */
 function parseCalls(text: string): string[] {
   const calls: string[] = [];
-  for (const m of text.matchAll(/(?<![.\w])(?:parse|parseDocument|parseAllDocuments)\(/g)) {
+  // Not a method of another object (`JSON.parse(`); a spread (`...parseAllDocuments(`) is a call.
+  for (const m of text.matchAll(/(?<![\w$]\.|[\w$])(?:parse|parseDocument|parseAllDocuments)\(/g)) {
     let depth = 0;
     let i = m.index;
     for (; i < text.length; i++) {
@@ -101,6 +101,11 @@ test("no parse runs the package's quadratic check of repeated keys; the readers 
   assert.ok(calls.length >= 8, `${calls.length} calls found`);
   for (const { file, call } of calls)
     assert.match(call, /PARSE_OPTIONS|uniqueKeys: false/, `${file}: ${call.slice(0, 120)}`);
-  for (const reader of ['src/krm/inputYaml.ts', 'src/cli/manifestDirectory.ts'])
-    assert.match(readFileSync(join(REPO_ROOT, reader), 'utf8'), /checkMapKeys\(/, reader);
+  assert.match(readFileSync(join(REPO_ROOT, 'src/krm/inputYaml.ts'), 'utf8'), /checkMapKeys\(/);
+  // The files' reader parses through the same function as the ResourceList's (it imports no parser itself).
+  assert.match(readFileSync(join(REPO_ROOT, 'src/cli/manifestDirectory.ts'), 'utf8'), /parseInputDocuments\(/);
+  assert.deepEqual(
+    yamlImports('src/cli/manifestDirectory.ts').filter((n) => PARSERS.test(n)),
+    [],
+  );
 });
