@@ -16,6 +16,7 @@ import { describeResult } from './renderManifests.ts';
 import type { ReviewRender } from '../review/renderForReview.ts';
 import type { Result } from '../krm/results.ts';
 import { didYouMean } from '../krm/didYouMean.ts';
+import { NodeBudget } from '../krm/inputBounds.ts';
 
 interface Options {
   base?: string;
@@ -73,11 +74,14 @@ function diff(opts: Options, io: CommandIO): number {
   let checkout: Checkout | undefined;
   try {
     if (opts.gitRev !== undefined) checkout = checkoutRevision(opts.gitRev, opts.head, io);
+    // One run: both sides are read within one node budget (each had its own: twice the bound).
+    const budget = new NodeBudget();
     const side = (path: string, label: string, previousState?: KrmObject, quiet = false) => {
       const common: ReviewCommandOptions = {
         path,
         machineDeployments: [],
         showSecrets: true,
+        budget,
         ...(opts.config !== undefined ? { config: opts.config } : {}),
         ...(checkout && label !== 'head' ? { root: { path: checkout.root, label: `${opts.gitRev}:` } } : {}),
       };

@@ -71,6 +71,8 @@ export interface ReadOptions {
   argoCD?: boolean;
   /** The root, when the command knows it (diff --git: the tree exported from REV). */
   root?: { path: string; label: string };
+  /** The run's node budget, when the command reads more than this PATH (diff: both sides); a new one otherwise. */
+  budget?: NodeBudget;
 }
 
 const ADVICE =
@@ -90,7 +92,7 @@ export function readInputs(pathArg: string, io: CommandIO, opts: ReadOptions): I
   const dirRel = relativeInside(root, dir);
   const defaultBase: FileBase = { root, dir };
   // Every file this PATH is read from counts against one budget: many small files cost what many small items do.
-  const budget = new NodeBudget();
+  const budget = opts.budget ?? new NodeBudget();
   const explicit = opts.config === undefined ? undefined : readExplicitConfig(opts, io, root, dir, budget);
   const explicitReal = explicit?.real;
 

@@ -1,5 +1,6 @@
 // `osm-krm render [PATH]`: what will this node get? Per MachineDeployment, the decoded bootstrap and
 // provisioning user-data (files with mode, owner and content; units and drop-ins), secrets masked.
+import type { NodeBudget } from '../krm/inputBounds.ts';
 import { resolve } from 'node:path';
 import { renderForReview, type MachineDeploymentReview, type ReviewRender } from '../review/renderForReview.ts';
 import { readReviewInputs } from '../review/reviewInputs.ts';
@@ -20,6 +21,8 @@ export interface ReviewCommandOptions {
   config?: string;
   machineDeployments: string[];
   showSecrets: boolean;
+  /** The run's node budget, shared by what one command reads (diff: both sides). */
+  budget?: NodeBudget;
 }
 
 interface Options extends ReviewCommandOptions {
@@ -82,6 +85,7 @@ export function reviewRender(
     command: label === '' ? 'render' : 'diff',
     ...(opts.config !== undefined ? { config: opts.config } : {}),
     ...(opts.root !== undefined ? { root: opts.root } : {}),
+    ...(opts.budget !== undefined ? { budget: opts.budget } : {}),
   });
   const rendered = renderForReview(inputs, env, {
     showSecrets: opts.showSecrets,

@@ -244,6 +244,25 @@ test('pieces a list of what counts missed (documents, stray brackets, directives
   }
 });
 
+test('diff reads both sides within one budget: two trees of 60% each are refused together, each read alone', () => {
+  const dir = tempDir('osm-krm-many-items-');
+  // 300,000 keys (900,000 nodes) on each side: each within the limit, both past it.
+  const keys = Array.from({ length: 300_000 }, (_, k) => `  k${k}: v\n`).join('');
+  for (const side of ['base', 'head']) {
+    mkdirSync(join(dir, side));
+    writeFileSync(join(dir, side, 'cm.yaml'), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n${keys}`);
+  }
+  const both = runBundle(['diff', join(dir, 'base'), join(dir, 'head')]);
+  assert.equal(both.status, 2, both.stderr.slice(0, 500));
+  assertWithinMemory(both, 'diff');
+  assert.match(
+    both.stderr,
+    new RegExp(`cm\\.yaml ${LIMIT_MESSAGE.source} \\(with 900,0\\d\\d in the inputs read before it\\)`),
+  );
+  const one = runBundle(['render', join(dir, 'head')]);
+  assert.equal(one.status, 0, one.stderr.slice(0, 500));
+});
+
 test('just below the limit, small items pass through byte for byte', () => {
   // 749,000 entries of one sequence: 1,498,000 nodes and the 25 of the list and its item.
   const input = SHAPES['entries of one sequence']!.text(749_000);
