@@ -129,6 +129,9 @@ export function createBlockYamlFastPath(
 
 // Characters that may not start a plain scalar (YAML 1.2 c-indicator), besides `-`, `?` and `:` which may
 // when followed by a non-space.
+// An implicit key's `:` may be at most this many characters after the key's start (YAML 1.2, 7.4.2); the `yaml`
+// package refuses a key past it (KEY_OVER_1024_CHARS), so it is the full parser's to report.
+const IMPLICIT_KEY_REACH = 1024;
 const PLAIN_FORBIDDEN_START = new Set(['[', ']', '{', '}', ',', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`']);
 
 const DOUBLE_QUOTE_ESCAPES: Record<string, string> = {
@@ -297,6 +300,7 @@ class BlockParser {
     if (c === '"' || c === "'") {
       const { node: key, end } = this.quotedScalar(line, at);
       if (text[end] !== ':' || (end + 1 < text.length && text[end + 1] !== ' ')) throw new Unsupported();
+      if (end - at > IMPLICIT_KEY_REACH) throw new Unsupported();
       this.counted(undefined, line.start + end); // the `:`
       return { key, rest: end + 1 };
     }
@@ -310,7 +314,7 @@ class BlockParser {
       throw new Unsupported();
     let colon = text.indexOf(':', at);
     while (colon >= 0 && colon + 1 < text.length && text[colon + 1] !== ' ') colon = text.indexOf(':', colon + 1);
-    if (colon < 0) throw new Unsupported();
+    if (colon < 0 || colon - at > IMPLICIT_KEY_REACH) throw new Unsupported();
     const raw = text.slice(at, colon);
     if (raw === '' || raw.includes(' #') || raw !== trimSpaces(raw)) throw new Unsupported();
     const key = this.counted<BlockScalar>(

@@ -17,13 +17,17 @@ import {
   type ErrorCode,
   type Node,
 } from 'yaml';
+import { isHashableKey } from '../go/internal/hashableKey.ts';
 
 /** Our code for a collection key (parseErrorMessage.ts words it), beside the package's own codes. */
 export const COLLECTION_KEY = 'COLLECTION_KEY' as ErrorCode;
+/** Our code for a key or an anchor longer than V8 hashes by content (src/go/internal/hashableKey.ts). */
+export const KEY_TOO_LONG = 'KEY_TOO_LONG' as ErrorCode;
 
 /**
  * Adds to `doc.errors`, as the package adds its own, a DUPLICATE_KEY error at each key whose property name
- * repeats one before it in its map and a COLLECTION_KEY error at each key that is (or aliases) a collection.
+ * repeats one before it in its map, a COLLECTION_KEY error at each key that is (or aliases) a collection, and
+ * a KEY_TOO_LONG error at each key or anchor too long to be hashed by its content (neither is ever put in a set).
  */
 export function checkMapKeys(doc: Document.Parsed): void {
   // An alias names the last node with its anchor before it: the walk is in document order.
@@ -35,7 +39,10 @@ export function checkMapKeys(doc: Document.Parsed): void {
   const walk = (node: unknown): void => {
     if (node === null || typeof node !== 'object' || isAlias(node)) return;
     const n = node as Node;
-    if (n.anchor !== undefined) anchors.set(n.anchor, n);
+    if (n.anchor !== undefined) {
+      if (isHashableKey(n.anchor)) anchors.set(n.anchor, n);
+      else problem(n, KEY_TOO_LONG);
+    }
     if (isMap(n)) {
       const names = new Set<string>();
       for (const pair of n.items) {
@@ -44,8 +51,9 @@ export function checkMapKeys(doc: Document.Parsed): void {
         if (isMap(key) || isSeq(key)) problem(pair.key, COLLECTION_KEY);
         else {
           const name = propertyName(key);
-          if (names.has(name)) problem(pair.key, 'DUPLICATE_KEY');
-          names.add(name);
+          if (!isHashableKey(name)) problem(pair.key, KEY_TOO_LONG);
+          else if (names.has(name)) problem(pair.key, 'DUPLICATE_KEY');
+          else names.add(name);
         }
         walk(pair.value);
       }

@@ -7,6 +7,7 @@ import type { Result } from './results.ts';
 import { goJsonString } from '../go/encoding/json/encodeString.ts';
 import { goQuote } from '../go/strconv/format.ts';
 import { tomlString } from '../go/toml/encodeString.ts';
+import { lookupKey } from '../go/internal/hashableKey.ts';
 
 /** What replaces a secret in results and on stderr. */
 export const REDACTED = '[redacted]';
@@ -28,18 +29,22 @@ export class SecretRegistry {
    */
   constructor(private readonly printedForms: ReadonlyArray<(value: string) => string> = []) {}
 
-  private readonly values = new Set<string>();
+  // Both keyed by lookupKey: a secret may be longer than V8 hashes by content (a certificate bundle).
+  private readonly values = new Map<string, string>();
   private readonly seen = new Set<string>();
   /** The values longest first (ties in the order added), and where each value's first 4 characters lead. */
   private index: { order: string[]; byPrefix: Map<string, number[]> } | undefined;
 
   /** Registers a secret value (as decoded) and the forms our output syntaxes give it. */
   add(value: string | undefined): void {
-    if (value === undefined || value.length < MIN_LENGTH || this.seen.has(value)) return;
-    this.seen.add(value);
+    if (value === undefined || value.length < MIN_LENGTH) return;
+    const key = lookupKey(value);
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
     for (const form of [...encodedForms(value), ...this.printedForms.map((f) => f(value))]) {
-      if (form.length >= MIN_LENGTH && !this.values.has(form)) {
-        this.values.add(form);
+      const formKey = lookupKey(form);
+      if (form.length >= MIN_LENGTH && !this.values.has(formKey)) {
+        this.values.set(formKey, form);
         this.index = undefined;
       }
     }
@@ -47,7 +52,7 @@ export class SecretRegistry {
 
   /** Whether any registered value (in any of its forms) occurs in `text`. */
   holds(text: string): boolean {
-    return text.length >= MIN_LENGTH && firstPresent((this.index ??= indexValues(this.values)), text, 0) >= 0;
+    return text.length >= MIN_LENGTH && firstPresent((this.index ??= indexValues(this.values.values())), text, 0) >= 0;
   }
 
   /**
@@ -56,7 +61,7 @@ export class SecretRegistry {
    * of the thousands of values a large input registers.
    */
   redact(text: string, marker = REDACTED): string {
-    const index = (this.index ??= indexValues(this.values));
+    const index = (this.index ??= indexValues(this.values.values()));
     let out = text;
     for (let from = 0; ;) {
       const i = firstPresent(index, out, from);
@@ -107,7 +112,7 @@ export function encodedForms(value: string): string[] {
   return [...forms];
 }
 
-function indexValues(values: ReadonlySet<string>): { order: string[]; byPrefix: Map<string, number[]> } {
+function indexValues(values: Iterable<string>): { order: string[]; byPrefix: Map<string, number[]> } {
   const order = [...values].sort((a, b) => b.length - a.length);
   const byPrefix = new Map<string, number[]>();
   order.forEach((v, i) => {

@@ -11,6 +11,7 @@ import {
   isGoMap,
   isNilContainer,
   mapDelete,
+  mapHas,
   mapSet,
   type GoMap,
 } from '../go/reflect/value.ts';
@@ -20,7 +21,7 @@ import { mergoMerge } from '../go/mergo/merge.ts';
 import { copystructureCopy } from '../go/copystructure/copy.ts';
 import { strval } from './strings.ts';
 
-const has = (m: GoMap, k: string) => Object.prototype.hasOwnProperty.call(m, k);
+const has = mapHas;
 
 /** A map's entries, to read or copy; a nil map (null) has none. */
 const entriesOf = (m: unknown, meter: Meter): number => (m !== null && isGoMap(m) ? goMapSize(m, meter) : 0);

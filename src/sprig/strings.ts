@@ -6,7 +6,7 @@
 import { goFunc, GoCallError, meteredFunc, type FuncMap } from '../go/reflect/func.ts';
 import { CONSTANT, lengthOf, readsAndBuilds, type CallCost } from '../go/reflect/callCost.ts';
 import { ELEMENT_BYTES, ENTRY_BYTES, type Meter } from '../go/internal/meter.ts';
-import { elemType, goMap, goSlice, GoStringer, GoStruct } from '../go/reflect/value.ts';
+import { elemType, goMap, goSlice, GoStringer, GoStruct, mapSet } from '../go/reflect/value.ts';
 import { formatValue, goQuote } from '../go/fmt/format.ts';
 import { goByteLength, goBytes, goString, hasRawBytes } from '../go/reflect/byteString.ts';
 import { goReplaceAll, goSplitN } from '../go/strings/strings.ts';
@@ -172,9 +172,7 @@ function indent(spaces: bigint, v: string): string {
 
 function indexMap(parts: string[]): Record<string, string> {
   const m: Record<string, string> = goMap('string', {});
-  parts.forEach((p, i) =>
-    Object.defineProperty(m, '_' + i, { value: p, enumerable: true, writable: true, configurable: true }),
-  );
+  parts.forEach((p, i) => mapSet(m, '_' + i, p));
   return m;
 }
 

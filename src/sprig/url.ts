@@ -13,6 +13,7 @@ import {
   type GoUrl,
 } from '../go/net/url/url.ts';
 import { goUrlErrorText } from '../go/net/url/urlError.ts';
+import { mapHas, type GoMap } from '../go/reflect/value.ts';
 import { goByteLength, goBytes, goString } from '../go/reflect/byteString.ts';
 import { goKind } from '../go/reflect/kind.ts';
 
@@ -45,7 +46,7 @@ const urlJoinCost: CallCost = (m, [map]) => {
   let n = 0;
   if (map !== null && typeof map === 'object') {
     for (const k of URL_KEYS) {
-      const v = Object.prototype.hasOwnProperty.call(map, k) ? (map as Record<string, unknown>)[k] : undefined;
+      const v = mapHas(map as GoMap, k) ? (map as Record<string, unknown>)[k] : undefined;
       if (typeof v === 'string') n += v.length;
     }
   }
@@ -56,7 +57,7 @@ const URL_KEYS = ['scheme', 'host', 'path', 'query', 'opaque', 'fragment', 'user
 
 function urlJoin(m: Record<string, unknown> | null): string {
   const get = (key: string): string => {
-    if (m === null || !Object.prototype.hasOwnProperty.call(m, key)) return '';
+    if (m === null || !mapHas(m, key)) return '';
     const v = m[key];
     if (v === null || v === undefined)
       throw new GoCallError('runtime error: invalid memory address or nil pointer dereference');

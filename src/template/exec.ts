@@ -43,7 +43,8 @@ import { errorLocation, execErrorMessage, ExecError, LimitError } from './errors
 import { canonicalGoString, goByteLength, hasRawBytes } from '../go/reflect/byteString.ts';
 import { chargeUndeclared, engineLimitExceeded, STEP_UNITS } from './cost.ts';
 import { ENTRY_UNITS, type Meter } from '../go/internal/meter.ts';
-import { goMapSize, goUint8 } from '../go/reflect/value.ts';
+import { goMapSize, goUint8, MapKeyTooLongError } from '../go/reflect/value.ts';
+import { lookupKey } from '../go/internal/hashableKey.ts';
 
 /** A RangeError that is an engine size limit (a string or array too long), not a stack overflow. */
 const INVALID_LENGTH = /^Invalid (string|array|typed array) length/;
@@ -358,7 +359,7 @@ export class Executor {
 
   private walkTemplate(dot: Val, t: TemplateNode): void {
     this.at(t);
-    const tmpl = this.trees.get(t.name);
+    const tmpl = this.trees.get(lookupKey(t.name));
     if (tmpl === undefined) this.errorf(`template ${goQuote(t.name)} not defined`);
     if (this.depth >= this.limits.maxDepth) this.errorf(`exceeded maximum template depth (${this.limits.maxDepth})`);
     // Variables declared by the pipeline persist in the caller.
@@ -624,6 +625,7 @@ export class Executor {
       result = callGoFunction(fn, meter, argv);
     } catch (e) {
       // A limit reached by the call, or by what it costs, is reported at the call.
+      if (e instanceof MapKeyTooLongError) e = new LimitError(e.message);
       if (e instanceof LimitError) this.node = node;
       if (e instanceof ExecError || e instanceof LimitError) throw e;
       this.at(node);

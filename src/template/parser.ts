@@ -21,6 +21,7 @@ import { GoSyntaxError, unquoteGoChar, unquoteGoString } from '../go/strconv/unq
 import { goQuote } from '../go/fmt/format.ts';
 import { parseErrorMessage } from './errors.ts';
 import { parseGoFloat, parseGoInt } from '../go/strconv/parseNumber.ts';
+import { lookupKey } from '../go/internal/hashableKey.ts';
 
 /** A parse failure; the message is Go's, complete ("template: NAME:LINE: ..."). */
 export class ParseError extends Error {
@@ -192,9 +193,9 @@ class TreeParser {
   // ---- trees ----
 
   add(): void {
-    const tree = this.treeSet.get(this.name);
+    const tree = this.treeSet.get(lookupKey(this.name));
     if (tree === undefined || isEmptyTree(tree.root)) {
-      this.treeSet.set(this.name, { name: this.name, root: this.root! });
+      this.treeSet.set(lookupKey(this.name), { name: this.name, root: this.root! });
       return;
     }
     if (!isEmptyTree(this.root!)) this.errorf(`template: multiple definition of template ${goQuote(this.name)}`);

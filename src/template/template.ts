@@ -8,6 +8,7 @@ import { isEmptyTree } from './parser.ts';
 import { goQuote } from '../go/fmt/format.ts';
 import { templateMeter } from './cost.ts';
 import type { Meter } from '../go/internal/meter.ts';
+import { lookupKey } from '../go/internal/hashableKey.ts';
 
 export const DEFAULT_LIMITS: Readonly<TemplateLimits> = Object.freeze({
   // Go stops at 100000 nested template calls, deeper than a JS stack reaches; legit OSPs nest a few levels.
@@ -57,21 +58,21 @@ export class Template {
       }
       throw e;
     }
-    for (const [name, tree] of trees) {
-      const old = this.trees.get(name);
+    for (const [key, tree] of trees) {
+      const old = this.trees.get(key);
       if (old !== undefined && isEmptyTree(tree.root)) continue;
-      this.trees.set(name, { name, root: tree.root, parseName: this.name, text });
+      this.trees.set(key, { name: tree.name, root: tree.root, parseName: this.name, text });
     }
     return this;
   }
 
   lookup(name: string): boolean {
-    return this.trees.has(name);
+    return this.trees.has(lookupKey(name));
   }
 
   /** Go's DefinedTemplates (names sorted, where Go's order is random): "; defined templates are: ..." or "". */
   definedTemplates(): string {
-    const names = [...this.trees.keys()].sort();
+    const names = [...this.trees.values()].map((t) => t.name).sort();
     return names.length === 0 ? '' : '; defined templates are: ' + names.map((n) => goQuote(n)).join(', ');
   }
 
@@ -82,7 +83,7 @@ export class Template {
 
   /** Executes the template on `data`, charging `meter` (by default one of its own, with the template's limits). */
   execute(data: unknown, meter: Meter = this.newMeter()): string {
-    const tree = this.trees.get(this.name);
+    const tree = this.trees.get(lookupKey(this.name));
     if (tree === undefined) {
       throw new TemplateError(
         `template: ${this.name}: ${goQuote(this.name)} is an incomplete or empty template`,
@@ -94,7 +95,7 @@ export class Template {
   }
 
   executeTemplate(name: string, data: unknown, meter: Meter = this.newMeter()): string {
-    const tree = this.trees.get(name);
+    const tree = this.trees.get(lookupKey(name));
     if (tree === undefined) {
       throw new TemplateError(
         `template: no template ${goQuote(name)} associated with template ${goQuote(this.name)}`,

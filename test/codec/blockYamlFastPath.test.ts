@@ -410,3 +410,22 @@ test("literal blocks with an indentation indicator (our writer's `|2` for text s
   }
   assert.ok(accepted > 50, `the fast path takes most of them (${accepted})`);
 });
+
+test('implicit keys around the 1,024-character reach of their colon: same acceptance as the full parser', () => {
+  // The fast path once read a 16,384-character plain key that the package refuses (KEY_OVER_1024_CHARS).
+  const before = stats.accepted;
+  for (const length of [1, 1022, 1023, 1024, 1025, 1026, 16_384]) {
+    for (const key of [
+      'k'.repeat(length),
+      `"${'k'.repeat(Math.max(0, length - 2))}"`,
+      `'${'k'.repeat(Math.max(0, length - 2))}'`,
+    ]) {
+      check(`${key}: v\n`, `top-level key of ${key.length}`);
+      check(`a:\n  ${key}: v\n`, `nested key of ${key.length}`);
+      check(`a:\n- ${key}: v\n  b: c\n`, `first key of a sequence entry, ${key.length}`);
+      check(asItem(`metadata:\n  annotations:\n    ${key}: v\n`), `item annotation key of ${key.length}`);
+    }
+  }
+  assert.ok(stats.accepted - before >= 4 * 3 * 3, 'the fast path took too few of the short keys');
+  for (const length of [1025, 16_384]) assert.equal(fast(`${'k'.repeat(length)}: v\n`), undefined);
+});

@@ -1,7 +1,7 @@
 // dario.cat/mergo v1.0.1 (sprig 3.3.0's): Merge and MergeWithOverwrite of one map[string]interface{} into
 // another, as sprig's merge and mergeOverwrite call them. sprig 3.2.3 had imdario/mergo 0.3, which never
 // replaced a non-empty value by a map (mergeOverwrite of {a: "x"} with {a: {b: 1}}).
-import { GoPointer, goMapSize, isGoMap, mapSet, type GoMap } from '../reflect/value.ts';
+import { GoPointer, goMapSize, isGoMap, mapHas, mapSet, type GoMap } from '../reflect/value.ts';
 import { isEmptyByKind } from '../reflect/kind.ts';
 import { ENTRY_BYTES, ENTRY_UNITS, type Meter } from '../internal/meter.ts';
 
@@ -24,7 +24,7 @@ export function mergoMerge(dst: GoMap, src: GoMap, overwrite: boolean, meter: Me
   for (const k of Object.keys(src)) {
     meter.visit();
     const s = src[k];
-    const present = Object.prototype.hasOwnProperty.call(dst, k);
+    const present = mapHas(dst, k);
     const d = dst[k];
     if (isNil(s)) {
       if (overwrite) mapSet(dst, k, null);

@@ -11,6 +11,7 @@ import {
   GoStruct,
   isGoMap,
   isNilContainer,
+  mapHas,
 } from './value.ts';
 import { ELEMENT_BYTES, ENTRY_UNITS, type Meter } from '../internal/meter.ts';
 
@@ -48,7 +49,7 @@ export function deepEqual(a: unknown, b: unknown, meter: Meter): boolean {
     meter.spend(goMapSize(a, meter) * ENTRY_UNITS);
     // The list of a's keys.
     meter.build(goMapSize(a, meter) * ELEMENT_BYTES);
-    return Object.keys(a).every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k], meter));
+    return Object.keys(a).every((k) => mapHas(b, k) && deepEqual(a[k], b[k], meter));
   }
   if (a instanceof GoKeyedMap && b instanceof GoKeyedMap) {
     meter.spend(a.size * ENTRY_UNITS);

@@ -25,6 +25,7 @@
 // test/template/engine/newerGo.test.ts).
 
 import { ENTRY_UNITS, type Meter } from '../internal/meter.ts';
+import { isHashableKey, MAX_KEY_LENGTH } from '../internal/hashableKey.ts';
 
 export type GoIntType =
   'int8' | 'int16' | 'int32' | 'int64' | 'uint' | 'uint8' | 'uint16' | 'uint32' | 'uint64' | 'uintptr';
@@ -63,12 +64,13 @@ export class GoKeyedMap {
   }
 
   get(key: unknown): { found: boolean; value: unknown } {
-    const i = this.index.get(interfaceKey(key));
+    const k = interfaceKey(key);
+    const i = isHashableKey(k) ? this.index.get(k) : undefined;
     return i === undefined ? { found: false, value: null } : { found: true, value: this.values[i] };
   }
 
   set(key: unknown, value: unknown): void {
-    const k = interfaceKey(key);
+    const k = hashableKey(interfaceKey(key));
     const i = this.index.get(k);
     if (i !== undefined) this.values[i] = value;
     else {
@@ -274,8 +276,30 @@ export function goMapSize(m: GoMap, meter?: Meter): number {
   return n;
 }
 
-/** m[key] = value as an own property (a key like `__proto__` is an ordinary key, as in Go). */
+/**
+ * A map key longer than V8 hashes by its content (src/go/internal/hashableKey.ts): a limit of ours, not Go's.
+ * No such key is ever put in a map, so a lookup of one finds nothing without hashing it.
+ */
+export class MapKeyTooLongError extends Error {
+  override name = 'MapKeyTooLongError';
+  constructor(readonly length: number) {
+    super(
+      `a map key of ${length} characters: longer than the ${MAX_KEY_LENGTH.toLocaleString('en-US')} a key may have here (longer keys would all share one hash)`,
+    );
+  }
+}
+
+function hashableKey(key: string): string {
+  if (!isHashableKey(key)) throw new MapKeyTooLongError(key.length);
+  return key;
+}
+
+/**
+ * m[key] = value as an own property (a key like `__proto__` is an ordinary key, as in Go). Every write of a key
+ * into a map goes through here: a key too long to be hashed by its content is refused (MapKeyTooLongError).
+ */
 export function mapSet(m: GoMap, key: string, value: unknown): void {
+  hashableKey(key);
   const counted = m as { [MAP_SIZE]?: number };
   if (counted[MAP_SIZE] !== undefined && !Object.prototype.hasOwnProperty.call(m, key)) counted[MAP_SIZE]++;
   // Only __proto__ has a setter on Object.prototype; any other key is an own property when assigned.
@@ -286,6 +310,7 @@ export function mapSet(m: GoMap, key: string, value: unknown): void {
 
 /** delete(m, key). */
 export function mapDelete(m: GoMap, key: string): void {
+  if (!isHashableKey(key)) return;
   const counted = m as { [MAP_SIZE]?: number };
   if (counted[MAP_SIZE] !== undefined && Object.prototype.hasOwnProperty.call(m, key)) counted[MAP_SIZE]--;
   delete m[key];
@@ -293,6 +318,11 @@ export function mapDelete(m: GoMap, key: string): void {
 
 /** Own-property lookup only: `__proto__`, `constructor` and friends are never reachable from a template. */
 export function mapGet(m: GoMap, key: string): { found: boolean; value: unknown } {
-  if (Object.prototype.hasOwnProperty.call(m, key)) return { found: true, value: m[key] };
+  if (mapHas(m, key)) return { found: true, value: m[key] };
   return { found: false, value: undefined };
+}
+
+/** Whether `key` is an own property of `m`; a key too long for any map is in none. */
+export function mapHas(m: GoMap, key: string): boolean {
+  return isHashableKey(key) && Object.prototype.hasOwnProperty.call(m, key);
 }

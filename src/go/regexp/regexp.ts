@@ -22,6 +22,7 @@ import { jsMatcher, MAX_JS_BACKTRACKING, type JsMatcher } from './jsRegExp.ts';
 import type { CharClass, ClassItem, EmptyKind, RegexpNode as Node } from './syntaxTree.ts';
 import { canonicalGoString } from '../reflect/byteString.ts';
 import { ELEMENT_BYTES, type Meter } from '../internal/meter.ts';
+import { lookupKey } from '../internal/hashableKey.ts';
 
 export class GoRegexpError extends Error {
   constructor(
@@ -1405,7 +1406,7 @@ function remember(expr: string, re: GoRegexp | GoRegexpError, size: number): voi
     cache.clear();
     cachedSize = 0;
   }
-  cache.set(expr, re);
+  cache.set(lookupKey(expr), re);
   cachedSize += size;
 }
 
@@ -1415,7 +1416,7 @@ function remember(expr: string, re: GoRegexp | GoRegexpError, size: number): voi
  */
 export function compileGoRegexp(expr: string, meter: Meter): GoRegexp {
   meter.spend(PARSE_UNITS * expr.length);
-  const known = cache.get(expr);
+  const known = cache.get(lookupKey(expr));
   if (known instanceof GoRegexpError) throw known;
   if (known !== undefined) {
     meter.build(INST_BYTES * known.size);

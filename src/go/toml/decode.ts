@@ -7,7 +7,8 @@ import { GoCallError } from '../reflect/func.ts';
 import { LOCAL, parseGoTime, RFC3339_NANO, type GoLocation } from '../time/time.ts';
 import { goTimeValue } from '../time/value.ts';
 import { goQuote } from '../strconv/format.ts';
-import { containerType, goSlice, GoInt, type GoMap } from '../reflect/value.ts';
+import { containerType, goSlice, GoInt, mapHas, mapSet, type GoMap } from '../reflect/value.ts';
+import { lookupKey } from '../internal/hashableKey.ts';
 import { goBytes } from '../reflect/byteString.ts';
 import { tomlString } from './encodeString.ts';
 import { isHex, lexToml, type TomlItem, type TomlItemType } from './lex.ts';
@@ -39,9 +40,8 @@ const TABLES = 'map[string]interface {}';
 const isTables = (v: unknown): v is GoMap[] => Array.isArray(v) && containerType(v)?.elem === TABLES;
 const isMap = (v: unknown): v is GoMap =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
-const has = (m: GoMap, k: string) => Object.prototype.hasOwnProperty.call(m, k);
-const put = (m: GoMap, k: string, v: unknown) =>
-  Object.defineProperty(m, k, { value: v, enumerable: true, writable: true, configurable: true });
+const has = mapHas;
+const put = mapSet;
 
 const LOCAL_DATETIME: GoLocation = { loc: 'datetime-local', zone: 'datetime-local', offset: 0 };
 const LOCAL_DATE: GoLocation = { loc: 'date-local', zone: 'date-local', offset: 0 };
@@ -354,12 +354,12 @@ class Parser {
     if (has(hash, key)) {
       if (this.isArray(keyContext)) {
         if (!this.isImplicit(keyContext)) this.fail(`Key '${this.text(keyContext)}' has already been defined.`);
-        this.implicits.delete(this.text(keyContext));
+        this.implicits.delete(lookupKey(this.text(keyContext)));
         put(hash, key, value);
         return;
       }
       if (this.isImplicit(keyContext)) {
-        this.implicits.delete(this.text(keyContext));
+        this.implicits.delete(lookupKey(this.text(keyContext)));
         return;
       }
       this.fail(`Key '${this.text(keyContext)}' has already been defined.`);
@@ -369,19 +369,19 @@ class Parser {
 
   private setType(key: string, typ: TomlType): void {
     const keyContext = key === '' ? [...this.context] : [...this.context, key];
-    this.keyInfo.set(keyContext.length === 0 ? '""' : this.text(keyContext), typ);
+    this.keyInfo.set(lookupKey(keyContext.length === 0 ? '""' : this.text(keyContext)), typ);
   }
 
   private addImplicit(key: Key): void {
-    this.implicits.add(this.text(key));
+    this.implicits.add(lookupKey(this.text(key)));
   }
 
   private isImplicit(key: Key): boolean {
-    return this.implicits.has(this.text(key));
+    return this.implicits.has(lookupKey(this.text(key)));
   }
 
   private isArray(key: Key): boolean {
-    return this.keyInfo.get(this.text(key)) === 'Array';
+    return this.keyInfo.get(lookupKey(this.text(key))) === 'Array';
   }
 
   private addImplicitContext(key: Key): void {

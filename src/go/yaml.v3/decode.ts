@@ -13,10 +13,11 @@ import { parseGoFloat, parseGoInt } from '../strconv/parseNumber.ts';
 import { LOCAL, parseGoTime, UTC } from '../time/time.ts';
 import { goTimeValue } from '../time/value.ts';
 import { sprintf } from '../fmt/format.ts';
-import { GoInt, GoKeyedMap, goNilMap, goNilSlice, interfaceKey, type GoMap } from '../reflect/value.ts';
+import { GoInt, GoKeyedMap, goNilMap, goNilSlice, interfaceKey, mapHas, mapSet, type GoMap } from '../reflect/value.ts';
 import { base64Decode } from '../encoding/base64.ts';
 import { ErrorKind, ScalarStyle } from './scan.ts';
 import { Ev, EVENT_NAMES, Parser, type YamlEvent } from './parse.ts';
+import { lookupKey } from '../internal/hashableKey.ts';
 
 /** Memory of a duplicate key's error text, besides the key (quoted: at most twice its length). */
 const DUPLICATE_ERROR_BYTES = 96;
@@ -131,7 +132,7 @@ class NodeBuilder {
   }
 
   private anchor(n: Node, anchor: number[] | undefined): void {
-    if (anchor !== undefined) this.anchors.set(text(anchor), n);
+    if (anchor !== undefined) this.anchors.set(lookupKey(text(anchor)), n);
   }
 
   /** The first document (undefined for an empty stream). */
@@ -179,7 +180,7 @@ class NodeBuilder {
 
   private alias(): Node {
     const n = this.node(Kind.Alias, '', '', text(this.event.anchor));
-    const target = this.anchors.get(n.value);
+    const target = this.anchors.get(lookupKey(n.value));
     if (target === undefined) fail(`unknown anchor '${n.value}' referenced`);
     n.alias = target;
     this.expect(Ev.Alias);
@@ -398,8 +399,7 @@ function hashKey(k: unknown): string {
   return interfaceKey(k);
 }
 
-const put = (m: GoMap, k: string, v: unknown) =>
-  Object.defineProperty(m, k, { value: v, enumerable: true, writable: true, configurable: true });
+const put = mapSet;
 
 /**
  * Charged on its meter as it goes: each node decoded (aliases decode their anchor's node again, so a small
@@ -587,8 +587,7 @@ class Decoder {
       return false;
     }
     const into = out;
-    const has = (k: unknown) =>
-      into.kind === 'map' ? Object.prototype.hasOwnProperty.call(into.map, k as string) : into.map.get(k).found;
+    const has = (k: unknown) => (into.kind === 'map' ? mapHas(into.map, k as string) : into.map.get(k).found);
     const set = (k: unknown, v: unknown) => (into.kind === 'map' ? put(into.map, k as string, v) : into.map.set(k, v));
     const mergedFields = this.mergedFields;
     this.mergedFields = undefined;
@@ -604,7 +603,7 @@ class Decoder {
         into.kind === 'map' ? { kind: 'string', set: (x) => (k = x) } : { kind: 'iface', set: (x) => (k = x) };
       if (!this.unmarshal(keyNode, keyTarget)) continue;
       if (mergedFields !== undefined) {
-        const hk = hashKey(k);
+        const hk = lookupKey(hashKey(k));
         if (mergedFields.has(hk)) continue;
         mergedFields.add(hk);
       }
@@ -637,7 +636,8 @@ class Decoder {
       this.mergedFields = fields;
       for (let i = 0; i < parent.content.length; i += 2) {
         let k: unknown = null;
-        if (this.unmarshal(parent.content[i]!, { kind: 'iface', set: (x) => (k = x) })) fields.add(hashKey(k));
+        if (this.unmarshal(parent.content[i]!, { kind: 'iface', set: (x) => (k = x) }))
+          fields.add(lookupKey(hashKey(k)));
       }
     }
     const wantMap = () => fail('map merge requires map or sequence of maps as the value');

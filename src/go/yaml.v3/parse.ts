@@ -3,6 +3,7 @@
 // looks at them); the scanner still scans them, as they move the marks of block ends.
 // Follows gopkg.in/yaml.v3 v3.0.1 (its latest release, and the differential oracle's).
 import type { Meter } from '../internal/meter.ts';
+import { lookupKey } from '../internal/hashableKey.ts';
 import { ErrorKind, ScalarStyle, Scanner, Tok, type Mark, type Token, type YamlErrorState } from './scan.ts';
 
 export const enum Ev {
@@ -311,7 +312,7 @@ export class Parser {
     if (tagToken) {
       if (tagHandle.length === 0) tag = tagSuffix;
       else {
-        const d = this.tagDirectives.get(handleKey(tagHandle));
+        const d = this.tagDirectives.get(lookupKey(handleKey(tagHandle)));
         if (d !== undefined) {
           const n = d.prefix.length + tagSuffix.length;
           this.meter.spend(TAG_UNITS * n);
@@ -638,7 +639,7 @@ export class Parser {
   }
 
   private appendTagDirective(value: TagDirective, allowDuplicates: boolean, mark: Mark): boolean {
-    const key = handleKey(value.handle);
+    const key = lookupKey(handleKey(value.handle));
     if (this.tagDirectives.has(key)) {
       if (allowDuplicates) return true;
       return this.parserError('found duplicate %TAG directive', mark) ?? false;

@@ -7,7 +7,7 @@
 // Follows Go 1.19 (the differential oracle) and current Go where it changed since (OSM builds with go 1.26;
 // test/template/engine/newerGo.test.ts).
 import { isUtf8 } from 'node:buffer';
-import { goNilMap, goNilSlice, type GoMap } from '../../reflect/value.ts';
+import { goNilMap, goNilSlice, mapSet, type GoMap } from '../../reflect/value.ts';
 import { goBytes } from '../../reflect/byteString.ts';
 import { decodeRune } from '../../unicode/utf8.ts';
 import { checkValid, type JsonSyntaxError } from './scanner.ts';
@@ -116,13 +116,7 @@ class Decoder {
         const top = open[open.length - 1];
         if (top === undefined) return done;
         if ('array' in top) top.array.push(done);
-        else if ('object' in top)
-          Object.defineProperty(top.object, top.key, {
-            value: done,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
+        else if ('object' in top) mapSet(top.object, top.key, done);
         else top.members.push([top.key, done]);
         this.ws();
         if (b[this.i++] === 0x2c) {
