@@ -138,7 +138,11 @@ function hydrate(opts: Options, io: CommandIO & { secrets: SecretRegistry }): nu
     previouslyOwned.has(rel) && outRoot !== undefined ? readOwnedFile(outRoot, rel) : undefined;
   let encrypted: Map<string, string>;
   try {
-    encrypted = encryptManifests(files, previous, sops, io.secrets);
+    encrypted = encryptManifests(files, previous, sops, io.secrets, undefined, (rel, reason) =>
+      io.stderr(
+        `osm-krm hydrate: note: ${opts.out}/${rel} was not read (${untrustedLine(reason)}): its Secrets are encrypted with a new data key, so its ciphertext changes\n`,
+      ),
+    );
   } catch (e) {
     throw e instanceof SopsError ? new CommandError(`${e.message}; nothing written to ${opts.out}`) : e;
   }

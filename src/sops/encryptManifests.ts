@@ -29,8 +29,8 @@ const SECRET_KEYS = ['data', 'stringData'];
 
 /**
  * `files`: path in OUT -> manifest text; `previous(path)`: that file's current text, if hydrate owns it. OUT's
- * previous files are input, all of them read within `previousBudget`, one run's bounds: a file past it is not
- * reused (written anew, as if it were not there).
+ * previous files are input, all of them read within `previousBudget`, one run's bounds: a file past it, or one
+ * that is not YAML, is not reused (written anew, as if it were not there), and `unreadable` is told why.
  */
 export function encryptManifests(
   files: ReadonlyMap<string, string>,
@@ -38,11 +38,12 @@ export function encryptManifests(
   settings: SopsSettings,
   secrets: SecretRegistry,
   previousBudget: NodeBudget = new NodeBudget(),
+  unreadable: (path: string, reason: string) => void = () => {},
 ): Map<string, string> {
   const out = new Map<string, string>();
   const previousValue = (path: string): PreviousFile | undefined => {
     const text = previous(path);
-    return text === undefined ? undefined : { text, budget: previousBudget };
+    return text === undefined ? undefined : { text, budget: previousBudget, unreadable: (r) => unreadable(path, r) };
   };
   for (const [path, text] of files) {
     let written: string;
@@ -62,6 +63,7 @@ export function encryptManifests(
 interface PreviousFile {
   text: string;
   budget: NodeBudget;
+  unreadable: (reason: string) => void;
 }
 
 function encryptManifest(
@@ -170,7 +172,8 @@ function reusable(previous: PreviousFile | undefined, expected: Record<string, u
     // OUT is in Git: the previous file is input, read within the input bounds (a malformed or oversized one is
     // simply not reused).
     prev = readInputYaml(previousText, 'the previous output file', previous.budget) as Record<string, unknown> | null;
-  } catch {
+  } catch (e) {
+    previous.unreadable(e instanceof Error ? e.message : String(e));
     return undefined;
   }
   const age = (prev?.sops as { age?: unknown } | undefined)?.age;
