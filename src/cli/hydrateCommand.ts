@@ -146,6 +146,10 @@ function hydrate(opts: Options, io: CommandIO & { secrets: SecretRegistry }): nu
   } catch (e) {
     throw e instanceof SopsError ? new CommandError(`${e.message}; nothing written to ${opts.out}`) : e;
   }
+  if (io.secrets.boundReached)
+    io.stderr(
+      "osm-krm hydrate: note: checking some values for secrets went past the mask's bound (many secret values share a long prefix): they are encrypted as if they held one\n",
+    );
   return writeOutput(out, opts.out, encrypted, io);
 }
 

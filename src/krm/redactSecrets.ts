@@ -21,6 +21,30 @@ const MIN_LENGTH = 4;
 const MAX_CREDENTIAL_LENGTH = 4096;
 // A line of a multi-line credential (a key's PEM body) is masked on its own when it looks like key material.
 const KEY_MATERIAL_LINE = /^[^\s]{16,}$/;
+// What checking text may cost, over the registry's life: a position visited is one, a comparison with a value
+// is the value's length (what it may read). Many values sharing a long prefix, and a text repeating it, cost
+// positions times values times length: 100 values of 4,005 characters that share 4,000 and a 20,000-character
+// text took 39 s. Past SCAN_UNITS_PER_CHAR per character checked plus SCAN_ALLOWANCE, the text is masked whole
+// (redact) or taken to hold a secret (holds): the answer that prints and writes nothing in clear.
+const SCAN_UNITS_PER_CHAR = 64;
+const SCAN_ALLOWANCE = 2 ** 28;
+
+/** The registry's scan went past what it may spend (SCAN_UNITS_PER_CHAR). */
+class ScanBoundReached extends Error {}
+
+/** What the registry's scans have spent and may spend. */
+class ScanBudget {
+  spent = 0;
+  allowed = SCAN_ALLOWANCE;
+  /** Whether a scan went past the bound (what was being checked was then masked whole). */
+  reached = false;
+  spend(units: number): void {
+    if ((this.spent += units) > this.allowed) {
+      this.reached = true;
+      throw new ScanBoundReached();
+    }
+  }
+}
 
 export class SecretRegistry {
   /**
@@ -34,6 +58,12 @@ export class SecretRegistry {
   private readonly seen = new Set<string>();
   /** The values longest first (ties in the order added), and where each value's first 4 characters lead. */
   private index: { order: string[]; byPrefix: Map<string, number[]> } | undefined;
+  private readonly scans = new ScanBudget();
+
+  /** Whether a check of some text went past the mask's bound, so that text was masked whole or not written. */
+  get boundReached(): boolean {
+    return this.scans.reached;
+  }
 
   /** Registers a secret value (as decoded) and the forms our output syntaxes give it. */
   add(value: string | undefined): void {
@@ -52,7 +82,20 @@ export class SecretRegistry {
 
   /** Whether any registered value (in any of its forms) occurs in `text`. */
   holds(text: string): boolean {
-    return text.length >= MIN_LENGTH && firstPresent((this.index ??= indexValues(this.values.values())), text, 0) >= 0;
+    return this.check(text) !== 'clear';
+  }
+
+  /** Whether `text` holds a registered value, does not, or could not be checked within the mask's bound. */
+  check(text: string): 'clear' | 'secret' | 'unchecked' {
+    if (text.length < MIN_LENGTH) return 'clear';
+    const index = (this.index ??= indexValues(this.values.values()));
+    this.scans.allowed += SCAN_UNITS_PER_CHAR * text.length;
+    try {
+      return firstPresent(index, text, 0, this.scans) >= 0 ? 'secret' : 'clear';
+    } catch (e) {
+      if (e instanceof ScanBoundReached) return 'unchecked';
+      throw e;
+    }
   }
 
   /**
@@ -62,12 +105,19 @@ export class SecretRegistry {
    */
   redact(text: string, marker = REDACTED): string {
     const index = (this.index ??= indexValues(this.values.values()));
+    this.scans.allowed += SCAN_UNITS_PER_CHAR * text.length;
     let out = text;
-    for (let from = 0; ;) {
-      const i = firstPresent(index, out, from);
-      if (i < 0) return out;
-      out = out.split(index.order[i]!).join(marker);
-      from = i + 1;
+    try {
+      for (let from = 0; ;) {
+        const i = firstPresent(index, out, from, this.scans);
+        if (i < 0) return out;
+        out = out.split(index.order[i]!).join(marker);
+        from = i + 1;
+      }
+    } catch (e) {
+      if (!(e instanceof ScanBoundReached)) throw e;
+      const lineEnd = text.endsWith('\n') ? '\n' : '';
+      return `${marker} (${text.length} characters masked whole: checking them for secrets went past the mask's bound)${lineEnd}`;
     }
   }
 
@@ -124,16 +174,25 @@ function indexValues(values: Iterable<string>): { order: string[]; byPrefix: Map
   return { order, byPrefix };
 }
 
-/** The first value at or after `from` in `order` that occurs in `text`, or -1. */
-function firstPresent(index: { order: string[]; byPrefix: Map<string, number[]> }, text: string, from: number): number {
+/** The first value at or after `from` in `order` that occurs in `text`, or -1; charged on `budget`. */
+function firstPresent(
+  index: { order: string[]; byPrefix: Map<string, number[]> },
+  text: string,
+  from: number,
+  budget: ScanBudget,
+): number {
   if (index.order.length === 0) return -1;
   let first = -1;
+  budget.spend(text.length);
   for (let at = 0; at + 4 <= text.length; at++) {
     const candidates = index.byPrefix.get(text.slice(at, at + 4));
     if (candidates === undefined) continue;
     for (const i of candidates) {
       if (first >= 0 && i >= first) break; // ascending: no better candidate here
-      if (i >= from && text.startsWith(index.order[i]!, at)) first = i;
+      const value = index.order[i]!;
+      // A value longer than what is left of the text is refused at once.
+      budget.spend(i < from || value.length > text.length - at ? 1 : value.length);
+      if (i >= from && text.startsWith(value, at)) first = i;
     }
   }
   return first;

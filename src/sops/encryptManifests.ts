@@ -105,18 +105,18 @@ function encryptedKeys(o: Record<string, unknown>, secrets: SecretRegistry): str
     if (Array.isArray(v)) return v.forEach((e) => visit(e, path));
     if (v !== null && typeof v === 'object') {
       for (const [k, e] of Object.entries(v)) {
-        if (secrets.holds(k))
-          throw new SopsError(
-            `a key in ${[...path, '…'].join('.')} holds a secret value, and sops never encrypts keys`,
-          );
+        const key = secrets.check(k);
+        if (key !== 'clear')
+          throw new SopsError(`a key in ${[...path, '…'].join('.')} ${holding(key)}, and sops never encrypts keys`);
         visit(e, [...path, k]);
       }
       return;
     }
-    if ((typeof v === 'string' || typeof v === 'number') && secrets.holds(String(v))) {
+    const value = typeof v === 'string' || typeof v === 'number' ? secrets.check(String(v)) : 'clear';
+    if (value !== 'clear') {
       if (path.length === 0 || READ_BEFORE_DECRYPTION.has(path[0]!)) {
         throw new SopsError(
-          `${path.join('.')} holds a secret value, and sops cannot encrypt it there (Flux and kustomize read apiVersion, kind and metadata before they decrypt)`,
+          `${path.join('.')} ${holding(value)}, and sops cannot encrypt it there (Flux and kustomize read apiVersion, kind and metadata before they decrypt)`,
         );
       }
       if (!path.some((k) => found.has(k))) found.add(path[path.length - 1]!);
@@ -156,11 +156,21 @@ function clearText(written: string): string {
 
 /** The last check before a byte is written: no registered secret value (in any form) outside a ciphertext. */
 function checkNothingInClear(written: string, secrets: SecretRegistry): void {
-  if (secrets.holds(clearText(written))) {
+  const clear = secrets.check(clearText(written));
+  if (clear !== 'clear') {
     throw new SopsError(
-      'a secret value would be written in clear (it sits where no encrypted key reaches, e.g. in a comment or an object that already carries sops metadata)',
+      clear === 'unchecked'
+        ? `what would be written in clear ${holding(clear)}, so it is not written`
+        : 'a secret value would be written in clear (it sits where no encrypted key reaches, e.g. in a comment or an object that already carries sops metadata)',
     );
   }
+}
+
+/** What the mask found in a text, said as a verb phrase. */
+function holding(found: 'secret' | 'unchecked'): string {
+  return found === 'secret'
+    ? 'holds a secret value'
+    : "could not be checked for secrets within the mask's bound (many secret values share a long prefix that it repeats)";
 }
 
 /** The previous text, if it is `expected` with the same recipients in order and only `enc` differing. */

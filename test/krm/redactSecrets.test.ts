@@ -101,3 +101,37 @@ test('secrets longer than 16,383 characters are registered by digest: each found
   assert.equal(registry.redact(`<${nul}>`), `<${REDACTED}>`);
   assert.equal(registry.holds('a'.repeat(16_385)), false);
 });
+
+test("many values sharing a long prefix, in a text that repeats it: the mask's bound masks the text whole, at once", () => {
+  // 100 values of 4,005 characters sharing 4,000 and a 20,000-character text of the prefix took 39 s.
+  const registry = new SecretRegistry();
+  for (let i = 0; i < 100; i++) registry.add(`${'a'.repeat(4000)}${String(i).padStart(5, '0')}`);
+  const text = `${'a'.repeat(20_000)}\n`;
+  const started = process.hrtime.bigint();
+  assert.equal(registry.holds(text), true, 'past its bound, the mask takes a text to hold a secret');
+  const redacted = registry.redact(text);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  assert.ok(seconds < 30, `took ${seconds.toFixed(1)} s`); // a guard against the quadratic scan, not a target
+  assert.equal(
+    redacted,
+    `${REDACTED} (20001 characters masked whole: checking them for secrets went past the mask's bound)\n`,
+  );
+  assert.equal(registry.boundReached, true);
+  // Below the bound, the same values are found and masked as before, each in its place.
+  const fresh = new SecretRegistry();
+  for (let i = 0; i < 100; i++) fresh.add(`${'a'.repeat(4000)}${String(i).padStart(5, '0')}`);
+  assert.equal(fresh.redact(`x ${'a'.repeat(4000)}00042 y`), `x ${REDACTED} y`);
+  assert.equal(fresh.holds('nothing secret here'), false);
+  assert.equal(fresh.boundReached, false);
+});
+
+test('the bound grows with the text checked: an ordinary run of many messages never reaches it', () => {
+  const registry = new SecretRegistry();
+  const secrets = Array.from({ length: 500 }, (_, i) => `token-${i}-${'x'.repeat(40)}`);
+  for (const s of secrets) registry.add(s);
+  for (let i = 0; i < 20_000; i++) {
+    const s = secrets[i % secrets.length]!;
+    assert.equal(registry.redact(`line ${i}: ${s} and token-${i}-y`), `line ${i}: ${REDACTED} and token-${i}-y`);
+  }
+  assert.equal(registry.boundReached, false);
+});
