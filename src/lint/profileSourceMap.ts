@@ -2,6 +2,7 @@
 // an alignment of template lines to rendered lines (lines without actions render as themselves).
 import { LineCounter, parseAllDocuments, isMap, isScalar, isSeq, type Node, type Scalar } from 'yaml';
 import { DiffBudget, diffLines } from '../review/unifiedDiff.ts';
+import { lookupKey } from '../go/internal/hashableKey.ts';
 
 export interface TemplateLocation {
   /** 1-based line in the OSP file of the template's first line. */
@@ -164,11 +165,14 @@ export class RunAlignments {
   }
 
   of(template: string, rendered: string): LineAlignment {
-    let byRendered = this.byTemplate.get(template);
-    if (byRendered === undefined) this.byTemplate.set(template, (byRendered = new Map()));
-    let aligned = byRendered.get(rendered);
+    // Whole files as keys: a text longer than V8 hashes by content is looked up by its digest (lookupKey).
+    const templateKey = lookupKey(template);
+    let byRendered = this.byTemplate.get(templateKey);
+    if (byRendered === undefined) this.byTemplate.set(templateKey, (byRendered = new Map()));
+    const renderedKey = lookupKey(rendered);
+    let aligned = byRendered.get(renderedKey);
     if (aligned === undefined)
-      byRendered.set(rendered, (aligned = alignRenderedLines(template, rendered, this.budget)));
+      byRendered.set(renderedKey, (aligned = alignRenderedLines(template, rendered, this.budget)));
     return aligned;
   }
 }

@@ -1,4 +1,5 @@
 // Line diffs in the unified format of `diff -u` / `git diff` (Myers' O(ND) algorithm; three lines of context).
+import { lookupKey } from '../go/internal/hashableKey.ts';
 
 type Edit = { op: ' ' | '-' | '+'; line: string };
 
@@ -41,10 +42,12 @@ export function diffLines(
   if (a.length === 0 || b.length === 0) return replacedMiddle(a, b);
   const limit = Math.min(MAX_DIFF_STEPS, budget.steps);
   // Lines compared as numbers: the same text, the same number (a line is read once, not at every comparison).
+  // A line longer than V8 hashes by content is looked up by its digest (lookupKey).
   const ids = new Map<string, number>();
   const idsOf = (lines: readonly string[]) => {
     const out = new Int32Array(lines.length);
-    lines.forEach((l, i) => {
+    lines.forEach((line, i) => {
+      const l = lookupKey(line);
       let id = ids.get(l);
       if (id === undefined) ids.set(l, (id = ids.size));
       out[i] = id;

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { diffLines, unifiedDiff } from '../../src/review/unifiedDiff.ts';
-import { alignRenderedLines } from '../../src/lint/profileSourceMap.ts';
+import { alignRenderedLines, RunAlignments } from '../../src/lint/profileSourceMap.ts';
 
 const SEED = 20261128;
 
@@ -89,4 +89,25 @@ test('a unified diff of 300,000 changed lines is printed, not a RangeError', () 
   const text = (side: string) => Array.from({ length: 300_000 }, (_, k) => `${side}${k}\n`).join('');
   const out = unifiedDiff(text('a'), text('b'), 'a/x', 'b/x');
   assert.equal(out.split('\n').length, 2 + 1 + 600_000 + 1);
+});
+
+test('lines and files longer than 16,383 characters: looked up by digest, in linear time, the same edits', () => {
+  // V8 hashes a longer string by its length alone: 2,000 distinct lines of one such length that differ at their
+  // end collide in the diff's map of lines (and whole rendered files in lint's and bom's alignments).
+  const line = (i: number) => `${'x'.repeat(16_380)}${String(i).padStart(5, '0')}`;
+  const a = Array.from({ length: 2000 }, (_, i) => line(i));
+  const b = [...a.slice(0, 1000), 'inserted', ...a.slice(1000, 1999)];
+  const started = process.hrtime.bigint();
+  const edits = diffLines(a, b);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  assert.ok(seconds < 20, `took ${seconds.toFixed(1)} s`); // a guard against the quadratic map, not a target
+  assertEditScript(a, b, edits);
+  assert.deepEqual(
+    edits.filter((e) => e.op !== ' ').map((e) => `${e.op}${e.line.slice(-8)}`),
+    ['+inserted', `-${line(1999).slice(-8)}`],
+  );
+  const alignments = new RunAlignments();
+  const texts = Array.from({ length: 300 }, (_, i) => `${'y'.repeat(16_380)}${String(i).padStart(5, '0')}`);
+  for (const t of texts) assert.deepEqual(alignments.of(t, t), [{ line: 0, exact: true }]);
+  assert.equal(alignments.of(texts[7]!, texts[7]!), alignments.of(texts[7]!, texts[7]!), 'kept, not aligned again');
 });
