@@ -7,6 +7,7 @@ import v8 from 'node:v8';
 import { Meter } from '../../../src/go/internal/meter.ts';
 import { callGoFunction } from '../../../src/go/reflect/func.ts';
 import { GoCallError } from '../../../src/go/reflect/func.ts';
+import { MapKeyTooLongError } from '../../../src/go/reflect/value.ts';
 import { osmTemplateFuncs } from '../../../src/sprig/index.ts';
 import { BUILTINS } from '../../../src/template/builtins.ts';
 import { DEFAULT_LIMITS, newTemplate } from '../../../src/template/template.ts';
@@ -52,6 +53,8 @@ function once(run: (m: Meter) => unknown): { meter: Meter; outcome: string; resu
   } catch (e) {
     if (e instanceof Stopped) return { meter, outcome: 'refused', result: undefined };
     if (e instanceof TemplateError && e.limit) return { meter, outcome: 'refused', result: undefined };
+    // A key too long for any map: refused at once, as the executor reports it (a limit).
+    if (e instanceof MapKeyTooLongError) return { meter, outcome: 'refused', result: undefined };
     if (e instanceof GoCallError || e instanceof TemplateError) return { meter, outcome: 'error', result: undefined };
     // Anything else (a JS stack overflow, an engine limit) is a failure of the function.
     return { meter, outcome: `crash: ${e instanceof Error ? e.message : String(e)}`, result: undefined };
