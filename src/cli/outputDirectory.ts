@@ -15,6 +15,8 @@
 import { mkdirSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../go/crypto/sha256.ts';
+import { countJsonValues, JsonValueLimitReached } from '../codec/jsonValueCount.ts';
+import { MAX_YAML_NODES } from '../codec/nodeLimit.ts';
 import { CommandError } from './commandIO.ts';
 import {
   containedPath,
@@ -60,6 +62,13 @@ export interface OutputUpdate {
   /** Files of an earlier run that were changed since (so no longer ours): left in place. */
   leftAlone: string[];
 }
+
+/**
+ * The JSON values the journal may hold: five a file it moves (the op, two keys, two values), so 300,000 files,
+ * more than a run within the input's node budget writes and removes. Counted before it is parsed: OUT may be
+ * committed, and 31 million `{}` (90 MB) cost JSON.parse 59 s and 3 GB.
+ */
+const MAX_JOURNAL_VALUES = MAX_YAML_NODES;
 
 interface Journal {
   /** In order: `hash` is the new content's (null: the file is removed). */
@@ -225,13 +234,17 @@ export function recoverInterruptedUpdate(out: string, label: string, fs: OutputF
   if (existsSync(journalPath) && !isLink(journalPath)) {
     let journal: Journal;
     try {
-      journal = JSON.parse(decodeText(readOutBytes(journalPath), journalPath)) as Journal;
+      const text = decodeText(readOutBytes(journalPath), journalPath);
+      countJsonValues(text, MAX_JOURNAL_VALUES);
+      journal = JSON.parse(text) as Journal;
       if (!Array.isArray(journal.ops) || !Array.isArray(journal.dirs)) throw new Error('not a journal');
       for (const op of journal.ops) checkRelativePath(op.rel);
       for (const d of journal.dirs) checkRelativePath(d);
-    } catch {
+    } catch (e) {
+      const why =
+        e instanceof JsonValueLimitReached ? `holds more than ${MAX_JOURNAL_VALUES} JSON values` : 'is unreadable';
       throw new CommandError(
-        `${label}/${SWAP_DIR}/journal is unreadable: an interrupted run cannot be undone; restore ${label} (e.g. from Git) and remove ${SWAP_DIR}`,
+        `${label}/${SWAP_DIR}/journal ${why}: an interrupted run cannot be undone; restore ${label} (e.g. from Git) and remove ${SWAP_DIR}`,
       );
     }
     rollBack(out, label, journal, fs);

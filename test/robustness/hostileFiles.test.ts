@@ -374,6 +374,20 @@ test('a second hydrate while one is swapping is refused; a swap directory of a d
   assert.deepEqual(tree(root), before);
 });
 
+test('a swap journal past its JSON value bound is refused before it is parsed, naming the bound (OUT may be committed)', () => {
+  const { root, out } = workspace();
+  mkdirSync(join(out, SWAP_DIR));
+  writeFileSync(join(out, SWAP_DIR, 'owner'), '999999999'); // no such process
+  // 1,600,000 empty objects (3.2 MB): past the bound, and far more objects than their bytes show.
+  writeFileSync(join(out, SWAP_DIR, 'journal'), `{"ops":[${'{},'.repeat(1_600_000)}{}],"dirs":[]}`);
+  const r = hydrate(['src', 'out'], root);
+  assert.equal(r.code, 1);
+  assert.match(
+    r.stderr,
+    /out\/\.osm-krm-hydrate\.swap\/journal holds more than 1500000 JSON values: an interrupted run cannot be undone/,
+  );
+});
+
 test("the config file: inside SRC its links must stay inside; a --config path elsewhere is the user's and is followed", () => {
   const { root, src, outside } = workspace();
   const config = readFileSync(join(src, 'osm-config.yaml'), 'utf8');
