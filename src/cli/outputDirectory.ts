@@ -391,7 +391,28 @@ export function readMarker(out: string, label: string): Map<string, string | und
   return owned;
 }
 
+/** What Linux file systems allow: a name of 255 bytes (NAME_MAX), a path of 4,096 (PATH_MAX). */
+export const MAX_NAME_BYTES = 255;
+export const MAX_PATH_BYTES = 4096;
+
+/**
+ * Why the file system would refuse `rel` as a path, undefined when it would not. Checked before a path is a Map
+ * key: V8 hashes a string of more than 16,383 characters by its length alone, so 3,000 such paths cost the Maps
+ * that hold them 38 s before the first write failed.
+ */
+export function pathLengthProblem(rel: string): string | undefined {
+  const bytes = Buffer.byteLength(rel);
+  if (bytes > MAX_PATH_BYTES) return `is ${bytes} bytes long, more than the ${MAX_PATH_BYTES} a path may have`;
+  for (const part of rel.split('/')) {
+    const n = Buffer.byteLength(part);
+    if (n > MAX_NAME_BYTES) return `has a name of ${n} bytes, more than the ${MAX_NAME_BYTES} a file name may have`;
+  }
+  return undefined;
+}
+
 export function checkRelativePath(rel: string): void {
+  const tooLong = pathLengthProblem(rel);
+  if (tooLong !== undefined) throw new CommandError(`an output path ${tooLong}`);
   const parts = rel.split('/');
   if (
     rel.startsWith('/') ||

@@ -215,7 +215,7 @@ test('symbolic link loops in SRC or the app directory end in an error naming the
   assert.match(twice.stderr, /symbolic link to a directory read already: .*src\/shared leads to .*src\/alias1/);
 });
 
-test('a file name the file system refuses: OUT unchanged, the error names the file and the reason', () => {
+test('a file name the file system would refuse: refused before any file is planned, OUT unchanged, naming the object', () => {
   const { root, src } = workspace();
   const before = tree(root);
   const name = 'n'.repeat(250);
@@ -225,12 +225,13 @@ test('a file name the file system refuses: OUT unchanged, the error names the fi
   );
   const r = hydrate(['src', 'out'], root);
   assert.equal(r.code, 1);
+  // Checked before the path is a Map key (V8 hashes a string past 16,383 characters by its length alone: 3,000
+  // objects with such kinds took 38 s before the first write failed); the name is cut short in the message.
   assert.match(
     r.stderr,
-    new RegExp(
-      `cannot write out/inputs/kube-system/configmap_${name}\\.yaml: ENAMETOOLONG: name too long; nothing in it was changed`,
-    ),
+    /ConfigMap kube-system\/n{60}\.\.\. \(250 characters\) cannot be written: its file's path has a name of 265 bytes, more than the 255 a file name may have/,
   );
+  assert.ok(!r.stderr.includes('n'.repeat(61)));
   before.set('src/long.yaml', readFileSync(join(src, 'long.yaml'), 'latin1'));
   assert.deepEqual(tree(root), before);
 });
