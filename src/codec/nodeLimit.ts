@@ -14,6 +14,7 @@
 //
 // Layout costs the fast path nothing, but the `yaml` package keeps an object for each space, line break and
 // comment (30 MB of blank lines: 2.4 GB), so the full parser's texts count their layout tokens too, apart.
+import { MAX_KEY_LENGTH } from '../go/internal/hashableKey.ts';
 import { Lexer } from 'yaml';
 
 /**
@@ -29,11 +30,14 @@ export const MAX_YAML_NODES = 1_500_000;
  */
 export const MAX_YAML_LAYOUT = 4_000_000;
 
-/** The count (of nodes, of the aliases among them, or of layout tokens) went past its limit at `offset`. */
+/**
+ * The count (of nodes, of the aliases among them, or of layout tokens) went past its limit at `offset`; or
+ * (`name`) an anchor, alias or tag there is longer than a key may be (src/go/internal/hashableKey.ts).
+ */
 export class NodeLimitReached extends Error {
   constructor(
     readonly offset: number,
-    readonly of: 'nodes' | 'aliases' | 'layout' = 'nodes',
+    readonly of: 'nodes' | 'aliases' | 'layout' | 'name' = 'nodes',
   ) {
     super(`more YAML ${of} than allowed, at offset ${offset}`);
     this.name = 'NodeLimitReached';
@@ -96,6 +100,9 @@ export function countYamlNodes(text: string, limit: number, aliasLimit = Infinit
       const c = token[0];
       afterHeader = c === '|' || c === '>';
       if (c === '*' && ++aliases > aliasLimit) throw new NodeLimitReached(offset, 'aliases');
+      // The readers and the `yaml` package look anchors and tags up by name (and the marker is one more).
+      if ((c === '&' || c === '*' || c === '!') && token.length > MAX_KEY_LENGTH + 1)
+        throw new NodeLimitReached(offset, 'name');
       afterDocumentMarker = false;
     }
     offset += token.length;

@@ -1,5 +1,6 @@
 // The function's configuration: a typed `OperatingSystemManager` (osm-krm.dev/v1alpha1) or, kpt style, a
 // ConfigMap whose keys are OSM's controller flag names. Both become one OsmConfig with OSM's defaults.
+import { isHashableKey } from '../go/internal/hashableKey.ts';
 import { fieldTree, validate } from './generated/validateOperatingSystemManager.generated.js';
 import { ResourceError, ResourceErrors, throwAll } from '../krm/results.ts';
 import { schemaErrors } from '../krm/schemaError.ts';
@@ -498,7 +499,14 @@ export function parseFeatureGates(v: string): Record<string, boolean> {
         `node-kubelet-feature-gates: malformed entry ${JSON.stringify(pair)}, expected name=bool`,
         'data.node-kubelet-feature-gates',
       );
-    gates[pair.slice(0, eq).trim()] = parseFlagBool(pair.slice(eq + 1).trim(), 'node-kubelet-feature-gates');
+    const name = pair.slice(0, eq).trim();
+    // A name becomes a key (src/go/internal/hashableKey.ts); no feature gate is named with thousands of characters.
+    if (!isHashableKey(name))
+      throw new ResourceError(
+        `node-kubelet-feature-gates: a gate name of ${name.length} characters, longer than any key may be (16,383)`,
+        'data.node-kubelet-feature-gates',
+      );
+    gates[name] = parseFlagBool(pair.slice(eq + 1).trim(), 'node-kubelet-feature-gates');
   }
   if (!('RotateKubeletServerCertificate' in gates)) gates.RotateKubeletServerCertificate = true;
   return gates;

@@ -316,8 +316,12 @@ export class NodeBudget {
     } catch (e) {
       if (!(e instanceof NodeLimitReached)) throw e;
       if (e.of === 'nodes') throw this.exceeded(text, e.offset, where);
-      this.reached = true;
       const { line, column } = lineAndColumn(text, e.offset);
+      if (e.of === 'name')
+        throw new InputLimitError(
+          `${where} has an anchor, an alias or a tag longer than 16,383 characters at line ${line}, column ${column} (longer ones would all share one hash)`,
+        );
+      this.reached = true;
       throw new InputLimitError(
         e.of === 'aliases'
           ? `${where} holds more YAML aliases than osm-krm reads ${this.scope}: the limit of ${MAX_ALIASES.toLocaleString('en-US')} (the YAML reader resolves each alias by a scan over those before it) is reached at line ${line}, column ${column}`

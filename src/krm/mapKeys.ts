@@ -21,13 +21,13 @@ import { isHashableKey } from '../go/internal/hashableKey.ts';
 
 /** Our code for a collection key (parseErrorMessage.ts words it), beside the package's own codes. */
 export const COLLECTION_KEY = 'COLLECTION_KEY' as ErrorCode;
-/** Our code for a key or an anchor longer than V8 hashes by content (src/go/internal/hashableKey.ts). */
+/** Our code for a key longer than V8 hashes by content (src/go/internal/hashableKey.ts). */
 export const KEY_TOO_LONG = 'KEY_TOO_LONG' as ErrorCode;
 
 /**
  * Adds to `doc.errors`, as the package adds its own, a DUPLICATE_KEY error at each key whose property name
  * repeats one before it in its map, a COLLECTION_KEY error at each key that is (or aliases) a collection, and
- * a KEY_TOO_LONG error at each key or anchor too long to be hashed by its content (neither is ever put in a set).
+ * a KEY_TOO_LONG error at each key too long to be hashed by its content (never put in a set).
  */
 export function checkMapKeys(doc: Document.Parsed): void {
   // An alias names the last node with its anchor before it: the walk is in document order.
@@ -39,10 +39,8 @@ export function checkMapKeys(doc: Document.Parsed): void {
   const walk = (node: unknown): void => {
     if (node === null || typeof node !== 'object' || isAlias(node)) return;
     const n = node as Node;
-    if (n.anchor !== undefined) {
-      if (isHashableKey(n.anchor)) anchors.set(n.anchor, n);
-      else problem(n, KEY_TOO_LONG);
-    }
+    // An anchor longer than a key may be was refused by the lexer's count (src/codec/nodeLimit.ts).
+    if (n.anchor !== undefined) anchors.set(n.anchor, n);
     if (isMap(n)) {
       const names = new Set<string>();
       for (const pair of n.items) {

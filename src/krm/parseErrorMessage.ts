@@ -18,7 +18,7 @@ const YAML_PROBLEMS: Record<string, string> = {
   COLLECTION_KEY: 'a map key is a map or a sequence (osm-krm reads only scalar keys, as Kubernetes objects have)',
   DUPLICATE_KEY: 'a map key is repeated',
   KEY_OVER_1024_CHARS: 'an implicit key is longer than 1024 characters',
-  KEY_TOO_LONG: 'a map key or an anchor is longer than 16,383 characters (longer ones would all share one hash)',
+  KEY_TOO_LONG: 'a map key is longer than 16,383 characters (longer ones would all share one hash)',
   MISSING_CHAR: 'a character is missing (a closing quote or bracket, a comma, a colon or a space)',
   MULTILINE_IMPLICIT_KEY: 'an implicit key must be on one line',
   MULTIPLE_ANCHORS: 'a node has more than one anchor',

@@ -1,6 +1,7 @@
 // Kubelet settings OSM reads from the MachineDeployment's own annotations
 // (`v1.kubelet-config.machine-controller.kubermatic.io/<Setting>`), typed as OSM types them.
-import { goMap, GoPointer, GoStringer } from '../go/reflect/value.ts';
+import { goMap, GoPointer, GoStringer, mapSet } from '../go/reflect/value.ts';
+import { isHashableKey } from '../go/internal/hashableKey.ts';
 import { ResourceError } from '../krm/results.ts';
 import { formatGoDuration, parseGoDuration } from '../go/time/duration.ts';
 
@@ -45,10 +46,10 @@ export function kubeletSettingsFromAnnotations(annotations: Readonly<Record<stri
     switch (setting) {
       case 'KubeReserved':
       case 'SystemReserved':
-        s[setting] = new GoPointer('*map[string]string', keyValueMap(value, '='));
+        s[setting] = new GoPointer('*map[string]string', keyValueMap(value, '=', field));
         break;
       case 'EvictionHard':
-        s.EvictionHard = new GoPointer('*map[string]string', keyValueMap(value, '<'));
+        s.EvictionHard = new GoPointer('*map[string]string', keyValueMap(value, '<', field));
         break;
       case 'MaxPods':
         s.MaxPods = new GoPointer('*int32', parseInt32(value, 'maxPods', field));
@@ -82,17 +83,15 @@ export function kubeletSettingsFromAnnotations(annotations: Readonly<Record<stri
   return s;
 }
 
-function keyValueMap(value: string, delimiter: string): Record<string, string> {
+function keyValueMap(value: string, delimiter: string, field: string): Record<string, string> {
   const m: Record<string, string> = {};
   for (const pair of value.split(',')) {
     const i = pair.indexOf(delimiter);
     if (i < 0) continue; // malformed pairs are skipped, as OSM does
-    Object.defineProperty(m, pair.slice(0, i), {
-      value: pair.slice(i + delimiter.length),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    const key = pair.slice(0, i);
+    if (!isHashableKey(key))
+      throw new ResourceError(`a key of ${key.length} characters, longer than any key may be (16,383)`, field);
+    mapSet(m, key, pair.slice(i + delimiter.length));
   }
   return goMap('string', m);
 }

@@ -9,9 +9,8 @@ import { parseIP } from '../go/net/parseIP.ts';
 import type { ParsedMachineDeployment as MachineDeployment } from './machineDeployment.ts';
 import { decodeOperatingSystemSpecWithKeys } from './operatingSystemSpec.ts';
 import { isPlainToken } from '../model/pyyamlPlainScalar.ts';
+import { isNamespaceName, isObjectName } from '../model/kubernetesNames.ts';
 
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const SSH_KEY =
   /^(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp(?:256|384|521)|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com) [A-Za-z0-9+/]+={0,3}(?: [\x20-\x7e]*)?$/;
 const QUANTITY = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+|Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E)?$/;
@@ -19,13 +18,13 @@ const RESOURCE_NAME = /^(?:[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[a-z0-9]([-a-z0-9_.
 const PROVIDER = 'spec.template.spec.providerSpec.value';
 
 export function validateMachineDeploymentValues(md: MachineDeployment): void {
-  if (md.name.length > 253 || !DNS_SUBDOMAIN.test(md.name)) {
+  if (!isObjectName(md.name)) {
     throw new ResourceError(
       `metadata.name ${JSON.stringify(md.name)} is not a valid Kubernetes name (lowercase RFC 1123 subdomain)`,
       'metadata.name',
     );
   }
-  if (md.namespace.length > 63 || !DNS_LABEL.test(md.namespace)) {
+  if (!isNamespaceName(md.namespace)) {
     throw new ResourceError(
       `metadata.namespace ${JSON.stringify(md.namespace)} is not a valid namespace (RFC 1123 label)`,
       'metadata.namespace',

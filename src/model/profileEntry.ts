@@ -6,6 +6,7 @@ import { ResourceError } from '../krm/results.ts';
 import type { OperatingSystemProfileSpec } from './operatingSystemProfile.ts';
 import { validateOperatingSystemProfile } from './validateProfile.ts';
 import { embeddedProfile } from '../profiles/embeddedProfiles.ts';
+import { isNamespaceName, isObjectName } from './kubernetesNames.ts';
 import type { LayeredSpec } from './applyOverlay.ts';
 
 export interface ProfileEntry {
@@ -41,10 +42,19 @@ export function inputProfileEntry(o: KrmObject, index: number, defaultNamespace:
   const name = o.metadata?.name;
   if (typeof name !== 'string' || name === '')
     throw new ResourceError('OperatingSystemProfile has no metadata.name', 'metadata.name');
+  // MachineDeployments, the render state and the generated objects refer to a profile by its name.
+  if (!isObjectName(name))
+    throw new ResourceError(
+      'metadata.name is not a valid Kubernetes name (lowercase RFC 1123 subdomain)',
+      'metadata.name',
+    );
+  const namespace = profileNamespace(o, defaultNamespace);
+  if (!isNamespaceName(namespace))
+    throw new ResourceError('metadata.namespace is not a valid namespace (RFC 1123 label)', 'metadata.namespace');
   const spec = validateOperatingSystemProfile(o);
   return {
     name,
-    namespace: profileNamespace(o, defaultNamespace),
+    namespace,
     spec,
     specFor: () => spec,
     annotations: stringMap(o.metadata?.annotations),

@@ -13,6 +13,7 @@ import {
   type Template,
   type TemplateLimits,
 } from '../template/index.ts';
+import { lookupKey } from '../go/internal/hashableKey.ts';
 
 // Bounds memory when outputs differ per MachineDeployment (each entry is a parse tree of an OSP file).
 const MAX_ENTRIES = 4096;
@@ -102,8 +103,12 @@ export class TemplateCache {
     }
   }
 
-  /** Once full, the trie only answers: no new entries (and no texts kept alive by them). */
-  private child(map: Map<string, Node>, key: string, lookupOnly: boolean): Node | undefined {
+  /**
+   * Once full, the trie only answers: no new entries (and no texts kept alive by them). A name or text longer
+   * than V8 hashes by content is looked up by its digest (lookupKey): file paths and contents are input.
+   */
+  private child(map: Map<string, Node>, text: string, lookupOnly: boolean): Node | undefined {
+    const key = lookupKey(text);
     let node = map.get(key);
     if (node === undefined && !lookupOnly) {
       node = {};

@@ -62,6 +62,8 @@ export interface TemplateNode {
   readonly pos: number;
   readonly line: number;
   readonly name: string;
+  /** The name's key in the template set (lookupKey: a long name's digest, made once at parse). */
+  readonly key: string;
   readonly pipe: PipeNode | undefined;
 }
 export interface BreakNode {

@@ -359,7 +359,7 @@ export class Executor {
 
   private walkTemplate(dot: Val, t: TemplateNode): void {
     this.at(t);
-    const tmpl = this.trees.get(lookupKey(t.name));
+    const tmpl = this.trees.get(t.key);
     if (tmpl === undefined) this.errorf(`template ${goQuote(t.name)} not defined`);
     if (this.depth >= this.limits.maxDepth) this.errorf(`exceeded maximum template depth (${this.limits.maxDepth})`);
     // Variables declared by the pipeline persist in the caller.

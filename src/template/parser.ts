@@ -453,7 +453,7 @@ class TreeParser {
     // Reported with this tree's last item, as Go does.
     if (end.kind !== 'end') this.errorf(`unexpected ${controlEndString(end)} in ${context}`);
     block.add();
-    return { kind: 'template', pos: token.pos, line: token.line, name, pipe };
+    return { kind: 'template', pos: token.pos, line: token.line, name, key: lookupKey(name), pipe };
   }
 
   private templateControl(): TemplateNode {
@@ -465,7 +465,7 @@ class TreeParser {
       this.backup();
       pipe = this.pipeline(context, 'rightDelim');
     }
-    return { kind: 'template', pos: token.pos, line: token.line, name, pipe };
+    return { kind: 'template', pos: token.pos, line: token.line, name, key: lookupKey(name), pipe };
   }
 
   private parseTemplateName(token: Item, context: string): string {

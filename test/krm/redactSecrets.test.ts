@@ -135,3 +135,28 @@ test('the bound grows with the text checked: an ordinary run of many messages ne
   }
   assert.equal(registry.boundReached, false);
 });
+
+test('a message holding thousands of distinct secrets: redact scans again after each, within the bound', () => {
+  // 10,000 values of 8 letters, all in one message, took 75 s through the function (a scan per value found).
+  const registry = new SecretRegistry();
+  const values = Array.from({ length: 10_000 }, (_, i) => `v${String(i).padStart(7, 'q')}`);
+  for (const v of values) registry.add(v);
+  const started = process.hrtime.bigint();
+  const out = registry.redact(values.join(' '));
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  assert.ok(seconds < 30, `took ${seconds.toFixed(1)} s`); // a guard against the quadratic rescans, not a target
+  assert.ok(!values.some((v) => out.includes(v)), 'no value is printed');
+  assert.equal(registry.boundReached, true);
+  // Fewer values: each masked in place, and the bound is not reached.
+  const fewer = new SecretRegistry();
+  for (const v of values.slice(0, 300)) fewer.add(v);
+  const message = values.slice(0, 300).join(' ');
+  assert.equal(
+    fewer.redact(message),
+    values
+      .slice(0, 300)
+      .map(() => REDACTED)
+      .join(' '),
+  );
+  assert.equal(fewer.boundReached, false);
+});

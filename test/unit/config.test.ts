@@ -79,6 +79,23 @@ test('a ConfigMap with OSM flag names works like the flags', () => {
     () => parseFunctionConfig({ apiVersion: 'v1', kind: 'ConfigMap', data: { 'node-kubelet-feature-gates': 'Foo' } }),
     /malformed entry/,
   );
+  // A gate's name becomes a key: past 16,383 characters V8 hashes it by length (5,800 gates: 57 s).
+  const gates = (length: number) => `${'G'.repeat(length - 1)}1=true,${'G'.repeat(length - 1)}2=false`;
+  assert.throws(
+    () =>
+      parseFunctionConfig({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        data: { 'node-kubelet-feature-gates': gates(16_384) },
+      }),
+    /a gate name of 16384 characters, longer than any key may be/,
+  );
+  const long = parseFunctionConfig({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    data: { 'node-kubelet-feature-gates': gates(16_383) },
+  });
+  assert.equal(Object.keys(long.kubeletFeatureGates).length, 3);
 });
 
 test("kpt's empty function-input ConfigMap means defaults", () => {
