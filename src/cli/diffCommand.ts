@@ -17,6 +17,7 @@ import type { ReviewRender } from '../review/renderForReview.ts';
 import type { Result } from '../krm/results.ts';
 import { didYouMean } from '../krm/didYouMean.ts';
 import { NodeBudget } from '../krm/inputBounds.ts';
+import { SharedRunMeter } from '../template/index.ts';
 
 interface Options {
   base?: string;
@@ -74,14 +75,17 @@ function diff(opts: Options, io: CommandIO): number {
   let checkout: Checkout | undefined;
   try {
     if (opts.gitRev !== undefined) checkout = checkoutRevision(opts.gitRev, opts.head, io);
-    // One run: both sides are read within one node budget (each had its own: twice the bound).
+    // One run: both sides are read within one node budget and render on one template meter (each had its own:
+    // two or three times the bound).
     const budget = new NodeBudget();
+    const templateBudget = new SharedRunMeter();
     const side = (path: string, label: string, previousState?: KrmObject, quiet = false) => {
       const common: ReviewCommandOptions = {
         path,
         machineDeployments: [],
         showSecrets: true,
         budget,
+        templateBudget,
         ...(opts.config !== undefined ? { config: opts.config } : {}),
         ...(checkout && label !== 'head' ? { root: { path: checkout.root, label: `${opts.gitRev}:` } } : {}),
       };

@@ -24,7 +24,13 @@ import type { CommandLine } from './commandLine.ts';
 import { HYDRATE_COMMAND } from './commandSpecs.ts';
 import { readManifestFile, statePaths } from './manifestDirectory.ts';
 import { checkFactsNotDropped } from './droppedByKustomize.ts';
-import { checkRelativePath, readMarker, recoverInterruptedUpdate, updateOutputDirectory } from './outputDirectory.ts';
+import {
+  checkRelativePath,
+  pathLengthProblem,
+  readMarker,
+  recoverInterruptedUpdate,
+  updateOutputDirectory,
+} from './outputDirectory.ts';
 import {
   describeResult,
   isAppliedManifest,
@@ -205,6 +211,8 @@ function plannedFiles(objects: readonly KrmObject[], split: boolean): Map<string
   const files = new Map<string, string>();
   const resources: string[] = [];
   const add = (rel: string, o: KrmObject) => {
+    const tooLong = pathLengthProblem(rel);
+    if (tooLong !== undefined) throw new CommandError(`${describe(o)} cannot be written: its file's path ${tooLong}`);
     checkRelativePath(rel);
     if (files.has(rel)) throw new CommandError(`two resources would be written to ${rel} (${describe(o)} and another)`);
     files.set(rel, manifestText(withoutOrchestratorAnnotations(o), rel));
@@ -260,9 +268,14 @@ function isProfile(o: KrmObject): boolean {
   return o.apiVersion === OSM_API_VERSION && o.kind === 'OperatingSystemProfile';
 }
 
+/** The object by kind, namespace and name, each cut short past 100 characters (a message never carries a whole input). */
 function describe(o: KrmObject): string {
-  const ns = o.metadata?.namespace ? `${String(o.metadata.namespace)}/` : '';
-  return `${String(o.kind)} ${ns}${String(o.metadata?.name)}`;
+  const short = (v: unknown) => {
+    const s = String(v);
+    return s.length <= 100 ? s : `${s.slice(0, 60)}... (${s.length} characters)`;
+  };
+  const ns = o.metadata?.namespace ? `${short(o.metadata.namespace)}/` : '';
+  return `${short(o.kind)} ${ns}${short(o.metadata?.name)}`;
 }
 
 function checkSeparate(src: string, out: string, opts: Options): void {

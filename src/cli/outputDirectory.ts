@@ -15,6 +15,8 @@
 import { mkdirSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../go/crypto/sha256.ts';
+import { countJsonValues, JsonValueLimitReached } from '../codec/jsonValueCount.ts';
+import { MAX_YAML_NODES } from '../codec/nodeLimit.ts';
 import { CommandError } from './commandIO.ts';
 import {
   containedPath,
@@ -60,6 +62,13 @@ export interface OutputUpdate {
   /** Files of an earlier run that were changed since (so no longer ours): left in place. */
   leftAlone: string[];
 }
+
+/**
+ * The JSON values the journal may hold: five a file it moves (the op, two keys, two values), so 300,000 files,
+ * more than a run within the input's node budget writes and removes. Counted before it is parsed: OUT may be
+ * committed, and 31 million `{}` (90 MB) cost JSON.parse 59 s and 3 GB.
+ */
+const MAX_JOURNAL_VALUES = MAX_YAML_NODES;
 
 interface Journal {
   /** In order: `hash` is the new content's (null: the file is removed). */
@@ -225,13 +234,17 @@ export function recoverInterruptedUpdate(out: string, label: string, fs: OutputF
   if (existsSync(journalPath) && !isLink(journalPath)) {
     let journal: Journal;
     try {
-      journal = JSON.parse(decodeText(readOutBytes(journalPath), journalPath)) as Journal;
+      const text = decodeText(readOutBytes(journalPath), journalPath);
+      countJsonValues(text, MAX_JOURNAL_VALUES);
+      journal = JSON.parse(text) as Journal;
       if (!Array.isArray(journal.ops) || !Array.isArray(journal.dirs)) throw new Error('not a journal');
       for (const op of journal.ops) checkRelativePath(op.rel);
       for (const d of journal.dirs) checkRelativePath(d);
-    } catch {
+    } catch (e) {
+      const why =
+        e instanceof JsonValueLimitReached ? `holds more than ${MAX_JOURNAL_VALUES} JSON values` : 'is unreadable';
       throw new CommandError(
-        `${label}/${SWAP_DIR}/journal is unreadable: an interrupted run cannot be undone; restore ${label} (e.g. from Git) and remove ${SWAP_DIR}`,
+        `${label}/${SWAP_DIR}/journal ${why}: an interrupted run cannot be undone; restore ${label} (e.g. from Git) and remove ${SWAP_DIR}`,
       );
     }
     rollBack(out, label, journal, fs);
@@ -378,7 +391,28 @@ export function readMarker(out: string, label: string): Map<string, string | und
   return owned;
 }
 
+/** What Linux file systems allow: a name of 255 bytes (NAME_MAX), a path of 4,096 (PATH_MAX). */
+export const MAX_NAME_BYTES = 255;
+export const MAX_PATH_BYTES = 4096;
+
+/**
+ * Why the file system would refuse `rel` as a path, undefined when it would not. Checked before a path is a Map
+ * key: V8 hashes a string of more than 16,383 characters by its length alone, so 3,000 such paths cost the Maps
+ * that hold them 38 s before the first write failed.
+ */
+export function pathLengthProblem(rel: string): string | undefined {
+  const bytes = Buffer.byteLength(rel);
+  if (bytes > MAX_PATH_BYTES) return `is ${bytes} bytes long, more than the ${MAX_PATH_BYTES} a path may have`;
+  for (const part of rel.split('/')) {
+    const n = Buffer.byteLength(part);
+    if (n > MAX_NAME_BYTES) return `has a name of ${n} bytes, more than the ${MAX_NAME_BYTES} a file name may have`;
+  }
+  return undefined;
+}
+
 export function checkRelativePath(rel: string): void {
+  const tooLong = pathLengthProblem(rel);
+  if (tooLong !== undefined) throw new CommandError(`an output path ${tooLong}`);
   const parts = rel.split('/');
   if (
     rel.startsWith('/') ||

@@ -1,6 +1,7 @@
 // `osm-krm render [PATH]`: what will this node get? Per MachineDeployment, the decoded bootstrap and
 // provisioning user-data (files with mode, owner and content; units and drop-ins), secrets masked.
 import type { NodeBudget } from '../krm/inputBounds.ts';
+import type { SharedRunMeter } from '../template/index.ts';
 import { resolve } from 'node:path';
 import { renderForReview, type MachineDeploymentReview, type ReviewRender } from '../review/renderForReview.ts';
 import { readReviewInputs } from '../review/reviewInputs.ts';
@@ -23,6 +24,8 @@ export interface ReviewCommandOptions {
   showSecrets: boolean;
   /** The run's node budget, shared by what one command reads (diff: both sides). */
   budget?: NodeBudget;
+  /** The run's template meter, shared by what one command renders (diff: both sides, HEAD twice). */
+  templateBudget?: SharedRunMeter;
 }
 
 interface Options extends ReviewCommandOptions {
@@ -91,6 +94,7 @@ export function reviewRender(
     showSecrets: opts.showSecrets,
     ...(io.secrets ? { secrets: io.secrets } : {}),
     ...(previousState ? { previousState } : {}),
+    ...(opts.templateBudget !== undefined ? { templateBudget: opts.templateBudget } : {}),
   });
   if (!quiet)
     for (const r of rendered.results)

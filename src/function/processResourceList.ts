@@ -13,7 +13,7 @@ import { decodeInputItem } from '../model/decodeInputItem.ts';
 import { embeddedProfileEntry, profileKey, profileNamespace, type ProfileEntry } from '../model/profileEntry.ts';
 import { renderMachineDeployment, type MachineDeploymentOutcome } from '../render/renderMachineDeployment.ts';
 import { newRenderRun, type RenderRun } from '../render/renderRun.ts';
-import type { Meter } from '../template/index.ts';
+import type { SharedRunMeter } from '../template/index.ts';
 import { EMBEDDED_PROFILE_NAMES, embeddedProfile } from '../profiles/embeddedProfiles.ts';
 import {
   emptyState,
@@ -83,8 +83,8 @@ export function processResourceList(
   env: Environment,
   observer?: RenderObserver,
   secrets = new SecretRegistry(),
-  /** The meter of several runs' templates together (lint's matrix); each run has its own otherwise. */
-  templateBudget?: Meter,
+  /** The meter of several runs' templates together (lint's matrix, diff's sides); each run has its own otherwise. */
+  templateBudget?: SharedRunMeter,
 ): OutputList {
   const plan = planRender(list, env, observer, secrets, templateBudget);
   if (!isRenderPlan(plan)) return plan;
@@ -119,7 +119,7 @@ function planRender(
   env: Environment,
   observer: RenderObserver | undefined,
   secrets: SecretRegistry,
-  templateBudget: Meter | undefined,
+  templateBudget: SharedRunMeter | undefined,
 ): RenderPlan | OutputList {
   maskInputSecrets(secrets, list.items);
   const results: Result[] = [];

@@ -7,6 +7,7 @@ import { sha256Hex } from '../go/crypto/sha256.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { ResourceError } from '../krm/results.ts';
 import { canonicalJson } from '../codec/canonicalJson.ts';
+import { countJsonValues, JsonValueLimitReached } from '../codec/jsonValueCount.ts';
 
 export const STATE_NAME = 'osm-krm-state';
 export const STATE_PATH = 'osm-generated/state/osm-krm-state.yaml';
@@ -42,10 +43,6 @@ export function isStateObject(o: KrmObject): boolean {
 
 const HASH = /^sha256:[0-9a-f]{64}$/;
 
-/**
- * Reads the previous state. It is input like any other (a pull request can edit it), and a wrong entry would
- * give nodes a revision machine-controller never uses, so anything unexpected is an error naming the entry.
- */
 /** How many keys the top-level object of a valid JSON text spells out (repeated ones counted each time). */
 function topLevelKeys(json: string): number {
   let depth = 0;
@@ -65,6 +62,17 @@ function topLevelKeys(json: string): number {
   return keys;
 }
 
+/**
+ * The JSON values an entry may hold: its object and the keys and values of a revision, a templateHash and a
+ * generated flag (4 + 3 for a profile's version and specHash). Counted before JSON.parse, so an entry costs its
+ * parse a few values whatever its length (31 million `{}` in one entry took 59 s and 3 GB).
+ */
+export const MAX_STATE_ENTRY_VALUES = 7;
+
+/**
+ * Reads the previous state. It is input like any other (a pull request can edit it), and a wrong entry would
+ * give nodes a revision machine-controller never uses, so anything unexpected is an error naming the entry.
+ */
 export function readState(o: KrmObject): RenderState {
   const state = emptyState();
   const data = (o as { data?: unknown }).data ?? {};
@@ -77,8 +85,13 @@ export function readState(o: KrmObject): RenderState {
     if (typeof raw !== 'string') throw fail('must be a string of JSON');
     let v: unknown;
     try {
+      countJsonValues(raw, MAX_STATE_ENTRY_VALUES);
       v = JSON.parse(raw);
-    } catch {
+    } catch (e) {
+      if (e instanceof JsonValueLimitReached)
+        throw fail(
+          `holds more than ${MAX_STATE_ENTRY_VALUES} JSON values: an entry is one object of a revision, a templateHash and a generated flag, or of a version and a specHash`,
+        );
       throw fail('is not JSON');
     }
     if (typeof v !== 'object' || v === null || Array.isArray(v)) throw fail('must be a JSON object');

@@ -3,7 +3,7 @@
 import type { KrmObject } from '../krm/resourceList.ts';
 import type { Result } from '../krm/results.ts';
 import { renderForReview } from '../review/renderForReview.ts';
-import { DEFAULT_LIMITS, runTemplateMeter } from '../template/index.ts';
+import { SharedRunMeter } from '../template/index.ts';
 import type { NodeFile } from '../review/nodeConfigView.ts';
 import { STAGES } from '../review/formatReview.ts';
 import { lintRuns } from './lintScenarios.ts';
@@ -86,7 +86,7 @@ export function lintProfiles(
   const findings: LintFinding[] = [];
   // Every render of the matrix charges one meter: lint is bounded as one run is, however many profiles,
   // clouds and variants multiply the renders.
-  const templateBudget = runTemplateMeter(DEFAULT_LIMITS.maxWork, DEFAULT_LIMITS.maxMemoryBytes);
+  const templateBudget = new SharedRunMeter(); // every lint run has the default templateLimits
   // Placing findings aligns scripts with their templates: each text once, all within one budget.
   const alignments = new RunAlignments();
   // Placing findings on the OSP file's lines: each file parsed once for the run.

@@ -16,7 +16,7 @@ import { ARTIFACT_DEFAULTS } from '../profiles/artifactDefaults.ts';
 import { osmTemplateFuncs } from '../sprig/index.ts';
 import type { ProfileEntry } from '../model/profileEntry.ts';
 import { TemplateCache } from './templateCache.ts';
-import type { Meter } from '../template/index.ts';
+import type { SharedRunMeter } from '../template/index.ts';
 import { checkRunTemplateValues, type RunTemplateValues } from './templateData.ts';
 
 export interface RenderRun {
@@ -43,8 +43,8 @@ export interface RenderRun {
   secrets: { add(value: string | undefined): void };
   /** Told the template data of each MachineDeployment (`osm-krm render --explain`); unset for the function. */
   onTemplateData?(md: MachineDeployment, profile: ProfileEntry, data: unknown): void;
-  /** The meter the run's templates charge together with other runs' (lint's matrix); its own otherwise. */
-  templateBudget?: Meter;
+  /** The meter the run's templates charge together with other runs' (lint's matrix, diff's sides); its own otherwise. */
+  templateBudget?: SharedRunMeter;
 }
 
 export interface ContainerRuntimeOutputs {

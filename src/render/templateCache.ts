@@ -6,7 +6,7 @@ import {
   executionMeter,
   LimitError,
   newTemplate,
-  runTemplateMeter,
+  SharedRunMeter,
   TemplateError,
   type FuncMap,
   type Meter,
@@ -40,11 +40,11 @@ export class TemplateCache {
   constructor(
     private readonly funcs: FuncMap,
     private readonly limits: Partial<TemplateLimits>,
-    /** Shared with other runs (lint renders a profile many times); the run's own when unset. */
-    run?: Meter,
+    /** Shared with other runs (lint renders a profile many times, diff two sides); the run's own when unset. */
+    run?: SharedRunMeter,
   ) {
     this.full = { ...DEFAULT_LIMITS, ...limits };
-    this.run = run ?? runTemplateMeter(this.full.maxWork, this.full.maxMemoryBytes);
+    this.run = (run ?? new SharedRunMeter()).for(this.full.maxWork, this.full.maxMemoryBytes);
   }
 
   /** What one template may output, and one MachineDeployment's templates together. */

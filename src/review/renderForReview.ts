@@ -2,7 +2,7 @@
 // the profile chosen, the revision, and the decoded bootstrap and provisioning user-data (secrets masked
 // unless asked otherwise). `render`, `diff` and `lint` all start here, so they see exactly what the function
 // would output.
-import type { Meter } from '../template/index.ts';
+import type { SharedRunMeter } from '../template/index.ts';
 import type { Environment } from '../cluster/valueSource.ts';
 import { parseResourceList, serializeResourceList, type KrmObject } from '../krm/resourceList.ts';
 import { NodeBudget } from '../krm/inputBounds.ts';
@@ -104,8 +104,8 @@ export interface ReviewOptions {
   previousState?: KrmObject;
   /** The mask the command prints through (CommandIO.secrets): the run registers every secret it reads there. */
   secrets?: SecretRegistry;
-  /** The meter this render's templates share with others (lint's matrix); its own otherwise. */
-  templateBudget?: Meter;
+  /** The meter this render's templates share with others (lint's matrix, diff's sides); its own otherwise. */
+  templateBudget?: SharedRunMeter;
 }
 
 export function renderForReview(inputs: ReviewInputs, env: Environment, options: ReviewOptions = {}): ReviewRender {

@@ -46,6 +46,19 @@ export function runTemplateMeter(maxWork: number, maxMemoryBytes: number): Meter
 }
 
 /**
+ * The run's template meter when one command renders more than once (lint's matrix, diff's two sides and its
+ * second render of HEAD): made by the first render that asks, from that render's limits, and charged by every
+ * later one, so the command is bounded as one run is.
+ */
+export class SharedRunMeter {
+  private meter: Meter | undefined;
+
+  for(maxWork: number, maxMemoryBytes: number): Meter {
+    return (this.meter ??= runTemplateMeter(maxWork, maxMemoryBytes));
+  }
+}
+
+/**
  * The meter of one execution within a run: the execution's own limits, its work capped at what the run has
  * left (then the run's limit is the one named).
  */

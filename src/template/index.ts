@@ -2,7 +2,7 @@
 export { newTemplate, Template, DEFAULT_LIMITS } from './template.ts';
 export type { TemplateLimits } from './exec.ts';
 export { LimitError, TemplateError } from './errors.ts';
-export { executionMeter, runTemplateMeter } from './cost.ts';
+export { executionMeter, runTemplateMeter, SharedRunMeter } from './cost.ts';
 export * from '../go/reflect/value.ts';
 export * from '../go/reflect/func.ts';
 export * from '../go/reflect/callCost.ts';

@@ -112,6 +112,19 @@ test('invalid JSON data: clear error naming the file, exit 1', () => {
   );
 });
 
+test('JSON data past its value bound is refused before it is decoded, exit 1, naming the limit and where', () => {
+  // At the limit, 1,500,000 values: the array and 1,499,999 numbers (3 MB; the decoder keeps a Go value for each).
+  const r = run(['t', '--data', 'd.json'], { t: 'x', 'd.json': `[${'0,'.repeat(1_499_998)}0]` });
+  assert.equal(r.code, 0, r.stderr);
+  const past = run(['t', '--data', 'd.json'], { t: 'x', 'd.json': `[${'0,'.repeat(1_499_999)}0]` });
+  assert.equal(past.code, 1);
+  assert.equal(past.stdout, '');
+  assert.equal(
+    past.stderr,
+    'osm-krm template: d.json: JSON data past its bound at line 1, column 3000000: more than 1500000 values (keys included), the limit on what one run reads\n',
+  );
+});
+
 test('unreadable files: exit 1 with the path', () => {
   const noTemplate = run(['missing.tmpl'], {});
   assert.equal(noTemplate.code, 1);

@@ -78,6 +78,12 @@ test('a hostile or broken state is an error naming the state and the entry, not 
       /templateHash must be sha256:/,
     ],
     ['not JSON', (s) => (s.data[key] = '{'), /is not JSON/],
+    [
+      // Counted before it is parsed: 200,000 empty objects cost JSON.parse as much as their bytes never show.
+      'an entry past its few values',
+      (s) => (s.data[key] = JSON.stringify({ ...JSON.parse(s.data[key]), x: Array(200_000).fill({}) })),
+      /data\.md\.kube-system\.ubuntu-workers holds more than 7 JSON values/,
+    ],
     ['unknown key', (s) => (s.data['something.else'] = '{}'), /data\.something\.else.*not a state entry/],
     ['data not a map', (s) => (s.data = ['x']), /data must be a map/],
   ];

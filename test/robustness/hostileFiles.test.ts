@@ -215,7 +215,7 @@ test('symbolic link loops in SRC or the app directory end in an error naming the
   assert.match(twice.stderr, /symbolic link to a directory read already: .*src\/shared leads to .*src\/alias1/);
 });
 
-test('a file name the file system refuses: OUT unchanged, the error names the file and the reason', () => {
+test('a file name the file system would refuse: refused before any file is planned, OUT unchanged, naming the object', () => {
   const { root, src } = workspace();
   const before = tree(root);
   const name = 'n'.repeat(250);
@@ -225,12 +225,13 @@ test('a file name the file system refuses: OUT unchanged, the error names the fi
   );
   const r = hydrate(['src', 'out'], root);
   assert.equal(r.code, 1);
+  // Checked before the path is a Map key (V8 hashes a string past 16,383 characters by its length alone: 3,000
+  // objects with such kinds took 38 s before the first write failed); the name is cut short in the message.
   assert.match(
     r.stderr,
-    new RegExp(
-      `cannot write out/inputs/kube-system/configmap_${name}\\.yaml: ENAMETOOLONG: name too long; nothing in it was changed`,
-    ),
+    /ConfigMap kube-system\/n{60}\.\.\. \(250 characters\) cannot be written: its file's path has a name of 265 bytes, more than the 255 a file name may have/,
   );
+  assert.ok(!r.stderr.includes('n'.repeat(61)));
   before.set('src/long.yaml', readFileSync(join(src, 'long.yaml'), 'latin1'));
   assert.deepEqual(tree(root), before);
 });
@@ -372,6 +373,20 @@ test('a second hydrate while one is swapping is refused; a swap directory of a d
   const ok = hydrate(['src', 'out'], root);
   assert.equal(ok.code, 0, ok.stderr);
   assert.deepEqual(tree(root), before);
+});
+
+test('a swap journal past its JSON value bound is refused before it is parsed, naming the bound (OUT may be committed)', () => {
+  const { root, out } = workspace();
+  mkdirSync(join(out, SWAP_DIR));
+  writeFileSync(join(out, SWAP_DIR, 'owner'), '999999999'); // no such process
+  // 1,600,000 empty objects (3.2 MB): past the bound, and far more objects than their bytes show.
+  writeFileSync(join(out, SWAP_DIR, 'journal'), `{"ops":[${'{},'.repeat(1_600_000)}{}],"dirs":[]}`);
+  const r = hydrate(['src', 'out'], root);
+  assert.equal(r.code, 1);
+  assert.match(
+    r.stderr,
+    /out\/\.osm-krm-hydrate\.swap\/journal holds more than 1500000 JSON values: an interrupted run cannot be undone/,
+  );
 });
 
 test("the config file: inside SRC its links must stay inside; a --config path elsewhere is the user's and is followed", () => {

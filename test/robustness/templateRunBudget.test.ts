@@ -18,6 +18,9 @@ import { REPO_ROOT } from '../support/paths.ts';
 import { runOn } from '../support/runInProcess.ts';
 import { BASE_CONFIG, itemsWithProvisioningConfig, machineDeployment, SMALL_OSP } from './inputCorpus.ts';
 import { RUN_WORK_FACTOR } from '../../src/template/cost.ts';
+import { runDiffCommand } from '../../src/cli/diffCommand.ts';
+import { runRenderCommand } from '../../src/cli/renderCommand.ts';
+import { runCommand } from '../review/reviewSupport.ts';
 import { CLOUD_PROVIDERS } from '../../src/model/cloudProviders.ts';
 
 const SEED = 20261128;
@@ -136,6 +139,33 @@ test('a named template whose output is dense in actions is parsed on the run met
     run.results.some((r) => /total (memory|work) limit of \d+/.test(String(r.message))),
     JSON.stringify(run.results).slice(0, 2000),
   );
+});
+
+test('diff: both sides render on one run meter, so two sides of about 67% each are refused together, each renders alone', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'osm-krm-diff-budget-'));
+  try {
+    // 4 files x 2 MachineDeployments, each execution about 3.3e6 units: 2.7e7 of the run's 4e7.
+    const body = '{{ $l := until 2000 }}{{ range 6 }}{{ if has -1 $l }}{{ end }}{{ end }}x';
+    const list = resourceListOf({ files: 4, machineDeployments: 0, body, named: undefined });
+    writeFileSync(join(dir, 'base.yaml'), stringify(list));
+    list.items[0].spec.provisioningConfig.files[0].content.inline.data = `${body}y`;
+    writeFileSync(join(dir, 'head.yaml'), stringify(list));
+    for (const side of ['base.yaml', 'head.yaml']) {
+      const alone = runCommand(runRenderCommand, [side], dir);
+      assert.equal(alone.code, 0, alone.stderr.slice(0, 2000));
+    }
+    const both = runCommand(runDiffCommand, ['base.yaml', 'head.yaml'], dir);
+    assert.notEqual(both.code, 0);
+    assert.match(
+      both.stderr,
+      new RegExp(
+        `head: error: .*total work limit of ${RUN_WORK_FACTOR * LIMITS.maxWork} units \\(${RUN_WORK_FACTOR} times spec\\.templateLimits\\.maxWork\\)`,
+      ),
+    );
+    assert.match(both.stderr, /head does not render/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('lint: every render of its matrix charges one meter, and a cloud listed twice is rendered once', () => {
