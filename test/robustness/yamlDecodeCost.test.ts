@@ -28,6 +28,9 @@ const NS_PER_UNIT = 10;
 const MEMORY_SLACK = 4 * 1024 * 1024;
 const CPU_SLACK_NS = 30e6;
 
+/** A key as long as a map may hold (src/go/internal/hashableKey.ts), `n` characters at most. */
+const key = (n: number) => 'k'.repeat(Math.min(n, 16_383));
+
 /** An anchored node of about `n` characters of text, and how an alias to it is written. */
 type Shape = { name: string; anchor: (n: number) => string; alias: string };
 const SHAPES: Shape[] = [
@@ -36,9 +39,9 @@ const SHAPES: Shape[] = [
   { name: 'int with underscores', anchor: (n) => `&a 1${'_1'.repeat(n / 2)}`, alias: '*a' },
   { name: 'binary', anchor: (n) => `&a !!binary ${'QUFB'.repeat(n / 4)}`, alias: '*a' },
   { name: 'string', anchor: (n) => `&a "${'é'.repeat(n)}"`, alias: '*a' },
-  { name: 'mapping key', anchor: (n) => `&a {? ${'k'.repeat(n)} : 1}`, alias: '*a' },
-  { name: 'duplicate keys', anchor: (n) => `&a {? ${'k'.repeat(n)} : 1, ? ${'k'.repeat(n)} : 2}`, alias: '*a' },
-  { name: 'merged key', anchor: (n) => `&a {? ${'k'.repeat(n)} : 1}`, alias: '{<<: *a}' },
+  { name: 'mapping key', anchor: (n) => `&a {? ${key(n)} : 1}`, alias: '*a' },
+  { name: 'duplicate keys', anchor: (n) => `&a {? ${key(n)} : 1, ? ${key(n)} : 2}`, alias: '*a' },
+  { name: 'merged key', anchor: (n) => `&a {? ${key(n)} : 1}`, alias: '{<<: *a}' },
 ];
 
 const documentArb = fc.record({

@@ -27,6 +27,8 @@ const DUPLICATE_ERROR_BYTES = 96;
  * the input counts each text once; an alias reads its anchor's texts again.
  */
 const REREAD_UNITS = 8;
+/** Memory per character read again: resolving it makes strings (matches, substrings) as it goes. */
+const REREAD_BYTES = 2;
 /** !!binary decoded: as sprig's b64dec is charged (work per character, and what its string holds). */
 const BINARY_UNITS = 2;
 const BINARY_BYTES = 4;
@@ -465,7 +467,9 @@ class Decoder {
 
   /** Charges reading a node's text again when an alias decodes it. */
   private reread(n: Node): void {
-    if (this.aliasDepth > 0) this.meter.spend(REREAD_UNITS * n.value.length);
+    if (this.aliasDepth === 0) return;
+    this.meter.spend(REREAD_UNITS * n.value.length);
+    this.meter.build(REREAD_BYTES * n.value.length);
   }
 
   private null(out: Target): boolean {
@@ -550,8 +554,9 @@ class Decoder {
       this.reread(ni);
       let byValue = byKind.get(ni.kind);
       if (byValue === undefined) byKind.set(ni.kind, (byValue = new Map()));
-      let g = byValue.get(ni.value);
-      if (g === undefined) byValue.set(ni.value, (g = []));
+      const key = lookupKey(ni.value);
+      let g = byValue.get(key);
+      if (g === undefined) byValue.set(key, (g = []));
       g.push(i);
       groupOf.push(g);
     }
