@@ -6,7 +6,7 @@ import { schemaError } from '../krm/schemaError.ts';
 import { ResourceError } from '../krm/results.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { isSafeValue } from './scriptValues.ts';
-import { UNIT_NAME } from './validateProfile.ts';
+import { checkPathLength, UNIT_NAME } from './validateProfile.ts';
 
 export const OVERLAY_API_VERSION = 'osm-krm.dev/v1alpha1';
 export const OVERLAY_KIND = 'OperatingSystemProfileOverlay';
@@ -83,6 +83,7 @@ export function parseOverlay(o: KrmObject, defaultNamespace: string): Overlay {
       );
     if (f.path.endsWith('/'))
       throw new ResourceError('a file path must name a file, not a directory', `spec.files[${i}].path`);
+    checkPathLength(f.path, `spec.files[${i}].path`);
   });
   (spec.units ?? []).forEach((u, i) => {
     if (!UNIT_NAME.test(u.name) || u.name === '.' || u.name === '..')

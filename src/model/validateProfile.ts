@@ -6,7 +6,7 @@ import type { OperatingSystemProfileSpec, OSPConfig } from './operatingSystemPro
 import { isSafeValue } from './scriptValues.ts';
 
 // systemd's unit name alphabet (unit_name_is_valid); drop-ins are file names in the unit's .d directory.
-export const UNIT_NAME = /^[A-Za-z0-9:_.\\@-]+$/;
+export const UNIT_NAME = /^[A-Za-z0-9:_.\\@-]{1,255}$/;
 
 export function validateOperatingSystemProfile(obj: unknown): OperatingSystemProfileSpec {
   if (!validate(obj)) throw schemaError('OperatingSystemProfile', validate.errors);
@@ -25,6 +25,18 @@ export function validateOperatingSystemProfile(obj: unknown): OperatingSystemPro
   return spec;
 }
 
+const MAX_PATH_BYTES = 4096;
+const MAX_NAME_BYTES = 255;
+
+/** What Linux can write (PATH_MAX, NAME_MAX); a path is a key of every map of files besides. */
+export function checkPathLength(path: string, field: string): void {
+  if (Buffer.byteLength(path) > MAX_PATH_BYTES || path.split('/').some((n) => Buffer.byteLength(n) > MAX_NAME_BYTES))
+    throw new ResourceError(
+      `a file path may have at most ${MAX_PATH_BYTES.toLocaleString('en-US')} bytes, and ${MAX_NAME_BYTES} in each name (Linux writes no longer one)`,
+      field,
+    );
+}
+
 // Paths and unit names go into cloud-config, the Container Linux Config and systemd as they are.
 function checkNamesAndPaths(cfg: OSPConfig | undefined, at: string): void {
   const files = [
@@ -40,17 +52,18 @@ function checkNamesAndPaths(cfg: OSPConfig | undefined, at: string): void {
         `${field}.path`,
       );
     }
+    checkPathLength(file.path, `${field}.path`);
   }
   (cfg?.units ?? []).forEach((unit, i) => {
     if (!UNIT_NAME.test(unit.name))
       throw new ResourceError(
-        'a unit name may only contain letters, digits and : _ . \\ @ -',
+        'a unit name may only contain letters, digits and : _ . \\ @ - (at most 255: systemd refuses longer)',
         `${at}.units[${i}].name`,
       );
     (unit.dropIns ?? []).forEach((d, j) => {
       if (!UNIT_NAME.test(d.name))
         throw new ResourceError(
-          'a drop-in name may only contain letters, digits and : _ . \\ @ -',
+          'a drop-in name may only contain letters, digits and : _ . \\ @ - (at most 255: systemd refuses longer)',
           `${at}.units[${i}].dropIns[${j}].name`,
         );
     });
