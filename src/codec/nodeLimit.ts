@@ -100,8 +100,8 @@ export function countYamlNodes(text: string, limit: number, aliasLimit = Infinit
       const c = token[0];
       afterHeader = c === '|' || c === '>';
       if (c === '*' && ++aliases > aliasLimit) throw new NodeLimitReached(offset, 'aliases');
-      // The readers and the `yaml` package look anchors and tags up by name (and the marker is one more).
-      if ((c === '&' || c === '*' || c === '!') && token.length > MAX_KEY_LENGTH + 1)
+      // The readers and the `yaml` package look anchors and tags up by name (a tag with its `!`).
+      if ((c === '&' || c === '*' || c === '!') && token.length > MAX_KEY_LENGTH)
         throw new NodeLimitReached(offset, 'name');
       afterDocumentMarker = false;
     }

@@ -11,6 +11,7 @@ import { failedOutputList, GeneratedOutput, type GeneratedEntry } from '../krm/g
 import { REVISION_ANNOTATION, type MachineDeployment } from '../machineDeployment/machineDeployment.ts';
 import { decodeInputItem } from '../model/decodeInputItem.ts';
 import { embeddedProfileEntry, profileKey, profileNamespace, type ProfileEntry } from '../model/profileEntry.ts';
+import { isNamespaceName, isObjectName } from '../model/kubernetesNames.ts';
 import { renderMachineDeployment, type MachineDeploymentOutcome } from '../render/renderMachineDeployment.ts';
 import { newRenderRun, type RenderRun } from '../render/renderRun.ts';
 import type { SharedRunMeter } from '../template/index.ts';
@@ -373,8 +374,15 @@ function classify(list: ResourceList, config: OsmConfig, results: Result[]): Cla
       }
     } catch (e) {
       for (const r of errorsAbout(e, o)) results.push(r);
-      if (o.kind === 'OperatingSystemProfile' || o.kind === OVERLAY_KIND)
-        out.brokenProfiles.add(profileKey(profileNamespace(o, config.namespace), String(o.metadata?.name ?? '')));
+      // A profile whose name no MachineDeployment can name validly is in no set (it has its own error).
+      const name = String(o.metadata?.name ?? '');
+      const namespace = profileNamespace(o, config.namespace);
+      if (
+        (o.kind === 'OperatingSystemProfile' || o.kind === OVERLAY_KIND) &&
+        isObjectName(name) &&
+        isNamespaceName(namespace)
+      )
+        out.brokenProfiles.add(profileKey(namespace, name));
     }
   }
   out.machineDeployments.sort((a, b) =>

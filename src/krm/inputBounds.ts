@@ -319,7 +319,7 @@ export class NodeBudget {
       const { line, column } = lineAndColumn(text, e.offset);
       if (e.of === 'name')
         throw new InputLimitError(
-          `${where} has an anchor, an alias or a tag longer than 16,383 characters at line ${line}, column ${column} (longer ones would all share one hash)`,
+          `${where} has an anchor, an alias or a tag longer than 16,383 characters (with its & * or !) at line ${line}, column ${column} (longer ones would all share one hash)`,
         );
       this.reached = true;
       throw new InputLimitError(

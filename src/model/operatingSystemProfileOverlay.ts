@@ -7,6 +7,7 @@ import { ResourceError } from '../krm/results.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { isSafeValue } from './scriptValues.ts';
 import { checkPathLength, UNIT_NAME } from './validateProfile.ts';
+import { isNamespaceName } from './kubernetesNames.ts';
 
 export const OVERLAY_API_VERSION = 'osm-krm.dev/v1alpha1';
 export const OVERLAY_KIND = 'OperatingSystemProfileOverlay';
@@ -116,5 +117,7 @@ export function parseOverlay(o: KrmObject, defaultNamespace: string): Overlay {
   }
   const namespace =
     typeof o.metadata?.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : defaultNamespace;
+  if (!isNamespaceName(namespace))
+    throw new ResourceError('metadata.namespace is not a valid namespace (RFC 1123 label)', 'metadata.namespace');
   return { name, namespace, spec };
 }

@@ -518,3 +518,14 @@ test("the state records the overlay's profile version", () => {
   const state = findItem(r.items, 'ConfigMap', 'osm-krm-state');
   assert.match(JSON.parse(state.data['osp.kube-system/ubuntu-company']).version, /^v1\.0\.0\+ov-/);
 });
+
+test("an overlay whose name or namespace the API server would refuse is an error on it, and no profile's key", () => {
+  // Names are keys of the run's profile maps: 16,384-character ones collided (V8 hashes them by length).
+  for (const name of [`x${'a'.repeat(16_383)}`, 'Ubuntu_X']) {
+    const e = oneError([overlay(name, { base: 'osp-ubuntu' })]);
+    assert.equal(e.field.path, 'metadata.name');
+  }
+  const e = oneError([overlay('ubuntu-x', { base: 'osp-ubuntu' }, { namespace: 'n'.repeat(64) })]);
+  assert.equal(e.field.path, 'metadata.namespace');
+  assert.match(e.message, /metadata\.namespace is not a valid namespace/);
+});
