@@ -44,7 +44,6 @@ import { canonicalGoString, goByteLength, hasRawBytes } from '../go/reflect/byte
 import { chargeUndeclared, engineLimitExceeded, STEP_UNITS } from './cost.ts';
 import { ENTRY_UNITS, type Meter } from '../go/internal/meter.ts';
 import { goMapSize, goUint8, MapKeyTooLongError } from '../go/reflect/value.ts';
-import { lookupKey } from '../go/internal/hashableKey.ts';
 
 /** A RangeError that is an engine size limit (a string or array too long), not a stack overflow. */
 const INVALID_LENGTH = /^Invalid (string|array|typed array) length/;
