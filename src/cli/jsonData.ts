@@ -8,7 +8,7 @@
 // Errors give a line and column and what was expected, never the text itself (data may hold secrets).
 import { JsonNumber, unmarshal } from '../go/encoding/json/decode.ts';
 import { checkValid, type JsonSyntaxError } from '../go/encoding/json/scanner.ts';
-import { countJsonValues, JsonValueLimitReached } from '../codec/jsonValueCount.ts';
+import { countJsonValues, JsonValueLimitReached, LONG_KEY } from '../codec/jsonValueCount.ts';
 import { MAX_YAML_NODES } from '../codec/nodeLimit.ts';
 
 export class JsonDataError extends Error {
@@ -150,7 +150,9 @@ export function parseJsonData(text: string): unknown {
     if (!(e instanceof JsonValueLimitReached)) throw e;
     const [line, column] = place(text, e.offset);
     throw new JsonDataError(
-      `more than ${MAX_JSON_DATA_VALUES} values (keys included), the limit on what one run reads`,
+      e.of === 'key'
+        ? LONG_KEY
+        : `more than ${MAX_JSON_DATA_VALUES} values (keys included), the limit on what one run reads`,
       line,
       column,
       'JSON data past its bound',

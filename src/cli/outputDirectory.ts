@@ -15,7 +15,7 @@
 import { mkdirSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sha256Hex } from '../go/crypto/sha256.ts';
-import { countJsonValues, JsonValueLimitReached } from '../codec/jsonValueCount.ts';
+import { countJsonValues, JsonValueLimitReached, LONG_KEY } from '../codec/jsonValueCount.ts';
 import { MAX_YAML_NODES } from '../codec/nodeLimit.ts';
 import { CommandError } from './commandIO.ts';
 import {
@@ -242,7 +242,11 @@ export function recoverInterruptedUpdate(out: string, label: string, fs: OutputF
       for (const d of journal.dirs) checkRelativePath(d);
     } catch (e) {
       const why =
-        e instanceof JsonValueLimitReached ? `holds more than ${MAX_JOURNAL_VALUES} JSON values` : 'is unreadable';
+        e instanceof JsonValueLimitReached
+          ? e.of === 'key'
+            ? `holds ${LONG_KEY}`
+            : `holds more than ${MAX_JOURNAL_VALUES} JSON values`
+          : 'is unreadable';
       throw new CommandError(
         `${label}/${SWAP_DIR}/journal ${why}: an interrupted run cannot be undone; restore ${label} (e.g. from Git) and remove ${SWAP_DIR}`,
       );

@@ -5,17 +5,26 @@
 //
 // The rule: each object, array, string (a key as well as a value), number and literal counts one. The count is
 // a linear scan that keeps nothing, and it does not check syntax: what is not JSON is the parser's to refuse.
+// A key longer than V8 hashes by content is refused here too, for every JSON reader.
+import { MAX_KEY_LENGTH } from '../go/internal/hashableKey.ts';
 
-/** The text holds more JSON values than `limit`; `offset` is where the one past the limit begins. */
+/**
+ * The text holds more JSON values than `limit`, or (`key`) a key longer than a key may be (hashableKey.ts);
+ * `offset` is where that value begins.
+ */
 export class JsonValueLimitReached extends Error {
   constructor(
     readonly limit: number,
     readonly offset: number,
+    readonly of: 'values' | 'key' = 'values',
   ) {
-    super(`more than ${limit} JSON values, at offset ${offset}`);
+    super(of === 'key' ? `${LONG_KEY}, at offset ${offset}` : `more than ${limit} JSON values, at offset ${offset}`);
     this.name = 'JsonValueLimitReached';
   }
 }
+
+/** What a text whose count stopped at a long key holds, for the readers' messages. */
+export const LONG_KEY = `a key longer than ${MAX_KEY_LENGTH.toLocaleString('en-US')} characters (longer ones would all share one hash)`;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -45,6 +54,13 @@ function continuesWord(c: number): boolean {
   );
 }
 
+/** Whether a `:` follows offset `i` after blanks: the string before it is a key. */
+function isKey(text: string, i: number): boolean {
+  let j = i;
+  for (let c = text.charCodeAt(j); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = text.charCodeAt(++j));
+  return text.charCodeAt(j) === 0x3a;
+}
+
 /** The values of `text` by the rule above; throws JsonValueLimitReached at the one that makes them more than `limit`. */
 export function countJsonValues(text: string, limit: number): number {
   let count = 0;
@@ -57,13 +73,19 @@ export function countJsonValues(text: string, limit: number): number {
     }
     if (++count > limit) throw new JsonValueLimitReached(limit, i);
     if (c === QUOTE) {
+      const start = i;
+      // The string's length once its escapes are decoded (\uXXXX is one unit, any other escape one).
+      let length = 0;
       i++;
       while (i < n) {
         const s = text.charCodeAt(i);
         if (s === QUOTE) break;
-        i += s === BACKSLASH ? 2 : 1;
+        if (s === BACKSLASH) i += text.charCodeAt(i + 1) === 0x75 ? 6 : 2;
+        else i++;
+        length++;
       }
       i++;
+      if (length > MAX_KEY_LENGTH && isKey(text, i)) throw new JsonValueLimitReached(limit, start, 'key');
     } else if (c === 0x7b || c === 0x5b) i++;
     else {
       i++;

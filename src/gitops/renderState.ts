@@ -7,7 +7,7 @@ import { sha256Hex } from '../go/crypto/sha256.ts';
 import type { KrmObject } from '../krm/resourceList.ts';
 import { ResourceError } from '../krm/results.ts';
 import { canonicalJson } from '../codec/canonicalJson.ts';
-import { countJsonValues, JsonValueLimitReached } from '../codec/jsonValueCount.ts';
+import { countJsonValues, JsonValueLimitReached, LONG_KEY } from '../codec/jsonValueCount.ts';
 
 export const STATE_NAME = 'osm-krm-state';
 export const STATE_PATH = 'osm-generated/state/osm-krm-state.yaml';
@@ -88,6 +88,7 @@ export function readState(o: KrmObject): RenderState {
       countJsonValues(raw, MAX_STATE_ENTRY_VALUES);
       v = JSON.parse(raw);
     } catch (e) {
+      if (e instanceof JsonValueLimitReached && e.of === 'key') throw fail(`holds ${LONG_KEY}`);
       if (e instanceof JsonValueLimitReached)
         throw fail(
           `holds more than ${MAX_STATE_ENTRY_VALUES} JSON values: an entry is one object of a revision, a templateHash and a generated flag, or of a version and a specHash`,

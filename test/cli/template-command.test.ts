@@ -166,3 +166,14 @@ test('an execution error without --data adds a note that dot is nil; with --data
   assert.equal(run(['t.tmpl', '--data', 'd.json'], files).stdout, 'OSM');
   assert.doesNotMatch(run(['p.tmpl'], files).stderr, /note/);
 });
+
+test('JSON data with a key longer than 16,383 characters: exit 1 naming it and where, not an internal error', () => {
+  const r = run(['t', '--data', 'd.json'], { t: '{{ len . }}', 'd.json': `{"a": 1, "${'k'.repeat(16_384)}": 2}` });
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, '');
+  assert.match(
+    r.stderr,
+    /^osm-krm template: d\.json: JSON data past its bound at line 1, column 10: a key longer than 16,383 characters/,
+  );
+  assert.doesNotMatch(r.stderr, /internal error/);
+});

@@ -41,3 +41,29 @@ test('past the limit it throws at the value past it', () => {
   assert.throws(() => countJsonValues('{"a":"b}"}', 2), JsonValueLimitReached);
   assert.equal(countJsonValues('{"a\\"}":"b"}', 3), 3);
 });
+
+test('a key longer than 16,383 characters once decoded is refused where it begins; a value of any length is not', () => {
+  // `template --data` with such a key ended in "internal error" (the Go map refused it after decoding).
+  const key = (length: number, escaped: boolean) =>
+    JSON.stringify('k'.repeat(length)).replace(/k/g, (k, at: number) => (escaped && at % 2 ? '\\u006b' : k));
+  for (const escaped of [false, true]) {
+    for (const [length, refused] of [
+      [16_383, false],
+      [16_384, true],
+    ] as const) {
+      const text = `{"a": 1,\n ${key(length, escaped)}\t : 2}`;
+      let caught: unknown;
+      try {
+        countJsonValues(text, Infinity);
+      } catch (e) {
+        caught = e;
+      }
+      if (refused) {
+        assert.ok(caught instanceof JsonValueLimitReached && caught.of === 'key', `${length} ${escaped}`);
+        assert.equal(caught.offset, text.indexOf('\n') + 2);
+      } else assert.equal(caught, undefined, `${length} ${escaped}`);
+    }
+  }
+  assert.equal(countJsonValues(`{"a": ${JSON.stringify('v'.repeat(40_000))}}`, Infinity), 3);
+  assert.equal(countJsonValues(`[${JSON.stringify('v'.repeat(40_000))}]`, Infinity), 2);
+});
