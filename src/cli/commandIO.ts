@@ -75,9 +75,17 @@ export function runSubcommand<O, R extends number | Promise<number>, IO extends 
     io.stderr(`osm-krm ${spec.name}: ${untrustedText(e.message)}\n`);
     return 1;
   };
+  // A view masked whole past the mask's bound is not the view asked for: said, and not exit 0.
+  const checked = (code: number): number => {
+    if (!masked || !secrets.boundReached || code !== 0) return code;
+    io.stderr(
+      `osm-krm ${spec.name}: some output was printed masked whole: checking it for secrets went past the mask's bound (many secret values share a long prefix)\n`,
+    );
+    return 1;
+  };
   try {
     const r = run(opts, io);
-    return typeof r === 'number' ? r : (r.catch(failed) as R);
+    return typeof r === 'number' ? checked(r) : (r.then(checked, failed) as R);
   } catch (e) {
     return failed(e);
   }
